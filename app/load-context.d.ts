@@ -1,0 +1,15 @@
+import "@remix-run/node";
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** Set by server.mjs from the socket (or the trusted proxy), never from a client header. */
+    clientIp: string;
+    requestId: string;
+  }
+}
+
+declare module "@remix-run/server-runtime" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}

@@ -1,0 +1,30 @@
+import { dbHandle } from "./db.server";
+import { env } from "./env.server";
+import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
+
+/**
+ * Runs once before the server listens: configuration check, migrations, demo data.
+ * Anything that fails here stops the process with a clear message instead of serving errors.
+ */
+export async function boot(): Promise<void> {
+  const e = env();
+  await dbHandle();
+  const wantDemo = e.DEMO_ADMIN ? e.DEMO_ADMIN === "1" : !e.DATABASE_URL;
+  if (wantDemo) {
+    const created = await ensureDemoAdmin();
+    console.log(
+      `[boot] demo SuperAdmin ${created ? "created" : "present"}: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
+    );
+  }
+  console.log(
+    `[boot] database: ${e.DATABASE_URL ? "PostgreSQL" : `PGlite (${e.DATA_DIR})`}; ` +
+      `lists: ${e.REDIS_URL ? "Redis" : "embedded index"}; ` +
+      `scrub service: ${e.SCRUB_SERVICE_URL ?? "in-process"}; e-mail: ${e.SMTP_URL ? "SMTP" : "outbox"}`,
+  );
+}
+
+/** Called on SIGTERM/SIGINT: releases the database (and the PGlite directory lock). */
+export async function shutdown(): Promise<void> {
+  const handle = await dbHandle().catch(() => undefined);
+  await handle?.close();
+}

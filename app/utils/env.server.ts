@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  /** Public base URL used in e-mailed links. */
+  APP_URL: z.url().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  REDIS_URL: z.string().url().optional(),
+  SCRUB_SERVICE_URL: z.string().url().optional(),
+  SCRUB_SERVICE_TOKEN: z.string().min(16).optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Data Purging Tool <no-reply@localhost>"),
+  /** Secret for signing cookies; required in production. */
+  SESSION_SECRET: z.string().min(16).optional(),
+  /** Create the demo SuperAdmin on start (default: on in embedded mode). */
+  DEMO_ADMIN: z.enum(["0", "1"]).optional(),
+  /** Largest accepted upload in bytes. */
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
+  /** Serve cookies with the Secure flag (default: on in production). */
+  SECURE_COOKIES: z.enum(["0", "1"]).optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  if (env.NODE_ENV === "production" && !env.SESSION_SECRET && env.DATABASE_URL) {
+    throw new Error("Invalid environment configuration:\n  SESSION_SECRET: required in production with DATABASE_URL");
+  }
+  if (env.SCRUB_SERVICE_URL && !env.SCRUB_SERVICE_TOKEN) {
+    throw new Error("Invalid environment configuration:\n  SCRUB_SERVICE_TOKEN: required when SCRUB_SERVICE_URL is set");
+  }
+  return env;
+}
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+export function appUrl(request?: Request): string {
+  const configured = env().APP_URL;
+  if (configured) return configured.replace(/\/$/, "");
+  if (request) return new URL(request.url).origin;
+  return `http://localhost:${env().PORT}`;
+}

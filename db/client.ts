@@ -1,0 +1,69 @@
+import path from "node:path";
+import { Kysely, Migrator, PostgresDialect } from "kysely";
+import pg from "pg";
+import { PGlite } from "@electric-sql/pglite";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import type { Database } from "./schema";
+import { migrationProvider } from "./migrations";
+import { lockDataDir } from "./dir-lock";
+
+const INT8 = 20;
+// bigint columns (phone numbers, counts) come back as bigint on both drivers.
+pg.types.setTypeParser(INT8, (v: string) => BigInt(v));
+
+export type DbDriver = { kind: "pg"; pool: pg.Pool } | { kind: "pglite"; pglite: PGlite };
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  driver: DbDriver;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** PostgreSQL connection string; unset means embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite directory; "memory://" for an in-memory database (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle client's error (e.g. PostgreSQL restarting) must not crash the process; the pool reconnects.
+    pool.on("error", (err) => console.warn(`[db] idle client error: ${err.message}`));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, driver: { kind: "pg", pool }, close: () => db.destroy() };
+  }
+  const dir = opts.dataDir ?? "./data";
+  const inMemory = dir.startsWith("memory://");
+  const pgDir = inMemory ? dir : path.resolve(dir, "pg");
+  const release = inMemory ? () => {} : lockDataDir(path.resolve(dir));
+  try {
+    const pglite = await PGlite.create(pgDir, {
+      parsers: { [INT8]: (v: string) => BigInt(v) },
+    });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    return {
+      db,
+      driver: { kind: "pglite", pglite },
+      close: async () => {
+        await db.destroy();
+        if (!pglite.closed) await pglite.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const r of results ?? []) {
+    if (r.status === "Error") console.error(`[db] migration ${r.migrationName} failed`);
+  }
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

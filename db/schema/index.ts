@@ -1,0 +1,9 @@
+import type { AccountsTables } from "./accounts";
+
+export * from "./accounts";
+
+/**
+ * The whole database, one interface per area (each area owns its own file and migration).
+ * Add an area by extending this interface.
+ */
+export interface Database extends AccountsTables {}

@@ -1,0 +1,37 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_ADMIN, signIn, signOut } from "./helpers";
+
+test("a protected page sends you to sign in and back, and logout ends the session", async ({ page }) => {
+  await page.goto("/setting?tab=2");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsetting%3Ftab%3D2/);
+  await page.getByLabel("Email").fill(DEMO_ADMIN.email);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/setting\?tab=2$/);
+
+  await page.goto("/dashboard");
+  await expect(page.getByText("Data Purging Tool").first()).toBeVisible();
+  await expect(page.getByTestId("role-label")).toHaveText("Super Admin");
+  await signOut(page);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("wrong password shows Login Failed with the spec's message", async ({ page }) => {
+  await signIn(page, DEMO_ADMIN.email, "not-the-password");
+  await expect(page.getByText("Login Failed")).toBeVisible();
+  await expect(page.getByText("Invalid email or password.")).toBeVisible();
+});
+
+test("sign-in greets with Login Successful", async ({ page }) => {
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Login Successful")).toBeVisible();
+  await expect(page.getByText("Welcome back!")).toBeVisible();
+});
+
+test("unknown pages say Oops! Page not found", async ({ page }) => {
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+});

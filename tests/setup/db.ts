@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe } from "vitest";
+import pg from "pg";
+import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+
+export type TestDbKind = "pglite" | "postgres";
+
+/** The kinds available in this run: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export function availableDbKinds(): TestDbKind[] {
+  return process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+}
+
+/** The kind the app-level tests use: PostgreSQL when DATABASE_URL is set (CI), PGlite otherwise. */
+export function defaultDbKind(): TestDbKind {
+  return process.env.DATABASE_URL ? "postgres" : "pglite";
+}
+
+/** A fresh, migrated database of its own (a new PostgreSQL database, or an in-memory PGlite). */
+export async function createTestDb(kind: TestDbKind = defaultDbKind()): Promise<DbHandle> {
+  if (kind === "pglite") {
+    const handle = await openDatabase({ dataDir: "memory://" });
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error("DATABASE_URL is not set");
+  const name = `test_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/**
+ * Gives the test file its own database and installs it as the app's database (what getDb() returns),
+ * so loaders, actions and models run against it.
+ */
+export function useAppTestDb(kind: TestDbKind = defaultDbKind()): { handle: () => DbHandle } {
+  let handle: DbHandle | undefined;
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+    const g = globalThis as unknown as { __singletons?: Map<string, unknown> };
+    g.__singletons ??= new Map();
+    g.__singletons.set("db", Promise.resolve(handle));
+  });
+  afterAll(async () => {
+    const g = globalThis as unknown as { __singletons?: Map<string, unknown> };
+    g.__singletons?.clear();
+    await handle?.close();
+  });
+  return {
+    handle: () => {
+      if (!handle) throw new Error("test database not ready");
+      return handle;
+    },
+  };
+}
+
+/** Runs the same contract suite against every available database kind. */
+export function describeEachDb(name: string, fn: (kind: TestDbKind) => void): void {
+  for (const kind of availableDbKinds()) describe(`${name} [${kind}]`, () => fn(kind));
+}
