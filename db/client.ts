@@ -60,7 +60,8 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
 }
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Areas add migrations independently; a later-numbered one may land first on a dev database.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {
     if (r.status === "Error") console.error(`[db] migration ${r.migrationName} failed`);

@@ -1,0 +1,117 @@
+import type { ColumnType, Generated } from "kysely";
+import type { NullableTimestamp } from "./accounts";
+
+export type ListKind = "litigation" | "dnc" | "container";
+export type SuppressionTypeName = "LitigationOnly" | "DNCAndLitigation";
+export type JobStatus = "queued" | "running" | "completed" | "failed";
+export type ResultKind = "good" | "bad" | "invalid";
+export type ListLoadMode = "add" | "remove" | "replace";
+
+type BigintCount = ColumnType<bigint, bigint | number | undefined, bigint | number>;
+
+/** A customer's category (the old client's "vertical"). */
+export interface CategoriesTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  description: string;
+  created_at: Generated<Date>;
+}
+
+/**
+ * Every suppression list: the two admin lists (litigation = DNC type 0, dnc = DNC type 1) and each
+ * customer's containers. Numbers live in list_numbers; `version` increases with every change so the
+ * list store can tell when its copy is stale.
+ */
+export interface ListsTable {
+  id: Generated<number>;
+  kind: ListKind;
+  /** 0 = Litigation Only, 1 = DNC and Litigation; null for containers. */
+  suppression_type: number | null;
+  user_id: string | null;
+  category_id: string | null;
+  name: string;
+  description: string;
+  size: BigintCount;
+  version: BigintCount;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  deleted_at: NullableTimestamp;
+}
+
+export interface ListNumbersTable {
+  list_id: number;
+  number: bigint;
+}
+
+export interface ScrubJobsTable {
+  id: Generated<string>;
+  user_id: string;
+  source: "web" | "api";
+  api_key_id: string | null;
+  file_name: string;
+  suppression_type: SuppressionTypeName;
+  column_name: string | null;
+  container_id: number | null;
+  category_id: string | null;
+  states: string[] | null;
+  status: JobStatus;
+  error: string | null;
+  input_path: string;
+  input_bytes: BigintCount;
+  bytes_read: BigintCount;
+  rows_done: BigintCount;
+  total_rows: BigintCount;
+  good_count: BigintCount;
+  bad_count: BigintCount;
+  invalid_count: BigintCount;
+  /** Per-reason counts, e.g. {"duplicate": 3, "litigation": 2, "dnc": 1, "container": 0, "state": 0}. */
+  reason_counts: ColumnType<Record<string, number>, string | undefined, string>;
+  /** Which scrub-service process holds the job, and until when (crash recovery). */
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ResultFilesTable {
+  id: Generated<string>;
+  job_id: string;
+  user_id: string;
+  kind: ResultKind;
+  file_name: string;
+  path: string;
+  records: BigintCount;
+  bytes: BigintCount;
+  created_at: Generated<Date>;
+}
+
+/** One add/remove/replace of numbers into a list, with its progress and counts. */
+export interface ListLoadsTable {
+  id: Generated<string>;
+  list_id: number;
+  user_id: string | null;
+  mode: ListLoadMode;
+  status: JobStatus;
+  file_name: string;
+  bytes_total: BigintCount;
+  bytes_read: BigintCount;
+  added: BigintCount;
+  already_present: BigintCount;
+  removed: BigintCount;
+  invalid: BigintCount;
+  error: string | null;
+  created_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+}
+
+export interface ListsTables {
+  categories: CategoriesTable;
+  lists: ListsTable;
+  list_numbers: ListNumbersTable;
+  scrub_jobs: ScrubJobsTable;
+  result_files: ResultFilesTable;
+  list_loads: ListLoadsTable;
+}
