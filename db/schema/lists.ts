@@ -67,6 +67,8 @@ export interface ScrubJobsTable {
   invalid_count: BigintCount;
   /** Per-reason counts, e.g. {"duplicate": 3, "litigation": 2, "dnc": 1, "container": 0, "state": 0}. */
   reason_counts: ColumnType<Record<string, number>, string | undefined, string>;
+  /** Plan usage held while queued/running (an upper bound of the rows); completed jobs count total_rows. */
+  usage_reserved: BigintCount;
   /** Which scrub-service process holds the job, and until when (crash recovery). */
   lease_owner: string | null;
   lease_expires_at: NullableTimestamp;
@@ -102,6 +104,8 @@ export interface ListLoadsTable {
   already_present: BigintCount;
   removed: BigintCount;
   invalid: BigintCount;
+  /** Container-limit usage held while queued/running; completed loads count `added`. */
+  usage_reserved: BigintCount;
   error: string | null;
   created_at: Generated<Date>;
   finished_at: NullableTimestamp;
