@@ -21,13 +21,14 @@ app.disable("x-powered-by");
 if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
 
 app.use((req, res, next) => {
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader(
     "Content-Security-Policy",
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-      "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'self'; object-src 'none'",
+    `default-src 'self'; script-src 'self' 'nonce-${res.locals.cspNonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; ` +
+      `connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'self'; object-src 'none'`,
   );
   if (production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   next();
@@ -64,8 +65,12 @@ app.all(
   createRequestHandler({
     build,
     mode: production ? "production" : "development",
-    getLoadContext(req) {
-      return { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", requestId: crypto.randomUUID() };
+    getLoadContext(req, res) {
+      return {
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        requestId: crypto.randomUUID(),
+        cspNonce: res.locals.cspNonce,
+      };
     },
   }),
 );

@@ -5,6 +5,8 @@ declare module "@remix-run/node" {
     /** Set by server.mjs from the socket (or the trusted proxy), never from a client header. */
     clientIp: string;
     requestId: string;
+    /** Per-request nonce allowed by the Content-Security-Policy for inline scripts. */
+    cspNonce?: string;
   }
 }
 

@@ -16,6 +16,7 @@ import { commitSession, getSession, type Toast } from "./utils/session.server";
 import { getOptionalUser } from "./utils/auth.server";
 import { readSidebarExpanded } from "./utils/sidebar.server";
 import { Toaster } from "./components/ui/toaster";
+import { useNonce } from "./utils/nonce";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 
@@ -31,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -41,8 +43,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="h-full bg-slate-50 text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -35,3 +35,20 @@ test("unknown pages say Oops! Page not found", async ({ page }) => {
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
 });
+
+test("pages run their scripts under the Content-Security-Policy (no violations)", async ({ page, javaScriptEnabled }) => {
+  const violations: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && /Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+  });
+  const res = await page.goto("/login");
+  expect(res?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+  expect(res?.headers()["x-frame-options"]).toBe("DENY");
+  if (javaScriptEnabled) {
+    // Hydrated: client-side validation runs on blur without a round trip.
+    await page.getByLabel("Email").focus();
+    await page.getByLabel("Email").blur();
+    await expect(page.getByText("Email is required")).toBeVisible();
+  }
+  expect(violations).toEqual([]);
+});
