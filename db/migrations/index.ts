@@ -1,6 +1,9 @@
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001_accounts";
+import * as m0002 from "./0002_billing";
 import * as m0003 from "./0003_lists_and_jobs";
+import * as m0005scrub from "./0005_scrub_engine";
+import * as m0004 from "./0004_integrations";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -8,7 +11,10 @@ import * as m0003 from "./0003_lists_and_jobs";
  */
 const migrations: Record<string, Migration> = {
   "0001_accounts": m0001,
+  "0002_billing": m0002,
   "0003_lists_and_jobs": m0003,
+  "0005_scrub_engine": m0005scrub,
+  "0004_integrations": m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

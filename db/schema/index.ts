@@ -1,11 +1,15 @@
 import type { AccountsTables } from "./accounts";
 import type { ListsTables } from "./lists";
+import type { IntegrationsTables } from "./integrations";
+import type { BillingTables } from "./billing";
 
 export * from "./accounts";
 export * from "./lists";
+export * from "./integrations";
+export * from "./billing";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
-export interface Database extends AccountsTables, ListsTables {}
+export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables {}

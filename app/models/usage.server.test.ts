@@ -1,0 +1,281 @@
+import { describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { useAppTestDb } from "../../tests/setup/db";
+import type { RoleName } from "../../db/schema";
+import { getPlanState, NoPlanError, reserveUsage, UsageLimitError } from "./usage.server";
+import {
+  createBankTransferTransaction,
+  getUserTransaction,
+  listUserTransactions,
+  markTransactionPaid,
+  rejectTransaction,
+  ReviewConflictError,
+} from "./transaction.server";
+import { listPlans } from "./plan.server";
+
+const { handle } = useAppTestDb();
+const db = () => handle().db;
+const DAY = 24 * 60 * 60 * 1000;
+
+let seq = 0;
+async function createUser(role: RoleName = "NormalUser") {
+  seq++;
+  const row = await db()
+    .insertInto("users")
+    .values({ email: `u${seq}-${role}@usage.test`, first_name: "U", last_name: String(seq), company: "", phone_number: "", password_hash: null, role, status: "Active", email_confirmed: true })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function createAdmin() {
+  return createUser("Admin");
+}
+
+/** A purge the way the purge area starts one: reserve, then insert the job in the same transaction. */
+async function startPurge(userId: string, rows: number, opts: { now?: Date } = {}) {
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      await reserveUsage(trx, { userId, kind: "suppression", amount: rows, now: opts.now });
+      const job = await trx
+        .insertInto("scrub_jobs")
+        .values({ user_id: userId, source: "web", api_key_id: null, column_name: null, container_id: null, category_id: null, states: null, error: null, lease_owner: null, file_name: "list.csv", suppression_type: "LitigationOnly", status: "queued", input_path: "/tmp/x", usage_reserved: rows })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return job.id;
+    });
+}
+
+async function finishJob(id: string, status: "completed" | "failed", totalRows: number) {
+  await db().updateTable("scrub_jobs").set({ status, total_rows: totalRows }).where("id", "=", id).execute();
+}
+
+async function createContainer(userId: string) {
+  const row = await db().insertInto("lists").values({ kind: "container", user_id: userId, name: `c${++seq}`, suppression_type: null, category_id: null, description: "" }).returning("id").executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function addToContainer(userId: string, listId: number, numbers: number) {
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      await reserveUsage(trx, { userId, kind: "container", amount: numbers });
+      const load = await trx
+        .insertInto("list_loads")
+        .values({ list_id: listId, user_id: userId, mode: "add", status: "queued", usage_reserved: numbers, file_name: "", error: null })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return load.id;
+    });
+}
+
+async function subscribeAndPay(userId: string, planId: string, now?: Date) {
+  const { transaction } = await createBankTransferTransaction(db(), { userId, planId });
+  await markTransactionPaid(db(), { id: transaction.id, adminId: await createAdmin(), now });
+  return transaction.id;
+}
+
+describe("plan catalogue", () => {
+  it("seeds Beginner, Business (most popular) and Premium with their prices and limits", async () => {
+    const plans = await listPlans(db());
+    expect(plans.map((p) => [p.name, p.priceCents, p.suppressionLimit, p.containerLimit, p.popular, p.apiAccess])).toEqual([
+      ["Beginner", 10000, 100000, 25000, false, false],
+      ["Business", 50000, 500000, 100000, true, true],
+      ["Premium", 100000, 1000000, 1000000, false, true],
+    ]);
+    expect(plans[0].features).toContainEqual({ label: "API integration", available: false });
+    expect(plans[0].features).toContainEqual({ label: "Duplicate suppression unlimited", available: true });
+  });
+});
+
+describe("subscribe → paid → limits", () => {
+  it("refuses without a plan, then enforces the period limit after the admin marks the transfer paid", async () => {
+    const user = await createUser();
+    const none = await getPlanState(db(), user);
+    expect(none).toMatchObject({ unlimited: false, plan: null, hasAccess: false });
+    await expect(startPurge(user, 10)).rejects.toBeInstanceOf(NoPlanError);
+    await expect(startPurge(user, 10)).rejects.toThrow("You need an active plan to purge numbers. Choose a plan under Pricing to get started.");
+
+    const { transaction, created } = await createBankTransferTransaction(db(), { userId: user, planId: "beginner" });
+    expect(created).toBe(true);
+    expect(transaction).toMatchObject({ status: "pendingpayment", planName: "Beginner", amountCents: 10000, dncAndLitigationScrubs: 100000, customDatasetRecords: 25000 });
+    expect(transaction.transferReference).toMatch(/^DPT-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/);
+    // A second confirm of the same plan returns the same pending transfer.
+    const again = await createBankTransferTransaction(db(), { userId: user, planId: "beginner" });
+    expect(again).toMatchObject({ created: false, transaction: { id: transaction.id } });
+    // Pending payment gives no access yet.
+    expect((await getPlanState(db(), user)).plan).toBeNull();
+
+    const admin = await createAdmin();
+    const before = Date.now();
+    const paid = await markTransactionPaid(db(), { id: transaction.id, adminId: admin });
+    expect(paid.startDate!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(paid.endDate!.getTime() - paid.startDate!.getTime()).toBe(30 * DAY);
+    await expect(markTransactionPaid(db(), { id: transaction.id, adminId: admin })).rejects.toBeInstanceOf(ReviewConflictError);
+    const audit = await db().selectFrom("audit_log").select(["action", "actor_id"]).where("target_id", "=", transaction.id).orderBy("created_at").execute();
+    expect(audit).toEqual([
+      { action: "payment.requested", actor_id: user },
+      { action: "payment.paid", actor_id: admin },
+    ]);
+
+    const state = await getPlanState(db(), user);
+    expect(state.plan).toMatchObject({ id: "beginner", name: "Beginner", suppressionLimit: 100000, containerLimit: 25000 });
+    expect(state.suppression).toEqual({ limit: 100000, used: 0, available: 100000 });
+    expect(state.container).toEqual({ limit: 25000, used: 0, available: 25000 });
+    expect((await getUserTransaction(db(), { id: transaction.id, userId: user }))?.status).toBe("active");
+
+    // Queued/running jobs hold their reservation; completed count real rows; failed count nothing.
+    const a = await startPurge(user, 60000);
+    expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 100000, used: 60000, available: 40000 });
+    await finishJob(a, "completed", 55000);
+    const b = await startPurge(user, 30000);
+    await finishJob(b, "failed", 0);
+    expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 100000, used: 55000, available: 45000 });
+    await startPurge(user, 45000); // exactly to the limit
+    expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 100000, used: 100000, available: 0 });
+
+    const refused = await startPurge(user, 1).catch((e) => e);
+    expect(refused).toBeInstanceOf(UsageLimitError);
+    expect(refused.message).toMatch(
+      /^This purge needs 1 numbers of DNC suppression, but none of your Beginner plan's 100,000 are left until [A-Z][a-z]{2} \d{2}, \d{4}\. Upgrade your plan under Pricing or wait for your next period\.$/,
+    );
+    // The refused purge left no row behind.
+    const jobs = await db().selectFrom("scrub_jobs").select("id").where("user_id", "=", user).execute();
+    expect(jobs).toHaveLength(3);
+  });
+
+  it("enforces the container limit on numbers added, with a clear message", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "beginner");
+    const c1 = await createContainer(user);
+    const c2 = await createContainer(user);
+    const load = await addToContainer(user, c1, 20000);
+    await db().updateTable("list_loads").set({ status: "completed", added: 18000 }).where("id", "=", load).execute();
+    await addToContainer(user, c2, 7000);
+    expect((await getPlanState(db(), user)).container).toEqual({ limit: 25000, used: 25000, available: 0 });
+    const err = await addToContainer(user, c1, 500).catch((e) => e);
+    expect(err).toBeInstanceOf(UsageLimitError);
+    expect(err.message).toMatch(
+      /^Adding 500 numbers would exceed your Beginner plan's container limit: none of 25,000 numbers left until .+\. Upgrade your plan under Pricing or wait for your next period\.$/,
+    );
+    // Another user's containers do not count against this user.
+    const other = await createUser();
+    await subscribeAndPay(other, "beginner");
+    expect((await getPlanState(db(), other)).container.used).toBe(0);
+  });
+
+  it("says how many are left when some remain", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "beginner");
+    await startPurge(user, 99000);
+    const err = await startPurge(user, 1500).catch((e) => e);
+    expect(err.message).toContain("This purge needs 1,500 numbers of DNC suppression, but only 1,000 of your Beginner plan's 100,000 are left until");
+  });
+
+  it("two parallel purges cannot both squeeze under the limit", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "beginner");
+    const results = await Promise.allSettled([startPurge(user, 60000), startPurge(user, 60000), startPurge(user, 60000)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(rejected).toHaveLength(2);
+    for (const r of rejected) expect(r.reason).toBeInstanceOf(UsageLimitError);
+    expect((await getPlanState(db(), user)).suppression.used).toBe(60000);
+  });
+
+  it("must run inside a transaction", async () => {
+    const user = await createUser();
+    await expect(reserveUsage(db() as never, { userId: user, kind: "suppression", amount: 1 })).rejects.toThrow(/inside a transaction/);
+  });
+});
+
+describe("periods", () => {
+  it("a new paid period starts at 0 usage; the end date passing expires the plan", async () => {
+    const user = await createUser();
+    const t0 = new Date(Date.now() - 40 * DAY);
+    const first = await subscribeAndPay(user, "beginner", t0);
+    // A purge during the first period.
+    const job = await startPurge(user, 5000, { now: new Date(t0.getTime() + DAY) });
+    await db().updateTable("scrub_jobs").set({ created_at: new Date(t0.getTime() + DAY) }).where("id", "=", job).execute();
+    await finishJob(job, "completed", 5000);
+    expect((await getPlanState(db(), user, { now: new Date(t0.getTime() + 2 * DAY) })).suppression.used).toBe(5000);
+
+    // 30 days later: expired, computed on read.
+    const state = await getPlanState(db(), user);
+    expect(state).toMatchObject({ plan: null, hasAccess: false });
+    expect((await getUserTransaction(db(), { id: first, userId: user }))?.status).toBe("expired");
+    await expect(startPurge(user, 1)).rejects.toBeInstanceOf(NoPlanError);
+
+    // Paying again: new period from now, usage back to 0.
+    await subscribeAndPay(user, "business");
+    const renewed = await getPlanState(db(), user);
+    expect(renewed.plan?.name).toBe("Business");
+    expect(renewed.suppression).toEqual({ limit: 500000, used: 0, available: 500000 });
+  });
+
+  it("the last instant of a period is active; its end is expired", async () => {
+    const user = await createUser();
+    const id = await subscribeAndPay(user, "premium");
+    const tx = await getUserTransaction(db(), { id, userId: user });
+    const end = tx!.endDate!;
+    expect((await getPlanState(db(), user, { now: new Date(end.getTime() - 1) })).plan?.name).toBe("Premium");
+    expect((await getPlanState(db(), user, { now: end })).plan).toBeNull();
+    expect((await getUserTransaction(db(), { id, userId: user, now: end }))?.status).toBe("expired");
+  });
+
+  it("paying for another plan while one is active replaces it from that moment, with usage reset", async () => {
+    const user = await createUser();
+    const first = await subscribeAndPay(user, "beginner");
+    await startPurge(user, 90000);
+    const second = await subscribeAndPay(user, "premium");
+    const state = await getPlanState(db(), user);
+    expect(state.plan).toMatchObject({ name: "Premium", transactionId: second });
+    expect(state.suppression).toEqual({ limit: 1000000, used: 0, available: 1000000 });
+    expect((await getUserTransaction(db(), { id: first, userId: user }))?.status).toBe("expired");
+    const { rows } = await listUserTransactions(db(), { userId: user });
+    expect(rows.map((r) => [r.planName, r.status])).toEqual([
+      ["Premium", "active"],
+      ["Beginner", "expired"],
+    ]);
+  });
+
+  it("rejected transfers never activate a plan", async () => {
+    const user = await createUser();
+    const admin = await createAdmin();
+    const { transaction } = await createBankTransferTransaction(db(), { userId: user, planId: "business" });
+    await rejectTransaction(db(), { id: transaction.id, adminId: admin, note: "No transfer received" });
+    expect((await getUserTransaction(db(), { id: transaction.id, userId: user }))?.status).toBe("rejected");
+    expect((await getPlanState(db(), user)).plan).toBeNull();
+    await expect(markTransactionPaid(db(), { id: transaction.id, adminId: admin })).rejects.toThrow("This transfer has already been reviewed.");
+  });
+});
+
+describe("unlimited roles", () => {
+  for (const role of ["UnlimitedUser", "Admin", "SuperAdmin"] as const) {
+    it(`${role} needs no plan and has no limit`, async () => {
+      const user = await createUser(role);
+      const state = await getPlanState(db(), user);
+      expect(state).toMatchObject({ unlimited: true, plan: null, hasAccess: true });
+      expect(state.suppression.limit).toBeNull();
+      await startPurge(user, 5_000_000);
+      const after = await getPlanState(db(), user);
+      expect(after.suppression).toEqual({ limit: null, used: 5_000_000, available: null });
+      const c = await createContainer(user);
+      await addToContainer(user, c, 2_000_000);
+    });
+  }
+});
+
+describe("ownership", () => {
+  it("another user's transaction is not found", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const { transaction } = await createBankTransferTransaction(db(), { userId: owner, planId: "beginner" });
+    expect(await getUserTransaction(db(), { id: transaction.id, userId: other })).toBeUndefined();
+    expect(await getUserTransaction(db(), { id: "not-a-uuid", userId: owner })).toBeUndefined();
+    expect((await listUserTransactions(db(), { userId: other })).total).toBe(0);
+    // sanity: the lock query compiles on both drivers
+    await sql`select 1`.execute(db());
+  });
+});

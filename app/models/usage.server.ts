@@ -1,0 +1,265 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database, RoleName } from "../../db/schema";
+import { formatCount, formatDate } from "~/utils/billing-format";
+
+/*
+ * Plans and usage limits.
+ *
+ * Usage is never a counter: it is computed from the rows that consume it, over the current period
+ * [periodStart, periodEnd) of the user's active plan:
+ *   suppression = Σ scrub_jobs of the user created in the period:
+ *                 completed → total_rows, queued/running → usage_reserved, failed → 0
+ *   container   = Σ list_loads into the user's containers created in the period:
+ *                 completed → added, queued/running → usage_reserved, failed → 0
+ * A new paid period starts at the moment it is marked paid, so its usage starts at 0. Nothing can drift.
+ *
+ * Atomicity: reserveUsage() locks the user's row (SELECT … FOR UPDATE) inside the caller's transaction,
+ * computes the usage, and the caller inserts its job/load row with usage_reserved = amount in the same
+ * transaction. A second reservation for the same user waits for the lock, then sees the first row.
+ */
+
+type Db = Kysely<Database>;
+type DbOrTrx = Kysely<Database> | Transaction<Database>;
+
+export type UsageKind = "suppression" | "container";
+
+/** Roles with no limits that need no plan. */
+export const UNLIMITED_ROLES: RoleName[] = ["UnlimitedUser", "Admin", "SuperAdmin"];
+
+export function isUnlimitedRole(role: RoleName): boolean {
+  return UNLIMITED_ROLES.includes(role);
+}
+
+export interface UsageFigures {
+  /** null: unlimited */
+  limit: number | null;
+  used: number;
+  /** null: unlimited; never below 0 */
+  available: number | null;
+}
+
+export interface ActivePlan {
+  id: string;
+  name: string;
+  suppressionLimit: number;
+  containerLimit: number;
+  apiAccess: boolean;
+  /** the transaction that pays for the current period */
+  transactionId: string;
+}
+
+export interface PlanState {
+  /** UnlimitedUser, Admin, SuperAdmin: no limits, no plan needed. */
+  unlimited: boolean;
+  /** The plan of the current period, or null (no plan, or it expired). */
+  plan: ActivePlan | null;
+  /** May purge and add to containers at all (unlimited, or a plan is active). */
+  hasAccess: boolean;
+  /**
+   * The period usage is counted over: the plan's [start, end); with no plan, the last 30 days
+   * (so unlimited users still see what they used).
+   */
+  periodStart: Date;
+  periodEnd: Date;
+  suppression: UsageFigures;
+  container: UsageFigures;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The current paid period of a user at `now` (the latest-starting one when several overlap). */
+export async function findActivePeriod(db: DbOrTrx, userId: string, now: Date = new Date()) {
+  return db
+    .selectFrom("transactions as t")
+    .innerJoin("plans as p", "p.id", "t.plan_id")
+    .select([
+      "t.id as transactionId",
+      "t.plan_id as planId",
+      "t.plan_name as planName",
+      "t.start_date as startDate",
+      "t.end_date as endDate",
+      "t.dnc_and_litigation_scrubs as suppressionLimit",
+      "t.custom_dataset_records as containerLimit",
+      "p.api_access as apiAccess",
+    ])
+    .where("t.user_id", "=", userId)
+    .where("t.status", "in", ["paid", "active", "expired"])
+    .where("t.start_date", "<=", now)
+    .where("t.end_date", ">", now)
+    .orderBy("t.start_date", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Numbers purged (or held by running purges) by the user in [start, end). */
+export async function suppressionUsed(db: DbOrTrx, userId: string, start: Date, end: Date): Promise<number> {
+  const row = await db
+    .selectFrom("scrub_jobs")
+    .select(
+      sql<string>`coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)`.as(
+        "used",
+      ),
+    )
+    .where("user_id", "=", userId)
+    .where("created_at", ">=", start)
+    .where("created_at", "<", end)
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}
+
+/** Numbers added (or held by running loads) to the user's containers in [start, end). */
+export async function containerUsed(db: DbOrTrx, userId: string, start: Date, end: Date): Promise<number> {
+  const row = await db
+    .selectFrom("list_loads as l")
+    .innerJoin("lists", "lists.id", "l.list_id")
+    .select(
+      sql<string>`coalesce(sum(case when l.status = 'completed' then l.added when l.status in ('queued','running') then l.usage_reserved else 0 end), 0)`.as(
+        "used",
+      ),
+    )
+    .where("lists.user_id", "=", userId)
+    .where("lists.kind", "=", "container")
+    .where("l.created_at", ">=", start)
+    .where("l.created_at", "<", end)
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}
+
+function figures(limit: number | null, used: number): UsageFigures {
+  return { limit, used, available: limit == null ? null : Math.max(0, limit - used) };
+}
+
+/**
+ * Everything the dashboard's Usage Limits table and the no-plan gate need. Expired periods are never
+ * active: the check is against `now` on every read, so no sweep or restart is needed.
+ */
+export async function getPlanState(db: DbOrTrx, userId: string, opts: { now?: Date } = {}): Promise<PlanState> {
+  const now = opts.now ?? new Date();
+  const user = await db.selectFrom("users").select("role").where("id", "=", userId).executeTakeFirst();
+  const unlimited = user ? isUnlimitedRole(user.role) : false;
+  const period = await findActivePeriod(db, userId, now);
+  const periodStart = period?.startDate ?? new Date(now.getTime() - 30 * DAY_MS);
+  const periodEnd = period?.endDate ?? now;
+  // With no plan, count up to now inclusive of jobs created this instant.
+  const countEnd = period ? periodEnd : new Date(now.getTime() + 1);
+  const [sUsed, cUsed] = await Promise.all([
+    suppressionUsed(db, userId, periodStart, countEnd),
+    containerUsed(db, userId, periodStart, countEnd),
+  ]);
+  const plan: ActivePlan | null = period
+    ? {
+        id: period.planId,
+        name: period.planName,
+        suppressionLimit: Number(period.suppressionLimit),
+        containerLimit: Number(period.containerLimit),
+        apiAccess: period.apiAccess,
+        transactionId: period.transactionId,
+      }
+    : null;
+  return {
+    unlimited,
+    plan,
+    hasAccess: unlimited || plan != null,
+    periodStart,
+    periodEnd,
+    suppression: figures(unlimited ? null : (plan?.suppressionLimit ?? 0), sUsed),
+    container: figures(unlimited ? null : (plan?.containerLimit ?? 0), cUsed),
+  };
+}
+
+const KIND_TEXT: Record<UsageKind, { action: string; what: string }> = {
+  suppression: { action: "purge numbers", what: "DNC suppression" },
+  container: { action: "add numbers to containers", what: "container" },
+};
+
+/** The user has no active plan (and is not unlimited). `message` is fit to show. */
+export class NoPlanError extends Error {
+  readonly code = "NO_PLAN" as const;
+  constructor(readonly kind: UsageKind) {
+    super(`You need an active plan to ${KIND_TEXT[kind].action}. Choose a plan under Pricing to get started.`);
+    this.name = "NoPlanError";
+  }
+}
+
+/** The request would go over the plan's limit for the period. `message` is fit to show. */
+export class UsageLimitError extends Error {
+  readonly code = "USAGE_LIMIT" as const;
+  constructor(
+    readonly kind: UsageKind,
+    readonly details: { planName: string; limit: number; used: number; requested: number; available: number; periodEnd: Date },
+  ) {
+    const { planName, limit, requested, available, periodEnd } = details;
+    const left = available === 0 ? "none" : `only ${formatCount(available)}`;
+    const text =
+      kind === "suppression"
+        ? `This purge needs ${formatCount(requested)} numbers of DNC suppression, but ${left} of your ${planName} plan's ${formatCount(limit)} are left until ${formatDate(periodEnd)}.`
+        : `Adding ${formatCount(requested)} numbers would exceed your ${planName} plan's container limit: ${left === "none" ? "none" : formatCount(available)} of ${formatCount(limit)} numbers left until ${formatDate(periodEnd)}.`;
+    super(`${text} Upgrade your plan under Pricing or wait for your next period.`);
+    this.name = "UsageLimitError";
+  }
+}
+
+export function isUsageError(e: unknown): e is NoPlanError | UsageLimitError {
+  return e instanceof NoPlanError || e instanceof UsageLimitError;
+}
+
+export interface Reservation {
+  unlimited: boolean;
+  /** null when unlimited */
+  limit: number | null;
+  /** used before this reservation */
+  used: number;
+  /** left after this reservation; null when unlimited */
+  available: number | null;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/**
+ * Checks and holds `amount` of the user's usage for the current period. MUST run inside a transaction
+ * (`db.transaction().execute(async (trx) => …)`); the caller then inserts its scrub_jobs / list_loads
+ * row with `usage_reserved = amount` in the same transaction (status queued or running).
+ *
+ * Throws NoPlanError (no active plan, not unlimited) or UsageLimitError (used + amount > limit).
+ */
+export async function reserveUsage(
+  trx: Transaction<Database>,
+  input: { userId: string; kind: UsageKind; amount: number; now?: Date },
+): Promise<Reservation> {
+  const { userId, kind } = input;
+  const amount = Math.trunc(input.amount);
+  if (!Number.isFinite(amount) || amount < 0) throw new Error(`reserveUsage: invalid amount ${input.amount}`);
+  if (!trx.isTransaction) throw new Error("reserveUsage must be called inside a transaction");
+  // Serialises reservations per user: a parallel purge waits here until this transaction ends.
+  await sql`select id from users where id = ${userId} for update`.execute(trx);
+  const state = await getPlanState(trx, userId, { now: input.now });
+  const f = kind === "suppression" ? state.suppression : state.container;
+  if (state.unlimited) {
+    return { unlimited: true, limit: null, used: f.used, available: null, periodStart: state.periodStart, periodEnd: state.periodEnd };
+  }
+  if (!state.plan) throw new NoPlanError(kind);
+  const limit = f.limit ?? 0;
+  if (f.used + amount > limit) {
+    throw new UsageLimitError(kind, {
+      planName: state.plan.name,
+      limit,
+      used: f.used,
+      requested: amount,
+      available: Math.max(0, limit - f.used),
+      periodEnd: state.periodEnd,
+    });
+  }
+  return {
+    unlimited: false,
+    limit,
+    used: f.used,
+    available: limit - f.used - amount,
+    periodStart: state.periodStart,
+    periodEnd: state.periodEnd,
+  };
+}
+
+/** Convenience for screens: may this user use containers and purge at all? */
+export async function hasPlanAccess(db: Db, userId: string): Promise<boolean> {
+  return (await getPlanState(db, userId)).hasAccess;
+}
