@@ -279,3 +279,35 @@ describe("ownership", () => {
     await sql`select 1`.execute(db());
   });
 });
+
+describe("subscriptions for user management", () => {
+  it("lists active plans, filters users by plan, and grants a plan without payment", async () => {
+    const { activePlansForUsers, activePlanFilter, grantPlan } = await import("./subscription.server");
+    const a = await createUser();
+    const b = await createUser();
+    const admin = await createAdmin();
+    await subscribeAndPay(a, "business");
+    const granted = await grantPlan(db(), { userId: b, planId: "beginner", actorId: admin });
+    expect(granted.endDate.getTime() - granted.startDate.getTime()).toBe(30 * DAY);
+    const map = await activePlansForUsers(db(), [a, b]);
+    expect(map.get(a)).toEqual({ planId: "business", planName: "Business" });
+    expect(map.get(b)).toEqual({ planId: "beginner", planName: "Beginner" });
+    expect((await getPlanState(db(), b)).suppression.limit).toBe(100000);
+    const tx = await getUserTransaction(db(), { id: granted.transactionId, userId: b });
+    expect(tx).toMatchObject({ amountCents: 0, status: "active", paymentMethod: "admin_grant" });
+
+    const ids = (planId: string | null) =>
+      db()
+        .selectFrom("users")
+        .select("id")
+        .where("id", "in", [a, b, admin])
+        .where(activePlanFilter(planId))
+        .execute()
+        .then((r) => r.map((x) => x.id).sort());
+    expect(await ids("business")).toEqual([a]);
+    expect(await ids("beginner")).toEqual([b]);
+    expect(await ids(null)).toEqual([admin]);
+    const audit = await db().selectFrom("audit_log").select("action").where("target_id", "=", granted.transactionId).execute();
+    expect(audit).toEqual([{ action: "plan.granted" }]);
+  });
+});
