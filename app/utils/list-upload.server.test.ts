@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-test-"));
 process.env.DATA_DIR = dataDir;
-const { readUploadForm, uploadsDir } = await import("./upload.server");
+const { readUploadForm, uploadsDir } = await import("./list-upload.server");
 
 function multipart(fields: Record<string, string | File>): Request {
   const fd = new FormData();

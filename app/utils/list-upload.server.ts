@@ -3,6 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import { env } from "./env.server";
+import { formatBytes } from "./format";
+
+/*
+ * List loads (containers, DNC): a form with text fields up to a few MB (manual entry of up to 100,000 numbers)
+ * and one streamed file. (Purge uploads use uploads.server.ts.)
+ */
 
 /** One file written to disk from a form: the full stream, under the size cap, renamed into place when complete. */
 export interface StoredUpload {
@@ -31,12 +37,6 @@ export function uploadTooLargeMessage(maxBytes = env().MAX_UPLOAD_BYTES): string
   return `The file is too large. The largest file accepted is ${formatBytes(maxBytes)}.`;
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 3) return `${+(n / 1024 ** 3).toFixed(1)} GB`;
-  if (n >= 1024 ** 2) return `${+(n / 1024 ** 2).toFixed(1)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}
 
 export function uploadsDir(area: string): string {
   return path.resolve(env().DATA_DIR, "uploads", area);
