@@ -1,0 +1,55 @@
+export function StatCard({
+  label,
+  value,
+  hint,
+  accent = "blue",
+  testId,
+  children,
+}: {
+  label: string;
+  value: string;
+  hint?: React.ReactNode;
+  accent?: "blue" | "green" | "violet" | "amber";
+  testId?: string;
+  children?: React.ReactNode;
+}) {
+  const bar = { blue: "bg-blue-500", green: "bg-green-500", violet: "bg-violet-500", amber: "bg-amber-500" }[accent];
+  return (
+    <section className="relative overflow-hidden rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
+      <span aria-hidden className={`absolute inset-y-0 left-0 w-1 ${bar}`} />
+      <h2 className="text-sm font-medium text-slate-500">{label}</h2>
+      <p className="mt-1 text-2xl font-semibold tracking-tight text-slate-900" data-testid={testId ? `${testId}-value` : undefined}>
+        {value}
+      </p>
+      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+      {children}
+    </section>
+  );
+}
+
+export function ProgressBar({ percent, label, tone = "blue" }: { percent: number; label: string; tone?: "blue" | "green" | "red" }) {
+  const p = Math.max(0, Math.min(100, percent));
+  const color = { blue: "bg-blue-600", green: "bg-green-600", red: "bg-red-600" }[tone];
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(p)}
+      className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+    >
+      <div className={`h-full rounded-full ${color} transition-[width] duration-500`} style={{ width: `${p}%` }} />
+    </div>
+  );
+}
+
+export function StatusBadge({ status, label }: { status: "queued" | "running" | "completed" | "failed"; label: string }) {
+  const cls = {
+    queued: "bg-slate-100 text-slate-700 ring-slate-200",
+    running: "bg-blue-50 text-blue-700 ring-blue-200",
+    completed: "bg-green-50 text-green-700 ring-green-200",
+    failed: "bg-red-50 text-red-700 ring-red-200",
+  }[status];
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${cls}`}>{label}</span>;
+}

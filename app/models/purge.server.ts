@@ -1,0 +1,489 @@
+import { sql, type Kysely } from "kysely";
+import { z } from "zod";
+import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
+
+/**
+ * Queries behind /purge, /history, /dashboard and /downloads over scrub_jobs, result_files, lists,
+ * categories, users and audit_log. Every query takes the viewer and scopes by user in the query:
+ * admins (Admin, SuperAdmin) see every user's jobs where a screen says so, others only their own.
+ */
+
+export interface Viewer {
+  id: string;
+  role: RoleName;
+}
+
+export const isAdminViewer = (v: Viewer) => v.role === "Admin" || v.role === "SuperAdmin";
+
+const uuidSchema = z.uuid();
+/** Ids from URLs are checked before they reach PostgreSQL (a malformed uuid would be a 500, not a 404). */
+export const isUuid = (s: string | null | undefined): s is string => !!s && uuidSchema.safeParse(s).success;
+
+export const HISTORY_PAGE_SIZE = 10;
+export const STATS_WINDOW_DAYS = 30;
+
+export interface ResultFileSummary {
+  id: string;
+  kind: ResultKind;
+  records: number;
+}
+
+export interface HistoryRow {
+  id: string;
+  userId: string;
+  createdAt: string;
+  creatorName: string;
+  fileName: string;
+  suppressionType: SuppressionTypeName;
+  status: JobStatus;
+  error: string | null;
+  processed: number;
+  good: number;
+  bad: number;
+  invalid: number;
+  files: ResultFileSummary[];
+}
+
+const KIND_ORDER: Record<ResultKind, number> = { good: 0, bad: 1, invalid: 2 };
+
+function scopeJobs<QB extends { where: (...args: any[]) => QB }>(qb: QB, viewer: Viewer, all: boolean): QB {
+  return all && isAdminViewer(viewer) ? qb : qb.where("scrub_jobs.user_id", "=", viewer.id);
+}
+
+async function filesForJobs(db: Kysely<Database>, jobIds: string[]): Promise<Map<string, ResultFileSummary[]>> {
+  const map = new Map<string, ResultFileSummary[]>();
+  if (!jobIds.length) return map;
+  const files = await db
+    .selectFrom("result_files")
+    .select(["id", "job_id", "kind", "records"])
+    .where("job_id", "in", jobIds)
+    .execute();
+  for (const f of files) {
+    const list = map.get(f.job_id) ?? [];
+    list.push({ id: f.id, kind: f.kind, records: Number(f.records) });
+    map.set(f.job_id, list);
+  }
+  for (const list of map.values()) list.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+  return map;
+}
+
+/** One page of purge history, newest first. Admins see every user's operations. */
+export async function listHistory(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  opts: { page: number; pageSize?: number },
+): Promise<{ rows: HistoryRow[]; total: number; page: number; pageCount: number; pageSize: number }> {
+  const pageSize = opts.pageSize ?? HISTORY_PAGE_SIZE;
+  const countRow = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, true)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  const total = Number(countRow.n);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, Math.floor(opts.page) || 1), pageCount);
+  const jobs = await scopeJobs(db.selectFrom("scrub_jobs").innerJoin("users", "users.id", "scrub_jobs.user_id"), viewer, true)
+    .select([
+      "scrub_jobs.id",
+      "scrub_jobs.user_id",
+      "scrub_jobs.created_at",
+      "scrub_jobs.file_name",
+      "scrub_jobs.suppression_type",
+      "scrub_jobs.status",
+      "scrub_jobs.error",
+      "scrub_jobs.rows_done",
+      "scrub_jobs.good_count",
+      "scrub_jobs.bad_count",
+      "scrub_jobs.invalid_count",
+      "users.first_name",
+      "users.last_name",
+      "users.email",
+    ])
+    .orderBy("scrub_jobs.created_at", "desc")
+    .orderBy("scrub_jobs.id", "desc")
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  const files = await filesForJobs(
+    db,
+    jobs.filter((j) => j.status === "completed").map((j) => j.id),
+  );
+  return {
+    total,
+    page,
+    pageCount,
+    pageSize,
+    rows: jobs.map((j) => ({
+      id: j.id,
+      userId: j.user_id,
+      createdAt: j.created_at.toISOString(),
+      creatorName: `${j.first_name} ${j.last_name}`.trim() || j.email,
+      fileName: j.file_name,
+      suppressionType: j.suppression_type,
+      status: j.status,
+      error: j.error,
+      processed: Number(j.rows_done),
+      good: Number(j.good_count),
+      bad: Number(j.bad_count),
+      invalid: Number(j.invalid_count),
+      files: files.get(j.id) ?? [],
+    })),
+  };
+}
+
+export interface PurgeTotals {
+  operations: number;
+  processed: number;
+  clean: number;
+  /** clean / processed as a fraction (0 when nothing was processed). */
+  cleanRate: number;
+}
+
+/** Totals over the viewer's jobs (all jobs for admins); only completed jobs count as processed. */
+export async function historyStats(db: Kysely<Database>, viewer: Viewer, opts: { since?: Date } = {}): Promise<PurgeTotals> {
+  let q = scopeJobs(db.selectFrom("scrub_jobs"), viewer, true);
+  if (opts.since) q = q.where("scrub_jobs.created_at", ">=", opts.since);
+  const row = await q
+    .select((eb) => [
+      eb.fn.countAll<string>().as("operations"),
+      sql<string>`coalesce(sum(case when status = 'completed' then good_count + bad_count + invalid_count else 0 end), 0)`.as(
+        "processed",
+      ),
+      sql<string>`coalesce(sum(case when status = 'completed' then good_count else 0 end), 0)`.as("clean"),
+    ])
+    .executeTakeFirstOrThrow();
+  const processed = Number(row.processed);
+  const clean = Number(row.clean);
+  return { operations: Number(row.operations), processed, clean, cleanRate: processed ? clean / processed : 0 };
+}
+
+/** A job the viewer may see (own job; admins any job when `adminSeesAll`). */
+export async function getJobForViewer(db: Kysely<Database>, viewer: Viewer, jobId: string, opts: { adminSeesAll?: boolean } = {}) {
+  if (!isUuid(jobId)) return undefined;
+  const job = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, opts.adminSeesAll ?? false)
+    .selectAll("scrub_jobs")
+    .where("scrub_jobs.id", "=", jobId)
+    .executeTakeFirst();
+  if (!job) return undefined;
+  const files = (await filesForJobs(db, [job.id])).get(job.id) ?? [];
+  return { job, files };
+}
+
+export interface JobView {
+  id: string;
+  fileName: string;
+  suppressionType: SuppressionTypeName;
+  status: JobStatus;
+  error: string | null;
+  rowsDone: number;
+  totalRows: number;
+  bytesRead: number;
+  inputBytes: number;
+  /** 0..100, from bytes read (exact for a file) or rows when bytes are unknown. */
+  percent: number;
+  good: number;
+  bad: number;
+  invalid: number;
+  reasons: Record<string, number>;
+  files: ResultFileSummary[];
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export type JobWithFiles = NonNullable<Awaited<ReturnType<typeof getJobForViewer>>>;
+
+export function jobView(job: JobWithFiles | undefined): JobView | null {
+  if (!job) return null;
+  const j = job.job;
+  const inputBytes = Number(j.input_bytes);
+  const bytesRead = Number(j.bytes_read);
+  const rowsDone = Number(j.rows_done);
+  const totalRows = Number(j.total_rows);
+  let percent = 0;
+  if (j.status === "completed") percent = 100;
+  else if (inputBytes > 0) percent = (bytesRead / inputBytes) * 100;
+  else if (totalRows > 0) percent = (rowsDone / totalRows) * 100;
+  percent = Math.max(0, Math.min(j.status === "completed" ? 100 : 99, Math.floor(percent)));
+  const reasons: Record<string, number> = {};
+  const rc = (typeof j.reason_counts === "string" ? JSON.parse(j.reason_counts) : j.reason_counts) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(rc ?? {})) if (typeof v === "number" || typeof v === "string") reasons[k] = Number(v);
+  return {
+    id: j.id,
+    fileName: j.file_name,
+    suppressionType: j.suppression_type,
+    status: j.status,
+    error: j.error,
+    rowsDone,
+    totalRows,
+    bytesRead,
+    inputBytes,
+    percent,
+    good: Number(j.good_count),
+    bad: Number(j.bad_count),
+    invalid: Number(j.invalid_count),
+    reasons,
+    files: job.files,
+    createdAt: j.created_at.toISOString(),
+    finishedAt: j.finished_at ? j.finished_at.toISOString() : null,
+  };
+}
+
+/** A result file the viewer may download: the owner's, or any for admins. */
+export async function getResultFileForViewer(db: Kysely<Database>, viewer: Viewer, fileId: string) {
+  if (!isUuid(fileId)) return undefined;
+  let q = db
+    .selectFrom("result_files")
+    .innerJoin("scrub_jobs", "scrub_jobs.id", "result_files.job_id")
+    .select([
+      "result_files.id",
+      "result_files.kind",
+      "result_files.path",
+      "result_files.bytes",
+      "result_files.file_name",
+      "scrub_jobs.file_name as job_file_name",
+    ])
+    .where("result_files.id", "=", fileId);
+  if (!isAdminViewer(viewer)) q = q.where("result_files.user_id", "=", viewer.id);
+  return q.executeTakeFirst();
+}
+
+/** `{original name}-{kind}.csv`, safe for a Content-Disposition header and any file system. */
+export function downloadName(originalName: string, kind: ResultKind): string {
+  const base = (originalName.split(/[/\\]/).pop() ?? "")
+    .replace(/\.[^.]*$/, "")
+    .normalize("NFKD")
+    .replace(/[^\w .()-]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/^[ ._-]+|[ ._-]+$/g, "")
+    .slice(0, 100);
+  return `${base || "purge"}-${kind}.csv`;
+}
+
+export interface Option {
+  id: string;
+  name: string;
+}
+
+/** The user's categories for wizard step 2. */
+export async function listCategoryOptions(db: Kysely<Database>, userId: string): Promise<Option[]> {
+  const rows = await db.selectFrom("categories").select(["id", "name"]).where("user_id", "=", userId).orderBy("name").execute();
+  return rows.map((r) => ({ id: r.id, name: r.name }));
+}
+
+/** The user's live containers for wizard step 3 (optionally only those of a category). */
+export async function listContainerOptions(
+  db: Kysely<Database>,
+  userId: string,
+  opts: { categoryId?: string } = {},
+): Promise<(Option & { size: number; categoryId: string | null })[]> {
+  let q = db
+    .selectFrom("lists")
+    .select(["id", "name", "size", "category_id"])
+    .where("kind", "=", "container")
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null);
+  if (opts.categoryId) q = q.where("category_id", "=", opts.categoryId);
+  const rows = await q.orderBy("created_at", "desc").execute();
+  return rows.map((r) => ({ id: String(r.id), name: r.name, size: Number(r.size), categoryId: r.category_id }));
+}
+
+export async function getCategoryOption(db: Kysely<Database>, userId: string, id: string): Promise<Option | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.selectFrom("categories").select(["id", "name"]).where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+}
+
+export async function getContainerOption(db: Kysely<Database>, userId: string, id: string): Promise<Option | undefined> {
+  if (!/^\d{1,9}$/.test(id)) return undefined;
+  const row = await db
+    .selectFrom("lists")
+    .select(["id", "name"])
+    .where("kind", "=", "container")
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .where("id", "=", Number(id))
+    .executeTakeFirst();
+  return row ? { id: String(row.id), name: row.name } : undefined;
+}
+
+// ---------- dashboard ----------
+
+export function startOfUtcMonth(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+}
+
+export function startOfUtcDay(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+export interface ContainerGrowth {
+  total: number;
+  /** Containers that existed at the end of the previous calendar month (UTC). */
+  previousMonth: number;
+  /** Percent change vs the previous month's count; null when there was none to compare with. */
+  growthPercent: number | null;
+}
+
+/** Containers now vs at the end of the previous calendar month; admins count every user's. */
+export async function containerGrowth(db: Kysely<Database>, viewer: Viewer, now: Date): Promise<ContainerGrowth> {
+  const monthStart = startOfUtcMonth(now);
+  let q = db.selectFrom("lists").where("kind", "=", "container");
+  if (!isAdminViewer(viewer)) q = q.where("user_id", "=", viewer.id);
+  const row = await q
+    .select([
+      sql<string>`count(*) filter (where deleted_at is null)`.as("total"),
+      sql<string>`count(*) filter (where created_at < ${monthStart} and (deleted_at is null or deleted_at >= ${monthStart}))`.as(
+        "previous",
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  const total = Number(row.total);
+  const previousMonth = Number(row.previous);
+  return {
+    total,
+    previousMonth,
+    growthPercent: previousMonth > 0 ? ((total - previousMonth) / previousMonth) * 100 : null,
+  };
+}
+
+export async function activeUserCount(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "=", "Active")
+    .where("deleted_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Rows processed per UTC day by completed jobs finished in the last `days` days (oldest first, zero-filled). */
+export async function purgedPerDay(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  now: Date,
+  days = STATS_WINDOW_DAYS,
+): Promise<{ day: string; processed: number }[]> {
+  const first = new Date(startOfUtcDay(now).getTime() - (days - 1) * 86_400_000);
+  const rows = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, true)
+    .select([
+      sql<string>`to_char(finished_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"),
+      sql<string>`sum(good_count + bad_count + invalid_count)`.as("processed"),
+    ])
+    .where("status", "=", "completed")
+    .where("finished_at", ">=", first)
+    .groupBy(sql`1`)
+    .execute();
+  const byDay = new Map(rows.map((r) => [r.day, Number(r.processed)]));
+  const out: { day: string; processed: number }[] = [];
+  for (let i = 0; i < days; i++) {
+    const day = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    out.push({ day, processed: byDay.get(day) ?? 0 });
+  }
+  return out;
+}
+
+/** Totals over completed jobs finished within the stats window. */
+export async function windowTotals(db: Kysely<Database>, viewer: Viewer, now: Date, days = STATS_WINDOW_DAYS): Promise<PurgeTotals> {
+  const since = new Date(now.getTime() - days * 86_400_000);
+  const row = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, true)
+    .select((eb) => [
+      eb.fn.countAll<string>().as("operations"),
+      sql<string>`coalesce(sum(good_count + bad_count + invalid_count), 0)`.as("processed"),
+      sql<string>`coalesce(sum(good_count), 0)`.as("clean"),
+    ])
+    .where("status", "=", "completed")
+    .where("finished_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  const processed = Number(row.processed);
+  const clean = Number(row.clean);
+  return { operations: Number(row.operations), processed, clean, cleanRate: processed ? clean / processed : 0 };
+}
+
+export interface ActivityItem {
+  id: string;
+  kind: "scrub" | "audit";
+  title: string;
+  detail: string;
+  actor: string | null;
+  at: string;
+}
+
+const STATUS_LABEL: Record<JobStatus, string> = {
+  queued: "Queued",
+  running: "Processing",
+  completed: "Completed",
+  failed: "Failed",
+};
+export const jobStatusLabel = (s: JobStatus) => STATUS_LABEL[s];
+
+/** The user's latest scrubs as activity items. */
+export async function recentScrubActivity(db: Kysely<Database>, userId: string, limit = 5): Promise<ActivityItem[]> {
+  const rows = await db
+    .selectFrom("scrub_jobs")
+    .select(["id", "file_name", "status", "rows_done", "good_count", "created_at"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: "scrub",
+    title: `Purge ${STATUS_LABEL[r.status].toLowerCase()}`,
+    detail:
+      r.status === "completed"
+        ? `${r.file_name}: ${Number(r.rows_done).toLocaleString("en-US")} processed, ${Number(r.good_count).toLocaleString("en-US")} clean`
+        : r.file_name,
+    actor: null,
+    at: r.created_at.toISOString(),
+  }));
+}
+
+function humanizeAction(action: string): string {
+  const words = action.replace(/[._:-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function auditDetail(details: unknown): string {
+  const d = (typeof details === "string" ? safeJson(details) : details) as Record<string, unknown> | null;
+  if (!d || typeof d !== "object") return "";
+  return Object.entries(d)
+    .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object")
+    .slice(0, 4)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(", ");
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+}
+
+/** The audit log (scrubs, list loads, user and payment changes) for admins. */
+export async function recentAuditActivity(db: Kysely<Database>, limit = 25): Promise<ActivityItem[]> {
+  const rows = await db
+    .selectFrom("audit_log")
+    .leftJoin("users", "users.id", "audit_log.actor_id")
+    .select([
+      "audit_log.id",
+      "audit_log.action",
+      "audit_log.target_type",
+      "audit_log.details",
+      "audit_log.created_at",
+      "users.first_name",
+      "users.last_name",
+      "users.email",
+    ])
+    .orderBy("audit_log.created_at", "desc")
+    .orderBy("audit_log.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: "audit",
+    title: humanizeAction(r.action),
+    detail: auditDetail(r.details),
+    actor: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() || r.email : null,
+    at: r.created_at.toISOString(),
+  }));
+}

@@ -1,0 +1,138 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { requireUser } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { historyStats, isAdminViewer, jobStatusLabel, listHistory } from "~/models/purge.server";
+import { PageHeader } from "~/components/ui/page-header";
+import { RouteErrorBoundary } from "~/components/route-error-boundary";
+import { StatCard, StatusBadge } from "~/components/purge/stat-card";
+import { Pagination } from "~/components/purge/pagination";
+import { DownloadPopup } from "~/components/purge/downloads";
+import { formatDateTime, formatNumber, formatRate, SUPPRESSION_LABEL } from "~/utils/format";
+import { buttonClass } from "~/components/ui/form";
+
+export const meta: MetaFunction = () => [{ title: "Purging History · Data Purging Tool" }];
+
+const query = z.object({ page: z.coerce.number().int().min(1).max(1_000_000).catch(1) });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const db = await getDb();
+  const { page } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const [history, stats] = await Promise.all([listHistory(db, user, { page }), historyStats(db, user)]);
+  return { history, stats, isAdmin: isAdminViewer(user), viewerId: user.id };
+}
+
+export default function History() {
+  const { history, stats, isAdmin, viewerId } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        title="Purging History"
+        subtitle={isAdmin ? "Every user's purge operations and their results." : "Your purge operations and their results."}
+        actions={
+          <Link to="/purge" className={buttonClass}>
+            Purge Data
+          </Link>
+        }
+      />
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Total Operations" value={formatNumber(stats.operations)} testId="stat-operations" accent="blue" />
+        <StatCard label="Numbers Processed" value={formatNumber(stats.processed)} testId="stat-processed" accent="violet" />
+        <StatCard label="Average Clean Rate" value={formatRate(stats.cleanRate)} testId="stat-clean-rate" accent="green" />
+        <StatCard label="Clean Numbers" value={formatNumber(stats.clean)} testId="stat-clean" accent="amber" />
+      </div>
+
+      <section className="mt-6 rounded-lg border border-slate-200 bg-white shadow-sm">
+        <header className="border-b border-slate-200 px-4 py-3">
+          <h2 className="text-base font-semibold">Recent Operations</h2>
+        </header>
+        {history.total === 0 ? (
+          <div className="px-4 py-12 text-center">
+            <p className="font-medium text-slate-700">No purge history found</p>
+            <p className="mt-1 text-sm text-slate-500">Purged files and their results will appear here.</p>
+            <Link to="/purge" className={`${buttonClass} mt-4`}>
+              Start a purge
+            </Link>
+          </div>
+        ) : (
+          <>
+            <div className="overflow-x-auto">
+              <table className="min-w-full divide-y divide-slate-200 text-sm">
+                <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                  <tr>
+                    <th scope="col" className="px-4 py-2">
+                      Date &amp; Time
+                    </th>
+                    <th scope="col" className="px-4 py-2">
+                      File Name
+                    </th>
+                    <th scope="col" className="px-4 py-2">
+                      Suppression Type
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right">
+                      Processed
+                    </th>
+                    <th scope="col" className="px-4 py-2">
+                      Status
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right">
+                      Actions
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {history.rows.map((row) => (
+                    <tr key={row.id} className="align-top hover:bg-slate-50" data-testid="history-row">
+                      <td className="px-4 py-3 whitespace-nowrap">
+                        <div className="text-slate-900">{formatDateTime(row.createdAt)}</div>
+                        <div className="text-xs text-slate-500">{row.creatorName}</div>
+                      </td>
+                      <td className="max-w-xs px-4 py-3">
+                        <div className="truncate font-medium text-slate-900" title={row.fileName}>
+                          {row.fileName}
+                        </div>
+                        {row.status === "completed" && (
+                          <div className="text-xs text-slate-500">
+                            {formatNumber(row.good)} good · {formatNumber(row.bad)} bad · {formatNumber(row.invalid)} invalid
+                          </div>
+                        )}
+                      </td>
+                      <td className="px-4 py-3 whitespace-nowrap">{SUPPRESSION_LABEL[row.suppressionType]}</td>
+                      <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.processed)}</td>
+                      <td className="px-4 py-3">
+                        <StatusBadge status={row.status} label={jobStatusLabel(row.status)} />
+                        {row.status === "failed" && row.error && <div className="mt-1 max-w-xs text-xs text-red-700">{row.error}</div>}
+                        {(row.status === "queued" || row.status === "running") && row.userId === viewerId && (
+                          <div className="mt-1 text-xs">
+                            <Link to={`/purge?step=6&job=${row.id}`} className="text-blue-600 hover:underline">
+                              View progress
+                            </Link>
+                          </div>
+                        )}
+                      </td>
+                      <td className="px-4 py-3 text-right">
+                        <DownloadPopup files={row.files} label={row.fileName} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pagination
+              page={history.page}
+              pageCount={history.pageCount}
+              total={history.total}
+              pageSize={history.pageSize}
+              noun="operations"
+              href={(p) => `/history?page=${p}`}
+            />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,48 @@
+/** Display helpers shared by server and browser (fixed locale so server and client render the same text). */
+
+export function formatNumber(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+/** A fraction (0..1) as a percentage with one decimal: 0.8765 → "87.7%". */
+export function formatRate(fraction: number): string {
+  const v = Number.isFinite(fraction) ? fraction * 100 : 0;
+  return `${v.toFixed(1)}%`;
+}
+
+/** "Nov 21, 2026, 11:46 PM UTC" — always UTC so server and browser agree. */
+export function formatDateTime(iso: string): string {
+  const d = new Date(iso);
+  return `${d.toLocaleString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+  })} UTC`;
+}
+
+export function formatDay(isoDay: string): string {
+  return new Date(`${isoDay}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${+(n / (1024 * 1024 * 1024)).toFixed(1)} GB`;
+  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+export const SUPPRESSION_LABEL = {
+  LitigationOnly: "Litigation Only",
+  DNCAndLitigation: "DNC and Litigation",
+} as const;
+
+export const REASON_LABEL: Record<string, string> = {
+  litigation: "Litigation list",
+  dnc: "DNC list",
+  container: "Your container",
+  duplicate: "Duplicate in file",
+  state: "Outside chosen states",
+};
