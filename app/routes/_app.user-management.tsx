@@ -1,0 +1,561 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { z } from "zod";
+import type { RoleName } from "../../db/schema";
+import { PageHeader } from "~/components/ui/page-header";
+import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
+import { RouteErrorBoundary } from "~/components/route-error-boundary";
+import { Avatar, RoleBadge, StatusBadge } from "~/components/user-management/badges";
+import { Pagination } from "~/components/user-management/pagination";
+import { DeleteUserDialog, UserDialog } from "~/components/user-management/dialogs";
+import { DUPLICATE_EMAIL, editUserFormSchema, normalizeUserForm, userFormSchema } from "~/components/user-management/user-form-schema";
+import { ADMIN_ROLES, requireRole, type AccessDeniedData, type SessionUser } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { endUserSessions, flashToast, type Toast } from "~/utils/session.server";
+import {
+  canBlockUser,
+  canChangeRole,
+  canDeleteUser,
+  canEditUser,
+  grantableRoles,
+  toggledStatus,
+} from "~/utils/user-permissions";
+import {
+  createInvitedUser,
+  getManagedUser,
+  isDuplicateEmailError,
+  listUsers,
+  liveEmailTaken,
+  NO_PLAN,
+  setUserStatus,
+  softDeleteUser,
+  STATUS_FILTERS,
+  updateManagedUser,
+  userStats,
+  USERS_PAGE_SIZE,
+  type ManagedUser,
+} from "~/models/user-management.server";
+import { sendInvitation } from "~/models/invitation.server";
+import { planCatalogue, planLookup } from "~/models/user-management-plans.server";
+
+export const meta: MetaFunction = () => [{ title: "User Management · Data Purging Tool" }];
+
+export const ACCESS_DENIED_MESSAGE = "You need Admin or SuperAdmin role to access User Management.";
+
+const filtersSchema = z.object({
+  search: z.string().trim().max(200).catch(""),
+  status: z.enum(STATUS_FILTERS).or(z.literal("")).catch(""),
+  plan: z.string().trim().max(100).catch(""),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+});
+
+function readFilters(params: URLSearchParams) {
+  return filtersSchema.parse({
+    search: params.get("search") ?? "",
+    status: params.get("status") ?? "",
+    plan: params.get("plan") ?? "",
+    page: params.get("page") ?? "1",
+  });
+}
+
+function fullName(u: { firstName: string; lastName: string }): string {
+  return `${u.firstName} ${u.lastName}`.trim();
+}
+
+function initialsOf(u: { firstName: string; lastName: string; email: string }): string {
+  const s = `${u.firstName.trim().charAt(0)}${u.lastName.trim().charAt(0)}`.toUpperCase();
+  return s || u.email.charAt(0).toUpperCase() || "?";
+}
+
+/** MMM dd, yyyy (spec), N/A when absent. */
+function formatDate(d: Date | null): string {
+  if (!d) return "N/A";
+  return new Intl.DateTimeFormat("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" }).format(d);
+}
+
+function forbidden(actor: SessionUser, message: string): never {
+  throw data<AccessDeniedData>({ accessDenied: true, message, roles: [actor.role] }, { status: 403 });
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireRole(request, ADMIN_ROLES, ACCESS_DENIED_MESSAGE);
+  const url = new URL(request.url);
+  const filters = readFilters(url.searchParams);
+  const db = await getDb();
+  const lookup = planLookup();
+  const [list, stats, plans] = await Promise.all([listUsers(db, filters, lookup), userStats(db), planCatalogue(db)]);
+
+  const dialogParam = url.searchParams.get("dialog");
+  let dialog:
+    | null
+    | { kind: "create" }
+    | { kind: "edit"; user: ManagedUser & { plan: string }; canChangeRole: boolean; canChangeStatus: boolean; roles: RoleName[] }
+    | { kind: "delete"; user: { id: string; name: string; email: string } } = null;
+  if (dialogParam === "create") {
+    dialog = { kind: "create" };
+  } else if (dialogParam === "edit" || dialogParam === "delete") {
+    const target = await getManagedUser(db, url.searchParams.get("id") ?? "");
+    if (!target) throw data("User not found", { status: 404 });
+    if (dialogParam === "edit") {
+      if (!canEditUser(viewer, target)) forbidden(viewer, "You don't have permission to edit this user.");
+      const planId = (await lookup.activePlanIds(db, [target.id])).get(target.id) ?? NO_PLAN;
+      const roleChange = canChangeRole(viewer, target);
+      const roles = grantableRoles(viewer);
+      dialog = {
+        kind: "edit",
+        user: { ...target, plan: planId },
+        canChangeRole: roleChange,
+        canChangeStatus: canBlockUser(viewer, target),
+        roles: roles.includes(target.role) ? roles : [target.role, ...roles],
+      };
+    } else {
+      if (!canDeleteUser(viewer, target)) forbidden(viewer, "Only SuperAdmin can delete other users.");
+      dialog = { kind: "delete", user: { id: target.id, name: fullName(target) || "Unknown User", email: target.email } };
+    }
+  }
+
+  return {
+    viewer: { id: viewer.id, role: viewer.role },
+    filters,
+    users: list.users.map((u) => ({
+      id: u.id,
+      name: fullName(u) || "Unknown User",
+      initials: initialsOf(u),
+      email: u.email,
+      company: u.company,
+      role: u.role,
+      status: u.status,
+      emailConfirmed: u.emailConfirmed,
+      awaitingSetup: u.awaitingSetup,
+      plan: u.plan,
+      created: formatDate(u.createdAt),
+      can: {
+        edit: canEditUser(viewer, u),
+        block: canBlockUser(viewer, u),
+        delete: canDeleteUser(viewer, u),
+        resend: u.awaitingSetup && canEditUser(viewer, u),
+      },
+    })),
+    total: list.total,
+    page: list.page,
+    pageCount: list.pageCount,
+    stats,
+    plans: plans.map((p) => ({ id: p.id, name: p.name })),
+    grantable: grantableRoles(viewer),
+    dialog,
+  };
+}
+
+/** The list URL to return to after an action: same filters and page, no dialog. */
+function backToList(request: Request, opts: { firstPage?: boolean; clearFilters?: boolean } = {}): string {
+  const url = new URL(request.url);
+  if (opts.clearFilters) return url.pathname;
+  for (const k of ["dialog", "id", "index", "_data"]) url.searchParams.delete(k);
+  if (opts.firstPage) url.searchParams.delete("page");
+  const qs = url.searchParams.toString();
+  return qs ? `${url.pathname}?${qs}` : url.pathname;
+}
+
+async function redirectWithToast(request: Request, to: string, toast: Toast) {
+  return redirect(to, { headers: { "Set-Cookie": await flashToast(request, toast) } });
+}
+
+const targetSchema = z.object({ userId: z.string().uuid() });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireRole(request, ADMIN_ROLES, ACCESS_DENIED_MESSAGE);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const db = await getDb();
+
+  if (intent === "create") {
+    const submission = parseWithZod(formData, { schema: userFormSchema });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    const v = normalizeUserForm(submission.value);
+    if (!grantableRoles(actor).includes(v.role)) forbidden(actor, "Only SuperAdmin can grant the Admin or SuperAdmin role.");
+    const plans = await planCatalogue(db);
+    if (v.plan !== NO_PLAN && !plans.some((p) => p.id === v.plan)) {
+      return data(submission.reply({ fieldErrors: { plan: ["Choose a plan from the list"] } }), { status: 400 });
+    }
+    let created: ManagedUser | null = null;
+    try {
+      created = await db.transaction().execute(async (trx) => {
+        if (await liveEmailTaken(trx, v.email)) return null;
+        const user = await createInvitedUser(trx, actor.id, v);
+        if (v.plan !== NO_PLAN) await planLookup().grant(trx, { userId: user.id, planId: v.plan, actorId: actor.id });
+        return user;
+      });
+    } catch (e) {
+      if (!isDuplicateEmailError(e)) throw e;
+    }
+    if (!created) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
+    const sent = await sendInvitation(db, request, { user: created, inviter: actor });
+    const to = backToList(request, { clearFilters: true });
+    if (!sent.ok) {
+      return redirectWithToast(request, to, {
+        kind: "error",
+        title: "Failed to send invitation",
+        description: `The user was created, but the invitation e-mail to ${created.email} could not be sent. Use Resend Invitation to try again.`,
+      });
+    }
+    return redirectWithToast(request, to, {
+      kind: "success",
+      title: "User created successfully",
+      description: `Invitation sent! User will receive setup email at ${created.email}`,
+    });
+  }
+
+  if (intent === "update") {
+    const submission = parseWithZod(formData, { schema: editUserFormSchema });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    const v = normalizeUserForm(submission.value);
+    const target = await getManagedUser(db, v.userId);
+    if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: "Failed to update user", description: "User not found." });
+    if (!canEditUser(actor, target)) forbidden(actor, "You don't have permission to edit this user.");
+    if (v.role !== target.role) {
+      if (!canChangeRole(actor, target)) forbidden(actor, "You cannot change your own role.");
+      if (!grantableRoles(actor).includes(v.role)) forbidden(actor, "Only SuperAdmin can grant the Admin or SuperAdmin role.");
+    }
+    if (v.status !== target.status) {
+      if (!canBlockUser(actor, target)) forbidden(actor, "You cannot change the status of your own account.");
+      if (v.status === "Pending" || v.status === "Draft") {
+        return data(submission.reply({ fieldErrors: { status: ["Only Active or Blocked can be chosen for this user"] } }), { status: 400 });
+      }
+    }
+    const lookup = planLookup();
+    const currentPlan = (await lookup.activePlanIds(db, [target.id])).get(target.id) ?? NO_PLAN;
+    if (v.plan !== currentPlan) {
+      const plans = await planCatalogue(db);
+      if (v.plan !== NO_PLAN && !plans.some((p) => p.id === v.plan)) {
+        return data(submission.reply({ fieldErrors: { plan: ["Choose a plan from the list"] } }), { status: 400 });
+      }
+      if (v.plan === NO_PLAN) {
+        return data(submission.reply({ fieldErrors: { plan: ["An active plan cannot be removed here; it ends with its period"] } }), { status: 400 });
+      }
+    }
+    let result: { statusChanged: boolean } | null = null;
+    try {
+      result = await db.transaction().execute(async (trx) => {
+        if (await liveEmailTaken(trx, v.email, target.id)) return null;
+        const r = await updateManagedUser(trx, actor.id, target, v);
+        if (v.plan !== currentPlan && v.plan !== NO_PLAN) await lookup.grant(trx, { userId: target.id, planId: v.plan, actorId: actor.id });
+        return r;
+      });
+    } catch (e) {
+      if (!isDuplicateEmailError(e)) throw e;
+    }
+    if (!result) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
+    if (result.statusChanged && v.status === "Blocked") await endUserSessions(target.id);
+    return redirectWithToast(request, backToList(request), { kind: "success", title: "User updated successfully!" });
+  }
+
+  if (intent === "toggle-status" || intent === "delete" || intent === "resend-invitation") {
+    const failTitle =
+      intent === "toggle-status" ? "Failed to update user status" : intent === "delete" ? "Failed to delete user" : "Failed to send invitation";
+    if (intent === "delete" && actor.role !== "SuperAdmin") forbidden(actor, "Only SuperAdmin can delete users.");
+    const parsed = targetSchema.safeParse({ userId: formData.get("userId") });
+    const target = parsed.success ? await getManagedUser(db, parsed.data.userId) : undefined;
+    if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "User not found." });
+
+    if (intent === "toggle-status") {
+      if (!canBlockUser(actor, target)) {
+        forbidden(actor, actor.id === target.id ? "You cannot block your own account." : "You don't have permission to change this user's status.");
+      }
+      const next = toggledStatus(target.status);
+      await db.transaction().execute((trx) => setUserStatus(trx, actor.id, target, next));
+      if (next === "Blocked") await endUserSessions(target.id);
+      return redirectWithToast(request, backToList(request), {
+        kind: "success",
+        title: next === "Blocked" ? "User blocked successfully!" : "User activated successfully!",
+      });
+    }
+
+    if (intent === "delete") {
+      if (!canDeleteUser(actor, target)) forbidden(actor, "You cannot delete your own account.");
+      await db.transaction().execute((trx) => softDeleteUser(trx, actor.id, target));
+      await endUserSessions(target.id);
+      return redirectWithToast(request, backToList(request), { kind: "success", title: "User deleted successfully!" });
+    }
+
+    // resend-invitation
+    if (!canEditUser(actor, target)) forbidden(actor, "You don't have permission to invite this user.");
+    if (!target.awaitingSetup) {
+      return redirectWithToast(request, backToList(request), {
+        kind: "error",
+        title: failTitle,
+        description: "This user has already set up their account.",
+      });
+    }
+    const sent = await sendInvitation(db, request, { user: target, inviter: actor });
+    if (!sent.ok) {
+      return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "The invitation e-mail could not be sent." });
+    }
+    return redirectWithToast(request, backToList(request), {
+      kind: "success",
+      title: "Invitation sent successfully",
+      description: `Invitation sent! User will receive setup email at ${target.email}`,
+    });
+  }
+
+  return data({ error: "Unknown action." }, { status: 400 });
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function hrefWith(search: string, changes: Record<string, string | null>): string {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null || v === "") params.delete(k);
+    else params.set(k, v);
+  }
+  const qs = params.toString();
+  return qs ? `/user-management?${qs}` : "/user-management";
+}
+
+function Filters({ filters, plans }: { filters: LoaderData["filters"]; plans: LoaderData["plans"] }) {
+  const submit = useSubmit();
+  return (
+    <Form
+      method="get"
+      role="search"
+      className="flex flex-wrap items-end gap-3 border-b border-slate-200 p-4"
+      onChange={(e) => {
+        const target = e.target as HTMLElement;
+        if (target.tagName === "SELECT") submit(e.currentTarget, { replace: true });
+      }}
+    >
+      <div className="min-w-56 flex-1">
+        <label htmlFor="um-search" className="sr-only">
+          Search users
+        </label>
+        <input
+          id="um-search"
+          type="search"
+          name="search"
+          defaultValue={filters.search}
+          placeholder="Search by email, name, or company..."
+          className={inputClass}
+        />
+      </div>
+      <div>
+        <label htmlFor="um-status" className="sr-only">
+          Status
+        </label>
+        <select id="um-status" name="status" defaultValue={filters.status} className={inputClass}>
+          <option value="">All Status</option>
+          <option value="Active">Active</option>
+          <option value="Blocked">Blocked</option>
+          <option value="Pending">Pending</option>
+        </select>
+      </div>
+      <div>
+        <label htmlFor="um-plan" className="sr-only">
+          Plan
+        </label>
+        <select id="um-plan" name="plan" defaultValue={filters.plan} className={inputClass}>
+          <option value="">All Plans</option>
+          <option value={NO_PLAN}>No Plan</option>
+          {plans.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className={secondaryButtonClass}>
+        Search
+      </button>
+      {(filters.search || filters.status || filters.plan) && (
+        <Link to="/user-management" className="text-sm text-blue-600 hover:underline">
+          Clear filters
+        </Link>
+      )}
+    </Form>
+  );
+}
+
+function RowActions({ user, search }: { user: LoaderData["users"][number]; search: string }) {
+  const navigation = useNavigation();
+  const { can } = user;
+  if (!can.edit && !can.block && !can.delete && !can.resend) return <span className="text-xs text-slate-500">No actions available</span>;
+  const pendingToggle = navigation.state === "submitting" && navigation.formData?.get("userId") === user.id;
+  const action = "rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium hover:bg-slate-50";
+  return (
+    <div className="flex flex-wrap justify-end gap-1.5">
+      {can.edit && (
+        <Link to={hrefWith(search, { dialog: "edit", id: user.id })} preventScrollReset className={`${action} text-slate-700`} aria-label={`Edit ${user.email}`}>
+          Edit
+        </Link>
+      )}
+      {can.block && (
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="toggle-status" />
+          <input type="hidden" name="userId" value={user.id} />
+          <button
+            type="submit"
+            disabled={pendingToggle}
+            className={`${action} ${user.status === "Active" ? "text-red-700" : "text-green-700"}`}
+            aria-label={`${user.status === "Active" ? "Block" : "Unblock"} ${user.email}`}
+          >
+            {user.status === "Active" ? "Block" : "Unblock"}
+          </button>
+        </Form>
+      )}
+      {can.resend && (
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="resend-invitation" />
+          <input type="hidden" name="userId" value={user.id} />
+          <button type="submit" className={`${action} text-blue-700`} aria-label={`Resend Invitation to ${user.email}`}>
+            Resend Invitation
+          </button>
+        </Form>
+      )}
+      {can.delete && (
+        <Link
+          to={hrefWith(search, { dialog: "delete", id: user.id })}
+          preventScrollReset
+          className={`${action} border-red-200 text-red-700 hover:bg-red-50`}
+          aria-label={`Delete User ${user.email}`}
+        >
+          Delete
+        </Link>
+      )}
+    </div>
+  );
+}
+
+export default function UserManagement() {
+  const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/user-management" && navigation.location.search !== location.search && !navigation.formData;
+  const closeHref = hrefWith(location.search, { dialog: null, id: null });
+  const formResult = lastResult && "status" in lastResult ? lastResult : null;
+
+  return (
+    <div>
+      <PageHeader
+        title="User Management"
+        subtitle="Manage application users and their subscriptions"
+        actions={
+          <Link to={hrefWith(location.search, { dialog: "create", id: null })} preventScrollReset className={buttonClass}>
+            Add New User
+          </Link>
+        }
+      />
+
+      <section className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+        <Filters filters={d.filters} plans={d.plans} />
+        {loading ? (
+          <p className="p-10 text-center text-sm text-slate-500" role="status">
+            Loading users...
+          </p>
+        ) : d.users.length === 0 ? (
+          <div className="p-12 text-center">
+            <p className="text-base font-medium text-slate-900">No users found</p>
+            <p className="mt-1 text-sm text-slate-500">Try adjusting your search or filter criteria.</p>
+          </div>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-200 text-sm">
+              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3">
+                    User
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Role
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Plan
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="hidden px-4 py-3 md:table-cell">
+                    Created
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Actions
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {d.users.map((u) => (
+                  <tr key={u.id} data-testid="user-row" data-email={u.email} className="hover:bg-slate-50">
+                    <td className="px-4 py-3">
+                      <div className="flex items-center gap-3">
+                        <Avatar initials={u.initials} />
+                        <div className="min-w-0">
+                          <p className="truncate font-medium text-slate-900">{u.name}</p>
+                          <p className="truncate text-slate-600">{u.email}</p>
+                          {u.company && <p className="truncate text-xs text-slate-500">{u.company}</p>}
+                          {!u.emailConfirmed && <p className="text-xs text-amber-700">E-mail not confirmed</p>}
+                        </div>
+                      </div>
+                    </td>
+                    <td className="px-4 py-3">
+                      <RoleBadge role={u.role} />
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{u.plan ?? "No Plan"}</td>
+                    <td className="px-4 py-3">
+                      <StatusBadge status={u.status} />
+                    </td>
+                    <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">{u.created}</td>
+                    <td className="px-4 py-3 text-right">
+                      <RowActions user={u} search={location.search} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pagination
+          page={d.page}
+          pageCount={d.pageCount}
+          total={d.total}
+          pageSize={USERS_PAGE_SIZE}
+          hrefFor={(p) => hrefWith(location.search, { page: p === 1 ? null : String(p), dialog: null, id: null })}
+        />
+      </section>
+
+      <dl className="mt-6 grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="User statistics">
+        {[
+          ["Total Users", d.stats.totalUsers],
+          ["Active Users", d.stats.activeUsers],
+          ["Normal Users", d.stats.normalUsers],
+          ["Unlimited Users", d.stats.unlimitedUsers],
+        ].map(([label, value]) => (
+          <div key={label} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <dt className="text-sm text-slate-500">{label}</dt>
+            <dd className="mt-1 text-2xl font-semibold text-slate-900" data-testid={`stat-${String(label).toLowerCase().replace(/ /g, "-")}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+
+      {d.dialog?.kind === "create" && (
+        <UserDialog mode="create" closeHref={closeHref} lastResult={formResult} roles={d.grantable} plans={d.plans} />
+      )}
+      {d.dialog?.kind === "edit" && (
+        <UserDialog
+          mode="edit"
+          user={{ ...d.dialog.user }}
+          closeHref={closeHref}
+          lastResult={formResult}
+          roles={d.dialog.roles}
+          plans={d.plans}
+          canChangeRole={d.dialog.canChangeRole}
+          canChangeStatus={d.dialog.canChangeStatus}
+        />
+      )}
+      {d.dialog?.kind === "delete" && <DeleteUserDialog user={d.dialog.user} closeHref={closeHref} />}
+    </div>
+  );
+}
