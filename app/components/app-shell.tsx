@@ -28,7 +28,7 @@ const adminMenu: NavItem[] = [
 const accountMenu: NavItem[] = [{ to: "/transaction-history", label: "Transaction History", icon: "$" }];
 
 /** Extra admin links registered by later areas (e.g. payments review). */
-export const adminExtraMenu: NavItem[] = [];
+export const adminExtraMenu: NavItem[] = [{ to: "/admin/payments", label: "Payments", icon: "✓" }];
 
 function roleLabel(role: RoleName): string {
   if (role === "SuperAdmin") return "Super Admin";

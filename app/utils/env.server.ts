@@ -18,6 +18,12 @@ const schema = z.object({
   DEMO_ADMIN: z.enum(["0", "1"]).optional(),
   /** Largest accepted upload in bytes. */
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
+  /** Bank-transfer instructions shown to customers (billing). */
+  BANK_NAME: z.string().default("First Demo Bank"),
+  BANK_ACCOUNT_NAME: z.string().default("Data Purging Tool LLC"),
+  BANK_ACCOUNT: z.string().default("000123456789"),
+  BANK_ROUTING: z.string().default("021000021"),
+  BANK_SWIFT: z.string().optional(),
   /** Serve cookies with the Secure flag (default: on in production). */
   SECURE_COOKIES: z.enum(["0", "1"]).optional(),
 });

@@ -1,0 +1,241 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { requireUser } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { listUserTransactions } from "~/models/transaction.server";
+import { PageHeader } from "~/components/ui/page-header";
+import { inputClass, secondaryButtonClass } from "~/components/ui/form";
+import { formatCount, formatDate, formatUsd, statusClass } from "~/utils/billing-format";
+import { HISTORY_PAGE_SIZE, pageLinks, parseHistoryParams, type HistorySort } from "~/utils/transaction-history";
+
+export const meta: MetaFunction = () => [{ title: "Transaction History · Data Purging Tool" }];
+
+/** The signed-in user's own transactions; every bit of state (page, sort, date) is in the URL. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const db = await getDb();
+  const params = parseHistoryParams(new URL(request.url).searchParams);
+  const query = { userId: user.id, date: params.date, sort: params.sort, dir: params.dir, pageSize: HISTORY_PAGE_SIZE };
+  let page = params.page;
+  let result = await listUserTransactions(db, { ...query, page });
+  const pageCount = Math.max(1, Math.ceil(result.total / HISTORY_PAGE_SIZE));
+  if (page > pageCount) {
+    page = pageCount;
+    result = await listUserTransactions(db, { ...query, page });
+  }
+  return {
+    ...params,
+    page,
+    pageCount,
+    total: result.total,
+    rows: result.rows.map((t) => ({
+      id: t.id,
+      planName: t.planName,
+      amountCents: t.amountCents,
+      createdAt: t.createdAt.toISOString(),
+      startDate: t.startDate?.toISOString() ?? null,
+      endDate: t.endDate?.toISOString() ?? null,
+      status: t.status,
+      description: t.description,
+      dnc: t.dncAndLitigationScrubs,
+      container: t.customDatasetRecords,
+      reference: t.transferReference,
+    })),
+  };
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (!parts.length) return "NA";
+  return parts
+    .slice(0, 2)
+    .map((p) => p.charAt(0).toUpperCase())
+    .join("");
+}
+
+export default function TransactionHistory() {
+  const { rows, total, page, pageCount, sort, dir, date } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/transaction-history";
+
+  const href = (patch: Record<string, string | null>) => {
+    const p = new URLSearchParams(searchParams);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v == null || v === "") p.delete(k);
+      else p.set(k, v);
+    }
+    const s = p.toString();
+    return `/transaction-history${s ? `?${s}` : ""}`;
+  };
+  const exportParams = new URLSearchParams();
+  if (date) exportParams.set("date", date);
+  exportParams.set("sort", sort);
+  exportParams.set("dir", dir);
+
+  const from = total === 0 ? 0 : (page - 1) * HISTORY_PAGE_SIZE + 1;
+  const to = Math.min(total, page * HISTORY_PAGE_SIZE);
+  const exportDisabled = loading || total === 0;
+
+  function SortHeader({ column, label, className = "" }: { column: HistorySort; label: string; className?: string }) {
+    const activeSort = sort === column;
+    const nextDir = activeSort && dir === "desc" ? "asc" : activeSort ? "desc" : column === "createdAt" ? "desc" : "asc";
+    return (
+      <th className={`px-4 py-3 ${className}`} aria-sort={activeSort ? (dir === "asc" ? "ascending" : "descending") : "none"}>
+        <Link to={href({ sort: column, dir: nextDir, page: null })} className="inline-flex items-center gap-1 hover:text-slate-900">
+          {label}
+          <span aria-hidden className={activeSort ? "text-slate-900" : "text-slate-300"}>
+            {activeSort ? (dir === "asc" ? "▲" : "▼") : "↕"}
+          </span>
+        </Link>
+      </th>
+    );
+  }
+
+  return (
+    <div>
+      <PageHeader
+        title="Transaction History"
+        subtitle="View your subscription and payment history"
+        actions={
+          <>
+            <Link to={href({})} className={secondaryButtonClass} reloadDocument={false}>
+              Refresh
+            </Link>
+            {exportDisabled ? (
+              <button type="button" disabled className={secondaryButtonClass}>
+                Export CSV
+              </button>
+            ) : (
+              <a href={`/transaction-history/export?${exportParams}`} className={secondaryButtonClass} download>
+                Export CSV
+              </a>
+            )}
+          </>
+        }
+      />
+
+      <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" role="search">
+        <input type="hidden" name="sort" value={sort} />
+        <input type="hidden" name="dir" value={dir} />
+        <div>
+          <label htmlFor="history-date" className="mb-1 block text-sm font-medium text-slate-700">
+            Purchase date
+          </label>
+          <input id="history-date" type="date" name="date" defaultValue={date ?? ""} key={date ?? ""} className={`${inputClass} w-48`} />
+        </div>
+        <button type="submit" className={secondaryButtonClass}>
+          Apply
+        </button>
+        {date && (
+          <Link to={href({ date: null, page: null })} className="px-2 py-2 text-sm text-blue-600 hover:underline">
+            Clear date
+          </Link>
+        )}
+      </Form>
+
+      <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${loading ? "opacity-60" : ""}`} aria-busy={loading}>
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+            <tr>
+              <SortHeader column="planName" label="Plan" />
+              <SortHeader column="amount" label="Amount" />
+              <SortHeader column="createdAt" label="Purchase Date" />
+              <SortHeader column="status" label="Status" />
+              <SortHeader column="startDate" label="Start Date" className="hidden md:table-cell" />
+              <th className="px-4 py-3">Features</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="px-4 py-12 text-center">
+                  <p className="font-medium text-slate-900">No transactions found</p>
+                  <p className="mt-1 text-slate-500">No transaction history available</p>
+                </td>
+              </tr>
+            ) : (
+              rows.map((t) => (
+                <tr key={t.id} data-testid="transaction-row">
+                  <td className="px-4 py-3">
+                    <div className="flex items-center gap-3">
+                      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-blue-100 text-xs font-semibold text-blue-800">
+                        {initials(t.planName || "N/A")}
+                      </span>
+                      <div>
+                        <div className="font-medium text-slate-900">{t.planName || "N/A"}</div>
+                        <div className="text-xs text-slate-500">
+                          {formatUsd(t.amountCents)} · ends {formatDate(t.endDate)}
+                        </div>
+                      </div>
+                    </div>
+                  </td>
+                  <td className="px-4 py-3 font-medium">{formatUsd(t.amountCents)}</td>
+                  <td className="px-4 py-3">{formatDate(t.createdAt)}</td>
+                  <td className="px-4 py-3">
+                    <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${statusClass(t.status)}`} data-status={t.status}>
+                      {t.status}
+                    </span>
+                  </td>
+                  <td className="hidden px-4 py-3 md:table-cell">{formatDate(t.startDate)}</td>
+                  <td className="px-4 py-3 text-xs text-slate-600">
+                    <div>DNC: {formatCount(t.dnc)}</div>
+                    <div>Container: {formatCount(t.container)}</div>
+                    <div className="text-slate-500">{t.description}</div>
+                    {t.status === "pendingpayment" && (
+                      <Link to={`/pricing/payment/${t.id}`} className="text-blue-600 hover:underline">
+                        Payment instructions ({t.reference})
+                      </Link>
+                    )}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600" aria-label="Pagination">
+        <p>
+          Showing {from} to {to} of {total} transactions
+        </p>
+        {pageCount > 1 && (
+          <div className="flex items-center gap-1">
+            {page > 1 ? (
+              <Link to={href({ page: String(page - 1) })} className={secondaryButtonClass}>
+                Previous
+              </Link>
+            ) : (
+              <span className={`${secondaryButtonClass} pointer-events-none opacity-50`}>Previous</span>
+            )}
+            {pageLinks(page, pageCount).map((p, i) =>
+              p == null ? (
+                <span key={`gap-${i}`} className="px-2">
+                  …
+                </span>
+              ) : (
+                <Link
+                  key={p}
+                  to={href({ page: String(p) })}
+                  aria-current={p === page ? "page" : undefined}
+                  className={`rounded-md px-3 py-2 ${p === page ? "bg-slate-900 text-white" : "hover:bg-slate-100"}`}
+                >
+                  {p}
+                </Link>
+              ),
+            )}
+            {page < pageCount ? (
+              <Link to={href({ page: String(page + 1) })} className={secondaryButtonClass}>
+                Next
+              </Link>
+            ) : (
+              <span className={`${secondaryButtonClass} pointer-events-none opacity-50`}>Next</span>
+            )}
+          </div>
+        )}
+      </nav>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
