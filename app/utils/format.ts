@@ -46,3 +46,8 @@ export const REASON_LABEL: Record<string, string> = {
   duplicate: "Duplicate in file",
   state: "Outside chosen states",
 };
+
+/** "Nov 21, 2026" (UTC). */
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}
