@@ -1,7 +1,8 @@
 import { describe, expect, it, beforeAll } from "vitest";
 import { useAppTestDb } from "./setup/db";
 import { makeRequest, testContext } from "./setup/request";
-import type { MatrixEntry, MatrixRole, Outcome } from "./role-matrix/types";
+import { sql } from "kysely";
+import type { MatrixEntry, MatrixRole, MatrixSetupContext, Outcome } from "./role-matrix/types";
 import { hashPassword } from "~/utils/password.server";
 import { startUserSession } from "~/utils/auth.server";
 
@@ -17,6 +18,17 @@ const entries = Object.entries(modules)
 const { handle } = useAppTestDb();
 const roles: MatrixRole[] = ["anonymous", "NormalUser", "UnlimitedUser", "Admin", "SuperAdmin"];
 const cookies = new Map<MatrixRole, string | undefined>();
+const userIds = {} as MatrixSetupContext["userIds"];
+let fingerprintQuery = "";
+
+/** Tables a refused request may legitimately touch: sessions (reads, flash) and throttling counters. */
+const VOLATILE_TABLE = /^(sessions|login_throttle|kysely_migration.*)$|rate_limit|throttle/;
+
+/** One hash per table (every row), in one query: a refused request must leave all of them as they were. */
+async function fingerprint(): Promise<Map<string, string>> {
+  const { rows } = await sql.raw<{ t: string; h: string }>(fingerprintQuery).execute(handle().db);
+  return new Map(rows.map((r) => [r.t, r.h]));
+}
 
 beforeAll(async () => {
   const passwordHash = await hashPassword("matrix-password");
@@ -37,12 +49,21 @@ beforeAll(async () => {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    userIds[role] = user.id;
     const setCookie = await startUserSession(makeRequest("/login"), user.id);
     cookies.set(role, setCookie.split(";")[0]);
   }
+  const { rows } = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(handle().db);
+  fingerprintQuery = rows
+    .map((r) => r.table_name)
+    .filter((t) => !VOLATILE_TABLE.test(t))
+    .map((t) => `select '${t}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${t}" x`)
+    .join(" union all ");
 });
 
-async function outcomeOf(entry: MatrixEntry, role: MatrixRole): Promise<{ status: number; location: string | null }> {
+async function outcomeOf(entry: MatrixEntry, role: MatrixRole): Promise<{ status: number; location: string | null; error?: string }> {
   const mod = await entry.route();
   const fn = entry.kind === "loader" ? mod.loader : mod.action;
   if (!fn) throw new Error(`${entry.name}: the route has no ${entry.kind}`);
@@ -55,6 +76,8 @@ async function outcomeOf(entry: MatrixEntry, role: MatrixRole): Promise<{ status
   try {
     result = await fn({ request, params: entry.params ?? {}, context: testContext });
   } catch (thrown) {
+    // A crash is never an allowed outcome (it would otherwise read as a 200).
+    if (thrown instanceof Error) return { status: 500, location: null, error: thrown.message };
     result = thrown;
   }
   if (result instanceof Response) return { status: result.status, location: result.headers.get("Location") };
@@ -69,7 +92,7 @@ function matches(expected: Outcome, got: { status: number; location: string | nu
   const toLogin = got.status >= 300 && got.status < 400 && (got.location ?? "").startsWith("/login");
   if (expected === "login") return toLogin;
   if (expected === "denied") return got.status === 403;
-  if (expected === "allowed") return !toLogin && got.status !== 401 && got.status !== 403;
+  if (expected === "allowed") return !toLogin && got.status !== 401 && got.status !== 403 && got.status < 500;
   return got.status === expected;
 }
 
@@ -81,9 +104,21 @@ describe("role matrix", () => {
     it(entry.name, async () => {
       const failures: string[] = [];
       for (const role of roles) {
-        const got = await outcomeOf(entry, role);
-        if (!matches(entry.expect[role], got)) {
-          failures.push(`${role}: expected ${entry.expect[role]}, got ${got.status}${got.location ? ` → ${got.location}` : ""}`);
+        const overrides = entry.setup ? await entry.setup({ db: handle().db, role, userIds }) : {};
+        const run = { ...entry, ...overrides };
+        const expected = entry.expect[role];
+        const refused = entry.kind === "action" && (expected === "denied" || expected === "login");
+        const before = refused ? await fingerprint() : null;
+        const got = await outcomeOf(run, role);
+        if (!matches(expected, got)) {
+          failures.push(
+            `${role}: expected ${expected}, got ${got.status}${got.location ? ` → ${got.location}` : ""}${got.error ? ` (${got.error})` : ""}`,
+          );
+        }
+        if (before) {
+          const after = await fingerprint();
+          const changed = [...after.keys()].filter((t) => before.get(t) !== after.get(t));
+          if (changed.length) failures.push(`${role}: a refused request changed ${changed.join(", ")}`);
         }
       }
       expect(failures).toEqual([]);

@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
 
 export type MatrixRole = "anonymous" | "NormalUser" | "UnlimitedUser" | "Admin" | "SuperAdmin";
 
@@ -6,8 +8,10 @@ export type MatrixRole = "anonymous" | "NormalUser" | "UnlimitedUser" | "Admin" 
  * What a role gets:
  * - "login": redirected to /login (not signed in)
  * - "denied": 403
- * - "allowed": anything but a login redirect, 401 or 403 (a 400 for an empty form is still "allowed")
+ * - "allowed": anything but a login redirect, 401, 403 or a 5xx/crash (a 400 for an empty form is still "allowed")
  * - a number: exactly that status
+ * An action whose expected outcome is "login" or "denied" must also leave the database unchanged (the runner
+ * compares a fingerprint of every table except sessions and throttling counters before and after).
  */
 export type Outcome = "login" | "denied" | "allowed" | number;
 
@@ -26,6 +30,19 @@ export interface MatrixEntry {
   /** form fields for actions */
   form?: Record<string, string>;
   expect: Record<MatrixRole, Outcome>;
+  /**
+   * Optional: runs before each role's request, e.g. to create a fresh row to act on (so an allowed delete by
+   * one role does not change what the next role sees). Its result overrides path, params and form.
+   */
+  setup?: (ctx: MatrixSetupContext) => Promise<Partial<Pick<MatrixEntry, "path" | "params" | "form">>>;
+}
+
+export interface MatrixSetupContext {
+  db: Kysely<Database>;
+  /** the role about to make the request */
+  role: MatrixRole;
+  /** ids of the signed-in matrix users (e.g. to target oneself) */
+  userIds: Record<Exclude<MatrixRole, "anonymous">, string>;
 }
 
 export const signedIn = (o: Outcome): Record<MatrixRole, Outcome> => ({
