@@ -1,0 +1,112 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, ResultFilesTable, ScrubJobsTable } from "../../db/schema";
+import { isUuid } from "./integration.server";
+
+type Db = Kysely<Database>;
+type JobRow = Selectable<ScrubJobsTable>;
+type FileRow = Selectable<ResultFilesTable>;
+
+export interface ApiJob {
+  id: string;
+  status: JobRow["status"];
+  source: JobRow["source"];
+  file_name: string;
+  suppression_type: JobRow["suppression_type"];
+  column: string | null;
+  container_id: number | null;
+  states: string[] | null;
+  progress: { rows_done: number; total_rows: number; percent: number };
+  counts: { good: number; bad: number; invalid: number; reasons: Record<string, number> };
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  files: { kind: FileRow["kind"]; file_name: string; records: number; bytes: number; download_url: string }[];
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function progressPercent(job: Pick<JobRow, "status" | "rows_done" | "total_rows" | "bytes_read" | "input_bytes">): number {
+  if (job.status === "completed") return 100;
+  const total = Number(job.total_rows);
+  if (total > 0) return Math.min(99.9, Math.round((Number(job.rows_done) / total) * 1000) / 10);
+  const bytes = Number(job.input_bytes);
+  if (bytes > 0) return Math.min(99.9, Math.round((Number(job.bytes_read) / bytes) * 1000) / 10);
+  return 0;
+}
+
+export function serializeJob(job: JobRow, files: FileRow[], baseUrl: string): ApiJob {
+  const reasons = typeof job.reason_counts === "string" ? JSON.parse(job.reason_counts) : (job.reason_counts ?? {});
+  const order = { good: 0, bad: 1, invalid: 2 } as const;
+  return {
+    id: job.id,
+    status: job.status,
+    source: job.source,
+    file_name: job.file_name,
+    suppression_type: job.suppression_type,
+    column: job.column_name,
+    container_id: job.container_id,
+    states: job.states,
+    progress: { rows_done: Number(job.rows_done), total_rows: Number(job.total_rows), percent: progressPercent(job) },
+    counts: { good: Number(job.good_count), bad: Number(job.bad_count), invalid: Number(job.invalid_count), reasons },
+    error: job.error,
+    created_at: iso(job.created_at)!,
+    started_at: iso(job.started_at),
+    finished_at: iso(job.finished_at),
+    files:
+      job.status === "completed"
+        ? [...files]
+            .sort((a, b) => order[a.kind] - order[b.kind])
+            .map((f) => ({
+              kind: f.kind,
+              file_name: f.file_name,
+              records: Number(f.records),
+              bytes: Number(f.bytes),
+              download_url: `${baseUrl}/api/v1/scrubs/${job.id}/files/${f.kind}`,
+            }))
+        : [],
+  };
+}
+
+/** The user's job with its result files, or undefined (another user's job reads as absent). */
+export async function getJobForUser(db: Db, { id, userId }: { id: string; userId: string }) {
+  if (!isUuid(id)) return undefined;
+  const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  if (!job) return undefined;
+  const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", id).where("user_id", "=", userId).execute();
+  return { job, files };
+}
+
+/** Newest first; `after` is the id of the last job of the previous page (keyset on created_at, id). */
+export async function listJobsForUser(
+  db: Db,
+  { userId, limit, status, after }: { userId: string; limit: number; status?: JobRow["status"]; after?: string },
+) {
+  let q = db
+    .selectFrom("scrub_jobs")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1);
+  if (status) q = q.where("status", "=", status);
+  if (after) {
+    q = q.where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple("created_at", "id"),
+        "<",
+        selectFrom("scrub_jobs as c").select(["c.created_at", "c.id"]).where("c.id", "=", after).where("c.user_id", "=", userId) as never,
+      ),
+    );
+  }
+  const rows = await q.execute();
+  const page = rows.slice(0, limit);
+  const ids = page.map((r) => r.id);
+  const files = ids.length
+    ? await db.selectFrom("result_files").selectAll().where("job_id", "in", ids).where("user_id", "=", userId).execute()
+    : [];
+  return {
+    jobs: page.map((j) => ({ job: j, files: files.filter((f) => f.job_id === j.id) })),
+    nextCursor: rows.length > limit ? page[page.length - 1].id : null,
+  };
+}

@@ -1,0 +1,431 @@
+import crypto from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import type { Database, WebhookEventStatus, WebhookEventType } from "../../db/schema";
+import { randomToken, sha256 } from "~/utils/crypto.server";
+import { sealSecret } from "~/utils/secret-box.server";
+
+type Db = Kysely<Database>;
+
+export const API_KEY_PREFIX = "dpt_";
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
+/** Most integrations and live keys one user may hold (keeps lists and lookups bounded). */
+export const MAX_INTEGRATIONS_PER_USER = 25;
+export const MAX_KEYS_PER_INTEGRATION = 10;
+
+export type ToggleName = "webhook_enabled" | "rate_limit_enabled" | "auto_retry_enabled";
+
+export interface IntegrationSummary {
+  id: string;
+  name: string;
+  description: string;
+  containerId: number | null;
+  containerName: string | null;
+  webhookUrl: string | null;
+  webhookSecretPrefix: string | null;
+  webhookEnabled: boolean;
+  rateLimitEnabled: boolean;
+  autoRetryEnabled: boolean;
+  activeKeys: number;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  integrationId: string;
+  name: string;
+  prefix: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface DeliverySummary {
+  id: string;
+  integrationId: string;
+  integrationName: string;
+  event: WebhookEventType;
+  attempt: number;
+  url: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  jobId: string;
+  eventStatus: WebhookEventStatus;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function newWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
+}
+
+/** The customer's own live container with this id, or undefined (another user's container reads as absent). */
+export async function findOwnContainer(db: Db, userId: string, containerId: number) {
+  return db
+    .selectFrom("lists")
+    .select(["id", "name", "size"])
+    .where("id", "=", containerId)
+    .where("kind", "=", "container")
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+export async function listOwnContainers(db: Db, userId: string): Promise<{ id: number; name: string }[]> {
+  return db
+    .selectFrom("lists")
+    .select(["id", "name"])
+    .where("kind", "=", "container")
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .orderBy("created_at", "desc")
+    .execute();
+}
+
+export async function listIntegrations(db: Db, userId: string): Promise<IntegrationSummary[]> {
+  const rows = await db
+    .selectFrom("integrations as i")
+    .leftJoin("lists as l", (j) => j.onRef("l.id", "=", "i.container_id").on("l.deleted_at", "is", null))
+    .select((eb) => [
+      "i.id",
+      "i.name",
+      "i.description",
+      "i.container_id",
+      "l.name as container_name",
+      "i.webhook_url",
+      "i.webhook_secret_prefix",
+      "i.webhook_enabled",
+      "i.rate_limit_enabled",
+      "i.auto_retry_enabled",
+      "i.created_at",
+      eb
+        .selectFrom("api_keys as k")
+        .select((e) => e.fn.countAll<string>().as("n"))
+        .whereRef("k.integration_id", "=", "i.id")
+        .where("k.revoked_at", "is", null)
+        .as("active_keys"),
+      eb
+        .selectFrom("api_keys as k")
+        .select((e) => e.fn.max("k.last_used_at").as("m"))
+        .whereRef("k.integration_id", "=", "i.id")
+        .as("last_used_at"),
+    ])
+    .where("i.user_id", "=", userId)
+    .where("i.deleted_at", "is", null)
+    .orderBy("i.created_at", "desc")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    containerId: r.container_id,
+    containerName: r.container_name ?? null,
+    webhookUrl: r.webhook_url,
+    webhookSecretPrefix: r.webhook_secret_prefix,
+    webhookEnabled: r.webhook_enabled,
+    rateLimitEnabled: r.rate_limit_enabled,
+    autoRetryEnabled: r.auto_retry_enabled,
+    activeKeys: Number(r.active_keys ?? 0),
+    lastUsedAt: iso((r.last_used_at as Date | null) ?? null),
+    createdAt: iso(r.created_at)!,
+  }));
+}
+
+export async function getIntegration(db: Db, { id, userId }: { id: string; userId: string }) {
+  if (!isUuid(id)) return undefined;
+  return db
+    .selectFrom("integrations")
+    .selectAll()
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+export async function countIntegrations(db: Db, userId: string): Promise<number> {
+  const r = await db
+    .selectFrom("integrations")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Creates an integration; returns the webhook secret in clear once (only when a webhook URL is given). */
+export async function createIntegration(
+  db: Db,
+  input: { userId: string; name: string; description: string; containerId: number | null; webhookUrl: string | null },
+): Promise<{ id: string; webhookSecret: string | null }> {
+  const secret = input.webhookUrl ? newWebhookSecret() : null;
+  const row = await db
+    .insertInto("integrations")
+    .values({
+      user_id: input.userId,
+      name: input.name,
+      description: input.description,
+      container_id: input.containerId,
+      webhook_url: input.webhookUrl,
+      webhook_secret_enc: secret ? await sealSecret(db, secret) : null,
+      webhook_secret_prefix: secret ? secret.slice(0, WEBHOOK_SECRET_PREFIX.length + 4) : null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, webhookSecret: secret };
+}
+
+/** Changes name, description, container and webhook URL; a new or changed URL gets a new secret (returned once). */
+export async function updateIntegration(
+  db: Db,
+  input: { id: string; userId: string; name: string; description: string; containerId: number | null; webhookUrl: string | null },
+): Promise<{ updated: boolean; webhookSecret: string | null }> {
+  const current = await getIntegration(db, { id: input.id, userId: input.userId });
+  if (!current) return { updated: false, webhookSecret: null };
+  const urlChanged = (current.webhook_url ?? null) !== input.webhookUrl;
+  const secret = input.webhookUrl && (urlChanged || !current.webhook_secret_enc) ? newWebhookSecret() : null;
+  await db
+    .updateTable("integrations")
+    .set({
+      name: input.name,
+      description: input.description,
+      container_id: input.containerId,
+      webhook_url: input.webhookUrl,
+      ...(secret
+        ? { webhook_secret_enc: await sealSecret(db, secret), webhook_secret_prefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + 4) }
+        : {}),
+      ...(input.webhookUrl ? {} : { webhook_secret_enc: null, webhook_secret_prefix: null }),
+      updated_at: sql<Date>`now()`,
+    })
+    .where("id", "=", input.id)
+    .where("user_id", "=", input.userId)
+    .execute();
+  return { updated: true, webhookSecret: secret };
+}
+
+export async function rotateWebhookSecret(db: Db, { id, userId }: { id: string; userId: string }): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  const secret = newWebhookSecret();
+  const res = await db
+    .updateTable("integrations")
+    .set({
+      webhook_secret_enc: await sealSecret(db, secret),
+      webhook_secret_prefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + 4),
+      updated_at: sql<Date>`now()`,
+    })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .where("webhook_url", "is not", null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1 ? secret : null;
+}
+
+export async function setIntegrationToggle(
+  db: Db,
+  { id, userId, toggle, on }: { id: string; userId: string; toggle: ToggleName; on: boolean },
+): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const res = await db
+    .updateTable("integrations")
+    .set({
+      [toggle]: on,
+      // Turning notifications on does not replay jobs that finished while they were off.
+      ...(toggle === "webhook_enabled" && on ? { webhook_enabled_since: sql<Date>`now()` } : {}),
+      updated_at: sql<Date>`now()`,
+    })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Soft-deletes the integration and revokes its keys at once. */
+export async function deleteIntegration(db: Db, { id, userId }: { id: string; userId: string }): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable("integrations")
+      .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await trx
+      .updateTable("api_keys")
+      .set({ revoked_at: sql<Date>`now()` })
+      .where("integration_id", "=", id)
+      .where("revoked_at", "is", null)
+      .execute();
+    await trx
+      .updateTable("webhook_events")
+      .set({ status: "failed", finished_at: sql<Date>`now()` })
+      .where("integration_id", "=", id)
+      .where("status", "=", "pending")
+      .execute();
+    return true;
+  });
+}
+
+export function generateApiKey(): { key: string; prefix: string; hash: string } {
+  const key = `${API_KEY_PREFIX}${crypto.randomBytes(32).toString("base64url")}`;
+  return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 8), hash: sha256(key) };
+}
+
+/** Creates a key for one of the user's integrations; the key is returned in clear once and stored hashed. */
+export async function createApiKey(
+  db: Db,
+  { userId, integrationId, name }: { userId: string; integrationId: string; name: string },
+): Promise<{ id: string; key: string; prefix: string } | { error: "not_found" | "too_many" }> {
+  const integration = await getIntegration(db, { id: integrationId, userId });
+  if (!integration) return { error: "not_found" };
+  const live = await db
+    .selectFrom("api_keys")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("integration_id", "=", integrationId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirstOrThrow();
+  if (Number(live.n) >= MAX_KEYS_PER_INTEGRATION) return { error: "too_many" };
+  const { key, prefix, hash } = generateApiKey();
+  const row = await db
+    .insertInto("api_keys")
+    .values({ user_id: userId, integration_id: integrationId, name, prefix, key_hash: hash })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, key, prefix };
+}
+
+export async function listApiKeys(db: Db, userId: string): Promise<ApiKeySummary[]> {
+  const rows = await db
+    .selectFrom("api_keys as k")
+    .innerJoin("integrations as i", "i.id", "k.integration_id")
+    .select(["k.id", "k.integration_id", "k.name", "k.prefix", "k.last_used_at", "k.revoked_at", "k.created_at"])
+    .where("k.user_id", "=", userId)
+    .where("i.deleted_at", "is", null)
+    .orderBy("k.created_at", "desc")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    integrationId: r.integration_id,
+    name: r.name,
+    prefix: r.prefix,
+    lastUsedAt: iso(r.last_used_at),
+    revokedAt: iso(r.revoked_at),
+    createdAt: iso(r.created_at)!,
+  }));
+}
+
+export async function revokeApiKey(db: Db, { id, userId }: { id: string; userId: string }): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const res = await db
+    .updateTable("api_keys")
+    .set({ revoked_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export interface ApiKeyOwner {
+  keyId: string;
+  userId: string;
+  integrationId: string;
+  containerId: number | null;
+  rateLimitEnabled: boolean;
+  revoked: boolean;
+  lastUsedAt: Date | null;
+}
+
+/** Looks a presented key up by its hash (the key itself is never stored). */
+export async function findApiKey(db: Db, presented: string): Promise<ApiKeyOwner | undefined> {
+  const row = await db
+    .selectFrom("api_keys as k")
+    .innerJoin("integrations as i", "i.id", "k.integration_id")
+    .select([
+      "k.id",
+      "k.user_id",
+      "k.integration_id",
+      "k.revoked_at",
+      "k.last_used_at",
+      "i.container_id",
+      "i.rate_limit_enabled",
+      "i.deleted_at",
+    ])
+    .where("k.key_hash", "=", sha256(presented))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    keyId: row.id,
+    userId: row.user_id,
+    integrationId: row.integration_id,
+    containerId: row.container_id,
+    rateLimitEnabled: row.rate_limit_enabled,
+    revoked: row.revoked_at !== null || row.deleted_at !== null,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** Marks a key used (at most once a minute per key, to keep writes off the hot path). */
+export async function touchApiKey(db: Db, keyId: string): Promise<void> {
+  await db
+    .updateTable("api_keys")
+    .set({ last_used_at: sql<Date>`now()` })
+    .where("id", "=", keyId)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", sql<Date>`now() - interval '1 minute'`)]))
+    .execute();
+}
+
+export async function listDeliveries(
+  db: Db,
+  { userId, integrationId, limit = 25 }: { userId: string; integrationId?: string; limit?: number },
+): Promise<DeliverySummary[]> {
+  let q = db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("integrations as i", "i.id", "d.integration_id")
+    .innerJoin("webhook_events as e", "e.id", "d.event_id")
+    .select([
+      "d.id",
+      "d.integration_id",
+      "i.name as integration_name",
+      "d.event",
+      "d.attempt",
+      "d.url",
+      "d.status_code",
+      "d.error",
+      "d.duration_ms",
+      "d.next_attempt_at",
+      "d.created_at",
+      "e.job_id",
+      "e.status as event_status",
+    ])
+    .where("d.user_id", "=", userId)
+    .orderBy("d.created_at", "desc")
+    .orderBy("d.attempt", "desc")
+    .limit(limit);
+  if (integrationId) q = q.where("d.integration_id", "=", integrationId);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    integrationId: r.integration_id,
+    integrationName: r.integration_name,
+    event: r.event,
+    attempt: r.attempt,
+    url: r.url,
+    statusCode: r.status_code,
+    error: r.error,
+    durationMs: r.duration_ms,
+    nextAttemptAt: iso(r.next_attempt_at),
+    createdAt: iso(r.created_at)!,
+    jobId: r.job_id,
+    eventStatus: r.event_status,
+  }));
+}
+
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

@@ -1,0 +1,171 @@
+import type { Kysely } from "kysely";
+import type { Database, RoleName } from "../../db/schema";
+import { getDb } from "./db.server";
+import { findApiKey, touchApiKey } from "~/models/integration.server";
+import { getActiveUserById } from "~/models/user.server";
+import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
+
+/*
+ * The public API's plumbing: bearer-key authentication, the per-key rate limit, and JSON errors of the form
+ * { "error": { "code": "rate_limited", "message": "…" } }. Codes are stable (clients branch on them);
+ * messages are for people. See docs/decisions/050-public-api.md.
+ */
+
+export type ApiErrorCode =
+  | "missing_api_key"
+  | "invalid_api_key"
+  | "api_key_revoked"
+  | "account_disabled"
+  | "no_plan"
+  | "api_not_in_plan"
+  | "usage_limit_exceeded"
+  | "not_found"
+  | "method_not_allowed"
+  | "invalid_json"
+  | "unsupported_media_type"
+  | "payload_too_large"
+  | "validation_failed"
+  | "result_not_ready"
+  | "rate_limited"
+  | "internal_error";
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: ApiErrorCode,
+    message: string,
+    public details?: unknown,
+    public headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export function errorResponse(err: ApiError, extraHeaders?: Headers): Response {
+  const headers = new Headers(extraHeaders);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
+  const body: { error: { code: string; message: string; details?: unknown } } = {
+    error: { code: err.code, message: err.message },
+  };
+  if (err.details !== undefined) body.error.details = err.details;
+  return new Response(JSON.stringify(body), { status: err.status, headers });
+}
+
+export const notFound = (what = "Resource") => new ApiError(404, "not_found", `${what} not found.`);
+
+export interface ApiContext {
+  db: Kysely<Database>;
+  keyId: string;
+  userId: string;
+  role: RoleName;
+  integrationId: string;
+  /** The integration's default container (used when a scrub names none). */
+  containerId: number | null;
+  rate: RateLimitResult;
+}
+
+function rateHeaders(rate: RateLimitResult): Headers {
+  const h = new Headers();
+  h.set("X-RateLimit-Limit", String(rate.limit));
+  h.set("X-RateLimit-Remaining", String(rate.remaining));
+  h.set("X-RateLimit-Reset", String(rate.reset));
+  if (rate.limited) h.set("Retry-After", String(rate.retryAfter));
+  return h;
+}
+
+/** Authenticates the bearer key, counts the request against the rate limit, and loads the key's owner. */
+export async function authenticateApi(request: Request): Promise<ApiContext> {
+  const header = request.headers.get("Authorization") ?? "";
+  const match = header.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!match) {
+    throw new ApiError(401, "missing_api_key", "Send your API key as 'Authorization: Bearer <key>'.", undefined, {
+      "WWW-Authenticate": 'Bearer realm="api"',
+    });
+  }
+  const db = await getDb();
+  const key = await findApiKey(db, match[1]);
+  if (!key) {
+    throw new ApiError(401, "invalid_api_key", "The API key is not valid.", undefined, {
+      "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"',
+    });
+  }
+  if (key.revoked) {
+    throw new ApiError(401, "api_key_revoked", "The API key has been revoked.", undefined, {
+      "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"',
+    });
+  }
+  const user = await getActiveUserById(db, key.userId);
+  if (!user) throw new ApiError(403, "account_disabled", "The account that owns this API key is not active.");
+  const buckets = [`key:${key.keyId}`];
+  if (key.rateLimitEnabled) buckets.push(`integration:${key.integrationId}`);
+  const rate = await hitRateLimit(db, buckets);
+  if (rate.limited) {
+    const h = rateHeaders(rate);
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `Rate limit of ${rate.limit} requests per hour exceeded. Retry after ${rate.retryAfter} seconds.`,
+      undefined,
+      Object.fromEntries(h.entries()),
+    );
+  }
+  await touchApiKey(db, key.keyId);
+  return {
+    db,
+    keyId: key.keyId,
+    userId: key.userId,
+    role: user.role,
+    integrationId: key.integrationId,
+    containerId: key.containerId,
+    rate,
+  };
+}
+
+export function json(api: ApiContext | null, body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  const headers = api ? rateHeaders(api.rate) : new Headers();
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  for (const [k, v] of Object.entries(init.headers ?? {})) headers.set(k, v);
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+type Handler = (args: { request: Request; params: Record<string, string | undefined>; api: ApiContext }) => Promise<Response>;
+
+/**
+ * Wraps an API handler: authentication and rate limit first, then the handler; ApiErrors become JSON
+ * errors (with the rate-limit headers once the key is known); anything else is logged and becomes 500.
+ */
+export function apiHandler(handlers: Partial<Record<"GET" | "POST" | "DELETE" | "PUT" | "PATCH", Handler>>) {
+  return async ({ request, params }: { request: Request; params: Record<string, string | undefined> }): Promise<Response> => {
+    const method = request.method.toUpperCase() === "HEAD" ? "GET" : (request.method.toUpperCase() as keyof typeof handlers);
+    let api: ApiContext | null = null;
+    try {
+      api = await authenticateApi(request);
+      const handler = handlers[method];
+      if (!handler) {
+        throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here.`, undefined, {
+          Allow: Object.keys(handlers).join(", "),
+        });
+      }
+      return await handler({ request, params, api });
+    } catch (e) {
+      if (e instanceof ApiError) return errorResponse(e, api ? rateHeaders(api.rate) : undefined);
+      if (e instanceof Response) return e;
+      console.error(e);
+      return errorResponse(new ApiError(500, "internal_error", "An unexpected error occurred. Please try again."), api ? rateHeaders(api.rate) : undefined);
+    }
+  };
+}
+
+/** Parses a value with a zod-like schema or throws 422 validation_failed with the issues. */
+export function validate<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const details = r.error.issues.map((i) => ({ field: i.path.map(String).join(".") || null, message: i.message }));
+  throw new ApiError(422, "validation_failed", details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; "), details);
+}

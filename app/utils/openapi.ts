@@ -1,0 +1,422 @@
+/*
+ * The public API's OpenAPI 3.1 document (served at /api/v1/openapi.json; the reference page at /docs/api
+ * renders the same object, so the two never disagree).
+ */
+
+const error = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+const rateHeaders = {
+  "X-RateLimit-Limit": { description: "Requests allowed per hour (1000).", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current hour.", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix time (seconds) when the current window ends.", schema: { type: "integer" } },
+};
+
+const commonErrors = {
+  "401": error("Missing, invalid or revoked API key (missing_api_key, invalid_api_key, api_key_revoked)."),
+  "403": error("The key's account is not active (account_disabled)."),
+  "429": {
+    ...error("More than 1000 requests in the current hour (rate_limited)."),
+    headers: { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" } } },
+  },
+};
+
+const workErrors = {
+  "403": error(
+    "No active plan (no_plan), the plan does not include API access (api_not_in_plan), the plan's limit for the period would be exceeded (usage_limit_exceeded), or the account is not active (account_disabled).",
+  ),
+  "404": error("The container does not exist or belongs to someone else (not_found)."),
+  "400": error("The JSON body could not be parsed (invalid_json)."),
+  "413": error("The upload is larger than the server's limit (payload_too_large)."),
+  "415": error("Neither multipart/form-data nor application/json (unsupported_media_type)."),
+  "422": error("A field is missing or invalid (validation_failed); details lists each field."),
+};
+
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "Data Purging Tool API",
+    version: "1.0.0",
+    description:
+      "Scrub phone lists against the Litigation and DNC suppression lists, poll progress, download the good, bad and invalid results, " +
+      "and add numbers to your containers. Authenticate with an API key from the Integrations page: `Authorization: Bearer <key>`. " +
+      "Each key may make 1000 requests per hour. Work counts against the same plan limits as the web screens.",
+  },
+  servers: [{ url: "/api/v1" }],
+  security: [{ bearerAuth: [] }],
+  tags: [{ name: "Scrubs" }, { name: "Containers" }, { name: "Account" }],
+  paths: {
+    "/scrubs": {
+      get: {
+        tags: ["Scrubs"],
+        summary: "List scrub jobs",
+        description: "The account's jobs (from the web and the API), newest first.",
+        parameters: [
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+          { name: "status", in: "query", schema: { type: "string", enum: ["queued", "running", "completed", "failed"] } },
+          { name: "after", in: "query", description: "next_cursor of the previous page.", schema: { type: "string", format: "uuid" } },
+        ],
+        responses: {
+          "200": {
+            description: "A page of jobs.",
+            headers: rateHeaders,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    data: { type: "array", items: { $ref: "#/components/schemas/Job" } },
+                    next_cursor: { type: ["string", "null"] },
+                  },
+                },
+              },
+            },
+          },
+          "422": error("A query parameter is invalid (validation_failed)."),
+          ...commonErrors,
+        },
+      },
+      post: {
+        tags: ["Scrubs"],
+        summary: "Submit a scrub",
+        description:
+          "Upload a CSV file (multipart/form-data) or send a JSON list of numbers. Invalid numbers do not block the scrub: they land in the invalid file with a reason. " +
+          "Without container_id, the integration's container (if any) is used. Answers 202 with the queued job; poll GET /scrubs/{id}.",
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                required: ["file", "suppression_type"],
+                properties: {
+                  file: { type: "string", format: "binary", description: "CSV with a header row." },
+                  suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+                  column: { type: "string", description: "Phone column header; default: the first header like phone/number/mobile/cell/tel." },
+                  container_id: { type: "integer", description: "One of your containers; its numbers are suppressed too." },
+                  states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
+                  file_name: { type: "string" },
+                },
+              },
+            },
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["numbers", "suppression_type"],
+                properties: {
+                  numbers: { type: "array", minItems: 1, maxItems: 100000, items: { type: ["string", "integer"] } },
+                  suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+                  container_id: { type: ["integer", "null"] },
+                  states: { type: "array", items: { type: "string", pattern: "^[A-Za-z]{2}$" } },
+                  file_name: { type: "string" },
+                },
+              },
+              example: { numbers: ["(212) 555-0142", "2125550143"], suppression_type: "DNCAndLitigation", states: ["NY"] },
+            },
+          },
+        },
+        responses: {
+          "202": {
+            description: "Queued.",
+            headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
+            content: { "application/json": { schema: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } } } },
+          },
+          ...commonErrors,
+          ...workErrors,
+        },
+      },
+    },
+    "/scrubs/{id}": {
+      get: {
+        tags: ["Scrubs"],
+        summary: "Get a scrub job",
+        description: "Status, progress and counts; when completed, the result files with their download URLs.",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+        responses: {
+          "200": {
+            description: "The job.",
+            headers: rateHeaders,
+            content: { "application/json": { schema: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } } } },
+          },
+          "404": error("No such job for this account (not_found)."),
+          ...commonErrors,
+        },
+      },
+    },
+    "/scrubs/{id}/files/{kind}": {
+      get: {
+        tags: ["Scrubs"],
+        summary: "Download a result file",
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+          { name: "kind", in: "path", required: true, schema: { type: "string", enum: ["good", "bad", "invalid"] } },
+        ],
+        responses: {
+          "200": { description: "The CSV (all input columns; bad and invalid rows end with a reason column).", content: { "text/csv": {} } },
+          "404": error("No such job or file for this account (not_found)."),
+          "409": error("The job has not finished yet (result_not_ready)."),
+          ...commonErrors,
+        },
+      },
+    },
+    "/containers": {
+      get: {
+        tags: ["Containers"],
+        summary: "List containers",
+        responses: {
+          "200": {
+            description: "The account's containers.",
+            headers: rateHeaders,
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/Container" } } } },
+              },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    "/containers/{id}/numbers": {
+      post: {
+        tags: ["Containers"],
+        summary: "Add numbers to a container",
+        description: "A CSV file (multipart `file`) or JSON `{ \"numbers\": [...] }`. Counts against the plan's container limit. Answers 202 with the load.",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": { schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } } },
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["numbers"],
+                properties: { numbers: { type: "array", minItems: 1, maxItems: 100000, items: { type: ["string", "integer"] } } },
+              },
+            },
+          },
+        },
+        responses: {
+          "202": {
+            description: "Queued.",
+            headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
+            content: { "application/json": { schema: { type: "object", properties: { load: { $ref: "#/components/schemas/ContainerLoad" } } } } },
+          },
+          ...commonErrors,
+          ...workErrors,
+        },
+      },
+    },
+    "/containers/{id}/loads/{loadId}": {
+      get: {
+        tags: ["Containers"],
+        summary: "Get a container load",
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "integer" } },
+          { name: "loadId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+        ],
+        responses: {
+          "200": {
+            description: "The load.",
+            headers: rateHeaders,
+            content: { "application/json": { schema: { type: "object", properties: { load: { $ref: "#/components/schemas/ContainerLoad" } } } } },
+          },
+          "404": error("No such load for this account (not_found)."),
+          ...commonErrors,
+        },
+      },
+    },
+    "/usage": {
+      get: {
+        tags: ["Account"],
+        summary: "Usage and limits",
+        description: "The plan, this period's DNC suppression and container usage (the dashboard's figures) and the key's rate limit.",
+        responses: {
+          "200": { description: "Usage.", headers: rateHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/Usage" } } } },
+          ...commonErrors,
+        },
+      },
+    },
+  },
+  webhooks: {
+    scrubFinished: {
+      post: {
+        summary: "scrub.completed / scrub.failed",
+        description:
+          "Sent to the integration's webhook URL when a job submitted with one of its keys finishes. Headers: X-Webhook-Id, X-Webhook-Event, " +
+          "X-Webhook-Attempt, X-Webhook-Timestamp (Unix seconds) and X-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\" with the webhook secret>. " +
+          "Answer 2xx within 10 seconds; otherwise, with auto retry on, it is retried after 1, 2, 4 and 8 seconds (5 attempts in all).",
+        requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookEvent" } } } },
+        responses: { "200": { description: "Received." } },
+      },
+    },
+  },
+  components: {
+    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key from the Integrations page (dpt_…)." } },
+    schemas: {
+      Error: {
+        type: "object",
+        required: ["error"],
+        properties: {
+          error: {
+            type: "object",
+            required: ["code", "message"],
+            properties: {
+              code: {
+                type: "string",
+                enum: [
+                  "missing_api_key",
+                  "invalid_api_key",
+                  "api_key_revoked",
+                  "account_disabled",
+                  "no_plan",
+                  "api_not_in_plan",
+                  "usage_limit_exceeded",
+                  "not_found",
+                  "method_not_allowed",
+                  "invalid_json",
+                  "unsupported_media_type",
+                  "payload_too_large",
+                  "validation_failed",
+                  "result_not_ready",
+                  "rate_limited",
+                  "internal_error",
+                ],
+              },
+              message: { type: "string" },
+              details: {},
+            },
+          },
+        },
+        example: { error: { code: "rate_limited", message: "Rate limit of 1000 requests per hour exceeded. Retry after 1200 seconds." } },
+      },
+      SuppressionType: { type: "string", enum: ["LitigationOnly", "DNCAndLitigation"] },
+      Job: {
+        type: "object",
+        properties: {
+          id: { type: "string", format: "uuid" },
+          status: { type: "string", enum: ["queued", "running", "completed", "failed"] },
+          source: { type: "string", enum: ["web", "api"] },
+          file_name: { type: "string" },
+          suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+          column: { type: ["string", "null"] },
+          container_id: { type: ["integer", "null"] },
+          states: { type: ["array", "null"], items: { type: "string" } },
+          progress: {
+            type: "object",
+            properties: { rows_done: { type: "integer" }, total_rows: { type: "integer" }, percent: { type: "number" } },
+          },
+          counts: {
+            type: "object",
+            properties: {
+              good: { type: "integer" },
+              bad: { type: "integer" },
+              invalid: { type: "integer" },
+              reasons: { type: "object", additionalProperties: { type: "integer" } },
+            },
+          },
+          error: { type: ["string", "null"] },
+          created_at: { type: "string", format: "date-time" },
+          started_at: { type: ["string", "null"], format: "date-time" },
+          finished_at: { type: ["string", "null"], format: "date-time" },
+          files: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                kind: { type: "string", enum: ["good", "bad", "invalid"] },
+                file_name: { type: "string" },
+                records: { type: "integer" },
+                bytes: { type: "integer" },
+                download_url: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+      Container: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          name: { type: "string" },
+          description: { type: "string" },
+          category: { type: ["string", "null"] },
+          size: { type: "integer" },
+          created_at: { type: "string", format: "date-time" },
+        },
+      },
+      ContainerLoad: {
+        type: "object",
+        properties: {
+          id: { type: "string", format: "uuid" },
+          container_id: { type: "integer" },
+          status: { type: "string", enum: ["queued", "running", "completed", "failed"] },
+          file_name: { type: "string" },
+          progress: { type: "object", properties: { bytes_read: { type: "integer" }, bytes_total: { type: "integer" }, percent: { type: "number" } } },
+          counts: { type: "object", properties: { added: { type: "integer" }, already_present: { type: "integer" }, invalid: { type: "integer" } } },
+          error: { type: ["string", "null"] },
+          created_at: { type: "string", format: "date-time" },
+          finished_at: { type: ["string", "null"], format: "date-time" },
+        },
+      },
+      Usage: {
+        type: "object",
+        properties: {
+          plan: { type: ["object", "null"], properties: { id: { type: "string" }, name: { type: "string" }, api_access: { type: "boolean" } } },
+          unlimited: { type: "boolean" },
+          period: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
+          suppression: { $ref: "#/components/schemas/UsageFigures" },
+          container: { $ref: "#/components/schemas/UsageFigures" },
+          rate_limit: {
+            type: "object",
+            properties: { limit_per_hour: { type: "integer" }, remaining: { type: "integer" }, reset: { type: "string", format: "date-time" } },
+          },
+        },
+      },
+      UsageFigures: {
+        type: "object",
+        properties: { limit: { type: ["integer", "null"] }, used: { type: "integer" }, available: { type: ["integer", "null"] } },
+      },
+      WebhookEvent: {
+        type: "object",
+        properties: {
+          id: { type: "string", format: "uuid", description: "Stable across retries: use it to ignore duplicates." },
+          type: { type: "string", enum: ["scrub.completed", "scrub.failed"] },
+          created_at: { type: "string", format: "date-time" },
+          data: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } },
+        },
+      },
+    },
+  },
+} as const;
+
+export interface ReferenceEndpoint {
+  method: string;
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  statuses: { code: string; description: string }[];
+}
+
+/** The endpoints in document order, for the reference page. */
+export function referenceEndpoints(): ReferenceEndpoint[] {
+  const out: ReferenceEndpoint[] = [];
+  for (const [path, ops] of Object.entries(openApiDocument.paths)) {
+    for (const [method, op] of Object.entries(ops as Record<string, { summary: string; description?: string; tags: readonly string[]; responses: Record<string, { description: string }> }>)) {
+      out.push({
+        method: method.toUpperCase(),
+        path: `/api/v1${path}`,
+        summary: op.summary,
+        description: op.description,
+        tag: op.tags[0],
+        statuses: Object.entries(op.responses)
+          .map(([code, r]) => ({ code, description: r.description }))
+          .sort((a, b) => a.code.localeCompare(b.code)),
+      });
+    }
+  }
+  return out;
+}
