@@ -90,6 +90,19 @@ export async function sendEmail(message: EmailMessage, db?: Kysely<Database>): P
   return { ok: true, via: "outbox", id: row.id };
 }
 
+/**
+ * For answers that must not reveal by their timing whether an e-mail was sent (forgot password, sign-up
+ * with a taken address): over SMTP the delivery is not awaited (its outcome is logged); the outbox insert
+ * is local and quick, so it is awaited (tests and the dev page then see the message at once).
+ */
+export async function sendEmailWithoutWaiting(message: EmailMessage): Promise<void> {
+  if (usesOutbox()) {
+    await sendEmail(message);
+    return;
+  }
+  void sendEmail(message);
+}
+
 export interface OutboxMessage {
   id: string;
   to: string;

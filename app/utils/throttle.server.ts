@@ -62,3 +62,31 @@ export async function recordLoginFailure(db: Kysely<Database>, email: string, ip
 export async function recordLoginSuccess(db: Kysely<Database>, email: string, _ip: string): Promise<void> {
   await db.deleteFrom("login_throttle").where("key", "=", keys(email, _ip).account).execute();
 }
+
+/**
+ * A counter per key (e.g. "reset-mail:email:ann@example.com") in the same table: true while the key has
+ * been used at most `max` times in the current window, false once it is over. Used to keep sign-up and
+ * reset e-mails from being sprayed at someone's inbox.
+ */
+export async function takeRateLimit(db: Kysely<Database>, key: string, max: number, windowMs: number): Promise<boolean> {
+  const now = new Date();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("login_throttle").selectAll().where("key", "=", key).forUpdate().executeTakeFirst();
+    if (!row || row.window_start.getTime() < now.getTime() - windowMs) {
+      await trx
+        .insertInto("login_throttle")
+        .values({ key, failures: 1, window_start: now, locked_until: null })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ failures: 1, window_start: now, locked_until: null }))
+        .execute();
+      return true;
+    }
+    const count = row.failures + 1;
+    await trx.updateTable("login_throttle").set({ failures: count }).where("key", "=", key).execute();
+    return count <= max;
+  });
+}
+
+/** Forgets an account's failed sign-ins (after a password reset proved who the owner is). */
+export async function clearLoginFailures(db: Kysely<Database>, email: string): Promise<void> {
+  await db.deleteFrom("login_throttle").where("key", "=", keys(email, "").account).execute();
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { useAppTestDb } from "../../tests/setup/db";
+import { makeRequest, testContext } from "../../tests/setup/request";
+import { action as loginAction } from "~/routes/login";
+import { LOGIN_MESSAGES } from "./auth.server";
+import { hashPassword } from "./password.server";
+import { THROTTLE, THROTTLED_MESSAGE } from "./throttle.server";
+import type { UserStatus } from "../../db/schema";
+
+const { handle } = useAppTestDb();
+
+async function createUser(email: string, password: string, status: UserStatus, deleted = false) {
+  await handle()
+    .db.insertInto("users")
+    .values({
+      email,
+      first_name: "Ann",
+      last_name: "Lee",
+      company: "Acme",
+      phone_number: "",
+      password_hash: await hashPassword(password),
+      role: "NormalUser",
+      status,
+      email_confirmed: status === "Active",
+      deleted_at: deleted ? new Date() : null,
+    })
+    .execute();
+}
+
+type Failed = { data: { error: Record<string, string[]> }; init: { status: number } };
+
+async function login(email: string, password: string, clientIp = "198.51.100.1") {
+  return (await loginAction({
+    request: makeRequest("/login", { form: { email, password, redirectTo: "/dashboard" } }),
+    context: { ...testContext, clientIp },
+    params: {},
+  })) as unknown as Response | Failed;
+}
+
+describe("sign-in refusals", () => {
+  it("gives each account state its clear message once the password is right", async () => {
+    await createUser("draft@example.com", "password-123", "Draft");
+    await createUser("pending@example.com", "password-123", "Pending");
+    await createUser("blocked@example.com", "password-123", "Blocked");
+    expect(((await login("draft@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.unconfirmed]);
+    expect(((await login("pending@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.pending]);
+    expect(((await login("blocked@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.blocked]);
+  });
+
+  it("does not reveal an account's state or existence to a wrong password", async () => {
+    await createUser("b2@example.com", "password-123", "Blocked");
+    await createUser("d2@example.com", "password-123", "Draft");
+    for (const email of ["b2@example.com", "d2@example.com", "nobody@example.com"]) {
+      const res = (await login(email, "wrong-password")) as Failed;
+      expect(res.init.status).toBe(401);
+      expect(res.data.error[""]).toEqual([LOGIN_MESSAGES.invalid]);
+    }
+  });
+
+  it("refuses a deleted account like an unknown one, even with its right password", async () => {
+    await createUser("deleted@example.com", "password-123", "Active", true);
+    const res = (await login("deleted@example.com", "password-123")) as Failed;
+    expect(res.data.error[""]).toEqual([LOGIN_MESSAGES.invalid]);
+  });
+
+  it("locks an address after too many failures across accounts; other addresses still sign in", async () => {
+    await createUser("victim@example.com", "right-password", "Active");
+    const attacker = "203.0.113.77";
+    // Spread over many accounts so no single account reaches its own limit.
+    for (let i = 0; i < THROTTLE.maxPerIp; i++) await login(`guess${i}@example.com`, "wrong-password", attacker);
+    const locked = (await login("victim@example.com", "right-password", attacker)) as Failed;
+    expect(locked.data.error[""]).toEqual([THROTTLED_MESSAGE]);
+    const elsewhere = (await login("victim@example.com", "right-password", "203.0.113.78")) as Response;
+    expect(elsewhere.status).toBe(302);
+    expect(elsewhere.headers.get("Location")).toBe("/dashboard");
+  });
+
+  it("an address just under the limit is not locked", async () => {
+    await createUser("under@example.com", "right-password", "Active");
+    const ip = "203.0.113.90";
+    for (let i = 0; i < THROTTLE.maxPerIp - 1; i++) await login(`other${i}@example.com`, "wrong-password", ip);
+    expect(((await login("under@example.com", "right-password", ip)) as Response).status).toBe(302);
+  });
+});
