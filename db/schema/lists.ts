@@ -109,6 +109,11 @@ export interface ListLoadsTable {
   error: string | null;
   created_at: Generated<Date>;
   finished_at: NullableTimestamp;
+  /** Added by 0005_scrub_engine: the file to load, and the lease of the process running it. */
+  input_path: Generated<string>;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  started_at: NullableTimestamp;
 }
 
 export interface ListsTables {

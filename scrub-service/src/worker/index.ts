@@ -1,4 +1,75 @@
-// piscina worker entry: pure CPU tasks (parse, normalize, classify). Built to scrub-service/dist/worker.mjs.
-export default function task(input: unknown): unknown {
-  return input;
+// piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
+import { BloomFilter, type SharedBloom } from "../lists/bloom";
+import { emitRows, parseRows, type ParsedRows } from "./csv";
+
+export interface ParseTask {
+  op: "parse";
+  buf: Uint8Array;
+  start: number;
+  end: number;
+  delim: number;
+  phoneCol: number;
+  /** Bloom filters of the selected lists, in the order of `maybe` bits (bit i = list i). */
+  blooms: (SharedBloom | null)[];
+  /** 1000-entry area-code mask of the kept states, or null (no state filter). */
+  areaMask: Uint8Array | null;
+}
+
+export interface ParseResult {
+  rows: ParsedRows;
+  /** Bit i set: the number may be on list i (Bloom positive). */
+  maybe: Uint8Array;
+  /** 1: the number's area code is outside the chosen states. */
+  outOfState: Uint8Array;
+}
+
+export interface EmitTask {
+  op: "emit";
+  buf: Uint8Array;
+  rows: ParsedRows;
+  classes: Uint8Array;
+  reasonIdx: Uint8Array;
+  reasons: string[];
+  delim: number;
+  width: number;
+}
+
+const blooms = new WeakMap<SharedArrayBuffer, BloomFilter>();
+
+function bloomOf(s: SharedBloom): BloomFilter {
+  let b = blooms.get(s.sab);
+  if (!b) {
+    b = new BloomFilter(s);
+    blooms.set(s.sab, b);
+  }
+  return b;
+}
+
+export function parseTask(t: ParseTask): ParseResult {
+  const rows = parseRows(t.buf, t.start, t.end, t.delim, t.phoneCol);
+  const n = rows.count;
+  const maybe = new Uint8Array(n);
+  const outOfState = new Uint8Array(n);
+  const filters = t.blooms.map((b) => (b ? bloomOf(b) : null));
+  for (let r = 0; r < n; r++) {
+    const x = rows.codes[r];
+    if (x < 0) continue;
+    if (t.areaMask && t.areaMask[Math.floor(x / 10_000_000)] === 0) outOfState[r] = 1;
+    let bits = 0;
+    for (let l = 0; l < filters.length; l++) {
+      const f = filters[l];
+      if (f && f.has(x)) bits |= 1 << l;
+    }
+    maybe[r] = bits;
+  }
+  return { rows, maybe, outOfState };
+}
+
+export function emitTask(t: EmitTask): [Uint8Array, Uint8Array, Uint8Array] {
+  return emitRows(t.buf, t);
+}
+
+export default function task(input: ParseTask | EmitTask): ParseResult | [Uint8Array, Uint8Array, Uint8Array] {
+  if (input.op === "parse") return parseTask(input);
+  return emitTask(input);
 }

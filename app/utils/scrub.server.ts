@@ -1,0 +1,39 @@
+import path from "node:path";
+import type { ScrubService } from "../../scrub-service/src/service";
+import { dbHandle } from "./db.server";
+import { env } from "./env.server";
+import { singleton } from "./singleton.server";
+
+export type { ScrubService } from "../../scrub-service/src/service";
+export {
+  createScrubJob,
+  createListLoad,
+  defaultPhoneColumn,
+  normalizePhone,
+  parsePhone,
+  formatPhone,
+  US_STATES,
+  stateOfAreaCode,
+} from "../../scrub-service/src/service";
+
+/**
+ * The process's scrub service: in-process (sharing the app's database handle, so one process owns the
+ * PGlite directory) when SCRUB_SERVICE_URL is unset, an HTTP client of the scrub service when it is set.
+ */
+export function getScrubService(): Promise<ScrubService> {
+  return singleton("scrub-service", async () => {
+    const e = env();
+    if (e.SCRUB_SERVICE_URL) {
+      const { createHttpScrubClient } = await import("../../scrub-service/src/http-client");
+      return createHttpScrubClient({ url: e.SCRUB_SERVICE_URL, token: e.SCRUB_SERVICE_TOKEN ?? "" });
+    }
+    const { createInProcessScrubService } = await import("../../scrub-service/src/in-process");
+    return createInProcessScrubService({
+      handle: await dbHandle(),
+      dataDir: path.resolve(e.DATA_DIR),
+      redisUrl: e.REDIS_URL,
+      // The Remix server bundle lives in build/: resolve the worker from the project root.
+      workerPath: process.env.SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs"),
+    });
+  });
+}

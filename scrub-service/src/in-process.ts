@@ -1,0 +1,165 @@
+/**
+ * The in-process scrub service: the app's server (embedded mode), the standalone HTTP service and the CLI
+ * all run this. It shares the caller's database handle (one process per PGlite directory).
+ */
+import crypto from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { Piscina } from "piscina";
+import type { DbHandle } from "../../db/client";
+import { JobRunner } from "./jobs";
+import { EmbeddedListStore } from "./lists/embedded-store";
+import { numbersOfEntries } from "./lists/input";
+import { ListManager } from "./lists/manager";
+import { RedisListStore } from "./lists/redis-store";
+import type { ListStore } from "./lists/store";
+import { countRecords, previewCsv } from "./pipeline/read";
+import { reasonOfCode } from "./worker/normalize";
+import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
+
+export interface InProcessOptions {
+  handle: DbHandle;
+  dataDir: string;
+  redisUrl?: string;
+  /** Redis key prefix (tests: unique per run). */
+  redisPrefix?: string;
+  /** The built worker (scrub-service/dist/worker.mjs). */
+  workerPath?: string;
+  threads?: number;
+  leaseMs?: number;
+  progressMs?: number;
+  /** How long a scrub waits for a list being changed before failing closed. */
+  listWaitMs?: number;
+  /** Start claiming queued work (default true). */
+  autoStart?: boolean;
+  batchBytes?: number;
+  /** Inject a store (tests). */
+  store?: ListStore;
+}
+
+export interface InProcessScrubService extends ScrubService {
+  readonly kind: "in-process";
+  readonly manager: ListManager;
+  readonly store: ListStore;
+  readonly runner: JobRunner;
+  readonly owner: string;
+}
+
+export function defaultWorkerPath(): string {
+  return process.env.SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs");
+}
+
+export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
+  const store: ListStore =
+    o.store ?? (o.redisUrl ? new RedisListStore({ url: o.redisUrl, prefix: o.redisPrefix }) : new EmbeddedListStore());
+  const manager = new ListManager(o.handle, store, { waitMs: o.listWaitMs });
+  const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
+  let pool: Piscina | null = null;
+  const getPool = () => {
+    pool ??= new Piscina({
+      filename: o.workerPath ?? defaultWorkerPath(),
+      maxThreads: o.threads ?? Math.max(1, Math.min(4, os.availableParallelism())),
+      minThreads: 1,
+      idleTimeout: 30_000,
+    });
+    return pool;
+  };
+  const runner = new JobRunner({
+    handle: o.handle,
+    manager,
+    pool: getPool,
+    dataDir: o.dataDir,
+    owner,
+    leaseMs: o.leaseMs,
+    progressMs: o.progressMs,
+    singleProcess: o.handle.driver.kind === "pglite",
+    batchBytes: o.batchBytes,
+  });
+  if (o.autoStart !== false) await runner.start();
+
+  const service: InProcessScrubService = {
+    kind: "in-process",
+    manager,
+    store,
+    runner,
+    owner,
+    async enqueue() {
+      runner.kick();
+    },
+    async enqueueListLoad() {
+      runner.kick();
+    },
+    waitFor: (kind, id, timeoutMs) => runner.waitFor(kind, id, timeoutMs),
+    countRecords: (p) => countRecords(p),
+    previewCsv: (p, maxRows) => previewCsv(p, maxRows),
+    async loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult> {
+      const { numbers, valid, rejected } = numbersOfEntries(input.numbers);
+      const db = o.handle.db;
+      const loadId =
+        input.loadId ??
+        (
+          await db
+            .insertInto("list_loads")
+            .values({
+              list_id: input.listId,
+              user_id: input.userId ?? null,
+              mode: input.mode,
+              status: "running",
+              file_name: "manual entry",
+              usage_reserved: input.usageReserved ?? 0,
+              lease_owner: owner,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
+      if (input.loadId) {
+        await db
+          .updateTable("list_loads")
+          .set({ status: "running", lease_owner: owner, file_name: "manual entry" })
+          .where("id", "=", loadId)
+          .execute();
+      }
+      try {
+        const c = await manager.change(input.listId, input.mode, numbers, async (s, counts) => {
+          await s.query(
+            `update list_loads set status = 'completed', added = $2, already_present = $3, removed = $4, invalid = $5,
+               finished_at = now(), lease_owner = null where id = $1`,
+            [loadId, counts.added, counts.alreadyPresent + (valid - numbers.length), counts.removed, rejected.length],
+          );
+        });
+        return {
+          loadId,
+          added: c.added,
+          alreadyPresent: c.alreadyPresent + (valid - numbers.length),
+          removed: c.removed,
+          invalid: rejected.length,
+          rejected: rejected.map((r) => ({ value: r.value, reason: reasonOfCode(r.code) })),
+          size: c.size,
+          version: c.version,
+        };
+      } catch (e) {
+        await db
+          .updateTable("list_loads")
+          .set({ status: "failed", error: `The list load failed: ${(e as Error).message}`, lease_owner: null })
+          .where("id", "=", loadId)
+          .execute();
+        throw e;
+      }
+    },
+    async listStoreStatus(): Promise<ListStoreState[]> {
+      return (await manager.status()).map((s) => ({ ...s }));
+    },
+    async rebuildLists(listIds?: number[]): Promise<ListStoreState[]> {
+      const ids = listIds ?? (await manager.status()).map((s) => s.listId);
+      for (const id of ids) await manager.rebuild(id);
+      return (await manager.status()).filter((s) => ids.includes(s.listId));
+    },
+    async close() {
+      await runner.stop();
+      await pool?.destroy();
+      pool = null;
+      await store.close();
+    },
+  };
+  return service;
+}

@@ -1,0 +1,343 @@
+/**
+ * The job runner: claims queued scrub jobs and list loads with a lease (FOR UPDATE SKIP LOCKED, so N
+ * replicas never run one job twice), runs them, writes progress into the row every ~250 ms (which also
+ * renews the lease), and records completion atomically. Jobs left running by a dead process are failed
+ * (their partial files deleted), never shown complete.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import type { Piscina } from "piscina";
+import type { DbHandle } from "../../db/client";
+import type { ScrubJobsTable } from "../../db/schema";
+import { numbersOfFile } from "./lists/input";
+import type { ListManager } from "./lists/manager";
+import { ListStoreError } from "./lists/store";
+import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
+
+export interface RunnerOptions {
+  handle: DbHandle;
+  manager: ListManager;
+  pool: () => Piscina;
+  dataDir: string;
+  owner: string;
+  leaseMs?: number;
+  progressMs?: number;
+  /** Jobs run at once by this process. */
+  concurrency?: number;
+  /** Only this process can hold leases (embedded PGlite): every running job at start is a dead one's. */
+  singleProcess: boolean;
+  batchBytes?: number;
+}
+
+const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
+const INTERRUPTED_LOAD =
+  "The list load was interrupted (the scrub service stopped). The list was not changed; load the file again.";
+
+type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
+
+function errorText(e: unknown): string {
+  if (e instanceof ScrubInputError || e instanceof ListStoreError) return e.message;
+  const m = e instanceof Error ? e.message : String(e);
+  return `The scrub failed: ${m}`;
+}
+
+export class JobRunner {
+  private running = 0;
+  private pumping = false;
+  private again = false;
+  private stopped = false;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private aborts = new Set<AbortController>();
+  private readonly leaseMs: number;
+  private readonly progressMs: number;
+  private readonly concurrency: number;
+
+  constructor(private readonly o: RunnerOptions) {
+    this.leaseMs = o.leaseMs ?? 30_000;
+    this.progressMs = o.progressMs ?? 250;
+    this.concurrency = o.concurrency ?? 1;
+  }
+
+  private get db() {
+    return this.o.handle.db;
+  }
+
+  /** Fails what dead processes left running, then starts taking queued work. */
+  async start(): Promise<void> {
+    await this.recover();
+    this.sweepTimer = setInterval(() => {
+      this.recover()
+        .then(() => this.kick())
+        .catch((e) => console.warn(`[scrub] sweep failed: ${(e as Error).message}`));
+    }, Math.max(1000, this.leaseMs / 2));
+    this.sweepTimer.unref();
+    this.kick();
+  }
+
+  async recover(): Promise<{ jobs: number; loads: number }> {
+    const expired = this.o.singleProcess
+      ? sql<boolean>`lease_owner is distinct from ${this.o.owner}`
+      : sql<boolean>`lease_expires_at < now()`;
+    const jobs = await this.db
+      .updateTable("scrub_jobs")
+      .set({ status: "failed", error: INTERRUPTED_JOB, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+      .where("status", "=", "running")
+      .where(expired)
+      .returning("id")
+      .execute();
+    for (const j of jobs) fs.rmSync(path.join(this.o.dataDir, "jobs", j.id), { recursive: true, force: true });
+    const loads = await this.db
+      .updateTable("list_loads")
+      .set({ status: "failed", error: INTERRUPTED_LOAD, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+      .where("status", "=", "running")
+      .where(expired)
+      .returning("id")
+      .execute();
+    return { jobs: jobs.length, loads: loads.length };
+  }
+
+  /** Looks for queued work (called by enqueue). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    this.pump()
+      .catch((e) => console.warn(`[scrub] claim failed: ${(e as Error).message}`))
+      .finally(() => {
+        this.pumping = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.stopped && this.running < this.concurrency) {
+      const load = await this.claimLoad();
+      if (load) {
+        this.running++;
+        void this.runLoad(load).finally(() => {
+          this.running--;
+          this.kick();
+        });
+        continue;
+      }
+      const job = await this.claimJob();
+      if (!job) return;
+      this.running++;
+      void this.runJob(job).finally(() => {
+        this.running--;
+        this.kick();
+      });
+    }
+  }
+
+  private lease() {
+    return sql<Date>`now() + make_interval(secs => ${this.leaseMs / 1000})`;
+  }
+
+  private async claimJob(): Promise<JobRow | null> {
+    const r = await sql<JobRow>`
+      update scrub_jobs set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
+        started_at = now(), attempts = attempts + 1
+      where id = (select id from scrub_jobs where status = 'queued' order by created_at limit 1 for update skip locked)
+      returning *`.execute(this.db);
+    return r.rows[0] ?? null;
+  }
+
+  private async claimLoad(): Promise<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string } | null> {
+    const r = await sql<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string }>`
+      update list_loads set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
+        started_at = now()
+      where id = (select id from list_loads where status = 'queued' order by created_at limit 1 for update skip locked)
+      returning id, list_id, mode, input_path`.execute(this.db);
+    return r.rows[0] ?? null;
+  }
+
+  private async runJob(job: JobRow): Promise<void> {
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    const outDir = path.join(this.o.dataDir, "jobs", job.id);
+    let latest: ScrubProgress | null = null;
+    let writing = Promise.resolve();
+    const flush = () => {
+      const p = latest;
+      writing = writing.then(async () => {
+        const r = await this.db
+          .updateTable("scrub_jobs")
+          .set({
+            lease_expires_at: this.lease(),
+            ...(p
+              ? {
+                  rows_done: p.rowsDone,
+                  bytes_read: p.bytesRead,
+                  good_count: p.good,
+                  bad_count: p.bad,
+                  invalid_count: p.invalid,
+                  reason_counts: JSON.stringify(p.reasons),
+                }
+              : {}),
+          })
+          .where("id", "=", job.id)
+          .where("lease_owner", "=", this.o.owner)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) abort.abort(new Error("The job's lease was lost to another process."));
+      }).catch(() => {});
+    };
+    const timer = setInterval(flush, this.progressMs);
+    try {
+      const m = this.o.manager;
+      const checks: ListCheck[] = [];
+      if (job.container_id != null) {
+        const info = await m.info(Number(job.container_id));
+        if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
+          throw new ScrubInputError("The selected container no longer exists.");
+        }
+        const ready = await m.ready(info.id);
+        checks.push({ reason: "container", bloom: ready.bloom, snapshot: ready.snapshot });
+      }
+      const lit = await m.ready(await m.adminListId("litigation"));
+      checks.push({ reason: "litigation", bloom: lit.bloom, snapshot: lit.snapshot });
+      if (job.suppression_type === "DNCAndLitigation") {
+        const dnc = await m.ready(await m.adminListId("dnc"));
+        checks.push({ reason: "dnc", bloom: dnc.bloom, snapshot: dnc.snapshot });
+      }
+      const result = await runScrub({
+        inputPath: job.input_path,
+        outDir,
+        columnName: (job.column_name as string | null) ?? null,
+        lists: checks,
+        states: (job.states as string[] | null) ?? null,
+        pool: this.o.pool(),
+        signal: abort.signal,
+        batchBytes: this.o.batchBytes,
+        onProgress: (p) => (latest = p),
+      });
+      clearInterval(timer);
+      await writing;
+      const stem = path.basename(job.file_name).replace(/\.[^.]*$/, "") || "numbers";
+      const label = { good: "Good", bad: "Bad", invalid: "Invalid" } as const;
+      await this.db.transaction().execute(async (trx) => {
+        const done = await trx
+          .updateTable("scrub_jobs")
+          .set({
+            status: "completed",
+            error: null,
+            rows_done: result.rowsDone,
+            total_rows: result.rowsDone,
+            bytes_read: result.bytesRead,
+            input_bytes: result.inputBytes,
+            good_count: result.good,
+            bad_count: result.bad,
+            invalid_count: result.invalid,
+            reason_counts: JSON.stringify(result.reasons),
+            column_name: result.phoneColumn || ((job.column_name as string | null) ?? null),
+            finished_at: sql`now()`,
+            lease_owner: null,
+            lease_expires_at: null,
+          })
+          .where("id", "=", job.id)
+          .where("lease_owner", "=", this.o.owner)
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0) throw new Error("The job's lease was lost to another process.");
+        await trx
+          .insertInto("result_files")
+          .values(
+            result.files.map((f) => ({
+              job_id: job.id,
+              user_id: job.user_id,
+              kind: f.kind,
+              file_name: `${stem}_${label[f.kind]}.csv`,
+              path: f.path,
+              records: f.records,
+              bytes: f.bytes,
+            })),
+          )
+          .execute();
+      });
+    } catch (e) {
+      clearInterval(timer);
+      await writing;
+      fs.rmSync(outDir, { recursive: true, force: true });
+      await this.db
+        .updateTable("scrub_jobs")
+        .set({ status: "failed", error: errorText(e), finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+        .where("id", "=", job.id)
+        .where("lease_owner", "=", this.o.owner)
+        .execute()
+        .catch((err) => console.warn(`[scrub] could not record failure of ${job.id}: ${(err as Error).message}`));
+    } finally {
+      this.aborts.delete(abort);
+    }
+  }
+
+  private async runLoad(load: { id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string }): Promise<void> {
+    let bytes = 0;
+    const timer = setInterval(() => {
+      void this.db
+        .updateTable("list_loads")
+        .set({ bytes_read: bytes, lease_expires_at: this.lease() })
+        .where("id", "=", load.id)
+        .where("lease_owner", "=", this.o.owner)
+        .execute()
+        .catch(() => {});
+    }, this.progressMs);
+    try {
+      let file;
+      try {
+        file = await numbersOfFile(load.input_path, (b) => (bytes = b));
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : `The file could not be read: ${(e as Error).message}`);
+      }
+      await this.o.manager.change(load.list_id, load.mode, file.numbers, async (s, c) => {
+        const r = await s.query(
+          `update list_loads set status = 'completed', error = null, bytes_read = $2, bytes_total = $2, added = $3,
+             already_present = $4, removed = $5, invalid = $6, finished_at = now(), lease_owner = null, lease_expires_at = null
+           where id = $1 and lease_owner = $7`,
+          [load.id, file.bytes, c.added, c.alreadyPresent + (file.valid - file.numbers.length), c.removed, file.invalid, this.o.owner],
+        );
+        if (r.rowCount === 0) throw new Error("The load's lease was lost to another process.");
+      });
+    } catch (e) {
+      const msg = e instanceof ScrubInputError || e instanceof ListStoreError ? e.message : `The list load failed: ${(e as Error).message}`;
+      await this.db
+        .updateTable("list_loads")
+        .set({ status: "failed", error: msg, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+        .where("id", "=", load.id)
+        .where("lease_owner", "=", this.o.owner)
+        .execute()
+        .catch(() => {});
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  async waitFor(kind: "job" | "load", id: string, timeoutMs = 10 * 60_000): Promise<"completed" | "failed"> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const row =
+        kind === "job"
+          ? await this.db.selectFrom("scrub_jobs").select("status").where("id", "=", id).executeTakeFirst()
+          : await this.db.selectFrom("list_loads").select("status").where("id", "=", id).executeTakeFirst();
+      if (!row) throw new Error(`No ${kind} ${id}`);
+      if (row.status === "completed" || row.status === "failed") return row.status;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${kind} ${id}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Stops taking work; running jobs are aborted and marked failed. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const a of this.aborts) a.abort(new Error("The scrub service is shutting down."));
+    const deadline = Date.now() + 10_000;
+    while (this.running > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Embedded list store (no REDIS_URL): per list, per area code, a sorted Uint32Array of the 7-digit rests
+ * (4 bytes per number). Copies are immutable: a change builds new arrays and swaps them, so a running
+ * scrub reads a consistent copy. Filled from PostgreSQL by the ListManager (it is a cache in memory).
+ */
+import { ListStoreError, splitNumber, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
+
+interface Copy {
+  version: number | null;
+  byNpa: (Uint32Array | undefined)[];
+}
+
+function lowerBound(a: Uint32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Groups numbers by area code into sorted distinct Uint32Arrays. */
+function group(chunks: Iterable<Float64Array>): (Uint32Array | undefined)[] {
+  const counts = new Uint32Array(1000);
+  const all: Float64Array[] = [];
+  for (const c of chunks) {
+    all.push(c);
+    for (let i = 0; i < c.length; i++) counts[Math.floor(c[i] / 10_000_000)]++;
+  }
+  const out: (Uint32Array | undefined)[] = new Array(1000);
+  const fill = new Uint32Array(1000);
+  for (let n = 0; n < 1000; n++) if (counts[n]) out[n] = new Uint32Array(counts[n]);
+  for (const c of all) {
+    for (let i = 0; i < c.length; i++) {
+      const [npa, rest] = splitNumber(c[i]);
+      out[npa]![fill[npa]++] = rest;
+    }
+  }
+  for (let n = 0; n < 1000; n++) {
+    const a = out[n];
+    if (!a) continue;
+    a.sort();
+    let w = 0;
+    for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[i - 1]) a[w++] = a[i];
+    out[n] = w === a.length ? a : a.slice(0, w);
+  }
+  return out;
+}
+
+function mergeSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let w = 0;
+  while (i < a.length || j < b.length) {
+    let v: number;
+    if (j >= b.length || (i < a.length && a[i] < b[j])) v = a[i++];
+    else if (i >= a.length || b[j] < a[i]) v = b[j++];
+    else {
+      v = a[i++];
+      j++;
+    }
+    out[w++] = v;
+  }
+  return w === out.length ? out : out.slice(0, w);
+}
+
+function subtractSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length);
+  let j = 0;
+  let w = 0;
+  for (let i = 0; i < a.length; i++) {
+    while (j < b.length && b[j] < a[i]) j++;
+    if (j < b.length && b[j] === a[i]) continue;
+    out[w++] = a[i];
+  }
+  return out.slice(0, w);
+}
+
+export class EmbeddedListStore implements ListStore {
+  readonly kind = "embedded" as const;
+  /** The served copy of each list (immutable arrays). */
+  private copies = new Map<number, Copy>();
+  /** Copy being changed (add/remove), swapped in by finishChange. */
+  private staged = new Map<number, (Uint32Array | undefined)[]>();
+  private pending = new Map<number, { generation: number; byNpa: (Uint32Array | undefined)[] }>();
+  private nextGen = 1;
+  /** For tests: make the store unreachable. */
+  failing = false;
+
+  async version(listId: number): Promise<number | null> {
+    if (this.staged.has(listId)) return null;
+    return this.copies.get(listId)?.version ?? null;
+  }
+
+  async snapshot(listId: number, version: number): Promise<ListSnapshot> {
+    if (this.failing) throw new ListStoreError("The embedded list index is unavailable.");
+    const copy = this.copies.get(listId);
+    if (!copy || copy.version !== version || this.staged.has(listId)) {
+      throw new ListStoreError(`The list index has no current copy of list ${listId} version ${version}.`);
+    }
+    const byNpa = copy.byNpa;
+    const self = this;
+    return {
+      listId,
+      version,
+      async has(numbers: Float64Array, count: number): Promise<Uint8Array> {
+        if (self.failing) throw new ListStoreError("The embedded list index is unavailable.");
+        const out = new Uint8Array(count);
+        for (let i = 0; i < count; i++) {
+          const [npa, rest] = splitNumber(numbers[i]);
+          const a = byNpa[npa];
+          if (a) {
+            const p = lowerBound(a, rest);
+            if (p < a.length && a[p] === rest) out[i] = 1;
+          }
+        }
+        return out;
+      },
+    };
+  }
+
+  async beginChange(listId: number): Promise<void> {
+    if (!this.staged.has(listId)) this.staged.set(listId, (this.copies.get(listId)?.byNpa ?? new Array(1000)).slice());
+  }
+
+  async add(listId: number, numbers: Float64Array): Promise<void> {
+    await this.beginChange(listId);
+    const byNpa = this.staged.get(listId)!;
+    const add = group([numbers]);
+    for (let n = 0; n < 1000; n++) {
+      const b = add[n];
+      if (!b) continue;
+      const a = byNpa[n];
+      byNpa[n] = a ? mergeSorted(a, b) : b;
+    }
+  }
+
+  async remove(listId: number, numbers: Float64Array): Promise<void> {
+    await this.beginChange(listId);
+    const byNpa = this.staged.get(listId)!;
+    const rem = group([numbers]);
+    for (let n = 0; n < 1000; n++) {
+      const b = rem[n];
+      const a = byNpa[n];
+      if (a && b) byNpa[n] = subtractSorted(a, b);
+    }
+  }
+
+  async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>): Promise<ReplaceHandle> {
+    const all: Float64Array[] = [];
+    for await (const c of chunks) all.push(c);
+    const generation = this.nextGen++;
+    this.pending.set(listId, { generation, byNpa: group(all) });
+    return { generation };
+  }
+
+  async finishChange(listId: number, version: number, replaced?: ReplaceHandle): Promise<void> {
+    if (replaced) {
+      const p = this.pending.get(listId);
+      if (!p || p.generation !== replaced.generation) throw new ListStoreError(`Replacement of list ${listId} was lost.`);
+      this.pending.delete(listId);
+      this.staged.delete(listId);
+      this.copies.set(listId, { version, byNpa: p.byNpa });
+      return;
+    }
+    const byNpa = this.staged.get(listId) ?? this.copies.get(listId)?.byNpa ?? new Array(1000);
+    this.staged.delete(listId);
+    this.copies.set(listId, { version, byNpa });
+  }
+
+  async abortReplace(listId: number, replaced: ReplaceHandle): Promise<void> {
+    if (this.pending.get(listId)?.generation === replaced.generation) this.pending.delete(listId);
+  }
+
+  async drop(listId: number): Promise<void> {
+    this.copies.delete(listId);
+    this.staged.delete(listId);
+    this.pending.delete(listId);
+  }
+
+  async memoryBytes(): Promise<number> {
+    let b = 0;
+    for (const c of this.copies.values()) for (const a of c.byNpa) if (a) b += a.byteLength;
+    return b;
+  }
+
+  async close(): Promise<void> {
+    this.copies.clear();
+    this.staged.clear();
+    this.pending.clear();
+  }
+}

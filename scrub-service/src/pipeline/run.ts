@@ -1,0 +1,343 @@
+/**
+ * One scrub, streamed: read batches → workers parse/normalize/Bloom-check (parallel) → main thread
+ * dedupes and asks the list store about Bloom positives (in input order) → workers build the output
+ * bytes → written in input order to temp files, renamed into place only when everything succeeded.
+ * At most `maxInFlight` batches are held at once (backpressure from the writers and the pool).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Piscina } from "piscina";
+import type { SharedBloom } from "../lists/bloom";
+import { NumberSet } from "../lists/number-set";
+import type { ListSnapshot } from "../lists/store";
+import { areaCodeMask } from "../worker/area-codes";
+import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, LF } from "../worker/csv";
+import type { ParseResult } from "../worker/index";
+import { INVALID_REASONS } from "../worker/normalize";
+import { BatchReader, headersOf } from "./read";
+
+export const REASONS = ["litigation", "dnc", "container", "duplicate", "state", ...INVALID_REASONS] as const;
+const R_DUP = 3;
+const R_STATE = 4;
+const R_INVALID0 = 5;
+
+/** An error the user caused (wrong column, unreadable file): shown as is. */
+export class ScrubInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ScrubInputError";
+  }
+}
+
+export interface ListCheck {
+  reason: "container" | "litigation" | "dnc";
+  /** null when the list is empty (nothing to suppress). */
+  bloom: SharedBloom | null;
+  snapshot: ListSnapshot | null;
+}
+
+export interface ScrubProgress {
+  rowsDone: number;
+  bytesRead: number;
+  inputBytes: number;
+  good: number;
+  bad: number;
+  invalid: number;
+  reasons: Record<string, number>;
+}
+
+export interface OutputFile {
+  kind: "good" | "bad" | "invalid";
+  path: string;
+  records: number;
+  bytes: number;
+}
+
+export interface ScrubResult extends ScrubProgress {
+  files: OutputFile[];
+  phoneColumn: string;
+}
+
+export interface ScrubRunInput {
+  inputPath: string;
+  outDir: string;
+  columnName?: string | null;
+  /** Checked in this order: the first hit gives the reason (container, litigation, dnc). */
+  lists: ListCheck[];
+  states?: string[] | null;
+  pool: Piscina;
+  onProgress?: (p: ScrubProgress) => void;
+  signal?: AbortSignal;
+  batchBytes?: number;
+  maxInFlight?: number;
+}
+
+function findColumn(firstRow: string[], headers: string[], hasHeader: boolean, want: string): number {
+  const trimmed = want.trim();
+  let i = headers.indexOf(trimmed);
+  if (i < 0) i = headers.findIndex((h) => h.toLowerCase() === trimmed.toLowerCase());
+  if (i < 0 && !hasHeader) {
+    // a header-less file: the wizard may name the column by its first value
+    i = firstRow.findIndex((c) => c.trim() === trimmed);
+  }
+  return i;
+}
+
+class Output {
+  readonly tmp: string;
+  readonly final: string;
+  private stream: fs.WriteStream;
+  records = 0;
+  bytes = 0;
+  private failed: Error | null = null;
+
+  constructor(
+    dir: string,
+    readonly kind: "good" | "bad" | "invalid",
+  ) {
+    this.final = path.join(dir, `${kind}.csv`);
+    this.tmp = path.join(dir, `.${kind}.csv.${process.pid}.part`);
+    this.stream = fs.createWriteStream(this.tmp, { highWaterMark: 1 << 20 });
+    this.stream.on("error", (e) => (this.failed = e));
+  }
+
+  async write(buf: Uint8Array, records: number): Promise<void> {
+    if (this.failed) throw this.failed;
+    this.records += records;
+    this.bytes += buf.length;
+    if (!buf.length) return;
+    if (!this.stream.write(buf)) {
+      await new Promise<void>((resolve, reject) => {
+        const onDrain = () => {
+          this.stream.off("error", onError);
+          resolve();
+        };
+        const onError = (e: Error) => {
+          this.stream.off("drain", onDrain);
+          reject(e);
+        };
+        this.stream.once("drain", onDrain);
+        this.stream.once("error", onError);
+      });
+    }
+  }
+
+  async finish(): Promise<void> {
+    if (this.failed) throw this.failed;
+    await new Promise<void>((resolve, reject) => {
+      this.stream.end((e?: Error | null) => (e ? reject(e) : resolve()));
+    });
+  }
+
+  abort(): void {
+    this.stream.destroy();
+    fs.rmSync(this.tmp, { force: true });
+  }
+}
+
+/** The escaped bytes of a header row for the good file and for bad/invalid (with `reason`). */
+function headerBytes(row: Uint8Array, delim: number): { good: Uint8Array; withReason: Uint8Array } {
+  const rows = parseRows(row, 0, row.length, delim, -1);
+  const [good] = emitRows(row, {
+    rows,
+    classes: new Uint8Array(rows.count),
+    reasonIdx: new Uint8Array(rows.count),
+    reasons: [""],
+    delim,
+    width: 0,
+  });
+  const body = good.subarray(0, good.length - 1);
+  const withReason = new Uint8Array(body.length + 8);
+  withReason.set(body);
+  withReason[body.length] = delim;
+  withReason.set(new TextEncoder().encode("reason"), body.length + 1);
+  withReason[body.length + 7] = LF;
+  return { good, withReason };
+}
+
+export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
+  fs.mkdirSync(input.outDir, { recursive: true });
+  const reader = new BatchReader(input.inputPath, input.batchBytes);
+  try {
+    await reader.open();
+  } catch (e) {
+    await reader.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : "Error reading CSV file. Please check the file format.");
+  }
+  const outs = {
+    good: new Output(input.outDir, "good"),
+    bad: new Output(input.outDir, "bad"),
+    invalid: new Output(input.outDir, "invalid"),
+  };
+  const all = [outs.good, outs.bad, outs.invalid];
+  const progress: ScrubProgress = {
+    rowsDone: 0,
+    bytesRead: 0,
+    inputBytes: reader.size,
+    good: 0,
+    bad: 0,
+    invalid: 0,
+    reasons: Object.fromEntries(REASONS.map((r) => [r, 0])),
+  };
+  let phoneColumn = "";
+  try {
+    const firstRow = reader.firstRow;
+    let phoneCol = -1;
+    let width = 0;
+    if (firstRow) {
+      const { headers, hasHeader } = headersOf(firstRow);
+      width = firstRow.length;
+      if (input.columnName) {
+        phoneCol = findColumn(firstRow, headers, hasHeader, input.columnName);
+        if (phoneCol < 0) throw new ScrubInputError(`Column '${input.columnName}' not found in CSV file`);
+      } else if (hasHeader) {
+        phoneCol = headers.indexOf(defaultPhoneColumn(headers)!);
+      } else {
+        phoneCol = firstRow.findIndex((c) => headersOf([c]).hasHeader === false);
+      }
+      phoneColumn = headers[phoneCol] ?? "";
+      const bom = reader.bom ? new Uint8Array([0xef, 0xbb, 0xbf]) : new Uint8Array(0);
+      for (const o of all) await o.write(bom, 0);
+      if (hasHeader) {
+        const h = headerBytes(reader.firstRowBytes!, reader.delim);
+        await outs.good.write(h.good, 0);
+        await outs.bad.write(h.withReason, 0);
+        await outs.invalid.write(h.withReason, 0);
+        reader.skipFirstRow();
+      }
+    }
+    const delim = reader.delim;
+    const areaMask = input.states && input.states.length ? areaCodeMask(input.states) : null;
+    const blooms = input.lists.map((l) => l.bloom);
+    const seen = new NumberSet();
+    const maxInFlight = input.maxInFlight ?? Math.max(3, input.pool.options.maxThreads * 2 + 1);
+
+    const classify = async (p: ParseResult) => {
+      const { rows, maybe, outOfState } = p;
+      const n = rows.count;
+      const classes = new Uint8Array(n);
+      const reasonIdx = new Uint8Array(n);
+      let cand: number[] = [];
+      for (let r = 0; r < n; r++) {
+        const x = rows.codes[r];
+        if (x < 0) {
+          classes[r] = CLASS_INVALID;
+          reasonIdx[r] = R_INVALID0 + (-x - 1);
+        } else if (!seen.add(x)) {
+          classes[r] = CLASS_BAD;
+          reasonIdx[r] = R_DUP;
+        } else if (outOfState[r]) {
+          classes[r] = CLASS_BAD;
+          reasonIdx[r] = R_STATE;
+        } else if (maybe[r]) {
+          cand.push(r);
+        } // else good (0)
+      }
+      for (let l = 0; l < input.lists.length && cand.length; l++) {
+        const list = input.lists[l];
+        if (!list.snapshot) continue;
+        const ask = cand.filter((r) => (maybe[r] & (1 << l)) !== 0);
+        if (!ask.length) continue;
+        const nums = new Float64Array(ask.length);
+        for (let i = 0; i < ask.length; i++) nums[i] = rows.codes[ask[i]];
+        const hits = await list.snapshot.has(nums, ask.length);
+        const reason = REASONS.indexOf(list.reason);
+        const hitRows = new Set<number>();
+        for (let i = 0; i < ask.length; i++) {
+          if (hits[i]) {
+            classes[ask[i]] = CLASS_BAD;
+            reasonIdx[ask[i]] = reason;
+            hitRows.add(ask[i]);
+          }
+        }
+        if (hitRows.size) cand = cand.filter((r) => !hitRows.has(r));
+      }
+      return { classes, reasonIdx };
+    };
+
+    let classifyChain: Promise<unknown> = Promise.resolve();
+    let writeChain: Promise<unknown> = Promise.resolve();
+    const inflight: Promise<unknown>[] = [];
+    let failure: unknown = null;
+
+    for (;;) {
+      if (failure) break;
+      if (input.signal?.aborted) throw input.signal.reason ?? new Error("aborted");
+      const batch = await reader.next();
+      if (!batch) break;
+      const parsed = input.pool.run({
+        op: "parse",
+        buf: batch.buf,
+        start: batch.start,
+        end: batch.end,
+        delim,
+        phoneCol,
+        blooms,
+        areaMask,
+      }) as Promise<ParseResult>;
+      const prevClassify = classifyChain;
+      const classified = (async () => {
+        const p = await parsed;
+        await prevClassify;
+        const c = await classify(p);
+        return { p, c };
+      })();
+      classifyChain = classified;
+      const emitted = classified.then(
+        ({ p, c }) =>
+          input.pool.run({
+            op: "emit",
+            buf: batch.buf,
+            rows: p.rows,
+            classes: c.classes,
+            reasonIdx: c.reasonIdx,
+            reasons: REASONS as unknown as string[],
+            delim,
+            width,
+          }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
+      );
+      const prevWrite = writeChain;
+      const written = (async () => {
+        const [bufs, { p, c }] = await Promise.all([emitted, classified]);
+        await prevWrite;
+        const counts = [0, 0, 0];
+        for (let r = 0; r < p.rows.count; r++) {
+          counts[c.classes[r]]++;
+          if (c.classes[r] !== CLASS_GOOD) progress.reasons[REASONS[c.reasonIdx[r]]]++;
+        }
+        await outs.good.write(bufs[0], counts[0]);
+        await outs.bad.write(bufs[1], counts[1]);
+        await outs.invalid.write(bufs[2], counts[2]);
+        progress.rowsDone += p.rows.count;
+        progress.good += counts[0];
+        progress.bad += counts[1];
+        progress.invalid += counts[2];
+        progress.bytesRead = batch.fileOffset;
+        input.onProgress?.(progress);
+      })();
+      writeChain = written;
+      written.catch((e) => {
+        failure ??= e;
+      });
+      inflight.push(written);
+      if (inflight.length >= maxInFlight) await inflight.shift()!.catch(() => {});
+    }
+    await Promise.allSettled(inflight);
+    if (failure) throw failure;
+    progress.bytesRead = reader.size;
+    for (const o of all) await o.finish();
+    for (const o of all) fs.renameSync(o.tmp, o.final);
+    input.onProgress?.(progress);
+    return {
+      ...progress,
+      phoneColumn,
+      files: all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes })),
+    };
+  } catch (e) {
+    for (const o of all) o.abort();
+    throw e;
+  } finally {
+    await reader.close();
+  }
+}

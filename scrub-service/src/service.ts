@@ -1,0 +1,177 @@
+/**
+ * The scrub service's interface: what the app (and the HTTP API, the CLI) calls.
+ *
+ * Jobs and list loads are rows in PostgreSQL/PGlite (`scrub_jobs`, `list_loads`). The app uploads the file
+ * itself (streamed to `${DATA_DIR}/uploads/...`), inserts the queued row with `createScrubJob` /
+ * `createListLoad` (inside its plan-usage reservation transaction if it wants), then calls
+ * `service.enqueue(id)` / `service.enqueueListLoad(id)`. Progress and results are read from the rows
+ * (`scrub_jobs.rows_done/bytes_read/input_bytes/…`, `result_files`, `list_loads`).
+ */
+import fs from "node:fs";
+import type { Kysely } from "kysely";
+import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schema";
+
+export type { SuppressionTypeName, ListLoadMode };
+export { normalizePhone, parsePhone, formatPhone, INVALID_REASONS, type InvalidReason, type PhoneParse } from "./worker/normalize";
+export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./worker/area-codes";
+export { defaultPhoneColumn } from "./worker/csv";
+
+/** Why a row landed in bad.csv. */
+export type BadReason = "litigation" | "dnc" | "container" | "duplicate" | "state";
+
+/** Anything Kysely-shaped: the db or a transaction (`Transaction<Database>` extends `Kysely<Database>`). */
+export type Db = Kysely<Database>;
+
+export interface NewScrubJob {
+  userId: string;
+  /** The name the user uploaded (shown in history); the data is read from inputPath. */
+  fileName: string;
+  /** Absolute path (or relative to the process cwd) of the uploaded file, under `${DATA_DIR}/uploads/`. */
+  inputPath: string;
+  suppressionType: SuppressionTypeName;
+  /** Phone column header; null/undefined = the first header matching phone/number/mobile/cell/tel, else the first. */
+  columnName?: string | null;
+  /** A container (lists.kind='container') whose numbers are suppressed too. */
+  containerId?: number | null;
+  categoryId?: string | null;
+  /** Two-letter state codes; when set, only numbers whose area code is in these states stay good. */
+  states?: string[] | null;
+  /** Plan usage held while the job is queued/running (e.g. countRecords(path)). */
+  usageReserved?: number | bigint;
+  source?: "web" | "api";
+  apiKeyId?: string | null;
+}
+
+/** Inserts the queued job row and returns its id. Pass a transaction to reserve plan usage atomically. */
+export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string> {
+  let inputBytes = 0;
+  try {
+    inputBytes = fs.statSync(input.inputPath).size;
+  } catch {
+    /* the runner fails the job with a clear message if the file is missing */
+  }
+  const row = await db
+    .insertInto("scrub_jobs")
+    .values({
+      user_id: input.userId,
+      source: input.source ?? "web",
+      api_key_id: input.apiKeyId ?? null,
+      file_name: input.fileName,
+      suppression_type: input.suppressionType,
+      column_name: input.columnName ?? null,
+      container_id: input.containerId ?? null,
+      category_id: input.categoryId ?? null,
+      states: input.states && input.states.length ? input.states.map((s) => s.toUpperCase()) : null,
+      status: "queued",
+      input_path: input.inputPath,
+      input_bytes: inputBytes,
+      usage_reserved: input.usageReserved ?? 0,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface NewListLoad {
+  listId: number;
+  mode: ListLoadMode;
+  userId?: string | null;
+  fileName: string;
+  /** CSV (phone column picked like a scrub) or one number per line. */
+  inputPath: string;
+  usageReserved?: number | bigint;
+}
+
+/** Inserts the queued list_loads row and returns its id. */
+export async function createListLoad(db: Db, input: NewListLoad): Promise<string> {
+  let bytes = 0;
+  try {
+    bytes = input.inputPath ? fs.statSync(input.inputPath).size : 0;
+  } catch {
+    /* failed by the runner */
+  }
+  const row = await db
+    .insertInto("list_loads")
+    .values({
+      list_id: input.listId,
+      user_id: input.userId ?? null,
+      mode: input.mode,
+      status: "queued",
+      file_name: input.fileName,
+      bytes_total: bytes,
+      usage_reserved: input.usageReserved ?? 0,
+      input_path: input.inputPath,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface CsvPreview {
+  /** Header cells (or "Column 1", "Column 2", … when the file has no header row). */
+  headers: string[];
+  hasHeader: boolean;
+  /** Detected delimiter: "," ";" "\t" or "|". */
+  delimiter: string;
+  /** The first data rows (cells as text, quotes removed). */
+  rows: string[][];
+  /** defaultPhoneColumn(headers). */
+  phoneColumn: string | null;
+}
+
+export interface LoadCounts {
+  added: number;
+  alreadyPresent: number;
+  removed: number;
+  invalid: number;
+}
+
+export interface ManualLoadInput {
+  listId: number;
+  mode: ListLoadMode;
+  /** Raw entries as typed (normalized here with the product's normalizer). */
+  numbers: string[];
+  userId?: string | null;
+  usageReserved?: number | bigint;
+  /** An existing queued list_loads row (created by createListLoad with inputPath "") to record the counts in. */
+  loadId?: string;
+}
+
+export interface ManualLoadResult extends LoadCounts {
+  loadId: string;
+  /** Entries rejected by the normalizer, with the reason. */
+  rejected: { value: string; reason: string }[];
+  size: number;
+  version: number;
+}
+
+export interface ListStoreState {
+  listId: number;
+  kind: "litigation" | "dnc" | "container";
+  /** lists.version / lists.size in the database (source of truth). */
+  version: number;
+  size: number;
+  /** The version the list store holds, or null when missing. Scrubs fail closed unless equal. */
+  storeVersion: number | null;
+}
+
+export interface ScrubService {
+  readonly kind: "in-process" | "http";
+  /** Starts (or queues) a job inserted with createScrubJob. Returns at once; progress is in the row. */
+  enqueue(jobId: string): Promise<void>;
+  /** Starts (or queues) a list load inserted with createListLoad. */
+  enqueueListLoad(loadId: string): Promise<void>;
+  /** Resolves when the job or load has finished (completed or failed); for CLI and tests. */
+  waitFor(kind: "job" | "load", id: string, timeoutMs?: number): Promise<"completed" | "failed">;
+  /** A fast upper bound of the data rows of a file (newline count), to reserve plan usage. */
+  countRecords(path: string): Promise<number>;
+  /** Headers, delimiter and the first rows of a CSV, for the wizard's column step. */
+  previewCsv(path: string, maxRows?: number): Promise<CsvPreview>;
+  /** Small synchronous add/remove/replace of typed numbers (manual entry); a list_loads row records it. */
+  loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult>;
+  /** Each list's version in the database and in the list store (DNC admin page, health). */
+  listStoreStatus(): Promise<ListStoreState[]>;
+  /** Reloads the list store (Redis) from the database: every list, or the given ones. */
+  rebuildLists(listIds?: number[]): Promise<ListStoreState[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,449 @@
+/**
+ * The fast CSV path (pure, no Node APIs): row boundaries, field parsing of a batch, output rows.
+ *
+ * Dialect (one definition for the splitter, the parser, the preview and the loader):
+ * - rows end at LF or CRLF outside quotes; empty lines are skipped; a UTF-8 BOM at the file start is skipped;
+ * - a field is quoted when its first byte is `"`; inside, `""` is a quote; bytes after the closing quote up
+ *   to the delimiter are kept as part of the field; a `"` inside an unquoted field is a plain character;
+ * - an unterminated quoted field runs to the end of the file;
+ * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
+ */
+import {
+  CODE_EMPTY,
+  CODE_NOT_A_NUMBER,
+  normalizeCode,
+} from "./normalize";
+
+export const LF = 10;
+export const CR = 13;
+export const QUOTE = 34;
+
+const PHONE_HEADER = /phone|number|mobile|cell|tel/i;
+
+/** First header matching phone, number, mobile, cell or tel (case-insensitive), else the first; null if none. */
+export function defaultPhoneColumn(headers: readonly string[]): string | null {
+  return headers.find((h) => PHONE_HEADER.test(h)) ?? headers[0] ?? null;
+}
+
+const CANDIDATES = [44, 59, 9, 124]; // , ; TAB |
+
+/** Detects the delimiter byte from the first row of the file (bytes from start up to the first row end). */
+export function detectDelimiter(buf: Uint8Array, start: number, end: number): number {
+  const counts = [0, 0, 0, 0];
+  let inQuotes = false;
+  let fieldStart = true;
+  for (let i = start; i < end; i++) {
+    const c = buf[i];
+    if (inQuotes) {
+      if (c === QUOTE) {
+        if (i + 1 < end && buf[i + 1] === QUOTE) i++;
+        else inQuotes = false;
+      }
+      continue;
+    }
+    if (c === LF) break;
+    if (c === QUOTE && fieldStart) {
+      inQuotes = true;
+      fieldStart = false;
+      continue;
+    }
+    const k = CANDIDATES.indexOf(c);
+    if (k >= 0) {
+      counts[k]++;
+    }
+    fieldStart = false;
+    // A candidate delimiter starts a field for the purpose of quote detection.
+    if (k >= 0) fieldStart = true;
+  }
+  let best = 0;
+  for (let k = 1; k < 4; k++) if (counts[k] > counts[best]) best = k;
+  return CANDIDATES[best];
+}
+
+/**
+ * Index just past the LF that ends the row starting at `i`, or -1 if the row does not end before `end`
+ * (it continues in the next chunk). A final row without LF at end of file is handled by the caller.
+ */
+export function scanRowEnd(buf: Uint8Array, i: number, end: number, delim: number): number {
+  let fieldStart = true;
+  while (i < end) {
+    const c = buf[i];
+    if (fieldStart && c === QUOTE) {
+      // quoted field: find the closing quote
+      i++;
+      for (;;) {
+        while (i < end && buf[i] !== QUOTE) i++;
+        if (i >= end) return -1;
+        if (i + 1 >= end) return -1; // cannot tell "" from a closing quote yet
+        if (buf[i + 1] === QUOTE) {
+          i += 2;
+          continue;
+        }
+        i++;
+        break;
+      }
+      fieldStart = false;
+      continue;
+    }
+    if (c === LF) return i + 1;
+    fieldStart = c === delim;
+    i++;
+  }
+  return -1;
+}
+
+/**
+ * End (exclusive) of the last complete row in buf[start, end): the batch boundary. `start` must be a row start.
+ * Returns start when not even one row is complete.
+ */
+export function lastRowBoundary(buf: Uint8Array, start: number, end: number, delim: number): number {
+  // Fast path: no quote in the range, so every LF ends a row.
+  let hasQuote = false;
+  for (let i = start; i < end; i++) {
+    if (buf[i] === QUOTE) {
+      hasQuote = true;
+      break;
+    }
+  }
+  if (!hasQuote) {
+    for (let i = end - 1; i >= start; i--) if (buf[i] === LF) return i + 1;
+    return start;
+  }
+  let pos = start;
+  let last = start;
+  while (pos < end) {
+    const next = scanRowEnd(buf, pos, end, delim);
+    if (next < 0) break;
+    last = next;
+    pos = next;
+  }
+  return last;
+}
+
+/** Bytes a spreadsheet treats as the start of a formula. */
+function isDangerousStart(c: number): boolean {
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === CR || c === LF; // = + - @ TAB CR LF
+}
+
+/** + and - followed only by digits and phone punctuation are numbers, not formulas: left as they are. */
+function isPhoneLike(buf: Uint8Array, s: number, e: number): boolean {
+  for (let i = s + 1; i < e; i++) {
+    const c = buf[i];
+    if (!((c >= 48 && c <= 57) || c === 32 || c === 46 || c === 45 || c === 40 || c === 41 || c === 43)) return false;
+  }
+  return true;
+}
+
+/** Whether a field's content bytes [s, e) need the formula-injection escape. */
+export function needsEscape(buf: Uint8Array, s: number, e: number): boolean {
+  if (s >= e) return false;
+  const c = buf[s];
+  if (!isDangerousStart(c)) return false;
+  if ((c === 43 || c === 45) && isPhoneLike(buf, s, e)) return false;
+  return true;
+}
+
+function isSep(c: number): boolean {
+  return c === 32 || c === 9 || c === 46 || c === 45 || c === 40 || c === 41;
+}
+
+/** normalizeCode over bytes; identical results to normalizeCode(latin1 string of the bytes). */
+export function normalizeBytes(buf: Uint8Array, s: number, e: number): number {
+  while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;
+  while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
+  if (s === e) return CODE_EMPTY;
+  let i = s;
+  if (buf[i] === 43) i++;
+  let digits = 0;
+  let value = 0;
+  let first = 0;
+  for (; i < e; i++) {
+    const c = buf[i];
+    if (c >= 48 && c <= 57) {
+      if (digits === 0) first = c - 48;
+      if (digits < 15) value = value * 10 + (c - 48);
+      digits++;
+    } else if (!isSep(c)) {
+      return normalizeCode(latin1(buf, s, e)); // rare: letters, Excel notation…
+    }
+  }
+  if (digits === 0) return CODE_NOT_A_NUMBER;
+  if (digits === 11 && first === 1) value -= 10_000_000_000;
+  else if (digits !== 10) return -4;
+  if (value < 2_000_000_000) return -5;
+  if (Math.floor(value / 10_000) % 1000 < 200) return -6;
+  return value;
+}
+
+export function latin1(buf: Uint8Array, s: number, e: number): string {
+  let out = "";
+  for (let i = s; i < e; i += 4096) {
+    out += String.fromCharCode.apply(null, Array.from(buf.subarray(i, Math.min(e, i + 4096))));
+  }
+  return out;
+}
+
+/** Per-row results of parsing a batch. */
+export interface ParsedRows {
+  count: number;
+  /** Byte offsets of each row in the batch; end excludes the line terminator. */
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  /** Normalized number, or a negative invalid code (see normalize.ts). */
+  codes: Float64Array;
+  /** Fields in the row (for padding short rows). */
+  fields: Uint32Array;
+  /** 1 when a field needs the formula-injection escape. */
+  escape: Uint8Array;
+}
+
+/**
+ * Parses the rows of buf[start, end) (start is a row start, end a row end or end of file): row bounds,
+ * the phone column's normalized code, field counts, escape flags.
+ */
+export function parseRows(buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number): ParsedRows {
+  // Upper bound of rows: LF count + 1.
+  let cap = 1;
+  for (let i = start; i < end; i++) if (buf[i] === LF) cap++;
+  const rowStart = new Uint32Array(cap);
+  const rowEnd = new Uint32Array(cap);
+  const codes = new Float64Array(cap);
+  const fields = new Uint32Array(cap);
+  const escape = new Uint8Array(cap);
+  let n = 0;
+  let i = start;
+  while (i < end) {
+    const rs = i;
+    let field = 0;
+    let code = CODE_EMPTY;
+    let esc = 0;
+    let lineEnd = end; // position of LF or end
+    for (;;) {
+      // at a field start
+      if (i < end && buf[i] === QUOTE) {
+        const cs = i + 1;
+        let j = cs;
+        let closed = -1;
+        for (;;) {
+          while (j < end && buf[j] !== QUOTE) j++;
+          if (j >= end) break;
+          if (j + 1 < end && buf[j + 1] === QUOTE) {
+            j += 2;
+            continue;
+          }
+          closed = j;
+          j++;
+          break;
+        }
+        const ce = closed < 0 ? end : closed;
+        // bytes after the closing quote belong to the field (lenient), up to delimiter or LF
+        let k = closed < 0 ? end : closed + 1;
+        const trailStart = k;
+        while (k < end && buf[k] !== delim && buf[k] !== LF) k++;
+        let trailEnd = k;
+        if (k < end && buf[k] === LF && trailEnd > trailStart && buf[trailEnd - 1] === CR) trailEnd--;
+        else if (k >= end && trailEnd > trailStart && buf[trailEnd - 1] === CR) trailEnd--;
+        if (!esc && needsEscape(buf, cs, ce)) esc = 1;
+        if (field === phoneCol) {
+          if (trailEnd > trailStart || hasQuote(buf, cs, ce)) code = normalizeCode(unquote(buf, cs, ce) + latin1(buf, trailStart, trailEnd));
+          else code = normalizeBytes(buf, cs, ce);
+        }
+        i = k;
+      } else {
+        const fs = i;
+        while (i < end && buf[i] !== delim && buf[i] !== LF) i++;
+        let fe = i;
+        if ((i >= end || buf[i] === LF) && fe > fs && buf[fe - 1] === CR) fe--;
+        if (!esc && needsEscape(buf, fs, fe)) esc = 1;
+        if (field === phoneCol) code = normalizeBytes(buf, fs, fe);
+      }
+      field++;
+      if (i >= end || buf[i] === LF) {
+        lineEnd = i;
+        break;
+      }
+      i++; // delimiter
+    }
+    let re = lineEnd;
+    if (re > rs && buf[re - 1] === CR) re--;
+    i = lineEnd + 1;
+    if (re === rs) continue; // empty line
+    rowStart[n] = rs;
+    rowEnd[n] = re;
+    codes[n] = code;
+    fields[n] = field;
+    escape[n] = esc;
+    n++;
+  }
+  return { count: n, rowStart, rowEnd, codes, fields, escape };
+}
+
+function hasQuote(buf: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (buf[i] === QUOTE) return true;
+  return false;
+}
+
+/** Content of a quoted field (between the quotes) with "" → ", as a UTF-8 string. */
+function unquote(buf: Uint8Array, s: number, e: number): string {
+  return decodeUtf8(buf, s, e).replace(/""/g, '"');
+}
+
+const decoder = new TextDecoder("utf-8");
+export function decodeUtf8(buf: Uint8Array, s: number, e: number): string {
+  return decoder.decode(buf.subarray(s, e));
+}
+
+/** The cells of one row (quotes removed, UTF-8 decoded): header, preview, reference paths. */
+export function splitCells(buf: Uint8Array, rs: number, re: number, delim: number): string[] {
+  const cells: string[] = [];
+  let i = rs;
+  for (;;) {
+    if (i < re && buf[i] === QUOTE) {
+      const cs = i + 1;
+      let j = cs;
+      let closed = -1;
+      for (;;) {
+        while (j < re && buf[j] !== QUOTE) j++;
+        if (j >= re) break;
+        if (j + 1 < re && buf[j + 1] === QUOTE) {
+          j += 2;
+          continue;
+        }
+        closed = j;
+        j++;
+        break;
+      }
+      const ce = closed < 0 ? re : closed;
+      let k = closed < 0 ? re : closed + 1;
+      const ts = k;
+      while (k < re && buf[k] !== delim) k++;
+      cells.push(unquote(buf, cs, ce) + decodeUtf8(buf, ts, k));
+      i = k;
+    } else {
+      const fs = i;
+      while (i < re && buf[i] !== delim) i++;
+      cells.push(decodeUtf8(buf, fs, i));
+    }
+    if (i >= re) break;
+    i++;
+  }
+  return cells;
+}
+
+/** Writes the fields of row [rs, re) escaped against formula injection into out at o; returns the new o. */
+function writeEscapedRow(buf: Uint8Array, rs: number, re: number, delim: number, out: Uint8Array, o: number): number {
+  let i = rs;
+  for (;;) {
+    const fs = i;
+    let cs: number;
+    let ce: number;
+    let quoted = false;
+    if (i < re && buf[i] === QUOTE) {
+      quoted = true;
+      cs = i + 1;
+      let j = cs;
+      let closed = -1;
+      for (;;) {
+        while (j < re && buf[j] !== QUOTE) j++;
+        if (j >= re) break;
+        if (j + 1 < re && buf[j + 1] === QUOTE) {
+          j += 2;
+          continue;
+        }
+        closed = j;
+        j++;
+        break;
+      }
+      ce = closed < 0 ? re : closed;
+      let k = closed < 0 ? re : closed + 1;
+      while (k < re && buf[k] !== delim) k++;
+      i = k;
+    } else {
+      while (i < re && buf[i] !== delim) i++;
+      cs = fs;
+      ce = i;
+    }
+    if (needsEscape(buf, cs, ce)) {
+      // "'<content>" with quotes doubled (a quoted field's content is already doubled)
+      out[o++] = QUOTE;
+      out[o++] = 39;
+      if (quoted) {
+        // content up to the closing quote, then any trailing bytes (doubling their quotes)
+        for (let p = cs; p < ce; p++) out[o++] = buf[p];
+        const trail = ce < re && buf[ce] === QUOTE ? ce + 1 : ce;
+        for (let p = trail; p < i; p++) {
+          out[o++] = buf[p];
+          if (buf[p] === QUOTE) out[o++] = QUOTE;
+        }
+      } else {
+        for (let p = cs; p < ce; p++) {
+          out[o++] = buf[p];
+          if (buf[p] === QUOTE) out[o++] = QUOTE;
+        }
+      }
+      out[o++] = QUOTE;
+    } else {
+      for (let p = fs; p < i; p++) out[o++] = buf[p];
+    }
+    if (i >= re) break;
+    out[o++] = delim;
+    i++;
+  }
+  return o;
+}
+
+/** Row classes (phase 2): 0 good, 1 bad, 2 invalid. */
+export const CLASS_GOOD = 0;
+export const CLASS_BAD = 1;
+export const CLASS_INVALID = 2;
+
+export interface EmitInput {
+  rows: ParsedRows;
+  /** Per row: 0 good, 1 bad, 2 invalid. */
+  classes: Uint8Array;
+  /** Per row reason text index into `reasons` (bad and invalid only). */
+  reasonIdx: Uint8Array;
+  reasons: readonly string[];
+  delim: number;
+  /** Header width: short bad/invalid rows are padded so `reason` is the last cell. */
+  width: number;
+}
+
+/** Builds the bytes of good, bad and invalid output for a batch (rows end with \n). */
+export function emitRows(buf: Uint8Array, input: EmitInput): [Uint8Array, Uint8Array, Uint8Array] {
+  const { rows, classes, reasonIdx, reasons, delim, width } = input;
+  const reasonBytes = reasons.map((r) => new TextEncoder().encode(r));
+  const sizes = [0, 0, 0];
+  for (let r = 0; r < rows.count; r++) {
+    const len = rows.rowEnd[r] - rows.rowStart[r];
+    // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
+    let s = rows.escape[r] ? len * 2 + 3 * rows.fields[r] + 8 : len;
+    const c = classes[r];
+    if (c !== CLASS_GOOD) s += Math.max(0, width - rows.fields[r]) + 1 + reasonBytes[reasonIdx[r]].length;
+    sizes[c] += s + 1;
+  }
+  const outs = [new Uint8Array(sizes[0]), new Uint8Array(sizes[1]), new Uint8Array(sizes[2])];
+  const pos = [0, 0, 0];
+  for (let r = 0; r < rows.count; r++) {
+    const c = classes[r];
+    const out = outs[c];
+    let o = pos[c];
+    const rs = rows.rowStart[r];
+    const re = rows.rowEnd[r];
+    if (rows.escape[r]) o = writeEscapedRow(buf, rs, re, delim, out, o);
+    else {
+      out.set(buf.subarray(rs, re), o);
+      o += re - rs;
+    }
+    if (c !== CLASS_GOOD) {
+      for (let f = rows.fields[r]; f < width; f++) out[o++] = delim;
+      out[o++] = delim;
+      const rb = reasonBytes[reasonIdx[r]];
+      out.set(rb, o);
+      o += rb.length;
+    }
+    out[o++] = LF;
+    pos[c] = o;
+  }
+  return [outs[0].subarray(0, pos[0]), outs[1].subarray(0, pos[1]), outs[2].subarray(0, pos[2])];
+}
