@@ -182,9 +182,12 @@ export default function TransactionHistory() {
                     <div>DNC: {formatCount(t.dnc)}</div>
                     <div>Container: {formatCount(t.container)}</div>
                     <div className="text-slate-500">{t.description}</div>
+                    <div className="text-slate-500">
+                      Reference: <span className="font-mono">{t.reference}</span>
+                    </div>
                     {t.status === "pendingpayment" && (
                       <Link to={`/pricing/payment/${t.id}`} className="text-blue-600 hover:underline">
-                        Payment instructions ({t.reference})
+                        Payment instructions
                       </Link>
                     )}
                   </td>
