@@ -12,8 +12,8 @@ import { looksLikeTokenLink, validateToken } from "~/models/auth-token.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 
-/** The link's token must not leak through the Referer header or a shared cache. */
-export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+/** The link's token must not leak to other sites through the Referer header, nor into a shared cache. (Not "no-referrer": that sends "Origin: null" with the form post, which the same-origin check refuses.) */
+export const headers: HeadersFunction = () => ({ "Referrer-Policy": "same-origin", "Cache-Control": "no-store" });
 
 export const ACTIVATION_MESSAGES = {
   confirmed: "Email confirmed successfully",
