@@ -16,6 +16,9 @@ export const MAX_MANUAL_NUMBERS = 100_000;
 /** How many invalid entries the message lists before "and N more". */
 const LISTED_INVALID = 20;
 
+/** The typed text itself was too large to read (far beyond the number cap). */
+export const MANUAL_TOO_LARGE_MESSAGE = `Too many numbers: manual entry takes up to ${MAX_MANUAL_NUMBERS.toLocaleString("en-US")} numbers. Upload a CSV file for more.`;
+
 export function tooManyNumbersMessage(count: number): string {
   return `You entered ${count.toLocaleString("en-US")} numbers; manual entry takes up to ${MAX_MANUAL_NUMBERS.toLocaleString(
     "en-US",

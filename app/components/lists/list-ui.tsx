@@ -1,0 +1,304 @@
+import { Link, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect, useId } from "react";
+import type { FieldMetadata } from "@conform-to/react";
+import { FieldErrors, inputClass } from "~/components/ui/form";
+import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/utils/phone-entry";
+
+/** "Nov 21, 2026" in UTC (server and browser render the same text). */
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+/** A modal panel opened by a ?dialog= search param (server-rendered: works without JavaScript). */
+export function ListDialog({
+  title,
+  description,
+  closeHref,
+  children,
+  testId,
+}: {
+  title: string;
+  description?: string;
+  closeHref: string;
+  children: React.ReactNode;
+  testId?: string;
+}) {
+  const id = useId();
+  const navigate = useNavigate();
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (e.key === "Escape") navigate(closeHref, { preventScrollReset: true, replace: true });
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [closeHref, navigate]);
+  return (
+    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-4">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        data-testid={testId}
+        className="my-8 w-full max-w-lg rounded-xl bg-white p-6 shadow-xl"
+      >
+        <div className="mb-4 flex items-start justify-between gap-4">
+          <div>
+            <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+              {title}
+            </h2>
+            {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+          </div>
+          <Link to={closeHref} preventScrollReset replace aria-label="Close" className="text-xl leading-none text-slate-400 hover:text-slate-700">
+            ×
+          </Link>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** A card's menu: a <details> disclosure of links (works without JavaScript). */
+export function CardMenu({ label, items }: { label: string; items: Array<{ label: string; to: string }> }) {
+  return (
+    <details className="relative">
+      <summary
+        aria-label={label}
+        className="flex h-8 w-8 cursor-pointer list-none items-center justify-center rounded-md text-lg text-slate-500 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+      >
+        ⋮
+      </summary>
+      <ul role="menu" className="absolute right-0 z-10 mt-1 w-44 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg">
+        {items.map((item) => (
+          <li key={item.label} role="none">
+            <Link role="menuitem" to={item.to} preventScrollReset className="block px-3 py-2 text-slate-700 hover:bg-slate-50">
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+  const p = Math.max(0, Math.min(100, Math.round(percent)));
+  return (
+    <div>
+      <div className="mb-1 flex justify-between text-xs text-slate-600">
+        <span>{label}</span>
+        <span>{p}%</span>
+      </div>
+      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={p} className="h-2 w-full overflow-hidden rounded-full bg-slate-200">
+        <div className="h-full rounded-full bg-blue-600 transition-[width]" style={{ width: `${p}%` }} />
+      </div>
+    </div>
+  );
+}
+
+/** Re-runs the loaders every `ms` while `active` (JS progress polling; the no-JS page uses a meta refresh). */
+export function usePolling(active: boolean, ms = 1000) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    if (!active || state !== "idle") return;
+    const t = setTimeout(revalidate, ms);
+    return () => clearTimeout(t);
+  }, [active, state, revalidate, ms]);
+}
+
+/** A meta refresh inside <noscript>: reloads the page when JavaScript is off (polling covers it otherwise). */
+export function NoScriptRefresh({ seconds = 2 }: { seconds?: number }) {
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content={String(seconds)} />
+    </noscript>
+  );
+}
+
+/** The spec's 'Invalid Phone Numbers' title above the message that lists them. */
+export function NumbersErrors({ id, errors }: { id?: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  const invalid = errors.find(isInvalidNumbersMessage);
+  if (invalid) {
+    return (
+      <div id={id} role="alert" className="mt-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+        <p className="font-semibold">{PHONE_ENTRY_MESSAGES.invalidTitle}</p>
+        <p className="mt-1 break-words">{invalid}</p>
+      </div>
+    );
+  }
+  return <FieldErrors id={id} errors={errors} />;
+}
+
+/**
+ * Manual entry or CSV upload. The radio pair switches the visible input with CSS alone (:has), so it works
+ * without JavaScript; both inputs stay in the form and the action reads the one the method names.
+ */
+export function NumbersInput({
+  method,
+  numbers,
+  file,
+  maxUploadText,
+  fileHint = "The CSV should have a single column named 'Phone' (or one number per line).",
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  method: FieldMetadata<any, any, string[]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  numbers: FieldMetadata<any, any, string[]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  file: FieldMetadata<any, any, string[]>;
+  maxUploadText: string;
+  fileHint?: string;
+}) {
+  const initial = method.initialValue === "csv" ? "csv" : "manual";
+  return (
+    <fieldset className="space-y-3 [&:has(input[value=csv]:checked)_[data-method=manual]]:hidden [&:has(input[value=manual]:checked)_[data-method=csv]]:hidden">
+      <legend className="mb-1 text-sm font-medium text-slate-700">Upload method</legend>
+      <div className="inline-flex rounded-lg border border-slate-200 bg-slate-50 p-1 text-sm">
+        {(["manual", "csv"] as const).map((m) => (
+          <label
+            key={m}
+            className="cursor-pointer rounded-md px-3 py-1.5 text-slate-600 has-[:checked]:bg-white has-[:checked]:font-medium has-[:checked]:text-slate-900 has-[:checked]:shadow-sm"
+          >
+            <input type="radio" name={method.name} value={m} defaultChecked={initial === m} className="sr-only" />
+            {m === "manual" ? "Manual" : "CSV"}
+          </label>
+        ))}
+      </div>
+      <div data-method="manual">
+        <label htmlFor={numbers.id} className="mb-1 block text-sm font-medium text-slate-700">
+          Phone numbers
+        </label>
+        <textarea
+          id={numbers.id}
+          name={numbers.name}
+          defaultValue={typeof numbers.initialValue === "string" ? numbers.initialValue : ""}
+          aria-invalid={numbers.errors?.length ? true : undefined}
+          aria-describedby={numbers.errors?.length ? numbers.errorId : undefined}
+          rows={5}
+          placeholder="2015550123, 3125550199, 4155550100"
+          className={`${inputClass} font-mono`}
+        />
+        <p className="mt-1 text-xs text-slate-500">
+          Separate numbers with commas or new lines; each exactly 10 digits. Up to {formatCount(MAX_MANUAL_NUMBERS)} numbers.
+        </p>
+        <NumbersErrors id={numbers.errorId} errors={numbers.errors} />
+      </div>
+      <div data-method="csv">
+        <label htmlFor={file.id} className="mb-1 block text-sm font-medium text-slate-700">
+          CSV file
+        </label>
+        <input
+          id={file.id}
+          name={file.name}
+          type="file"
+          accept=".csv,.txt,text/csv,text/plain"
+          aria-invalid={file.errors?.length ? true : undefined}
+          aria-describedby={file.errors?.length ? file.errorId : undefined}
+          className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-slate-200"
+        />
+        <p className="mt-1 text-xs text-slate-500">
+          {fileHint} Files of any length up to {maxUploadText}.
+        </p>
+        <FieldErrors id={file.errorId} errors={file.errors} />
+      </div>
+    </fieldset>
+  );
+}
+
+export interface LoadView {
+  id: string;
+  mode: "add" | "remove" | "replace";
+  status: "queued" | "running" | "completed" | "failed";
+  fileName: string;
+  bytesTotal: number;
+  bytesRead: number;
+  added: number;
+  alreadyPresent: number;
+  removed: number;
+  invalid: number;
+  error: string | null;
+  percent: number;
+}
+
+const MODE_TEXT: Record<LoadView["mode"], string> = {
+  add: "Adding numbers",
+  remove: "Removing numbers",
+  replace: "Replacing the list",
+};
+
+function bytesText(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GB`;
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+/** A list load in progress (or failed): progress bar from list_loads, refreshed with or without JavaScript. */
+export function LoadProgress({
+  load,
+  listName,
+  backHref,
+  backLabel,
+  failedTitle,
+}: {
+  load: LoadView;
+  listName: string;
+  backHref: string;
+  backLabel: string;
+  failedTitle: string;
+}) {
+  const running = load.status === "queued" || load.status === "running";
+  usePolling(running, 1000);
+  const rows = load.added + load.alreadyPresent + load.removed + load.invalid;
+  return (
+    <section className="mx-auto max-w-xl rounded-xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="load-progress">
+      {running && <NoScriptRefresh seconds={2} />}
+      {load.status === "failed" ? (
+        <div role="alert">
+          <h1 className="text-lg font-semibold text-red-700">{failedTitle}</h1>
+          <p className="mt-2 text-sm text-slate-700">{load.error || "The load stopped with an error."}</p>
+          <p className="mt-1 text-sm text-slate-500">No numbers from a failed load were counted against your limits.</p>
+        </div>
+      ) : (
+        <>
+          <h1 className="text-lg font-semibold text-slate-900">
+            {MODE_TEXT[load.mode]} · {listName}
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">
+            {load.status === "queued" ? "Waiting to start…" : load.status === "running" ? "Loading…" : "Finished."} {load.fileName}
+          </p>
+          <div className="mt-5">
+            <ProgressBar percent={load.percent} label={`${bytesText(load.bytesRead)} of ${bytesText(load.bytesTotal)}`} />
+          </div>
+          <dl className="mt-5 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+            <div>
+              <dt className="text-xs text-slate-500">Rows read</dt>
+              <dd className="font-medium">{formatCount(rows)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">{load.mode === "remove" ? "Removed" : "Added"}</dt>
+              <dd className="font-medium">{formatCount(load.mode === "remove" ? load.removed : load.added)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Already present</dt>
+              <dd className="font-medium">{formatCount(load.alreadyPresent)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Invalid</dt>
+              <dd className="font-medium">{formatCount(load.invalid)}</dd>
+            </div>
+          </dl>
+          {running && <p className="mt-4 text-xs text-slate-500">This page updates by itself; you can leave it, the load continues.</p>}
+        </>
+      )}
+      <Link to={backHref} className="mt-6 inline-block text-sm font-medium text-blue-600 hover:underline">
+        {backLabel}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,605 @@
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { requireUser, type SessionUser } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { flashToast } from "~/utils/session.server";
+import { env } from "~/utils/env.server";
+import { formatBytes } from "~/utils/format";
+import { recordAudit } from "~/models/user.server";
+import { CategoryNameTakenError, createCategory, listCategories, type CategoryItem } from "~/models/category.server";
+import {
+  CategoryNotFoundError,
+  createContainer,
+  getContainer,
+  latestContainerLoads,
+  listContainers,
+  parseListId,
+  updateContainer,
+  type ContainerItem,
+  type ListLoadItem,
+} from "~/models/container.server";
+import { isUsageError, NoPlanError } from "~/models/usage.server";
+import { getPlanGate } from "~/models/plan-gate.server";
+import { NoPlanGate } from "~/components/pricing";
+import { readUploadForm, uploadTooLargeMessage, type UploadForm } from "~/utils/list-upload.server";
+import { describeLoad, failListLoad, planListLoad, runListLoad, type LoadSource } from "~/utils/list-load.server";
+import { CONTAINER_TEXT } from "~/utils/list-text";
+import {
+  addNumbersSchema,
+  browserHasFile,
+  categorySchema,
+  createContainerSchema,
+  editContainerSchema,
+  type HasFile,
+} from "~/utils/list-forms";
+import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/utils/phone-entry";
+import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { PageHeader } from "~/components/ui/page-header";
+import { RouteErrorBoundary } from "~/components/route-error-boundary";
+import { CardMenu, formatCount, formatDate, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
+
+export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
+
+
+const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers"] as const;
+type DialogName = (typeof DIALOGS)[number];
+const SUBSCRIBE_RETURN = "/containers?dialog=create-container";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const db = await getDb();
+  const url = new URL(request.url);
+  const param = url.searchParams.get("dialog");
+  let dialog: DialogName | null = (DIALOGS as readonly string[]).includes(param ?? "") ? (param as DialogName) : null;
+
+  let containers: ContainerItem[] = [];
+  let categories: CategoryItem[] = [];
+  let loads: Record<number, ListLoadItem> = {};
+  const errors: string[] = [];
+  try {
+    const [c, l] = await Promise.all([listContainers(db, user.id), latestContainerLoads(db, user.id)]);
+    containers = c;
+    loads = Object.fromEntries(l);
+  } catch (e) {
+    console.error(e);
+    errors.push(CONTAINER_TEXT.loadFailed);
+  }
+  try {
+    categories = await listCategories(db, user.id);
+  } catch (e) {
+    console.error(e);
+    errors.push(CONTAINER_TEXT.categoriesFailed);
+  }
+
+  let target: ContainerItem | null = null;
+  if (dialog === "edit-container" || dialog === "add-numbers") {
+    const id = parseListId(url.searchParams.get("id"));
+    target = (id && (await getContainer(db, { id, userId: user.id }))) || null;
+    if (!target) throw data("Container not found", { status: 404 });
+  }
+
+  // No plan: the subscription dialog opens instead of the create/add dialogs (and on arrival); after
+  // subscribing, the confirm flow returns to the create-container dialog.
+  const gate = await getPlanGate(db, user.id, SUBSCRIBE_RETURN);
+  const showGate = gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers");
+  if (showGate) dialog = null;
+
+  return {
+    containers,
+    categories,
+    loads,
+    errors,
+    dialog,
+    target,
+    gate: showGate ? gate : null,
+    preselectCategory: url.searchParams.get("categoryId"),
+    maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES),
+  };
+}
+
+type ActionResult = { intent: string; result: SubmissionResult<string[]> };
+
+function reply(intent: string, result: SubmissionResult<string[]>, status: number) {
+  return data<ActionResult>({ intent, result }, { status });
+}
+
+function formError(intent: string, message: string, status: number) {
+  return reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readUploadForm(request, { area: "lists", fileFields: ["file"] });
+  let handedOver = false;
+  try {
+    const intent = String(form.formData.get("intent") ?? "");
+    if (form.tooLarge) return formError(intent, uploadTooLargeMessage(), 413);
+    if (form.textTooLarge) return formError(intent, MANUAL_TOO_LARGE_MESSAGE, 413);
+    const hasFile: HasFile = () => form.files.has("file");
+    switch (intent) {
+      case "create-category":
+        return await createCategoryAction(request, user, form);
+      case "create-container": {
+        const r = await createContainerAction(request, user, form, hasFile);
+        handedOver = r.handedOver;
+        return r.response;
+      }
+      case "edit-container":
+        return await editContainerAction(request, user, form);
+      case "add-numbers": {
+        const r = await addNumbersAction(request, user, form, hasFile);
+        handedOver = r.handedOver;
+        return r.response;
+      }
+      default:
+        return formError(intent, "Unknown action.", 400);
+    }
+  } finally {
+    if (!handedOver) await form.discard();
+  }
+}
+
+async function createCategoryAction(request: Request, user: SessionUser, form: UploadForm) {
+  const submission = parseWithZod(form.formData, { schema: categorySchema });
+  if (submission.status !== "success") return reply("create-category", submission.reply(), 400);
+  const db = await getDb();
+  try {
+    const category = await createCategory(db, { userId: user.id, ...submission.value });
+    await recordAudit(db, {
+      actorId: user.id,
+      action: "category.create",
+      targetType: "category",
+      targetId: category.id,
+      details: { name: category.name },
+    });
+    const back = form.formData.get("returnTo") === "create-container";
+    const to = back ? `/containers?${new URLSearchParams({ dialog: "create-container", categoryId: category.id })}` : "/containers";
+    return redirect(to, {
+      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: CONTAINER_TEXT.categoryCreated, description: category.name }) },
+    });
+  } catch (e) {
+    if (e instanceof CategoryNameTakenError) return reply("create-category", submission.reply({ fieldErrors: { name: [e.message] } }), 409);
+    console.error(e);
+    return reply("create-category", submission.reply({ formErrors: [CONTAINER_TEXT.categoryFailed] }), 500);
+  }
+}
+
+function loadSource(form: UploadForm, method: "manual" | "csv", numbers: string | undefined): LoadSource {
+  if (method === "csv") {
+    const upload = form.files.get("file");
+    if (!upload) throw new Error("validated csv without file");
+    return { kind: "file", upload };
+  }
+  return { kind: "manual", numbers: splitManualNumbers(numbers).numbers };
+}
+
+async function createContainerAction(request: Request, user: SessionUser, form: UploadForm, hasFile: HasFile) {
+  const submission = parseWithZod(form.formData, { schema: createContainerSchema(hasFile) });
+  if (submission.status !== "success") return { handedOver: false, response: reply("create-container", submission.reply(), 400) };
+  const v = submission.value;
+  const db = await getDb();
+  const source = loadSource(form, v.method, v.numbers);
+  let planned;
+  let container: ContainerItem;
+  try {
+    ({ container, planned } = await db.transaction().execute(async (trx) => {
+      const c = await createContainer(trx, { userId: user.id, name: v.name, description: v.description, categoryId: v.categoryId });
+      const p = await planListLoad(trx, { listId: c.id, mode: "add", userId: user.id, source, reserve: true });
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: "container.create",
+        targetType: "container",
+        targetId: String(c.id),
+        details: { name: c.name, category: c.categoryName, loadId: p.loadId, source: source.kind },
+      });
+      return { container: c, planned: p };
+    }));
+  } catch (e) {
+    if (e instanceof NoPlanError) {
+      return { handedOver: false, response: redirect(SUBSCRIBE_RETURN) };
+    }
+    if (isUsageError(e)) return { handedOver: false, response: reply("create-container", submission.reply({ formErrors: [e.message] }), 422) };
+    if (e instanceof CategoryNotFoundError) {
+      return { handedOver: false, response: reply("create-container", submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400) };
+    }
+    console.error(e);
+    return { handedOver: false, response: reply("create-container", submission.reply({ formErrors: [CONTAINER_TEXT.containerFailed] }), 500) };
+  }
+  return { handedOver: true, response: await startLoad(request, db, planned, CONTAINER_TEXT.containerCreated, container.name) };
+}
+
+async function editContainerAction(request: Request, user: SessionUser, form: UploadForm) {
+  const submission = parseWithZod(form.formData, { schema: editContainerSchema });
+  if (submission.status !== "success") return reply("edit-container", submission.reply(), 400);
+  const id = parseListId(submission.value.id);
+  const db = await getDb();
+  if (!id || !(await getContainer(db, { id, userId: user.id }))) throw data("Container not found", { status: 404 });
+  try {
+    const { name, description, categoryId } = submission.value;
+    const updated = await updateContainer(db, { id, userId: user.id, name, description, categoryId });
+    if (!updated) throw data("Container not found", { status: 404 });
+    await recordAudit(db, {
+      actorId: user.id,
+      action: "container.update",
+      targetType: "container",
+      targetId: String(id),
+      details: { name: updated.name, category: updated.categoryName },
+    });
+    return redirect("/containers", {
+      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: CONTAINER_TEXT.containerUpdated, description: updated.name }) },
+    });
+  } catch (e) {
+    if (e instanceof CategoryNotFoundError) return reply("edit-container", submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400);
+    if (e && typeof e === "object" && "type" in e && (e as { type: string }).type === "DataWithResponseInit") throw e;
+    console.error(e);
+    return reply("edit-container", submission.reply({ formErrors: [CONTAINER_TEXT.updateFailed] }), 500);
+  }
+}
+
+async function addNumbersAction(request: Request, user: SessionUser, form: UploadForm, hasFile: HasFile) {
+  const submission = parseWithZod(form.formData, { schema: addNumbersSchema(hasFile) });
+  if (submission.status !== "success") return { handedOver: false, response: reply("add-numbers", submission.reply(), 400) };
+  const v = submission.value;
+  const id = parseListId(v.id);
+  const db = await getDb();
+  const container = id ? await getContainer(db, { id, userId: user.id }) : undefined;
+  if (!container) throw data("Container not found", { status: 404 });
+  const source = loadSource(form, v.method, v.numbers);
+  let planned;
+  try {
+    planned = await db.transaction().execute(async (trx) => {
+      const p = await planListLoad(trx, { listId: container.id, mode: "add", userId: user.id, source, reserve: true });
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: "container.load",
+        targetType: "container",
+        targetId: String(container.id),
+        details: { name: container.name, loadId: p.loadId, source: source.kind },
+      });
+      return p;
+    });
+  } catch (e) {
+    if (e instanceof NoPlanError) return { handedOver: false, response: redirect(SUBSCRIBE_RETURN) };
+    if (isUsageError(e)) return { handedOver: false, response: reply("add-numbers", submission.reply({ formErrors: [e.message] }), 422) };
+    console.error(e);
+    return { handedOver: false, response: reply("add-numbers", submission.reply({ formErrors: [CONTAINER_TEXT.addFailed] }), 500) };
+  }
+  return { handedOver: true, response: await startLoad(request, db, planned, CONTAINER_TEXT.numbersAdded, container.name) };
+}
+
+/** After the commit: typed numbers load now (toast with counts); a file goes to the queue (progress page). */
+async function startLoad(
+  request: Request,
+  db: Awaited<ReturnType<typeof getDb>>,
+  planned: Awaited<ReturnType<typeof planListLoad>>,
+  title: string,
+  name: string,
+) {
+  try {
+    const outcome = await runListLoad(planned);
+    if (!outcome) {
+      return redirect(`/containers/loads/${planned.loadId}`, {
+        headers: {
+          "Set-Cookie": await flashToast(request, { kind: "info", title, description: `Loading numbers into ${name}…` }),
+        },
+      });
+    }
+    return redirect("/containers", {
+      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title, description: describeLoad(outcome, "add") }) },
+    });
+  } catch (e) {
+    console.error(e);
+    await failListLoad(db, planned.loadId, e instanceof Error ? e.message : String(e));
+    return redirect("/containers", {
+      headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: CONTAINER_TEXT.addFailed }) },
+    });
+  }
+}
+
+/* ------------------------------------------------------------------ UI */
+
+function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
+  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  return actionData?.intent === intent ? actionData.result : undefined;
+}
+
+function CategoryBadge({ name }: { name: string | null }) {
+  return (
+    <span className="inline-flex items-center rounded-full bg-blue-50 px-2.5 py-0.5 text-xs font-medium text-blue-700 ring-1 ring-blue-200">
+      {name ?? "Uncategorized"}
+    </span>
+  );
+}
+
+function ContainerCard({ container, load }: { container: ContainerItem; load?: ListLoadItem }) {
+  const active = load && (load.status === "queued" || load.status === "running");
+  return (
+    <li className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="container-card">
+      <div className="flex items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="truncate text-base font-semibold text-slate-900">{container.name}</h2>
+          <div className="mt-1">
+            <CategoryBadge name={container.categoryName} />
+          </div>
+        </div>
+        <CardMenu
+          label={`Actions for ${container.name}`}
+          items={[
+            { label: "Edit Container", to: `/containers?dialog=edit-container&id=${container.id}` },
+            { label: "Add Numbers", to: `/containers?dialog=add-numbers&id=${container.id}` },
+          ]}
+        />
+      </div>
+      <p className="mt-3 line-clamp-3 min-h-[1.25rem] text-sm text-slate-600">{container.description || "No description"}</p>
+      <dl className="mt-4 grid grid-cols-2 gap-2 text-sm">
+        <div>
+          <dt className="text-xs text-slate-500">Size</dt>
+          <dd className="font-medium text-slate-900" data-testid="container-size">
+            {formatCount(container.size)} {container.size === 1 ? "number" : "numbers"}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">Created</dt>
+          <dd className="font-medium text-slate-900">{formatDate(container.createdAt)}</dd>
+        </div>
+      </dl>
+      {active && (
+        <Link to={`/containers/loads/${load.id}`} className="mt-4 block rounded-md bg-slate-50 p-2 hover:bg-slate-100">
+          <ProgressBar percent={load.percent} label={`Loading ${load.fileName}`} />
+        </Link>
+      )}
+      {load?.status === "failed" && (
+        <p className="mt-4 rounded-md bg-red-50 p-2 text-xs text-red-700">
+          Last load failed: <Link className="underline" to={`/containers/loads/${load.id}`}>details</Link>
+        </p>
+      )}
+    </li>
+  );
+}
+
+function CategorySelect({
+  field,
+  categories,
+  returnTo,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  field: any;
+  categories: CategoryItem[];
+  returnTo?: string;
+}) {
+  const props = getSelectProps(field);
+  return (
+    <div>
+      <div className="mb-1 flex items-center justify-between">
+        <label htmlFor={field.id} className="block text-sm font-medium text-slate-700">
+          Category
+        </label>
+        {returnTo && (
+          <Link to={`/containers?dialog=create-category&returnTo=${returnTo}`} className="text-xs text-blue-600 hover:underline">
+            New category
+          </Link>
+        )}
+      </div>
+      <select {...props} key={props.key} className={inputClass}>
+        <option value="">Select a category</option>
+        {categories.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      <FieldErrors id={field.errorId} errors={field.errors} />
+      {categories.length === 0 && <p className="mt-1 text-xs text-slate-500">No categories yet: create one first.</p>}
+    </div>
+  );
+}
+
+function DescriptionField({ field }: { field: { id: string; name: string; initialValue?: unknown; errorId: string; errors?: string[] } }) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
+        Description
+      </label>
+      <textarea
+        id={field.id}
+        name={field.name}
+        rows={2}
+        defaultValue={typeof field.initialValue === "string" ? field.initialValue : ""}
+        className={inputClass}
+        placeholder="Optional"
+      />
+      <FieldErrors id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+function SubmitRow({ label, busyLabel }: { label: string; busyLabel: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
+  return (
+    <div className="flex justify-end gap-2 pt-2">
+      <Link to="/containers" replace className={secondaryButtonClass}>
+        Cancel
+      </Link>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}
+
+function CreateCategoryDialog() {
+  const lastResult = useLastResult("create-category");
+  const location = useLocation();
+  const returnTo = new URLSearchParams(location.search).get("returnTo");
+  const [form, fields] = useForm({
+    id: "create-category",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: categorySchema }),
+  });
+  return (
+    <ListDialog
+      title="Create Category"
+      description="Group containers by category."
+      closeHref={returnTo === "create-container" ? "/containers?dialog=create-container" : "/containers"}
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="create-category" />
+        {returnTo === "create-container" && <input type="hidden" name="returnTo" value="create-container" />}
+        <FormErrors errors={form.errors} />
+        <TextField label="Category name" field={fields.name} />
+        <DescriptionField field={fields.description} />
+        <SubmitRow label="Create Category" busyLabel="Creating..." />
+      </Form>
+    </ListDialog>
+  );
+}
+
+function CreateContainerDialog({
+  categories,
+  preselect,
+  maxUploadText,
+}: {
+  categories: CategoryItem[];
+  preselect: string | null;
+  maxUploadText: string;
+}) {
+  const lastResult = useLastResult("create-container");
+  const [form, fields] = useForm({
+    id: "create-container",
+    lastResult,
+    defaultValue: { method: "manual", categoryId: preselect && categories.some((c) => c.id === preselect) ? preselect : "" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createContainerSchema(browserHasFile) }),
+  });
+  return (
+    <ListDialog title="Create Container" description="Store numbers in a container to suppress them in purges." closeHref="/containers" testId="create-container-dialog">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="create-container" />
+        <FormErrors errors={form.errors} />
+        <TextField label="Container name" field={fields.name} />
+        <CategorySelect field={fields.categoryId} categories={categories} returnTo="create-container" />
+        <DescriptionField field={fields.description} />
+        <NumbersInput method={fields.method} numbers={fields.numbers} file={fields.file} maxUploadText={maxUploadText} />
+        <SubmitRow label="Create Container" busyLabel="Creating..." />
+      </Form>
+    </ListDialog>
+  );
+}
+
+function EditContainerDialog({ container, categories }: { container: ContainerItem; categories: CategoryItem[] }) {
+  const lastResult = useLastResult("edit-container");
+  const [form, fields] = useForm({
+    id: `edit-container-${container.id}`,
+    lastResult,
+    defaultValue: { name: container.name, description: container.description, categoryId: container.categoryId ?? "" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: editContainerSchema }),
+  });
+  return (
+    <ListDialog title="Edit Container" closeHref="/containers">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="edit-container" />
+        <input type="hidden" name="id" value={container.id} />
+        <FormErrors errors={form.errors} />
+        <TextField label="Container name" field={fields.name} />
+        <CategorySelect field={fields.categoryId} categories={categories} />
+        <DescriptionField field={fields.description} />
+        <SubmitRow label="Save Changes" busyLabel="Saving..." />
+      </Form>
+    </ListDialog>
+  );
+}
+
+function AddNumbersDialog({ container, maxUploadText }: { container: ContainerItem; maxUploadText: string }) {
+  const lastResult = useLastResult("add-numbers");
+  const [form, fields] = useForm({
+    id: `add-numbers-${container.id}`,
+    lastResult,
+    defaultValue: { method: "manual" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addNumbersSchema(browserHasFile) }),
+  });
+  return (
+    <ListDialog title="Add Numbers" description={`Add numbers to ${container.name}.`} closeHref="/containers" testId="add-numbers-dialog">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="add-numbers" />
+        <input type="hidden" name="id" value={container.id} />
+        <FormErrors errors={form.errors} />
+        <NumbersInput method={fields.method} numbers={fields.numbers} file={fields.file} maxUploadText={maxUploadText} />
+        <SubmitRow label="Add Numbers" busyLabel="Adding..." />
+      </Form>
+    </ListDialog>
+  );
+}
+
+export default function ContainersPage() {
+  const { containers, categories, loads, errors, dialog, target, gate, preselectCategory, maxUploadText } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const arriving = navigation.state === "loading" && navigation.location.pathname === "/containers" && location.pathname !== "/containers";
+  const anyActive = Object.values(loads).some((l) => l.status === "queued" || l.status === "running");
+  usePolling(anyActive && !dialog, 2000);
+
+  return (
+    <div>
+      <PageHeader
+        title={CONTAINER_TEXT.title}
+        subtitle="Keep your own suppression lists, grouped by category."
+        actions={
+          <>
+            <Link to="/containers?dialog=create-category" preventScrollReset className={secondaryButtonClass}>
+              Create Category
+            </Link>
+            <Link to="/containers?dialog=create-container" preventScrollReset className={buttonClass}>
+              Create Container
+            </Link>
+          </>
+        }
+      />
+      {errors.length > 0 && (
+        <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {errors.map((e) => (
+            <p key={e}>{e}</p>
+          ))}
+        </div>
+      )}
+      {arriving ? (
+        <p className="py-16 text-center text-slate-500" role="status">
+          {CONTAINER_TEXT.loading}
+        </p>
+      ) : containers.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 bg-white py-16 text-center">
+          <p className="text-base font-medium text-slate-700">{CONTAINER_TEXT.empty}</p>
+          <p className="mt-1 text-sm text-slate-500">Create a container to store numbers you never want to contact.</p>
+          <Link to="/containers?dialog=create-container" preventScrollReset className={`${buttonClass} mt-4`}>
+            Create Container
+          </Link>
+        </div>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Containers">
+          {containers.map((c) => (
+            <ContainerCard key={c.id} container={c} load={loads[c.id]} />
+          ))}
+        </ul>
+      )}
+
+      {gate && <NoPlanGate gate={gate} closeTo="/containers?dialog=none" />}
+      {dialog === "create-category" && <CreateCategoryDialog />}
+      {dialog === "create-container" && (
+        <CreateContainerDialog categories={categories} preselect={preselectCategory} maxUploadText={maxUploadText} />
+      )}
+      {dialog === "edit-container" && target && <EditContainerDialog key={target.id} container={target} categories={categories} />}
+      {dialog === "add-numbers" && target && <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} />}
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,394 @@
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ADMIN_ROLES, requireRole, type SessionUser } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { flashToast } from "~/utils/session.server";
+import { env } from "~/utils/env.server";
+import { formatBytes } from "~/utils/format";
+import { recordAudit } from "~/models/user.server";
+import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
+import type { ListLoadItem } from "~/models/container.server";
+import { readUploadForm, uploadTooLargeMessage, type UploadForm } from "~/utils/list-upload.server";
+import { failListLoad, planListLoad, runListLoad, type LoadSource } from "~/utils/list-load.server";
+import { DNC_ACCESS_MESSAGE, DNC_TEXT, dncDoneToast, type LoadMode } from "~/utils/list-text";
+import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/utils/list-forms";
+import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/utils/phone-entry";
+import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
+import { PageHeader } from "~/components/ui/page-header";
+import { RouteErrorBoundary } from "~/components/route-error-boundary";
+import { CardMenu, formatCount, formatDate, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
+
+export const meta: MetaFunction = () => [{ title: "DNC Management · Data Purging Tool" }];
+
+
+const DIALOGS = ["add", "remove", "replace", "edit"] as const;
+type DialogName = (typeof DIALOGS)[number];
+type Mode = LoadMode;
+
+const DIALOG_TITLES: Record<DialogName, string> = {
+  add: "Add Numbers",
+  remove: "Remove Numbers",
+  replace: "Replace List",
+  edit: "Edit DNC List",
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
+  const db = await getDb();
+  const url = new URL(request.url);
+  const param = url.searchParams.get("dialog");
+  const dialog: DialogName | null = (DIALOGS as readonly string[]).includes(param ?? "") ? (param as DialogName) : null;
+  const type = parseDncType(url.searchParams.get("type"));
+  let lists: DncList[] = [];
+  let loads: Record<number, ListLoadItem> = {};
+  let loadError: string | null = null;
+  try {
+    const [l, ld] = await Promise.all([listDncLists(db), latestDncLoads(db)]);
+    lists = l;
+    loads = Object.fromEntries(ld);
+  } catch (e) {
+    console.error(e);
+    loadError = DNC_TEXT.loadFailed;
+  }
+  if (dialog && dialog !== "edit" && type === null) throw data("Unknown DNC list", { status: 404 });
+  return { lists, loads, loadError, dialog, type: type ?? 0, maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES) };
+}
+
+type ActionResult = { intent: string; result: SubmissionResult<string[]> };
+
+function reply(intent: string, result: SubmissionResult<string[]>, status: number) {
+  return data<ActionResult>({ intent, result }, { status });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
+  const form = await readUploadForm(request, { area: "lists", fileFields: ["file"] });
+  let handedOver = false;
+  try {
+    const intent = String(form.formData.get("intent") ?? "");
+    const formError = (message: string, status: number) =>
+      reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
+    if (form.tooLarge) return formError(uploadTooLargeMessage(), 413);
+    if (form.textTooLarge) return formError(MANUAL_TOO_LARGE_MESSAGE, 413);
+    if (intent === "edit") return await editAction(request, admin, form);
+    if (intent === "load") {
+      const r = await loadAction(request, admin, form);
+      handedOver = r.handedOver;
+      return r.response;
+    }
+    return formError("Unknown action.", 400);
+  } finally {
+    if (!handedOver) await form.discard();
+  }
+}
+
+async function editAction(request: Request, admin: SessionUser, form: UploadForm) {
+  const submission = parseWithZod(form.formData, { schema: dncEditSchema });
+  if (submission.status !== "success") return reply("edit", submission.reply(), 400);
+  const type = submission.value.type === "0" ? 0 : 1;
+  const db = await getDb();
+  try {
+    const list = await updateDncDescription(db, type, submission.value.description);
+    if (!list) throw new Error(`DNC list of type ${type} is missing`);
+    await recordAudit(db, {
+      actorId: admin.id,
+      action: "dnc.update",
+      targetType: "list",
+      targetId: String(list.id),
+      details: { suppressionType: type, description: list.description },
+    });
+    return redirect("/dnc", {
+      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: DNC_TEXT.updated, description: list.name }) },
+    });
+  } catch (e) {
+    console.error(e);
+    return reply("edit", submission.reply({ formErrors: [DNC_TEXT.updateFailed] }), 500);
+  }
+}
+
+async function loadAction(request: Request, admin: SessionUser, form: UploadForm) {
+  const submission = parseWithZod(form.formData, { schema: dncLoadSchema(() => form.files.has("file")) });
+  if (submission.status !== "success") return { handedOver: false, response: reply("load", submission.reply(), 400) };
+  const v = submission.value;
+  const type = v.type === "0" ? 0 : 1;
+  const mode: Mode = v.mode;
+  const failTitle = mode === "add" ? DNC_TEXT.addFailed : DNC_TEXT.updateFailed;
+  const db = await getDb();
+  const list = await getDncList(db, type);
+  if (!list) throw data("Unknown DNC list", { status: 404 });
+  const upload = form.files.get("file");
+  const source: LoadSource =
+    v.method === "csv" && upload ? { kind: "file", upload } : { kind: "manual", numbers: splitManualNumbers(v.numbers).numbers };
+  let planned;
+  try {
+    // Admin list loads are not limited by any plan: nothing is reserved.
+    planned = await db.transaction().execute(async (trx) => {
+      const p = await planListLoad(trx, { listId: list.id, mode, userId: admin.id, source, reserve: false });
+      await recordAudit(trx, {
+        actorId: admin.id,
+        action: `dnc.${mode}`,
+        targetType: "list",
+        targetId: String(list.id),
+        details: { suppressionType: type, loadId: p.loadId, source: source.kind, fileName: upload?.fileName ?? null },
+      });
+      return p;
+    });
+  } catch (e) {
+    console.error(e);
+    return { handedOver: false, response: reply("load", submission.reply({ formErrors: [failTitle] }), 500) };
+  }
+  try {
+    const outcome = await runListLoad(planned);
+    if (!outcome) {
+      return {
+        handedOver: true,
+        response: redirect(`/dnc/loads/${planned.loadId}`, {
+          headers: { "Set-Cookie": await flashToast(request, { kind: "info", title: DIALOG_TITLES[mode], description: `Loading ${upload?.fileName ?? "file"} into ${list.name}…` }) },
+        }),
+      };
+    }
+    return {
+      handedOver: true,
+      response: redirect("/dnc", { headers: { "Set-Cookie": await flashToast(request, dncDoneToast(mode, outcome)) } }),
+    };
+  } catch (e) {
+    console.error(e);
+    await failListLoad(db, planned.loadId, e instanceof Error ? e.message : String(e));
+    return {
+      handedOver: true,
+      response: redirect("/dnc", { headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: failTitle }) } }),
+    };
+  }
+}
+
+/* ------------------------------------------------------------------ UI */
+
+function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
+  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  return actionData?.intent === intent ? actionData.result : undefined;
+}
+
+const CARD_STYLE: Record<0 | 1, { ring: string; badge: string; bar: string }> = {
+  0: { ring: "border-blue-200", badge: "bg-blue-100 text-blue-800 ring-blue-200", bar: "bg-blue-600" },
+  1: { ring: "border-red-200", badge: "bg-red-100 text-red-800 ring-red-200", bar: "bg-red-600" },
+};
+
+function lastLoadText(load: ListLoadItem): string {
+  const when = formatDate(load.finishedAt ?? load.createdAt);
+  if (load.status === "failed") return `Last load failed (${when}).`;
+  return `Last change ${when}: ${describeLoadText(load)}`;
+}
+
+function describeLoadText(l: ListLoadItem): string {
+  const f = formatCount;
+  if (l.mode === "remove") return `${f(l.removed)} removed${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
+  return `${l.mode === "replace" ? "replaced, " : ""}${f(l.added)} added, ${f(l.alreadyPresent)} already present${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
+}
+
+function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
+  const style = CARD_STYLE[list.suppressionType];
+  const active = load && (load.status === "queued" || load.status === "running");
+  const q = `type=${list.suppressionType}`;
+  return (
+    <li className={`rounded-xl border-2 bg-white p-5 shadow-sm ${style.ring}`} data-testid={`dnc-card-${list.suppressionType}`}>
+      <div className={`-mx-5 -mt-5 mb-4 h-1.5 rounded-t-lg ${style.bar}`} aria-hidden />
+      <div className="flex items-start justify-between gap-2">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">{list.name}</h2>
+          <span className={`mt-1 inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ${style.badge}`}>
+            Type {list.suppressionType}
+          </span>
+        </div>
+        <CardMenu
+          label={`Actions for ${list.name}`}
+          items={[
+            { label: "Add Numbers", to: `/dnc?dialog=add&${q}` },
+            { label: "Remove Numbers", to: `/dnc?dialog=remove&${q}` },
+            { label: "Replace List", to: `/dnc?dialog=replace&${q}` },
+            { label: "Edit DNC List", to: `/dnc?dialog=edit&${q}` },
+          ]}
+        />
+      </div>
+      <p className="mt-3 text-sm text-slate-600">{list.description || "No description"}</p>
+      <dl className="mt-4 grid grid-cols-3 gap-2 text-sm">
+        <div>
+          <dt className="text-xs text-slate-500">Phone count</dt>
+          <dd className="font-semibold text-slate-900" data-testid="phone-count">
+            {formatCount(list.phoneCount)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">Created</dt>
+          <dd className="font-medium text-slate-900">{formatDate(list.createdAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">Updated</dt>
+          <dd className="font-medium text-slate-900">{formatDate(list.updatedAt)}</dd>
+        </div>
+      </dl>
+      {active ? (
+        <Link to={`/dnc/loads/${load.id}`} className="mt-4 block rounded-md bg-slate-50 p-2 hover:bg-slate-100">
+          <ProgressBar percent={load.percent} label={`Loading ${load.fileName}`} />
+        </Link>
+      ) : (
+        load && (
+          <p className={`mt-4 text-xs ${load.status === "failed" ? "text-red-700" : "text-slate-500"}`}>
+            {lastLoadText(load)}{" "}
+            {load.status === "failed" && (
+              <Link to={`/dnc/loads/${load.id}`} className="underline">
+                Details
+              </Link>
+            )}
+          </p>
+        )
+      )}
+    </li>
+  );
+}
+
+function TypeSelect({
+  field,
+  lists,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  field: any;
+  lists: DncList[];
+}) {
+  const props = getSelectProps(field);
+  return (
+    <div>
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
+        Suppression type
+      </label>
+      <select {...props} key={props.key} className={inputClass}>
+        {lists.map((l) => (
+          <option key={l.suppressionType} value={String(l.suppressionType)}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+      <FieldErrors id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+function Buttons({ label, busy, danger }: { label: string; busy: string; danger?: boolean }) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  return (
+    <div className="flex justify-end gap-2 pt-2">
+      <Link to="/dnc" replace className={secondaryButtonClass}>
+        Cancel
+      </Link>
+      <button type="submit" className={danger ? `${buttonClass} bg-red-600 hover:bg-red-700` : buttonClass} disabled={submitting}>
+        {submitting ? busy : label}
+      </button>
+    </div>
+  );
+}
+
+function LoadDialog({ mode, list, maxUploadText }: { mode: Mode; list: DncList; maxUploadText: string }) {
+  const lastResult = useLastResult("load");
+  const [form, fields] = useForm({
+    id: `dnc-${mode}-${list.suppressionType}`,
+    lastResult,
+    defaultValue: { method: "manual" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: dncLoadSchema(browserHasFile) }),
+  });
+  const description =
+    mode === "add"
+      ? `Add numbers to ${list.name}.`
+      : mode === "remove"
+        ? `Remove numbers from ${list.name}.`
+        : `Replace every number on ${list.name} with the numbers below.`;
+  return (
+    <ListDialog title={DIALOG_TITLES[mode]} description={description} closeHref="/dnc" testId={`dnc-${mode}-dialog`}>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="load" />
+        <input type="hidden" name="mode" value={mode} />
+        <input type="hidden" name="type" value={String(list.suppressionType)} />
+        <FormErrors errors={form.errors} />
+        {mode === "replace" && (
+          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            The {formatCount(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the
+            current list until the replacement is complete.
+          </p>
+        )}
+        <NumbersInput
+          method={fields.method}
+          numbers={fields.numbers}
+          file={fields.file}
+          maxUploadText={maxUploadText}
+          fileHint="A CSV with a 'Phone' column, or one number per line; large files are streamed."
+        />
+        <Buttons label={DIALOG_TITLES[mode]} busy="Uploading..." danger={mode !== "add"} />
+      </Form>
+    </ListDialog>
+  );
+}
+
+function EditDialog({ lists, type }: { lists: DncList[]; type: 0 | 1 }) {
+  const lastResult = useLastResult("edit");
+  const current = lists.find((l) => l.suppressionType === type);
+  const [form, fields] = useForm({
+    id: `dnc-edit-${type}`,
+    lastResult,
+    defaultValue: { type: String(type), description: current?.description ?? "" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: dncEditSchema }),
+  });
+  return (
+    <ListDialog title="Edit DNC List" closeHref="/dnc" testId="dnc-edit-dialog">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="edit" />
+        <FormErrors errors={form.errors} />
+        <TypeSelect field={fields.type} lists={lists} />
+        <div>
+          <label htmlFor={fields.description.id} className="mb-1 block text-sm font-medium text-slate-700">
+            Description
+          </label>
+          <textarea
+            id={fields.description.id}
+            name={fields.description.name}
+            rows={3}
+            defaultValue={typeof fields.description.initialValue === "string" ? fields.description.initialValue : ""}
+            className={inputClass}
+          />
+          <FieldErrors id={fields.description.errorId} errors={fields.description.errors} />
+        </div>
+        <Buttons label="Save Changes" busy="Saving..." />
+      </Form>
+    </ListDialog>
+  );
+}
+
+export default function DncPage() {
+  const { lists, loads, loadError, dialog, type, maxUploadText } = useLoaderData<typeof loader>();
+  const anyActive = Object.values(loads).some((l) => l.status === "queued" || l.status === "running");
+  usePolling(anyActive && !dialog, 2000);
+  const target = lists.find((l) => l.suppressionType === type);
+  return (
+    <div>
+      <PageHeader title={DNC_TEXT.title} subtitle="The suppression lists every purge checks." />
+      {loadError && (
+        <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {loadError}
+        </div>
+      )}
+      <ul className="grid gap-4 md:grid-cols-2" aria-label="DNC lists">
+        {lists.map((l) => (
+          <DncCard key={l.id} list={l} load={loads[l.id]} />
+        ))}
+      </ul>
+      {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} />}
+      {dialog === "edit" && lists.length > 0 && <EditDialog key={type} lists={lists} type={type} />}
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

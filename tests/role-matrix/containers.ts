@@ -1,0 +1,110 @@
+import { adminOnly, signedIn, type MatrixEntry, type Outcome, type MatrixRole } from "./types";
+
+const containers = () => import("~/routes/_app.containers._index");
+const containerLoad = () => import("~/routes/_app.containers.loads.$loadId");
+const dnc = () => import("~/routes/_app.dnc._index");
+const dncLoad = () => import("~/routes/_app.dnc.loads.$loadId");
+const someUuid = "00000000-0000-4000-8000-000000000000";
+const exactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...signedIn(o), anonymous: "login" });
+const adminExactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...adminOnly, Admin: o, SuperAdmin: o });
+
+export const entries: MatrixEntry[] = [
+  { name: "GET /containers", route: containers, kind: "loader", path: "/containers", expect: exactly(200) },
+  {
+    name: "GET /containers?dialog=create-container",
+    route: containers,
+    kind: "loader",
+    path: "/containers?dialog=create-container",
+    expect: exactly(200),
+  },
+  { name: "GET /containers?dialog=create-category", route: containers, kind: "loader", path: "/containers?dialog=create-category", expect: exactly(200) },
+  {
+    name: "GET /containers?dialog=edit-container (unknown id)",
+    route: containers,
+    kind: "loader",
+    path: "/containers?dialog=edit-container&id=999999",
+    expect: exactly(404),
+  },
+  {
+    name: "GET /containers?dialog=add-numbers (unknown id)",
+    route: containers,
+    kind: "loader",
+    path: "/containers?dialog=add-numbers&id=999999",
+    expect: exactly(404),
+  },
+  {
+    name: "POST /containers intent=create-category",
+    route: containers,
+    kind: "action",
+    path: "/containers",
+    form: { intent: "create-category", name: "Matrix category" },
+    expect: exactly(302),
+  },
+  {
+    name: "POST /containers intent=create-container (no category)",
+    route: containers,
+    kind: "action",
+    path: "/containers",
+    form: { intent: "create-container", name: "Matrix", method: "manual", numbers: "2015550123" },
+    expect: exactly(400),
+  },
+  {
+    name: "POST /containers intent=edit-container (unknown id)",
+    route: containers,
+    kind: "action",
+    path: "/containers",
+    form: { intent: "edit-container", id: "999999", name: "X", categoryId: someUuid },
+    expect: exactly(404),
+  },
+  {
+    name: "POST /containers intent=add-numbers (unknown id)",
+    route: containers,
+    kind: "action",
+    path: "/containers",
+    form: { intent: "add-numbers", id: "999999", method: "manual", numbers: "2015550123" },
+    expect: exactly(404),
+  },
+  {
+    name: "GET /containers/loads/:loadId (unknown)",
+    route: containerLoad,
+    kind: "loader",
+    path: `/containers/loads/${someUuid}`,
+    params: { loadId: someUuid },
+    expect: exactly(404),
+  },
+  { name: "GET /dnc", route: dnc, kind: "loader", path: "/dnc", expect: adminExactly(200) },
+  { name: "GET /dnc?dialog=add&type=0", route: dnc, kind: "loader", path: "/dnc?dialog=add&type=0", expect: adminExactly(200) },
+  { name: "GET /dnc?dialog=edit&type=1", route: dnc, kind: "loader", path: "/dnc?dialog=edit&type=1", expect: adminExactly(200) },
+  {
+    name: "POST /dnc intent=load (empty entry)",
+    route: dnc,
+    kind: "action",
+    path: "/dnc",
+    form: { intent: "load", type: "0", mode: "add", method: "manual", numbers: "" },
+    expect: adminExactly(400),
+  },
+  {
+    name: "POST /dnc intent=load mode=remove",
+    route: dnc,
+    kind: "action",
+    path: "/dnc",
+    form: { intent: "load", type: "1", mode: "remove", method: "manual", numbers: "2015550123" },
+    expect: adminExactly(302),
+  },
+  {
+    name: "POST /dnc intent=edit",
+    route: dnc,
+    kind: "action",
+    path: "/dnc",
+    form: { intent: "edit", type: "0", description: "TCPA litigators" },
+    expect: adminExactly(302),
+  },
+  {
+    name: "GET /dnc/loads/:loadId (unknown)",
+    route: dncLoad,
+    kind: "loader",
+    path: `/dnc/loads/${someUuid}`,
+    params: { loadId: someUuid },
+    expect: adminExactly(404),
+  },
+];
