@@ -487,3 +487,17 @@ export async function recentAuditActivity(db: Kysely<Database>, limit = 25): Pro
     at: r.created_at.toISOString(),
   }));
 }
+
+/** Whether the user may use the state filter: unlimited roles always, others when their plan lists it. */
+export async function stateFilterAllowed(
+  db: Kysely<Database>,
+  state: { unlimited: boolean; plan: { id: string } | null },
+): Promise<boolean> {
+  if (state.unlimited) return true;
+  if (!state.plan) return false;
+  const row = await db.selectFrom("plans").select("features").where("id", "=", state.plan.id).executeTakeFirst();
+  const features = (typeof row?.features === "string" ? safeJson(row.features) : row?.features) as
+    | { label?: string; available?: boolean }[]
+    | null;
+  return Array.isArray(features) && features.some((f) => /state filter/i.test(f.label ?? "") && f.available !== false);
+}

@@ -1,9 +1,50 @@
-import { signedIn, type MatrixEntry } from "./types";
+import { signedIn, type MatrixEntry, type MatrixRole, type Outcome } from "./types";
+
+/** NormalUser (no plan) gets the subscription dialog on /purge (200) and 402 on its actions. */
+const withPlan = (normalUser: Outcome, others: Outcome): Record<MatrixRole, Outcome> => ({
+  anonymous: "login",
+  NormalUser: normalUser,
+  UnlimitedUser: others,
+  Admin: others,
+  SuperAdmin: others,
+});
+
+const purge = () => import("~/routes/_app.purge");
 
 const unknownFile = "00000000-0000-4000-8000-000000000000";
 
 /** Purge wizard, history, downloads, dashboard. */
 export const entries: MatrixEntry[] = [
+  { name: "GET /purge", route: purge, kind: "loader", path: "/purge", expect: withPlan(200, 200) },
+  { name: "GET /purge?step=3", route: purge, kind: "loader", path: "/purge?step=3&mode=csv", expect: withPlan(200, 200) },
+  { name: "GET /purge?step=4&mode=manual", route: purge, kind: "loader", path: "/purge?step=4&mode=manual", expect: withPlan(200, 200) },
+  // Column selection without an upload goes back to Upload Data.
+  { name: "GET /purge?step=5 (no upload)", route: purge, kind: "loader", path: "/purge?step=5&mode=csv", expect: withPlan(200, 302) },
+  {
+    name: "GET /purge?step=6 (unknown job)",
+    route: purge,
+    kind: "loader",
+    path: `/purge?step=6&job=${unknownFile}`,
+    expect: withPlan(200, 404),
+  },
+  { name: "POST /purge intent=manual (empty)", route: purge, kind: "action", path: "/purge", form: { intent: "manual", numbers: "" }, expect: withPlan(402, 400) },
+  {
+    name: "POST /purge intent=upload (no file)",
+    route: purge,
+    kind: "action",
+    path: "/purge",
+    form: { intent: "upload", mode: "csv" },
+    expect: withPlan(402, 400),
+  },
+  {
+    name: "POST /purge intent=start (unknown upload)",
+    route: purge,
+    kind: "action",
+    path: "/purge",
+    form: { intent: "start", mode: "csv", upload: "0123456789abcdef0123456789abcdef", column: "Phone" },
+    expect: withPlan(402, 400),
+  },
+  { name: "POST /purge (no intent)", route: purge, kind: "action", path: "/purge", expect: withPlan(402, 400) },
   { name: "GET /history", route: () => import("~/routes/_app.history"), kind: "loader", path: "/history", expect: signedIn("allowed") },
   {
     name: "GET /history?page=2",

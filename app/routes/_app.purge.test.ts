@@ -1,0 +1,286 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Uploads go to a directory of this test file's own, with a small cap to test the limit.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "purge-route-"));
+process.env.DATA_DIR = dataDir;
+process.env.MAX_UPLOAD_BYTES = "4096";
+
+import { useAppTestDb } from "../../tests/setup/db";
+import { makeRequest, testContext } from "../../tests/setup/request";
+import { createUser, run } from "../../tests/fixtures/purge";
+import { getScrubService } from "~/utils/scrub.server";
+import { createBankTransferTransaction, markTransactionPaid } from "~/models/transaction.server";
+import { action, loader } from "./_app.purge";
+import { loader as downloadLoader } from "./downloads.$fileId";
+
+const { handle } = useAppTestDb();
+
+type User = Awaited<ReturnType<typeof createUser>>;
+let admin: User;
+let planUser: User;
+let noPlan: User;
+let other: User;
+
+beforeAll(async () => {
+  const db = handle().db;
+  admin = await createUser(db, { role: "Admin", firstName: "Ada", lastName: "Admin" });
+  planUser = await createUser(db, { firstName: "Pat", lastName: "Plan" });
+  noPlan = await createUser(db, { firstName: "Nia", lastName: "None" });
+  other = await createUser(db, { role: "UnlimitedUser", firstName: "Oli", lastName: "Other" });
+  const { transaction } = await createBankTransferTransaction(db, { userId: planUser.id, planId: "beginner" });
+  await markTransactionPaid(db, { id: transaction.id, adminId: admin.id });
+  // A tiny allowance so the limit can be reached.
+  await db.updateTable("transactions").set({ dnc_and_litigation_scrubs: 8 }).where("id", "=", transaction.id).execute();
+});
+
+afterAll(async () => {
+  const g = globalThis as unknown as { __singletons?: Map<string, unknown> };
+  const service = g.__singletons?.get("scrub-service") as Promise<{ close(): Promise<void> }> | undefined;
+  await (await service)?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function multipart(url: string, cookie: string, fields: [string, string][], file?: { name: string; content: string }) {
+  const fd = new FormData();
+  for (const [k, v] of fields) fd.append(k, v);
+  if (file) fd.append("file", new Blob([file.content], { type: "text/csv" }), file.name);
+  return new Request(`http://localhost${url}`, { method: "POST", body: fd, headers: { Cookie: cookie } });
+}
+
+async function callAction(request: Request) {
+  return run(() => action({ request, params: {}, context: testContext }));
+}
+
+async function callLoader(url: string, cookie: string) {
+  return run(() => loader({ request: makeRequest(url, { cookie }), params: {}, context: testContext }));
+}
+
+function statusOf(r: unknown): number {
+  if (r instanceof Response) return r.status;
+  return (r as { init?: { status?: number } }).init?.status ?? 200;
+}
+
+function errorOf(r: unknown): string | undefined {
+  return (r as { data?: { error?: { message: string } } }).data?.error?.message;
+}
+
+function location(r: unknown): URL {
+  expect(r).toBeInstanceOf(Response);
+  const loc = (r as Response).headers.get("Location");
+  expect(loc).toBeTruthy();
+  return new URL(loc!, "http://localhost");
+}
+
+function uploadFiles(userId: string): string[] {
+  const dir = path.join(dataDir, "uploads", userId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+const CSV = [
+  "Name,Mobile Phone,City",
+  "Ann,(202) 555-0101,DC",
+  "Bob,202-555-0101,DC", // duplicate of Ann's number
+  "Cy,not a phone,LA",
+  "=HYPERLINK(1),310.555.0199,LA",
+  "Dee,1.23457E+9,NY",
+].join("\n");
+
+async function readDownload(cookie: string, fileId: string): Promise<string> {
+  const res = (await run(() => downloadLoader({ request: makeRequest(`/downloads/${fileId}`, { cookie }), params: { fileId }, context: testContext }))) as Response;
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe("/purge CSV flow", () => {
+  it("uploads, picks the default phone column, purges and offers the three downloads", async () => {
+    const up = await callAction(
+      multipart("/purge?step=4&mode=csv", admin.cookie, [
+        ["type", "DNCAndLitigation"],
+        ["mode", "csv"],
+        ["intent", "upload"],
+      ], { name: "leads.csv", content: CSV }),
+    );
+    const step5 = location(up);
+    expect(step5.searchParams.get("step")).toBe("5");
+    expect(step5.searchParams.get("column")).toBe("Mobile Phone");
+    expect(step5.searchParams.get("type")).toBe("DNCAndLitigation");
+    const uploadId = step5.searchParams.get("upload")!;
+    expect(uploadId).toMatch(/^[a-f0-9]{32}$/);
+    expect(uploadFiles(admin.id).sort()).toEqual([`${uploadId}.csv`, `${uploadId}.json`]);
+
+    const page5 = (await callLoader(step5.pathname + step5.search, admin.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page5.wizard?.preview?.headers).toEqual(["Name", "Mobile Phone", "City"]);
+    expect(page5.wizard?.preview?.phoneColumn).toBe("Mobile Phone");
+    expect(page5.wizard?.upload?.name).toBe("leads.csv");
+
+    const started = await callAction(
+      makeRequest(step5.pathname + step5.search, {
+        cookie: admin.cookie,
+        form: { intent: "start", type: "DNCAndLitigation", mode: "csv", upload: uploadId, column: "Mobile Phone" },
+      }),
+    );
+    const step6 = location(started);
+    expect(step6.searchParams.get("step")).toBe("6");
+    const jobId = step6.searchParams.get("job")!;
+    const service = await getScrubService();
+    expect(await service.waitFor("job", jobId, 20_000)).toBe("completed");
+
+    const page6 = (await callLoader(step6.pathname + step6.search, admin.cookie)) as Awaited<ReturnType<typeof loader>>;
+    const job = page6.wizard!.job!;
+    expect(job).toMatchObject({ status: "completed", good: 2, bad: 1, invalid: 2, percent: 100, fileName: "leads.csv" });
+    expect(job.reasons.duplicate).toBe(1);
+    expect(job.files.map((f) => f.kind)).toEqual(["good", "bad", "invalid"]);
+    const [good, bad, invalid] = await Promise.all(job.files.map((f) => readDownload(admin.cookie, f.id)));
+    expect(good).toContain("Ann,(202) 555-0101,DC");
+    expect(good).toContain("310.555.0199");
+    expect(good).not.toContain("Bob");
+    expect(good).not.toMatch(/^=HYPERLINK/m);
+    expect(bad).toContain("Bob,202-555-0101,DC");
+    expect(bad).toMatch(/duplicate/);
+    expect(invalid).toContain("not a phone");
+    expect(invalid).toContain("1.23457E+9");
+
+    // Another user cannot see the job, nor use the upload.
+    expect(statusOf(await callLoader(step6.pathname + step6.search, other.cookie))).toBe(404);
+    const stolen = await callAction(
+      makeRequest("/purge", { cookie: other.cookie, form: { intent: "start", mode: "csv", upload: uploadId, column: "Mobile Phone" } }),
+    );
+    expect(statusOf(stolen)).toBe(400);
+    expect(errorOf(stolen)).toBe("Please select a CSV file");
+  });
+
+  it("keeps the uploaded file when going back to step 4 and on without a new file", async () => {
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "a.csv", content: "Phone\n2025550101\n" }));
+    const uploadId = location(up).searchParams.get("upload")!;
+    const again = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"], ["upload", uploadId]]));
+    expect(location(again).searchParams.get("upload")).toBe(uploadId);
+    expect(location(again).searchParams.get("step")).toBe("5");
+  });
+
+  it("refuses an upload over the limit with a clear message and leaves nothing on disk", async () => {
+    const before = uploadFiles(other.id).length;
+    const res = await callAction(
+      multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "big.csv", content: "Phone\n" + "2025550101\n".repeat(500) }),
+    );
+    expect(statusOf(res)).toBe(413);
+    expect(errorOf(res)).toBe("File is too large. The limit is 4 KB.");
+    expect(uploadFiles(other.id)).toHaveLength(before);
+  });
+
+  it("answers the spec's messages for missing, empty and unusable files", async () => {
+    const noFile = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]]));
+    expect(errorOf(noFile)).toBe("Please select a CSV file");
+
+    const before = uploadFiles(other.id).length;
+    const empty = await callAction(multipart("/purge", other.cookie, [["intent", "upload"]], { name: "e.csv", content: "" }));
+    expect(errorOf(empty)).toBe("CSV file appears to be empty or has no data rows");
+    const headerOnly = await callAction(multipart("/purge", other.cookie, [["intent", "upload"]], { name: "h.csv", content: "Phone,Name\n" }));
+    expect(errorOf(headerOnly)).toBe("CSV file appears to be empty or has no data rows");
+    expect(uploadFiles(other.id)).toHaveLength(before);
+
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"]], { name: "n.csv", content: "Name,Phone\nAnn,hello\nBob,1234\n" }));
+    const uploadId = location(up).searchParams.get("upload")!;
+    const start = (column: string) =>
+      callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "start", mode: "csv", upload: uploadId, column } }));
+    expect(errorOf(await start(""))).toBe("Please select a column containing phone numbers");
+    expect(errorOf(await start("Fax"))).toBe("Column 'Fax' not found in CSV file");
+    expect(errorOf(await start("Phone"))).toBe("No phone numbers found in column 'Phone'");
+  });
+});
+
+describe("/purge manual entry", () => {
+  const manual = (cookie: string, numbers: string, extra: Record<string, string> = {}) =>
+    callAction(makeRequest("/purge?step=4&mode=manual", { cookie, form: { intent: "manual", mode: "manual", numbers, ...extra } }));
+
+  it("validates with the spec's messages", async () => {
+    expect(errorOf(await manual(other.cookie, "  "))).toBe("Please enter phone numbers");
+    expect(errorOf(await manual(other.cookie, "abc, 12"))).toBe("No valid phone numbers found");
+    expect(errorOf(await manual(other.cookie, "2025550101, 12, ab, 99, x1"))).toBe("Invalid phone numbers found: 12, ab, 99...");
+  });
+
+  it("purges typed numbers as a one-column CSV and returns to step 4 on Previous", async () => {
+    const res = await manual(other.cookie, "(202) 555-0101\n202.555.0101, 3105550199\n+44 20 7946 0958");
+    const step6 = location(res);
+    expect(step6.searchParams.get("mode")).toBe("manual");
+    const jobId = step6.searchParams.get("job")!;
+    expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+    const page = (await callLoader(step6.pathname + step6.search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page.wizard!.job).toMatchObject({ good: 2, bad: 1, invalid: 1, fileName: "manual-entry.csv" });
+    const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
+    expect(good.split("\n")[0]).toBe("Number");
+    // Previous from step 6 (manual) shows step 4 with the numbers filled in again.
+    const back = new URL(step6);
+    back.searchParams.set("step", "4");
+    back.searchParams.delete("job");
+    const page4 = (await callLoader(back.pathname + back.search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page4.wizard!.manualText).toBe("2025550101\n2025550101\n3105550199\n442079460958");
+  });
+});
+
+describe("/purge plans and guards", () => {
+  it("shows the subscription dialog to a user without a plan and refuses their purge", async () => {
+    const page = (await callLoader("/purge", noPlan.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page.gate).not.toBeNull();
+    expect(page.wizard).toBeNull();
+    const res = await callAction(makeRequest("/purge", { cookie: noPlan.cookie, form: { intent: "manual", numbers: "2025550101" } }));
+    expect(statusOf(res)).toBe(402);
+    expect(errorOf(res)).toMatch(/You need an active plan to purge numbers/);
+  });
+
+  it("refuses a purge over the plan's limit with the billing message, and records nothing", async () => {
+    const db = handle().db;
+    const ok = await callAction(
+      makeRequest("/purge", { cookie: planUser.cookie, form: { intent: "manual", numbers: "2025550101,2025550102,2025550103,2025550104" } }),
+    );
+    expect(location(ok).searchParams.get("step")).toBe("6");
+    await (await getScrubService()).waitFor("job", location(ok).searchParams.get("job")!, 20_000);
+    const jobsBefore = await db.selectFrom("scrub_jobs").select("id").where("user_id", "=", planUser.id).execute();
+    const over = await callAction(
+      makeRequest("/purge", {
+        cookie: planUser.cookie,
+        form: { intent: "manual", numbers: "3105550101,3105550102,3105550103,3105550104,3105550105" },
+      }),
+    );
+    expect(statusOf(over)).toBe(402);
+    expect(errorOf(over)).toMatch(/^This purge needs 6 numbers of DNC suppression, but only 4 of your Beginner plan/);
+    const jobsAfter = await db.selectFrom("scrub_jobs").select("id").where("user_id", "=", planUser.id).execute();
+    expect(jobsAfter).toHaveLength(jobsBefore.length);
+  });
+
+  it("offers the state filter to plans that include it and passes the states to the job", async () => {
+    const page = (await callLoader("/purge?step=1&state=tx&state=CA&state=ZZ", planUser.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page.wizard!.canFilterStates).toBe(true);
+    expect(page.wizard!.state.states).toEqual(["CA", "TX"]);
+    const res = await callAction(
+      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2125550101,3105550101", state: "CA" } }),
+    );
+    const jobId = location(res).searchParams.get("job")!;
+    await (await getScrubService()).waitFor("job", jobId, 20_000);
+    const job = await handle().db.selectFrom("scrub_jobs").select(["states", "good_count", "bad_count"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(job.states).toEqual(["CA"]);
+    expect(Number(job.good_count)).toBe(1);
+    expect(Number(job.bad_count)).toBe(1);
+  });
+
+  it("drops another user's category or container from the state and 404s another user's job", async () => {
+    const db = handle().db;
+    const cat = await db.insertInto("categories").values({ user_id: admin.id, name: "Admin cat", description: "" }).returning("id").executeTakeFirstOrThrow();
+    const page = (await callLoader(`/purge?step=3&category=${cat.id}&container=1`, other.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page.wizard!.state.category).toBe("");
+    expect(page.wizard!.state.container).toBe("");
+    expect(statusOf(await callLoader("/purge?step=6&job=not-a-uuid", other.cookie))).toBe(302);
+    expect(statusOf(await callLoader("/purge?step=6&job=00000000-0000-4000-8000-000000000000", other.cookie))).toBe(404);
+    const res = await callAction(
+      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025550101", category: cat.id } }),
+    );
+    expect(errorOf(res)).toBe("The selected category was not found. Please choose it again.");
+  });
+
+  it("sends anonymous visitors to sign in", async () => {
+    const res = await callLoader("/purge", "");
+    expect(statusOf(res)).toBe(302);
+  });
+});

@@ -1,0 +1,128 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+import { createScrubJob, parsePhone, US_STATES, type ScrubService } from "./scrub.server";
+import { CSV_MESSAGES, PRECHECK_ROWS, type SuppressionType } from "./purge-wizard";
+import type { StoredUpload } from "./uploads.server";
+import { getCategoryOption, getContainerOption } from "~/models/purge.server";
+import { reserveUsage } from "~/models/usage.server";
+import { recordAudit, type SessionUser } from "~/models/user.server";
+
+/** A message for the user (shown under 'Validation Error'); never a crash. */
+export class PurgeInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PurgeInputError";
+  }
+}
+
+export interface CsvSummary {
+  headers: string[];
+  hasHeader: boolean;
+  rows: string[][];
+  phoneColumn: string | null;
+}
+
+/** Reads the header and the first rows of an upload; throws PurgeInputError with the spec's messages. */
+export async function readCsvSummary(service: ScrubService, upload: StoredUpload): Promise<CsvSummary> {
+  if (upload.bytes === 0) throw new PurgeInputError(CSV_MESSAGES.empty);
+  let preview: Awaited<ReturnType<ScrubService["previewCsv"]>>;
+  try {
+    preview = await service.previewCsv(upload.path, PRECHECK_ROWS);
+  } catch {
+    throw new PurgeInputError(CSV_MESSAGES.unreadable);
+  }
+  if (!preview.headers.length || preview.headers.every((h) => !h.trim())) {
+    // A file with rows but no usable header cells, or nothing at all.
+    throw new PurgeInputError(preview.rows.length ? CSV_MESSAGES.headers : CSV_MESSAGES.empty);
+  }
+  if (!preview.rows.length) throw new PurgeInputError(CSV_MESSAGES.empty);
+  return { headers: preview.headers, hasHeader: preview.hasHeader, rows: preview.rows, phoneColumn: preview.phoneColumn };
+}
+
+/**
+ * The pre-check before a CSV purge (DECISIONS: invalid numbers do not block; only a column with no phone
+ * number at all in the first rows, or an unreadable file, does).
+ */
+export async function precheckCsv(service: ScrubService, upload: StoredUpload, column: string): Promise<CsvSummary> {
+  if (!column) throw new PurgeInputError(CSV_MESSAGES.noColumn);
+  const summary = await readCsvSummary(service, upload);
+  const index = summary.headers.indexOf(column);
+  if (index < 0) throw new PurgeInputError(CSV_MESSAGES.columnMissing(column));
+  const anyPhone = summary.rows.slice(0, PRECHECK_ROWS).some((r) => parsePhone(r[index] ?? "").ok);
+  if (!anyPhone) throw new PurgeInputError(CSV_MESSAGES.noPhones(column));
+  return summary;
+}
+
+const STATE_CODES = new Set(US_STATES.map((s) => s.code));
+
+export interface StartPurgeInput {
+  user: SessionUser;
+  upload: StoredUpload;
+  suppressionType: SuppressionType;
+  column: string;
+  categoryId: string;
+  containerId: string;
+  states: string[];
+  /** Whether the user's plan includes the state filter. */
+  stateFilterAllowed: boolean;
+}
+
+/**
+ * Reserves the plan usage and inserts the queued job in one transaction, then hands it to the scrub
+ * service. Throws PurgeInputError (bad choices), NoPlanError / UsageLimitError (plan), or the service's error.
+ */
+export async function startPurge(db: Kysely<Database>, service: ScrubService, input: StartPurgeInput): Promise<string> {
+  const { user, upload } = input;
+  let categoryId: string | null = null;
+  if (input.categoryId) {
+    const c = await getCategoryOption(db, user.id, input.categoryId);
+    if (!c) throw new PurgeInputError("The selected category was not found. Please choose it again.");
+    categoryId = c.id;
+  }
+  let containerId: number | null = null;
+  if (input.containerId) {
+    const c = await getContainerOption(db, user.id, input.containerId);
+    if (!c) throw new PurgeInputError("The selected container was not found. Please choose it again.");
+    containerId = Number(c.id);
+  }
+  const states = input.states.filter((s) => STATE_CODES.has(s));
+  if (states.length !== input.states.length) throw new PurgeInputError("Unknown state in the state filter.");
+  if (states.length && !input.stateFilterAllowed) throw new PurgeInputError("Your plan does not include the state filter.");
+
+  const rows = await service.countRecords(upload.path);
+  const jobId = await db.transaction().execute(async (trx) => {
+    await reserveUsage(trx, { userId: user.id, kind: "suppression", amount: rows });
+    return createScrubJob(trx, {
+      userId: user.id,
+      fileName: upload.originalName,
+      inputPath: upload.path,
+      suppressionType: input.suppressionType,
+      columnName: input.column,
+      containerId,
+      categoryId,
+      states: states.length ? states : null,
+      usageReserved: rows,
+      source: "web",
+    });
+  });
+  await recordAudit(db, {
+    actorId: user.id,
+    action: "scrub.started",
+    targetType: "scrub_job",
+    targetId: jobId,
+    details: { fileName: upload.originalName, suppressionType: input.suppressionType, rows },
+  });
+  try {
+    await service.enqueue(jobId);
+  } catch (e) {
+    // Never leave a job queued that nothing will run (it would hold plan usage forever).
+    await db
+      .updateTable("scrub_jobs")
+      .set({ status: "failed", error: "Failed to process purge.", finished_at: new Date() })
+      .where("id", "=", jobId)
+      .where("status", "=", "queued")
+      .execute();
+    throw e;
+  }
+  return jobId;
+}

@@ -1,0 +1,193 @@
+import { z } from "zod";
+
+/**
+ * The purge wizard's state and rules, shared by the server (loader/action) and the browser.
+ * The whole state lives in the URL (and hidden form fields), so every step works with JavaScript off,
+ * survives a reload and can be bookmarked; the uploaded file is referenced by its upload id.
+ */
+
+export const STEPS = [
+  { n: 1, label: "Suppression Type" },
+  { n: 2, label: "Choose Category" },
+  { n: 3, label: "Select Container" },
+  { n: 4, label: "Upload Data" },
+  { n: 5, label: "Column Selection" },
+  { n: 6, label: "Results" },
+] as const;
+
+export const SUPPRESSION_TYPES = [
+  { value: "LitigationOnly", label: "Litigation Only", description: "Removes numbers on the litigation list (known TCPA litigators)." },
+  {
+    value: "DNCAndLitigation",
+    label: "DNC and Litigation",
+    description: "Removes numbers on the do-not-call list and on the litigation list.",
+  },
+] as const;
+
+export type SuppressionType = (typeof SUPPRESSION_TYPES)[number]["value"];
+export type UploadMode = "manual" | "csv";
+
+export interface WizardState {
+  step: number;
+  type: SuppressionType;
+  category: string;
+  container: string;
+  mode: UploadMode;
+  upload: string;
+  column: string;
+  states: string[];
+  job: string;
+}
+
+export const UPLOAD_ID_RE = /^[a-f0-9]{32}$/;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const stateSchema = z.object({
+  step: z.coerce.number().int().min(1).max(6).catch(1),
+  type: z.enum(["LitigationOnly", "DNCAndLitigation"]).catch("LitigationOnly"),
+  category: z.string().regex(UUID_RE).catch(""),
+  container: z.string().regex(/^\d{1,9}$/).catch(""),
+  mode: z.enum(["manual", "csv"]).catch("csv"),
+  upload: z.string().regex(UPLOAD_ID_RE).catch(""),
+  column: z.string().max(500).catch(""),
+  job: z.string().regex(UUID_RE).catch(""),
+});
+
+/** Reads the wizard state from URL search params or form data; anything malformed falls back to its default. */
+export function parseWizardState(source: URLSearchParams | FormData): WizardState {
+  const get = (k: string) => {
+    const v = source.get(k);
+    return typeof v === "string" ? v : undefined;
+  };
+  const base = stateSchema.parse({
+    step: get("step") ?? 1,
+    type: get("type"),
+    category: get("category") ?? "",
+    container: get("container") ?? "",
+    mode: get("mode"),
+    upload: get("upload") ?? "",
+    column: get("column") ?? "",
+    job: get("job") ?? "",
+  });
+  const states = [
+    ...new Set(
+      source
+        .getAll("state")
+        .filter((s): s is string => typeof s === "string")
+        .map((s) => s.trim().toUpperCase())
+        .filter((s) => /^[A-Z]{2}$/.test(s)),
+    ),
+  ].sort();
+  return { ...base, states };
+}
+
+/** The URL of a wizard state (defaults left out to keep it short). */
+export function wizardHref(state: WizardState, overrides: Partial<WizardState> = {}): string {
+  const s = { ...state, ...overrides };
+  const p = new URLSearchParams();
+  p.set("step", String(s.step));
+  if (s.type !== "LitigationOnly") p.set("type", s.type);
+  if (s.category) p.set("category", s.category);
+  if (s.container) p.set("container", s.container);
+  p.set("mode", s.mode);
+  if (s.upload) p.set("upload", s.upload);
+  if (s.column) p.set("column", s.column);
+  for (const st of s.states) p.append("state", st);
+  if (s.job) p.set("job", s.job);
+  return `/purge?${p}`;
+}
+
+/** Hidden fields for every part of the state except the ones the current step edits. */
+export function hiddenFields(state: WizardState, omit: (keyof WizardState)[]): [string, string][] {
+  const out: [string, string][] = [];
+  const keys: (keyof WizardState)[] = ["type", "category", "container", "mode", "upload", "column", "job"];
+  for (const k of keys) {
+    if (omit.includes(k)) continue;
+    const v = state[k];
+    if (typeof v === "string" && v) out.push([k, v]);
+  }
+  if (!omit.includes("states")) for (const st of state.states) out.push(["state", st]);
+  return out;
+}
+
+/** Previous from Results goes back to Upload Data (manual) or Column Selection (CSV). */
+export function previousStep(state: Pick<WizardState, "step" | "mode">): number {
+  if (state.step === 6) return state.mode === "manual" ? 4 : 5;
+  return Math.max(1, state.step - 1);
+}
+
+// ---------- manual entry (data-purging.md §5, purge wizard rules) ----------
+
+export const MANUAL_MESSAGES = {
+  empty: "Please enter phone numbers",
+  noneValid: "No valid phone numbers found",
+  invalidPrefix: "Invalid phone numbers found: ",
+} as const;
+
+/** Manual entry takes up to this many numbers; more belongs in a CSV file. */
+export const MAX_MANUAL_PURGE_NUMBERS = 100_000;
+
+export type ManualCheck = { ok: true; numbers: string[] } | { ok: false; message: string };
+
+/**
+ * Splits on newlines or commas; each entry must have 10 to 15 digits after stripping non-digits.
+ * Valid entries are returned as their digits (the scrub engine's normalizer then decides NANP validity:
+ * a 10–15 digit entry that is not a US number lands in invalid.csv with its reason).
+ */
+export function checkManualNumbers(text: string | null | undefined): ManualCheck {
+  const raw = (text ?? "").trim();
+  if (!raw) return { ok: false, message: MANUAL_MESSAGES.empty };
+  const entries = raw
+    .split(/[\n,]+/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const numbers: string[] = [];
+  const invalid: string[] = [];
+  for (const e of entries) {
+    const digits = e.replace(/\D/g, "");
+    if (digits.length >= 10 && digits.length <= 15) numbers.push(digits);
+    else invalid.push(e.length > 30 ? `${e.slice(0, 30)}…` : e);
+  }
+  if (!numbers.length) return { ok: false, message: MANUAL_MESSAGES.noneValid };
+  if (invalid.length) return { ok: false, message: `${MANUAL_MESSAGES.invalidPrefix}${invalid.slice(0, 3).join(", ")}...` };
+  if (numbers.length > MAX_MANUAL_PURGE_NUMBERS) {
+    return {
+      ok: false,
+      message: `You entered ${numbers.length.toLocaleString("en-US")} numbers; manual entry takes up to ${MAX_MANUAL_PURGE_NUMBERS.toLocaleString(
+        "en-US",
+      )}. Upload a CSV file for more.`,
+    };
+  }
+  return { ok: true, numbers };
+}
+
+export const manualSchema = z.object({
+  intent: z.literal("manual"),
+  numbers: z
+    .string({ error: MANUAL_MESSAGES.empty })
+    .max(4_000_000, "Too much text: upload a CSV file instead.")
+    .superRefine((v, ctx) => {
+      const r = checkManualNumbers(v);
+      if (!r.ok) ctx.addIssue({ code: "custom", message: r.message });
+    }),
+});
+
+// ---------- CSV (messages of data-purging.md §5) ----------
+
+export const CSV_MESSAGES = {
+  noFile: "Please select a CSV file",
+  noColumn: "Please select a column containing phone numbers",
+  empty: "CSV file appears to be empty or has no data rows",
+  columnMissing: (col: string) => `Column '${col}' not found in CSV file`,
+  noPhones: (col: string) => `No phone numbers found in column '${col}'`,
+  unreadable: "Error reading CSV file. Please check the file format.",
+  headers: "Failed to parse CSV file headers.",
+} as const;
+
+/** Only the first 10 data rows are checked before a purge starts (spec §5, §9). */
+export const PRECHECK_ROWS = 10;
+
+export const startSchema = z.object({
+  intent: z.literal("start"),
+  column: z.string({ error: CSV_MESSAGES.noColumn }).trim().min(1, CSV_MESSAGES.noColumn).max(500),
+});
