@@ -81,6 +81,10 @@ export async function sendEmail(message: EmailMessage, db?: Kysely<Database>): P
     .values({ to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null })
     .returning("id")
     .executeTakeFirstOrThrow();
+  if (env().NODE_ENV === "production") {
+    console.warn(`[mail] SMTP_URL is not set: "${message.subject}" to ${message.to} was stored in email_outbox, not delivered`);
+    return { ok: true, via: "outbox", id: row.id };
+  }
   const links = linksIn(message.text);
   console.info(
     `[mail] outbox: "${message.subject}" to ${message.to}` +
