@@ -327,7 +327,7 @@ function Filters({ filters, plans }: { filters: LoaderData["filters"]; plans: Lo
         if (target.tagName === "SELECT") submit(e.currentTarget, { replace: true });
       }}
     >
-      <div className="min-w-56 flex-1">
+      <div className="w-full sm:w-auto sm:min-w-56 sm:flex-1">
         <label htmlFor="um-search" className="sr-only">
           Search users
         </label>
@@ -382,9 +382,11 @@ function RowActions({ user, search }: { user: LoaderData["users"][number]; searc
   const { can } = user;
   if (!can.edit && !can.block && !can.delete && !can.resend) return <span className="text-xs text-slate-500">No actions available</span>;
   const pendingToggle = navigation.state === "submitting" && navigation.formData?.get("userId") === user.id;
-  const action = "rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium hover:bg-slate-50";
+  const action = "rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium whitespace-nowrap hover:bg-slate-50";
+  // Spec: Active toggles to Blocked, anything else to Active (an invited Pending user is activated).
+  const toggleLabel = user.status === "Active" ? "Block" : user.status === "Blocked" ? "Unblock" : "Activate";
   return (
-    <div className="flex flex-wrap justify-end gap-1.5">
+    <div className="flex flex-nowrap justify-end gap-1.5">
       {can.edit && (
         <Link to={hrefWith(search, { dialog: "edit", id: user.id })} preventScrollReset className={`${action} text-slate-700`} aria-label={`Edit ${user.email}`}>
           Edit
@@ -398,9 +400,9 @@ function RowActions({ user, search }: { user: LoaderData["users"][number]; searc
             type="submit"
             disabled={pendingToggle}
             className={`${action} ${user.status === "Active" ? "text-red-700" : "text-green-700"}`}
-            aria-label={`${user.status === "Active" ? "Block" : "Unblock"} ${user.email}`}
+            aria-label={`${toggleLabel} ${user.email}`}
           >
-            {user.status === "Active" ? "Block" : "Unblock"}
+            {toggleLabel}
           </button>
         </Form>
       )}
