@@ -48,6 +48,15 @@ export function describeLoad(o: { added: number; alreadyPresent: number; removed
 
 /** The toast for a finished DNC load (add: the spec's texts; remove/replace: DNC List Updated with counts). */
 export function dncDoneToast(mode: LoadMode, counts: { added: number; alreadyPresent: number; removed: number; invalid: number }) {
+  if (mode === "add" && counts.added + counts.alreadyPresent === 0) {
+    return {
+      kind: "error" as const,
+      title: DNC_TEXT.addFailed,
+      description: counts.invalid
+        ? `No valid phone numbers found: ${counts.invalid.toLocaleString("en-US")} invalid.`
+        : "No phone numbers found in the file.",
+    };
+  }
   return mode === "add"
     ? { kind: "success" as const, title: DNC_TEXT.added, description: DNC_TEXT.addedText }
     : { kind: "success" as const, title: DNC_TEXT.updated, description: describeLoad(counts, mode) };

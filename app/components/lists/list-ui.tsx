@@ -75,7 +75,13 @@ export function CardMenu({ label, items }: { label: string; items: Array<{ label
       <ul role="menu" className="absolute right-0 z-10 mt-1 w-44 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg">
         {items.map((item) => (
           <li key={item.label} role="none">
-            <Link role="menuitem" to={item.to} preventScrollReset className="block px-3 py-2 text-slate-700 hover:bg-slate-50">
+            <Link
+              role="menuitem"
+              to={item.to}
+              preventScrollReset
+              onClick={(e) => e.currentTarget.closest("details")?.removeAttribute("open")}
+              className="block px-3 py-2 text-slate-700 hover:bg-slate-50"
+            >
               {item.label}
             </Link>
           </li>
