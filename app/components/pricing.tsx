@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { RouteErrorBoundary } from "./route-error-boundary";
 import type { PlanFeature } from "../../db/schema/billing";
 import { formatUsd } from "~/utils/billing-format";
 
@@ -161,6 +162,15 @@ export function NoPlanGate({ gate, closeTo = "/dashboard" }: { gate: NoPlanGateD
         </div>
       )}
       <PricingCards plans={gate.plans} redirectTo={gate.redirectTo} />
+    </RouteDialog>
+  );
+}
+
+/** Error boundary for routes rendered inside the pricing dialog: shows the error above the cards. */
+export function PricingDialogErrorBoundary() {
+  return (
+    <RouteDialog title="Pricing" closeTo="/pricing">
+      <RouteErrorBoundary />
     </RouteDialog>
   );
 }

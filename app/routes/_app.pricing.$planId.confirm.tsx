@@ -134,4 +134,4 @@ export default function ConfirmSubscription() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
+export { PricingDialogErrorBoundary as ErrorBoundary } from "~/components/pricing";

@@ -96,4 +96,4 @@ export default function CompletePayment() {
   );
 }
 
-export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
+export { PricingDialogErrorBoundary as ErrorBoundary } from "~/components/pricing";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listUserTransactions } from "~/models/transaction.server";
@@ -57,6 +57,7 @@ export default function TransactionHistory() {
   const { rows, total, page, pageCount, sort, dir, date } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
+  const submit = useSubmit();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/transaction-history";
 
   const href = (patch: Record<string, string | null>) => {
@@ -122,7 +123,19 @@ export default function TransactionHistory() {
           <label htmlFor="history-date" className="mb-1 block text-sm font-medium text-slate-700">
             Purchase date
           </label>
-          <input id="history-date" type="date" name="date" defaultValue={date ?? ""} key={date ?? ""} className={`${inputClass} w-48`} />
+          <input
+            id="history-date"
+            type="date"
+            name="date"
+            defaultValue={date ?? ""}
+            key={date ?? ""}
+            className={`${inputClass} w-48`}
+            onChange={(e) => {
+              // With JavaScript the table reloads as soon as a whole date is picked; without it, Apply submits.
+              const v = e.currentTarget.value;
+              if (v === "" || (/^\d{4}-\d{2}-\d{2}$/.test(v) && v >= "1900")) submit(e.currentTarget.form);
+            }}
+          />
         </div>
         <button type="submit" className={secondaryButtonClass}>
           Apply

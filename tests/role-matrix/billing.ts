@@ -1,4 +1,31 @@
-import { adminOnly, signedIn, type MatrixEntry } from "./types";
+import crypto from "node:crypto";
+import { adminOnly, signedIn, type MatrixEntry, type MatrixSetupContext } from "./types";
+
+/** A fresh pending bank transfer owned by `owner` (the role's own user, or NormalUser for anonymous). */
+async function pendingTransfer(ctx: MatrixSetupContext, owner?: string): Promise<string> {
+  const userId = owner ?? (ctx.role === "anonymous" ? ctx.userIds.NormalUser : ctx.userIds[ctx.role]);
+  const row = await ctx.db
+    .insertInto("transactions")
+    .values({
+      user_id: userId,
+      plan_id: "beginner",
+      plan_name: "Beginner",
+      amount_cents: 10000,
+      dnc_and_litigation_scrubs: 100000,
+      custom_dataset_records: 25000,
+      status: "pendingpayment",
+      transfer_reference: `MTX-${crypto.randomBytes(6).toString("hex")}`,
+      start_date: null,
+      end_date: null,
+      paid_at: null,
+      reviewed_by: null,
+      reviewed_at: null,
+      review_note: null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 const notFound = { ...signedIn(404), anonymous: "login" as const };
 const someUuid = "00000000-0000-4000-8000-000000000000";
@@ -76,5 +103,32 @@ export const entries: MatrixEntry[] = [
     path: "/admin/payments",
     form: { intent: "reject", transactionId: someUuid, note: "x" },
     expect: { ...adminOnly, Admin: 404, SuperAdmin: 404 },
+  },
+  {
+    name: "GET /pricing/payment/$id (own transaction)",
+    route: () => import("~/routes/_app.pricing.payment.$transactionId"),
+    kind: "loader",
+    path: "/pricing/payment/x",
+    expect: signedIn(200),
+    setup: async (ctx) => {
+      const id = await pendingTransfer(ctx);
+      return { path: `/pricing/payment/${id}`, params: { transactionId: id } };
+    },
+  },
+  {
+    name: "POST /admin/payments intent=paid (a real pending transfer)",
+    route: () => import("~/routes/_app.admin.payments"),
+    kind: "action",
+    path: "/admin/payments",
+    expect: { ...adminOnly, Admin: 302, SuperAdmin: 302 },
+    setup: async (ctx) => ({ form: { intent: "paid", transactionId: await pendingTransfer(ctx, ctx.userIds.NormalUser) } }),
+  },
+  {
+    name: "POST /admin/payments intent=reject (a real pending transfer)",
+    route: () => import("~/routes/_app.admin.payments"),
+    kind: "action",
+    path: "/admin/payments",
+    expect: { ...adminOnly, Admin: 302, SuperAdmin: 302 },
+    setup: async (ctx) => ({ form: { intent: "reject", transactionId: await pendingTransfer(ctx, ctx.userIds.UnlimitedUser), note: "matrix" } }),
   },
 ];
