@@ -25,7 +25,10 @@ const adminMenu: NavItem[] = [
   { to: "/dnc", label: "DNC Management", icon: "⛔" },
   { to: "/user-management", label: "User Management", icon: "☺" },
 ];
-const accountMenu: NavItem[] = [{ to: "/transaction-history", label: "Transaction History", icon: "$" }];
+const accountMenu: NavItem[] = [
+  { to: "/transaction-history", label: "Transaction History", icon: "$" },
+  { to: "/integrations", label: "Integrations", icon: "⇄" },
+];
 
 /** Extra admin links registered by later areas (e.g. payments review). */
 export const adminExtraMenu: NavItem[] = [{ to: "/admin/payments", label: "Payments", icon: "✓" }];

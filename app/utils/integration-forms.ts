@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** Forms of the Integrations page (shared by the action and the browser). */
+
+const webhookUrl = z
+  .string()
+  .trim()
+  .max(2000, "Webhook URL is too long")
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "https:" || u.protocol === "http:";
+    } catch {
+      return false;
+    }
+  }, "Enter a valid URL starting with https:// or http://")
+  .optional();
+
+export const integrationSchema = z.object({
+  intent: z.enum(["create-integration", "update-integration"]),
+  integrationId: z.string().optional(),
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  description: z.string().trim().max(500, "Description must be at most 500 characters").optional(),
+  containerId: z
+    .string()
+    .regex(/^\d{1,10}$/, "Choose one of your containers")
+    .optional(),
+  webhookUrl,
+});
+
+export const createKeySchema = z.object({
+  intent: z.literal("create-key"),
+  integrationId: z.string({ error: "Choose an integration" }).min(1, "Choose an integration"),
+  name: z.string({ error: "Key name is required" }).trim().min(1, "Key name is required").max(100, "Key name must be at most 100 characters"),
+});
+
+export const TOGGLES = ["webhook_enabled", "rate_limit_enabled", "auto_retry_enabled"] as const;
+
+export const toggleSchema = z.object({
+  intent: z.literal("toggle"),
+  integrationId: z.string().min(1),
+  toggle: z.enum(TOGGLES),
+  value: z.enum(["on", "off"]),
+});
+
+export const idSchema = z.object({
+  intent: z.enum(["revoke-key", "delete-integration", "rotate-secret"]),
+  id: z.string().min(1),
+});
