@@ -15,9 +15,13 @@ function Icon({ tone }: { tone: Tone }) {
     return <span className="block h-6 w-6 animate-spin rounded-full border-2 border-blue-200 border-t-blue-600" aria-hidden="true" />;
   }
   const path =
-    tone === "success" ? "M5 13l4 4L19 7" : tone === "error" ? "M6 18L18 6M6 6l12 12" : "M12 8v4m0 4h.01";
+    tone === "success"
+      ? "M5 13l4 4L19 7"
+      : tone === "error"
+        ? "M6 18L18 6M6 6l12 12"
+        : "M3 8l9 6 9-6M5 6h14a2 2 0 012 2v8a2 2 0 01-2 2H5a2 2 0 01-2-2V8a2 2 0 012-2z";
   return (
-    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth={2.5} aria-hidden="true">
+    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth={tone === "info" ? 2 : 2.5} aria-hidden="true">
       <path strokeLinecap="round" strokeLinejoin="round" d={path} />
     </svg>
   );

@@ -103,6 +103,13 @@ describe("sign-up validation", () => {
     });
   }
 
+  it("reports a password mismatch together with the other errors", async () => {
+    const res = (await signup({ ...valid, firstName: "", password: "short", confirmPassword: "shorter" })) as DataResult<Reply>;
+    expect(res.data.error?.firstName).toEqual(["First name is required"]);
+    expect(res.data.error?.password).toEqual(["Password must be at least 8 characters long"]);
+    expect(res.data.error?.confirmPassword).toEqual(["Password and confirm password do not match"]);
+  });
+
   it("accepts an 11-digit phone with punctuation, and never echoes passwords", async () => {
     const res = (await signup({ ...valid, email: "", phoneNumber: "1 (555) 123-4567" })) as DataResult<Reply & { initialValue?: Record<string, unknown> }>;
     expect(res.data.error?.phoneNumber ?? null).toBeNull();

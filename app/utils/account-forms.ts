@@ -36,6 +36,12 @@ export function phoneDigits(value: string): string {
   return value.replace(/\D/g, "");
 }
 
+/** Check the match as soon as both passwords are there, even while other fields still have errors. */
+const bothPasswords = (payload: { value: unknown }) => {
+  const v = payload.value as { password?: unknown; confirmPassword?: unknown } | undefined;
+  return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
+};
+
 const required = (message: string, max = 100) =>
   z
     .string({ error: message })
@@ -64,7 +70,7 @@ export const signupSchema = z
       .max(PASSWORD_MAX, ACCOUNT_MESSAGES.passwordTooLong),
     confirmPassword: z.string({ error: "Please confirm your password" }),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: ACCOUNT_MESSAGES.passwordMismatch, path: ["confirmPassword"] });
+  .refine((v) => v.password === v.confirmPassword, { message: ACCOUNT_MESSAGES.passwordMismatch, path: ["confirmPassword"], when: bothPasswords });
 
 export const forgotPasswordSchema = z.object({
   email: z
@@ -83,4 +89,4 @@ export const resetPasswordSchema = z
       .max(PASSWORD_MAX, ACCOUNT_MESSAGES.passwordTooLong),
     confirmPassword: z.string({ error: "Please confirm your password" }),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: ACCOUNT_MESSAGES.inlineMismatch, path: ["confirmPassword"] });
+  .refine((v) => v.password === v.confirmPassword, { message: ACCOUNT_MESSAGES.inlineMismatch, path: ["confirmPassword"], when: bothPasswords });
