@@ -1,0 +1,521 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// Before any app module reads the environment: uploads go to a temp dir; a small upload cap to test 413.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-v1-"));
+process.env.DATA_DIR = dataDir;
+process.env.MAX_UPLOAD_BYTES = "4096";
+
+import { useAppTestDb } from "../setup/db";
+import { testContext } from "../setup/request";
+import { apiRequest, bodyOf, fakeScrubService, finishJob, installScrubService, makeContainer, makeKey, makeUser } from "./helpers";
+import * as scrubs from "~/routes/api.v1.scrubs._index";
+import * as scrub from "~/routes/api.v1.scrubs.$id";
+import * as files from "~/routes/api.v1.scrubs.$id.files.$kind";
+import * as usage from "~/routes/api.v1.usage";
+import * as containers from "~/routes/api.v1.containers._index";
+import * as numbers from "~/routes/api.v1.containers.$id.numbers";
+import * as loads from "~/routes/api.v1.containers.$id.loads.$loadId";
+import * as openapi from "~/routes/api.v1.openapi[.json]";
+import * as catchAll from "~/routes/api.$";
+import { revokeApiKey, setIntegrationToggle, createApiKey } from "~/models/integration.server";
+
+const { handle } = useAppTestDb();
+const db = () => handle().db;
+const fake = fakeScrubService();
+
+type Mod = { loader: (a: any) => Promise<Response> | Response; action?: (a: any) => Promise<Response> | Response };
+async function call(mod: Mod, request: Request, params: Record<string, string> = {}): Promise<Response> {
+  const fn = request.method === "GET" || request.method === "HEAD" ? mod.loader : mod.action!;
+  return fn({ request, params, context: testContext });
+}
+
+let alice: { userId: string; key: string; keyId: string; integrationId: string; container: number };
+let bob: { userId: string; key: string; container: number; jobId?: string };
+
+beforeAll(async () => {
+  installScrubService(fake.service);
+  const aliceId = await makeUser(db(), { plan: "business" });
+  const aliceContainer = await makeContainer(db(), aliceId, "Alice customers");
+  alice = { userId: aliceId, ...(await makeKey(db(), aliceId)), container: aliceContainer };
+  const bobId = await makeUser(db(), { plan: "premium" });
+  bob = { userId: bobId, key: (await makeKey(db(), bobId)).key, container: await makeContainer(db(), bobId, "Bob list") };
+  const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125550100"], suppression_type: "LitigationOnly" } }));
+  expect(res.status).toBe(202);
+  bob.jobId = (await bodyOf(res)).job.id;
+});
+
+describe("authentication", () => {
+  it("401 missing_api_key without a bearer header", async () => {
+    const res = await call(usage, apiRequest("/api/v1/usage"));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toContain("Bearer");
+    expect(await bodyOf(res)).toEqual({ error: { code: "missing_api_key", message: expect.any(String) } });
+  });
+
+  it("401 invalid_api_key for an unknown key", async () => {
+    const res = await call(usage, apiRequest("/api/v1/usage", { key: "dpt_not-a-real-key" }));
+    expect(res.status).toBe(401);
+    expect((await bodyOf(res)).error.code).toBe("invalid_api_key");
+  });
+
+  it("401 api_key_revoked for a revoked key, and the key stops working at once", async () => {
+    const k = await makeKey(db(), alice.userId, { name: "to revoke" });
+    expect((await call(usage, apiRequest("/api/v1/usage", { key: k.key }))).status).toBe(200);
+    expect(await revokeApiKey(db(), { id: k.keyId, userId: bob.userId })).toBe(false); // not Bob's to revoke
+    expect(await revokeApiKey(db(), { id: k.keyId, userId: alice.userId })).toBe(true);
+    const res = await call(usage, apiRequest("/api/v1/usage", { key: k.key }));
+    expect(res.status).toBe(401);
+    expect((await bodyOf(res)).error.code).toBe("api_key_revoked");
+  });
+
+  it("403 account_disabled when the owner is blocked", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const k = await makeKey(db(), id);
+    await db().updateTable("users").set({ status: "Blocked" }).where("id", "=", id).execute();
+    const res = await call(usage, apiRequest("/api/v1/usage", { key: k.key }));
+    expect(res.status).toBe(403);
+    expect((await bodyOf(res)).error.code).toBe("account_disabled");
+  });
+
+  it("stores only the hash of a key and records last use", async () => {
+    const row = await db().selectFrom("api_keys").selectAll().where("id", "=", alice.keyId).executeTakeFirstOrThrow();
+    expect(row.key_hash).not.toContain(alice.key);
+    expect(alice.key.startsWith(row.prefix)).toBe(true);
+    expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    await call(usage, apiRequest("/api/v1/usage", { key: alice.key }));
+    const after = await db().selectFrom("api_keys").select("last_used_at").where("id", "=", alice.keyId).executeTakeFirstOrThrow();
+    expect(after.last_used_at).not.toBeNull();
+  });
+});
+
+describe("rate limit: 1000 requests per hour per key", () => {
+  async function seed(bucket: string, count: number) {
+    await db()
+      .insertInto("api_rate_limits")
+      .values({ bucket, window_start: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000), count })
+      .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ count }))
+      .execute();
+  }
+
+  it("tells the remaining quota on every answer", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const k = await makeKey(db(), id);
+    const first = await call(usage, apiRequest("/api/v1/usage", { key: k.key }));
+    expect(first.headers.get("X-RateLimit-Limit")).toBe("1000");
+    expect(first.headers.get("X-RateLimit-Remaining")).toBe("999");
+    const reset = Number(first.headers.get("X-RateLimit-Reset"));
+    expect(reset % 3600).toBe(0);
+    const second = await call(scrub, apiRequest("/api/v1/scrubs/nope", { key: k.key }), { id: "nope" });
+    expect(second.status).toBe(404);
+    expect(second.headers.get("X-RateLimit-Remaining")).toBe("998");
+  });
+
+  it("the 1000th request passes, the 1001st gets 429 rate_limited with Retry-After", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const k = await makeKey(db(), id);
+    await seed(`key:${k.keyId}`, 999);
+    const ok = await call(usage, apiRequest("/api/v1/usage", { key: k.key }));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("X-RateLimit-Remaining")).toBe("0");
+    const limited = await call(usage, apiRequest("/api/v1/usage", { key: k.key }));
+    expect(limited.status).toBe(429);
+    expect((await bodyOf(limited)).error.code).toBe("rate_limited");
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(limited.headers.get("X-RateLimit-Remaining")).toBe("0");
+    // Another key of another integration is unaffected.
+    const other = await makeKey(db(), id);
+    expect((await call(usage, apiRequest("/api/v1/usage", { key: other.key }))).status).toBe(200);
+  });
+
+  it("counts with concurrent requests are exact (atomic upsert)", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const k = await makeKey(db(), id);
+    await Promise.all(Array.from({ length: 20 }, () => call(usage, apiRequest("/api/v1/usage", { key: k.key }))));
+    const row = await db().selectFrom("api_rate_limits").select("count").where("bucket", "=", `key:${k.keyId}`).executeTakeFirstOrThrow();
+    expect(row.count).toBe(20);
+  });
+
+  it("rate limiting on: all keys of the integration share one 1000/hour budget; off: each key has its own", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const k1 = await makeKey(db(), id);
+    const k2 = await createApiKey(db(), { userId: id, integrationId: k1.integrationId, name: "second" });
+    if ("error" in k2) throw new Error("no key");
+    await seed(`integration:${k1.integrationId}`, 1000);
+    const shared = await call(usage, apiRequest("/api/v1/usage", { key: k2.key }));
+    expect(shared.status).toBe(429);
+
+    expect(await setIntegrationToggle(db(), { id: k1.integrationId, userId: id, toggle: "rate_limit_enabled", on: false })).toBe(true);
+    const own = await call(usage, apiRequest("/api/v1/usage", { key: k2.key }));
+    expect(own.status).toBe(200);
+    // The per-key limit itself cannot be switched off.
+    await seed(`key:${k2.id}`, 1000);
+    expect((await call(usage, apiRequest("/api/v1/usage", { key: k2.key }))).status).toBe(429);
+  });
+});
+
+describe("usage", () => {
+  it("reads the plan, the period's usage and limits", async () => {
+    const res = await call(usage, apiRequest("/api/v1/usage", { key: alice.key }));
+    expect(res.status).toBe(200);
+    const body = await bodyOf(res);
+    expect(body.plan).toEqual({ id: "business", name: "Business", api_access: true });
+    expect(body.suppression.limit).toBe(500000);
+    expect(body.container.limit).toBe(100000);
+    expect(body.rate_limit.limit_per_hour).toBe(1000);
+  });
+});
+
+describe("submit a scrub", () => {
+  it("JSON list of numbers: 202 with the queued job, usage reserved, engine told", async () => {
+    const res = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", {
+        key: alice.key,
+        json: { numbers: ["(212) 555-0142", 2125550143, "12"], suppression_type: "DNCAndLitigation", states: ["ny", "NJ"] },
+      }),
+    );
+    expect(res.status).toBe(202);
+    const { job } = await bodyOf(res);
+    expect(res.headers.get("Location")).toBe(`http://localhost/api/v1/scrubs/${job.id}`);
+    expect(job).toMatchObject({ status: "queued", source: "api", suppression_type: "DNCAndLitigation", states: ["NY", "NJ"], files: [] });
+    expect(fake.enqueued).toContain(job.id);
+    const row = await db().selectFrom("scrub_jobs").selectAll().where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row.api_key_id).toBe(alice.keyId);
+    expect(Number(row.usage_reserved)).toBe(3);
+    expect(fs.readFileSync(row.input_path, "utf8")).toBe("Number\n(212) 555-0142\n2125550143\n12\n");
+    const u = await bodyOf(await call(usage, apiRequest("/api/v1/usage", { key: alice.key })));
+    expect(u.suppression.used).toBeGreaterThanOrEqual(3);
+  });
+
+  it("multipart CSV with column, container and states", async () => {
+    const form = new FormData();
+    form.set("file", new File(["Name,Mobile\nAnn,2125550142\nBob,2125550143\n"], "leads.csv", { type: "text/csv" }));
+    form.set("suppression_type", "LitigationOnly");
+    form.set("column", "Mobile");
+    form.set("container_id", String(alice.container));
+    form.set("states", "NY,FL");
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form }));
+    expect(res.status).toBe(202);
+    const { job } = await bodyOf(res);
+    expect(job).toMatchObject({ file_name: "leads.csv", column: "Mobile", container_id: alice.container, states: ["NY", "FL"] });
+    const row = await db().selectFrom("scrub_jobs").select(["input_path", "usage_reserved"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row.input_path.startsWith(path.join(dataDir, "uploads"))).toBe(true);
+    expect(Number(row.usage_reserved)).toBe(2);
+  });
+
+  it("uses the integration's container when the request names none", async () => {
+    const k = await makeKey(db(), alice.userId, { containerId: alice.container });
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    expect((await bodyOf(res)).job.container_id).toBe(alice.container);
+  });
+
+  it.each([
+    [{ numbers: ["2125550142"] }, "suppression_type"],
+    [{ numbers: [], suppression_type: "LitigationOnly" }, "numbers"],
+    [{ numbers: "2125550142", suppression_type: "LitigationOnly" }, "numbers"],
+    [{ numbers: ["2125550142"], suppression_type: "Everything" }, "suppression_type"],
+    [{ numbers: ["2125550142"], suppression_type: "LitigationOnly", states: ["XX"] }, "states"],
+    [{ numbers: ["2125550142"], suppression_type: "LitigationOnly", container_id: "abc" }, "container_id"],
+  ])("422 validation_failed for %j", async (json, field) => {
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json }));
+    expect(res.status).toBe(422);
+    const body = await bodyOf(res);
+    expect(body.error.code).toBe("validation_failed");
+    expect(body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+  });
+
+  it("422 for a JSON body that is not an object, a missing file, an unknown column, an empty CSV", async () => {
+    const arr = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: ["2125550142"] }));
+    expect(arr.status).toBe(422);
+
+    const noFile = new FormData();
+    noFile.set("suppression_type", "LitigationOnly");
+    const r1 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: noFile }));
+    expect(r1.status).toBe(422);
+    expect((await bodyOf(r1)).error.details[0].field).toBe("file");
+
+    const badColumn = new FormData();
+    badColumn.set("file", new File(["Phone\n2125550142\n"], "a.csv"));
+    badColumn.set("suppression_type", "LitigationOnly");
+    badColumn.set("column", "Cell");
+    const r2 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: badColumn }));
+    expect(r2.status).toBe(422);
+    expect((await bodyOf(r2)).error.message).toContain("Column 'Cell' not found in CSV file");
+
+    const empty = new FormData();
+    empty.set("file", new File(["Phone\n"], "empty.csv"));
+    empty.set("suppression_type", "LitigationOnly");
+    const r3 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: empty }));
+    expect(r3.status).toBe(422);
+    // Refused uploads are not left on disk.
+    const left = fs.readdirSync(path.join(dataDir, "uploads", alice.userId)).filter((f) => f.endsWith(".csv"));
+    const jobs = await db().selectFrom("scrub_jobs").select("input_path").where("user_id", "=", alice.userId).execute();
+    expect(left.length).toBe(jobs.length);
+  });
+
+  it("400 invalid_json and 415 unsupported_media_type", async () => {
+    const bad = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", { key: alice.key, body: "{not json", headers: { "Content-Type": "application/json" } }),
+    );
+    expect(bad.status).toBe(400);
+    expect((await bodyOf(bad)).error.code).toBe("invalid_json");
+    const text = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, body: "2125550142", headers: { "Content-Type": "text/plain" } }));
+    expect(text.status).toBe(415);
+    expect((await bodyOf(text)).error.code).toBe("unsupported_media_type");
+  });
+
+  it("413 payload_too_large when the file passes the cap while streaming (nothing kept)", async () => {
+    const before = fs.readdirSync(path.join(dataDir, "uploads", alice.userId)).length;
+    const form = new FormData();
+    form.set("suppression_type", "LitigationOnly");
+    form.set("file", new File(["Phone\n" + "2125550142\n".repeat(1000)], "big.csv"));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form }));
+    expect(res.status).toBe(413);
+    expect((await bodyOf(res)).error.code).toBe("payload_too_large");
+    expect(fs.readdirSync(path.join(dataDir, "uploads", alice.userId)).length).toBe(before);
+  });
+
+  it("413 before reading when Content-Length says the body is too large", async () => {
+    let pulled = 0;
+    const stream = new ReadableStream({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new TextEncoder().encode("x".repeat(1024)));
+        if (pulled > 10_000) controller.close();
+      },
+    });
+    const req = new Request("http://localhost/api/v1/scrubs", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${alice.key}`, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(50 * 1024 * 1024) },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    const res = await call(scrubs, req);
+    expect(res.status).toBe(413);
+    expect(pulled).toBeLessThan(5);
+  });
+
+  it("403 no_plan, api_not_in_plan, usage_limit_exceeded", async () => {
+    const noPlan = await makeKey(db(), await makeUser(db(), { plan: null }));
+    const r1 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: noPlan.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    expect(r1.status).toBe(403);
+    expect((await bodyOf(r1)).error.code).toBe("no_plan");
+
+    const beginner = await makeKey(db(), await makeUser(db(), { plan: "beginner" }));
+    const r2 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: beginner.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    expect(r2.status).toBe(403);
+    expect((await bodyOf(r2)).error.code).toBe("api_not_in_plan");
+
+    const fullId = await makeUser(db(), { plan: "business" });
+    const full = await makeKey(db(), fullId);
+    await db()
+      .insertInto("scrub_jobs")
+      .values({
+        user_id: fullId,
+        source: "web",
+        file_name: "earlier.csv",
+        suppression_type: "LitigationOnly",
+        status: "completed",
+        input_path: "/nonexistent",
+        total_rows: 499_999,
+        finished_at: new Date(),
+      })
+      .execute();
+    const r3 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125550142", "2125550143"], suppression_type: "LitigationOnly" } }));
+    expect(r3.status).toBe(403);
+    const b3 = await bodyOf(r3);
+    expect(b3.error.code).toBe("usage_limit_exceeded");
+    expect(b3.error.details).toMatchObject({ limit: 500000, used: 499999, requested: 2, available: 1 });
+    // one number still fits
+    const r4 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    expect(r4.status).toBe(202);
+  });
+
+  it("an admin (unlimited) needs no plan", async () => {
+    const admin = await makeKey(db(), await makeUser(db(), { role: "Admin", plan: null }));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: admin.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    expect(res.status).toBe(202);
+  });
+});
+
+describe("jobs: status, list, download", () => {
+  it("status with progress, then the result files once completed", async () => {
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const id = (await bodyOf(res)).job.id;
+    const early = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: alice.key }), { id, kind: "good" });
+    expect(early.status).toBe(409);
+    expect((await bodyOf(early)).error.code).toBe("result_not_ready");
+
+    await finishJob(db(), id, path.join(dataDir, "results"));
+    const status = await bodyOf(await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: alice.key }), { id }));
+    expect(status.job.status).toBe("completed");
+    expect(status.job.progress).toEqual({ rows_done: 3, total_rows: 3, percent: 100 });
+    expect(status.job.counts).toEqual({ good: 1, bad: 1, invalid: 1, reasons: { dnc: 1 } });
+    expect(status.job.files.map((f: { kind: string }) => f.kind)).toEqual(["good", "bad", "invalid"]);
+    expect(status.job.files[1].download_url).toBe(`http://localhost/api/v1/scrubs/${id}/files/bad`);
+
+    for (const kind of ["good", "bad", "invalid"]) {
+      const dl = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/${kind}`, { key: alice.key }), { id, kind });
+      expect(dl.status).toBe(200);
+      expect(dl.headers.get("Content-Type")).toContain("text/csv");
+      expect(dl.headers.get("Content-Disposition")).toContain(`api-numbers-${kind}.csv`);
+      expect(await dl.text()).toContain("Number");
+    }
+    const badKind = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/all`, { key: alice.key }), { id, kind: "all" });
+    expect(badKind.status).toBe(404);
+  });
+
+  it("a failed job reports its error and has no files", async () => {
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const id = (await bodyOf(res)).job.id;
+    await finishJob(db(), id, "", "failed");
+    const status = await bodyOf(await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: alice.key }), { id }));
+    expect(status.job).toMatchObject({ status: "failed", error: expect.stringContaining("did not answer"), files: [] });
+    const dl = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: alice.key }), { id, kind: "good" });
+    expect(dl.status).toBe(404);
+  });
+
+  it("lists the account's jobs newest first with a cursor", async () => {
+    const first = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs?limit=2", { key: alice.key })));
+    expect(first.data).toHaveLength(2);
+    expect(first.next_cursor).toBe(first.data[1].id);
+    const second = await bodyOf(await call(scrubs, apiRequest(`/api/v1/scrubs?limit=2&after=${first.next_cursor}`, { key: alice.key })));
+    const ids = new Set([...first.data, ...second.data].map((j: { id: string }) => j.id));
+    expect(ids.size).toBe(4);
+    const all = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs?limit=100", { key: alice.key })));
+    const created = all.data.map((j: { created_at: string }) => j.created_at);
+    expect([...created].sort().reverse()).toEqual(created);
+    expect(all.data.every((j: { id: string }) => j.id !== bob.jobId)).toBe(true);
+    const completed = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs?status=completed", { key: alice.key })));
+    expect(completed.data.every((j: { status: string }) => j.status === "completed")).toBe(true);
+  });
+
+  it("422 for bad list parameters", async () => {
+    for (const q of ["limit=0", "limit=500", "status=done", "after=xyz"]) {
+      const res = await call(scrubs, apiRequest(`/api/v1/scrubs?${q}`, { key: alice.key }));
+      expect(res.status, q).toBe(422);
+    }
+  });
+});
+
+describe("ownership: one user's key never reaches another user's jobs or containers", () => {
+  it("another user's job, its files, container and loads are 404", async () => {
+    const id = bob.jobId!;
+    await finishJob(db(), id, path.join(dataDir, "results"));
+    expect((await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: bob.key }), { id })).status).toBe(200);
+    const r1 = await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: alice.key }), { id });
+    expect(r1.status).toBe(404);
+    expect((await bodyOf(r1)).error.code).toBe("not_found");
+    expect((await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: alice.key }), { id, kind: "good" })).status).toBe(404);
+
+    const r2 = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly", container_id: bob.container } }),
+    );
+    expect(r2.status).toBe(404);
+    const r3 = await call(numbers, apiRequest(`/api/v1/containers/${bob.container}/numbers`, { key: alice.key, json: { numbers: ["2125550142"] } }), {
+      id: String(bob.container),
+    });
+    expect(r3.status).toBe(404);
+
+    const bobLoad = await call(numbers, apiRequest(`/api/v1/containers/${bob.container}/numbers`, { key: bob.key, json: { numbers: ["2125550142"] } }), {
+      id: String(bob.container),
+    });
+    expect(bobLoad.status).toBe(202);
+    const loadId = (await bodyOf(bobLoad)).load.id;
+    const r4 = await call(loads, apiRequest(`/api/v1/containers/${bob.container}/loads/${loadId}`, { key: alice.key }), {
+      id: String(bob.container),
+      loadId,
+    });
+    expect(r4.status).toBe(404);
+    const list = await bodyOf(await call(containers, apiRequest("/api/v1/containers", { key: alice.key })));
+    expect(list.data.map((c: { id: number }) => c.id)).toEqual([alice.container]);
+  });
+});
+
+describe("containers", () => {
+  it("adds numbers (JSON and CSV) and reports the load", async () => {
+    const res = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: ["2125550142", "2125550143"] } }), {
+      id: String(alice.container),
+    });
+    expect(res.status).toBe(202);
+    const { load } = await bodyOf(res);
+    expect(load).toMatchObject({ container_id: alice.container, status: "queued" });
+    expect(fake.loads).toContain(load.id);
+    const reserved = await db().selectFrom("list_loads").select("usage_reserved").where("id", "=", load.id).executeTakeFirstOrThrow();
+    expect(Number(reserved.usage_reserved)).toBe(2);
+    const got = await call(loads, apiRequest(`/api/v1/containers/${alice.container}/loads/${load.id}`, { key: alice.key }), {
+      id: String(alice.container),
+      loadId: load.id,
+    });
+    expect((await bodyOf(got)).load.id).toBe(load.id);
+
+    const form = new FormData();
+    form.set("file", new File(["Phone\n2125550144\n"], "more.csv"));
+    const csv = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, form }), { id: String(alice.container) });
+    expect(csv.status).toBe(202);
+    expect((await bodyOf(csv)).load.file_name).toBe("more.csv");
+  });
+
+  it("404 for unknown or malformed container ids; 422 for bad bodies; 403 over the container limit", async () => {
+    for (const id of ["999999", "abc", "-1"]) {
+      const res = await call(numbers, apiRequest(`/api/v1/containers/${id}/numbers`, { key: alice.key, json: { numbers: ["2125550142"] } }), { id });
+      expect(res.status, id).toBe(404);
+    }
+    const bad = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: [] } }), {
+      id: String(alice.container),
+    });
+    expect(bad.status).toBe(422);
+
+    const id = await makeUser(db(), { plan: "beginner" });
+    const c = await makeContainer(db(), id);
+    const k = await makeKey(db(), id);
+    const res = await call(numbers, apiRequest(`/api/v1/containers/${c}/numbers`, { key: k.key, json: { numbers: ["2125550142"] } }), { id: String(c) });
+    expect(res.status).toBe(403);
+    expect((await bodyOf(res)).error.code).toBe("api_not_in_plan");
+
+    const fullId = await makeUser(db(), { plan: "business" });
+    const fc = await makeContainer(db(), fullId);
+    const fk = await makeKey(db(), fullId);
+    await db().insertInto("list_loads").values({ list_id: fc, user_id: fullId, mode: "add", status: "completed", file_name: "earlier.csv", added: 100_000, finished_at: new Date() }).execute();
+    const over = await call(numbers, apiRequest(`/api/v1/containers/${fc}/numbers`, { key: fk.key, json: { numbers: ["2125550142"] } }), { id: String(fc) });
+    expect(over.status).toBe(403);
+    expect((await bodyOf(over)).error.code).toBe("usage_limit_exceeded");
+  });
+});
+
+describe("the rest of the surface", () => {
+  it("405 method_not_allowed with Allow", async () => {
+    const res = await call(usage, apiRequest("/api/v1/usage", { key: alice.key, method: "POST" }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("GET");
+    expect((await bodyOf(res)).error.code).toBe("method_not_allowed");
+  });
+
+  it("unknown API paths answer a JSON 404", async () => {
+    const res = await call(catchAll, apiRequest("/api/v1/nothing"));
+    expect(res.status).toBe(404);
+    expect(res.headers.get("Content-Type")).toContain("application/json");
+    expect((await bodyOf(res)).error.code).toBe("not_found");
+  });
+
+  it("serves the OpenAPI document with every endpoint", async () => {
+    const res = await call(openapi, apiRequest("/api/v1/openapi.json"));
+    const doc = await bodyOf(res);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toEqual([
+      "/scrubs",
+      "/scrubs/{id}",
+      "/scrubs/{id}/files/{kind}",
+      "/containers",
+      "/containers/{id}/numbers",
+      "/containers/{id}/loads/{loadId}",
+      "/usage",
+    ]);
+    expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");
+  });
+});
