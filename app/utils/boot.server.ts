@@ -1,6 +1,8 @@
 import { dbHandle } from "./db.server";
 import { env } from "./env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
+import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
+import { getDb } from "./db.server";
 
 /**
  * Runs once before the server listens: configuration check, migrations, demo data.
@@ -16,6 +18,8 @@ export async function boot(): Promise<void> {
       `[boot] demo SuperAdmin ${created ? "created" : "present"}: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
     );
   }
+  // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
+  if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
   console.log(
     `[boot] database: ${e.DATABASE_URL ? "PostgreSQL" : `PGlite (${e.DATA_DIR})`}; ` +
       `lists: ${e.REDIS_URL ? "Redis" : "embedded index"}; ` +
@@ -25,6 +29,7 @@ export async function boot(): Promise<void> {
 
 /** Called on SIGTERM/SIGINT: releases the database (and the PGlite directory lock). */
 export async function shutdown(): Promise<void> {
+  stopWebhookDispatcher();
   const handle = await dbHandle().catch(() => undefined);
   await handle?.close();
 }
