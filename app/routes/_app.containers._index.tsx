@@ -24,7 +24,7 @@ import { isUsageError, NoPlanError } from "~/models/usage.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { NoPlanGate } from "~/components/pricing";
 import { readUploadForm, uploadTooLargeMessage, type UploadForm } from "~/utils/list-upload.server";
-import { describeLoad, failListLoad, planListLoad, runListLoad, type LoadSource } from "~/utils/list-load.server";
+import { describeLoad, failListLoad, planListLoad, runListLoad, sweepFinishedListUploads, type LoadSource } from "~/utils/list-load.server";
 import { CONTAINER_TEXT } from "~/utils/list-text";
 import {
   addNumbersSchema,
@@ -51,6 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
   const url = new URL(request.url);
+  await sweepFinishedListUploads(db).catch((e) => console.error(e));
   const param = url.searchParams.get("dialog");
   let dialog: DialogName | null = (DIALOGS as readonly string[]).includes(param ?? "") ? (param as DialogName) : null;
 

@@ -11,7 +11,7 @@ import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
 import { readUploadForm, uploadTooLargeMessage, type UploadForm } from "~/utils/list-upload.server";
-import { failListLoad, planListLoad, runListLoad, type LoadSource } from "~/utils/list-load.server";
+import { failListLoad, planListLoad, runListLoad, sweepFinishedListUploads, type LoadSource } from "~/utils/list-load.server";
 import { DNC_ACCESS_MESSAGE, DNC_TEXT, dncDoneToast, type LoadMode } from "~/utils/list-text";
 import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/utils/list-forms";
 import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/utils/phone-entry";
@@ -37,6 +37,7 @@ const DIALOG_TITLES: Record<DialogName, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
   const db = await getDb();
+  await sweepFinishedListUploads(db).catch((e) => console.error(e));
   const url = new URL(request.url);
   const param = url.searchParams.get("dialog");
   const dialog: DialogName | null = (DIALOGS as readonly string[]).includes(param ?? "") ? (param as DialogName) : null;

@@ -392,6 +392,24 @@ describe("/dnc", () => {
     expect(await toastOf(admin.cookie)).toMatchObject({ title: "DNC List Updated" });
     const page = bodyOf<{ lists: Array<{ description: string; phoneCount: number }> }>(await run(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })));
     expect(page.lists[1]).toMatchObject({ description: "Federal DNC", phoneCount: 2 });
+    // The finished load's upload is deleted by the page's sweep.
+    const row = await db().selectFrom("list_loads").select("input_path").where("id", "=", loadId!).executeTakeFirstOrThrow();
+    expect(row.input_path).toBe("");
+    expect(await uploadsLeft()).toEqual([]);
     expect(statusOf(await run(dnc.action, makeRequest("/dnc", { cookie: admin.cookie, form: { intent: "edit", type: "5" } })))).toBe(400);
+  });
+
+  it("reports a file with no valid number as Failed to add numbers.", async () => {
+    const admin = await signedInUser("Admin");
+    const file = new File(["Phone\nabc\n123\n"], "junk.csv", { type: "text/csv" });
+    const r = (await run(dnc.action, multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "add", method: "csv", file }))) as Response;
+    const loadId = /^\/dnc\/loads\/([0-9a-f-]{36})$/.exec(r.headers.get("Location") ?? "")?.[1];
+    expect(await (await getScrubService()).waitFor("load", loadId!)).toBe("completed");
+    await run(dncLoad.loader, makeRequest(`/dnc/loads/${loadId}`, { cookie: admin.cookie }), { loadId: loadId! });
+    expect(await toastOf(admin.cookie)).toEqual({
+      kind: "error",
+      title: "Failed to add numbers.",
+      description: "No valid phone numbers found: 2 invalid.",
+    });
   });
 });

@@ -1,8 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Transaction } from "kysely";
 import type { Database, ListLoadMode } from "../../db/schema";
 import { reserveUsage } from "~/models/usage.server";
 import { createListLoad, getScrubService } from "./scrub.server";
-import type { StoredUpload } from "./list-upload.server";
+import { uploadsDir, type StoredUpload } from "./list-upload.server";
 export { describeLoad } from "./list-text";
 
 /*
@@ -85,4 +87,30 @@ export async function failListLoad(db: import("kysely").Kysely<Database>, loadId
     .where("id", "=", loadId)
     .where("status", "in", ["queued", "running"])
     .execute();
+}
+
+/**
+ * Deletes the uploaded files of finished loads (completed or failed) and clears their input_path: a finished
+ * load never reads its file again, and DNC files can be hundreds of MB. Only files under
+ * `${DATA_DIR}/uploads/lists/` are touched. Cheap; the list pages call it on every view.
+ */
+export async function sweepFinishedListUploads(db: import("kysely").Kysely<Database>, limit = 100): Promise<number> {
+  const root = uploadsDir("lists") + path.sep;
+  const rows = await db
+    .selectFrom("list_loads")
+    .select(["id", "input_path"])
+    .where("status", "in", ["completed", "failed"])
+    .where("input_path", "<>", "")
+    .limit(limit)
+    .execute();
+  let removed = 0;
+  for (const r of rows) {
+    const p = path.resolve(r.input_path);
+    if (p.startsWith(root)) {
+      await fs.promises.rm(p, { force: true });
+      removed++;
+    }
+    await db.updateTable("list_loads").set({ input_path: "" }).where("id", "=", r.id).execute();
+  }
+  return removed;
 }
