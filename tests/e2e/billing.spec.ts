@@ -1,5 +1,13 @@
-import { expect, test } from "@playwright/test";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_ADMIN, signIn, uniqueEmail } from "./helpers";
+
+/** The activation link of the newest e-mail to the address, from the dev outbox. */
+async function activationLink(page: Page, email: string): Promise<string> {
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  const link = page.getByRole("link", { name: /\/auth\/activation\// }).first();
+  await expect(link).toBeVisible();
+  return new URL((await link.getAttribute("href"))!).pathname;
+}
 
 /*
  * Subscribe by bank transfer, review the transfer as an admin, see the plan active and the history.
@@ -97,4 +105,63 @@ test("transaction history exports CSV named by date; no rows disables export", a
   const lines = (await res.text()).split("\r\n");
   expect(lines[0]).toBe("Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records");
   expect(lines.some((l) => /^(Business|Premium),/.test(l))).toBe(true);
+});
+
+test("a new customer without a plan gets the subscription dialog on /containers, and returns to Create Container once paid", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const email = uniqueEmail("billing-gate");
+  const password = "gate-password-1";
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill("Gia");
+  await page.getByLabel("Last name").fill("Tran");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Company").fill("Tran Calls");
+  await page.getByLabel("Phone number").fill("5552013344");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto(await activationLink(page, email));
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
+  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // No plan: /containers shows the subscription dialog.
+  await page.goto("/containers");
+  const gate = page.getByRole("dialog");
+  await expect(gate.getByRole("heading", { name: "Choose Your Plan" })).toBeVisible();
+  await gate.getByRole("link", { name: "Get Started with Beginner" }).click();
+  await expect(page).toHaveURL(/\/pricing\/beginner\/confirm\?redirectTo=%2Fcontainers%3Fdialog%3Dcreate-container$/);
+  await expect(page.getByText("You are about to subscribe to the Beginner plan for $100/month.")).toBeVisible();
+  await page.getByRole("button", { name: "Bank Transfer" }).click();
+  await expect(page.getByRole("heading", { name: "Complete Payment" })).toBeVisible();
+  const reference = (await page.getByTestId("transfer-reference").textContent())!.trim();
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/containers\?dialog=create-container$/);
+  // Not paid yet: the dialog says the transfer is awaited instead of asking to pay again.
+  await expect(page.getByTestId("pending-transfer")).toContainText(reference);
+  await expect(page.getByTestId("create-container-dialog")).toHaveCount(0);
+
+  // The admin confirms the transfer (the modal covers the sidebar: switch users by dropping the cookie).
+  await page.context().clearCookies();
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/admin/payments?q=${reference}`);
+  await page.getByRole("link", { name: `Review ${reference}` }).click();
+  await page.getByTestId("review-panel").getByRole("button", { name: "Mark as Paid" }).click();
+  await expect(page.getByText("Payment Confirmed")).toBeVisible();
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The customer is told, and the return link now opens Create Container.
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  await expect(page.getByText("Payment received: your Beginner plan is active")).toBeVisible();
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/containers?dialog=create-container");
+  await expect(page.getByTestId("create-container-dialog")).toBeVisible();
+  await expect(page.getByTestId("pending-transfer")).toHaveCount(0);
 });
