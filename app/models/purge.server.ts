@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
+import { jobStatusLabel } from "~/utils/format";
 
 /**
  * Queries behind /purge, /history, /dashboard and /downloads over scrub_jobs, result_files, lists,
@@ -405,13 +406,6 @@ export interface ActivityItem {
   at: string;
 }
 
-const STATUS_LABEL: Record<JobStatus, string> = {
-  queued: "Queued",
-  running: "Processing",
-  completed: "Completed",
-  failed: "Failed",
-};
-export const jobStatusLabel = (s: JobStatus) => STATUS_LABEL[s];
 
 /** The user's latest scrubs as activity items. */
 export async function recentScrubActivity(db: Kysely<Database>, userId: string, limit = 5): Promise<ActivityItem[]> {
@@ -426,7 +420,7 @@ export async function recentScrubActivity(db: Kysely<Database>, userId: string, 
   return rows.map((r) => ({
     id: r.id,
     kind: "scrub",
-    title: `Purge ${STATUS_LABEL[r.status].toLowerCase()}`,
+    title: `Purge ${jobStatusLabel(r.status).toLowerCase()}`,
     detail:
       r.status === "completed"
         ? `${r.file_name}: ${Number(r.rows_done).toLocaleString("en-US")} processed, ${Number(r.good_count).toLocaleString("en-US")} clean`

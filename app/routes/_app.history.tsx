@@ -3,13 +3,13 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
-import { historyStats, isAdminViewer, jobStatusLabel, listHistory } from "~/models/purge.server";
+import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { StatCard, StatusBadge } from "~/components/purge/stat-card";
 import { Pagination } from "~/components/purge/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
-import { formatDateTime, formatNumber, formatRate, SUPPRESSION_LABEL } from "~/utils/format";
+import { formatDateTime, formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { buttonClass } from "~/components/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "Purging History · Data Purging Tool" }];

@@ -1,0 +1,188 @@
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_ADMIN, signIn } from "./helpers";
+
+/*
+ * The purge wizard, history and dashboard, as the demo admin (no plan needed), with JavaScript on and off.
+ * The js and no-js projects share one data directory, so dashboard and history figures are checked as
+ * the change a purge makes, read before and after.
+ */
+
+const CSV = [
+  "Name,Mobile Phone,City",
+  "Ann,(202) 555-0101,DC",
+  "Bob,202-555-0101,DC",
+  "Cy,not a phone,LA",
+  "Dee,310.555.0199,LA",
+  "Eve,1.23457E+9,NY",
+].join("\n");
+
+function numberOf(text: string | null): number {
+  return Number((text ?? "").replace(/[^\d.]/g, ""));
+}
+
+async function cardValue(page: Page, testId: string): Promise<number> {
+  return numberOf(await page.getByTestId(`${testId}-value`).textContent());
+}
+
+async function next(page: Page) {
+  await page.getByRole("button", { name: "Next" }).click();
+}
+
+async function fetchDownload(page: Page, testId: string) {
+  const href = await page.getByTestId(testId).first().getAttribute("href");
+  expect(href).toMatch(/^\/downloads\/[0-9a-f-]{36}$/);
+  const res = await page.request.get(href!);
+  expect(res.status()).toBe(200);
+  return { text: await res.text(), disposition: res.headers()["content-disposition"] };
+}
+
+let browserErrors: string[] = [];
+
+test.beforeEach(async ({ page }) => {
+  browserErrors = [];
+  // Hydration mismatches and client crashes fail the test (a missing favicon does not).
+  page.on("pageerror", (e) => browserErrors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) browserErrors.push(m.text());
+  });
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test.afterEach(() => {
+  expect(browserErrors).toEqual([]);
+});
+
+test("a CSV purge walks all six steps and gives good, bad and invalid files; history and dashboard count it", async ({ page }, info) => {
+  const fileName = `leads-${info.project.name}-${Date.now()}.csv`;
+
+  await page.goto("/dashboard");
+  const purgedBefore = await cardValue(page, "card-purged");
+  await page.goto("/history");
+  const operationsBefore = await cardValue(page, "stat-operations");
+  const processedBefore = await cardValue(page, "stat-processed");
+
+  await page.goto("/purge");
+  await expect(page.getByRole("heading", { name: "Purge Your Data" })).toBeVisible();
+  await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
+  await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
+  await page.getByRole("radio", { name: /DNC and Litigation/ }).check();
+  await next(page);
+
+  await expect(page.getByText("Step 2 of 6: Choose Category")).toBeVisible();
+  await expect(page).toHaveURL(/type=DNCAndLitigation/);
+  await next(page);
+  await expect(page.getByText("Step 3 of 6: Select Container")).toBeVisible();
+  await next(page);
+
+  await expect(page.getByText("Step 4 of 6: Upload Data")).toBeVisible();
+  // Next without a file: the spec's message.
+  await next(page);
+  await expect(page.getByText("Validation Error")).toBeVisible();
+  await expect(page.getByText("Please select a CSV file")).toBeVisible();
+  await page.getByLabel("CSV file").setInputFiles({ name: fileName, mimeType: "text/csv", buffer: Buffer.from(CSV) });
+  await next(page);
+
+  await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
+  await expect(page.getByLabel("Phone number column")).toHaveValue("Mobile Phone");
+  await expect(page.getByRole("table", { name: "File preview" })).toContainText("(202) 555-0101");
+  // Previous to step 4 keeps the uploaded file; Next goes on without uploading again.
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(page.getByTestId("current-upload")).toContainText(fileName);
+  await next(page);
+  await expect(page.getByLabel("Phone number column")).toHaveValue("Mobile Phone");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+
+  await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
+  await expect(page.getByTestId("results")).toBeVisible();
+  await expect(page.getByTestId("count-good-value")).toHaveText("2");
+  await expect(page.getByTestId("count-bad-value")).toHaveText("1");
+  await expect(page.getByTestId("count-invalid-value")).toHaveText("2");
+  await expect(page.getByRole("table", { name: "Reasons" })).toContainText("Duplicate in file");
+
+  // Good by clicking (a real browser download), bad and invalid through the same authorized route.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-good").click()]);
+  const base = fileName.replace(/\.csv$/, "");
+  expect(download.suggestedFilename()).toBe(`${base}-good.csv`);
+  const good = fs.readFileSync((await download.path())!, "utf8");
+  expect(good).toContain("Ann,(202) 555-0101,DC");
+  expect(good).toContain("Dee,310.555.0199,LA");
+  expect(good).not.toContain("Bob");
+  const bad = await fetchDownload(page, "download-bad");
+  expect(bad.disposition).toContain(`filename="${base}-bad.csv"`);
+  expect(bad.text).toContain("Bob,202-555-0101,DC");
+  expect(bad.text).toContain("duplicate");
+  const invalid = await fetchDownload(page, "download-invalid");
+  expect(invalid.text).toContain("not a phone");
+  expect(invalid.text).toContain("1.23457E+9");
+
+  // Previous from Results (CSV) returns to Column Selection.
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
+
+  await page.goto("/history");
+  await expect(page.getByRole("heading", { name: "Recent Operations" })).toBeVisible();
+  expect(await cardValue(page, "stat-operations")).toBe(operationsBefore + 1);
+  expect(await cardValue(page, "stat-processed")).toBe(processedBefore + 5);
+  const row = page.getByTestId("history-row").filter({ hasText: fileName });
+  await expect(row).toContainText("DNC and Litigation");
+  await expect(row).toContainText("Completed");
+  await expect(row).toContainText("Demo Admin");
+  await expect(row.locator("td").nth(3)).toHaveText("5");
+  await row.locator("summary", { hasText: "Download" }).click();
+  await expect(row.getByTestId("download-good")).toBeVisible();
+  await expect(row.getByTestId("download-bad")).toContainText("Bad");
+  await expect(row.getByTestId("download-invalid")).toContainText("Invalid");
+  await expect(page.getByTestId("pagination-summary")).toContainText(/Showing 1 to \d+ of \d+ operations/);
+
+  await page.goto("/dashboard");
+  expect(await cardValue(page, "card-purged")).toBe(purgedBefore + 5);
+  await expect(page.getByTestId("card-success")).toContainText(/\d+\.\d%/);
+  await expect(page.getByTestId("card-active-users")).toBeVisible();
+  await expect(page.getByTestId("usage-suppression").getByTestId("available")).toHaveText("Unlimited");
+  await expect(page.getByTestId("recent-activity")).toContainText("Scrub started");
+  await expect(page.getByRole("img", { name: /Numbers purged per day over the last 30 days/ })).toBeVisible();
+});
+
+test("a manual purge starts from step 4 and Previous returns to it with the numbers", async ({ page }) => {
+  await page.goto("/purge?step=4&mode=manual");
+  await expect(page.getByText("Step 4 of 6: Upload Data")).toBeVisible();
+  const box = page.getByLabel("Phone numbers");
+
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByText("Validation Error")).toBeVisible();
+  await expect(page.getByText("Please enter phone numbers")).toBeVisible();
+
+  await box.fill("2025550101, 12, ab, 99, x");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByText("Invalid phone numbers found: 12, ab, 99...")).toBeVisible();
+
+  await box.fill("(212) 555-0101\n212.555.0101, 3125550188");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
+  await expect(page.getByTestId("count-good-value")).toHaveText("2");
+  await expect(page.getByTestId("count-bad-value")).toHaveText("1");
+  await expect(page.getByTestId("count-invalid-value")).toHaveText("0");
+  const good = await fetchDownload(page, "download-good");
+  expect(good.text.trim().split("\n")).toEqual(["Number", "2125550101", "3125550188"]);
+  expect(good.disposition).toContain('filename="manual-entry-good.csv"');
+
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(page.getByText("Step 4 of 6: Upload Data")).toBeVisible();
+  await expect(page.getByLabel("Phone numbers")).toHaveValue("2125550101\n2125550101\n3125550188");
+
+  await page.goto("/purge?step=6&job=00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+});
+
+test("Start New Purge resets the wizard", async ({ page }) => {
+  await page.goto("/purge?step=4&mode=manual&type=DNCAndLitigation");
+  await page.getByLabel("Phone numbers").fill("2025550111");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByTestId("results")).toBeVisible();
+  await page.getByRole("link", { name: "Start New Purge" }).click();
+  await expect(page).toHaveURL(/\/purge$/);
+  await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
+  await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
+});
