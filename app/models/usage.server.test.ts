@@ -311,3 +311,30 @@ describe("subscriptions for user management", () => {
     expect(audit).toEqual([{ action: "plan.granted" }]);
   });
 });
+
+describe("review races", () => {
+  it("two admins marking the same transfer paid at once: one wins, one period", async () => {
+    const user = await createUser();
+    const { transaction } = await createBankTransferTransaction(db(), { userId: user, planId: "business" });
+    const [a1, a2] = [await createAdmin(), await createAdmin()];
+    const results = await Promise.allSettled([
+      markTransactionPaid(db(), { id: transaction.id, adminId: a1 }),
+      markTransactionPaid(db(), { id: transaction.id, adminId: a2 }),
+      rejectTransaction(db(), { id: transaction.id, adminId: a2 }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ReviewConflictError);
+    const audits = await db().selectFrom("audit_log").select("action").where("target_id", "=", transaction.id).where("action", "<>", "payment.requested").execute();
+    expect(audits).toHaveLength(1);
+  });
+
+  it("a double submit of Confirm creates one pending transfer", async () => {
+    const user = await createUser();
+    const results = await Promise.all([
+      createBankTransferTransaction(db(), { userId: user, planId: "premium" }),
+      createBankTransferTransaction(db(), { userId: user, planId: "premium" }),
+    ]);
+    expect(new Set(results.map((r) => r.transaction.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+});
