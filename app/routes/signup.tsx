@@ -9,13 +9,13 @@ import { signupSchema } from "~/utils/account-forms";
 import { clientIp, getOptionalUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";
-import { alreadyRegisteredEmail, confirmationEmail } from "~/utils/email-templates.server";
+import { alreadyRegisteredEmail } from "~/utils/email-templates.server";
+import { sendConfirmationLink } from "~/utils/account-mail.server";
 import { appUrl } from "~/utils/env.server";
 import { hashPassword } from "~/utils/password.server";
 import { flashToast } from "~/utils/session.server";
 import { takeRateLimit } from "~/utils/throttle.server";
 import { createDraftUser } from "~/models/account.server";
-import { issueToken, tokenUrl } from "~/models/auth-token.server";
 import { findLiveUserByEmail } from "~/models/user.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Data Purging Tool" }];
@@ -53,8 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? null
       : await createDraftUser(db, { email, firstName: v.firstName, lastName: v.lastName, company: v.company, phoneNumber: v.phoneNumber, passwordHash });
     if (created) {
-      const { token } = await issueToken(db, { userId: created.id, kind: "activation" });
-      await sendEmailWithoutWaiting({ to: email, ...confirmationEmail({ firstName: v.firstName, url: tokenUrl("activation", token, created.id, request) }) });
+      await sendConfirmationLink(db, { id: created.id, email, firstName: v.firstName }, request);
     } else {
       // The address has an account: same answer on screen (no account enumeration), a notice to its owner.
       const owner = existing ?? (await findLiveUserByEmail(db, email));

@@ -8,6 +8,7 @@ import { findLiveUserByEmail, getActiveUserById, type SessionUser } from "~/mode
 import { verifyPassword } from "./password.server";
 import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess } from "./throttle.server";
 import { LoginError } from "./login-error.server";
+import { resendConfirmationOnSignIn } from "./account-mail.server";
 
 export type { SessionUser };
 
@@ -17,11 +18,17 @@ export { LoginError };
 export const LOGIN_MESSAGES = {
   invalid: "Invalid email or password.",
   unconfirmed: "Please confirm your email before signing in. Check your inbox for the confirmation link.",
+  unconfirmedResent: "Please confirm your email before signing in. We have sent a new confirmation link to your email.",
   blocked: "Your account has been blocked. Please contact your administrator.",
   pending: "Your account is not set up yet. Please use the invitation link sent to your email.",
 } as const;
 
-export async function verifyLogin(email: string, password: string, ip: string): Promise<{ id: string }> {
+/**
+ * Checks e-mail and password (throttled per account and per IP). Wrong password and unknown or deleted
+ * account give the same message; only the right password learns the account's state. An unconfirmed
+ * account gets a fresh confirmation link (rate-limited) with its message.
+ */
+export async function verifyLogin(email: string, password: string, ip: string, request?: Request): Promise<{ id: string }> {
   const db = await getDb();
   await checkLoginThrottle(db, email, ip);
   const user = await findLiveUserByEmail(db, email);
@@ -31,7 +38,10 @@ export async function verifyLogin(email: string, password: string, ip: string): 
     throw new LoginError(LOGIN_MESSAGES.invalid);
   }
   await recordLoginSuccess(db, email, ip);
-  if (user.status === "Draft") throw new LoginError(LOGIN_MESSAGES.unconfirmed);
+  if (user.status === "Draft") {
+    const resent = await resendConfirmationOnSignIn(db, { id: user.id, email: user.email, firstName: user.first_name }, request);
+    throw new LoginError(resent ? LOGIN_MESSAGES.unconfirmedResent : LOGIN_MESSAGES.unconfirmed);
+  }
   if (user.status === "Pending") throw new LoginError(LOGIN_MESSAGES.pending);
   if (user.status === "Blocked") throw new LoginError(LOGIN_MESSAGES.blocked);
   return { id: user.id };
@@ -45,11 +55,11 @@ export function clientIp(context: AppLoadContext | undefined): string {
 export const authenticator = async () => {
   const auth = new Authenticator<{ id: string }>(await sessionStorage(), { sessionKey: "userId" });
   auth.use(
-    new FormStrategy(async ({ form, context }) => {
+    new FormStrategy(async ({ form, context, request }) => {
       const email = String(form.get("email") ?? "").trim();
       const password = String(form.get("password") ?? "");
       if (!email || !password) throw new LoginError("Email and password are required.");
-      return verifyLogin(email, password, clientIp(context));
+      return verifyLogin(email, password, clientIp(context), request);
     }),
     "form",
   );

@@ -51,6 +51,26 @@ describe("e-mail", () => {
     }
   });
 
+  it("in production without SMTP stores the message and warns, without printing its links", async () => {
+    const { env } = await import("./env.server");
+    const e = env();
+    const before = e.NODE_ENV;
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    e.NODE_ENV = "production";
+    try {
+      const res = await sendEmail({ to: "prod@example.com", subject: "Reset", text: "http://app.example.com/auth/resetpassword/secret/uid" });
+      expect(res).toMatchObject({ ok: true, via: "outbox" });
+      const logged = [...info.mock.calls, ...warn.mock.calls].map((c) => c.join(" ")).join("\n");
+      expect(logged).toContain("SMTP_URL is not set");
+      expect(logged).not.toContain("secret");
+      const res404 = await outboxLoader({ request: makeRequest("/dev/outbox"), context: testContext, params: {} }).catch((x) => x);
+      expect((res404 as Response).status).toBe(404);
+    } finally {
+      e.NODE_ENV = before;
+    }
+  });
+
   it("knows when the outbox page exists", () => {
     expect(usesOutbox({ SMTP_URL: undefined })).toBe(true);
     expect(outboxPageEnabled({ SMTP_URL: undefined, NODE_ENV: "development" })).toBe(true);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { action as loginAction } from "~/routes/login";
@@ -6,6 +6,8 @@ import { LOGIN_MESSAGES } from "./auth.server";
 import { hashPassword } from "./password.server";
 import { THROTTLE, THROTTLED_MESSAGE } from "./throttle.server";
 import type { UserStatus } from "../../db/schema";
+import { CONFIRMATION_RESEND_LIMIT } from "./account-mail.server";
+import { listOutbox } from "./email.server";
 
 const { handle } = useAppTestDb();
 
@@ -42,9 +44,33 @@ describe("sign-in refusals", () => {
     await createUser("draft@example.com", "password-123", "Draft");
     await createUser("pending@example.com", "password-123", "Pending");
     await createUser("blocked@example.com", "password-123", "Blocked");
-    expect(((await login("draft@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.unconfirmed]);
+    expect(((await login("draft@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.unconfirmedResent]);
     expect(((await login("pending@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.pending]);
     expect(((await login("blocked@example.com", "password-123")) as Failed).data.error[""]).toEqual([LOGIN_MESSAGES.blocked]);
+  });
+
+  it("an unconfirmed account that signs in gets a fresh confirmation link, a few times an hour", async () => {
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    await createUser("again@example.com", "password-123", "Draft");
+    const messages: string[] = [];
+    for (let i = 0; i < CONFIRMATION_RESEND_LIMIT.max + 1; i++) messages.push(((await login("again@example.com", "password-123")) as Failed).data.error[""][0]);
+    expect(messages).toEqual([...Array(CONFIRMATION_RESEND_LIMIT.max).fill(LOGIN_MESSAGES.unconfirmedResent), LOGIN_MESSAGES.unconfirmed]);
+    const mails = await listOutbox(handle().db, { to: "again@example.com" });
+    expect(mails).toHaveLength(CONFIRMATION_RESEND_LIMIT.max);
+    // Only the newest link works.
+    const tokens = await handle()
+      .db.selectFrom("auth_tokens")
+      .innerJoin("users", "users.id", "auth_tokens.user_id")
+      .select("auth_tokens.used_at")
+      .where("users.email", "=", "again@example.com")
+      .where("kind", "=", "activation")
+      .execute();
+    expect(tokens).toHaveLength(CONFIRMATION_RESEND_LIMIT.max);
+    expect(tokens.filter((t) => t.used_at === null)).toHaveLength(1);
+    // A wrong password sends nothing.
+    await login("again@example.com", "wrong-password");
+    expect(await listOutbox(handle().db, { to: "again@example.com" })).toHaveLength(CONFIRMATION_RESEND_LIMIT.max);
+    vi.restoreAllMocks();
   });
 
   it("does not reveal an account's state or existence to a wrong password", async () => {
