@@ -10,8 +10,11 @@ import net from "node:net";
  */
 
 export function allowPrivateTargets(): boolean {
-  if (process.env.WEBHOOK_ALLOW_PRIVATE === "1") return true;
-  return process.env.NODE_ENV !== "production";
+  // Read at run time through a variable: the server bundle replaces the literal `process.env.NODE_ENV`
+  // with the build's mode, but the decision belongs to how the process was started.
+  const runtime: Record<string, string | undefined> = process.env;
+  if (runtime.WEBHOOK_ALLOW_PRIVATE === "1") return true;
+  return runtime.NODE_ENV !== "production";
 }
 
 function ipv4ToInt(ip: string): number {

@@ -1,0 +1,151 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { DEMO_ADMIN, signIn } from "./helpers";
+
+test.describe("landing page", () => {
+  test("header, hero, features, plan cards, anchors and footer", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const header = page.getByRole("banner");
+    await expect(header.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
+    await expect(header.getByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/signup");
+    await expect(page.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/signup");
+    await expect(page.getByRole("link", { name: "Learn More" })).toHaveAttribute("href", "#features");
+    await expect(page.getByTestId("feature-card")).toHaveCount(4);
+    for (const title of ["Smart Storage", "Fast Processing", "Enterprise Security", "Team Collaboration"]) {
+      await expect(page.getByRole("heading", { name: title })).toBeVisible();
+    }
+    const cards = page.getByTestId("pricing-cards").locator("section");
+    await expect(cards).toHaveCount(3);
+    await expect(cards.nth(0)).toContainText("Beginner");
+    await expect(cards.nth(0)).toContainText("$100");
+    await expect(cards.nth(1)).toContainText("Most Popular");
+    await expect(cards.nth(2)).toContainText("$1,000");
+    for (const id of ["features", "pricing", "about", "api", "docs", "support", "contact"]) {
+      await expect(page.locator(`#${id}`)).toHaveCount(1);
+    }
+    const footer = page.getByRole("contentinfo");
+    await expect(footer).toContainText("1450 Brickell Avenue, Suite 1800");
+    await expect(footer).toContainText("+1 (305) 555-0148");
+    await page.getByRole("link", { name: "Learn More" }).click();
+    await expect(page).toHaveURL(/#features$/);
+  });
+
+  test("the API reference and the OpenAPI document are public", async ({ page, request }) => {
+    await page.goto("/docs/api");
+    await expect(page.getByRole("heading", { name: "API Reference" })).toBeVisible();
+    await expect(page.getByTestId("endpoint")).toHaveCount(8);
+    const res = await request.get("/api/v1/openapi.json");
+    expect(res.status()).toBe(200);
+    expect((await res.json()).openapi).toBe("3.1.0");
+  });
+});
+
+/** A webhook receiver on loopback for this test (at most `max` requests are accepted). */
+async function startReceiver(max = 10) {
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(received.length > max ? 410 : 200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return { received, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise((r) => server.close(r)) };
+}
+
+test.describe("integrations", () => {
+  test("create an integration, use its key, toggle, webhook on completion, revoke", async ({ page, request }) => {
+    const receiver = await startReceiver();
+    try {
+      await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+      await expect(page).toHaveURL(/\/dashboard/);
+      await page.getByRole("link", { name: "Integrations" }).click();
+      await expect(page.getByRole("heading", { name: "API Integrations" })).toBeVisible();
+      await expect(page.getByText("1000 requests per hour").first()).toBeVisible();
+      await expect(page.getByRole("link", { name: "View API Reference" })).toHaveAttribute("href", "/docs/api");
+
+      await page.getByRole("link", { name: "Create Integration" }).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog.getByRole("heading", { name: "Create Integration" })).toBeVisible();
+      // Validation (server-side without JS, client-side with it).
+      await dialog.getByRole("button", { name: "Create Integration" }).click();
+      await expect(dialog.getByText("Name is required")).toBeVisible();
+      const name = `CRM ${Date.now()}`;
+      await dialog.getByLabel("Name").fill(name);
+      await dialog.getByLabel("Description").fill("Nightly sync");
+      await dialog.getByLabel(/Webhook URL/).fill(receiver.url);
+      await dialog.getByRole("button", { name: "Create Integration" }).click();
+
+      const key = await page.getByTestId("revealed-api-key").inputValue();
+      const secret = await page.getByTestId("revealed-webhook-secret").inputValue();
+      expect(key).toMatch(/^dpt_/);
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole("link", { name: "Done" }).click();
+      await expect(page.getByTestId("integration-row").filter({ hasText: name })).toBeVisible();
+
+      const auth = { Authorization: `Bearer ${key}` };
+      const usage = await request.get("/api/v1/usage", { headers: auth });
+      expect(usage.status()).toBe(200);
+      expect(usage.headers()["x-ratelimit-limit"]).toBe("1000");
+
+      // Rate limiting toggle.
+      const rate = page.getByRole("switch", { name: "Rate limiting" });
+      await expect(rate).toHaveAttribute("aria-checked", "true");
+      await rate.click();
+      await expect(page.getByRole("switch", { name: "Rate limiting" })).toHaveAttribute("aria-checked", "false");
+      await expect(page.getByText("Rate limiting turned off")).toBeVisible();
+
+      // A scrub through the API runs on the real engine and ends with a signed webhook.
+      const submit = await request.post("/api/v1/scrubs", {
+        headers: auth,
+        data: { numbers: ["2125550142", "2125550142", "12345", "3055550101"], suppression_type: "LitigationOnly" },
+      });
+      expect(submit.status()).toBe(202);
+      const jobId = (await submit.json()).job.id as string;
+      await expect
+        .poll(async () => (await (await request.get(`/api/v1/scrubs/${jobId}`, { headers: auth })).json()).job.status, { timeout: 30_000 })
+        .toBe("completed");
+      const job = (await (await request.get(`/api/v1/scrubs/${jobId}`, { headers: auth })).json()).job;
+      expect(job.counts.good + job.counts.bad + job.counts.invalid).toBe(4);
+      const good = await request.get(`/api/v1/scrubs/${jobId}/files/good`, { headers: auth });
+      expect(good.status()).toBe(200);
+      expect(await good.text()).toContain("2125550142");
+
+      await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1);
+      const hook = receiver.received[0];
+      const expected = crypto.createHmac("sha256", secret).update(`${hook.headers["x-webhook-timestamp"]}.${hook.body}`).digest("hex");
+      expect(hook.headers["x-signature"]).toBe(`sha256=${expected}`);
+      expect(JSON.parse(hook.body)).toMatchObject({ type: "scrub.completed", data: { job: { id: jobId, status: "completed" } } });
+
+      await page.reload();
+      await expect(page.getByTestId("delivery-row").first()).toContainText("200 Delivered");
+
+      // A second key, revoked: it stops working at once.
+      await page.getByLabel("New key name").fill("Temporary");
+      await page.getByRole("button", { name: "Create API Key" }).click();
+      const temp = await page.getByTestId("revealed-api-key").inputValue();
+      expect(temp).toMatch(/^dpt_/);
+      await page.getByRole("link", { name: "Done" }).click();
+      expect((await request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${temp}` } })).status()).toBe(200);
+      await page.getByRole("button", { name: "Revoke Temporary" }).click();
+      await expect(page.getByText("API Key Revoked")).toBeVisible();
+      const revoked = await request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${temp}` } });
+      expect(revoked.status()).toBe(401);
+      expect((await revoked.json()).error.code).toBe("api_key_revoked");
+      // The first key still works.
+      expect((await request.get("/api/v1/usage", { headers: auth })).status()).toBe(200);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("the integrations page needs a session", async ({ page }) => {
+    await page.goto("/integrations");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fintegrations/);
+  });
+});
