@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { DEMO_ADMIN, signIn, signOut, uniqueEmail } from "./helpers";
 
 // Both projects (js, no-js) share one server and data directory: names are unique per run and counts relative.
 function unique(prefix: string): string {
@@ -168,4 +168,70 @@ test("an admin loads the DNC lists: manual numbers, a streamed file with progres
   await edit.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByText("DNC List Updated")).toBeVisible();
   await expect(page.getByTestId("dnc-card-1").getByText(description)).toBeVisible();
+});
+
+test("a new user: subscription dialog on /containers, Access Denied on /dnc, and Create Container reopens once the plan is paid", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const email = uniqueEmail("containers");
+  const password = "containers-pass-1";
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill("Nora");
+  await page.getByLabel("Last name").fill("Quinn");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Company").fill("Quinn Leads");
+  await page.getByLabel("Phone number").fill("(555) 201-3344");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  const link = page.getByRole("link", { name: /\/auth\/activation\// }).first();
+  await page.goto(new URL((await link.getAttribute("href"))!).pathname);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
+  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // DNC Management is for admins: the spec's Access Denied with the user's role, HTTP 403.
+  const denied = await page.goto("/dnc");
+  expect(denied?.status()).toBe(403);
+  await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
+  await expect(page.getByText("You don't have permission to access DNC Management.")).toBeVisible();
+  await expect(page.getByText("NormalUser")).toBeVisible();
+
+  // No plan: the subscription dialog opens over an empty Storage Containers page.
+  await page.goto("/containers");
+  await expect(page.getByRole("heading", { name: "Storage Containers" })).toBeVisible();
+  await expect(page.getByText("No containers found")).toBeVisible();
+  const gate = page.getByRole("dialog");
+  await expect(gate.getByRole("heading", { name: "Choose Your Plan" })).toBeVisible();
+  await gate.getByRole("link", { name: "Get Started with Beginner" }).click();
+  await page.getByRole("button", { name: "Bank Transfer" }).click();
+  await expect(page.getByRole("heading", { name: "Complete Payment" })).toBeVisible();
+  const reference = (await page.getByTestId("transfer-reference").textContent())!.trim();
+  await expect(page.getByRole("link", { name: "Continue" })).toHaveAttribute("href", "/containers?dialog=create-container");
+  await page.goto("/dashboard");
+  await signOut(page);
+
+  // An admin confirms the transfer.
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/admin/payments");
+  await page.getByRole("link", { name: `Review ${reference}` }).click();
+  await page.getByTestId("review-panel").getByRole("button", { name: "Mark as Paid" }).click();
+  await expect(page.getByText("Payment Confirmed")).toBeVisible();
+  await page.goto("/dashboard");
+  await signOut(page);
+
+  // Back to the return URL: the create-container dialog opens instead of the subscription dialog.
+  await page.goto("/containers?dialog=create-container");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/containers\?dialog=create-container$/);
+  await expect(page.getByRole("dialog", { name: "Create Container" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Choose Your Plan" })).toHaveCount(0);
 });
