@@ -1,4 +1,4 @@
-import { describe, expect, it, beforeAll } from "vitest";
+import { describe, expect, it, beforeAll, beforeEach } from "vitest";
 import { useAppTestDb } from "./setup/db";
 import { makeRequest, testContext } from "./setup/request";
 import { sql } from "kysely";
@@ -30,14 +30,21 @@ async function fingerprint(): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.t, r.h]));
 }
 
-beforeAll(async () => {
-  const passwordHash = await hashPassword("matrix-password");
+let passwordHash = "";
+let userSet = 0;
+
+/**
+ * A fresh set of signed-in users (one per role) for every entry, so entries never depend on each other's
+ * effects (e.g. one entry's paid transfer giving the NormalUser a plan another entry expects them not to have).
+ */
+async function createMatrixUsers() {
+  userSet++;
   for (const role of roles) {
     if (role === "anonymous") continue;
     const user = await handle()
       .db.insertInto("users")
       .values({
-        email: `${role.toLowerCase()}@matrix.test`,
+        email: userSet === 1 ? `${role.toLowerCase()}@matrix.test` : `${role.toLowerCase()}-${userSet}@matrix.test`,
         first_name: role,
         last_name: "Matrix",
         company: "Matrix",
@@ -53,6 +60,12 @@ beforeAll(async () => {
     const setCookie = await startUserSession(makeRequest("/login"), user.id);
     cookies.set(role, setCookie.split(";")[0]);
   }
+}
+
+beforeEach(createMatrixUsers);
+
+beforeAll(async () => {
+  passwordHash = await hashPassword("matrix-password");
   const { rows } = await sql<{ table_name: string }>`
     select table_name from information_schema.tables
     where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(handle().db);
@@ -63,13 +76,17 @@ beforeAll(async () => {
     .join(" union all ");
 });
 
-async function outcomeOf(entry: MatrixEntry, role: MatrixRole): Promise<{ status: number; location: string | null; error?: string }> {
+async function outcomeOf(
+  entry: MatrixEntry,
+  role: MatrixRole,
+  cookie = cookies.get(role),
+): Promise<{ status: number; location: string | null; error?: string }> {
   const mod = await entry.route();
   const fn = entry.kind === "loader" ? mod.loader : mod.action;
   if (!fn) throw new Error(`${entry.name}: the route has no ${entry.kind}`);
   const request = makeRequest(entry.path, {
     method: entry.kind === "action" ? "POST" : "GET",
-    cookie: cookies.get(role),
+    cookie,
     form: entry.kind === "action" ? (entry.form ?? {}) : undefined,
   });
   let result: unknown;
@@ -96,20 +113,41 @@ function matches(expected: Outcome, got: { status: number; location: string | nu
   return got.status === expected;
 }
 
+/** Every route module of the app (tests excluded), by file. */
+const routeModules = import.meta.glob<{ loader?: unknown; action?: unknown }>(["../app/routes/*.{ts,tsx}", "!../app/routes/*.test.{ts,tsx}"]);
+
 describe("role matrix", () => {
   it("covers routes", () => {
     expect(entries.length).toBeGreaterThan(0);
+  });
+
+  it("has entries for every loader and action of every route", async () => {
+    const covered = new Map<unknown, Set<string>>();
+    for (const entry of entries) {
+      const mod = await entry.route();
+      if (!covered.has(mod)) covered.set(mod, new Set());
+      covered.get(mod)!.add(entry.kind);
+    }
+    const missing: string[] = [];
+    for (const [file, load] of Object.entries(routeModules)) {
+      const mod = await load();
+      const kinds = covered.get(mod) ?? new Set<string>();
+      if (mod.loader && !kinds.has("loader")) missing.push(`${file.replace("../app/routes/", "")}: loader`);
+      if (mod.action && !kinds.has("action")) missing.push(`${file.replace("../app/routes/", "")}: action`);
+    }
+    // Add the route to tests/role-matrix/<area>.ts (see docs/conventions.md).
+    expect(missing).toEqual([]);
   });
   for (const entry of entries) {
     it(entry.name, async () => {
       const failures: string[] = [];
       for (const role of roles) {
-        const overrides = entry.setup ? await entry.setup({ db: handle().db, role, userIds }) : {};
+        const { cookie, ...overrides } = entry.setup ? await entry.setup({ db: handle().db, role, userIds }) : { cookie: undefined };
         const run = { ...entry, ...overrides };
         const expected = entry.expect[role];
-        const refused = entry.kind === "action" && (expected === "denied" || expected === "login");
+        const refused = entry.kind === "action" && (expected === "denied" || expected === "login" || expected === 401 || expected === 403);
         const before = refused ? await fingerprint() : null;
-        const got = await outcomeOf(run, role);
+        const got = await outcomeOf(run, role, cookie ?? cookies.get(role));
         if (!matches(expected, got)) {
           failures.push(
             `${role}: expected ${expected}, got ${got.status}${got.location ? ` → ${got.location}` : ""}${got.error ? ` (${got.error})` : ""}`,

@@ -10,7 +10,7 @@ export type MatrixRole = "anonymous" | "NormalUser" | "UnlimitedUser" | "Admin" 
  * - "denied": 403
  * - "allowed": anything but a login redirect, 401, 403 or a 5xx/crash (a 400 for an empty form is still "allowed")
  * - a number: exactly that status
- * An action whose expected outcome is "login" or "denied" must also leave the database unchanged (the runner
+ * An action whose expected outcome is "login", "denied", 401 or 403 must also leave the database unchanged (the runner
  * compares a fingerprint of every table except sessions and throttling counters before and after).
  */
 export type Outcome = "login" | "denied" | "allowed" | number;
@@ -32,9 +32,10 @@ export interface MatrixEntry {
   expect: Record<MatrixRole, Outcome>;
   /**
    * Optional: runs before each role's request, e.g. to create a fresh row to act on (so an allowed delete by
-   * one role does not change what the next role sees). Its result overrides path, params and form.
+   * one role does not change what the next role sees). Its result overrides path, params and form; `cookie`
+   * replaces the role's session cookie (e.g. a throwaway session for POST /logout).
    */
-  setup?: (ctx: MatrixSetupContext) => Promise<Partial<Pick<MatrixEntry, "path" | "params" | "form">>>;
+  setup?: (ctx: MatrixSetupContext) => Promise<Partial<Pick<MatrixEntry, "path" | "params" | "form">> & { cookie?: string }>;
 }
 
 export interface MatrixSetupContext {

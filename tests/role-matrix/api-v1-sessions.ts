@@ -1,0 +1,32 @@
+import { everyone, type MatrixEntry } from "./types";
+
+/**
+ * The public API (/api/v1) authenticates with API keys only: a signed-in browser session, whatever its role,
+ * gets 401 like an anonymous caller, and the refused call changes nothing. (Key-based checks, rate limits
+ * and cross-user 404s: tests/api/.) Unknown /api paths answer a JSON 404.
+ */
+const id = "00000000-0000-4000-8000-000000000000";
+const api = (name: string, route: MatrixEntry["route"], path: string, params: Record<string, string> = {}): MatrixEntry[] => [
+  { name: `GET ${name} (session, no key)`, route, kind: "loader", path, params, expect: everyone(401) },
+  { name: `POST ${name} (session, no key)`, route, kind: "action", path, params, form: {}, expect: everyone(401) },
+];
+
+export const entries: MatrixEntry[] = [
+  ...api("/api/v1/usage", () => import("~/routes/api.v1.usage"), "/api/v1/usage"),
+  ...api("/api/v1/scrubs", () => import("~/routes/api.v1.scrubs._index"), "/api/v1/scrubs"),
+  ...api("/api/v1/scrubs/$id", () => import("~/routes/api.v1.scrubs.$id"), `/api/v1/scrubs/${id}`, { id }),
+  ...api("/api/v1/scrubs/$id/files/$kind", () => import("~/routes/api.v1.scrubs.$id.files.$kind"), `/api/v1/scrubs/${id}/files/good`, {
+    id,
+    kind: "good",
+  }),
+  ...api("/api/v1/containers", () => import("~/routes/api.v1.containers._index"), "/api/v1/containers"),
+  ...api("/api/v1/containers/$id/numbers", () => import("~/routes/api.v1.containers.$id.numbers"), `/api/v1/containers/${id}/numbers`, { id }),
+  ...api(
+    "/api/v1/containers/$id/loads/$loadId",
+    () => import("~/routes/api.v1.containers.$id.loads.$loadId"),
+    `/api/v1/containers/${id}/loads/${id}`,
+    { id, loadId: id },
+  ),
+  { name: "GET /api/nope", route: () => import("~/routes/api.$"), kind: "loader", path: "/api/nope", params: { "*": "nope" }, expect: everyone(404) },
+  { name: "POST /api/nope", route: () => import("~/routes/api.$"), kind: "action", path: "/api/nope", params: { "*": "nope" }, form: {}, expect: everyone(404) },
+];
