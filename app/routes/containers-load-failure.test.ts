@@ -1,0 +1,65 @@
+import { describe, expect, it, vi } from "vitest";
+import { useAppTestDb } from "../../tests/setup/db";
+import { makeRequest, testContext } from "../../tests/setup/request";
+import { startUserSession } from "~/utils/auth.server";
+
+// The database answers, but reading containers and DNC lists fails: the pages say so instead of crashing.
+vi.mock("~/models/container.server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("~/models/container.server")>()),
+  listContainers: async () => {
+    throw new Error("simulated read failure");
+  },
+}));
+vi.mock("~/models/dnc.server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("~/models/dnc.server")>()),
+  listDncLists: async () => {
+    throw new Error("simulated read failure");
+  },
+}));
+
+const { loader: containersLoader } = await import("./_app.containers._index");
+const { loader: dncLoader } = await import("./_app.dnc._index");
+const { handle } = useAppTestDb();
+
+async function cookieFor(role: "UnlimitedUser" | "Admin") {
+  const { id } = await handle()
+    .db.insertInto("users")
+    .values({
+      email: `${role}@failure.test`,
+      first_name: "F",
+      last_name: "L",
+      company: "",
+      phone_number: "",
+      password_hash: null,
+      role,
+      status: "Active",
+      email_confirmed: true,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return (await startUserSession(makeRequest("/login"), id)).split(";")[0];
+}
+
+describe("load failures", () => {
+  it("shows 'Failed to load containers from server.' and logs the cause", async () => {
+    const logged = vi.fn();
+    console.error = logged;
+    const cookie = await cookieFor("UnlimitedUser");
+    const r = (await containersLoader({ request: makeRequest("/containers", { cookie }), params: {}, context: testContext })) as {
+      errors: string[];
+      containers: unknown[];
+    };
+    expect(r.errors).toEqual(["Failed to load containers from server."]);
+    expect(r.containers).toEqual([]);
+    expect(logged).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows 'Failed to load DNC lists from server.'", async () => {
+    const logged = vi.fn();
+    console.error = logged;
+    const cookie = await cookieFor("Admin");
+    const r = (await dncLoader({ request: makeRequest("/dnc", { cookie }), params: {}, context: testContext })) as { loadError: string | null };
+    expect(r.loadError).toBe("Failed to load DNC lists from server.");
+    expect(logged).toHaveBeenCalledTimes(1);
+  });
+});
