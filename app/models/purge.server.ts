@@ -251,6 +251,7 @@ export function downloadName(originalName: string, kind: ResultKind): string {
   const base = (originalName.split(/[/\\]/).pop() ?? "")
     .replace(/\.[^.]*$/, "")
     .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^\w .()-]+/g, "_")
     .replace(/_+/g, "_")
     .replace(/^[ ._-]+|[ ._-]+$/g, "")

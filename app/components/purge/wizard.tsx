@@ -456,7 +456,7 @@ function Step5({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeA
   );
 }
 
-function Processing({ job }: { job: JobView }) {
+export function Processing({ job }: { job: JobView }) {
   return (
     <div className="py-6 text-center" data-testid="processing">
       {/* Without JavaScript the page reloads itself every 2 seconds until the job is done. */}

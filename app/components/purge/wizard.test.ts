@@ -1,0 +1,59 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { Processing } from "./wizard";
+import { jobView, type JobWithFiles } from "~/models/purge.server";
+
+function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
+  return {
+    files: [],
+    job: {
+      id: "6f1c0e6a-1b2c-4d3e-8f90-123456789abc",
+      user_id: "u",
+      source: "web",
+      api_key_id: null,
+      file_name: "leads.csv",
+      suppression_type: "LitigationOnly",
+      column_name: null,
+      container_id: null,
+      category_id: null,
+      states: null,
+      status: "running",
+      error: null,
+      input_path: "/x",
+      input_bytes: 1000n,
+      bytes_read: 425n,
+      rows_done: 1234n,
+      total_rows: 0n,
+      good_count: 0n,
+      bad_count: 0n,
+      invalid_count: 0n,
+      reason_counts: {},
+      usage_reserved: 3000n,
+      lease_owner: null,
+      lease_expires_at: null,
+      attempts: 1,
+      created_at: new Date("2026-11-21T10:00:00Z"),
+      started_at: null,
+      finished_at: null,
+      ...over,
+    },
+  };
+}
+
+describe("processing view", () => {
+  it("shows real progress (rows and percent of the file read) and refreshes itself without JavaScript", () => {
+    const html = renderToStaticMarkup(createElement(Processing, { job: jobView(row({}))! }));
+    expect(html).toContain("Processing Data");
+    expect(html).toContain("1,234 rows processed · 42%");
+    expect(html).toContain('aria-valuenow="42"');
+    expect(html).toContain('<noscript><meta http-equiv="refresh" content="2"/></noscript>');
+  });
+
+  it("never shows 100% before the job is completed, and 100% once it is", () => {
+    expect(jobView(row({ bytes_read: 1000n }))!.percent).toBe(99);
+    expect(jobView(row({ status: "queued", bytes_read: 0n }))!.percent).toBe(0);
+    expect(jobView(row({ status: "completed", bytes_read: 990n }))!.percent).toBe(100);
+    expect(jobView(row({ input_bytes: 0n, total_rows: 10n, rows_done: 5n }))!.percent).toBe(50);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { checkManualNumbers, hiddenFields, parseWizardState, previousStep, wizardHref } from "./purge-wizard";
+import { downloadName } from "~/models/purge.server";
+
+describe("checkManualNumbers (purge wizard manual entry)", () => {
+  it("asks for numbers when the box is empty", () => {
+    expect(checkManualNumbers("")).toEqual({ ok: false, message: "Please enter phone numbers" });
+    expect(checkManualNumbers(" \n , ")).toEqual({ ok: false, message: "No valid phone numbers found" });
+    expect(checkManualNumbers(undefined)).toEqual({ ok: false, message: "Please enter phone numbers" });
+  });
+
+  it("splits on newlines and commas and keeps 10 to 15 digits after stripping non-digits", () => {
+    expect(checkManualNumbers("(202) 555-0101\n+1 310.555.0199,  442079460958123")).toEqual({
+      ok: true,
+      numbers: ["2025550101", "13105550199", "442079460958123"],
+    });
+  });
+
+  it("rejects when none is valid, and lists the first three invalid entries", () => {
+    expect(checkManualNumbers("abc, 123456789")).toEqual({ ok: false, message: "No valid phone numbers found" });
+    expect(checkManualNumbers("2025550101, 1234567890123456, x, 99, 1")).toEqual({
+      ok: false,
+      message: "Invalid phone numbers found: 1234567890123456, x, 99...",
+    });
+  });
+});
+
+describe("wizard state in the URL", () => {
+  it("reads a state and falls back to defaults for anything malformed", () => {
+    const s = parseWizardState(
+      new URLSearchParams("step=9&type=Bogus&category=nope&container=12&mode=manual&upload=ZZ&state=tx&state=CA&state=California&job=x"),
+    );
+    expect(s).toEqual({
+      step: 1,
+      type: "LitigationOnly",
+      category: "",
+      container: "12",
+      mode: "manual",
+      upload: "",
+      column: "",
+      states: ["CA", "TX"],
+      job: "",
+    });
+  });
+
+  it("round-trips through wizardHref", () => {
+    const s = parseWizardState(
+      new URLSearchParams(
+        "step=5&type=DNCAndLitigation&category=6f1c0e6a-1b2c-4d3e-8f90-123456789abc&mode=csv&upload=0123456789abcdef0123456789abcdef&column=Mobile%20Phone&state=NY",
+      ),
+    );
+    const again = parseWizardState(new URL(wizardHref(s), "http://x").searchParams);
+    expect(again).toEqual(s);
+    expect(hiddenFields(s, ["column"])).toEqual([
+      ["type", "DNCAndLitigation"],
+      ["category", "6f1c0e6a-1b2c-4d3e-8f90-123456789abc"],
+      ["mode", "csv"],
+      ["upload", "0123456789abcdef0123456789abcdef"],
+      ["state", "NY"],
+    ]);
+  });
+
+  it("goes back from Results to Upload Data (manual) or Column Selection (CSV)", () => {
+    expect(previousStep({ step: 6, mode: "manual" })).toBe(4);
+    expect(previousStep({ step: 6, mode: "csv" })).toBe(5);
+    expect(previousStep({ step: 3, mode: "csv" })).toBe(2);
+    expect(previousStep({ step: 1, mode: "csv" })).toBe(1);
+  });
+});
+
+describe("downloadName", () => {
+  it("makes `{original name}-{kind}.csv` safe for headers and file systems", () => {
+    expect(downloadName("leads.csv", "good")).toBe("leads-good.csv");
+    expect(downloadName('C:\\Users\\x\\"q3" leads;.csv', "bad")).toBe("q3_ leads-bad.csv");
+    expect(downloadName("../../etc/passwd", "invalid")).toBe("passwd-invalid.csv");
+    expect(downloadName("\r\nSet-Cookie: x=1.csv", "good")).toBe("Set-Cookie_ x=1-good.csv".replace("=", "_"));
+    expect(downloadName("", "good")).toBe("purge-good.csv");
+    expect(downloadName("Ünïcödé.CSV", "good")).toBe("Unicode-good.csv");
+  });
+});

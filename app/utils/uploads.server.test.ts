@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "uploads-test-"));
+process.env.DATA_DIR = dataDir;
+
+import { unstable_parseMultipartFormData } from "@remix-run/node";
+import { cleanOriginalName, createCsvUploadHandler, getUpload, saveManualUpload, UploadTooLargeError } from "./uploads.server";
+
+const userA = "11111111-1111-4111-8111-111111111111";
+const userB = "22222222-2222-4222-8222-222222222222";
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** A multipart request whose body arrives in small chunks (as from a network), never all at once. */
+function chunkedRequest(fields: [string, string][], file?: { name: string; content: Buffer }): Request {
+  const fd = new FormData();
+  for (const [k, v] of fields) fd.append(k, v);
+  if (file) fd.append("file", new Blob([new Uint8Array(file.content)]), file.name);
+  const encoded = new Request("http://x/", { method: "POST", body: fd });
+  const contentType = encoded.headers.get("Content-Type")!;
+  const body = encoded.body!;
+  return new Request("http://x/", { method: "POST", body, headers: { "Content-Type": contentType }, duplex: "half" } as RequestInit);
+}
+
+function filesOf(userId: string): string[] {
+  const dir = path.join(dataDir, "uploads", userId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+}
+
+describe("createCsvUploadHandler", () => {
+  it("streams the file to the user's folder and replaces it by its upload id", async () => {
+    const content = Buffer.from("Phone\n" + "2025550101\n".repeat(20_000));
+    const form = await unstable_parseMultipartFormData(
+      chunkedRequest([["intent", "upload"]], { name: "../../evil/leads.csv", content }),
+      createCsvUploadHandler({ userId: userA, maxBytes: 1_000_000 }),
+    );
+    expect(form.get("intent")).toBe("upload");
+    const id = form.get("file") as string;
+    expect(id).toMatch(/^[a-f0-9]{32}$/);
+    const upload = await getUpload(userA, id);
+    expect(upload).toMatchObject({ id, userId: userA, originalName: "leads.csv", bytes: content.length, manual: false });
+    expect(fs.readFileSync(upload!.path).equals(content)).toBe(true);
+    expect(path.dirname(upload!.path)).toBe(path.join(dataDir, "uploads", userA));
+    // The id means nothing for another user.
+    expect(await getUpload(userB, id)).toBeUndefined();
+    expect(await getUpload(userA, "../" + id)).toBeUndefined();
+  });
+
+  it("stops at the cap with a message naming the limit and leaves no file behind", async () => {
+    const before = filesOf(userB);
+    const content = Buffer.alloc(3 * 1024 * 1024, "1");
+    await expect(
+      unstable_parseMultipartFormData(
+        chunkedRequest([["intent", "upload"]], { name: "big.csv", content }),
+        createCsvUploadHandler({ userId: userB, maxBytes: 1024 * 1024 }),
+      ),
+    ).rejects.toThrow(new UploadTooLargeError(1024 * 1024).message);
+    expect(new UploadTooLargeError(500 * 1024 * 1024).message).toBe("File is too large. The limit is 500 MB.");
+    expect(filesOf(userB)).toEqual(before);
+  });
+
+  it("ignores an empty file input (no file chosen)", async () => {
+    const fd = new FormData();
+    fd.append("intent", "upload");
+    fd.append("file", new Blob([]), "");
+    const before = filesOf(userA);
+    const form = await unstable_parseMultipartFormData(new Request("http://x/", { method: "POST", body: fd }), createCsvUploadHandler({ userId: userA }));
+    // No upload id (absent or empty), and nothing written.
+    expect(form.get("file") || null).toBeNull();
+    expect(filesOf(userA)).toEqual(before);
+  });
+});
+
+describe("saveManualUpload", () => {
+  it("writes typed numbers as a one-column CSV", async () => {
+    const upload = await saveManualUpload(userA, ["2025550101", "3105550199"]);
+    expect(fs.readFileSync(upload.path, "utf8")).toBe("Number\n2025550101\n3105550199\n");
+    expect((await getUpload(userA, upload.id))?.manual).toBe(true);
+  });
+});
+
+describe("cleanOriginalName", () => {
+  it("keeps only a bounded base name without control characters", () => {
+    expect(cleanOriginalName("C:\\x\\leads.csv")).toBe("leads.csv");
+    expect(cleanOriginalName("a\u0000b\r\n.csv")).toBe("ab.csv");
+    expect(cleanOriginalName("")).toBe("upload.csv");
+    expect(cleanOriginalName("x".repeat(300))).toHaveLength(200);
+  });
+});
