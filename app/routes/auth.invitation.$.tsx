@@ -24,13 +24,20 @@ function linkParts(splat: string | undefined): { token?: string; userId?: string
 type State =
   | { state: "missing" }
   | { state: "invalid" }
+  | { state: "error" }
   | { state: "form"; email: string }
   | { state: "done" };
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const { token, userId, malformed } = linkParts(params["*"]);
   if (!token || !userId) return data<State>({ state: "missing" }, { status: 400 });
-  const invited = malformed ? null : await findInvitation(await getDb(), token, userId);
+  let invited: Awaited<ReturnType<typeof findInvitation>>;
+  try {
+    invited = malformed ? null : await findInvitation(await getDb(), token, userId);
+  } catch (e) {
+    console.error(e);
+    return data<State>({ state: "error" }, { status: 500 });
+  }
   if (!invited) return data<State>({ state: "invalid" }, { status: 404 });
   return data<State>({ state: "form", email: invited.email });
 }
@@ -43,7 +50,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data({ state: "form" as const, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
   }
-  const ok = !malformed && (await completeInvitation(await getDb(), { token, userId, password: submission.value.password }));
+  let ok = false;
+  try {
+    ok = !malformed && (await completeInvitation(await getDb(), { token, userId, password: submission.value.password }));
+  } catch (e) {
+    console.error(e);
+    return data(
+      { state: "form" as const, result: submission.reply({ formErrors: [INVITATION_MESSAGES.failed], hideFields: ["password", "confirmPassword"] }) },
+      { status: 500 },
+    );
+  }
   if (!ok) return data({ state: "invalid" as const, result: null }, { status: 404 });
   return data({ state: "done" as const, result: null });
 }
@@ -59,6 +75,16 @@ export default function InvitationSetup() {
       <AuthCard title={INVITATION_MESSAGES.missingTitle}>
         <p role="alert" className="text-sm text-slate-700">
           {INVITATION_MESSAGES.missingDescription}
+        </p>
+        <ErrorLinks />
+      </AuthCard>
+    );
+  }
+  if (state === "error") {
+    return (
+      <AuthCard title={INVITATION_MESSAGES.validateFailed}>
+        <p role="alert" className="text-sm text-slate-700">
+          Please try again in a moment.
         </p>
         <ErrorLinks />
       </AuthCard>

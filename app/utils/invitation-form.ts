@@ -11,6 +11,7 @@ export const INVITATION_MESSAGES = {
   invalid: "Invalid or expired invitation link",
   success: "Account setup completed successfully",
   failed: "Failed to setup account.",
+  validateFailed: "Failed to validate invitation link",
 } as const;
 
 export const invitationSchema = z
