@@ -26,19 +26,16 @@ export async function hitRateLimit(
   buckets: string[],
   limit: number = API_REQUESTS_PER_HOUR,
 ): Promise<RateLimitResult> {
-  let highest = 0;
-  let windowStart = 0;
-  for (const bucket of buckets) {
-    const row = await sql<{ count: number; window_start: Date }>`
-      insert into api_rate_limits (bucket, window_start, count)
-      values (${bucket}, date_trunc('hour', now()), 1)
-      on conflict (bucket, window_start) do update set count = api_rate_limits.count + 1
-      returning count, window_start`
-      .execute(db)
-      .then((r) => r.rows[0]);
-    highest = Math.max(highest, Number(row.count));
-    windowStart = new Date(row.window_start).getTime();
-  }
+  // One statement for all buckets: one round trip, each row's increment atomic.
+  const rows = await sql<{ count: number; window_start: Date }>`
+    insert into api_rate_limits (bucket, window_start, count)
+    select b, date_trunc('hour', now()), 1 from unnest(${sql.val(buckets)}::text[]) as b
+    on conflict (bucket, window_start) do update set count = api_rate_limits.count + 1
+    returning count, window_start`
+    .execute(db)
+    .then((r) => r.rows);
+  const highest = Math.max(...rows.map((r) => Number(r.count)));
+  const windowStart = new Date(rows[0].window_start).getTime();
   const reset = Math.floor(windowStart / 1000) + WINDOW_SECONDS;
   const limited = highest > limit;
   const nowSeconds = Math.floor(Date.now() / 1000);
