@@ -190,3 +190,22 @@ test("privacy and terms pages have a back button and the terms highlights", asyn
   await page.goto("/privacy");
   await expect(page.getByRole("heading", { name: "Privacy Policy", level: 1 })).toBeVisible();
 });
+
+test("signing up with a taken address looks the same and e-mails the owner instead", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill("Mal");
+  await page.getByLabel("Last name").fill("Lory");
+  await page.getByLabel("Email").fill("admin@example.com");
+  await page.getByLabel("Company").fill("Nope Inc");
+  await page.getByLabel("Phone number").fill("5552013399");
+  await page.getByLabel("Password", { exact: true }).fill("attacker-password");
+  await page.getByLabel("Confirm password", { exact: true }).fill("attacker-password");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText("Account Created Successfully")).toBeVisible();
+  await page.goto(`/dev/outbox?to=${encodeURIComponent("admin@example.com")}`);
+  await expect(page.getByTestId("outbox-message").first()).toContainText("You already have a Data Purging Tool account");
+  // The owner's password still works.
+  await signIn(page, "admin@example.com", "demo-admin-password");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
