@@ -1,4 +1,5 @@
-import { Link } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { RouteErrorBoundary } from "./route-error-boundary";
 import type { PlanFeature } from "../../db/schema/billing";
 import { formatUsd } from "~/utils/billing-format";
@@ -109,9 +110,22 @@ export function RouteDialog({
   wide?: boolean;
   children: React.ReactNode;
 }) {
+  const navigate = useNavigate();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // With JavaScript, Escape closes the topmost dialog like its × link.
+    function onKey(e: KeyboardEvent) {
+      if (e.key !== "Escape") return;
+      const dialogs = document.querySelectorAll('[role="dialog"]');
+      if (dialogs[dialogs.length - 1] === ref.current) navigate(closeTo);
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [navigate, closeTo]);
   return (
     <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/50 p-4 md:p-10">
       <div
+        ref={ref}
         role="dialog"
         aria-modal="true"
         aria-labelledby="route-dialog-title"

@@ -33,6 +33,17 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   await expect(page.getByRole("button", { name: "Credit Card - Coming Soon" })).toBeDisabled();
   await expect(page.getByRole("link", { name: "Cancel" })).toBeVisible();
   await expect(page.getByText("Routing number (ABA)").first()).toBeVisible();
+  if (javaScriptEnabled) {
+    // Escape closes the topmost dialog only: back to the plans, not out of pricing.
+    await page.keyboard.press("Escape");
+    await expect(page).toHaveURL(/\/pricing$/);
+    await page.getByRole("link", { name: `Get Started with ${plan.name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/pricing/${plan.id}/confirm$`));
+  } else {
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(page).toHaveURL(/\/pricing$/);
+    await page.getByRole("link", { name: `Get Started with ${plan.name}` }).click();
+  }
   await page.getByRole("button", { name: "Bank Transfer" }).click();
 
   // Complete Payment view with the unique reference.
