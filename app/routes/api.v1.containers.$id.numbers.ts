@@ -5,6 +5,7 @@ import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody
 import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/utils/uploads.server";
 import { getContainer, getContainerLoad, parseListId } from "~/models/container.server";
 import { reserveUsage } from "~/models/usage.server";
+import { recordAudit } from "~/models/user.server";
 import { createListLoad, getScrubService } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 import { requireApiWork, serializeLoad, usageErrorToApi } from "~/utils/api-work.server";
@@ -46,7 +47,7 @@ const handle = apiHandler({
       }
       const loadId = await api.db.transaction().execute(async (trx) => {
         await reserveUsage(trx, { userId: api.userId, kind: "container", amount: rows });
-        return createListLoad(trx, {
+        const id = await createListLoad(trx, {
           listId: container.id,
           mode: "add",
           userId: api.userId,
@@ -54,6 +55,14 @@ const handle = apiHandler({
           inputPath: upload!.path,
           usageReserved: rows,
         });
+        await recordAudit(trx, {
+          actorId: api.userId,
+          action: "container.load",
+          targetType: "container",
+          targetId: String(container.id),
+          details: { name: container.name, loadId: id, source: "api", apiKeyId: api.keyId },
+        });
+        return id;
       });
       handedOver = true;
       try {

@@ -6,6 +6,7 @@ import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/utils/uplo
 import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.server";
 import { findOwnContainer, isUuid } from "~/models/integration.server";
 import { reserveUsage } from "~/models/usage.server";
+import { recordAudit } from "~/models/user.server";
 import { requireApiWork, usageErrorToApi } from "~/utils/api-work.server";
 import { createScrubJob, getScrubService, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
@@ -98,7 +99,7 @@ const handle = apiHandler({
       }
       const jobId = await api.db.transaction().execute(async (trx) => {
         await reserveUsage(trx, { userId: api.userId, kind: "suppression", amount: rows });
-        return createScrubJob(trx, {
+        const id = await createScrubJob(trx, {
           userId: api.userId,
           fileName,
           inputPath: upload!.path,
@@ -110,6 +111,14 @@ const handle = apiHandler({
           source: "api",
           apiKeyId: api.keyId,
         });
+        await recordAudit(trx, {
+          actorId: api.userId,
+          action: "scrub.started",
+          targetType: "scrub_job",
+          targetId: id,
+          details: { fileName, suppressionType: input.suppression_type, rows, source: "api", apiKeyId: api.keyId },
+        });
+        return id;
       });
       handedOver = true;
       try {

@@ -186,6 +186,9 @@ describe("submit a scrub", () => {
     expect(row.api_key_id).toBe(alice.keyId);
     expect(Number(row.usage_reserved)).toBe(3);
     expect(fs.readFileSync(row.input_path, "utf8")).toBe("Number\n(212) 555-0142\n2125550143\n12\n");
+    const audit = await db().selectFrom("audit_log").selectAll().where("target_id", "=", job.id).executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ actor_id: alice.userId, action: "scrub.started", target_type: "scrub_job" });
+    expect(audit.details).toMatchObject({ source: "api", apiKeyId: alice.keyId, rows: 3 });
     const u = await bodyOf(await call(usage, apiRequest("/api/v1/usage", { key: alice.key })));
     expect(u.suppression.used).toBeGreaterThanOrEqual(3);
   });
