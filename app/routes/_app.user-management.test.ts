@@ -387,6 +387,19 @@ describe("Block/Unblock and Delete", () => {
     expect(await toastOf(superAdmin.cookie)).toEqual({ kind: "error", title: "Failed to delete user", description: "User not found." });
   });
 
+  it("answers bad input (NUL bytes, oversized values) with 400 or a harmless list, never a 500", async () => {
+    const admin = await makeUser({ role: "SuperAdmin" });
+    expect((await load(admin.cookie, "?search=a%00b&plan=%00&status=%00")).users).toBeDefined();
+    expect((await load(admin.cookie, `?search=${"x".repeat(5000)}`)).users).toBeDefined();
+    const nul = (await post(admin.cookie, validNew("nul@example.com", { firstName: "Bad\u0000Name", company: "C\u0000" }))) as {
+      data: { error: Record<string, string[]> };
+      init: { status: number };
+    };
+    expect(nul.init.status).toBe(400);
+    expect(nul.data.error.firstName).toEqual(["Contains characters that are not allowed"]);
+    expect(statusOf(await post(admin.cookie, { intent: "toggle-status", userId: "\u0000" }))).toBe(302);
+  });
+
   it("answers 400 to an unknown intent", async () => {
     const admin = await makeUser({ role: "Admin" });
     expect(statusOf(await post(admin.cookie, { intent: "explode" }))).toBe(400);

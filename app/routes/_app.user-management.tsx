@@ -44,9 +44,17 @@ export const meta: MetaFunction = () => [{ title: "User Management · Data Purgi
 export const ACCESS_DENIED_MESSAGE = "You need Admin or SuperAdmin role to access User Management.";
 
 const filtersSchema = z.object({
-  search: z.string().trim().max(200).catch(""),
+  search: z
+    .string()
+    .transform((v) => v.replaceAll("\u0000", "").trim())
+    .pipe(z.string().max(200))
+    .catch(""),
   status: z.enum(STATUS_FILTERS).or(z.literal("")).catch(""),
-  plan: z.string().trim().max(100).catch(""),
+  plan: z
+    .string()
+    .transform((v) => v.replaceAll("\u0000", "").trim())
+    .pipe(z.string().max(100))
+    .catch(""),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 });
 
@@ -163,9 +171,33 @@ async function redirectWithToast(request: Request, to: string, toast: Toast) {
 
 const targetSchema = z.object({ userId: z.string().uuid() });
 
+/** Spec error toasts per intent, used when something unexpected fails (the error is logged). */
+const FAILURE_TITLES: Record<string, string> = {
+  create: "Failed to send invitation",
+  update: "Failed to update user",
+  "toggle-status": "Failed to update user status",
+  delete: "Failed to delete user",
+  "resend-invitation": "Failed to send invitation",
+};
+
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireRole(request, ADMIN_ROLES, ACCESS_DENIED_MESSAGE);
   const formData = await request.formData();
+  try {
+    return await handleAction(request, actor, formData);
+  } catch (e) {
+    // Guards and answers thrown on purpose (403, redirects) pass through; anything else becomes the spec's toast.
+    if (e instanceof Response || (e && typeof e === "object" && "type" in e && e.type === "DataWithResponseInit")) throw e;
+    console.error(e);
+    return redirectWithToast(request, backToList(request), {
+      kind: "error",
+      title: FAILURE_TITLES[String(formData.get("intent"))] ?? "Request failed",
+      description: "Something went wrong. Please try again.",
+    });
+  }
+}
+
+async function handleAction(request: Request, actor: SessionUser, formData: FormData) {
   const intent = String(formData.get("intent") ?? "");
   const db = await getDb();
 
