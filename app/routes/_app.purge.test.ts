@@ -15,6 +15,7 @@ import { getScrubService } from "~/utils/scrub.server";
 import { createBankTransferTransaction, markTransactionPaid } from "~/models/transaction.server";
 import { action, loader } from "./_app.purge";
 import { loader as downloadLoader } from "./downloads.$fileId";
+import { action as uploadAction } from "./purge.upload";
 
 const { handle } = useAppTestDb();
 
@@ -188,6 +189,29 @@ describe("/purge CSV flow", () => {
     expect(errorOf(await start(""))).toBe("Please select a column containing phone numbers");
     expect(errorOf(await start("Fax"))).toBe("Column 'Fax' not found in CSV file");
     expect(errorOf(await start("Phone"))).toBe("No phone numbers found in column 'Phone'");
+  });
+});
+
+describe("/purge/upload (JavaScript upload with progress)", () => {
+  const post = (request: Request) => run(() => uploadAction({ request, params: {}, context: testContext })) as Promise<Response>;
+
+  it("answers JSON: where to go next, or the message", async () => {
+    const ok = await post(multipart("/purge/upload", other.cookie, [["type", "DNCAndLitigation"], ["mode", "csv"]], { name: "p.csv", content: "Cell\n2025550101\n" }));
+    expect(ok.status).toBe(200);
+    const { redirectTo } = (await ok.json()) as { redirectTo: string };
+    const next = new URL(redirectTo, "http://localhost");
+    expect(next.pathname).toBe("/purge");
+    expect(next.searchParams.get("step")).toBe("5");
+    expect(next.searchParams.get("column")).toBe("Cell");
+    expect(next.searchParams.get("type")).toBe("DNCAndLitigation");
+
+    const big = await post(multipart("/purge/upload", other.cookie, [["mode", "csv"]], { name: "b.csv", content: "x".repeat(5000) }));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ error: { title: "Validation Error", message: "File is too large. The limit is 4 KB." } });
+
+    const none = await post(multipart("/purge/upload", noPlan.cookie, [["mode", "csv"]], { name: "p.csv", content: "Phone\n2025550101\n" }));
+    expect(none.status).toBe(402);
+    expect(uploadFiles(noPlan.id)).toEqual([]);
   });
 });
 

@@ -1,7 +1,6 @@
 import {
   data,
   redirect,
-  unstable_parseMultipartFormData,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -13,16 +12,16 @@ import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getScrubService, US_STATES } from "~/utils/scrub.server";
+import { getUpload, readUploadHead, saveManualUpload, uploadLimitMessage } from "~/utils/uploads.server";
 import {
-  createCsvUploadHandler,
-  deleteUpload,
-  getUpload,
-  readUploadHead,
-  saveManualUpload,
-  UploadTooLargeError,
-  uploadLimitMessage,
-} from "~/utils/uploads.server";
-import { precheckCsv, PurgeInputError, readCsvSummary, startPurge, type CsvSummary } from "~/utils/purge-start.server";
+  handleCsvUpload,
+  parseUploadForm,
+  precheckCsv,
+  PurgeInputError,
+  readCsvSummary,
+  startPurge,
+  type CsvSummary,
+} from "~/utils/purge-start.server";
 import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/utils/purge-wizard";
 import {
   getCategoryOption,
@@ -141,15 +140,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const planState = await getPlanState(db, user.id);
   if (!planState.hasAccess) return usageFailure("", new NoPlanError("suppression"));
 
-  const contentType = request.headers.get("Content-Type") ?? "";
   let formData: FormData;
-  if (contentType.startsWith("multipart/form-data")) {
-    try {
-      formData = await unstable_parseMultipartFormData(request, createCsvUploadHandler({ userId: user.id }));
-    } catch (e) {
-      if (e instanceof UploadTooLargeError) return fail("upload", e.message, 413);
-      return fail("upload", CSV_MESSAGES.unreadable);
-    }
+  if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    const parsed = await parseUploadForm(request, user.id);
+    if (!("formData" in parsed)) return fail("upload", parsed.message, parsed.status);
+    formData = parsed.formData;
   } else {
     try {
       formData = await request.formData();
@@ -162,23 +157,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const canFilterStates = await stateFilterAllowed(db, planState);
 
   if (intent === "upload") {
-    const fileId = formData.get("file");
-    if (typeof fileId === "string" && fileId) {
-      const upload = await getUpload(user.id, fileId);
-      if (!upload) return fail(intent, CSV_MESSAGES.unreadable);
-      try {
-        const summary = await readCsvSummary(await getScrubService(), upload);
-        return redirect(wizardHref(state, { step: 5, mode: "csv", upload: upload.id, column: summary.phoneColumn ?? "", job: "" }));
-      } catch (e) {
-        await deleteUpload(upload);
-        if (e instanceof PurgeInputError) return fail(intent, e.message);
-        throw e;
-      }
-    }
-    // No new file: keep the one uploaded before (going back and forth does not re-upload).
-    const existing = await getUpload(user.id, state.upload);
-    if (existing && !existing.manual) return redirect(wizardHref(state, { step: 5, mode: "csv", job: "" }));
-    return fail(intent, CSV_MESSAGES.noFile);
+    const outcome = await handleCsvUpload(user.id, formData);
+    return outcome.ok ? redirect(outcome.redirectTo) : fail(intent, outcome.message, outcome.status);
   }
 
   if (intent === "manual") {

@@ -1,8 +1,9 @@
+import { unstable_parseMultipartFormData } from "@remix-run/node";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createScrubJob, parsePhone, US_STATES, type ScrubService } from "./scrub.server";
-import { CSV_MESSAGES, PRECHECK_ROWS, type SuppressionType } from "./purge-wizard";
-import type { StoredUpload } from "./uploads.server";
+import { createScrubJob, getScrubService, parsePhone, US_STATES, type ScrubService } from "./scrub.server";
+import { CSV_MESSAGES, parseWizardState, PRECHECK_ROWS, wizardHref, type SuppressionType } from "./purge-wizard";
+import { createCsvUploadHandler, deleteUpload, getUpload, UploadTooLargeError, type StoredUpload } from "./uploads.server";
 import { getCategoryOption, getContainerOption } from "~/models/purge.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit, type SessionUser } from "~/models/user.server";
@@ -125,4 +126,47 @@ export async function startPurge(db: Kysely<Database>, service: ScrubService, in
     throw e;
   }
   return jobId;
+}
+
+export type UploadOutcome = { ok: true; redirectTo: string } | { ok: false; status: number; message: string };
+
+/**
+ * Step 4 (CSV) after the multipart body was parsed with createCsvUploadHandler: check the new file (and
+ * delete it when refused), or keep the one uploaded before when no new file came.
+ */
+export async function handleCsvUpload(userId: string, formData: FormData): Promise<UploadOutcome> {
+  const state = parseWizardState(formData);
+  const fileId = formData.get("file");
+  if (typeof fileId === "string" && fileId) {
+    const upload = await getUpload(userId, fileId);
+    if (!upload) return { ok: false, status: 400, message: CSV_MESSAGES.unreadable };
+    try {
+      const summary = await readCsvSummary(await getScrubService(), upload);
+      return {
+        ok: true,
+        redirectTo: wizardHref(state, { step: 5, mode: "csv", upload: upload.id, column: summary.phoneColumn ?? "", job: "" }),
+      };
+    } catch (e) {
+      await deleteUpload(upload);
+      if (e instanceof PurgeInputError) return { ok: false, status: 400, message: e.message };
+      throw e;
+    }
+  }
+  // No new file: keep the one uploaded before (going back and forth does not re-upload).
+  const existing = await getUpload(userId, state.upload);
+  if (existing && !existing.manual) return { ok: true, redirectTo: wizardHref(state, { step: 5, mode: "csv", job: "" }) };
+  return { ok: false, status: 400, message: CSV_MESSAGES.noFile };
+}
+
+/** Parses the step-4 multipart body (streamed to disk, capped). */
+export async function parseUploadForm(request: Request, userId: string): Promise<{ formData: FormData } | { status: number; message: string }> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    return { status: 400, message: CSV_MESSAGES.noFile };
+  }
+  try {
+    return { formData: await unstable_parseMultipartFormData(request, createCsvUploadHandler({ userId })) };
+  } catch (e) {
+    if (e instanceof UploadTooLargeError) return { status: 413, message: e.message };
+    return { status: 400, message: CSV_MESSAGES.unreadable };
+  }
 }

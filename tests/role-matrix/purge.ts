@@ -44,6 +44,14 @@ export const entries: MatrixEntry[] = [
     form: { intent: "start", mode: "csv", upload: "0123456789abcdef0123456789abcdef", column: "Phone" },
     expect: withPlan(402, 400),
   },
+  {
+    name: "POST /purge/upload (no file)",
+    route: () => import("~/routes/purge.upload"),
+    kind: "action",
+    path: "/purge/upload",
+    form: { mode: "csv" },
+    expect: withPlan(402, 400),
+  },
   { name: "POST /purge (no intent)", route: purge, kind: "action", path: "/purge", expect: withPlan(402, 400) },
   { name: "GET /history", route: () => import("~/routes/_app.history"), kind: "loader", path: "/history", expect: signedIn("allowed") },
   {

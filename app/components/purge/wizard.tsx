@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
@@ -319,10 +319,37 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
 function CsvForm({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeActionData }) {
   const { state } = wizard;
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "upload";
-  const [clientError, setClientError] = useState<string | null>(null);
-  const error = clientError ? { title: "Validation Error", message: clientError } : actionData?.intent === "upload" ? actionData.error : undefined;
+  const navigate = useNavigate();
+  const [clientError, setClientError] = useState<{ title: string; message: string } | null>(null);
+  const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
+  const busy = progress !== null || (navigation.state !== "idle" && navigation.formData?.get("intent") === "upload");
+  const error = clientError ?? (actionData?.intent === "upload" ? actionData.error : undefined);
   const current = wizard.upload && !wizard.upload.manual ? wizard.upload : null;
+
+  /** With JavaScript a new file is sent with XMLHttpRequest to show upload progress (large files take a while). */
+  function upload(form: HTMLFormElement) {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/purge/upload");
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (e) => setProgress({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.onload = () => {
+      const body = xhr.response as { redirectTo?: string; error?: { title: string; message: string } } | null;
+      if (xhr.status === 200 && body?.redirectTo) {
+        navigate(body.redirectTo);
+        setProgress(null);
+        return;
+      }
+      setProgress(null);
+      setClientError(body?.error ?? { title: "Validation Error", message: CSV_MESSAGES.unreadable });
+    };
+    xhr.onerror = () => {
+      setProgress(null);
+      setClientError({ title: "Upload Failed", message: "The upload was interrupted. Please check your connection and try again." });
+    };
+    setProgress({ loaded: 0, total: 0 });
+    xhr.send(new FormData(form));
+  }
+
   return (
     <Form
       method="post"
@@ -333,10 +360,14 @@ function CsvForm({ wizard, actionData }: { wizard: WizardData; actionData?: Purg
         const file = input?.files?.[0];
         if (!file && !current) {
           e.preventDefault();
-          setClientError(CSV_MESSAGES.noFile);
+          setClientError({ title: "Validation Error", message: CSV_MESSAGES.noFile });
         } else if (file && file.size > wizard.maxUploadBytes) {
           e.preventDefault();
-          setClientError(wizard.limitMessage);
+          setClientError({ title: "Validation Error", message: wizard.limitMessage });
+        } else if (file) {
+          e.preventDefault();
+          setClientError(null);
+          upload(e.currentTarget);
         } else setClientError(null);
       }}
     >
@@ -362,6 +393,15 @@ function CsvForm({ wizard, actionData }: { wizard: WizardData; actionData?: Purg
         className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-md file:border-0 file:bg-blue-50 file:px-4 file:py-2 file:text-sm file:font-medium file:text-blue-700 hover:file:bg-blue-100"
         onChange={() => setClientError(null)}
       />
+      {progress && (
+        <div className="space-y-1" data-testid="upload-progress">
+          <ProgressBar percent={progress.total ? (progress.loaded / progress.total) * 100 : 0} label="Upload progress" />
+          <p className="text-xs text-slate-600 tabular-nums">
+            Uploading... {formatBytes(progress.loaded)}
+            {progress.total ? ` of ${formatBytes(progress.total)} (${Math.floor((progress.loaded / progress.total) * 100)}%)` : ""}
+          </p>
+        </div>
+      )}
       <p className="text-xs text-slate-500">
         A CSV with a header row; you choose the phone column next. Up to {formatBytes(wizard.maxUploadBytes)}.
       </p>
