@@ -55,3 +55,11 @@ export function formatDate(iso: string): string {
 const STATUS_LABEL = { queued: "Queued", running: "Processing", completed: "Completed", failed: "Failed" } as const;
 /** A purge job's status as shown in tables. */
 export const jobStatusLabel = (s: keyof typeof STATUS_LABEL): string => STATUS_LABEL[s];
+
+/** A bad or invalid reason for people: "invalid_area_code" → "Invalid area code". */
+export function reasonLabel(reason: string): string {
+  const known = REASON_LABEL[reason];
+  if (known) return known;
+  const words = reason.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

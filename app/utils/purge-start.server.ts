@@ -111,7 +111,7 @@ export async function startPurge(db: Kysely<Database>, service: ScrubService, in
     action: "scrub.started",
     targetType: "scrub_job",
     targetId: jobId,
-    details: { fileName: upload.originalName, suppressionType: input.suppressionType, rows },
+    details: { fileName: upload.originalName, suppressionType: input.suppressionType },
   });
   try {
     await service.enqueue(jobId);

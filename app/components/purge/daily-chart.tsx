@@ -1,11 +1,11 @@
 import { formatDay, formatNumber } from "~/utils/format";
 
-/** "Nice" axis maximum: 1, 2, 2.5 or 5 times a power of ten, at least the value. */
+/** A "nice" axis maximum with 4 whole-number steps: 4 × (1, 2 or 5 × a power of ten), at least the value. */
 export function niceMax(v: number): number {
-  if (v <= 0) return 10;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
+  const raw = Math.max(1, v / 4);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return 4 * m * p;
+  return 40 * p;
 }
 
 /** Server-rendered SVG bar chart of numbers purged per day (no JavaScript needed). */

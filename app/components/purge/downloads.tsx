@@ -39,15 +39,16 @@ export function DownloadButtons({ files, size = "md" }: { files: DownloadFile[];
 export function DownloadPopup({ files, label }: { files: DownloadFile[]; label: string }) {
   if (!files.length) return <span className="text-sm text-slate-500">No downloadable results</span>;
   return (
-    <details className="group relative inline-block">
+    <details className="group inline-block text-right">
       <summary
         className="inline-flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
         aria-label={`Download results of ${label}`}
       >
         Download <span aria-hidden className="text-xs transition group-open:rotate-180">▾</span>
       </summary>
-      <div className="absolute right-0 z-10 mt-1 w-64 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
-        <p className="mb-2 text-xs font-medium text-slate-500">Download results</p>
+      {/* In the flow (not absolutely positioned) so a scrolling table never clips it. */}
+      <div className="mt-2 rounded-md border border-slate-200 bg-white p-2 text-left shadow-sm">
+        <p className="mb-1.5 text-xs font-medium text-slate-500">Download results</p>
         <DownloadButtons files={files} size="sm" />
       </div>
     </details>

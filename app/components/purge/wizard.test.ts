@@ -57,3 +57,15 @@ describe("processing view", () => {
     expect(jobView(row({ input_bytes: 0n, total_rows: 10n, rows_done: 5n }))!.percent).toBe(50);
   });
 });
+
+describe("chart axis", () => {
+  it("uses four whole-number steps that cover the largest day", async () => {
+    const { niceMax } = await import("./daily-chart");
+    expect(niceMax(0)).toBe(4);
+    expect(niceMax(3)).toBe(4);
+    expect(niceMax(5)).toBe(8);
+    expect(niceMax(37)).toBe(40);
+    expect(niceMax(41)).toBe(80);
+    expect(niceMax(1_234_567)).toBe(2_000_000);
+  });
+});

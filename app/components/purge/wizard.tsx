@@ -12,7 +12,7 @@ import {
   wizardHref,
   type WizardState,
 } from "~/utils/purge-wizard";
-import { formatBytes, formatNumber, formatRate, REASON_LABEL, SUPPRESSION_LABEL } from "~/utils/format";
+import { formatBytes, formatNumber, formatRate, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import type { JobView } from "~/models/purge.server";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar } from "./stat-card";
@@ -111,15 +111,13 @@ function Summary({ wizard }: { wizard: WizardData }) {
   if (state.step >= 4) rows.push(["Input", state.mode === "manual" ? "Manual entry" : (wizard.upload?.name ?? "CSV file")]);
   if (state.step >= 5 && state.mode === "csv" && state.column) rows.push(["Phone column", state.column]);
   return (
-    <aside className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+    <aside className="self-start rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
       <h2 className="mb-2 font-semibold">Your choices</h2>
-      <dl className="space-y-1.5">
+      <dl className="space-y-2">
         {rows.map(([k, v]) => (
-          <div key={k} className="flex justify-between gap-3">
-            <dt className="text-slate-500">{k}</dt>
-            <dd className="truncate text-right font-medium text-slate-900" title={v}>
-              {v}
-            </dd>
+          <div key={k}>
+            <dt className="text-xs text-slate-500">{k}</dt>
+            <dd className="font-medium break-words text-slate-900">{v}</dd>
           </div>
         ))}
       </dl>
@@ -561,7 +559,7 @@ function Results({ job }: { job: JobView }) {
           <tbody>
             {reasons.map(([k, v]) => (
               <tr key={k} className="border-t border-slate-100">
-                <td className="py-1 pr-6">{REASON_LABEL[k] ?? k.replace(/_/g, " ")}</td>
+                <td className="py-1 pr-6">{reasonLabel(k)}</td>
                 <td className="py-1 text-right tabular-nums">{formatNumber(v)}</td>
               </tr>
             ))}
