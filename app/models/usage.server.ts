@@ -199,8 +199,29 @@ export class UsageLimitError extends Error {
   }
 }
 
-export function isUsageError(e: unknown): e is NoPlanError | UsageLimitError {
-  return e instanceof NoPlanError || e instanceof UsageLimitError;
+/**
+ * Per-user cap on scrubs waiting or running at once (every role, plan or not): one account cannot fill the
+ * engine's queue for everyone. `MAX_ACTIVE_SCRUBS_PER_USER` (default 5). Checked by reserveUsage for
+ * "suppression" under the user-row lock, so parallel starts cannot both slip under it (docs/decisions/081).
+ */
+export function maxActiveScrubsPerUser(): number {
+  const n = Number(process.env.MAX_ACTIVE_SCRUBS_PER_USER ?? 5);
+  return Number.isInteger(n) && n > 0 ? n : 5;
+}
+
+/** The user already has the maximum number of queued/running scrubs. `message` is fit to show. */
+export class ActiveJobsLimitError extends Error {
+  readonly code = "ACTIVE_JOBS_LIMIT" as const;
+  constructor(readonly limit: number) {
+    super(
+      `You already have ${limit} ${limit === 1 ? "purge" : "purges"} queued or running. Please wait until one finishes, then start this one again.`,
+    );
+    this.name = "ActiveJobsLimitError";
+  }
+}
+
+export function isUsageError(e: unknown): e is NoPlanError | UsageLimitError | ActiveJobsLimitError {
+  return e instanceof NoPlanError || e instanceof UsageLimitError || e instanceof ActiveJobsLimitError;
 }
 
 export interface Reservation {
@@ -220,7 +241,8 @@ export interface Reservation {
  * (`db.transaction().execute(async (trx) => …)`); the caller then inserts its scrub_jobs / list_loads
  * row with `usage_reserved = amount` in the same transaction (status queued or running).
  *
- * Throws NoPlanError (no active plan, not unlimited) or UsageLimitError (used + amount > limit).
+ * Throws NoPlanError (no active plan, not unlimited) or UsageLimitError (used + amount > limit); for
+ * "suppression", ActiveJobsLimitError when the user already has maxActiveScrubsPerUser() queued/running scrubs.
  */
 export async function reserveUsage(
   trx: Transaction<Database>,
@@ -232,6 +254,16 @@ export async function reserveUsage(
   if (!trx.isTransaction) throw new Error("reserveUsage must be called inside a transaction");
   // Serialises reservations per user: a parallel purge waits here until this transaction ends.
   await sql`select id from users where id = ${userId} for update`.execute(trx);
+  if (kind === "suppression") {
+    const limit = maxActiveScrubsPerUser();
+    const active = await trx
+      .selectFrom("scrub_jobs")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("user_id", "=", userId)
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirst();
+    if (Number(active?.n ?? 0) >= limit) throw new ActiveJobsLimitError(limit);
+  }
   const state = await getPlanState(trx, userId, { now: input.now });
   const f = kind === "suppression" ? state.suppression : state.container;
   if (state.unlimited) {

@@ -1,5 +1,5 @@
 import type { ListLoadItem } from "~/models/container.server";
-import { getPlanState, NoPlanError, UsageLimitError } from "~/models/usage.server";
+import { ActiveJobsLimitError, getPlanState, NoPlanError, UsageLimitError } from "~/models/usage.server";
 import { ApiError, type ApiContext } from "./api.server";
 
 /**
@@ -19,6 +19,7 @@ export async function requireApiWork(api: ApiContext, kind: "suppression" | "con
 /** NoPlanError / UsageLimitError from reserveUsage as API errors (anything else unchanged). */
 export function usageErrorToApi(e: unknown): unknown {
   if (e instanceof NoPlanError) return new ApiError(403, "no_plan", e.message);
+  if (e instanceof ActiveJobsLimitError) return new ApiError(429, "too_many_active_jobs", e.message, { limit: e.limit });
   if (e instanceof UsageLimitError) {
     return new ApiError(403, "usage_limit_exceeded", e.message, {
       limit: e.details.limit,

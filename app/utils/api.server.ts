@@ -19,6 +19,7 @@ export type ApiErrorCode =
   | "no_plan"
   | "api_not_in_plan"
   | "usage_limit_exceeded"
+  | "too_many_active_jobs"
   | "not_found"
   | "method_not_allowed"
   | "invalid_json"

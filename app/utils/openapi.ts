@@ -32,6 +32,12 @@ const workErrors = {
   "413": error("The upload is larger than the server's limit (payload_too_large)."),
   "415": error("Neither multipart/form-data nor application/json (unsupported_media_type)."),
   "422": error("A field is missing or invalid (validation_failed); details lists each field."),
+  "429": {
+    ...error(
+      "More than 1000 requests in the current hour (rate_limited), or, for a new scrub, the account already has its maximum of scrubs queued or running (too_many_active_jobs, default 5).",
+    ),
+    headers: { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets (rate_limited).", schema: { type: "integer" } } },
+  },
 };
 
 export const openApiDocument = {
@@ -274,6 +280,7 @@ export const openApiDocument = {
                   "no_plan",
                   "api_not_in_plan",
                   "usage_limit_exceeded",
+                  "too_many_active_jobs",
                   "not_found",
                   "method_not_allowed",
                   "invalid_json",
