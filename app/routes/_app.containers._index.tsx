@@ -2,6 +2,7 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
@@ -97,6 +98,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     gate: showGate ? gate : null,
     preselectCategory: url.searchParams.get("categoryId"),
     maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES),
+    maxUploadBytes: env().MAX_UPLOAD_BYTES,
   };
 }
 
@@ -118,6 +120,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const intent = String(form.formData.get("intent") ?? "");
     if (form.tooLarge) return formError(intent, uploadTooLargeMessage(), 413);
     if (form.textTooLarge) return formError(intent, MANUAL_TOO_LARGE_MESSAGE, 413);
+    if (form.formData.get("method") === "csv") await form.adoptStaged("file", user.id, form.formData.get("uploadToken"));
     const hasFile: HasFile = () => form.files.has("file");
     switch (intent) {
       case "create-category":
@@ -416,16 +419,16 @@ function DescriptionField({ field }: { field: { id: string; name: string; initia
   );
 }
 
-function SubmitRow({ label, busyLabel }: { label: string; busyLabel: string }) {
+function SubmitRow({ label, busyLabel, uploading = false }: { label: string; busyLabel: string; uploading?: boolean }) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
+  const busy = uploading || (navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post");
   return (
     <div className="flex justify-end gap-2 pt-2">
       <Link to="/containers" replace className={secondaryButtonClass}>
         Cancel
       </Link>
       <button type="submit" className={buttonClass} disabled={busy}>
-        {busy ? busyLabel : label}
+        {uploading ? "Uploading..." : busy ? busyLabel : label}
       </button>
     </div>
   );
@@ -464,12 +467,15 @@ function CreateContainerDialog({
   categories,
   preselect,
   maxUploadText,
+  maxUploadBytes,
 }: {
   categories: CategoryItem[];
   preselect: string | null;
   maxUploadText: string;
+  maxUploadBytes: number;
 }) {
   const lastResult = useLastResult("create-container");
+  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: "create-container",
     lastResult,
@@ -486,8 +492,15 @@ function CreateContainerDialog({
         <TextField label="Container name" field={fields.name} />
         <CategorySelect field={fields.categoryId} categories={categories} returnTo="create-container" />
         <DescriptionField field={fields.description} />
-        <NumbersInput method={fields.method} numbers={fields.numbers} file={fields.file} maxUploadText={maxUploadText} />
-        <SubmitRow label="Create Container" busyLabel="Creating..." />
+        <NumbersInput
+          method={fields.method}
+          numbers={fields.numbers}
+          file={fields.file}
+          maxUploadText={maxUploadText}
+          maxUploadBytes={maxUploadBytes}
+          onBusyChange={setUploading}
+        />
+        <SubmitRow label="Create Container" busyLabel="Creating..." uploading={uploading} />
       </Form>
     </ListDialog>
   );
@@ -518,8 +531,17 @@ function EditContainerDialog({ container, categories }: { container: ContainerIt
   );
 }
 
-function AddNumbersDialog({ container, maxUploadText }: { container: ContainerItem; maxUploadText: string }) {
+function AddNumbersDialog({
+  container,
+  maxUploadText,
+  maxUploadBytes,
+}: {
+  container: ContainerItem;
+  maxUploadText: string;
+  maxUploadBytes: number;
+}) {
   const lastResult = useLastResult("add-numbers");
+  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: `add-numbers-${container.id}`,
     lastResult,
@@ -534,15 +556,23 @@ function AddNumbersDialog({ container, maxUploadText }: { container: ContainerIt
         <input type="hidden" name="intent" value="add-numbers" />
         <input type="hidden" name="id" value={container.id} />
         <FormErrors errors={form.errors} />
-        <NumbersInput method={fields.method} numbers={fields.numbers} file={fields.file} maxUploadText={maxUploadText} />
-        <SubmitRow label="Add Numbers" busyLabel="Adding..." />
+        <NumbersInput
+          method={fields.method}
+          numbers={fields.numbers}
+          file={fields.file}
+          maxUploadText={maxUploadText}
+          maxUploadBytes={maxUploadBytes}
+          onBusyChange={setUploading}
+        />
+        <SubmitRow label="Add Numbers" busyLabel="Adding..." uploading={uploading} />
       </Form>
     </ListDialog>
   );
 }
 
 export default function ContainersPage() {
-  const { containers, categories, loads, errors, dialog, target, gate, preselectCategory, maxUploadText } = useLoaderData<typeof loader>();
+  const { containers, categories, loads, errors, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
+    useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
   const arriving = navigation.state === "loading" && navigation.location.pathname === "/containers" && location.pathname !== "/containers";
@@ -595,10 +625,10 @@ export default function ContainersPage() {
       {gate && <NoPlanGate gate={gate} closeTo="/containers?dialog=none" />}
       {dialog === "create-category" && <CreateCategoryDialog />}
       {dialog === "create-container" && (
-        <CreateContainerDialog categories={categories} preselect={preselectCategory} maxUploadText={maxUploadText} />
+        <CreateContainerDialog categories={categories} preselect={preselectCategory} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
       )}
       {dialog === "edit-container" && target && <EditContainerDialog key={target.id} container={target} categories={categories} />}
-      {dialog === "add-numbers" && target && <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} />}
+      {dialog === "add-numbers" && target && <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { ADMIN_ROLES, requireRole, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadError = DNC_TEXT.loadFailed;
   }
   if (dialog && dialog !== "edit" && type === null) throw data("Unknown DNC list", { status: 404 });
-  return { lists, loads, loadError, dialog, type: type ?? 0, maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES) };
+  return { lists, loads, loadError, dialog, type: type ?? 0, maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES), maxUploadBytes: env().MAX_UPLOAD_BYTES };
 }
 
 type ActionResult = { intent: string; result: SubmissionResult<string[]> };
@@ -73,6 +74,7 @@ export async function action({ request }: ActionFunctionArgs) {
       reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
     if (form.tooLarge) return formError(uploadTooLargeMessage(), 413);
     if (form.textTooLarge) return formError(MANUAL_TOO_LARGE_MESSAGE, 413);
+    if (form.formData.get("method") === "csv") await form.adoptStaged("file", admin.id, form.formData.get("uploadToken"));
     if (intent === "edit") return await editAction(request, admin, form);
     if (intent === "load") {
       const r = await loadAction(request, admin, form);
@@ -275,23 +277,24 @@ function TypeSelect({
   );
 }
 
-function Buttons({ label, busy, danger }: { label: string; busy: string; danger?: boolean }) {
+function Buttons({ label, busy, danger, uploading = false }: { label: string; busy: string; danger?: boolean; uploading?: boolean }) {
   const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const submitting = uploading || navigation.state === "submitting";
   return (
     <div className="flex justify-end gap-2 pt-2">
       <Link to="/dnc" replace className={secondaryButtonClass}>
         Cancel
       </Link>
       <button type="submit" className={danger ? `${buttonClass} bg-red-600 hover:bg-red-700` : buttonClass} disabled={submitting}>
-        {submitting ? busy : label}
+        {uploading ? "Uploading..." : submitting ? busy : label}
       </button>
     </div>
   );
 }
 
-function LoadDialog({ mode, list, maxUploadText }: { mode: Mode; list: DncList; maxUploadText: string }) {
+function LoadDialog({ mode, list, maxUploadText, maxUploadBytes }: { mode: Mode; list: DncList; maxUploadText: string; maxUploadBytes: number }) {
   const lastResult = useLastResult("load");
+  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: `dnc-${mode}-${list.suppressionType}`,
     lastResult,
@@ -324,9 +327,11 @@ function LoadDialog({ mode, list, maxUploadText }: { mode: Mode; list: DncList; 
           numbers={fields.numbers}
           file={fields.file}
           maxUploadText={maxUploadText}
+          maxUploadBytes={maxUploadBytes}
+          onBusyChange={setUploading}
           fileHint="A CSV with a 'Phone' column, or one number per line; large files are streamed."
         />
-        <Buttons label={DIALOG_TITLES[mode]} busy="Uploading..." danger={mode !== "add"} />
+        <Buttons label={DIALOG_TITLES[mode]} busy="Loading..." danger={mode !== "add"} uploading={uploading} />
       </Form>
     </ListDialog>
   );
@@ -369,7 +374,7 @@ function EditDialog({ lists, type }: { lists: DncList[]; type: 0 | 1 }) {
 }
 
 export default function DncPage() {
-  const { lists, loads, loadError, dialog, type, maxUploadText } = useLoaderData<typeof loader>();
+  const { lists, loads, loadError, dialog, type, maxUploadText, maxUploadBytes } = useLoaderData<typeof loader>();
   const anyActive = Object.values(loads).some((l) => l.status === "queued" || l.status === "running");
   usePolling(anyActive && !dialog, 2000);
   const target = lists.find((l) => l.suppressionType === type);
@@ -386,7 +391,7 @@ export default function DncPage() {
           <DncCard key={l.id} list={l} load={loads[l.id]} />
         ))}
       </ul>
-      {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} />}
+      {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
       {dialog === "edit" && lists.length > 0 && <EditDialog key={type} lists={lists} type={type} />}
     </div>
   );

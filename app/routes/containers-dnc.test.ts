@@ -19,6 +19,7 @@ const containers = await import("./_app.containers._index");
 const containerLoad = await import("./_app.containers.loads.$loadId");
 const dnc = await import("./_app.dnc._index");
 const dncLoad = await import("./_app.dnc.loads.$loadId");
+const listUploads = await import("./resources.list-uploads");
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -86,7 +87,7 @@ function errorsOf(r: unknown): Record<string, string[]> {
 }
 async function uploadsLeft(): Promise<string[]> {
   const dir = path.join(dataDir, "uploads", "lists");
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n !== "staged") : [];
 }
 
 beforeAll(async () => {
@@ -411,5 +412,66 @@ describe("/dnc", () => {
       title: "Failed to add numbers.",
       description: "No valid phone numbers found: 2 invalid.",
     });
+  });
+});
+
+describe("staged uploads (upload progress with JavaScript)", () => {
+  async function stage(cookie: string, file: File) {
+    const r = (await run(listUploads.action, multipart("/resources/list-uploads", cookie, { file }))) as Response;
+    return { status: r.status, body: (await r.json()) as { token?: string; error?: string; fileName?: string; bytes?: number } };
+  }
+
+  it("stages a file for its user only; the form then posts the token instead of the file", async () => {
+    const u = await signedInUser("UnlimitedUser");
+    const other = await signedInUser("UnlimitedUser");
+    const staged = await stage(u.cookie, new File(["Phone\n2015550123\n3125550199\n"], "staged.csv", { type: "text/csv" }));
+    expect(staged.status).toBe(200);
+    expect(staged.body).toMatchObject({ fileName: "staged.csv", bytes: 28 });
+    const token = staged.body.token!;
+    await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Staged" } }));
+    const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
+    await run(containers.action, makeRequest("/containers", { cookie: other.cookie, form: { intent: "create-category", name: "Staged" } }));
+    const otherCat = (await db().selectFrom("categories").select("id").where("user_id", "=", other.id).executeTakeFirstOrThrow()).id;
+
+    // Another user cannot use the token.
+    const stolen = await run(
+      containers.action,
+      makeRequest("/containers", { cookie: other.cookie, form: { intent: "create-container", name: "S", categoryId: otherCat, method: "csv", uploadToken: token } }),
+    );
+    expect(errorsOf(stolen).file).toEqual(["You must upload a CSV file with phone numbers."]);
+
+    const ok = (await run(
+      containers.action,
+      makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-container", name: "S", categoryId: catId, method: "csv", uploadToken: token } }),
+    )) as Response;
+    const loadId = /^\/containers\/loads\/([0-9a-f-]{36})$/.exec(ok.headers.get("Location") ?? "")?.[1];
+    expect(loadId).toBeTruthy();
+    expect(await (await getScrubService()).waitFor("load", loadId!)).toBe("completed");
+    const box = await db().selectFrom("lists").select("size").where("user_id", "=", u.id).executeTakeFirstOrThrow();
+    expect(Number(box.size)).toBe(2);
+
+    // A token is used once.
+    const again = await run(
+      containers.action,
+      makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-container", name: "S2", categoryId: catId, method: "csv", uploadToken: token } }),
+    );
+    expect(errorsOf(again).file).toEqual(["You must upload a CSV file with phone numbers."]);
+  });
+
+  it("refuses a staged file over the cap and a request without a file", async () => {
+    const u = await signedInUser();
+    const big = await stage(u.cookie, new File(["x".repeat(5000)], "big.csv"));
+    expect(big).toEqual({ status: 413, body: { error: "The file is too large. The largest file accepted is 4 KB." } });
+    const none = (await run(listUploads.action, makeRequest("/resources/list-uploads", { cookie: u.cookie, form: { a: "b" } }))) as Response;
+    expect(none.status).toBe(400);
+    const anon = (await run(listUploads.action, multipart("/resources/list-uploads", "", { file: new File(["1"], "a.csv") }))) as Response;
+    expect(anon.status).toBe(302);
+  });
+
+  it("keeps at most two staged files per user", async () => {
+    const u = await signedInUser();
+    for (let i = 0; i < 4; i++) expect((await stage(u.cookie, new File([`Phone\n201555012${i}\n`], `f${i}.csv`))).status).toBe(200);
+    const dir = path.join(dataDir, "uploads", "lists", "staged", u.id);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith(".csv"))).toHaveLength(2);
   });
 });

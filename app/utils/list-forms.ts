@@ -6,9 +6,14 @@ import { manualEntryError, PHONE_ENTRY_MESSAGES } from "./phone-entry";
  * (browser). `hasFile` tells whether the form carries a non-empty file: in the browser a File, on the server
  * a file the upload handler stored (a string posted as "file" is never taken for one).
  */
-export type HasFile = (value: unknown) => boolean;
+export type HasFile = (value: { file?: unknown; uploadToken?: unknown }) => boolean;
 
-export const browserHasFile: HasFile = (v) => typeof File !== "undefined" && v instanceof File && v.size > 0 && v.name !== "";
+const TOKEN_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** In the browser: a chosen file, or the token of a file already uploaded with progress. */
+export const browserHasFile: HasFile = ({ file, uploadToken }) =>
+  (typeof File !== "undefined" && file instanceof File && file.size > 0 && file.name !== "") ||
+  (typeof uploadToken === "string" && TOKEN_RE.test(uploadToken));
 
 export const CONTAINER_MESSAGES = {
   categoryNameRequired: "Category name is required",
@@ -27,7 +32,7 @@ const optionalText = (max: number, label: string) =>
 export const uploadMethod = z.enum(["manual", "csv"]).default("manual");
 export type UploadMethod = z.infer<typeof uploadMethod>;
 
-type NumbersInput = { method?: UploadMethod; numbers?: string; file?: unknown };
+type NumbersInput = { method?: UploadMethod; numbers?: string; file?: unknown; uploadToken?: unknown };
 
 /**
  * Manual numbers or a file, checked even when other fields failed (`when`), so every message shows at once.
@@ -40,7 +45,7 @@ function withNumbers<T extends z.ZodType<NumbersInput>>(schema: T, hasFile: HasF
       when: () => true,
       error: (iss) => manualEntryError((iss.input as NumbersInput)?.numbers) ?? PHONE_ENTRY_MESSAGES.noneValid,
     })
-    .refine((v) => method(v) !== "csv" || hasFile(v.file), {
+    .refine((v) => method(v) !== "csv" || hasFile({ file: v?.file, uploadToken: v?.uploadToken }), {
       path: ["file"],
       when: () => true,
       message: PHONE_ENTRY_MESSAGES.noFile,
@@ -75,6 +80,7 @@ export const createContainerSchema = (hasFile: HasFile) =>
       method: uploadMethod,
       numbers: z.string().optional(),
       file: z.any().optional(),
+      uploadToken: z.string().optional(),
     }),
     hasFile,
   );
@@ -93,6 +99,7 @@ export const addNumbersSchema = (hasFile: HasFile) =>
       method: uploadMethod,
       numbers: z.string().optional(),
       file: z.any().optional(),
+      uploadToken: z.string().optional(),
     }),
     hasFile,
   );
@@ -113,6 +120,7 @@ export const dncLoadSchema = (hasFile: HasFile) =>
       method: uploadMethod,
       numbers: z.string().optional(),
       file: z.any().optional(),
+      uploadToken: z.string().optional(),
     }),
     hasFile,
   );

@@ -4,7 +4,7 @@ import type { Transaction } from "kysely";
 import type { Database, ListLoadMode } from "../../db/schema";
 import { reserveUsage } from "~/models/usage.server";
 import { createListLoad, getScrubService } from "./scrub.server";
-import { uploadsDir, type StoredUpload } from "./list-upload.server";
+import { sweepStagedUploads, uploadsDir, type StoredUpload } from "./list-upload.server";
 export { describeLoad } from "./list-text";
 
 /*
@@ -112,5 +112,6 @@ export async function sweepFinishedListUploads(db: import("kysely").Kysely<Datab
     }
     await db.updateTable("list_loads").set({ input_path: "" }).where("id", "=", r.id).execute();
   }
+  await sweepStagedUploads();
   return removed;
 }

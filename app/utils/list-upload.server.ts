@@ -31,6 +31,8 @@ export interface UploadForm {
   textTooLarge: boolean;
   /** Deletes the stored files (call whenever they are not handed over to a job). */
   discard(): Promise<void>;
+  /** Takes over a file staged earlier by the same user (`uploadToken`), as if it came with this form. */
+  adoptStaged(field: string, userId: string, token: unknown): Promise<boolean>;
 }
 
 export function uploadTooLargeMessage(maxBytes = env().MAX_UPLOAD_BYTES): string {
@@ -66,6 +68,14 @@ export async function readUploadForm(
     await Promise.all(written.map((p) => fs.promises.rm(p, { force: true })));
     files.clear();
   };
+  const adoptStaged = async (field: string, userId: string, token: unknown) => {
+    if (files.has(field)) return true;
+    const upload = await claimStagedUpload(userId, token);
+    if (!upload) return false;
+    written.push(upload.path);
+    files.set(field, upload);
+    return true;
+  };
 
   if (!isMultipart(request)) {
     let formData: FormData;
@@ -75,7 +85,7 @@ export async function readUploadForm(
       formData = new FormData();
     }
     for (const [, v] of formData) if (typeof v === "string" && v.length > maxTextBytes) textTooLarge = true;
-    return { formData, files, tooLarge, textTooLarge, discard };
+    return { formData, files, tooLarge, textTooLarge, discard, adoptStaged };
   }
 
   const dir = uploadsDir(opts.area);
@@ -142,13 +152,108 @@ export async function readUploadForm(
       files.set(name, { path: finalPath, fileName: filename, bytes, lines: newlines + (last === 10 ? 0 : 1) });
       return `upload:${id}`;
     });
-    return { formData, files, tooLarge, textTooLarge, discard };
+    return { formData, files, tooLarge, textTooLarge, discard, adoptStaged };
   } catch (e) {
     await discard();
     if (e instanceof TypeError) {
       // Not parseable as multipart: answer as an empty form (a 400 from the caller), never a 500.
-      return { formData: new FormData(), files, tooLarge, textTooLarge, discard };
+      return { formData: new FormData(), files, tooLarge, textTooLarge, discard, adoptStaged };
     }
     throw e;
+  }
+}
+
+/*
+ * Staged uploads (JavaScript only): the dialog uploads the chosen file at once to /resources/list-uploads with a
+ * progress bar, gets a token, and the form then posts the token instead of the file. Staged files live under
+ * `uploads/lists/staged/<userId>/<token>.csv` (+ `.json`), so a token is only ever found by the user who
+ * staged it. Each user keeps at most MAX_STAGED files (older ones are deleted); unclaimed ones are swept after
+ * STAGED_TTL_MS.
+ */
+const TOKEN_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MAX_STAGED = 2;
+export const STAGED_TTL_MS = 24 * 60 * 60 * 1000;
+
+function stagedDir(userId: string): string {
+  if (!TOKEN_RE.test(userId)) throw new Error("invalid user id");
+  return path.join(uploadsDir("lists"), "staged", userId);
+}
+
+export interface StagedUpload {
+  token: string;
+  fileName: string;
+  bytes: number;
+}
+
+/** Stores the request's `file` part as a staged upload of the user (413 message via `tooLarge`). */
+export async function stageUpload(
+  request: Request,
+  userId: string,
+): Promise<{ ok: true; upload: StagedUpload } | { ok: false; status: number; error: string }> {
+  const area = path.join("lists", "staged", userId);
+  stagedDir(userId); // validates the id
+  const form = await readUploadForm(request, { area, fileFields: ["file"], maxTextBytes: 16 * 1024 });
+  if (form.tooLarge) return { ok: false, status: 413, error: uploadTooLargeMessage() };
+  const f = form.files.get("file");
+  if (!f) return { ok: false, status: 400, error: "You must upload a CSV file with phone numbers." };
+  const token = path.basename(f.path, ".csv");
+  await fs.promises.writeFile(path.join(stagedDir(userId), `${token}.json`), JSON.stringify({ fileName: f.fileName, bytes: f.bytes, lines: f.lines }));
+  await pruneStaged(userId, token);
+  return { ok: true, upload: { token, fileName: f.fileName, bytes: f.bytes } };
+}
+
+async function pruneStaged(userId: string, keep: string): Promise<void> {
+  const dir = stagedDir(userId);
+  const entries = (await fs.promises.readdir(dir)).filter((n) => n.endsWith(".csv") && n !== `${keep}.csv`);
+  const withTimes = await Promise.all(
+    entries.map(async (n) => ({ n, t: (await fs.promises.stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })),
+  );
+  withTimes.sort((a, b) => b.t - a.t);
+  for (const { n } of withTimes.slice(MAX_STAGED - 1)) {
+    const base = n.slice(0, -4);
+    await fs.promises.rm(path.join(dir, `${base}.csv`), { force: true });
+    await fs.promises.rm(path.join(dir, `${base}.json`), { force: true });
+  }
+}
+
+/** Moves the user's staged upload out of staging and returns it; undefined for any other token. */
+export async function claimStagedUpload(userId: string, token: unknown): Promise<StoredUpload | undefined> {
+  if (typeof token !== "string" || !TOKEN_RE.test(token) || !TOKEN_RE.test(userId)) return undefined;
+  const dir = stagedDir(userId);
+  let meta: { fileName: string; bytes: number; lines: number };
+  try {
+    meta = JSON.parse(await fs.promises.readFile(path.join(dir, `${token}.json`), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const target = path.join(uploadsDir("lists"), `${token}.csv`);
+  try {
+    await fs.promises.rename(path.join(dir, `${token}.csv`), target);
+  } catch {
+    return undefined;
+  }
+  await fs.promises.rm(path.join(dir, `${token}.json`), { force: true });
+  return { path: target, fileName: meta.fileName, bytes: meta.bytes, lines: meta.lines };
+}
+
+let lastStagedSweep = 0;
+
+/** Deletes staged uploads nobody claimed within the TTL (at most every 10 minutes per process unless forced). */
+export async function sweepStagedUploads(now = Date.now(), force = false): Promise<void> {
+  if (!force && now - lastStagedSweep < 10 * 60 * 1000) return;
+  lastStagedSweep = now;
+  const root = path.join(uploadsDir("lists"), "staged");
+  let users: string[];
+  try {
+    users = await fs.promises.readdir(root);
+  } catch {
+    return;
+  }
+  for (const u of users) {
+    const dir = path.join(root, u);
+    for (const n of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+      const st = await fs.promises.stat(path.join(dir, n)).catch(() => null);
+      if (st && now - st.mtimeMs > STAGED_TTL_MS) await fs.promises.rm(path.join(dir, n), { force: true });
+    }
   }
 }

@@ -4,6 +4,7 @@ const containers = () => import("~/routes/_app.containers._index");
 const containerLoad = () => import("~/routes/_app.containers.loads.$loadId");
 const dnc = () => import("~/routes/_app.dnc._index");
 const dncLoad = () => import("~/routes/_app.dnc.loads.$loadId");
+const listUploads = () => import("~/routes/resources.list-uploads");
 const someUuid = "00000000-0000-4000-8000-000000000000";
 const exactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...signedIn(o), anonymous: "login" });
 const adminExactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...adminOnly, Admin: o, SuperAdmin: o });
@@ -71,6 +72,14 @@ export const entries: MatrixEntry[] = [
     path: `/containers/loads/${someUuid}`,
     params: { loadId: someUuid },
     expect: exactly(404),
+  },
+  {
+    name: "POST /resources/list-uploads (no file)",
+    route: listUploads,
+    kind: "action",
+    path: "/resources/list-uploads",
+    form: {},
+    expect: exactly(400),
   },
   { name: "GET /dnc", route: dnc, kind: "loader", path: "/dnc", expect: adminExactly(200) },
   { name: "GET /dnc?dialog=add&type=0", route: dnc, kind: "loader", path: "/dnc?dialog=add&type=0", expect: adminExactly(200) },

@@ -1,5 +1,5 @@
 import { Link, useNavigate, useRevalidator } from "@remix-run/react";
-import { useEffect, useId } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/utils/phone-entry";
@@ -149,6 +149,8 @@ export function NumbersInput({
   numbers,
   file,
   maxUploadText,
+  maxUploadBytes,
+  onBusyChange,
   fileHint = "The CSV should have a single column named 'Phone' (or one number per line).",
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -158,6 +160,9 @@ export function NumbersInput({
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   file: FieldMetadata<any, any, string[]>;
   maxUploadText: string;
+  maxUploadBytes: number;
+  /** Told when a file upload starts and ends (the dialog disables its submit button meanwhile). */
+  onBusyChange?: (busy: boolean) => void;
   fileHint?: string;
 }) {
   const initial = method.initialValue === "csv" ? "csv" : "manual";
@@ -198,15 +203,7 @@ export function NumbersInput({
         <label htmlFor={file.id} className="mb-1 block text-sm font-medium text-slate-700">
           CSV file
         </label>
-        <input
-          id={file.id}
-          name={file.name}
-          type="file"
-          accept=".csv,.txt,text/csv,text/plain"
-          aria-invalid={file.errors?.length ? true : undefined}
-          aria-describedby={file.errors?.length ? file.errorId : undefined}
-          className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-slate-200"
-        />
+        <StagedFileInput field={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} />
         <p className="mt-1 text-xs text-slate-500">
           {fileHint} Files of any length up to {maxUploadText}.
         </p>
@@ -306,5 +303,100 @@ export function LoadProgress({
         {backLabel}
       </Link>
     </section>
+  );
+}
+
+type StagedState =
+  | { status: "idle" }
+  | { status: "uploading"; fileName: string; percent: number }
+  | { status: "done"; fileName: string; token: string; bytes: number }
+  | { status: "error"; message: string };
+
+/**
+ * A file input. Without JavaScript it is posted with the form. With JavaScript the chosen file is uploaded at
+ * once to /resources/list-uploads with a progress bar; the form then posts its token (`uploadToken`) instead of
+ * the file, so submitting is instant however large the file.
+ */
+function StagedFileInput({
+  field,
+  maxUploadBytes,
+  maxUploadText,
+  onBusyChange,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  field: FieldMetadata<any, any, string[]>;
+  maxUploadBytes: number;
+  maxUploadText: string;
+  onBusyChange?: (busy: boolean) => void;
+}) {
+  const [state, setState] = useState<StagedState>({ status: "idle" });
+  const xhrRef = useRef<XMLHttpRequest | null>(null);
+  useEffect(() => () => xhrRef.current?.abort(), []);
+  useEffect(() => onBusyChange?.(state.status === "uploading"), [state.status, onBusyChange]);
+
+  function onChange(e: React.ChangeEvent<HTMLInputElement>) {
+    xhrRef.current?.abort();
+    const f = e.target.files?.[0];
+    if (!f || f.size === 0) {
+      setState({ status: "idle" });
+      return;
+    }
+    if (f.size > maxUploadBytes) {
+      setState({ status: "error", message: `The file is too large. The largest file accepted is ${maxUploadText}.` });
+      return;
+    }
+    const body = new FormData();
+    body.append("file", f);
+    const xhr = new XMLHttpRequest();
+    xhrRef.current = xhr;
+    setState({ status: "uploading", fileName: f.name, percent: 0 });
+    xhr.upload.onprogress = (ev) => {
+      if (ev.lengthComputable) setState({ status: "uploading", fileName: f.name, percent: (ev.loaded / ev.total) * 100 });
+    };
+    xhr.onload = () => {
+      let json: { token?: string; fileName?: string; bytes?: number; error?: string } = {};
+      try {
+        json = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON: e.g. signed out */
+      }
+      if (xhr.status === 200 && json.token) setState({ status: "done", fileName: json.fileName ?? f.name, token: json.token, bytes: json.bytes ?? f.size });
+      else setState({ status: "error", message: json.error ?? "The upload failed. Please try again." });
+    };
+    xhr.onerror = () => setState({ status: "error", message: "The upload failed. Please check your connection and try again." });
+    xhr.open("POST", "/resources/list-uploads");
+    xhr.send(body);
+  }
+
+  return (
+    <div>
+      <input
+        id={field.id}
+        // Once staged, the file is not sent again: the token stands for it.
+        name={state.status === "done" ? undefined : field.name}
+        type="file"
+        accept=".csv,.txt,text/csv,text/plain"
+        onChange={onChange}
+        aria-invalid={field.errors?.length || state.status === "error" ? true : undefined}
+        aria-describedby={field.errors?.length ? field.errorId : undefined}
+        className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-slate-200"
+      />
+      {state.status === "done" && <input type="hidden" name="uploadToken" value={state.token} />}
+      {state.status === "uploading" && (
+        <div className="mt-2" data-testid="upload-progress">
+          <ProgressBar percent={state.percent} label={`Uploading ${state.fileName}`} />
+        </div>
+      )}
+      {state.status === "done" && (
+        <p className="mt-2 text-xs text-green-700" data-testid="upload-done">
+          Uploaded {state.fileName} ({bytesText(state.bytes)}).
+        </p>
+      )}
+      {state.status === "error" && (
+        <p role="alert" className="mt-1 text-sm text-red-600">
+          {state.message}
+        </p>
+      )}
+    </div>
   );
 }
