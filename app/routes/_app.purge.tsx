@@ -20,6 +20,7 @@ import {
   PurgeInputError,
   readCsvSummary,
   startPurge,
+  sweepOldUploads,
   type CsvSummary,
 } from "~/utils/purge-start.server";
 import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/utils/purge-wizard";
@@ -172,6 +173,7 @@ export async function action({ request }: ActionFunctionArgs) {
       .split(/[\n,]+/)
       .map((e) => e.replace(/\D/g, ""))
       .filter(Boolean);
+    await sweepOldUploads(user.id);
     const upload = await saveManualUpload(user.id, numbers);
     return start(intent, { state: { ...state, mode: "manual" }, upload, column: "Number" });
   }

@@ -3,8 +3,16 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { createScrubJob, getScrubService, parsePhone, US_STATES, type ScrubService } from "./scrub.server";
 import { CSV_MESSAGES, parseWizardState, PRECHECK_ROWS, wizardHref, type SuppressionType } from "./purge-wizard";
-import { createCsvUploadHandler, deleteUpload, getUpload, UploadTooLargeError, type StoredUpload } from "./uploads.server";
-import { getCategoryOption, getContainerOption } from "~/models/purge.server";
+import {
+  createCsvUploadHandler,
+  deleteUpload,
+  getUpload,
+  sweepStaleUploads,
+  UploadTooLargeError,
+  type StoredUpload,
+} from "./uploads.server";
+import { getCategoryOption, getContainerOption, inputPathsInUse } from "~/models/purge.server";
+import { getDb } from "./db.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit, type SessionUser } from "~/models/user.server";
 
@@ -136,6 +144,7 @@ export type UploadOutcome = { ok: true; redirectTo: string } | { ok: false; stat
  */
 export async function handleCsvUpload(userId: string, formData: FormData): Promise<UploadOutcome> {
   const state = parseWizardState(formData);
+  await sweepOldUploads(userId);
   const fileId = formData.get("file");
   if (typeof fileId === "string" && fileId) {
     const upload = await getUpload(userId, fileId);
@@ -168,5 +177,15 @@ export async function parseUploadForm(request: Request, userId: string): Promise
   } catch (e) {
     if (e instanceof UploadTooLargeError) return { status: 413, message: e.message };
     return { status: 400, message: CSV_MESSAGES.unreadable };
+  }
+}
+
+/** Best effort: a failed sweep never fails the user's upload. */
+export async function sweepOldUploads(userId: string): Promise<void> {
+  try {
+    const db = await getDb();
+    await sweepStaleUploads(userId, (paths) => inputPathsInUse(db, paths));
+  } catch (e) {
+    console.warn(`[uploads] sweep failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

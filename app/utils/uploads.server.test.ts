@@ -7,7 +7,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "uploads-test-"));
 process.env.DATA_DIR = dataDir;
 
 import { unstable_parseMultipartFormData } from "@remix-run/node";
-import { cleanOriginalName, createCsvUploadHandler, getUpload, saveManualUpload, UploadTooLargeError } from "./uploads.server";
+import { cleanOriginalName, createCsvUploadHandler, getUpload, saveManualUpload, sweepStaleUploads, UploadTooLargeError } from "./uploads.server";
 
 const userA = "11111111-1111-4111-8111-111111111111";
 const userB = "22222222-2222-4222-8222-222222222222";
@@ -88,5 +88,29 @@ describe("cleanOriginalName", () => {
     expect(cleanOriginalName("a\u0000b\r\n.csv")).toBe("ab.csv");
     expect(cleanOriginalName("")).toBe("upload.csv");
     expect(cleanOriginalName("x".repeat(300))).toHaveLength(200);
+  });
+});
+
+describe("sweepStaleUploads", () => {
+  it("removes uploads older than a day unless a running job reads them, and crashed .part files", async () => {
+    const user = "33333333-3333-4333-8333-333333333333";
+    const old = await saveManualUpload(user, ["2025550101"]);
+    const busy = await saveManualUpload(user, ["2025550102"]);
+    const fresh = await saveManualUpload(user, ["2025550103"]);
+    const part = path.join(path.dirname(old.path), "0123456789abcdef0123456789abcdef.csv.part");
+    fs.writeFileSync(part, "half");
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    for (const p of [old.path, busy.path, part]) fs.utimesSync(p, twoDaysAgo, twoDaysAgo);
+    const asked: string[][] = [];
+    const removed = await sweepStaleUploads(user, async (paths) => {
+      asked.push(paths);
+      return new Set([busy.path]);
+    });
+    expect(removed).toEqual([old.id]);
+    expect(asked.map((a) => a.sort())).toEqual([[busy.path, old.path].sort()]);
+    expect(await getUpload(user, old.id)).toBeUndefined();
+    expect(await getUpload(user, busy.id)).toBeDefined();
+    expect(await getUpload(user, fresh.id)).toBeDefined();
+    expect(fs.existsSync(part)).toBe(false);
   });
 });

@@ -177,3 +177,45 @@ export async function readUploadHead(upload: StoredUpload, maxBytes = 2 * 1024 *
   if (upload.bytes > maxBytes) return null;
   return fsp.readFile(upload.path, "utf8");
 }
+
+/** Uploads are kept this long (going back and forth in the wizard), then swept. */
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes the user's uploads older than `ttlMs` (and `.part` leftovers of crashed uploads), except files a
+ * queued or running job still reads. `inUse(paths)` answers which of the paths are still needed.
+ * Returns the ids removed.
+ */
+export async function sweepStaleUploads(
+  userId: string,
+  inUse: (paths: string[]) => Promise<Set<string>>,
+  opts: { now?: Date; ttlMs?: number } = {},
+): Promise<string[]> {
+  const dir = userDir(userId);
+  const cutoff = (opts.now ?? new Date()).getTime() - (opts.ttlMs ?? UPLOAD_TTL_MS);
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const stale: string[] = [];
+  for (const name of names) {
+    const full = path.join(dir, name);
+    const st = await fsp.stat(full).catch(() => null);
+    if (!st || st.mtimeMs >= cutoff) continue;
+    if (name.endsWith(".part")) await fsp.rm(full, { force: true });
+    else if (name.endsWith(".csv") && ID_RE.test(name.slice(0, -4))) stale.push(full);
+  }
+  if (!stale.length) return [];
+  const keep = await inUse(stale);
+  const removed: string[] = [];
+  for (const full of stale) {
+    if (keep.has(full)) continue;
+    const id = path.basename(full, ".csv");
+    await fsp.rm(full, { force: true });
+    await fsp.rm(path.join(dir, `${id}.json`), { force: true });
+    removed.push(id);
+  }
+  return removed;
+}
