@@ -3,6 +3,7 @@ import { env } from "./env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
 import { getDb } from "./db.server";
+import { getScrubService, startLocalScrubSocket, stopScrubService } from "./scrub.server";
 
 /**
  * Runs once before the server listens: configuration check, migrations, demo data.
@@ -18,6 +19,11 @@ export async function boot(): Promise<void> {
       `[boot] demo SuperAdmin ${created ? "created" : "present"}: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
     );
   }
+  // In-process scrub service: fails jobs a dead process left running, then takes queued work.
+  if (!e.SCRUB_SERVICE_URL) {
+    await getScrubService();
+    await startLocalScrubSocket();
+  }
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
   if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
   console.log(
@@ -30,6 +36,7 @@ export async function boot(): Promise<void> {
 /** Called on SIGTERM/SIGINT: releases the database (and the PGlite directory lock). */
 export async function shutdown(): Promise<void> {
   stopWebhookDispatcher();
+  await stopScrubService().catch(() => undefined);
   const handle = await dbHandle().catch(() => undefined);
   await handle?.close();
 }

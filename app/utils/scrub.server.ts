@@ -37,3 +37,32 @@ export function getScrubService(): Promise<ScrubService> {
     });
   });
 }
+
+/**
+ * Embedded mode: the CLI cannot open the PGlite directory this process holds, so the in-process service
+ * also listens on a Unix socket in DATA_DIR (owner-only) for `npm run scrub` / `npm run lists`.
+ */
+export async function startLocalScrubSocket(): Promise<void> {
+  const e = env();
+  if (e.SCRUB_SERVICE_URL || e.DATABASE_URL) return;
+  const service = await getScrubService();
+  try {
+    await singleton("scrub-socket", async () => {
+      const { listenLocalSocket } = await import("../../scrub-service/src/http");
+      return listenLocalSocket(service, { handle: await dbHandle(), dataDir: path.resolve(e.DATA_DIR) });
+    });
+  } catch (err) {
+    // Not fatal: the web app works; only the CLI can't reach this server's service.
+    console.warn(`[scrub] no CLI socket in ${e.DATA_DIR}: ${(err as Error).message}`);
+    const g = globalThis as unknown as { __singletons?: Map<string, unknown> };
+    g.__singletons?.delete("scrub-socket");
+  }
+}
+
+export async function stopScrubService(): Promise<void> {
+  const g = globalThis as unknown as { __singletons?: Map<string, unknown> };
+  const sock = g.__singletons?.get("scrub-socket") as Promise<{ close(): Promise<void> }> | undefined;
+  await (await sock?.catch(() => undefined))?.close();
+  const svc = g.__singletons?.get("scrub-service") as Promise<ScrubService> | undefined;
+  await (await svc?.catch(() => undefined))?.close();
+}

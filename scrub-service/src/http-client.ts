@@ -3,29 +3,58 @@
  * database and files live on the shared DATA_DIR, so the client only tells the service to pick them up;
  * countRecords and previewCsv read the local file directly.
  */
+import http from "node:http";
+import https from "node:https";
 import { countRecords, previewCsv } from "./pipeline/read";
 import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
 
 export interface HttpClientOptions {
-  url: string;
-  token: string;
-  fetch?: typeof fetch;
+  /** http(s)://host:port of the service, or unset with socketPath. */
+  url?: string;
+  /** Unix socket of an embedded server's service (DATA_DIR/scrub.sock). */
+  socketPath?: string;
+  token?: string;
+}
+
+export type JsonCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+export function jsonCaller(o: HttpClientOptions): JsonCall {
+  return <T>(method: string, p: string, body?: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const payload = body !== undefined ? JSON.stringify(body) : undefined;
+      const headers: Record<string, string> = {};
+      if (o.token) headers.Authorization = `Bearer ${o.token}`;
+      if (payload !== undefined) headers["Content-Type"] = "application/json";
+      const target = o.url ? new URL(p, o.url.replace(/\/?$/, "/")) : null;
+      const lib = target?.protocol === "https:" ? https : http;
+      const req = lib.request(
+        target
+          ? { method, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers }
+          : { method, socketPath: o.socketPath, path: p, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let data: { error?: string } = {};
+            try {
+              data = text ? JSON.parse(text) : {};
+            } catch {
+              data = { error: text };
+            }
+            if ((res.statusCode ?? 500) >= 400) reject(new Error(data.error ?? `scrub service answered ${res.statusCode}`));
+            else resolve(data as T);
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
 }
 
 export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
-  const base = o.url.replace(/\/$/, "");
-  const f = o.fetch ?? fetch;
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await f(`${base}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${o.token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    const data = text ? JSON.parse(text) : {};
-    if (!res.ok) throw new Error(data.error ?? `scrub service answered ${res.status}`);
-    return data as T;
-  }
+  const call = jsonCaller(o);
   return {
     kind: "http",
     async enqueue(jobId) {
@@ -34,7 +63,7 @@ export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
     async enqueueListLoad(loadId) {
       await call("POST", `/v1/list-loads/${encodeURIComponent(loadId)}/enqueue`);
     },
-    async waitFor(kind, id, timeoutMs = 10 * 60_000) {
+    async waitFor(kind: "job" | "load", id: string, timeoutMs = 10 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       const p = kind === "job" ? `/v1/jobs/${encodeURIComponent(id)}` : `/v1/list-loads/${encodeURIComponent(id)}`;
       for (;;) {

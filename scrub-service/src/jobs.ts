@@ -52,6 +52,8 @@ export class JobRunner {
   private readonly leaseMs: number;
   private readonly progressMs: number;
   private readonly concurrency: number;
+  /** When set (CLI), only these ids are claimed: a short-lived process must not take the server's work. */
+  only: { jobs: string[]; loads: string[] } | null = null;
 
   constructor(private readonly o: RunnerOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
@@ -141,11 +143,19 @@ export class JobRunner {
     return sql<Date>`now() + make_interval(secs => ${this.leaseMs / 1000})`;
   }
 
+  private onlyIds(kind: "jobs" | "loads") {
+    if (!this.only) return sql``;
+    const ids = this.only[kind];
+    if (!ids.length) return sql`and false`;
+    return sql`and id in (${sql.join(ids.map((i) => sql`${i}::uuid`))})`;
+  }
+
   private async claimJob(): Promise<JobRow | null> {
     const r = await sql<JobRow>`
       update scrub_jobs set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
         started_at = now(), attempts = attempts + 1
-      where id = (select id from scrub_jobs where status = 'queued' order by created_at limit 1 for update skip locked)
+      where id = (select id from scrub_jobs where status = 'queued' ${this.onlyIds("jobs")}
+                  order by created_at limit 1 for update skip locked)
       returning *`.execute(this.db);
     return r.rows[0] ?? null;
   }
@@ -154,7 +164,8 @@ export class JobRunner {
     const r = await sql<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string }>`
       update list_loads set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
         started_at = now()
-      where id = (select id from list_loads where status = 'queued' order by created_at limit 1 for update skip locked)
+      where id = (select id from list_loads where status = 'queued' ${this.onlyIds("loads")}
+                  order by created_at limit 1 for update skip locked)
       returning id, list_id, mode, input_path`.execute(this.db);
     return r.rows[0] ?? null;
   }

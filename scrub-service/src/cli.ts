@@ -1,0 +1,299 @@
+/**
+ * Batch work from the command line.
+ *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--container ID]
+ *                    [--states FL,TX] --out DIR [--user ID]
+ *   npm run lists -- load|remove|replace --list litigation|dnc|container:ID --input FILE
+ *   npm run lists -- rebuild [--list …]        npm run lists -- status
+ * A progress bar on a terminal (stderr), a JSON summary on stdout at the end.
+ *
+ * Where the work runs: SCRUB_SERVICE_URL set → that service (HTTP). Otherwise with DATABASE_URL → in this
+ * process. Embedded (PGlite): if a server holds DATA_DIR it goes through that server's service (Unix socket
+ * DATA_DIR/scrub.sock); with no server running it opens the directory itself, under the lock.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { DataDirLockedError } from "../../db/dir-lock";
+import { jsonCaller, type JsonCall } from "./http-client";
+import { socketPath } from "./http";
+import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
+import { createListLoad, createScrubJob } from "./service";
+
+type Backend =
+  | { kind: "local"; handle: DbHandle; service: InProcessScrubService }
+  | { kind: "remote"; call: JsonCall; local: boolean };
+
+async function backend(): Promise<Backend> {
+  const url = process.env.SCRUB_SERVICE_URL;
+  if (url) return { kind: "remote", call: jsonCaller({ url, token: process.env.SCRUB_SERVICE_TOKEN }), local: false };
+  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  let handle: DbHandle;
+  try {
+    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+  } catch (e) {
+    if (e instanceof DataDirLockedError && fs.existsSync(socketPath(dataDir))) {
+      return { kind: "remote", call: jsonCaller({ socketPath: socketPath(dataDir) }), local: true };
+    }
+    throw e;
+  }
+  await migrateToLatest(handle.db);
+  const service = await createInProcessScrubService({
+    handle,
+    dataDir,
+    redisUrl: process.env.REDIS_URL,
+    autoStart: false,
+    threads: process.env.SCRUB_THREADS ? Number(process.env.SCRUB_THREADS) : undefined,
+  });
+  await service.runner.recover();
+  return { kind: "local", handle, service };
+}
+
+const tty = process.stderr.isTTY;
+function bar(label: string, done: number, total: number, extra: string): void {
+  if (!tty) return;
+  const pct = total > 0 ? Math.min(1, done / total) : 0;
+  const width = 30;
+  const fill = Math.round(pct * width);
+  process.stderr.write(`\r${label} [${"#".repeat(fill)}${".".repeat(width - fill)}] ${(pct * 100).toFixed(1)}% ${extra}   `);
+}
+
+async function poll<T extends { status: string }>(get: () => Promise<T>, show: (row: T) => void): Promise<T> {
+  for (;;) {
+    const row = await get();
+    show(row);
+    if (row.status === "completed" || row.status === "failed") {
+      if (tty) process.stderr.write("\n");
+      return row;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function num(v: unknown): number {
+  return v == null ? 0 : Number(v);
+}
+
+async function defaultUser(b: Backend, given?: string): Promise<string> {
+  if (given) return given;
+  if (b.kind === "remote") {
+    if (!b.local) throw new Error("Pass --user ID (the job's owner).");
+    const r = await b.call<{ id: string | null }>("GET", "/v1/users/default");
+    if (!r.id) throw new Error("No admin user found: pass --user ID.");
+    return r.id;
+  }
+  const u = await b.handle.db
+    .selectFrom("users")
+    .select("id")
+    .where("role", "in", ["SuperAdmin", "Admin"] as never)
+    .orderBy("created_at")
+    .executeTakeFirst();
+  if (!u) throw new Error("No admin user found: pass --user ID.");
+  return u.id;
+}
+
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  fs.rmSync(to, { force: true });
+  try {
+    fs.linkSync(from, to);
+  } catch {
+    await fs.promises.copyFile(from, to);
+  }
+}
+
+async function scrubCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      input: { type: "string" },
+      type: { type: "string" },
+      column: { type: "string" },
+      container: { type: "string" },
+      states: { type: "string" },
+      out: { type: "string" },
+      user: { type: "string" },
+    },
+  });
+  if (!values.input || !values.type || !values.out) {
+    throw new Error("Usage: npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--container ID] [--states FL,TX] --out DIR");
+  }
+  if (values.type !== "LitigationOnly" && values.type !== "DNCAndLitigation") throw new Error("--type must be LitigationOnly or DNCAndLitigation");
+  const input = path.resolve(values.input);
+  if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
+  const states = values.states ? values.states.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
+  const started = Date.now();
+  const b = await backend();
+  try {
+    const userId = await defaultUser(b, values.user);
+    let jobId: string;
+    let get: () => Promise<Record<string, unknown> & { status: string }>;
+    if (b.kind === "local") {
+      jobId = await createScrubJob(b.handle.db, {
+        userId,
+        fileName: path.basename(input),
+        inputPath: input,
+        suppressionType: values.type,
+        columnName: values.column ?? null,
+        containerId: values.container ? Number(values.container) : null,
+        states,
+        usageReserved: 0,
+        source: "web",
+      });
+      b.service.runner.only = { jobs: [jobId], loads: [] };
+      await b.service.runner.start();
+      const db = b.handle.db;
+      get = async () => {
+        const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+        const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
+        return { ...job, files } as never;
+      };
+    } else {
+      if (!b.local) throw new Error("With SCRUB_SERVICE_URL, submit files through the HTTP API (POST /v1/jobs).");
+      const r = await b.call<{ id: string }>("POST", "/v1/jobs", {
+        inputPath: input,
+        userId,
+        fileName: path.basename(input),
+        suppressionType: values.type,
+        column: values.column,
+        containerId: values.container,
+        states: states?.join(","),
+      });
+      jobId = r.id;
+      get = () => b.call("GET", `/v1/jobs/${jobId}`);
+    }
+    const job = await poll(get, (row) =>
+      bar("scrub", num(row.bytes_read), num(row.input_bytes), `${num(row.rows_done).toLocaleString("en-US")} rows`),
+    );
+    const out = path.resolve(values.out);
+    fs.mkdirSync(out, { recursive: true });
+    const files: Record<string, string> = {};
+    if (job.status === "completed") {
+      for (const f of job.files as { kind: string; path: string }[]) {
+        const dest = path.join(out, `${f.kind}.csv`);
+        await linkOrCopy(f.path, dest);
+        files[f.kind] = dest;
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const summary = {
+      jobId,
+      status: job.status,
+      error: job.error ?? null,
+      rows: num(job.total_rows),
+      good: num(job.good_count),
+      bad: num(job.bad_count),
+      invalid: num(job.invalid_count),
+      reasons: typeof job.reason_counts === "string" ? JSON.parse(job.reason_counts) : job.reason_counts,
+      files,
+      seconds,
+      rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      via: b.kind === "local" ? "in-process" : "running server",
+    };
+    process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+    return job.status === "completed" ? 0 : 1;
+  } finally {
+    if (b.kind === "local") {
+      await b.service.close();
+      await b.handle.close();
+    }
+  }
+}
+
+async function listId(b: Backend, spec: string): Promise<number> {
+  if (spec.startsWith("container:")) return Number(spec.slice("container:".length));
+  if (spec !== "litigation" && spec !== "dnc") throw new Error("--list must be litigation, dnc or container:ID");
+  if (b.kind === "local") return b.service.manager.adminListId(spec);
+  const lists = await b.call<{ listId: number; kind: string }[]>("GET", "/v1/lists");
+  const l = lists.find((x) => x.kind === spec);
+  if (!l) throw new Error(`No ${spec} list`);
+  return l.listId;
+}
+
+async function listsCommand(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: { list: { type: "string", multiple: true }, input: { type: "string" }, user: { type: "string" } },
+  });
+  const b = await backend();
+  const started = Date.now();
+  try {
+    if (cmd === "status") {
+      const s = b.kind === "local" ? await b.service.listStoreStatus() : await b.call("GET", "/v1/lists");
+      process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+      return 0;
+    }
+    if (cmd === "rebuild") {
+      const ids = values.list ? await Promise.all(values.list.map((l) => listId(b, l))) : undefined;
+      const s = b.kind === "local" ? await b.service.rebuildLists(ids) : await b.call("POST", "/v1/lists/rebuild", { listIds: ids });
+      process.stdout.write(JSON.stringify({ rebuilt: s, seconds: (Date.now() - started) / 1000 }, null, 2) + "\n");
+      return 0;
+    }
+    if (cmd !== "load" && cmd !== "remove" && cmd !== "replace") {
+      throw new Error("Usage: npm run lists -- load|remove|replace --list litigation|dnc|container:ID --input FILE | rebuild | status");
+    }
+    if (!values.list?.[0] || !values.input) throw new Error("--list and --input are required");
+    const input = path.resolve(values.input);
+    if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
+    const id = await listId(b, values.list[0]);
+    const mode = cmd === "load" ? "add" : cmd;
+    let get: () => Promise<Record<string, unknown> & { status: string }>;
+    let loadId: string;
+    if (b.kind === "local") {
+      loadId = await createListLoad(b.handle.db, { listId: id, mode, userId: values.user ?? null, fileName: path.basename(input), inputPath: input });
+      b.service.runner.only = { jobs: [], loads: [loadId] };
+      await b.service.runner.start();
+      const db = b.handle.db;
+      get = async () => (await db.selectFrom("list_loads").selectAll().where("id", "=", loadId).executeTakeFirstOrThrow()) as never;
+    } else {
+      if (!b.local) throw new Error("With SCRUB_SERVICE_URL, upload list files through the HTTP API (POST /v1/list-loads).");
+      loadId = (await b.call<{ id: string }>("POST", "/v1/list-loads", { inputPath: input, listId: id, mode, userId: values.user })).id;
+      get = () => b.call("GET", `/v1/list-loads/${loadId}`);
+    }
+    const load = await poll(get, (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""));
+    const seconds = (Date.now() - started) / 1000;
+    const valid = num(load.added) + num(load.already_present) + num(load.removed);
+    process.stdout.write(
+      JSON.stringify(
+        {
+          loadId,
+          listId: id,
+          mode,
+          status: load.status,
+          error: load.error ?? null,
+          added: num(load.added),
+          alreadyPresent: num(load.already_present),
+          removed: num(load.removed),
+          invalid: num(load.invalid),
+          seconds,
+          numbersPerSecond: seconds > 0 ? Math.round((valid + num(load.invalid)) / seconds) : null,
+          maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    return load.status === "completed" ? 0 : 1;
+  } finally {
+    if (b.kind === "local") {
+      await b.service.close();
+      await b.handle.close();
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  const [group, ...argv] = process.argv.slice(2);
+  if (group === "scrub") return scrubCommand(argv);
+  if (group === "lists") return listsCommand(argv);
+  throw new Error("Usage: cli.ts scrub … | cli.ts lists …");
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,192 @@
+/** Fail closed: a list the store can't answer for, a crashed process, bad input → failed jobs, never "clean". */
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
+import { createTestDb } from "../../tests/setup/db";
+import type { InProcessScrubService } from "./in-process";
+import { EmbeddedListStore } from "./lists/embedded-store";
+import { RedisListStore } from "./lists/redis-store";
+import { createScrubJob } from "./service";
+import { REDIS_URL, adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir, uniquePrefix } from "./test/helpers";
+
+async function jobRow(handle: DbHandle, id: string) {
+  return handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+async function filesOf(handle: DbHandle, id: string) {
+  return handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
+}
+
+describe("fail closed", () => {
+  let handle: DbHandle;
+  let userId: string;
+  let dir: string;
+  let input: string;
+  beforeAll(async () => {
+    handle = await createTestDb();
+    userId = await createUser(handle);
+    dir = tmpDir("fail");
+    input = path.join(dir, "in.csv");
+    fs.writeFileSync(input, "phone\n2125550001\n2125550002\n");
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  async function scrub(svc: InProcessScrubService, extra: Partial<Parameters<typeof createScrubJob>[1]> = {}) {
+    const id = await createScrubJob(handle.db, { userId, fileName: "in.csv", inputPath: input, suppressionType: "LitigationOnly", ...extra });
+    await svc.enqueue(id);
+    await svc.waitFor("job", id);
+    return id;
+  }
+
+  it("fails the job when the list store is unreachable (Redis down)", async () => {
+    const { litigation } = await adminListIds(handle);
+    await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125550001n }).execute();
+    await handle.db.updateTable("lists").set({ size: 1, version: sql`version + 1` }).where("id", "=", litigation).execute();
+    const svc = await startService(handle, "redis", { redisUrl: "redis://127.0.0.1:1", dataDir: dir });
+    try {
+      const id = await scrub(svc);
+      const job = await jobRow(handle, id);
+      expect(job.status).toBe("failed");
+      expect(job.error).toMatch(/list store \(Redis\) did not answer/);
+      expect(await filesOf(handle, id)).toEqual([]);
+      expect(fs.existsSync(path.join(dir, "jobs", id))).toBe(false);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("fails the job when the embedded index cannot answer", async () => {
+    const store = new EmbeddedListStore();
+    const svc = await startService(handle, "embedded", { store, dataDir: dir });
+    try {
+      store.failing = true;
+      const id = await scrub(svc);
+      const job = await jobRow(handle, id);
+      expect([job.status, job.error]).toEqual(["failed", "The embedded list index is unavailable."]);
+      expect(await filesOf(handle, id)).toEqual([]);
+      store.failing = false;
+      const ok = await scrub(svc);
+      expect((await jobRow(handle, ok)).status).toBe("completed");
+      expect(Number((await jobRow(handle, ok)).bad_count)).toBe(1);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it.skipIf(!REDIS_URL)("fails the job when Redis holds a stale copy, until rebuilt", async () => {
+    const svc = await startService(handle, "redis", { dataDir: dir });
+    try {
+      const { litigation } = await adminListIds(handle);
+      await svc.rebuildLists([litigation]);
+      expect((await jobRow(handle, await scrub(svc))).status).toBe("completed");
+      // the database moves on without the store (e.g. a crash between commit and store update)
+      await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125550002n }).execute();
+      await handle.db.updateTable("lists").set({ size: 2, version: sql`version + 1` }).where("id", "=", litigation).execute();
+      const id = await scrub(svc);
+      const job = await jobRow(handle, id);
+      expect(job.status).toBe("failed");
+      expect(job.error).toMatch(/no current copy.*npm run lists -- rebuild/s);
+      expect(await filesOf(handle, id)).toEqual([]);
+      const status = await svc.listStoreStatus();
+      const lit = status.find((s) => s.listId === litigation)!;
+      expect(lit.storeVersion).not.toBe(lit.version);
+      await svc.rebuildLists([litigation]);
+      const again = await jobRow(handle, await scrub(svc));
+      expect([again.status, Number(again.bad_count), Number(again.good_count)]).toEqual(["completed", 2, 0]);
+    } finally {
+      await cleanupService(svc);
+    }
+  });
+
+  it.skipIf(!REDIS_URL)("a snapshot whose copy was replaced refuses to answer", async () => {
+    const store = new RedisListStore({ url: REDIS_URL!, prefix: uniquePrefix() });
+    try {
+      await store.beginChange(99);
+      await store.add(99, new Float64Array([2125550001]));
+      await store.finishChange(99, 1);
+      const snap = await store.snapshot(99, 1);
+      expect([...(await snap.has(new Float64Array([2125550001, 2125550002]), 2))]).toEqual([1, 0]);
+      const h = await store.replace(99, [new Float64Array([2125550002])]);
+      await store.finishChange(99, 2, h);
+      await expect(snap.has(new Float64Array([2125550001]), 1)).rejects.toThrow(/replaced while this file was being scrubbed/);
+      await expect(store.snapshot(99, 1)).rejects.toThrow(/no current copy/);
+      const now = await store.snapshot(99, 2);
+      expect([...(await now.has(new Float64Array([2125550001, 2125550002]), 2))]).toEqual([0, 1]);
+    } finally {
+      await store.clearAll();
+      await store.close();
+    }
+  });
+
+  it("reports input problems as clear errors", async () => {
+    const svc = await startService(handle, "embedded", { dataDir: dir });
+    try {
+      const a = await jobRow(handle, await scrub(svc, { columnName: "Phones" }));
+      expect([a.status, a.error]).toEqual(["failed", "Column 'Phones' not found in CSV file"]);
+      const b = await jobRow(handle, await scrub(svc, { inputPath: path.join(dir, "nope.csv") }));
+      expect([b.status, b.error]).toEqual(["failed", "The uploaded file is missing."]);
+      const other = await createUser(handle);
+      const theirs = await createContainer(handle, other);
+      const c = await jobRow(handle, await scrub(svc, { containerId: theirs }));
+      expect([c.status, c.error]).toEqual(["failed", "The selected container no longer exists."]);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+for (const kind of storeKinds) {
+  describe(`crash recovery [${kind}]`, () => {
+    let handle: DbHandle;
+    beforeAll(async () => {
+      handle = await createTestDb();
+    });
+    afterAll(async () => {
+      await handle.close();
+    });
+
+    it("fails jobs and loads a dead process left running, deleting partial files", async () => {
+      const userId = await createUser(handle);
+      const dir = tmpDir("crash");
+      const { litigation } = await adminListIds(handle);
+      const job = await handle.db
+        .insertInto("scrub_jobs")
+        .values({
+          user_id: userId,
+          source: "web",
+          file_name: "x.csv",
+          suppression_type: "LitigationOnly",
+          status: "running",
+          input_path: "/nowhere",
+          rows_done: 500,
+          lease_owner: "dead-host:1:abcd",
+          lease_expires_at: new Date(Date.now() - 1000),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const load = await handle.db
+        .insertInto("list_loads")
+        .values({ list_id: litigation, mode: "add", status: "running", file_name: "x.txt", lease_owner: "dead-host:1:abcd", lease_expires_at: new Date(Date.now() - 1000) })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const partial = path.join(dir, "jobs", job.id);
+      fs.mkdirSync(partial, { recursive: true });
+      fs.writeFileSync(path.join(partial, "good.csv"), "half a file");
+      const svc = await startService(handle, kind, { dataDir: dir });
+      try {
+        const j = await jobRow(handle, job.id);
+        expect(j.status).toBe("failed");
+        expect(j.error).toBe("The scrub was interrupted (the scrub service stopped). Please run it again.");
+        expect(fs.existsSync(partial)).toBe(false);
+        expect(await filesOf(handle, job.id)).toEqual([]);
+        const l = await handle.db.selectFrom("list_loads").selectAll().where("id", "=", load.id).executeTakeFirstOrThrow();
+        expect(l.status).toBe("failed");
+      } finally {
+        await cleanupService(svc);
+      }
+    });
+  });
+}

@@ -1,0 +1,250 @@
+/**
+ * The scrub service's HTTP API (internal: a bearer token on TCP; owner-only Unix socket in embedded mode).
+ *
+ *   POST /v1/jobs?userId&fileName&suppressionType[&column&containerId&states=FL,TX]   body: the CSV (streamed)
+ *        (on the Unix socket also JSON {inputPath, …} naming a local file)            → 202 {id}
+ *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
+ *   GET  /v1/jobs/:id/files/:kind    → the good|bad|invalid CSV (only once completed)
+ *   POST /v1/list-loads?listId&mode&fileName[&userId]  body: the file (streamed)       → 202 {id}
+ *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
+ *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import type { DbHandle } from "../../db/client";
+import { createListLoad, createScrubJob, type ScrubService } from "./service";
+
+export interface HttpOptions {
+  handle: DbHandle;
+  dataDir: string;
+  /** Required on TCP; the Unix socket relies on file permissions. */
+  token?: string;
+  /** Unix socket: callers may name local files instead of uploading them. */
+  local?: boolean;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? Number(v) : v));
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(text);
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > 50 * 1024 * 1024) throw new HttpError(413, "Request body too large.");
+    chunks.push(c as Buffer);
+  }
+  if (!size) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "Invalid JSON.");
+  }
+}
+
+async function saveUpload(req: http.IncomingMessage, dataDir: string): Promise<string> {
+  const dir = path.join(dataDir, "uploads", "service");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${crypto.randomUUID()}.csv`);
+  await pipeline(req, fs.createWriteStream(file));
+  return file;
+}
+
+function tokenOk(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
+  const want = Buffer.from(token);
+  return given.length === want.length && crypto.timingSafeEqual(given, want);
+}
+
+export function createHandler(service: ScrubService, o: HttpOptions) {
+  const db = o.handle.db;
+  return async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://scrub");
+      const parts = url.pathname.split("/").filter(Boolean);
+      const q = url.searchParams;
+      if (url.pathname === "/healthz") return send(res, 200, { ok: true });
+      if (!o.local) {
+        if (!o.token || !tokenOk(req.headers.authorization, o.token)) throw new HttpError(401, "Unauthorized.");
+      }
+      const m = req.method ?? "GET";
+      if (parts[0] !== "v1") throw new HttpError(404, "Not found.");
+      const [, resource, id, sub, kind] = parts;
+
+      if (resource === "jobs" && !id && m === "POST") {
+        const json = (req.headers["content-type"] ?? "").includes("application/json");
+        const body = json ? await readJson(req) : {};
+        const get = (k: string) => (body[k] as string | undefined) ?? q.get(k) ?? undefined;
+        let inputPath: string;
+        if (json) {
+          if (!o.local) throw new HttpError(400, "Upload the file as the request body.");
+          inputPath = path.resolve(String(get("inputPath") ?? ""));
+          if (!fs.existsSync(inputPath)) throw new HttpError(400, `No such file: ${inputPath}`);
+        } else {
+          inputPath = await saveUpload(req, o.dataDir);
+        }
+        const userId = get("userId");
+        const type = get("suppressionType");
+        if (!userId) throw new HttpError(400, "userId is required.");
+        if (type !== "LitigationOnly" && type !== "DNCAndLitigation") {
+          throw new HttpError(400, "suppressionType must be LitigationOnly or DNCAndLitigation.");
+        }
+        const states = get("states");
+        const containerId = get("containerId");
+        const jobId = await createScrubJob(db, {
+          userId,
+          fileName: get("fileName") ?? path.basename(inputPath),
+          inputPath,
+          suppressionType: type,
+          columnName: get("column") ?? null,
+          containerId: containerId ? Number(containerId) : null,
+          states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : null,
+          usageReserved: await service.countRecords(inputPath),
+          source: "api",
+        });
+        await service.enqueue(jobId);
+        return send(res, 202, { id: jobId });
+      }
+      if (resource === "jobs" && id && sub === "enqueue" && m === "POST") {
+        await service.enqueue(id);
+        return send(res, 202, { id });
+      }
+      if (resource === "jobs" && id && !sub && m === "GET") {
+        const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirst();
+        if (!job) throw new HttpError(404, "No such job.");
+        const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
+        return send(res, 200, { ...job, files });
+      }
+      if (resource === "jobs" && id && sub === "files" && kind && m === "GET") {
+        const f = await db
+          .selectFrom("result_files")
+          .innerJoin("scrub_jobs", "scrub_jobs.id", "result_files.job_id")
+          .select(["result_files.path", "result_files.file_name"])
+          .where("result_files.job_id", "=", id)
+          .where("result_files.kind", "=", kind as "good")
+          .where("scrub_jobs.status", "=", "completed")
+          .executeTakeFirst();
+        if (!f) throw new HttpError(404, "No such file.");
+        res.writeHead(200, {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${f.file_name.replace(/"/g, "")}"`,
+        });
+        await pipeline(fs.createReadStream(f.path), res);
+        return;
+      }
+      if (resource === "list-loads" && id === "manual" && m === "POST") {
+        const body = await readJson(req);
+        return send(res, 200, await service.loadNumbers(body as never));
+      }
+      if (resource === "list-loads" && !id && m === "POST") {
+        const json = (req.headers["content-type"] ?? "").includes("application/json");
+        const body = json ? await readJson(req) : {};
+        const get = (k: string) => (body[k] as string | undefined) ?? q.get(k) ?? undefined;
+        let inputPath: string;
+        if (json) {
+          if (!o.local) throw new HttpError(400, "Upload the file as the request body.");
+          inputPath = path.resolve(String(get("inputPath") ?? ""));
+          if (!fs.existsSync(inputPath)) throw new HttpError(400, `No such file: ${inputPath}`);
+        } else {
+          inputPath = await saveUpload(req, o.dataDir);
+        }
+        const mode = get("mode");
+        if (mode !== "add" && mode !== "remove" && mode !== "replace") throw new HttpError(400, "mode must be add, remove or replace.");
+        const listId = Number(get("listId"));
+        if (!Number.isInteger(listId)) throw new HttpError(400, "listId is required.");
+        const loadId = await createListLoad(db, {
+          listId,
+          mode,
+          userId: get("userId") ?? null,
+          fileName: get("fileName") ?? path.basename(inputPath),
+          inputPath,
+        });
+        await service.enqueueListLoad(loadId);
+        return send(res, 202, { id: loadId });
+      }
+      if (resource === "list-loads" && id && sub === "enqueue" && m === "POST") {
+        await service.enqueueListLoad(id);
+        return send(res, 202, { id });
+      }
+      if (resource === "list-loads" && id && !sub && m === "GET") {
+        const load = await db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirst();
+        if (!load) throw new HttpError(404, "No such list load.");
+        return send(res, 200, load);
+      }
+      if (resource === "lists" && !id && m === "GET") return send(res, 200, await service.listStoreStatus());
+      if (resource === "lists" && id === "rebuild" && m === "POST") {
+        const body = await readJson(req);
+        return send(res, 200, await service.rebuildLists(body.listIds as number[] | undefined));
+      }
+      if (resource === "users" && id === "default" && m === "GET" && o.local) {
+        const u = await db
+          .selectFrom("users")
+          .select("id")
+          .where("role", "in", ["SuperAdmin", "Admin"] as never)
+          .orderBy("created_at")
+          .executeTakeFirst();
+        return send(res, 200, { id: u?.id ?? null });
+      }
+      throw new HttpError(404, "Not found.");
+    } catch (e) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (e instanceof HttpError) return send(res, e.status, { error: e.message });
+      return send(res, 500, { error: (e as Error).message });
+    }
+  };
+}
+
+/** Listens on TCP (standalone service). */
+export function listenHttp(service: ScrubService, o: HttpOptions & { port: number; host?: string }) {
+  if (!o.token) throw new Error("SCRUB_SERVICE_TOKEN is required for the HTTP scrub service.");
+  const server = http.createServer(createHandler(service, o));
+  return new Promise<{ server: http.Server; close(): Promise<void> }>((resolve) => {
+    server.listen(o.port, o.host ?? "0.0.0.0", () =>
+      resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),
+    );
+  });
+}
+
+export function socketPath(dataDir: string): string {
+  return path.join(path.resolve(dataDir), "scrub.sock");
+}
+
+/** Embedded mode: an owner-only Unix socket in DATA_DIR for the CLI. */
+export function listenLocalSocket(service: ScrubService, o: Omit<HttpOptions, "local" | "token">) {
+  const file = socketPath(o.dataDir);
+  fs.rmSync(file, { force: true });
+  const server = http.createServer(createHandler(service, { ...o, local: true }));
+  return new Promise<{ close(): Promise<void> }>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => {
+      fs.chmodSync(file, 0o600);
+      resolve({
+        close: () =>
+          new Promise<void>((r) =>
+            server.close(() => {
+              fs.rmSync(file, { force: true });
+              r();
+            }),
+          ),
+      });
+    });
+  });
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { BloomFilter } from "./bloom";
+import { NumberSet } from "./number-set";
+
+/** mulberry32 */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const randNumber = (r: () => number) => 2_000_000_000 + Math.floor(r() * 7_999_999_999);
+
+describe("Bloom filter", () => {
+  it("has no false negatives and a false-positive rate near its target", () => {
+    const r = rng(42);
+    const n = 200_000;
+    const b = BloomFilter.create(n, 0.01);
+    const members = new Set<number>();
+    while (members.size < n) members.add(randNumber(r));
+    for (const x of members) b.add(x);
+    for (const x of members) if (!b.has(x)) throw new Error(`false negative ${x}`);
+    let fp = 0;
+    let tries = 0;
+    while (tries < 200_000) {
+      const x = randNumber(r);
+      if (members.has(x)) continue;
+      tries++;
+      if (b.has(x)) fp++;
+    }
+    const rate = fp / tries;
+    // m is rounded up to a power of two, so the rate is at most the target and not far below it
+    expect(rate).toBeLessThanOrEqual(0.012);
+    expect(rate).toBeGreaterThan(0.0005);
+  });
+
+  it("is shared memory: a second view over the same buffer sees the bits", () => {
+    const b = BloomFilter.create(1000);
+    b.add(2125550123);
+    const view = new BloomFilter(b.shared);
+    expect(view.has(2125550123)).toBe(true);
+    expect(b.shared.sab).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
+describe("NumberSet (duplicate detection)", () => {
+  it("agrees with a Set", () => {
+    const r = rng(7);
+    const s = new NumberSet();
+    const ref = new Set<number>();
+    for (let i = 0; i < 100_000; i++) {
+      const x = 2_000_000_000 + Math.floor(r() * 3_000_000) * 1000 + (i % 3); // many repeats and clusters
+      expect(s.add(x)).toBe(!ref.has(x));
+      ref.add(x);
+    }
+    expect(s.size).toBe(ref.size);
+    expect(s.has(9999999999)).toBe(ref.has(9999999999));
+    expect(s.bytes / s.size).toBeLessThan(20);
+  });
+});

@@ -1,0 +1,328 @@
+/**
+ * The oracle: random lists and a random 200,000-row input full of formatting variants, scrubbed by the
+ * engine (small batches, so quoted fields and rows cross batch boundaries), compared byte for byte with a
+ * plain reference implementation written independently (string state machine, regexes, JS Sets).
+ * Runs against the embedded store and, when REDIS_URL is set (always in CI), against Redis.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
+import { createTestDb } from "../../tests/setup/db";
+import type { InProcessScrubService } from "./in-process";
+import { createListLoad, createScrubJob } from "./service";
+import { adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir } from "./test/helpers";
+import { AREA_CODE_STATES } from "./worker/area-codes";
+
+const ROWS = 200_000;
+
+function mulberry(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------- reference implementation (deliberately simple) ----------
+
+interface RefField {
+  raw: string;
+  value: string;
+}
+
+function refParse(text: string, delim: string): RefField[][] {
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
+  const rows: RefField[][] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const fields: RefField[] = [];
+    for (;;) {
+      const start = i;
+      let value = "";
+      if (text[i] === '"') {
+        let j = i + 1;
+        for (;;) {
+          const k = text.indexOf('"', j);
+          if (k < 0) {
+            value += text.slice(j);
+            i = n;
+            break;
+          }
+          if (text[k + 1] === '"') {
+            value += text.slice(j, k) + '"';
+            j = k + 2;
+            continue;
+          }
+          value += text.slice(j, k);
+          i = k + 1;
+          break;
+        }
+        while (i < n && text[i] !== delim && text[i] !== "\n") value += text[i++];
+        let raw = text.slice(start, i);
+        if ((i >= n || text[i] === "\n") && raw.endsWith("\r")) {
+          raw = raw.slice(0, -1);
+          value = value.endsWith("\r") ? value.slice(0, -1) : value;
+        }
+        fields.push({ raw, value });
+      } else {
+        while (i < n && text[i] !== delim && text[i] !== "\n") i++;
+        let raw = text.slice(start, i);
+        if ((i >= n || text[i] === "\n") && raw.endsWith("\r")) raw = raw.slice(0, -1);
+        fields.push({ raw, value: raw });
+      }
+      if (i < n && text[i] === delim) {
+        i++;
+        continue;
+      }
+      i++; // newline (or past the end)
+      break;
+    }
+    if (fields.length === 1 && fields[0].raw === "") continue; // empty line
+    rows.push(fields);
+  }
+  return rows;
+}
+
+function refNormalize(v: string): number | string {
+  const t = v.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (t === "") return "empty";
+  if (/^[ \t]*[+-]?\d+(\.\d*)?[eE][+-]?\d+[ \t]*$/.test(v)) return "excel_notation";
+  const s = t.startsWith("+") ? t.slice(1) : t;
+  if (/[^0-9 .\-()\t]/.test(s)) return "not_a_number";
+  const d = s.replace(/[^0-9]/g, "");
+  if (d.length === 0) return "not_a_number";
+  const ten = d.length === 11 && d[0] === "1" ? d.slice(1) : d.length === 10 ? d : null;
+  if (!ten) return "wrong_length";
+  if (ten[0] < "2") return "invalid_area_code";
+  if (ten[3] < "2") return "invalid_exchange";
+  return Number(ten);
+}
+
+function refCell(f: RefField): string {
+  const v = f.value;
+  const c = v[0];
+  const dangerous = c === "=" || c === "@" || c === "\t" || c === "\r" || c === "\n" || c === "+" || c === "-";
+  const numberLike = (c === "+" || c === "-") && /^[+-][0-9 .()+-]*$/.test(v);
+  if (!dangerous || numberLike) return f.raw;
+  return `"'${v.replace(/"/g, '""')}"`;
+}
+
+interface RefLists {
+  container: Set<number>;
+  litigation: Set<number>;
+  dnc: Set<number>;
+  states: Set<string> | null;
+}
+
+function reference(text: string, delim: string, lists: RefLists) {
+  const rows = refParse(text, delim);
+  const header = rows[0];
+  const width = header.length;
+  const phoneCol = header.findIndex((h) => /phone|number|mobile|cell|tel/i.test(h.value));
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const line = (r: RefField[]) => r.map(refCell).join(delim);
+  const head = line(header);
+  const out = { good: bom + head + "\n", bad: bom + head + delim + "reason\n", invalid: bom + head + delim + "reason\n" };
+  const counts = { good: 0, bad: 0, invalid: 0 };
+  const seen = new Set<number>();
+  for (const r of rows.slice(1)) {
+    const v = phoneCol < r.length ? r[phoneCol].value : "";
+    const x = refNormalize(v);
+    let kind: "good" | "bad" | "invalid";
+    let reason = "";
+    if (typeof x === "string") {
+      kind = "invalid";
+      reason = x;
+    } else if (seen.has(x)) {
+      kind = "bad";
+      reason = "duplicate";
+    } else {
+      seen.add(x);
+      const state = AREA_CODE_STATES.get(Math.floor(x / 1e7)) ?? "";
+      if (lists.states && !lists.states.has(state)) [kind, reason] = ["bad", "state"];
+      else if (lists.container.has(x)) [kind, reason] = ["bad", "container"];
+      else if (lists.litigation.has(x)) [kind, reason] = ["bad", "litigation"];
+      else if (lists.dnc.has(x)) [kind, reason] = ["bad", "dnc"];
+      else kind = "good";
+    }
+    counts[kind]++;
+    if (kind === "good") out.good += line(r) + "\n";
+    else out[kind] += line(r) + delim.repeat(Math.max(0, width - r.length)) + delim + reason + "\n";
+  }
+  return { out, counts };
+}
+
+// ---------- random data ----------
+
+const AREAS = [212, 305, 512, 213, 415, 786, 945, 202, 907, 617, 303, 404];
+
+function generate(seed: number) {
+  const r = mulberry(seed);
+  const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)];
+  const universe: number[] = [];
+  for (let i = 0; i < 120_000; i++) {
+    universe.push(pick(AREAS) * 1e7 + (200 + Math.floor(r() * 800)) * 1e4 + Math.floor(r() * 10_000));
+  }
+  const sample = (k: number) => new Set(Array.from({ length: k }, () => pick(universe)));
+  const litigation = sample(3_000);
+  const dnc = sample(20_000);
+  const container = sample(2_000);
+
+  const fmt = (x: number): string => {
+    const s = String(x);
+    const [a, b, c] = [s.slice(0, 3), s.slice(3, 6), s.slice(6)];
+    switch (Math.floor(r() * 10)) {
+      case 0: return `+1${s}`;
+      case 1: return `1${s}`;
+      case 2: return `${a}.${b}.${c}`;
+      case 3: return `${a}-${b}-${c}`;
+      case 4: return `(${a}) ${b}-${c}`;
+      case 5: return ` ${s} `;
+      case 6: return `+1 (${a}) ${b} ${c}`;
+      case 7: return `1-${a}-${b}-${c}`;
+      default: return s;
+    }
+  };
+  const invalid = (): string =>
+    pick([
+      "",
+      "   ",
+      "1.23457E+9",
+      "2.12555E+09",
+      "555-1234",
+      "212555012345",
+      "0125550123",
+      "1125550123",
+      "2120550123",
+      "call me",
+      "212-555-01x3",
+      "22125550123",
+      "+44 20 7946 0958",
+      "N/A",
+    ]);
+  const names = ["Ann", "Bob", "=cmd|' /C calc'!A0", "@SUM(1+1)", "+1-2", "-3", "Zoë", 'Dr "Q"', "a,b", "-HYPERLINK(x)"];
+  const notes = ["", "ok", "multi\nline", "semi;colon", 'quote "x"', "tab\tin", "crlf\r\ninside", "=2+5"];
+
+  const delim = ",";
+  const q = (v: string, force = false) =>
+    force || /[",\n\r]/.test(v) || r() < 0.15 ? `"${v.replace(/"/g, '""')}"` : v;
+  const lines: string[] = [q("id") + delim + q("Name") + delim + q("Phone Number") + delim + q("Note")];
+  const used: number[] = [];
+  const hot = [litigation, dnc, container].map((set) => [...set].slice(0, 400));
+  for (let i = 0; i < ROWS; i++) {
+    const roll = r();
+    let phone: string;
+    if (roll < 0.06) phone = invalid();
+    else if (roll < 0.2 && used.length) phone = fmt(pick(used));
+    else {
+      const x = r() < 0.35 ? pick(hot[Math.floor(r() * 3)]) : pick(universe);
+      used.push(x);
+      if (used.length > 5000) used.splice(0, 1000);
+      phone = fmt(x);
+    }
+    const fields = [String(i), pick(names), phone, pick(notes)];
+    if (r() < 0.03) fields.push("extra", "more");
+    if (r() < 0.01) fields.length = 2; // short row: no phone cell
+    let row = fields.map((f) => q(f)).join(delim);
+    if (r() < 0.002) row += "\n"; // an empty line follows
+    lines.push(row);
+  }
+  const eol = () => (r() < 0.5 ? "\r\n" : "\n");
+  let text = "\uFEFF"; // a BOM (service.test.ts covers files without)
+  for (const l of lines) text += l + eol();
+  return { text, litigation, dnc, container, delim };
+}
+
+for (const kind of storeKinds) {
+  describe(`oracle [${kind}]`, () => {
+    let handle: DbHandle;
+    let svc: InProcessScrubService;
+    let dir: string;
+    beforeAll(async () => {
+      handle = await createTestDb();
+      dir = tmpDir("oracle");
+      svc = await startService(handle, kind, { dataDir: dir, batchBytes: 64 * 1024 });
+    });
+    afterAll(async () => {
+      await cleanupService(svc);
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it(`splits ${ROWS.toLocaleString("en-US")} random rows exactly like the reference`, { timeout: 120_000 }, async () => {
+      const g = generate(kind === "redis" ? 1234 : 5678);
+      const userId = await createUser(handle);
+      const ids = await adminListIds(handle);
+      const containerId = await createContainer(handle, userId);
+
+      // Lists through every loading path: file add (CSV and plain), manual add, remove, replace.
+      const litArr = [...g.litigation];
+      const extraLit = [2125550100, 3055550101];
+      const litFile = path.join(dir, "lit.txt");
+      fs.writeFileSync(litFile, [...litArr, ...extraLit].map(String).join("\n") + "\n");
+      const dncFile = path.join(dir, "dnc.csv");
+      fs.writeFileSync(dncFile, "phone,source\r\n" + [...g.dnc].map((x, i) => `${i % 2 ? "+1 " : ""}${x},reg\r\n`).join(""));
+      for (const [listId, file] of [[ids.litigation, litFile], [ids.dnc, dncFile]] as const) {
+        const id = await createListLoad(handle.db, { listId, mode: "add", fileName: path.basename(file), inputPath: file });
+        await svc.enqueueListLoad(id);
+        expect(await svc.waitFor("load", id)).toBe("completed");
+      }
+      const removed = await svc.loadNumbers({ listId: ids.litigation, mode: "remove", numbers: extraLit.map(String) });
+      expect(removed.removed).toBe(2);
+      const before = [...g.container].slice(0, 100).map(String);
+      await svc.loadNumbers({ listId: containerId, mode: "add", numbers: before });
+      const replaced = await svc.loadNumbers({ listId: containerId, mode: "replace", numbers: [...g.container].map(String) });
+      expect(replaced.size).toBe(g.container.size);
+
+      const input = path.join(dir, "input.csv");
+      fs.writeFileSync(input, g.text);
+      const states = ["NY", "FL", "TX", "CA", "DC", "MA"];
+      const jobId = await createScrubJob(handle.db, {
+        userId,
+        fileName: "input.csv",
+        inputPath: input,
+        suppressionType: "DNCAndLitigation",
+        containerId,
+        states,
+      });
+      await svc.enqueue(jobId);
+      expect(await svc.waitFor("job", jobId, 110_000)).toBe("completed");
+      const job = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+      const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
+
+      const want = reference(g.text, g.delim, {
+        container: g.container,
+        litigation: g.litigation,
+        dnc: g.dnc,
+        states: new Set(states),
+      });
+      let mismatches = 0;
+      for (const k of ["good", "bad", "invalid"] as const) {
+        const got = fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
+        const a = got.split("\n");
+        const b = want.out[k].split("\n");
+        for (let i = 0; i < Math.max(a.length, b.length); i++) {
+          if (a[i] !== b[i]) {
+            if (mismatches < 5) console.warn(`[${k}] line ${i}: got ${JSON.stringify(a[i])} want ${JSON.stringify(b[i])}`);
+            mismatches++;
+          }
+        }
+      }
+      expect(mismatches).toBe(0);
+      expect([Number(job.good_count), Number(job.bad_count), Number(job.invalid_count)]).toEqual([
+        want.counts.good,
+        want.counts.bad,
+        want.counts.invalid,
+      ]);
+      expect(Number(job.total_rows)).toBe(ROWS);
+      // the data really exercised every path
+      const reasons = job.reason_counts as Record<string, number>;
+      for (const r of ["litigation", "dnc", "container", "duplicate", "state", "excel_notation", "empty", "wrong_length"]) {
+        expect(reasons[r], r).toBeGreaterThan(0);
+      }
+    });
+  });
+}
