@@ -43,22 +43,22 @@ const features = [
   {
     title: "Smart Storage",
     text: "Keep your own suppression lists in containers grouped by category, and add numbers by hand or from a CSV file at any time.",
-    icon: "▤",
+    icon: "M4 7h16M4 12h16M4 17h16M6 4h12a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z",
   },
   {
     title: "Fast Processing",
     text: "Process millions of numbers in minutes: streamed uploads, parallel workers and live progress while your list is scrubbed.",
-    icon: "⚡",
+    icon: "M13 2 4 14h7l-1 8 9-12h-7l1-8z",
   },
   {
     title: "Enterprise Security",
     text: "Encrypted connections, hashed API keys, per-account isolation and an audit trail. Your lists are never shared.",
-    icon: "🔒",
+    icon: "M6 11h12v9H6zM8 11V8a4 4 0 0 1 8 0v3",
   },
   {
     title: "Team Collaboration",
     text: "Bring your team in with roles for users and administrators, shared history and results everyone can download.",
-    icon: "👥",
+    icon: "M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM3 20a6 6 0 0 1 12 0M16 5a3 3 0 0 1 0 6M18 20a6 6 0 0 0-3-5.2",
   },
 ];
 
@@ -76,11 +76,11 @@ export default function Landing() {
       </a>
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-          <Link to="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
-            <span aria-hidden className="flex h-8 w-8 items-center justify-center rounded-lg bg-blue-600 text-white">
+          <Link to="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight whitespace-nowrap">
+            <span aria-hidden className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-blue-600 text-white">
               ⌫
             </span>
-            Data Purging Tool
+            <span className="sr-only sm:not-sr-only">Data Purging Tool</span>
           </Link>
           <nav aria-label="Sections" className="hidden items-center gap-5 text-sm text-slate-600 lg:flex">
             {nav.map((n) => (
@@ -90,10 +90,10 @@ export default function Landing() {
             ))}
           </nav>
           <div className="flex items-center gap-2">
-            <Link to="/login" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            <Link to="/login" className="rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100">
               Sign In
             </Link>
-            <Link to="/signup" className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-700">
+            <Link to="/signup" className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium whitespace-nowrap text-white shadow-sm hover:bg-blue-700">
               Get Started
             </Link>
           </div>
@@ -131,8 +131,10 @@ export default function Landing() {
             <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
               {features.map((f) => (
                 <article key={f.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="feature-card">
-                  <span aria-hidden className="flex h-10 w-10 items-center justify-center rounded-lg bg-blue-100 text-xl text-blue-700">
-                    {f.icon}
+                  <span aria-hidden className="flex h-10 w-10 items-center justify-center rounded-lg bg-blue-100 text-blue-700">
+                    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+                      <path d={f.icon} />
+                    </svg>
                   </span>
                   <h3 className="mt-4 text-lg font-semibold">{f.title}</h3>
                   <p className="mt-2 text-sm text-slate-600">{f.text}</p>

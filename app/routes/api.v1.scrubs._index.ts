@@ -79,8 +79,14 @@ const handle = apiHandler({
         upload = await saveNumbersAsCsv(api.userId, numbers);
         fileName = cleanOriginalName(input.file_name ?? "api-numbers.csv");
       }
-      const containerId = input.container_id === undefined ? api.containerId : input.container_id;
-      if (containerId != null && !(await findOwnContainer(api.db, api.userId, containerId))) throw notFound("Container");
+      let containerId: number | null;
+      if (input.container_id === undefined) {
+        // The integration's default container, while it still exists.
+        containerId = api.containerId != null && (await findOwnContainer(api.db, api.userId, api.containerId)) ? api.containerId : null;
+      } else {
+        containerId = input.container_id;
+        if (containerId != null && !(await findOwnContainer(api.db, api.userId, containerId))) throw notFound("Container");
+      }
 
       const service = await getScrubService();
       if (input.column) {

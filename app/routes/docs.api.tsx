@@ -25,6 +25,7 @@ const errors: [number, string, string][] = [
   [415, "unsupported_media_type", "Send multipart/form-data or application/json."],
   [422, "validation_failed", "A field is missing or invalid; details lists each field."],
   [429, "rate_limited", "More than 1000 requests this hour; wait Retry-After seconds."],
+  [429, "too_many_active_jobs", "The account already has its maximum of scrubs queued or running (5); wait for one to finish."],
   [500, "internal_error", "Something failed on our side; retry later."],
 ];
 

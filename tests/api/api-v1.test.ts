@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-v1-"));
 process.env.DATA_DIR = dataDir;
 process.env.MAX_UPLOAD_BYTES = "4096";
+// The fake engine never finishes jobs: lift the per-user active-scrub cap (tested on its own below).
+process.env.MAX_ACTIVE_SCRUBS_PER_USER = "1000";
 
 import { useAppTestDb } from "../setup/db";
 import { testContext } from "../setup/request";
@@ -213,6 +215,15 @@ describe("submit a scrub", () => {
     const k = await makeKey(db(), alice.userId, { containerId: alice.container });
     const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
     expect((await bodyOf(res)).job.container_id).toBe(alice.container);
+    // null in the request means none; a default container deleted since is ignored, not a 404.
+    const none = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly", container_id: null } }));
+    expect((await bodyOf(none)).job.container_id).toBeNull();
+    const gone = await makeContainer(db(), alice.userId, "Soon gone");
+    const k2 = await makeKey(db(), alice.userId, { containerId: gone });
+    await db().updateTable("lists").set({ deleted_at: new Date() }).where("id", "=", gone).execute();
+    const after = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k2.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    expect(after.status).toBe(202);
+    expect((await bodyOf(after)).job.container_id).toBeNull();
   });
 
   it.each([
@@ -336,6 +347,23 @@ describe("submit a scrub", () => {
     // one number still fits
     const r4 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
     expect(r4.status).toBe(202);
+  });
+
+  it("429 too_many_active_jobs when the account has its maximum of scrubs queued or running", async () => {
+    const k = await makeKey(db(), await makeUser(db(), { plan: "business" }));
+    const submit = () => call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    process.env.MAX_ACTIVE_SCRUBS_PER_USER = "2";
+    try {
+      expect((await submit()).status).toBe(202);
+      expect((await submit()).status).toBe(202);
+      const res = await submit();
+      expect(res.status).toBe(429);
+      const body = await bodyOf(res);
+      expect(body.error).toMatchObject({ code: "too_many_active_jobs", details: { limit: 2 } });
+      expect(res.headers.get("X-RateLimit-Remaining")).toBe("997");
+    } finally {
+      process.env.MAX_ACTIVE_SCRUBS_PER_USER = "1000";
+    }
   });
 
   it("an admin (unlimited) needs no plan", async () => {
