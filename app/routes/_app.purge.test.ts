@@ -209,6 +209,13 @@ describe("/purge/upload (JavaScript upload with progress)", () => {
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ error: { title: "Validation Error", message: "File is too large. The limit is 4 KB." } });
 
+    const declared = new Request("http://localhost/purge/upload", {
+      method: "POST",
+      body: "x",
+      headers: { Cookie: other.cookie, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(50 * 1024 * 1024) },
+    });
+    expect((await post(declared)).status).toBe(413);
+
     const none = await post(multipart("/purge/upload", noPlan.cookie, [["mode", "csv"]], { name: "p.csv", content: "Phone\n2025550101\n" }));
     expect(none.status).toBe(402);
     expect(uploadFiles(noPlan.id)).toEqual([]);

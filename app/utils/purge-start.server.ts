@@ -13,6 +13,7 @@ import {
 } from "./uploads.server";
 import { getCategoryOption, getContainerOption, inputPathsInUse } from "~/models/purge.server";
 import { getDb } from "./db.server";
+import { env } from "./env.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit, type SessionUser } from "~/models/user.server";
 
@@ -172,8 +173,12 @@ export async function parseUploadForm(request: Request, userId: string): Promise
   if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     return { status: 400, message: CSV_MESSAGES.noFile };
   }
+  // A declared body far over the cap is refused before anything is written.
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  const max = env().MAX_UPLOAD_BYTES;
+  if (Number.isFinite(declared) && declared > max + 1024 * 1024) return { status: 413, message: new UploadTooLargeError(max).message };
   try {
-    return { formData: await unstable_parseMultipartFormData(request, createCsvUploadHandler({ userId })) };
+    return { formData: await unstable_parseMultipartFormData(request, createCsvUploadHandler({ userId, maxBytes: max })) };
   } catch (e) {
     if (e instanceof UploadTooLargeError) return { status: 413, message: e.message };
     return { status: 400, message: CSV_MESSAGES.unreadable };

@@ -331,6 +331,11 @@ function CsvForm({ wizard, actionData }: { wizard: WizardData; actionData?: Purg
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => setProgress({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
     xhr.onload = () => {
+      // Signed out meanwhile: the answer is the sign-in page.
+      if (xhr.responseURL && new URL(xhr.responseURL).pathname === "/login") {
+        window.location.assign(xhr.responseURL);
+        return;
+      }
       const body = xhr.response as { redirectTo?: string; error?: { title: string; message: string } } | null;
       if (xhr.status === 200 && body?.redirectTo) {
         navigate(body.redirectTo);
