@@ -91,6 +91,7 @@ test("a link without token or user id shows the spec's error state", async ({ pa
 test("a NormalUser gets Access Denied with their role and HTTP 403", async ({ page }) => {
   const email = uniqueEmail("normal");
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await inviteUser(page, email);
   const link = await invitationLink(page, email);
   await page.goto("/dashboard");
@@ -104,6 +105,21 @@ test("a NormalUser gets Access Denied with their role and HTTP 403", async ({ pa
   await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
   await expect(page.getByText("You need Admin or SuperAdmin role to access User Management.")).toBeVisible();
   await expect(page.getByText("Your current role: NormalUser")).toBeVisible();
+
+  // A direct POST to an admin action is refused too (with this user's own session cookie).
+  const post = await page.request.post("/user-management", {
+    form: {
+      intent: "create",
+      firstName: "X",
+      lastName: "Y",
+      email: uniqueEmail("sneaky"),
+      role: "SuperAdmin",
+      plan: "none",
+      status: "Active",
+    },
+    maxRedirects: 0,
+  });
+  expect(post.status()).toBe(403);
 });
 
 test("search, filters and page live in the URL; empty state", async ({ page }) => {
@@ -136,7 +152,9 @@ test("blocking and deleting end the user's session at once", async ({ page, brow
   await inviteUser(page, email);
   const link = await invitationLink(page, email);
 
-  const other = await browser.newContext({ javaScriptEnabled: testInfo.project.name !== "no-js" });
+  const other = await browser.newContext({
+    javaScriptEnabled: testInfo.project.name !== "no-js",
+  });
   const userPage = await other.newPage();
   await completeSetup(userPage, link, "blocked user password");
   await signIn(userPage, email, "blocked user password");
