@@ -144,6 +144,62 @@ test.describe("integrations", () => {
     }
   });
 
+  test("API: add numbers to a container, then a CSV scrub suppresses them", async ({ page, request }) => {
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await page.goto("/integrations?dialog=create-integration");
+    await page.getByRole("dialog").getByLabel("Name").fill(`Dialer ${Date.now()}`);
+    await page.getByRole("dialog").getByRole("button", { name: "Create Integration" }).click();
+    const auth = { Authorization: `Bearer ${await page.getByTestId("revealed-api-key").inputValue()}` };
+
+    // A container made on the Containers screen is reachable through the API by id.
+    const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    const category = `API cat ${stamp}`;
+    const containerName = `API list ${stamp}`;
+    await page.goto("/containers");
+    await page.getByRole("link", { name: "Create Category" }).first().click();
+    const catDialog = page.getByRole("dialog", { name: "Create Category" });
+    await catDialog.getByLabel("Category name").fill(category);
+    await catDialog.getByRole("button", { name: "Create Category" }).click();
+    await expect(page.getByText("Category Created")).toBeVisible();
+    await page.getByRole("link", { name: "Create Container" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Create Container" });
+    await dialog.getByLabel("Container name").fill(containerName);
+    await dialog.getByLabel("Category").selectOption({ label: category });
+    await dialog.getByLabel("Phone numbers").fill("2015550123");
+    await dialog.getByRole("button", { name: "Create Container" }).click();
+    await expect(page.getByText("Container Created")).toBeVisible();
+    const listed = (await (await request.get("/api/v1/containers", { headers: auth })).json()).data as { id: number; name: string; category: string }[];
+    const container = listed.find((c) => c.name === containerName)!;
+    expect(container.category).toBe(category);
+    const add = await request.post(`/api/v1/containers/${container.id}/numbers`, { headers: auth, data: { numbers: ["(305) 555-0199", "3055550198"] } });
+    expect(add.status()).toBe(202);
+    const load = (await add.json()).load;
+    await expect
+      .poll(async () => (await (await request.get(`/api/v1/containers/${container.id}/loads/${load.id}`, { headers: auth })).json()).load.status, { timeout: 30_000 })
+      .toBe("completed");
+
+    const submit = await request.post("/api/v1/scrubs", {
+      headers: auth,
+      multipart: {
+        file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from("Name,Mobile\nAnn,3055550199\nBob,2125550142\nCat,not a number\n") },
+        suppression_type: "LitigationOnly",
+        column: "Mobile",
+        container_id: String(container.id),
+      },
+    });
+    expect(submit.status()).toBe(202);
+    const id = (await submit.json()).job.id as string;
+    await expect
+      .poll(async () => (await (await request.get(`/api/v1/scrubs/${id}`, { headers: auth })).json()).job.status, { timeout: 30_000 })
+      .toBe("completed");
+    const job = (await (await request.get(`/api/v1/scrubs/${id}`, { headers: auth })).json()).job;
+    expect(job.counts).toMatchObject({ good: 1, bad: 1, invalid: 1 });
+    const bad = await (await request.get(`/api/v1/scrubs/${id}/files/bad`, { headers: auth })).text();
+    expect(bad).toContain("Ann");
+    expect(bad).toContain("container");
+  });
+
   test("the integrations page needs a session", async ({ page }) => {
     await page.goto("/integrations");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fintegrations/);
