@@ -186,3 +186,76 @@ test("Start New Purge resets the wizard", async ({ page }) => {
   await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
   await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
 });
+
+test("a new customer gets the subscription dialog on /purge; with a plan they purge and see only their own figures", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.context().clearCookies();
+  const email = `purge-customer-${javaScriptEnabled ? "js" : "nojs"}-${Date.now()}@example.com`;
+  const password = "purge-password-1";
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill("Cara");
+  await page.getByLabel("Last name").fill("Quinn");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Company").fill("Quinn Leads");
+  await page.getByLabel("Phone number").fill("5552013344");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  const activation = page.getByRole("link", { name: /\/auth\/activation\// }).first();
+  await page.goto(new URL((await activation.getAttribute("href"))!).pathname);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
+  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId("card-active-users")).toHaveCount(0);
+
+  // No plan: the subscription dialog instead of the wizard.
+  await page.goto("/purge");
+  await expect(page.getByRole("dialog").getByRole("heading", { name: "Choose Your Plan" })).toBeVisible();
+  await expect(page.getByText("Step 1 of 6: Suppression Type")).toHaveCount(0);
+  await page.getByRole("dialog").getByRole("link", { name: "Get Started with Beginner" }).click();
+  await page.getByRole("button", { name: "Bank Transfer" }).click();
+  const reference = (await page.getByTestId("transfer-reference").textContent())!.trim();
+
+  await page.context().clearCookies();
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/admin/payments?q=${reference}`);
+  await page.getByRole("link", { name: `Review ${reference}` }).click();
+  await page.getByTestId("review-panel").getByRole("button", { name: "Mark as Paid" }).click();
+  await expect(page.getByText("Payment Confirmed")).toBeVisible();
+
+  await page.context().clearCookies();
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/purge");
+  await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
+  await expect(page.getByText("State filter (optional)")).toBeVisible();
+  await page.goto("/purge?step=4&mode=manual");
+  await page.getByLabel("Phone numbers").fill("4155550101, 4155550102\n(415) 555-0101");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByTestId("results")).toBeVisible();
+  await expect(page.getByTestId("count-good-value")).toHaveText("2");
+  await expect(page.getByTestId("count-bad-value")).toHaveText("1");
+
+  await page.goto("/history");
+  expect(await cardValue(page, "stat-operations")).toBe(1);
+  expect(await cardValue(page, "stat-processed")).toBe(3);
+  expect(await cardValue(page, "stat-clean")).toBe(2);
+  await expect(page.getByTestId("stat-clean-rate-value")).toHaveText("66.7%");
+  await expect(page.getByTestId("history-row")).toHaveCount(1);
+  await expect(page.getByTestId("history-row")).toContainText("Cara Quinn");
+  await expect(page.getByTestId("pagination-summary")).toHaveText("Showing 1 to 1 of 1 operations");
+
+  await page.goto("/dashboard");
+  expect(await cardValue(page, "card-purged")).toBe(3);
+  await expect(page.getByTestId("card-success-value")).toHaveText("66.7%");
+  await expect(page.getByTestId("plan-summary")).toContainText("Beginner plan");
+  await expect(page.getByTestId("usage-suppression").getByTestId("used")).toHaveText("3");
+  await expect(page.getByTestId("usage-suppression").getByTestId("available")).toHaveText("99,997");
+  await expect(page.getByTestId("recent-activity")).toContainText("manual-entry.csv");
+});
