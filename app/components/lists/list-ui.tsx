@@ -6,7 +6,12 @@ import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } fro
 
 /** "Nov 21, 2026" in UTC (server and browser render the same text). */
 export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+  return new Date(iso).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
 }
 
 export function formatCount(n: number): string {
@@ -52,7 +57,13 @@ export function ListDialog({
             </h2>
             {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
           </div>
-          <Link to={closeHref} preventScrollReset replace aria-label="Close" className="text-xl leading-none text-slate-400 hover:text-slate-700">
+          <Link
+            to={closeHref}
+            preventScrollReset
+            replace
+            aria-label="Close"
+            className="text-xl leading-none text-slate-400 hover:text-slate-700"
+          >
             ×
           </Link>
         </div>
@@ -99,7 +110,14 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
         <span>{label}</span>
         <span>{p}%</span>
       </div>
-      <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={p} className="h-2 w-full overflow-hidden rounded-full bg-slate-200">
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={p}
+        className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
+      >
         <div className="h-full rounded-full bg-blue-600 transition-[width]" style={{ width: `${p}%` }} />
       </div>
     </div>
@@ -278,24 +296,30 @@ export function LoadProgress({
           <div className="mt-5">
             <ProgressBar percent={load.percent} label={`${bytesText(load.bytesRead)} of ${bytesText(load.bytesTotal)}`} />
           </div>
-          <dl className="mt-5 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
-            <div>
-              <dt className="text-xs text-slate-500">Rows read</dt>
-              <dd className="font-medium">{formatCount(rows)}</dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500">{load.mode === "remove" ? "Removed" : "Added"}</dt>
-              <dd className="font-medium">{formatCount(load.mode === "remove" ? load.removed : load.added)}</dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500">Already present</dt>
-              <dd className="font-medium">{formatCount(load.alreadyPresent)}</dd>
-            </div>
-            <div>
-              <dt className="text-xs text-slate-500">Invalid</dt>
-              <dd className="font-medium">{formatCount(load.invalid)}</dd>
-            </div>
-          </dl>
+          {rows === 0 ? (
+            <p className="mt-4 text-sm text-slate-600">
+              Counts of added, already present and invalid numbers follow when the file has been read.
+            </p>
+          ) : (
+            <dl className="mt-5 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+              <div>
+                <dt className="text-xs text-slate-500">Rows read</dt>
+                <dd className="font-medium">{formatCount(rows)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">{load.mode === "remove" ? "Removed" : "Added"}</dt>
+                <dd className="font-medium">{formatCount(load.mode === "remove" ? load.removed : load.added)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">Already present</dt>
+                <dd className="font-medium">{formatCount(load.alreadyPresent)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">Invalid</dt>
+                <dd className="font-medium">{formatCount(load.invalid)}</dd>
+              </div>
+            </dl>
+          )}
           {running && <p className="mt-4 text-xs text-slate-500">This page updates by itself; you can leave it, the load continues.</p>}
         </>
       )}
@@ -342,7 +366,10 @@ function StagedFileInput({
       return;
     }
     if (f.size > maxUploadBytes) {
-      setState({ status: "error", message: `The file is too large. The largest file accepted is ${maxUploadText}.` });
+      setState({
+        status: "error",
+        message: `The file is too large. The largest file accepted is ${maxUploadText}.`,
+      });
       return;
     }
     const body = new FormData();
@@ -351,19 +378,43 @@ function StagedFileInput({
     xhrRef.current = xhr;
     setState({ status: "uploading", fileName: f.name, percent: 0 });
     xhr.upload.onprogress = (ev) => {
-      if (ev.lengthComputable) setState({ status: "uploading", fileName: f.name, percent: (ev.loaded / ev.total) * 100 });
+      if (ev.lengthComputable)
+        setState({
+          status: "uploading",
+          fileName: f.name,
+          percent: (ev.loaded / ev.total) * 100,
+        });
     };
     xhr.onload = () => {
-      let json: { token?: string; fileName?: string; bytes?: number; error?: string } = {};
+      let json: {
+        token?: string;
+        fileName?: string;
+        bytes?: number;
+        error?: string;
+      } = {};
       try {
         json = JSON.parse(xhr.responseText);
       } catch {
         /* not JSON: e.g. signed out */
       }
-      if (xhr.status === 200 && json.token) setState({ status: "done", fileName: json.fileName ?? f.name, token: json.token, bytes: json.bytes ?? f.size });
-      else setState({ status: "error", message: json.error ?? "The upload failed. Please try again." });
+      if (xhr.status === 200 && json.token)
+        setState({
+          status: "done",
+          fileName: json.fileName ?? f.name,
+          token: json.token,
+          bytes: json.bytes ?? f.size,
+        });
+      else
+        setState({
+          status: "error",
+          message: json.error ?? "The upload failed. Please try again.",
+        });
     };
-    xhr.onerror = () => setState({ status: "error", message: "The upload failed. Please check your connection and try again." });
+    xhr.onerror = () =>
+      setState({
+        status: "error",
+        message: "The upload failed. Please check your connection and try again.",
+      });
     xhr.open("POST", "/resources/list-uploads");
     xhr.send(body);
   }
