@@ -41,15 +41,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
   const url = new URL(request.url);
-  const [integrations, keys, deliveries, containers, plan] = await Promise.all([
+  const [integrations, keys, containers, plan] = await Promise.all([
     listIntegrations(db, user.id),
     listApiKeys(db, user.id),
-    listDeliveries(db, { userId: user.id, limit: 25 }),
     listContainers(db, user.id),
     getPlanState(db, user.id),
   ]);
   const wanted = url.searchParams.get("integration");
   const selected = integrations.find((i) => i.id === wanted) ?? integrations[0] ?? null;
+  // The delivery log of the integration on show (its 25 latest attempts).
+  const deliveries = selected ? await listDeliveries(db, { userId: user.id, integrationId: selected.id, limit: 25 }) : [];
   return {
     integrations,
     selectedId: selected?.id ?? null,
@@ -382,7 +383,7 @@ export default function Integrations() {
     lastResult: keyResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createKeySchema }),
   });
-  const deliveries = selected ? d.deliveries.filter((x) => x.integrationId === selected.id) : d.deliveries;
+  const deliveries = d.deliveries;
 
   return (
     <div className="space-y-6">

@@ -7,7 +7,7 @@ process.env.WEBHOOK_MAX_ATTEMPTS = "5";
 
 import { useAppTestDb } from "../../tests/setup/db";
 import { finishJob, makeKey, makeUser } from "../../tests/api/helpers";
-import { backoffMs, deliverDueWebhooks, runWebhookTick, signWebhook, verifyWebhookSignature } from "./webhooks.server";
+import { backoffMs, deliverDueWebhooks, purgeOldDeliveries, runWebhookTick, signWebhook, verifyWebhookSignature } from "./webhooks.server";
 import { isPrivateAddress, webhookUrlProblem } from "./webhook-url.server";
 import { listDeliveries, rotateWebhookSecret, setIntegrationToggle } from "~/models/integration.server";
 import os from "node:os";
@@ -282,5 +282,19 @@ describe("delivery", () => {
     const got = receiver.on("/once");
     expect(got).toHaveLength(3);
     expect(new Set(got.map((g) => JSON.parse(g.body).data.job.id))).toEqual(new Set(jobs));
+  });
+
+  it("keeps the delivery log for 30 days, and an old event is never sent again", async () => {
+    const s = await setup("/old");
+    const jobId = await apiJob(s.userId, s.keyId);
+    await finishJob(db(), jobId, resultsDir);
+    await runWebhookTick(db(), at(0));
+    expect(await listDeliveries(db(), { userId: s.userId })).toHaveLength(1);
+    await purgeOldDeliveries(db(), at(29 * 24 * 3600_000));
+    expect(await listDeliveries(db(), { userId: s.userId })).toHaveLength(1);
+    await purgeOldDeliveries(db(), at(31 * 24 * 3600_000));
+    expect(await listDeliveries(db(), { userId: s.userId })).toHaveLength(0);
+    await runWebhookTick(db(), at(31 * 24 * 3600_000));
+    expect(receiver.on("/old")).toHaveLength(1);
   });
 });

@@ -251,6 +251,13 @@ export async function runWebhookTick(db: Kysely<Database>, now: Date = new Date(
   while ((await deliverDueWebhooks(db, { now })) > 0);
 }
 
+/** Delivery log and finished events are kept for 30 days. */
+export async function purgeOldDeliveries(db: Kysely<Database>, now: Date = new Date()): Promise<void> {
+  const cutoff = new Date(now.getTime() - 30 * 24 * 3600_000);
+  await db.deleteFrom("webhook_deliveries").where("created_at", "<", cutoff).execute();
+  await db.deleteFrom("webhook_events").where("status", "<>", "pending").where("finished_at", "<", cutoff).execute();
+}
+
 let lastPurge = 0;
 
 /** Starts the polling loop in this process (idempotent). */
@@ -267,6 +274,7 @@ export function startWebhookDispatcher(getDb: () => Promise<Kysely<Database>>): 
         if (Date.now() - lastPurge > 10 * 60_000) {
           lastPurge = Date.now();
           await purgeOldRateLimitWindows(db);
+          await purgeOldDeliveries(db);
         }
       } catch (e) {
         console.warn(`[webhooks] dispatcher round failed: ${e instanceof Error ? e.message : e}`);
