@@ -34,7 +34,7 @@ import {
   stateFilterAllowed,
 } from "~/models/purge.server";
 import { getPlanGate } from "~/models/plan-gate.server";
-import { getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
+import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
@@ -131,8 +131,8 @@ function fail(intent: string, message: string, status = 400, title = "Validation
 }
 
 function usageFailure(intent: string, e: Error) {
-  const noPlan = e instanceof NoPlanError;
-  return fail(intent, e.message, 402, noPlan ? "Subscription Required" : "Usage Limit Reached");
+  const title = e instanceof NoPlanError ? "Subscription Required" : e instanceof ActiveJobsLimitError ? "Purges In Progress" : "Usage Limit Reached";
+  return fail(intent, e.message, 402, title);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
