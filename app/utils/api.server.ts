@@ -11,24 +11,27 @@ import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
  * messages are for people. See docs/decisions/050-public-api.md.
  */
 
-export type ApiErrorCode =
-  | "missing_api_key"
-  | "invalid_api_key"
-  | "api_key_revoked"
-  | "account_disabled"
-  | "no_plan"
-  | "api_not_in_plan"
-  | "usage_limit_exceeded"
-  | "too_many_active_jobs"
-  | "not_found"
-  | "method_not_allowed"
-  | "invalid_json"
-  | "unsupported_media_type"
-  | "payload_too_large"
-  | "validation_failed"
-  | "result_not_ready"
-  | "rate_limited"
-  | "internal_error";
+export const API_ERROR_CODES = [
+  "missing_api_key",
+  "invalid_api_key",
+  "api_key_revoked",
+  "account_disabled",
+  "no_plan",
+  "api_not_in_plan",
+  "usage_limit_exceeded",
+  "too_many_active_jobs",
+  "not_found",
+  "method_not_allowed",
+  "invalid_json",
+  "unsupported_media_type",
+  "payload_too_large",
+  "validation_failed",
+  "result_not_ready",
+  "rate_limited",
+  "internal_error",
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export class ApiError extends Error {
   constructor(

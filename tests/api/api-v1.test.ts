@@ -23,6 +23,7 @@ import * as loads from "~/routes/api.v1.containers.$id.loads.$loadId";
 import * as openapi from "~/routes/api.v1.openapi[.json]";
 import * as catchAll from "~/routes/api.$";
 import { revokeApiKey, setIntegrationToggle, createApiKey } from "~/models/integration.server";
+import { API_ERROR_CODES } from "~/utils/api.server";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -548,5 +549,13 @@ describe("the rest of the surface", () => {
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");
+    // Every $ref resolves, and the documented error codes are exactly the ones the API can answer.
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(10);
+    for (const ref of refs) {
+      const name = ref.split("/").pop()!.replace('"', "");
+      expect(doc.components.schemas[name], ref).toBeDefined();
+    }
+    expect([...doc.components.schemas.Error.properties.error.properties.code.enum].sort()).toEqual([...API_ERROR_CODES].sort());
   });
 });
