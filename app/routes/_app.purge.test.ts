@@ -296,6 +296,38 @@ describe("/purge plans and guards", () => {
     expect(Number(job.bad_count)).toBe(1);
   });
 
+  it("suppresses the numbers of the chosen container and files the job under the chosen category", async () => {
+    const db = handle().db;
+    const cat = await db.insertInto("categories").values({ user_id: other.id, name: "Solar", description: "" }).returning("id").executeTakeFirstOrThrow();
+    const list = await db
+      .insertInto("lists")
+      .values({ kind: "container", suppression_type: null, user_id: other.id, category_id: cat.id, name: "Past customers", description: "" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const service = await getScrubService();
+    await service.loadNumbers({ listId: list.id, mode: "add", numbers: ["2145550177"], userId: other.id });
+
+    const page3 = (await callLoader(`/purge?step=3&category=${cat.id}`, other.cookie)) as Awaited<ReturnType<typeof loader>>;
+    expect(page3.wizard!.containers.map((c) => c.name)).toContain("Past customers");
+    expect(page3.wizard!.categoryName).toBe("Solar");
+
+    const res = await callAction(
+      makeRequest("/purge", {
+        cookie: other.cookie,
+        form: { intent: "manual", numbers: "2145550177, 2145550178", category: cat.id, container: String(list.id) },
+      }),
+    );
+    const jobId = location(res).searchParams.get("job")!;
+    expect(location(res).searchParams.get("container")).toBe(String(list.id));
+    expect(await service.waitFor("job", jobId, 20_000)).toBe("completed");
+    const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(job.container_id).toBe(list.id);
+    expect(job.category_id).toBe(cat.id);
+    expect(Number(job.good_count)).toBe(1);
+    expect(Number(job.bad_count)).toBe(1);
+    expect(job.reason_counts).toMatchObject({ container: 1 });
+  });
+
   it("drops another user's category or container from the state and 404s another user's job", async () => {
     const db = handle().db;
     const cat = await db.insertInto("categories").values({ user_id: admin.id, name: "Admin cat", description: "" }).returning("id").executeTakeFirstOrThrow();

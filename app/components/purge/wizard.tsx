@@ -223,6 +223,14 @@ function Step2({ wizard }: { wizard: WizardData }) {
 function Step3({ wizard }: { wizard: WizardData }) {
   const { state } = wizard;
   const names = new Map(wizard.categories.map((c) => [c.id, c.name]));
+  // Containers of the category chosen in step 2 come first.
+  const inCategory = wizard.containers.filter((c) => c.categoryId === state.category);
+  const others = wizard.containers.filter((c) => c.categoryId !== state.category);
+  const option = (c: WizardData["containers"][number]) => (
+    <option key={c.id} value={c.id}>
+      {c.name} ({formatNumber(c.size)} numbers{c.categoryId && names.get(c.categoryId) ? ` · ${names.get(c.categoryId)}` : ""})
+    </option>
+  );
   return (
     <Form method="get" action="/purge">
       <Hidden state={state} omit={["container", "job"]} />
@@ -232,11 +240,14 @@ function Step3({ wizard }: { wizard: WizardData }) {
       <p className="mb-3 text-sm text-slate-600">Optional: numbers stored in this container are suppressed too.</p>
       <select id="purge-container" name="container" defaultValue={state.container} className={inputClass}>
         <option value="">No container</option>
-        {wizard.containers.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name} ({formatNumber(c.size)} numbers{c.categoryId && names.get(c.categoryId) ? ` · ${names.get(c.categoryId)}` : ""})
-          </option>
-        ))}
+        {state.category && inCategory.length > 0 ? (
+          <>
+            <optgroup label={`In ${wizard.categoryName ?? "the chosen category"}`}>{inCategory.map(option)}</optgroup>
+            {others.length > 0 && <optgroup label="Other containers">{others.map(option)}</optgroup>}
+          </>
+        ) : (
+          wizard.containers.map(option)
+        )}
       </select>
       {wizard.containers.length === 0 && (
         <p className="mt-2 text-sm text-slate-500">
