@@ -174,7 +174,7 @@ function UsageLimits({ limits }: { limits: ReturnType<typeof useLoaderData<typeo
 
 const quickActions = [
   { to: "/containers?dialog=create-container", label: "Create Container", icon: "▤" },
-  { to: "/containers?dialog=create-category", label: "Create Category", icon: "＋" },
+  { to: "/containers?dialog=create-category", label: "Create Category", icon: "+" },
   { to: "/purge", label: "Purge Data", icon: "⌫" },
   { to: "/history", label: "View History", icon: "⟲" },
 ];
