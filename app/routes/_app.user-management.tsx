@@ -409,10 +409,25 @@ function Filters({ filters, plans }: { filters: LoaderData["filters"]; plans: Lo
   );
 }
 
+/** For invited users who have not set a password yet: a fresh link (the old one stops working). */
+function ResendInvitation({ user }: { user: LoaderData["users"][number] }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "resend-invitation" && navigation.formData?.get("userId") === user.id;
+  return (
+    <Form method="post" preventScrollReset className="mt-1">
+      <input type="hidden" name="intent" value="resend-invitation" />
+      <input type="hidden" name="userId" value={user.id} />
+      <button type="submit" disabled={busy} className="text-xs whitespace-nowrap text-blue-700 hover:underline" aria-label={`Resend Invitation to ${user.email}`}>
+        {busy ? "Sending..." : "Resend Invitation"}
+      </button>
+    </Form>
+  );
+}
+
 function RowActions({ user, search }: { user: LoaderData["users"][number]; search: string }) {
   const navigation = useNavigation();
   const { can } = user;
-  if (!can.edit && !can.block && !can.delete && !can.resend) return <span className="text-xs text-slate-500">No actions available</span>;
+  if (!can.edit && !can.block && !can.delete) return <span className="text-xs text-slate-500">No actions available</span>;
   const pendingToggle = navigation.state === "submitting" && navigation.formData?.get("userId") === user.id;
   const action = "rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium whitespace-nowrap hover:bg-slate-50";
   // Spec: Active toggles to Blocked, anything else to Active (an invited Pending user is activated).
@@ -435,15 +450,6 @@ function RowActions({ user, search }: { user: LoaderData["users"][number]; searc
             aria-label={`${toggleLabel} ${user.email}`}
           >
             {toggleLabel}
-          </button>
-        </Form>
-      )}
-      {can.resend && (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="resend-invitation" />
-          <input type="hidden" name="userId" value={user.id} />
-          <button type="submit" className={`${action} text-blue-700`} aria-label={`Resend Invitation to ${user.email}`}>
-            Resend Invitation
           </button>
         </Form>
       )}
@@ -498,22 +504,22 @@ export default function UserManagement() {
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-3">
+                  <th scope="col" className="px-3 py-3">
                     User
                   </th>
-                  <th scope="col" className="px-4 py-3">
+                  <th scope="col" className="px-3 py-3">
                     Role
                   </th>
-                  <th scope="col" className="px-4 py-3">
+                  <th scope="col" className="px-3 py-3">
                     Plan
                   </th>
-                  <th scope="col" className="px-4 py-3">
+                  <th scope="col" className="px-3 py-3">
                     Status
                   </th>
-                  <th scope="col" className="hidden px-4 py-3 md:table-cell">
+                  <th scope="col" className="hidden px-3 py-3 md:table-cell">
                     Created
                   </th>
-                  <th scope="col" className="px-4 py-3 text-right">
+                  <th scope="col" className="px-3 py-3 text-right">
                     Actions
                   </th>
                 </tr>
@@ -521,26 +527,29 @@ export default function UserManagement() {
               <tbody className="divide-y divide-slate-100">
                 {d.users.map((u) => (
                   <tr key={u.id} data-testid="user-row" data-email={u.email} className="hover:bg-slate-50">
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3">
                       <div className="flex items-center gap-3">
                         <Avatar initials={u.initials} />
-                        <div className="min-w-0">
+                        <div className="max-w-[14rem] min-w-0">
                           <p className="truncate font-medium text-slate-900">{u.name}</p>
-                          <p className="truncate text-slate-600">{u.email}</p>
+                          <p className="truncate text-slate-600" title={u.email}>
+                            {u.email}
+                          </p>
                           {u.company && <p className="truncate text-xs text-slate-500">{u.company}</p>}
                           {!u.emailConfirmed && <p className="text-xs text-amber-700">E-mail not confirmed</p>}
                         </div>
                       </div>
                     </td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3">
                       <RoleBadge role={u.role} />
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{u.plan ?? "No Plan"}</td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3 whitespace-nowrap text-slate-700">{u.plan ?? "No Plan"}</td>
+                    <td className="px-3 py-3">
                       <StatusBadge status={u.status} />
+                      {u.can.resend && <ResendInvitation user={u} />}
                     </td>
-                    <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">{u.created}</td>
-                    <td className="px-4 py-3 text-right">
+                    <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell">{u.created}</td>
+                    <td className="px-3 py-3 text-right">
                       <RowActions user={u} search={location.search} />
                     </td>
                   </tr>
