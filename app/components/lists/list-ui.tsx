@@ -75,8 +75,23 @@ export function ListDialog({
 
 /** A card's menu: a <details> disclosure of links (works without JavaScript). */
 export function CardMenu({ label, items }: { label: string; items: Array<{ label: string; to: string }> }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    // With JavaScript: a click elsewhere or Escape closes the menu.
+    function close(e: Event) {
+      const el = ref.current;
+      if (!el?.open) return;
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !el.contains(e.target as Node)) el.removeAttribute("open");
+    }
+    document.addEventListener("click", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("click", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, []);
   return (
-    <details className="relative">
+    <details ref={ref} className="relative">
       <summary
         aria-label={label}
         className="flex h-8 w-8 cursor-pointer list-none items-center justify-center rounded-md text-lg text-slate-500 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
@@ -191,7 +206,7 @@ export function NumbersInput({
         {(["manual", "csv"] as const).map((m) => (
           <label
             key={m}
-            className="cursor-pointer rounded-md px-3 py-1.5 text-slate-600 has-[:checked]:bg-white has-[:checked]:font-medium has-[:checked]:text-slate-900 has-[:checked]:shadow-sm"
+            className="cursor-pointer rounded-md px-3 py-1.5 text-slate-600 has-[:checked]:bg-white has-[:checked]:font-medium has-[:checked]:text-slate-900 has-[:checked]:shadow-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-300"
           >
             <input type="radio" name={method.name} value={m} defaultChecked={initial === m} className="sr-only" />
             {m === "manual" ? "Manual" : "CSV"}
