@@ -153,6 +153,20 @@ describe("/purge CSV flow", () => {
     expect(errorOf(stolen)).toBe("Please select a CSV file");
   });
 
+  it("handles a file without a header row (numbered columns)", async () => {
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "raw.csv", content: "Ann,2025550101\nBob,3105550199\n" }));
+    const step5 = location(up);
+    expect(step5.searchParams.get("column")).toBe("Column 2");
+    const started = await callAction(
+      makeRequest("/purge", { cookie: other.cookie, form: { intent: "start", mode: "csv", upload: step5.searchParams.get("upload")!, column: "Column 2" } }),
+    );
+    const jobId = location(started).searchParams.get("job")!;
+    expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+    const job = await handle().db.selectFrom("scrub_jobs").select(["good_count", "invalid_count"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(Number(job.good_count)).toBe(2);
+    expect(Number(job.invalid_count)).toBe(0);
+  });
+
   it("keeps the uploaded file when going back to step 4 and on without a new file", async () => {
     const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "a.csv", content: "Phone\n2025550101\n" }));
     const uploadId = location(up).searchParams.get("upload")!;
