@@ -42,6 +42,7 @@ async function backend(): Promise<Backend> {
     handle,
     dataDir,
     redisUrl: process.env.REDIS_URL,
+    redisPrefix: process.env.SCRUB_REDIS_PREFIX,
     autoStart: false,
     threads: process.env.SCRUB_THREADS ? Number(process.env.SCRUB_THREADS) : undefined,
   });
@@ -188,6 +189,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
       seconds,
       rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      timings: b.kind === "local" ? (b.service.runner.timings.get(jobId) ?? null) : null,
       via: b.kind === "local" ? "in-process" : "running server",
     };
     process.stdout.write(JSON.stringify(summary, null, 2) + "\n");

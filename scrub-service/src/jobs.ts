@@ -54,6 +54,8 @@ export class JobRunner {
   private readonly concurrency: number;
   /** When set (CLI), only these ids are claimed: a short-lived process must not take the server's work. */
   only: { jobs: string[]; loads: string[] } | null = null;
+  /** Where each job's time went (lists made ready vs the streaming pipeline); for the CLI and the benchmark. */
+  readonly timings = new Map<string, { prepareMs: number; pipelineMs: number }>();
 
   constructor(private readonly o: RunnerOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
@@ -201,6 +203,8 @@ export class JobRunner {
       }).catch(() => {});
     };
     const timer = setInterval(flush, this.progressMs);
+    const t0 = performance.now();
+    let t1 = t0;
     try {
       const m = this.o.manager;
       const checks: ListCheck[] = [];
@@ -218,6 +222,7 @@ export class JobRunner {
         const dnc = await m.ready(await m.adminListId("dnc"));
         checks.push({ reason: "dnc", bloom: dnc.bloom, snapshot: dnc.snapshot });
       }
+      t1 = performance.now();
       const result = await runScrub({
         inputPath: job.input_path,
         outDir,
@@ -230,6 +235,7 @@ export class JobRunner {
         onProgress: (p) => (latest = p),
       });
       clearInterval(timer);
+      this.timings.set(job.id, { prepareMs: t1 - t0, pipelineMs: performance.now() - t1 });
       await writing;
       const stem = path.basename(job.file_name).replace(/\.[^.]*$/, "") || "numbers";
       const label = { good: "Good", bad: "Bad", invalid: "Invalid" } as const;

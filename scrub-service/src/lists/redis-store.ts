@@ -12,22 +12,53 @@ import { Redis } from "ioredis";
 import { ListStoreError, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
 
 const PIPELINE = 2000;
+/** Numbers per script call (one area code per call: one hash slot, so Redis Cluster routes it whole). */
+const SCRIPT_BATCH = 5000;
 
-function keyParts(x: number): [key: string, member: number] {
-  const npa = Math.floor(x / 10_000_000);
-  const rest = x - npa * 10_000_000;
-  const nxx = Math.floor(rest / 10_000);
-  return [`{${npa}}${nxx}`, rest - nxx * 10_000];
-}
+/**
+ * Applies SADD/SREM for numbers of one area code: ARGV[1] key prefix ending in {NPA}, ARGV[2] the 7-digit
+ * rests (NXX + line) packed, sorted, ARGV[3] 'sadd' | 'srem'. One call replaces thousands of commands.
+ */
+const WRITE_LUA = `
+local p, s, op = ARGV[1], ARGV[2], ARGV[3]
+local n = #s / 7
+local cur, members = nil, {}
+for i = 0, n - 1 do
+  local nxx = string.sub(s, i * 7 + 1, i * 7 + 3)
+  if nxx ~= cur or #members >= 4000 then
+    if cur then redis.call(op, p .. cur, unpack(members)) end
+    cur, members = nxx, {}
+  end
+  members[#members + 1] = tonumber(string.sub(s, i * 7 + 4, i * 7 + 7))
+end
+if cur then redis.call(op, p .. cur, unpack(members)) end
+return n`;
 
-/** Groups numbers by bucket key: key → members. */
-function byKey(numbers: Float64Array, count = numbers.length): Map<string, number[]> {
-  const m = new Map<string, number[]>();
+/** Membership of packed 7-digit rests under one area code's prefix: a string of '0'/'1'. */
+const LOOKUP_LUA = `
+local p, s = ARGV[1], ARGV[2]
+local n = #s / 7
+local out = {}
+for i = 0, n - 1 do
+  out[i + 1] = redis.call('sismember', p .. string.sub(s, i * 7 + 1, i * 7 + 3), tonumber(string.sub(s, i * 7 + 4, i * 7 + 7)))
+end
+return table.concat(out)`;
+
+type ScriptRedis = {
+  scrubWrite(key: string, prefix: string, packed: string, op: string): Promise<number>;
+  scrubLookup(key: string, prefix: string, packed: string): Promise<string>;
+};
+
+/** Groups numbers by area code: npa → packed 7-digit rests, with the original indexes. */
+function byArea(numbers: Float64Array, count: number): Map<number, { packed: string[]; idx: number[] }> {
+  const m = new Map<number, { packed: string[]; idx: number[] }>();
   for (let i = 0; i < count; i++) {
-    const [k, member] = keyParts(numbers[i]);
-    let a = m.get(k);
-    if (!a) m.set(k, (a = []));
-    a.push(member);
+    const x = numbers[i];
+    const npa = Math.floor(x / 10_000_000);
+    let g = m.get(npa);
+    if (!g) m.set(npa, (g = { packed: [], idx: [] }));
+    g.packed.push(String(x - npa * 10_000_000).padStart(7, "0"));
+    g.idx.push(i);
   }
   return m;
 }
@@ -54,6 +85,8 @@ export class RedisListStore implements ListStore {
     });
     // Errors surface on commands (a scrub then fails closed); don't crash on the connection event.
     this.redis.on("error", () => {});
+    this.redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
+    this.redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
   }
 
   private metaKey(listId: number): string {
@@ -107,21 +140,23 @@ export class RedisListStore implements ListStore {
       async has(numbers: Float64Array, count: number): Promise<Uint8Array> {
         const out = new Uint8Array(count);
         if (count === 0) return out;
-        // index of each number within its key group, to map answers back
-        const groups = new Map<string, { members: number[]; idx: number[] }>();
-        for (let i = 0; i < count; i++) {
-          const [k, member] = keyParts(numbers[i]);
-          let g = groups.get(k);
-          if (!g) groups.set(k, (g = { members: [], idx: [] }));
-          g.members.push(member);
-          g.idx.push(i);
+        const groups = [...byArea(numbers, count).entries()];
+        // one script call per area code (≤ SCRIPT_BATCH numbers), pipelined, plus the generation check
+        const calls: { idx: number[]; packed: string; npa: number }[] = [];
+        for (const [npa, g] of groups) {
+          for (let s = 0; s < g.idx.length; s += SCRIPT_BATCH) {
+            calls.push({ npa, idx: g.idx.slice(s, s + SCRIPT_BATCH), packed: g.packed.slice(s, s + SCRIPT_BATCH).join("") });
+          }
         }
-        const entries = [...groups.entries()];
-        for (let s = 0; s < entries.length; s += PIPELINE) {
-          const part = entries.slice(s, s + PIPELINE);
+        for (let s = 0; s < calls.length; s += PIPELINE) {
+          const part = calls.slice(s, s + PIPELINE);
           const p = redis.pipeline();
           p.exists(marker);
-          for (const [k, g] of part) p.smismember(prefix + k, ...g.members);
+          const sp = p as unknown as ScriptRedis;
+          for (const c of part) {
+            const keyPrefix = `${prefix}{${c.npa}}`;
+            sp.scrubLookup(keyPrefix, keyPrefix, c.packed);
+          }
           const res = await call("lookup", () => p.exec());
           if (!res) throw new ListStoreError("The list store (Redis) did not answer (lookup).");
           for (const [err] of res) if (err) throw new ListStoreError(`The list store (Redis) failed a lookup: ${err.message}`);
@@ -131,9 +166,10 @@ export class RedisListStore implements ListStore {
             );
           }
           for (let j = 0; j < part.length; j++) {
-            const answers = res[j + 1][1] as number[];
-            const idx = part[j][1].idx;
-            for (let t = 0; t < idx.length; t++) if (answers[t] === 1) out[idx[t]] = 1;
+            const answers = String(res[j + 1][1]);
+            const idx = part[j].idx;
+            if (answers.length !== idx.length) throw new ListStoreError("The list store (Redis) gave an incomplete answer.");
+            for (let t = 0; t < idx.length; t++) if (answers.charCodeAt(t) === 49) out[idx[t]] = 1;
           }
         }
         return out;
@@ -157,10 +193,16 @@ export class RedisListStore implements ListStore {
   }
 
   private async writeSets(prefix: string, numbers: Float64Array, op: "sadd" | "srem"): Promise<void> {
-    const groups = [...byKey(numbers).entries()];
-    for (let s = 0; s < groups.length; s += PIPELINE) {
+    const sorted = numbers.slice().sort();
+    const calls: [string, string][] = [];
+    for (const [npa, g] of byArea(sorted, sorted.length)) {
+      const keyPrefix = `${prefix}{${npa}}`;
+      for (let s = 0; s < g.packed.length; s += SCRIPT_BATCH) calls.push([keyPrefix, g.packed.slice(s, s + SCRIPT_BATCH).join("")]);
+    }
+    for (let s = 0; s < calls.length; s += 200) {
       const p = this.redis.pipeline();
-      for (const [k, members] of groups.slice(s, s + PIPELINE)) p[op](prefix + k, ...members);
+      const sp = p as unknown as ScriptRedis;
+      for (const [k, packed] of calls.slice(s, s + 200)) sp.scrubWrite(k, k, packed, op);
       const res = await this.call(op, () => p.exec());
       for (const [err] of res ?? []) if (err) throw new ListStoreError(`The list store (Redis) failed ${op}: ${err.message}`);
     }
