@@ -17,6 +17,65 @@ export interface Batch {
 
 const DEFAULT_BATCH = 4 * 1024 * 1024;
 
+/**
+ * The longest record (row) accepted: 1 MB, or SCRUB_MAX_RECORD_BYTES. A quote that is never closed would
+ * otherwise make the rest of the file one record, read into one ever-growing buffer (a 500 MB upload: 1 GB).
+ * With the limit the read fails as soon as one record passes it, memory stays at about twice the limit plus a
+ * batch, and the error names the line the record starts on (docs/decisions/082).
+ */
+export function maxRecordBytes(): number {
+  const n = Number(process.env.SCRUB_MAX_RECORD_BYTES ?? 1024 * 1024);
+  return Number.isInteger(n) && n > 0 ? n : 1024 * 1024;
+}
+
+/** A record longer than the limit (usually an unclosed quote). `message` is fit to show. */
+export class RecordTooLargeError extends Error {
+  constructor(
+    readonly line: number,
+    readonly limit: number,
+  ) {
+    super(
+      `Line ${line}: a record is longer than ${limitText(limit)} (is a quote (") left open on that line?). Please check the file format.`,
+    );
+    this.name = "RecordTooLargeError";
+  }
+}
+
+/** The file holds NUL bytes near its start: not a text file (a zip, a picture, UTF-16). `message` is fit to show. */
+export class NotTextFileError extends Error {
+  constructor() {
+    super("The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.");
+    this.name = "NotTextFileError";
+  }
+}
+
+function limitText(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+/** 1-based line number of a file offset (line feeds before it + 1); only on the error path. */
+async function lineAt(path: string, offset: number): Promise<number> {
+  const fh = await fs.promises.open(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 1;
+    let read = 0;
+    while (read < offset) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, offset - read), read);
+      if (!bytesRead) break;
+      let i = -1;
+      const view = buf.subarray(0, bytesRead);
+      while ((i = view.indexOf(LF, i + 1)) >= 0) lines++;
+      read += bytesRead;
+    }
+    return lines;
+  } finally {
+    await fh.close();
+  }
+}
+
 export class BatchReader {
   private fh!: fs.promises.FileHandle;
   private buf: Uint8Array = new Uint8Array(0);
@@ -37,6 +96,7 @@ export class BatchReader {
   constructor(
     readonly path: string,
     private readonly batchBytes = DEFAULT_BATCH,
+    private readonly recordLimit = maxRecordBytes(),
   ) {}
 
   async open(): Promise<void> {
@@ -44,6 +104,8 @@ export class BatchReader {
     this.size = (await this.fh.stat()).size;
     this.buf = new Uint8Array(new SharedArrayBuffer(this.batchBytes));
     await this.fill();
+    // A CSV never holds a NUL byte; a zip, an image or UTF-16 text does, within its first bytes.
+    if (this.buf.subarray(0, Math.min(this.len, 64 * 1024)).includes(0)) throw new NotTextFileError();
     if (this.len >= 3 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf) {
       this.bom = true;
       this.pos = 3;
@@ -99,6 +161,10 @@ export class BatchReader {
   private async fill(): Promise<void> {
     if (this.eof) return;
     if (this.len === this.buf.length) {
+      // Growing means the record at pos did not end within the buffer: refuse it once past the limit.
+      if (this.len - this.pos > this.recordLimit) {
+        throw new RecordTooLargeError(await lineAt(this.path, this.base + this.pos), this.recordLimit);
+      }
       const bigger = new Uint8Array(new SharedArrayBuffer(this.buf.length * 2));
       bigger.set(this.buf.subarray(0, this.len));
       this.buf = bigger;
@@ -124,6 +190,13 @@ export class BatchReader {
       if (!this.eof && this.len < this.buf.length) {
         await this.fill();
         continue;
+      }
+      if (this.eof && this.len - this.pos > this.recordLimit) {
+        // The last record runs to the end of the file (an unclosed quote): it too must keep to the limit.
+        const lastStart = lastRowBoundary(this.buf, this.pos, this.len, this.delim);
+        if (this.len - lastStart > this.recordLimit) {
+          throw new RecordTooLargeError(await lineAt(this.path, this.base + lastStart), this.recordLimit);
+        }
       }
       const boundary = this.eof ? this.len : lastRowBoundary(this.buf, this.pos, this.len, this.delim);
       if (boundary === this.pos) {
@@ -200,7 +273,9 @@ export async function previewCsv(path: string, maxRows = 10) {
     }
     const phoneColumn = hasHeader
       ? defaultPhoneColumn(headers)
-      : (headers[reader.firstRow!.findIndex((c) => normalizeCode(c) >= 0)] ?? null);
+      : reader.firstRow
+        ? (headers[reader.firstRow.findIndex((c) => normalizeCode(c) >= 0)] ?? null)
+        : null; // an empty file (only blank lines or a BOM)
     return { headers, hasHeader, delimiter: String.fromCharCode(reader.delim), rows, phoneColumn };
   } finally {
     await reader.close();

@@ -14,7 +14,7 @@ import { areaCodeMask } from "../worker/area-codes";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, LF } from "../worker/csv";
 import type { ParseResult } from "../worker/index";
 import { INVALID_REASONS } from "../worker/normalize";
-import { BatchReader, headersOf } from "./read";
+import { BatchReader, headersOf, NotTextFileError, RecordTooLargeError } from "./read";
 
 export const REASONS = ["litigation", "dnc", "container", "duplicate", "state", ...INVALID_REASONS] as const;
 const R_DUP = 3;
@@ -163,6 +163,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
   } catch (e) {
     await reader.close();
     const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof RecordTooLargeError || e instanceof NotTextFileError) throw new ScrubInputError(e.message);
     throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : "Error reading CSV file. Please check the file format.");
   }
   const outs = {
@@ -216,8 +217,9 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     const classify = async (p: ParseResult) => {
       const { rows, maybe, outOfState } = p;
       const n = rows.count;
-      const classes = new Uint8Array(n);
-      const reasonIdx = new Uint8Array(n);
+      const shared = new SharedArrayBuffer(n * 2);
+      const classes = new Uint8Array(shared, 0, n);
+      const reasonIdx = new Uint8Array(shared, n, n);
       let cand: number[] = [];
       for (let r = 0; r < n; r++) {
         const x = rows.codes[r];
@@ -253,7 +255,14 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         }
         if (hitRows.size) cand = cand.filter((r) => !hitRows.has(r));
       }
-      return { classes, reasonIdx };
+      const counts = [0, 0, 0];
+      const byReason = new Array<number>(REASONS.length).fill(0);
+      for (let r = 0; r < n; r++) {
+        const k = classes[r];
+        counts[k]++;
+        if (k !== CLASS_GOOD) byReason[reasonIdx[r]]++;
+      }
+      return { classes, reasonIdx, counts, byReason };
     };
 
     let classifyChain: Promise<unknown> = Promise.resolve();
@@ -301,11 +310,8 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       const written = (async () => {
         const [bufs, { p, c }] = await Promise.all([emitted, classified]);
         await prevWrite;
-        const counts = [0, 0, 0];
-        for (let r = 0; r < p.rows.count; r++) {
-          counts[c.classes[r]]++;
-          if (c.classes[r] !== CLASS_GOOD) progress.reasons[REASONS[c.reasonIdx[r]]]++;
-        }
+        const counts = c.counts;
+        for (let i = 0; i < REASONS.length; i++) if (c.byReason[i]) progress.reasons[REASONS[i]] += c.byReason[i];
         await outs.good.write(bufs[0], counts[0]);
         await outs.bad.write(bufs[1], counts[1]);
         await outs.invalid.write(bufs[2], counts[2]);
@@ -336,6 +342,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     };
   } catch (e) {
     for (const o of all) o.abort();
+    if (e instanceof RecordTooLargeError) throw new ScrubInputError(e.message);
     throw e;
   } finally {
     await reader.close();

@@ -1,0 +1,290 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb } from "../setup/db";
+import type { DbHandle } from "../../db/client";
+import { createScrubJob } from "../../scrub-service/src/service";
+import { BatchReader, RecordTooLargeError, countRecords, previewCsv } from "../../scrub-service/src/pipeline/read";
+import { normalizePhone } from "../../scrub-service/src/worker/normalize";
+import { cleanupService, createUser, startService, tmpDir } from "../../scrub-service/src/test/helpers";
+import type { InProcessScrubService } from "../../scrub-service/src/in-process";
+import { PurgeInputError, readCsvSummary } from "~/utils/purge-start.server";
+import { CSV_MESSAGES } from "~/utils/purge-wizard";
+import type { StoredUpload } from "~/utils/uploads.server";
+
+/*
+ * Bad input against the real scrub engine (in-process, embedded list store) and the purge wizard's upload
+ * check: every case ends with a clear outcome, never a crash, and never half-written results: a failed job has
+ * no result_files rows and leaves no files in its output directory. (The upload size cap: tests/api/,
+ * app/routes/_app.purge.test.ts and tests/security/server-security.test.ts.)
+ */
+let handle: DbHandle;
+let svc: InProcessScrubService;
+let userId: string;
+let dir: string;
+let seq = 0;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  dir = tmpDir("bad-input");
+  svc = await startService(handle, "embedded", { dataDir: dir });
+  userId = await createUser(handle);
+});
+afterAll(async () => {
+  await cleanupService(svc);
+  await handle.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function file(content: string | Buffer, name = `in-${++seq}.csv`): string {
+  const p = path.join(dir, "inputs", name);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, content);
+  return p;
+}
+
+/** Runs a scrub of the file to its end; returns the row, the result files' text (latin1, byte for byte) and the outputs left on disk. */
+async function scrub(inputPath: string, columnName: string | null = null) {
+  const jobId = await createScrubJob(handle.db, { userId, fileName: path.basename(inputPath), inputPath, suppressionType: "LitigationOnly", columnName });
+  await svc.enqueue(jobId);
+  const status = await svc.waitFor("job", jobId, 60_000);
+  const job = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+  const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
+  const text = (kind: string) => {
+    const f = files.find((x) => x.kind === kind);
+    return f ? fs.readFileSync(f.path, "latin1") : undefined;
+  };
+  const counts = { good: Number(job.good_count), bad: Number(job.bad_count), invalid: Number(job.invalid_count) };
+  return { status, job, files, text, counts };
+}
+
+/** Every file of the results area that belongs to no result_files row: what a failure must not leave behind. */
+async function orphanOutputs(): Promise<string[]> {
+  const known = new Set((await handle.db.selectFrom("result_files").select("path").execute()).map((r) => path.resolve(r.path)));
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (p !== path.join(dir, "inputs")) walk(p);
+      } else if (!known.has(path.resolve(p))) out.push(path.relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out.filter((p) => !p.startsWith("uploads") && !p.endsWith(".bloom") && !p.includes("lists"));
+}
+
+/** What the purge wizard's upload step answers for this file: the summary, or the spec's message. */
+async function wizardAnswer(p: string): Promise<{ ok: true; headers: string[]; phoneColumn: string | null } | { ok: false; message: string }> {
+  const upload: StoredUpload = { id: "x", userId, path: p, originalName: path.basename(p), bytes: fs.statSync(p).size, createdAt: "", manual: false };
+  try {
+    const s = await readCsvSummary(svc, upload);
+    return { ok: true, headers: s.headers, phoneColumn: s.phoneColumn };
+  } catch (e) {
+    if (e instanceof PurgeInputError) return { ok: false, message: e.message };
+    throw e;
+  }
+}
+
+describe("bad input: the engine and the upload check give a clear outcome", () => {
+  it("UTF-8 BOM and CRLF: the header is clean, rows end right, output keeps the data", async () => {
+    const p = file("\uFEFFPhone,Name\r\n2125550101,Ann\r\n(310) 555-0102,Bob\r\n");
+    expect(await wizardAnswer(p)).toEqual({ ok: true, headers: ["Phone", "Name"], phoneColumn: "Phone" });
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
+    // The BOM is kept at the start of the output (Excel reads the file as UTF-8), never inside the header cell.
+    expect(r.text("good")).toBe("\xEF\xBB\xBFPhone,Name\n2125550101,Ann\n(310) 555-0102,Bob\n");
+  });
+
+  it("quoted fields holding newlines, delimiters and doubled quotes stay one record", async () => {
+    const p = file('Name,Phone,Note\n"Smith, Ann",2125550101,"line one\nline ""two"""\n"Bob",3105550102,plain\n');
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
+    expect(r.text("good")).toContain('"line one\nline ""two"""');
+    expect(Number(r.job.total_rows)).toBe(2);
+  });
+
+  it("an unclosed quote in a large file fails fast at the record-size limit, naming the line; nothing half-written", async () => {
+    const rows = ["Name,Phone", "Ann,2125550101", "Bob,3105550102", '"Unclosed,2125550103'];
+    for (let i = 0; i < 60_000; i++) rows.push(`Row ${i},${4155550000 + (i % 9000)}`);
+    const p = file(rows.join("\n") + "\n"); // ~1.3 MB after the open quote, over the 1 MB limit
+    expect(fs.statSync(p).size).toBeGreaterThan(1024 * 1024 + 4096);
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("failed");
+    expect(r.job.error).toBe('Line 4: a record is longer than 1 MB (is a quote (") left open on that line?). Please check the file format.');
+    expect(r.files).toEqual([]);
+    expect(await orphanOutputs()).toEqual([]);
+    // The wizard's preview reads the first rows only and is fine; a preview that hits the record gets the spec's message.
+    expect((await wizardAnswer(p)).ok).toBe(true);
+    const openAtTop = file('Phone,Name\n"2125550101,Ann\n' + "x,y\n".repeat(300_000));
+    expect(await wizardAnswer(openAtTop)).toEqual({ ok: false, message: CSV_MESSAGES.unreadable });
+  });
+
+  it("the reader stops at the limit instead of growing its buffer to the file's size", async () => {
+    const big = file('Phone\n2125550101\n"open\n' + "2125550102\n".repeat(200_000)); // 2.2 MB in one record
+    const reader = new BatchReader(big, 16 * 1024, 64 * 1024);
+    await reader.open();
+    reader.skipFirstRow();
+    let batches = 0;
+    let caught: unknown;
+    try {
+      while (await reader.next()) batches++;
+    } catch (e) {
+      caught = e;
+    } finally {
+      await reader.close();
+    }
+    expect(caught).toBeInstanceOf(RecordTooLargeError);
+    expect((caught as RecordTooLargeError).line).toBe(3);
+    expect(reader.offset).toBeLessThan(64 * 1024); // never read past the record start + the limit
+    expect(batches).toBeLessThanOrEqual(1);
+  });
+
+  it("ragged rows: short, long and empty rows are scrubbed or marked invalid, never a crash", async () => {
+    const p = file("Name,Phone,City\nAnn,2125550101\nBob,3105550102,LA,extra,cells\nCy\n\n,,\nDee,4155550103,SF\n");
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts.good).toBe(3);
+    expect(r.counts.invalid).toBe(2);
+    expect(r.text("good")).toContain("Bob,3105550102,LA,extra,cells\n");
+  });
+
+  it("duplicate and empty headers: the first matching column is used; all-empty headers get the spec's message", async () => {
+    const dup = file("Phone,Phone,\n2125550101,not a number,x\n");
+    const answer = await wizardAnswer(dup);
+    expect(answer).toMatchObject({ ok: true, headers: ["Phone", "Phone", ""] });
+    const r = await scrub(dup, "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts).toEqual({ good: 1, bad: 0, invalid: 0 });
+    expect(await wizardAnswer(file(",,\nx,2125550101,y\n"))).toEqual({ ok: false, message: CSV_MESSAGES.headers });
+  });
+
+  it("Latin-1 and invalid UTF-8 bytes pass through byte for byte; the numbers still scrub", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from("Name,Phone\n"),
+      Buffer.from([0x4a, 0x6f, 0x73, 0xe9]), // "José" in Latin-1
+      Buffer.from(",2125550101\n"),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28]), // not UTF-8 at all
+      Buffer.from(",3105550102\n"),
+    ]);
+    const p = file(bytes);
+    expect((await wizardAnswer(p)).ok).toBe(true);
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
+    expect(Buffer.from(r.text("good")!, "latin1").equals(bytes)).toBe(true);
+  });
+
+  it("Excel-mangled numbers are invalid with their own reason", async () => {
+    const r = await scrub(file("Phone\n1.23457E+9\n2.12555E+09\n2125550101\n"), "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts).toEqual({ good: 1, bad: 0, invalid: 2 });
+    expect(r.text("invalid")).toBe("Phone,reason\n1.23457E+9,excel_notation\n2.12555E+09,excel_notation\n");
+  });
+
+  it("every phone format variant: the file scrub agrees with the normalizer, cell by cell", async () => {
+    const variants = [
+      "2125550101",
+      "12125550102",
+      "+12125550103",
+      "+1 212 555 0104",
+      "(212) 555-0105",
+      "212.555.0106",
+      "212-555-0107",
+      "1-212-555-0108",
+      "  2125550109  ",
+      "+1 (212) 555.0110",
+      "\t212 555 0111",
+      '"(212) 555-0112"',
+      '"212,555,0113"',
+      "212/555/0114",
+      "212555011",
+      "212555011500",
+      "0125550116",
+      "2121550117",
+      "2125550118 ext 5",
+      "abc",
+      "",
+      "++12125550119",
+      "１２１２５５５０１２０", // full-width digits
+    ];
+    const p = file(`Phone,Id\n${variants.map((v, i) => `${v},${i}`).join("\n")}\n`);
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("completed");
+    const goodIds = r.text("good")!.trim().split("\n").slice(1).map((l) => l.split(",").pop());
+    const expected = variants
+      .map((v, i) => ({ v: v.startsWith('"') ? v.slice(1, -1) : v, i }))
+      .filter(({ v }) => normalizePhone(v) !== null)
+      .map(({ i }) => String(i));
+    expect(goodIds).toEqual(expected);
+    expect(expected.length).toBeGreaterThanOrEqual(12);
+    expect(r.counts.good + r.counts.invalid).toBe(variants.length);
+  });
+
+  it("an empty file and a header-only file: the wizard says so; the engine ends cleanly with no rows", async () => {
+    for (const content of ["", "\n\n", "\uFEFF", "Phone,Name\n", "Phone,Name\r\n\r\n"]) {
+      const p = file(content);
+      expect(await wizardAnswer(p)).toEqual({ ok: false, message: CSV_MESSAGES.empty });
+      const r = await scrub(p, content.includes("Phone") ? "Phone" : null);
+      expect(["completed", "failed"]).toContain(r.status);
+      if (r.status === "completed") expect(r.counts).toEqual({ good: 0, bad: 0, invalid: 0 });
+      else expect(r.job.error).toBeTruthy();
+    }
+    expect(await orphanOutputs()).toEqual([]);
+  });
+
+  it("a zip, an image or UTF-16 text named .csv is refused as binary with a clear message; nothing written", async () => {
+    const zip = Buffer.concat([Buffer.from("PK\x03\x04\x14\x00\x00\x00\x08\x00", "latin1"), Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256))]);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(50_000, 0)]);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Phone\tName\r\n2125550101\tAnn\r\n", "utf16le")]);
+    for (const bytes of [zip, png, utf16]) {
+      const p = file(bytes, `binary-${++seq}.csv`);
+      expect(await wizardAnswer(p)).toEqual({ ok: false, message: CSV_MESSAGES.unreadable });
+      expect(await countRecords(p)).toBeGreaterThanOrEqual(0);
+      const r = await scrub(p, null);
+      expect(r.status).toBe("failed");
+      expect(r.job.error).toBe("The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.");
+      expect(r.files).toEqual([]);
+    }
+    // Binary bytes after the start of a real CSV are data, not a reason to refuse the file.
+    const late = Buffer.concat([Buffer.from("Phone\n2125550101\n" + "3105550102\n".repeat(7000)), Buffer.from([0x00, 0x01, 0x0a])]);
+    const r = await scrub(file(late), "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.counts).toEqual({ good: 2, bad: 6999, invalid: 1 }); // the repeats are duplicates
+    expect(await orphanOutputs()).toEqual([]);
+  });
+
+  it("cells starting with = + - @ are escaped in every output; phone-like + and - cells are not", async () => {
+    // Phone-like cells (digits and separators after a leading + or -) cannot call anything and stay as they are.
+    const p = file(
+      "Name,Phone,Note\n=SUM(A1),2125550101,@cmd\n+evil,3105550102,-2+3\n\"=HYPERLINK(\"\"x\"\")\",4155550103,ok\n" +
+        "-cmd|' /C calc'!A0,+1 212 555 0104,-1 212 555 0105\n=bad,12,+x\n",
+    );
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("completed");
+    expect(r.text("good")).toBe(
+      `Name,Phone,Note\n"'=SUM(A1)",2125550101,"'@cmd"\n"'+evil",3105550102,-2+3\n"'=HYPERLINK(""x"")",4155550103,ok\n` +
+        `"'-cmd|' /C calc'!A0",+1 212 555 0104,-1 212 555 0105\n`,
+    );
+    expect(r.text("invalid")).toBe(`Name,Phone,Note,reason\n"'=bad",12,"'+x",wrong_length\n`);
+    // No cell of any output starts with a formula character, unless it is digits and separators only.
+    for (const kind of ["good", "invalid"]) {
+      for (const line of r.text(kind)!.trim().split("\n").slice(1)) {
+        for (const cell of line.split(",")) {
+          if (/^[-+][\d ().+-]*$/.test(cell)) continue;
+          expect(cell).not.toMatch(/^[=+@-]/);
+        }
+      }
+    }
+  });
+
+  it("preview and count never throw anything but a plain Error for any of the files above", async () => {
+    for (const name of fs.readdirSync(path.join(dir, "inputs"))) {
+      const p = path.join(dir, "inputs", name);
+      expect(await countRecords(p)).toBeGreaterThanOrEqual(0);
+      await previewCsv(p).catch((e) => expect(e).toBeInstanceOf(Error));
+    }
+  });
+});
