@@ -297,4 +297,28 @@ describe("delivery", () => {
     await runWebhookTick(db(), at(31 * 24 * 3600_000));
     expect(receiver.on("/old")).toHaveLength(1);
   });
+
+  it("a failure on our side (unreadable secret) is retried later and never crashes the round", async () => {
+    const s = await setup("/broken");
+    const ok = await setup("/fine");
+    await db().updateTable("integrations").set({ webhook_secret_enc: "not.a.secret" }).where("id", "=", s.integrationId).execute();
+    const broken = await apiJob(s.userId, s.keyId);
+    const fine = await apiJob(ok.userId, ok.keyId);
+    await finishJob(db(), broken, resultsDir);
+    await finishJob(db(), fine, resultsDir);
+    const warn = console.warn;
+    const warned: unknown[] = [];
+    console.warn = (...a: unknown[]) => warned.push(a);
+    try {
+      await runWebhookTick(db(), at(0));
+    } finally {
+      console.warn = warn;
+    }
+    expect(receiver.on("/broken")).toHaveLength(0);
+    expect(receiver.on("/fine")).toHaveLength(1);
+    expect(String(warned[0])).toContain("[webhooks]");
+    const ev = await db().selectFrom("webhook_events").selectAll().where("job_id", "=", broken).executeTakeFirstOrThrow();
+    expect(ev.status).toBe("pending");
+    expect(ev.next_attempt_at.getTime()).toBe(at(60_000).getTime());
+  });
 });

@@ -169,79 +169,100 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
 export async function deliverDueWebhooks(db: Kysely<Database>, { now = new Date(), limit = 10 } = {}): Promise<number> {
   const cfg = webhookConfig();
   const claimed = await claimDue(db, now, limit);
-  for (const ev of claimed) {
-    const integration = await db
-      .selectFrom("integrations")
-      .select(["webhook_url", "webhook_secret_enc", "webhook_enabled", "auto_retry_enabled", "deleted_at"])
-      .where("id", "=", ev.integration_id)
-      .executeTakeFirst();
-    if (!integration || integration.deleted_at || !integration.webhook_enabled || !integration.webhook_url || !integration.webhook_secret_enc) {
-      // Notifications were turned off (or the integration removed) after the job finished: nothing is sent.
-      await db
-        .updateTable("webhook_events")
-        .set({ status: "failed", lease_until: null, finished_at: now })
-        .where("id", "=", ev.id)
-        .execute();
-      continue;
-    }
-    let payload = ev.payload;
-    if (!payload) {
-      payload = await buildPayload(db, ev, now);
-      if (!payload) {
-        await db.updateTable("webhook_events").set({ status: "failed", lease_until: null, finished_at: now }).where("id", "=", ev.id).execute();
-        continue;
-      }
-      await db.updateTable("webhook_events").set({ payload }).where("id", "=", ev.id).execute();
-    }
-    const secret = await openSecret(db, integration.webhook_secret_enc);
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const result = await postWebhook(
-      integration.webhook_url,
-      payload,
-      {
-        "Content-Type": "application/json",
-        "User-Agent": "DataPurgingTool-Webhooks/1.0",
-        "X-Webhook-Id": ev.id,
-        "X-Webhook-Event": ev.event,
-        "X-Webhook-Attempt": String(ev.attempts),
-        [TIMESTAMP_HEADER]: String(timestamp),
-        [SIGNATURE_HEADER]: `sha256=${signWebhook(secret, timestamp, payload)}`,
-      },
-      cfg.WEBHOOK_TIMEOUT_MS,
-    );
-    const ok = result.error === null;
-    const maxAttempts = integration.auto_retry_enabled ? cfg.WEBHOOK_MAX_ATTEMPTS : 1;
-    const retry = !ok && ev.attempts < maxAttempts;
-    const nextAttemptAt = retry ? new Date(now.getTime() + backoffMs(ev.attempts, cfg.WEBHOOK_RETRY_BASE_MS)) : null;
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("webhook_deliveries")
-        .values({
-          event_id: ev.id,
-          integration_id: ev.integration_id,
-          user_id: ev.user_id,
-          event: ev.event,
-          attempt: ev.attempts,
-          url: integration.webhook_url!,
-          status_code: result.statusCode,
-          error: result.error ? result.error.slice(0, 500) : null,
-          duration_ms: result.durationMs,
-          next_attempt_at: nextAttemptAt,
-        })
-        .execute();
-      await trx
-        .updateTable("webhook_events")
-        .set({
-          status: ok ? "delivered" : retry ? "pending" : "failed",
-          max_attempts: maxAttempts,
-          lease_until: null,
-          ...(nextAttemptAt ? { next_attempt_at: nextAttemptAt } : { finished_at: now }),
-        })
-        .where("id", "=", ev.id)
-        .execute();
-    });
-  }
+  // Deliveries of one round run side by side: one slow receiver does not hold up the others.
+  await Promise.all(
+    claimed.map((ev) =>
+      deliverOne(db, ev, now, cfg).catch(async (e) => {
+        // Our side failed (not the receiver): retry later like a failed attempt, give up after the maximum.
+        console.warn(`[webhooks] event ${ev.id}: ${e instanceof Error ? e.message : e}`);
+        const giveUp = ev.attempts >= cfg.WEBHOOK_MAX_ATTEMPTS;
+        await db
+          .updateTable("webhook_events")
+          .set(
+            giveUp
+              ? { status: "failed", lease_until: null, finished_at: now }
+              : { lease_until: null, next_attempt_at: new Date(now.getTime() + backoffMs(ev.attempts, cfg.WEBHOOK_RETRY_BASE_MS)) },
+          )
+          .where("id", "=", ev.id)
+          .execute()
+          .catch(() => undefined);
+      }),
+    ),
+  );
   return claimed.length;
+}
+
+async function deliverOne(db: Kysely<Database>, ev: Claimed, now: Date, cfg: ReturnType<typeof webhookConfig>): Promise<void> {
+  const integration = await db
+    .selectFrom("integrations")
+    .select(["webhook_url", "webhook_secret_enc", "webhook_enabled", "auto_retry_enabled", "deleted_at"])
+    .where("id", "=", ev.integration_id)
+    .executeTakeFirst();
+  if (!integration || integration.deleted_at || !integration.webhook_enabled || !integration.webhook_url || !integration.webhook_secret_enc) {
+    // Notifications were turned off (or the integration removed) after the job finished: nothing is sent.
+    await db
+      .updateTable("webhook_events")
+      .set({ status: "failed", lease_until: null, finished_at: now })
+      .where("id", "=", ev.id)
+      .execute();
+    return;
+  }
+  let payload = ev.payload;
+  if (!payload) {
+    payload = await buildPayload(db, ev, now);
+    if (!payload) {
+      await db.updateTable("webhook_events").set({ status: "failed", lease_until: null, finished_at: now }).where("id", "=", ev.id).execute();
+      return;
+    }
+    await db.updateTable("webhook_events").set({ payload }).where("id", "=", ev.id).execute();
+  }
+  const secret = await openSecret(db, integration.webhook_secret_enc);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const result = await postWebhook(
+    integration.webhook_url,
+    payload,
+    {
+      "Content-Type": "application/json",
+      "User-Agent": "DataPurgingTool-Webhooks/1.0",
+      "X-Webhook-Id": ev.id,
+      "X-Webhook-Event": ev.event,
+      "X-Webhook-Attempt": String(ev.attempts),
+      [TIMESTAMP_HEADER]: String(timestamp),
+      [SIGNATURE_HEADER]: `sha256=${signWebhook(secret, timestamp, payload)}`,
+    },
+    cfg.WEBHOOK_TIMEOUT_MS,
+  );
+  const ok = result.error === null;
+  const maxAttempts = integration.auto_retry_enabled ? cfg.WEBHOOK_MAX_ATTEMPTS : 1;
+  const retry = !ok && ev.attempts < maxAttempts;
+  const nextAttemptAt = retry ? new Date(now.getTime() + backoffMs(ev.attempts, cfg.WEBHOOK_RETRY_BASE_MS)) : null;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("webhook_deliveries")
+      .values({
+        event_id: ev.id,
+        integration_id: ev.integration_id,
+        user_id: ev.user_id,
+        event: ev.event,
+        attempt: ev.attempts,
+        url: integration.webhook_url!,
+        status_code: result.statusCode,
+        error: result.error ? result.error.slice(0, 500) : null,
+        duration_ms: result.durationMs,
+        next_attempt_at: nextAttemptAt,
+      })
+      .execute();
+    await trx
+      .updateTable("webhook_events")
+      .set({
+        status: ok ? "delivered" : retry ? "pending" : "failed",
+        max_attempts: maxAttempts,
+        lease_until: null,
+        ...(nextAttemptAt ? { next_attempt_at: nextAttemptAt } : { finished_at: now }),
+      })
+      .where("id", "=", ev.id)
+      .execute();
+  });
 }
 
 /** One dispatcher round: enqueue finished jobs, deliver what is due, tidy old rate-limit windows. */
