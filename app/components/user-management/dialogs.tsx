@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import type { RoleName, UserStatus } from "../../../db/schema";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { ROLE_LABELS } from "~/utils/user-permissions";
@@ -11,6 +11,12 @@ import { editUserFormSchema, userFormSchema } from "./user-form-schema";
 export function Modal({ title, closeHref, children, description }: { title: string; closeHref: string; children: React.ReactNode; description?: string }) {
   const id = useId();
   const navigate = useNavigate();
+  const panel = useRef<HTMLDivElement>(null);
+  // Focus the first field when the dialog opens (a confirmation focuses Close, never the destructive button).
+  useEffect(() => {
+    const el = panel.current;
+    (el?.querySelector<HTMLElement>("input:not([type=hidden]), select") ?? el?.querySelector<HTMLElement>("a[href]"))?.focus();
+  }, []);
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.key === "Escape") navigate(closeHref, { preventScrollReset: true });
@@ -20,7 +26,7 @@ export function Modal({ title, closeHref, children, description }: { title: stri
   }, [closeHref, navigate]);
   return (
     <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-4">
-      <div role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} className="mt-8 mb-8 w-full max-w-lg rounded-xl bg-white p-6 shadow-xl">
+      <div ref={panel} role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} className="mt-8 mb-8 w-full max-w-lg rounded-xl bg-white p-6 shadow-xl">
         <div className="mb-4 flex items-start justify-between gap-4">
           <div>
             <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
