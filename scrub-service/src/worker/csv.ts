@@ -97,17 +97,11 @@ export function scanRowEnd(buf: Uint8Array, i: number, end: number, delim: numbe
  * Returns start when not even one row is complete.
  */
 export function lastRowBoundary(buf: Uint8Array, start: number, end: number, delim: number): number {
-  // Fast path: no quote in the range, so every LF ends a row.
-  let hasQuote = false;
-  for (let i = start; i < end; i++) {
-    if (buf[i] === QUOTE) {
-      hasQuote = true;
-      break;
-    }
-  }
-  if (!hasQuote) {
-    for (let i = end - 1; i >= start; i--) if (buf[i] === LF) return i + 1;
-    return start;
+  // Fast path (native scans): no quote in the range, so every LF ends a row.
+  const range = buf.subarray(start, end);
+  if (range.indexOf(QUOTE) < 0) {
+    const lf = range.lastIndexOf(LF);
+    return lf < 0 ? start : start + lf + 1;
   }
   let pos = start;
   let last = start;
@@ -205,11 +199,13 @@ export function parseRows(buf: Uint8Array, start: number, end: number, delim: nu
   // Upper bound of rows: LF count + 1.
   let cap = 1;
   for (let i = start; i < end; i++) if (buf[i] === LF) cap++;
-  const rowStart = new Uint32Array(cap);
-  const rowEnd = new Uint32Array(cap);
-  const codes = new Float64Array(cap);
-  const fields = new Uint32Array(cap);
-  const escape = new Uint8Array(cap);
+  // One shared block (no copy when posted between threads): codes | rowStart | rowEnd | fields | escape.
+  const mem = new SharedArrayBuffer(cap * 21);
+  const codes = new Float64Array(mem, 0, cap);
+  const rowStart = new Uint32Array(mem, cap * 8, cap);
+  const rowEnd = new Uint32Array(mem, cap * 12, cap);
+  const fields = new Uint32Array(mem, cap * 16, cap);
+  const escape = new Uint8Array(mem, cap * 20, cap);
   let n = 0;
   let i = start;
   while (i < end) {
@@ -422,7 +418,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput): [Uint8Array, Uint8A
     if (c !== CLASS_GOOD) s += Math.max(0, width - rows.fields[r]) + 1 + reasonBytes[reasonIdx[r]].length;
     sizes[c] += s + 1;
   }
-  const outs = [new Uint8Array(sizes[0]), new Uint8Array(sizes[1]), new Uint8Array(sizes[2])];
+  const outs = sizes.map((n) => new Uint8Array(new SharedArrayBuffer(n)));
   const pos = [0, 0, 0];
   for (let r = 0; r < rows.count; r++) {
     const c = classes[r];

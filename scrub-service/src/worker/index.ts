@@ -48,8 +48,9 @@ function bloomOf(s: SharedBloom): BloomFilter {
 export function parseTask(t: ParseTask): ParseResult {
   const rows = parseRows(t.buf, t.start, t.end, t.delim, t.phoneCol);
   const n = rows.count;
-  const maybe = new Uint8Array(n);
-  const outOfState = new Uint8Array(n);
+  const flags = new SharedArrayBuffer(n * 2);
+  const maybe = new Uint8Array(flags, 0, n);
+  const outOfState = new Uint8Array(flags, n, n);
   const filters = t.blooms.map((b) => (b ? bloomOf(b) : null));
   for (let r = 0; r < n; r++) {
     const x = rows.codes[r];
