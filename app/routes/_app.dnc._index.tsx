@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { ADMIN_ROLES, requireRole, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
@@ -260,12 +260,19 @@ function TypeSelect({
   lists: DncList[];
 }) {
   const props = getSelectProps(field);
+  const navigate = useNavigate();
   return (
     <div>
       <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
         Suppression type
       </label>
-      <select {...props} key={props.key} className={inputClass}>
+      <select
+        {...props}
+        key={props.key}
+        className={inputClass}
+        // With JavaScript, switching the list shows that list's description (without it, the chosen list gets the text).
+        onChange={(e) => navigate(`/dnc?dialog=edit&type=${e.currentTarget.value}`, { replace: true, preventScrollReset: true })}
+      >
         {lists.map((l) => (
           <option key={l.suppressionType} value={String(l.suppressionType)}>
             {l.name}

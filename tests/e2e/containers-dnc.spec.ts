@@ -46,6 +46,16 @@ test("an admin creates a category and a container, with the spec's validation, t
   await expect(dialog.getByText("Please select a category")).toBeVisible();
   await expect(dialog.getByText("You must enter at least one valid 10-digit phone number.")).toBeVisible();
 
+  // "New category" from inside the dialog comes back with the new category chosen.
+  const second = unique("Roofing");
+  await dialog.getByRole("link", { name: "New category" }).click();
+  const inner = page.getByRole("dialog", { name: "Create Category" });
+  await inner.getByLabel("Category name").fill(second);
+  await inner.getByRole("button", { name: "Create Category" }).click();
+  await expect(page.getByText("Category Created")).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Category").locator("option:checked")).toHaveText(second);
+
   await dialog.getByLabel("Container name").fill(name);
   await dialog.getByLabel("Category").selectOption({ label: category });
   await dialog.getByLabel("Description").fill("Customers who opted out");
@@ -122,10 +132,17 @@ test("an admin loads the DNC lists: manual numbers, a streamed file with progres
   await add.getByLabel("Phone numbers").fill("abc");
   await add.getByRole("button", { name: "Add Numbers" }).click();
   await expect(add.getByText("Invalid Phone Numbers")).toBeVisible();
-  // Unique numbers per run so the count grows by exactly 2.
-  const base = 2_000_000_000 + Math.floor(Math.random() * 9e8);
-  const a = String(base + 2_015_550);
-  const b = String(base + 2_015_551);
+  // Unique numbers per run (real area codes, random exchange and line) so the count grows by exactly 2.
+  const areaCodes = ["212", "305", "312", "415", "617", "702", "713", "206", "303", "404"];
+  const pick = () => areaCodes[Math.floor(Math.random() * areaCodes.length)];
+  const exchange = (): string => {
+    const e = String(200 + Math.floor(Math.random() * 800));
+    return e.endsWith("11") ? exchange() : e; // N11 codes are service codes
+  };
+  const line = () => String(Math.floor(Math.random() * 10000)).padStart(4, "0");
+  const a = `${pick()}${exchange()}${line()}`;
+  let b = `${pick()}${exchange()}${line()}`;
+  while (b === a) b = `${pick()}${exchange()}${line()}`;
   await add.getByLabel("Phone numbers").fill(`${a}, ${b}`);
   await add.getByRole("button", { name: "Add Numbers" }).click();
   await expect(page.getByText("Numbers Added Successfully")).toBeVisible();
@@ -135,8 +152,8 @@ test("an admin loads the DNC lists: manual numbers, a streamed file with progres
   // A file load into the DNC list goes through the progress page.
   const before1 = await phoneCount(page, 1);
   // Valid NANP numbers (area code and exchange 200–999), unique to this run.
-  const npa = 200 + Math.floor(Math.random() * 800);
-  const nxx = 200 + Math.floor(Math.random() * 800);
+  const npa = pick();
+  const nxx = exchange();
   const start = Math.floor(Math.random() * 7000);
   const rows = Array.from({ length: 2000 }, (_, i) => `(${npa}) ${nxx}-${String(start + i).padStart(4, "0")}`);
   await openCardMenu(page, "dnc-card-1");
@@ -166,6 +183,7 @@ test("an admin loads the DNC lists: manual numbers, a streamed file with progres
   await page.getByTestId("dnc-card-1").getByRole("menuitem", { name: "Edit DNC List" }).click();
   const edit = page.getByRole("dialog", { name: "Edit DNC List" });
   await expect(edit.getByLabel("Suppression type")).toHaveValue("1");
+  await expect(edit.getByLabel("Description")).not.toHaveValue("");
   const description = unique("National registry");
   await edit.getByLabel("Description").fill(description);
   await edit.getByRole("button", { name: "Save Changes" }).click();
