@@ -16,6 +16,7 @@ import { createBankTransferTransaction, markTransactionPaid } from "~/models/tra
 import { action, loader } from "./_app.purge";
 import { loader as downloadLoader } from "./downloads.$fileId";
 import { action as uploadAction } from "./purge.upload";
+import { loader as progressLoader } from "./purge.jobs.$jobId";
 
 const { handle } = useAppTestDb();
 
@@ -340,6 +341,17 @@ describe("/purge plans and guards", () => {
     expect(Number(job.good_count)).toBe(1);
     expect(Number(job.bad_count)).toBe(1);
     expect(job.reason_counts).toMatchObject({ container: 1 });
+  });
+
+  it("serves a job's progress as JSON to its owner only", async () => {
+    const res = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025550101" } }));
+    const jobId = location(res).searchParams.get("job")!;
+    await (await getScrubService()).waitFor("job", jobId, 20_000);
+    const progress = (request: Request) => run(() => progressLoader({ request, params: { jobId }, context: testContext })) as Promise<Response>;
+    const own = await progress(makeRequest(`/purge/jobs/${jobId}`, { cookie: other.cookie }));
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ id: jobId, status: "completed", percent: 100, good: 1 });
+    expect((await progress(makeRequest(`/purge/jobs/${jobId}`, { cookie: admin.cookie }))).status).toBe(404);
   });
 
   it("drops another user's category or container from the state and 404s another user's job", async () => {

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { useLoaderData, useActionData, useRevalidator } from "@remix-run/react";
+import { useLoaderData, useActionData, useFetcher, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
 import { requireUser } from "~/utils/auth.server";
@@ -29,6 +29,7 @@ import {
   getContainerOption,
   getJobForViewer,
   jobView,
+  type JobView,
   listCategoryOptions,
   listContainerOptions,
   stateFilterAllowed,
@@ -219,15 +220,24 @@ export default function Purge() {
   const { gate, wizard } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as PurgeActionData | undefined;
   const revalidator = useRevalidator();
-  const running = wizard?.job && (wizard.job.status === "queued" || wizard.job.status === "running");
+  const progress = useFetcher<JobView>();
+  const loaded = wizard?.job ?? null;
+  const running = loaded && (loaded.status === "queued" || loaded.status === "running");
+  // While the job runs, poll its small JSON progress; once it has finished, reload the page data (results).
+  const polled = running && progress.data?.id === loaded.id ? progress.data : null;
+  const finished = polled && (polled.status === "completed" || polled.status === "failed");
 
   useEffect(() => {
-    if (!running) return;
+    if (!running || finished) return;
     const t = setInterval(() => {
-      if (revalidator.state === "idle") revalidator.revalidate();
+      if (progress.state === "idle") progress.load(`/purge/jobs/${loaded.id}`);
     }, POLL_MS);
     return () => clearInterval(t);
-  }, [running, revalidator]);
+  }, [running, finished, loaded?.id, progress]);
+
+  useEffect(() => {
+    if (finished && revalidator.state === "idle") revalidator.revalidate();
+  }, [finished, revalidator]);
 
   if (gate) {
     return (
@@ -241,7 +251,7 @@ export default function Purge() {
   return (
     <div className="mx-auto max-w-5xl">
       <PageHeader title="Purge Your Data" subtitle="Remove litigators, do-not-call numbers and duplicates from your phone lists." />
-      <PurgeWizard wizard={wizard} actionData={actionData} />
+      <PurgeWizard wizard={polled && !finished ? { ...wizard, job: polled } : wizard} actionData={actionData} />
     </div>
   );
 }

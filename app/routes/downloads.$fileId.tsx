@@ -13,14 +13,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
   const file = await getResultFileForViewer(db, user, params.fileId ?? "");
-  if (!file) throw new Response("File not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!file) throw new Response("Failed to download file", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   let size: number;
   try {
     const st = await fsp.stat(file.path);
     if (!st.isFile()) throw new Error("not a file");
     size = st.size;
   } catch {
-    throw new Response("File not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    throw new Response("Failed to download file", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const name = downloadName(file.job_file_name, file.kind);
   const stream = createReadableStreamFromReadable(fs.createReadStream(file.path));

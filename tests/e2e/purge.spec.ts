@@ -259,3 +259,26 @@ test("a new customer gets the subscription dialog on /purge; with a plan they pu
   await expect(page.getByTestId("usage-suppression").getByTestId("available")).toHaveText("99,997");
   await expect(page.getByTestId("recent-activity")).toContainText("manual-entry.csv");
 });
+
+test("a large file shows real progress while it is purged, then its results (polling with JS, refresh without)", async ({ page }) => {
+  test.setTimeout(180_000);
+  // 300,000 unique valid numbers (~7 MB) in an area code no other spec loads into a list.
+  const rows: string[] = ["Id,Phone"];
+  for (let i = 0; i < 300_000; i++) rows.push(`${i},720${200 + Math.floor(i / 10_000)}${String(i % 10_000).padStart(4, "0")}`);
+  await page.goto("/purge?step=4&mode=csv");
+  await page.getByLabel("CSV file").setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(rows.join("\n")) });
+  await next(page);
+  await expect(page.getByLabel("Phone number column")).toHaveValue("Phone");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
+  // Either still processing (then with real figures) or already done.
+  await expect(page.getByTestId("processing").or(page.getByTestId("results"))).toBeVisible();
+  const sawProcessing = await page.getByTestId("processing").isVisible();
+  if (sawProcessing) {
+    await expect(page.getByTestId("progress-text")).toHaveText(/^[\d,]+ rows processed · \d{1,2}%$/);
+  }
+  await expect(page.getByTestId("results")).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByTestId("count-good-value")).toHaveText("300,000");
+  await expect(page.getByTestId("count-bad-value")).toHaveText("0");
+  await expect(page.getByTestId("count-invalid-value")).toHaveText("0");
+});

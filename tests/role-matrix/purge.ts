@@ -52,6 +52,14 @@ export const entries: MatrixEntry[] = [
     form: { mode: "csv" },
     expect: withPlan(402, 400),
   },
+  {
+    name: "GET /purge/jobs/$jobId (unknown job)",
+    route: () => import("~/routes/purge.jobs.$jobId"),
+    kind: "loader",
+    path: `/purge/jobs/${unknownFile}`,
+    params: { jobId: unknownFile },
+    expect: signedIn(404),
+  },
   { name: "POST /purge (no intent)", route: purge, kind: "action", path: "/purge", expect: withPlan(402, 400) },
   { name: "GET /history", route: () => import("~/routes/_app.history"), kind: "loader", path: "/history", expect: signedIn("allowed") },
   {
