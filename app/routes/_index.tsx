@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PricingCards } from "~/components/pricing";
 import { listPlans } from "~/models/plan.server";
 import { getDb } from "~/utils/db.server";
@@ -69,6 +69,7 @@ const apiSample = `curl -X POST https://app.datapurgingtool.com/api/v1/scrubs \\
 
 export default function Landing() {
   const { plans } = useLoaderData<typeof loader>();
+  const signedIn = Boolean((useRouteLoaderData("root") as { user?: unknown } | undefined)?.user);
   return (
     <div className="min-h-screen bg-white text-slate-900">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
@@ -90,6 +91,11 @@ export default function Landing() {
             ))}
           </nav>
           <div className="flex items-center gap-2">
+            {signedIn && (
+              <Link to="/dashboard" className="hidden rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap text-blue-700 hover:bg-blue-50 sm:block">
+                Dashboard
+              </Link>
+            )}
             <Link to="/login" className="rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100">
               Sign In
             </Link>

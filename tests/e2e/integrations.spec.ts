@@ -11,6 +11,7 @@ test.describe("landing page", () => {
     const header = page.getByRole("banner");
     await expect(header.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
     await expect(header.getByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/signup");
+    await expect(header.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/signup");
     await expect(page.getByRole("link", { name: "Learn More" })).toHaveAttribute("href", "#features");
     await expect(page.getByTestId("feature-card")).toHaveCount(4);
@@ -64,6 +65,10 @@ test.describe("integrations", () => {
     try {
       await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
       await expect(page).toHaveURL(/\/dashboard/);
+      // Signed in, the landing page also offers the way back in.
+      await page.goto("/");
+      await expect(page.getByRole("banner").getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/dashboard");
+      await page.goto("/dashboard");
       await page.getByRole("link", { name: "Integrations" }).click();
       await expect(page.getByRole("heading", { name: "API Integrations" })).toBeVisible();
       await expect(page.getByText("1000 requests per hour").first()).toBeVisible();
