@@ -81,6 +81,11 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
   await next(page);
   await expect(page.getByText("Validation Error")).toBeVisible();
   await expect(page.getByText("Please select a CSV file")).toBeVisible();
+  // A file with a header and no rows is refused with the spec's message (XHR answer with JS, the page without).
+  await page.getByLabel("CSV file").setInputFiles({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.from("Phone,Name\n") });
+  await next(page);
+  await expect(page.getByText("CSV file appears to be empty or has no data rows")).toBeVisible();
+  await expect(page.getByText("Step 4 of 6: Upload Data")).toBeVisible();
   await page.getByLabel("CSV file").setInputFiles({ name: fileName, mimeType: "text/csv", buffer: Buffer.from(CSV) });
   await next(page);
 
