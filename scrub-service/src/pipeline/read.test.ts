@@ -74,6 +74,14 @@ describe("batch splitter", () => {
     expect(await countRecords(file)).toBe(0);
   });
 
+  it("parses batches of rows shorter than its initial estimate (growing its arrays)", () => {
+    const text = "1\n".repeat(5000) + "2125550123";
+    const b = enc.encode(text);
+    const rows = parseRows(b, 0, b.length, 44, 0);
+    expect(rows.count).toBe(5001);
+    expect([rows.rowStart[4999], rows.rowEnd[4999], rows.codes[5000], rows.fields[5000]]).toEqual([9998, 9999, 2125550123, 1]);
+  });
+
   it("picks the default phone column", () => {
     expect(defaultPhoneColumn(["Name", "Cell", "Phone"])).toBe("Cell");
     expect(defaultPhoneColumn(["a", "b"])).toBe("a");

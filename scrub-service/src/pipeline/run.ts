@@ -304,6 +304,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
             reasons: REASONS as unknown as string[],
             delim,
             width,
+            end: batch.end,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
       const prevWrite = writeChain;

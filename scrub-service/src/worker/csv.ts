@@ -196,16 +196,10 @@ export interface ParsedRows {
  * the phone column's normalized code, field counts, escape flags.
  */
 export function parseRows(buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number): ParsedRows {
-  // Upper bound of rows: LF count + 1.
-  let cap = 1;
-  for (let i = start; i < end; i++) if (buf[i] === LF) cap++;
   // One shared block (no copy when posted between threads): codes | rowStart | rowEnd | fields | escape.
-  const mem = new SharedArrayBuffer(cap * 21);
-  const codes = new Float64Array(mem, 0, cap);
-  const rowStart = new Uint32Array(mem, cap * 8, cap);
-  const rowEnd = new Uint32Array(mem, cap * 12, cap);
-  const fields = new Uint32Array(mem, cap * 16, cap);
-  const escape = new Uint8Array(mem, cap * 20, cap);
+  // Sized for rows of ~24 bytes; grown (rarely) when rows are shorter.
+  let cap = Math.ceil((end - start) / 24) + 16;
+  let { codes, rowStart, rowEnd, fields, escape } = allocRows(cap);
   let n = 0;
   let i = start;
   while (i < end) {
@@ -264,6 +258,16 @@ export function parseRows(buf: Uint8Array, start: number, end: number, delim: nu
     if (re > rs && buf[re - 1] === CR) re--;
     i = lineEnd + 1;
     if (re === rs) continue; // empty line
+    if (n === cap) {
+      const grown = allocRows(cap * 2);
+      grown.codes.set(codes);
+      grown.rowStart.set(rowStart);
+      grown.rowEnd.set(rowEnd);
+      grown.fields.set(fields);
+      grown.escape.set(escape);
+      ({ codes, rowStart, rowEnd, fields, escape } = grown);
+      cap *= 2;
+    }
     rowStart[n] = rs;
     rowEnd[n] = re;
     codes[n] = code;
@@ -272,6 +276,17 @@ export function parseRows(buf: Uint8Array, start: number, end: number, delim: nu
     n++;
   }
   return { count: n, rowStart, rowEnd, codes, fields, escape };
+}
+
+function allocRows(cap: number) {
+  const mem = new SharedArrayBuffer(cap * 21);
+  return {
+    codes: new Float64Array(mem, 0, cap),
+    rowStart: new Uint32Array(mem, cap * 8, cap),
+    rowEnd: new Uint32Array(mem, cap * 12, cap),
+    fields: new Uint32Array(mem, cap * 16, cap),
+    escape: new Uint8Array(mem, cap * 20, cap),
+  };
 }
 
 function hasQuote(buf: Uint8Array, s: number, e: number): boolean {
@@ -403,6 +418,8 @@ export interface EmitInput {
   delim: number;
   /** Header width: short bad/invalid rows are padded so `reason` is the last cell. */
   width: number;
+  /** End of the batch in buf (rows at or past it are never copied with their terminator). */
+  end?: number;
 }
 
 /** Builds the bytes of good, bad and invalid output for a batch (rows end with \n). */
@@ -420,14 +437,32 @@ export function emitRows(buf: Uint8Array, input: EmitInput): [Uint8Array, Uint8A
   }
   const outs = sizes.map((n) => new Uint8Array(new SharedArrayBuffer(n)));
   const pos = [0, 0, 0];
-  for (let r = 0; r < rows.count; r++) {
+  const { rowStart, rowEnd, escape } = rows;
+  const end = input.end ?? 0;
+  const n = rows.count;
+  // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
+  // neighbours of the same kind: most of a file goes out in a few large copies.
+  const plainGood = (r: number) => classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF;
+  for (let r = 0; r < n; r++) {
+    if (plainGood(r)) {
+      let r1 = r;
+      while (r1 + 1 < n && rowStart[r1 + 1] === rowEnd[r1] + 1 && plainGood(r1 + 1)) r1++;
+      const s0 = rowStart[r];
+      const e0 = rowEnd[r1] + 1;
+      outs[0].set(buf.subarray(s0, e0), pos[0]);
+      pos[0] += e0 - s0;
+      r = r1;
+      continue;
+    }
     const c = classes[r];
     const out = outs[c];
     let o = pos[c];
-    const rs = rows.rowStart[r];
-    const re = rows.rowEnd[r];
-    if (rows.escape[r]) o = writeEscapedRow(buf, rs, re, delim, out, o);
-    else {
+    const rs = rowStart[r];
+    const re = rowEnd[r];
+    if (escape[r]) o = writeEscapedRow(buf, rs, re, delim, out, o);
+    else if (re - rs < 48) {
+      for (let i = rs; i < re; i++) out[o++] = buf[i];
+    } else {
       out.set(buf.subarray(rs, re), o);
       o += re - rs;
     }

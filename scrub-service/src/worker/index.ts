@@ -32,6 +32,7 @@ export interface EmitTask {
   reasons: string[];
   delim: number;
   width: number;
+  end: number;
 }
 
 const blooms = new WeakMap<SharedArrayBuffer, BloomFilter>();
