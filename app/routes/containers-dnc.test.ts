@@ -241,6 +241,36 @@ describe("/containers", () => {
     expect(await db().selectFrom("lists").select("id").where("user_id", "=", u.id).execute()).toEqual([]);
   });
 
+  it("reserves a CSV's numbers, not its header: a file that exactly fits the remaining limit is accepted", async () => {
+    const u = await signedInUser();
+    await withPlan(u.id); // Beginner: 25,000
+    await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Edge" } }));
+    const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
+    // 24,998 numbers already used this period (a completed load counts what it added).
+    const { id: listId } = await db()
+      .insertInto("lists")
+      .values({ kind: "container", user_id: u.id, category_id: catId, name: "Old", description: "" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto("list_loads")
+      .values({ list_id: listId, user_id: u.id, mode: "add", status: "completed", file_name: "old.csv", added: 24_998, usage_reserved: 24_998 })
+      .execute();
+    const fits = new File(["Phone\r\n2015550123\r\n3125550199\r\n\r\n"], "fits.csv", { type: "text/csv" });
+    const ok = (await run(
+      containers.action,
+      multipart("/containers", u.cookie, { intent: "add-numbers", id: String(listId), method: "csv", file: fits }),
+    )) as Response;
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toMatch(/^\/containers\/loads\//);
+    const tooMany = new File(["Phone\n4155550100\n"], "one-more.csv", { type: "text/csv" });
+    const refused = await run(
+      containers.action,
+      multipart("/containers", u.cookie, { intent: "add-numbers", id: String(listId), method: "csv", file: tooMany }),
+    );
+    expect(statusOf(refused)).toBe(422);
+  });
+
   it("rejects an upload over MAX_UPLOAD_BYTES with a clear message and nothing on disk", async () => {
     const u = await signedInUser("UnlimitedUser");
     await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Cap" } }));

@@ -5,7 +5,13 @@ import { describe, expect, it } from "vitest";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-test-"));
 process.env.DATA_DIR = dataDir;
-const { readUploadForm, uploadsDir } = await import("./list-upload.server");
+const { readUploadForm, uploadsDir, RowCounter } = await import("./list-upload.server");
+
+function countRows(...chunks: string[]): number {
+  const c = new RowCounter();
+  for (const ch of chunks) c.push(new TextEncoder().encode(ch));
+  return c.count();
+}
 
 function multipart(fields: Record<string, string | File>): Request {
   const fd = new FormData();
@@ -19,7 +25,7 @@ describe("readUploadForm", () => {
     const form = await readUploadForm(req, { area: "t1", fileFields: ["file"] });
     expect(form.formData.get("name")).toBe("Box");
     const f = form.files.get("file");
-    expect(f).toMatchObject({ fileName: "nums.csv", bytes: 27, lines: 3 });
+    expect(f).toMatchObject({ fileName: "nums.csv", bytes: 27, lines: 2 });
     expect(fs.readFileSync(f!.path, "utf8")).toBe("Phone\n2015550123\n3125550199");
     expect(String(form.formData.get("file"))).toMatch(/^upload:/);
     await form.discard();
@@ -65,5 +71,15 @@ describe("readUploadForm", () => {
     });
     const form = await readUploadForm(req, { area: "t5", fileFields: ["file"] });
     expect([...form.formData.keys()]).toEqual([]);
+  });
+
+  it("counts the numbers a file can hold: non-empty lines, less a header without digits", () => {
+    expect(countRows("Phone\n2015550123\n3125550199\n")).toBe(2);
+    expect(countRows("Phone\r\n2015550123\r\n\r\n\r\n3125550199")).toBe(2);
+    expect(countRows("2015550123\n3125550199\n")).toBe(2);
+    expect(countRows("Pho", "ne\n201555", "0123\n\n")).toBe(1);
+    expect(countRows("Phone")).toBe(0);
+    expect(countRows("")).toBe(0);
+    expect(countRows("\n\n  \n2015550123")).toBe(1);
   });
 });

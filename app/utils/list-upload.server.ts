@@ -17,7 +17,10 @@ export interface StoredUpload {
   /** The browser's file name (basename only). */
   fileName: string;
   bytes: number;
-  /** Number of lines (newline count, plus one when the file does not end with one): an upper bound of its rows. */
+  /**
+   * An upper bound of the numbers in the file, for the plan-usage reservation: its non-empty lines, less one
+   * when the first of them has no digit (a header such as `Phone`).
+   */
   lines: number;
 }
 
@@ -121,8 +124,7 @@ export async function readUploadForm(
       written.push(partPath, finalPath);
       const out = fs.createWriteStream(partPath);
       let bytes = 0;
-      let newlines = 0;
-      let last = -1;
+      const rows = new RowCounter();
       let over = false;
       try {
         for await (const chunk of data) {
@@ -132,8 +134,7 @@ export async function readUploadForm(
             over = true;
             continue;
           }
-          for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) newlines++;
-          last = chunk[chunk.length - 1] ?? last;
+          rows.push(chunk);
           if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", resolve));
         }
       } finally {
@@ -149,7 +150,7 @@ export async function readUploadForm(
         return undefined;
       }
       await fs.promises.rename(partPath, finalPath);
-      files.set(name, { path: finalPath, fileName: filename, bytes, lines: newlines + (last === 10 ? 0 : 1) });
+      files.set(name, { path: finalPath, fileName: filename, bytes, lines: rows.count() });
       return `upload:${id}`;
     });
     return { formData, files, tooLarge, textTooLarge, discard, adoptStaged };
@@ -255,5 +256,42 @@ export async function sweepStagedUploads(now = Date.now(), force = false): Promi
       const st = await fs.promises.stat(path.join(dir, n)).catch(() => null);
       if (st && now - st.mtimeMs > STAGED_TTL_MS) await fs.promises.rm(path.join(dir, n), { force: true });
     }
+  }
+}
+
+/** Counts non-empty lines of a byte stream and whether the first one holds a digit (see StoredUpload.lines). */
+export class RowCounter {
+  private lines = 0;
+  private content = false;
+  private first: "pending" | "digit" | "none" = "pending";
+  private firstHasDigit = false;
+
+  push(chunk: Uint8Array): void {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === 10) {
+        if (this.content) this.endLine();
+        continue;
+      }
+      if (b === 13 || b === 32 || b === 9) continue;
+      this.content = true;
+      if (this.first === "pending" && b >= 48 && b <= 57) this.firstHasDigit = true;
+    }
+  }
+
+  private endLine(): void {
+    this.lines++;
+    this.content = false;
+    if (this.first === "pending") this.first = this.firstHasDigit ? "digit" : "none";
+  }
+
+  count(): number {
+    let n = this.lines;
+    let first = this.first;
+    if (this.content) {
+      n++;
+      if (first === "pending") first = this.firstHasDigit ? "digit" : "none";
+    }
+    return first === "none" ? n - 1 : n;
   }
 }
