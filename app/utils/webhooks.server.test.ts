@@ -7,7 +7,7 @@ process.env.WEBHOOK_MAX_ATTEMPTS = "5";
 
 import { useAppTestDb } from "../../tests/setup/db";
 import { finishJob, makeKey, makeUser } from "../../tests/api/helpers";
-import { backoffMs, deliverDueWebhooks, purgeOldDeliveries, runWebhookTick, signWebhook, verifyWebhookSignature } from "./webhooks.server";
+import { backoffMs, deliverDueWebhooks, postWebhook, purgeOldDeliveries, runWebhookTick, signWebhook, verifyWebhookSignature } from "./webhooks.server";
 import { isPrivateAddress, webhookUrlProblem } from "./webhook-url.server";
 import { listDeliveries, rotateWebhookSecret, setIntegrationToggle } from "~/models/integration.server";
 import os from "node:os";
@@ -320,5 +320,25 @@ describe("delivery", () => {
     const ev = await db().selectFrom("webhook_events").selectAll().where("job_id", "=", broken).executeTakeFirstOrThrow();
     expect(ev.status).toBe("pending");
     expect(ev.next_attempt_at.getTime()).toBe(at(60_000).getTime());
+  });
+
+  it("a receiver that trickles its answer is cut off at the deadline", async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const slow = http.createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      const t = setInterval(() => res.write("."), 20);
+      timers.push(t);
+      res.on("close", () => clearInterval(t));
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", () => r()));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+      const result = await postWebhook(url, "{}", { "Content-Type": "application/json" }, 300);
+      expect(result.error).toMatch(/timed out after 300 ms|aborted/);
+    } finally {
+      timers.forEach(clearInterval);
+      slow.closeAllConnections();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
   });
 });

@@ -137,9 +137,11 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     const target = new URL(url);
     const client = target.protocol === "https:" ? https : http;
     let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
     const done = (r: Omit<SendResult, "durationMs">) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       resolve({ ...r, durationMs: Date.now() - started });
     };
     const req = client.request(
@@ -161,6 +163,8 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       req.destroy(new Error(`timed out after ${timeoutMs} ms`));
     });
     req.on("error", (e) => done({ statusCode: null, error: e.message }));
+    // A whole-exchange deadline too: a receiver trickling bytes would keep the idle timeout from firing.
+    deadline = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     req.end(body);
   });
 }
