@@ -38,17 +38,21 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
       throw new ApiError(422, "validation_failed", "The multipart body could not be read.");
     }
     const fields: Record<string, string[]> = {};
-    let uploadId: string | null = null;
+    const uploads: StoredUpload[] = [];
     for (const [k, v] of form.entries()) {
       if (typeof v !== "string") continue;
       if (k === "file") {
-        uploadId = v;
+        const stored = await getUpload(userId, v);
+        if (stored) uploads.push(stored);
         continue;
       }
       (fields[k] ??= []).push(v);
     }
-    const upload = uploadId ? ((await getUpload(userId, uploadId)) ?? null) : null;
-    return { kind: "multipart", fields, upload };
+    if (uploads.length > 1) {
+      await Promise.all(uploads.map((u) => deleteUpload(u).catch(() => {})));
+      throw new ApiError(422, "validation_failed", "file: send one CSV file per request", [{ field: "file", message: "send one CSV file per request" }]);
+    }
+    return { kind: "multipart", fields, upload: uploads[0] ?? null };
   }
   if (type.startsWith("application/json")) {
     if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw tooLarge(MAX_JSON_BYTES);

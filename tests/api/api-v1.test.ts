@@ -260,6 +260,14 @@ describe("submit a scrub", () => {
     expect(r2.status).toBe(422);
     expect((await bodyOf(r2)).error.message).toContain("Column 'Cell' not found in CSV file");
 
+    const two = new FormData();
+    two.append("file", new File(["Phone\n2125550142\n"], "a.csv"));
+    two.append("file", new File(["Phone\n2125550143\n"], "b.csv"));
+    two.set("suppression_type", "LitigationOnly");
+    const r4 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: two }));
+    expect(r4.status).toBe(422);
+    expect((await bodyOf(r4)).error.message).toContain("one CSV file");
+
     const empty = new FormData();
     empty.set("file", new File(["Phone\n"], "empty.csv"));
     empty.set("suppression_type", "LitigationOnly");
