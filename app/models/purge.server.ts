@@ -39,6 +39,8 @@ export interface HistoryRow {
   status: JobStatus;
   error: string | null;
   processed: number;
+  /** Progress of a queued/running job (0..99), from the bytes read. */
+  percent: number;
   good: number;
   bad: number;
   invalid: number;
@@ -91,6 +93,8 @@ export async function listHistory(
       "scrub_jobs.status",
       "scrub_jobs.error",
       "scrub_jobs.rows_done",
+      "scrub_jobs.bytes_read",
+      "scrub_jobs.input_bytes",
       "scrub_jobs.good_count",
       "scrub_jobs.bad_count",
       "scrub_jobs.invalid_count",
@@ -122,6 +126,8 @@ export async function listHistory(
       status: j.status,
       error: j.error,
       processed: Number(j.rows_done),
+      percent:
+        j.status === "completed" ? 100 : Number(j.input_bytes) > 0 ? Math.min(99, Math.floor((Number(j.bytes_read) / Number(j.input_bytes)) * 100)) : 0,
       good: Number(j.good_count),
       bad: Number(j.bad_count),
       invalid: Number(j.invalid_count),

@@ -84,6 +84,14 @@ describe("/history", () => {
     expect(d.stats.processed).toBe(121);
   });
 
+  it("shows the progress of a running job", async () => {
+    const db = handle().db;
+    const running = await createJob(db, { userId: bob.id, fileName: "running.csv", status: "running", inputBytes: 2000, bytesRead: 500 });
+    const d = await history(bob.cookie);
+    expect(d.history.rows.find((r) => r.id === running.id)).toMatchObject({ status: "running", percent: 25 });
+    await db.deleteFrom("scrub_jobs").where("id", "=", running.id).execute();
+  });
+
   it("clamps a bad page number instead of failing", async () => {
     expect((await historyLoader({ request: makeRequest("/history?page=abc", { cookie: ann.cookie }), params: {}, context: testContext })).history.page).toBe(1);
     expect((await history(ann.cookie, 99)).history.page).toBe(2);

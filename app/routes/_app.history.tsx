@@ -6,7 +6,7 @@ import { getDb } from "~/utils/db.server";
 import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { StatCard, StatusBadge } from "~/components/purge/stat-card";
+import { ProgressBar, StatCard, StatusBadge } from "~/components/purge/stat-card";
 import { Pagination } from "~/components/purge/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
 import { formatDateTime, formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
@@ -104,11 +104,15 @@ export default function History() {
                       <td className="px-4 py-3">
                         <StatusBadge status={row.status} label={jobStatusLabel(row.status)} />
                         {row.status === "failed" && row.error && <div className="mt-1 max-w-xs text-xs text-red-700">{row.error}</div>}
-                        {(row.status === "queued" || row.status === "running") && row.userId === viewerId && (
-                          <div className="mt-1 text-xs">
-                            <Link to={`/purge?step=6&job=${row.id}`} className="text-blue-600 hover:underline">
-                              View progress
-                            </Link>
+                        {(row.status === "queued" || row.status === "running") && (
+                          <div className="mt-1 w-28 space-y-1 text-xs">
+                            <ProgressBar percent={row.percent} label={`Progress of ${row.fileName}`} />
+                            <span className="text-slate-500">{row.percent}%</span>
+                            {row.userId === viewerId && (
+                              <Link to={`/purge?step=6&job=${row.id}`} className="ml-2 text-blue-600 hover:underline">
+                                View progress
+                              </Link>
+                            )}
                           </div>
                         )}
                       </td>
