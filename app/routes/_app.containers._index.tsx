@@ -286,7 +286,13 @@ async function startLoad(
     if (!outcome) {
       return redirect(`/containers/loads/${planned.loadId}`, {
         headers: {
-          "Set-Cookie": await flashToast(request, { kind: "info", title, description: `Loading numbers into ${name}…` }),
+          // A new container is created now; numbers are only "added" when the load completes (its own toast).
+          "Set-Cookie": await flashToast(
+            request,
+            title === CONTAINER_TEXT.containerCreated
+              ? { kind: "success", title, description: `Loading numbers into ${name}…` }
+              : { kind: "info", title: "Loading Numbers", description: `Loading numbers into ${name}…` },
+          ),
         },
       });
     }
