@@ -424,6 +424,40 @@ function ResendInvitation({ user }: { user: LoaderData["users"][number] }) {
   );
 }
 
+/**
+ * Opens a dialog with a GET form (the list's filters and page ride along as hidden fields): a real button that
+ * works with or without JavaScript, and the dialog is in the URL.
+ */
+function OpenDialogButton({
+  search,
+  dialog,
+  id,
+  className,
+  label,
+  children,
+}: {
+  search: string;
+  dialog: "create" | "edit" | "delete";
+  id?: string;
+  className: string;
+  label?: string;
+  children: React.ReactNode;
+}) {
+  const keep = [...new URLSearchParams(search).entries()].filter(([k]) => k !== "dialog" && k !== "id");
+  return (
+    <Form method="get" action="/user-management" preventScrollReset>
+      {keep.map(([k, v], i) => (
+        <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
+      ))}
+      <input type="hidden" name="dialog" value={dialog} />
+      {id && <input type="hidden" name="id" value={id} />}
+      <button type="submit" className={className} aria-label={label}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
 function RowActions({ user, search }: { user: LoaderData["users"][number]; search: string }) {
   const navigation = useNavigation();
   const { can } = user;
@@ -435,9 +469,9 @@ function RowActions({ user, search }: { user: LoaderData["users"][number]; searc
   return (
     <div className="flex flex-nowrap justify-end gap-1.5">
       {can.edit && (
-        <Link to={hrefWith(search, { dialog: "edit", id: user.id })} preventScrollReset className={`${action} text-slate-700`} aria-label={`Edit ${user.email}`}>
+        <OpenDialogButton search={search} dialog="edit" id={user.id} className={`${action} text-slate-700`} label={`Edit ${user.email}`}>
           Edit
-        </Link>
+        </OpenDialogButton>
       )}
       {can.block && (
         <Form method="post" preventScrollReset>
@@ -454,14 +488,15 @@ function RowActions({ user, search }: { user: LoaderData["users"][number]; searc
         </Form>
       )}
       {can.delete && (
-        <Link
-          to={hrefWith(search, { dialog: "delete", id: user.id })}
-          preventScrollReset
+        <OpenDialogButton
+          search={search}
+          dialog="delete"
+          id={user.id}
           className={`${action} border-red-200 text-red-700 hover:bg-red-50`}
-          aria-label={`Delete User ${user.email}`}
+          label={`Delete User ${user.email}`}
         >
           Delete
-        </Link>
+        </OpenDialogButton>
       )}
     </div>
   );
@@ -482,9 +517,9 @@ export default function UserManagement() {
         title="User Management"
         subtitle="Manage application users and their subscriptions"
         actions={
-          <Link to={hrefWith(location.search, { dialog: "create", id: null })} preventScrollReset className={buttonClass}>
+          <OpenDialogButton search={location.search} dialog="create" className={buttonClass}>
             Add New User
-          </Link>
+          </OpenDialogButton>
         }
       />
 

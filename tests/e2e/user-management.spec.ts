@@ -8,7 +8,7 @@ import { DEMO_ADMIN, signIn, signOut, uniqueEmail } from "./helpers";
 
 async function inviteUser(page: Page, email: string, opts: { role?: string; plan?: string; status?: string; first?: string } = {}) {
   await page.goto("/user-management");
-  await page.getByRole("link", { name: "Add New User" }).click();
+  await page.getByRole("button", { name: "Add New User" }).click();
   const dialog = page.getByRole("dialog", { name: "Create New User" });
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("First Name*").fill(opts.first ?? "Ivy");
@@ -181,7 +181,7 @@ test("blocking and deleting end the user's session at once", async ({ page, brow
   await expect(userPage).toHaveURL(/\/dashboard$/);
 
   // Edit User: a profile change.
-  await row.getByRole("link", { name: `Edit ${email}` }).click();
+  await row.getByRole("button", { name: `Edit ${email}` }).click();
   const edit = page.getByRole("dialog", { name: "Edit User" });
   await edit.getByLabel("Company").fill("Renamed Co");
   await edit.getByRole("button", { name: "Save Changes" }).click();
@@ -189,7 +189,7 @@ test("blocking and deleting end the user's session at once", async ({ page, brow
   await expect(row.getByText("Renamed Co")).toBeVisible();
 
   // Delete User with the confirmation.
-  await row.getByRole("link", { name: `Delete User ${email}` }).click();
+  await row.getByRole("button", { name: `Delete User ${email}` }).click();
   const confirm = page.getByRole("dialog", { name: "Delete User" });
   await expect(confirm.getByText("Are you sure you want to delete this user?")).toBeVisible();
   await expect(confirm.getByText(email)).toBeVisible();
