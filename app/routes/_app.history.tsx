@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
@@ -26,6 +27,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function History() {
   const { history, stats, isAdmin, viewerId } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const anyRunning = history.rows.some((r) => r.status === "queued" || r.status === "running");
+  // With JavaScript, running jobs' progress and their final results appear without a reload.
+  useEffect(() => {
+    if (!anyRunning) return;
+    const t = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, 3000);
+    return () => clearInterval(t);
+  }, [anyRunning, revalidator]);
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
