@@ -46,6 +46,21 @@ export interface ListManagerOptions {
 
 const CHUNK = 1_000_000;
 
+/**
+ * list_numbers.list_id references lists: PostgreSQL checks that per row (an RI trigger), which made COPY
+ * ~3x slower (2M rows: 14.5 s vs 5 s). The list row is locked FOR UPDATE in this transaction, so the
+ * reference holds; skip the per-row checks when the role may (superuser/replication), else keep them.
+ */
+async function skipForeignKeyChecks(s: BulkSession): Promise<void> {
+  await s.query("savepoint scrub_fk");
+  try {
+    await s.query("set local session_replication_role = replica");
+    await s.query("release savepoint scrub_fk");
+  } catch {
+    await s.query("rollback to savepoint scrub_fk");
+  }
+}
+
 function chunksOf(a: Float64Array): Float64Array[] {
   const out: Float64Array[] = [];
   for (let s = 0; s < a.length; s += CHUNK) out.push(a.subarray(s, Math.min(a.length, s + CHUNK)));
@@ -219,7 +234,12 @@ export class ListManager {
       let touched = false;
       /** The Redis copy was current before this change (or the list was empty): it is updated in place. */
       let wasCurrent = false;
-      if (redis && mode === "replace") replaced = await this.store.replace(listId, chunksOf(numbers));
+      // Replace: the new Redis copy is built aside while PostgreSQL swaps the rows.
+      let building: Promise<ReplaceHandle> | null = null;
+      if (redis && mode === "replace") {
+        building = this.store.replace(listId, chunksOf(numbers));
+        building.catch(() => {});
+      }
       let counts: ChangeCounts;
       try {
         counts = await withBulkTransaction(this.handle, async (s) => {
@@ -230,6 +250,7 @@ export class ListManager {
             )
           ).rows[0];
           if (!row || row.deleted_at) throw new Error(`List ${listId} does not exist.`);
+          await skipForeignKeyChecks(s);
           const oldSize = Number(row.size);
           if (redis && mode !== "replace") {
             const sv = await this.store.version(listId);
@@ -245,6 +266,17 @@ export class ListManager {
             await s.copyNumbers("scrub_stage", listId, numbers);
           };
           if (mode === "add") {
+            // Redis is written while PostgreSQL copies (the copy is marked "changing" first, so a
+            // rollback leaves it not current and it is dropped below).
+            let redisWrite: Promise<void> = Promise.resolve();
+            if (redis && wasCurrent && numbers.length) {
+              touched = true;
+              await this.store.beginChange(listId);
+              redisWrite = (async () => {
+                for (const c of chunksOf(numbers)) await this.store.add(listId, c);
+              })();
+              redisWrite.catch(() => {});
+            }
             const any = (await s.query("select 1 from list_numbers where list_id = $1 limit 1", [listId])).rows.length > 0;
             if (!any) {
               await s.copyNumbers("list_numbers", listId, numbers);
@@ -258,11 +290,7 @@ export class ListManager {
               ).rowCount;
             }
             already = numbers.length - added;
-            if (redis && wasCurrent && numbers.length) {
-              touched = true;
-              await this.store.beginChange(listId);
-              for (const c of chunksOf(numbers)) await this.store.add(listId, c);
-            }
+            await redisWrite;
           } else if (mode === "remove") {
             await stage();
             removed = (
@@ -293,11 +321,13 @@ export class ListManager {
             "update lists set size = $2, version = version + 1, updated_at = now() where id = $1 returning version",
             [listId, size],
           );
+          if (building) replaced = await building;
           const result = { added, alreadyPresent: already, removed, size, version: Number(v.rows[0].version) };
           if (record) await record(s, result);
           return result;
         });
       } catch (e) {
+        if (building && !replaced) replaced = await building.catch(() => undefined);
         if (replaced) await this.store.abortReplace(listId, replaced).catch(() => {});
         // Redis was touched but the database rolled back: drop the copy so scrubs fail closed until rebuilt.
         if (touched) await this.store.drop(listId).catch(() => {});
