@@ -148,7 +148,7 @@ async function loadAction(request: Request, admin: SessionUser, form: UploadForm
       return {
         handedOver: true,
         response: redirect(`/dnc/loads/${planned.loadId}`, {
-          headers: { "Set-Cookie": await flashToast(request, { kind: "info", title: DIALOG_TITLES[mode], description: `Loading ${upload?.fileName ?? "file"} into ${list.name}…` }) },
+          headers: { "Set-Cookie": await flashToast(request, { kind: "info", title: { add: "Loading Numbers", remove: "Removing Numbers", replace: "Replacing List" }[mode], description: `Loading ${upload?.fileName ?? "file"} into ${list.name}…` }) },
         }),
       };
     }
