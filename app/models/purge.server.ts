@@ -265,6 +265,17 @@ export function downloadName(originalName: string, kind: ResultKind): string {
   return `${base || "purge"}-${kind}.csv`;
 }
 
+/** The same name keeping non-ASCII letters, for the `filename*` (RFC 5987) parameter. */
+export function downloadNameUtf8(originalName: string, kind: ResultKind): string {
+  const base = (originalName.split(/[/\\]/).pop() ?? "")
+    .replace(/\.[^.]*$/, "")
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f"*:<>?|;]+/g, "_")
+    .replace(/^[ ._-]+|[ ._-]+$/g, "")
+    .slice(0, 100);
+  return base ? `${base}-${kind}.csv` : downloadName(originalName, kind);
+}
+
 export interface Option {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkManualNumbers, hiddenFields, parseWizardState, previousStep, wizardHref } from "./purge-wizard";
-import { downloadName } from "~/models/purge.server";
+import { downloadName, downloadNameUtf8 } from "~/models/purge.server";
 
 describe("checkManualNumbers (purge wizard manual entry)", () => {
   it("asks for numbers when the box is empty", () => {
@@ -76,5 +76,13 @@ describe("downloadName", () => {
     expect(downloadName("\r\nSet-Cookie: x=1.csv", "good")).toBe("Set-Cookie_ x=1-good.csv".replace("=", "_"));
     expect(downloadName("", "good")).toBe("purge-good.csv");
     expect(downloadName("Ünïcödé.CSV", "good")).toBe("Unicode-good.csv");
+  });
+});
+
+describe("downloadNameUtf8", () => {
+  it("keeps letters of any script but no separators, quotes or control characters", () => {
+    expect(downloadNameUtf8("Клиенты 2026.csv", "good")).toBe("Клиенты 2026-good.csv");
+    expect(downloadNameUtf8('a"b;c\r\n.csv', "bad")).toBe("a_b_c-bad.csv");
+    expect(downloadNameUtf8("dir/..csv", "invalid")).toBe("purge-invalid.csv");
   });
 });
