@@ -8,7 +8,9 @@ import { findOwnContainer, isUuid } from "~/models/integration.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { requireApiWork, usageErrorToApi } from "~/utils/api-work.server";
-import { createScrubJob, getScrubService, US_STATES } from "~/utils/scrub.server";
+import { createScrubJob, getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
+import { PurgeInputError, readCsvSummary } from "~/utils/purge-start.server";
+import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
 import { appUrl } from "~/utils/env.server";
 
 const SUPPRESSION_TYPES = ["LitigationOnly", "DNCAndLitigation"] as const;
@@ -25,6 +27,10 @@ const submission = z.object({
     .optional(),
   file_name: z.string().trim().min(1).max(200).optional(),
 });
+
+function fieldError(field: string, message: string): ApiError {
+  return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
+}
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -63,6 +69,7 @@ const handle = apiHandler({
     try {
       body = await readApiBody(request, api.userId);
       let input: z.infer<typeof submission>;
+      let jsonNumbers: (string | number)[] = [];
       let fileName: string;
       if (body.kind === "multipart") {
         input = validate(submission, fromMultipart(body.fields));
@@ -75,8 +82,8 @@ const handle = apiHandler({
           throw new ApiError(422, "validation_failed", "The JSON body must be an object with suppression_type and numbers.");
         }
         input = validate(submission, raw);
-        const numbers = validate(z.object({ numbers: numbersSchema }), raw).numbers;
-        upload = await saveNumbersAsCsv(api.userId, numbers);
+        jsonNumbers = validate(z.object({ numbers: numbersSchema }), raw).numbers;
+        upload = await saveNumbersAsCsv(api.userId, jsonNumbers);
         fileName = cleanOriginalName(input.file_name ?? "api-numbers.csv");
       }
       let containerId: number | null;
@@ -89,20 +96,27 @@ const handle = apiHandler({
       }
 
       const service = await getScrubService();
-      if (input.column) {
-        const preview = await service.previewCsv(upload.path, 1);
-        if (!preview.headers.includes(input.column)) {
-          throw new ApiError(422, "validation_failed", `column: Column '${input.column}' not found in CSV file`, [
-            { field: "column", message: `Column '${input.column}' not found in CSV file` },
-          ]);
+      // The wizard's pre-check (DECISIONS 'Phone numbers'): only an unreadable file or a column without any
+      // phone number among its first rows blocks; other invalid numbers go to the invalid file.
+      if (body.kind === "multipart") {
+        let summary: Awaited<ReturnType<typeof readCsvSummary>>;
+        try {
+          summary = await readCsvSummary(service, upload);
+        } catch (e) {
+          if (e instanceof PurgeInputError) throw fieldError("file", e.message);
+          throw e;
         }
+        const column = input.column ?? summary.phoneColumn ?? summary.headers[0];
+        const index = summary.headers.indexOf(column);
+        if (index < 0) throw fieldError("column", CSV_MESSAGES.columnMissing(column));
+        if (!summary.rows.slice(0, PRECHECK_ROWS).some((r) => parsePhone(r[index] ?? "").ok)) {
+          throw fieldError("column", CSV_MESSAGES.noPhones(column));
+        }
+      } else if (!jsonNumbers.some((n) => parsePhone(String(n)).ok)) {
+        throw fieldError("numbers", "No valid phone numbers found");
       }
       const rows = await service.countRecords(upload.path);
-      if (rows <= 0) {
-        throw new ApiError(422, "validation_failed", "file: CSV file appears to be empty or has no data rows", [
-          { field: "file", message: "CSV file appears to be empty or has no data rows" },
-        ]);
-      }
+      if (rows <= 0) throw fieldError("file", CSV_MESSAGES.empty);
       const jobId = await api.db.transaction().execute(async (trx) => {
         await reserveUsage(trx, { userId: api.userId, kind: "suppression", amount: rows });
         const id = await createScrubJob(trx, {

@@ -268,6 +268,17 @@ describe("submit a scrub", () => {
     expect(r4.status).toBe(422);
     expect((await bodyOf(r4)).error.message).toContain("one CSV file");
 
+    const noPhones = new FormData();
+    noPhones.set("file", new File(["Name,Phone\nAnn,call me\nBob,n/a\n"], "nophones.csv"));
+    noPhones.set("suppression_type", "LitigationOnly");
+    const r5 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: noPhones }));
+    expect(r5.status).toBe(422);
+    expect((await bodyOf(r5)).error.details).toEqual([{ field: "column", message: "No phone numbers found in column 'Phone'" }]);
+
+    const junk = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["abc", "12"], suppression_type: "LitigationOnly" } }));
+    expect(junk.status).toBe(422);
+    expect((await bodyOf(junk)).error.details).toEqual([{ field: "numbers", message: "No valid phone numbers found" }]);
+
     const empty = new FormData();
     empty.set("file", new File(["Phone\n"], "empty.csv"));
     empty.set("suppression_type", "LitigationOnly");

@@ -90,10 +90,12 @@ export function fakeScrubService() {
       const lines = text.split("\n").filter((l) => l.trim() !== "").length;
       return Math.max(0, lines - 1);
     },
-    async previewCsv(p: string) {
-      const first = fs.readFileSync(p, "utf8").split(/\r?\n/)[0] ?? "";
-      const headers = first.split(",").map((h) => h.trim());
-      return { headers, hasHeader: true, delimiter: ",", rows: [], phoneColumn: headers[0] ?? null };
+    async previewCsv(p: string, maxRows = 10) {
+      const lines = fs.readFileSync(p, "utf8").split(/\r?\n/).filter((l) => l !== "");
+      const headers = (lines[0] ?? "").split(",").map((h) => h.trim());
+      const rows = lines.slice(1, 1 + maxRows).map((l) => l.split(","));
+      const phoneColumn = headers.find((h) => /phone|number|mobile|cell|tel/i.test(h)) ?? headers[0] ?? null;
+      return { headers: headers.filter(Boolean).length ? headers : [], hasHeader: true, delimiter: ",", rows, phoneColumn };
     },
   };
   return { service, enqueued, loads };

@@ -203,6 +203,17 @@ test.describe("integrations", () => {
     const bad = await (await request.get(`/api/v1/scrubs/${id}/files/bad`, { headers: auth })).text();
     expect(bad).toContain("Ann");
     expect(bad).toContain("container");
+
+    // The real engine's reader refuses a binary file before any job exists.
+    const binary = await request.post("/api/v1/scrubs", {
+      headers: auth,
+      multipart: {
+        file: { name: "photo.csv", mimeType: "text/csv", buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 0x14, 0, 0, 0]) },
+        suppression_type: "LitigationOnly",
+      },
+    });
+    expect(binary.status()).toBe(422);
+    expect((await binary.json()).error.code).toBe("validation_failed");
   });
 
   test("the integrations page needs a session", async ({ page }) => {
