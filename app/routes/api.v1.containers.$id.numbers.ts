@@ -6,7 +6,7 @@ import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/utils/uplo
 import { getContainer, getContainerLoad, parseListId } from "~/models/container.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
-import { createListLoad, getScrubService } from "~/utils/scrub.server";
+import { createListLoad, getScrubService, parsePhone } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 import { requireApiWork, serializeLoad, usageErrorToApi } from "~/utils/api-work.server";
 
@@ -35,6 +35,10 @@ const handle = apiHandler({
           throw new ApiError(422, "validation_failed", "The JSON body must be an object with numbers.");
         }
         const { numbers } = validate(z.object({ numbers: numbersSchema }), body.value);
+        if (!numbers.some((n) => parsePhone(String(n)).ok)) {
+          const message = "You must enter at least one valid 10-digit phone number.";
+          throw new ApiError(422, "validation_failed", `numbers: ${message}`, [{ field: "numbers", message }]);
+        }
         upload = await saveNumbersAsCsv(api.userId, numbers);
         fileName = "api-numbers.csv";
       }

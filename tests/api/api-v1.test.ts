@@ -521,6 +521,11 @@ describe("containers", () => {
       id: String(alice.container),
     });
     expect(bad.status).toBe(422);
+    const junk = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: ["12", "abc"] } }), {
+      id: String(alice.container),
+    });
+    expect(junk.status).toBe(422);
+    expect((await bodyOf(junk)).error.details[0].message).toBe("You must enter at least one valid 10-digit phone number.");
 
     const id = await makeUser(db(), { plan: "beginner" });
     const c = await makeContainer(db(), id);
