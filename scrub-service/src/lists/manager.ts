@@ -128,6 +128,23 @@ export class ListManager {
     throw new ListStoreError(`List ${listId} keeps changing; try again.`);
   }
 
+  /** Builds the Bloom filter straight from the database stream (no copy of the list held in memory). */
+  private async streamBloom(listId: number): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const before = await this.info(listId);
+      if (!before) throw new ListStoreError(`List ${listId} does not exist.`);
+      const capacity = Math.max(before.size * 2, 100_000);
+      const bloom = BloomFilter.create(capacity, this.bloomFp);
+      for await (const c of readListNumbers(this.handle, listId)) bloom.addAll(c);
+      const after = await this.info(listId);
+      if (after && after.version === before.version) {
+        this.blooms.set(listId, { version: before.version, bloom, capacity });
+        return;
+      }
+    }
+    throw new ListStoreError(`List ${listId} keeps changing; try again.`);
+  }
+
   private buildBloom(listId: number, version: number, size: number, chunks: Float64Array[]): BloomFilter {
     const capacity = Math.max(size * 2, 100_000);
     const bloom = BloomFilter.create(capacity, this.bloomFp);
@@ -166,8 +183,7 @@ export class ListManager {
           await this.exclusive(listId, async () => {
             const cur = this.blooms.get(listId);
             if (cur && cur.version === info.version) return;
-            const { version, size, chunks } = await this.readConsistent(listId);
-            if (version === info.version) this.buildBloom(listId, version, size, chunks);
+            await this.streamBloom(listId);
           });
           b = this.blooms.get(listId);
         }
