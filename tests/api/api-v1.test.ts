@@ -485,6 +485,12 @@ describe("ownership: one user's key never reaches another user's jobs or contain
     expect(r4.status).toBe(404);
     const list = await bodyOf(await call(containers, apiRequest("/api/v1/containers", { key: alice.key })));
     expect(list.data.map((c: { id: number }) => c.id)).toEqual([alice.container]);
+    // Admins' keys are owner-scoped too: the API never widens access the way some admin screens do.
+    const admin = await makeKey(db(), await makeUser(db(), { role: "SuperAdmin", plan: null }));
+    expect((await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: admin.key }), { id })).status).toBe(404);
+    expect((await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: admin.key }), { id, kind: "good" })).status).toBe(404);
+    const adminList = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: admin.key })));
+    expect(adminList.data).toEqual([]);
   });
 });
 
