@@ -72,7 +72,8 @@ export async function enqueueWebhookEvents(db: Kysely<Database>, now: Date = new
       from scrub_jobs j
       join api_keys k on k.id = j.api_key_id
       join integrations i on i.id = k.integration_id
-     where j.status in ('completed', 'failed')
+     where j.api_key_id is not null
+       and j.status in ('completed', 'failed')
        and j.user_id = i.user_id
        and j.finished_at is not null
        and j.finished_at >= i.webhook_enabled_since
