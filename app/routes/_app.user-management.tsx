@@ -343,6 +343,7 @@ function hrefWith(search: string, changes: Record<string, string | null>): strin
     if (v === null || v === "") params.delete(k);
     else params.set(k, v);
   }
+  for (const [k, v] of [...params.entries()]) if (v === "") params.delete(k);
   const qs = params.toString();
   return qs ? `/user-management?${qs}` : "/user-management";
 }
@@ -443,7 +444,7 @@ function OpenDialogButton({
   label?: string;
   children: React.ReactNode;
 }) {
-  const keep = [...new URLSearchParams(search).entries()].filter(([k]) => k !== "dialog" && k !== "id");
+  const keep = [...new URLSearchParams(search).entries()].filter(([k, v]) => k !== "dialog" && k !== "id" && v !== "");
   return (
     <Form method="get" action="/user-management" preventScrollReset>
       {keep.map(([k, v], i) => (

@@ -137,6 +137,15 @@ test("search, filters and page live in the URL; empty state", async ({ page }) =
   await expect(page.getByPlaceholder("Search by email, name, or company...")).toHaveValue(DEMO_ADMIN.email);
   await expect(page.getByTestId("user-row")).toHaveCount(1);
 
+  // Dialogs live in the URL too, and Cancel returns to the same list.
+  await page.getByRole("button", { name: "Add New User" }).click();
+  await expect(page).toHaveURL(/dialog=create/);
+  await expect(page.getByRole("dialog", { name: "Create New User" })).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/user-management\?search=admin%40example\.com$/);
+  await expect(page.getByTestId("user-row")).toHaveCount(1);
+
   await page.goto("/user-management?search=no-such-user-anywhere&status=Blocked");
   await expect(page.getByText("No users found")).toBeVisible();
   await expect(page.getByText("Try adjusting your search or filter criteria.")).toBeVisible();

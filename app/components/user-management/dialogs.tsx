@@ -39,8 +39,31 @@ export function Modal({ title, closeHref, children, description }: { title: stri
           </Link>
         </div>
         {children}
+        <CloseForm closeHref={closeHref} />
       </div>
     </div>
+  );
+}
+
+const CLOSE_FORM_ID = "close-dialog";
+
+/** A GET form back to the list (same filters and page); Cancel submits it, so Cancel is a real button without JS. */
+function CloseForm({ closeHref }: { closeHref: string }) {
+  const url = new URL(closeHref, "http://x");
+  return (
+    <Form method="get" action={url.pathname} id={CLOSE_FORM_ID} preventScrollReset className="hidden">
+      {[...url.searchParams.entries()].map(([k, v], i) => (
+        <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
+      ))}
+    </Form>
+  );
+}
+
+function CancelButton() {
+  return (
+    <button type="submit" form={CLOSE_FORM_ID} formNoValidate className={secondaryButtonClass}>
+      Cancel
+    </button>
   );
 }
 
@@ -166,9 +189,7 @@ export function UserDialog({
           <SelectField label="Status*" field={fieldsAny.status} options={statusOptions} disabled={!canChangeStatus} />
         </div>
         <div className="flex justify-end gap-2 pt-2">
-          <Link to={closeHref} preventScrollReset className={secondaryButtonClass}>
-            Cancel
-          </Link>
+          <CancelButton />
           <button type="submit" className={buttonClass} disabled={busy}>
             {mode === "create" ? (busy ? "Creating..." : "Create User") : busy ? "Saving..." : "Save Changes"}
           </button>
@@ -222,9 +243,7 @@ export function DeleteUserDialog({ user, closeHref }: { user: { id: string; name
       <Form method="post" className="mt-6 flex justify-end gap-2" preventScrollReset>
         <input type="hidden" name="intent" value="delete" />
         <input type="hidden" name="userId" value={user.id} />
-        <Link to={closeHref} preventScrollReset className={secondaryButtonClass}>
-          Cancel
-        </Link>
+        <CancelButton />
         <button type="submit" className={`${buttonClass} bg-red-600 hover:bg-red-700`} disabled={busy}>
           {busy ? "Deleting..." : "Delete User"}
         </button>
