@@ -1,0 +1,46 @@
+/**
+ * The standalone scrub service (SCRUB_SERVICE_URL mode): wiring and HTTP entry only.
+ *   DATABASE_URL (shared with the app), REDIS_URL, DATA_DIR (shared disk), SCRUB_SERVICE_TOKEN (required),
+ *   SCRUB_SERVICE_PORT (default 3100). Run: npm run scrub-service
+ */
+import path from "node:path";
+import { migrateToLatest, openDatabase } from "../../db/client";
+import { listenHttp } from "./http";
+import { createInProcessScrubService } from "./in-process";
+
+async function main(): Promise<void> {
+  const token = process.env.SCRUB_SERVICE_TOKEN;
+  if (!token || token.length < 16) throw new Error("SCRUB_SERVICE_TOKEN (at least 16 characters) is required.");
+  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+  await migrateToLatest(handle.db);
+  const service = await createInProcessScrubService({
+    handle,
+    dataDir,
+    redisUrl: process.env.REDIS_URL,
+    redisPrefix: process.env.SCRUB_REDIS_PREFIX,
+  });
+  const port = Number(process.env.SCRUB_SERVICE_PORT ?? 3100);
+  const server = await listenHttp(service, { handle, dataDir, token, port });
+  console.log(
+    `[scrub-service] listening on :${port}; database ${process.env.DATABASE_URL ? "PostgreSQL" : `PGlite (${dataDir})`}; ` +
+      `lists ${process.env.REDIS_URL ? "Redis" : "embedded index"}`,
+  );
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[scrub-service] ${signal}: shutting down`);
+    await server.close();
+    await service.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((e) => {
+  console.error(`[scrub-service] ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});
