@@ -354,6 +354,29 @@ describe("/purge plans and guards", () => {
     expect((await progress(makeRequest(`/purge/jobs/${jobId}`, { cookie: admin.cookie }))).status).toBe(404);
   });
 
+  it("a resent form (double click) does not start a second purge", async () => {
+    const db = handle().db;
+    const count = async () => (await db.selectFrom("scrub_jobs").select("id").where("user_id", "=", other.id).execute()).length;
+    const before = await count();
+    const form = { intent: "manual", numbers: "6175550123, 6175550124", submission: "0123456789abcdef0123456789abcd99" };
+    const [r1, r2] = await Promise.all([
+      callAction(makeRequest("/purge", { cookie: other.cookie, form })),
+      callAction(makeRequest("/purge", { cookie: other.cookie, form })),
+    ]);
+    expect(location(r1).searchParams.get("job")).toBe(location(r2).searchParams.get("job"));
+    expect(await count()).toBe(before + 1);
+
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"]], { name: "d.csv", content: "Phone\n6175550125\n" }));
+    const uploadId = location(up).searchParams.get("upload")!;
+    const start = () => callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "start", mode: "csv", upload: uploadId, column: "Phone" } }));
+    const s1 = await start();
+    const s2 = await start();
+    expect(location(s1).searchParams.get("job")).toBe(location(s2).searchParams.get("job"));
+    expect(await count()).toBe(before + 2);
+    const service = await getScrubService();
+    for (const r of [r1, s1]) expect(await service.waitFor("job", location(r).searchParams.get("job")!, 20_000)).toBe("completed");
+  });
+
   it("drops another user's category or container from the state and 404s another user's job", async () => {
     const db = handle().db;
     const cat = await db.insertInto("categories").values({ user_id: admin.id, name: "Admin cat", description: "" }).returning("id").executeTakeFirstOrThrow();

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import {
   data,
   redirect,
@@ -120,6 +121,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       containers,
       upload: upload ? { id: upload.id, name: upload.originalName, bytes: upload.bytes, manual: upload.manual } : null,
       manualText,
+      /** Identifies this rendering of the manual form, so a resent form does not start a second purge. */
+      submissionId: clean.step === 4 && clean.mode === "manual" ? crypto.randomBytes(16).toString("hex") : "",
       preview,
       previewError,
       job,
@@ -175,7 +178,8 @@ export async function action({ request }: ActionFunctionArgs) {
       .map((e) => e.replace(/\D/g, ""))
       .filter(Boolean);
     await sweepOldUploads(user.id);
-    const upload = await saveManualUpload(user.id, numbers);
+    const submissionId = formData.get("submission");
+    const upload = await saveManualUpload(user.id, numbers, { id: typeof submissionId === "string" ? submissionId : undefined });
     return start(intent, { state: { ...state, mode: "manual" }, upload, column: "Number" });
   }
 

@@ -1,5 +1,5 @@
 import { unstable_parseMultipartFormData } from "@remix-run/node";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { createScrubJob, getScrubService, parsePhone, US_STATES, type ScrubService } from "./scrub.server";
 import { CSV_MESSAGES, parseWizardState, PRECHECK_ROWS, wizardHref, type SuppressionType } from "./purge-wizard";
@@ -100,9 +100,13 @@ export async function startPurge(db: Kysely<Database>, service: ScrubService, in
   if (states.length && !input.stateFilterAllowed) throw new PurgeInputError("Your plan does not include the state filter.");
 
   const rows = await service.countRecords(upload.path);
-  const jobId = await db.transaction().execute(async (trx) => {
+  const started = await db.transaction().execute(async (trx) => {
+    // The same lock reserveUsage takes: a double submit waits here, then finds the first one's job.
+    await sql`select id from users where id = ${user.id} for update`.execute(trx);
+    const twin = await findDuplicateJob(trx, { userId: user.id, upload, suppressionType: input.suppressionType, column: input.column, containerId, categoryId, states });
+    if (twin) return { jobId: twin, duplicate: true };
     await reserveUsage(trx, { userId: user.id, kind: "suppression", amount: rows });
-    return createScrubJob(trx, {
+    const id = await createScrubJob(trx, {
       userId: user.id,
       fileName: upload.originalName,
       inputPath: upload.path,
@@ -114,7 +118,10 @@ export async function startPurge(db: Kysely<Database>, service: ScrubService, in
       usageReserved: rows,
       source: "web",
     });
+    return { jobId: id, duplicate: false };
   });
+  const { jobId } = started;
+  if (started.duplicate) return jobId;
   await recordAudit(db, {
     actorId: user.id,
     action: "scrub.started",
@@ -193,4 +200,44 @@ export async function sweepOldUploads(userId: string): Promise<void> {
   } catch (e) {
     console.warn(`[uploads] sweep failed: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** A double submit arrives within this window; the same purge started again later is a new job. */
+export const DUPLICATE_WINDOW_MS = 15_000;
+
+/**
+ * The job a double submit (a second click on Start Purging, a resent form) would duplicate: the same user's
+ * job started within the last 15 s with the same choices and the same upload (a typed list is stored under
+ * the form's submission id, so a resent manual form has the same upload too). Runs under the user-row lock.
+ */
+async function findDuplicateJob(
+  db: Kysely<Database>,
+  input: {
+    userId: string;
+    upload: StoredUpload;
+    suppressionType: SuppressionType;
+    column: string;
+    containerId: number | null;
+    categoryId: string | null;
+    states: string[];
+  },
+): Promise<string | null> {
+  const recent = await db
+    .selectFrom("scrub_jobs")
+    .select(["id", "input_path", "column_name", "container_id", "category_id", "states"])
+    .where("user_id", "=", input.userId)
+    .where("source", "=", "web")
+    .where("status", "<>", "failed")
+    .where("suppression_type", "=", input.suppressionType)
+    .where("created_at", ">", new Date(Date.now() - DUPLICATE_WINDOW_MS))
+    .orderBy("created_at", "desc")
+    .limit(10)
+    .execute();
+  const states = input.states.join(",");
+  for (const j of recent) {
+    if (j.column_name !== input.column || j.container_id !== input.containerId || j.category_id !== input.categoryId) continue;
+    if ((j.states ?? []).join(",") !== states) continue;
+    if (j.input_path === input.upload.path) return j.id;
+  }
+  return null;
 }

@@ -82,6 +82,19 @@ describe("saveManualUpload", () => {
   });
 });
 
+describe("saveManualUpload with a submission id", () => {
+  it("returns the first upload for a resent form, and a new one when the numbers differ", async () => {
+    const sid = "abcdefabcdefabcdefabcdefabcdef01";
+    const [a, b] = await Promise.all([saveManualUpload(userA, ["2025550101"], { id: sid }), saveManualUpload(userA, ["2025550101"], { id: sid })]);
+    expect(a.id).toBe(sid);
+    expect(b.id).toBe(sid);
+    const other = await saveManualUpload(userA, ["3105550199"], { id: sid });
+    expect(other.id).not.toBe(sid);
+    expect(fs.readFileSync(other.path, "utf8")).toBe("Number\n3105550199\n");
+    expect(fs.readFileSync(a.path, "utf8")).toBe("Number\n2025550101\n");
+  });
+});
+
 describe("cleanOriginalName", () => {
   it("keeps only a bounded base name without control characters", () => {
     expect(cleanOriginalName("C:\\x\\leads.csv")).toBe("leads.csv");

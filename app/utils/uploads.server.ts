@@ -130,14 +130,36 @@ export function createCsvUploadHandler(opts: { userId: string; maxBytes?: number
   };
 }
 
-/** Stores typed numbers as a one-column CSV (header `Number`) and returns the upload. */
-export async function saveManualUpload(userId: string, numbers: string[]): Promise<StoredUpload> {
+/**
+ * Stores typed numbers as a one-column CSV (header `Number`) and returns the upload. With `id` (the form's
+ * submission id) a resent form finds the upload of its first submission instead of writing a second one.
+ */
+export async function saveManualUpload(userId: string, numbers: string[], opts: { id?: string } = {}): Promise<StoredUpload> {
+  const body = `Number\n${numbers.join("\n")}\n`;
+  if (opts.id && ID_RE.test(opts.id)) {
+    const first = await sameSubmission(userId, opts.id, body);
+    if (first !== "new") {
+      if (first) return first;
+      // The id was used for other numbers (e.g. an old form resent after editing): store these afresh.
+      return saveManualUpload(userId, numbers);
+    }
+  }
   const dir = userDir(userId);
   await fsp.mkdir(dir, { recursive: true });
-  const id = crypto.randomBytes(16).toString("hex");
+  const id = opts.id && ID_RE.test(opts.id) ? opts.id : crypto.randomBytes(16).toString("hex");
   const finalPath = path.join(dir, `${id}.csv`);
-  const body = `Number\n${numbers.join("\n")}\n`;
-  await fsp.writeFile(`${finalPath}.part`, body, { flag: "wx" });
+  try {
+    await fsp.writeFile(`${finalPath}.part`, body, { flag: "wx" });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !opts.id) throw e;
+    // A parallel request of the same submission is writing it: wait for it.
+    for (let i = 0; i < 50; i++) {
+      const first = await sameSubmission(userId, id, body);
+      if (first !== "new") return first ?? saveManualUpload(userId, numbers);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw e;
+  }
   await fsp.rename(`${finalPath}.part`, finalPath);
   const upload: StoredUpload = {
     id,
@@ -150,6 +172,14 @@ export async function saveManualUpload(userId: string, numbers: string[]): Promi
   };
   await writeMeta(upload);
   return upload;
+}
+
+/** "new" when no upload has this id yet; the upload when it holds exactly `body`; null when it holds other data. */
+async function sameSubmission(userId: string, id: string, body: string): Promise<StoredUpload | null | "new"> {
+  const existing = await getUpload(userId, id);
+  if (!existing) return "new";
+  const content = await fsp.readFile(existing.path, "utf8").catch(() => null);
+  return content === body ? existing : null;
 }
 
 /** The user's upload with this id, or undefined (unknown id, malformed id, someone else's, or gone). */

@@ -36,6 +36,7 @@ export interface WizardData {
   containers: { id: string; name: string; size: number; categoryId: string | null }[];
   upload: { id: string; name: string; bytes: number; manual: boolean } | null;
   manualText: string | null;
+  submissionId: string;
   preview: { headers: string[]; hasHeader: boolean; rows: string[][]; phoneColumn: string | null } | null;
   previewError: string | null;
   job: JobView | null;
@@ -299,6 +300,7 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
       <Hidden state={state} omit={["mode", "upload", "column", "job"]} />
       <input type="hidden" name="mode" value="manual" />
       <input type="hidden" name="intent" value="manual" />
+      <input type="hidden" name="submission" value={wizard.submissionId} />
       {fieldError && <ValidationAlert message={fieldError} />}
       {serverError && <ValidationAlert title={serverError.title} message={serverError.message} />}
       <label htmlFor={fields.numbers.id} className="block text-sm font-medium text-slate-700">
