@@ -81,8 +81,9 @@ const handle = apiHandler({
         if (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)) {
           throw new ApiError(422, "validation_failed", "The JSON body must be an object with suppression_type and numbers.");
         }
-        input = validate(submission, raw);
-        jsonNumbers = validate(z.object({ numbers: numbersSchema }), raw).numbers;
+        const v = validate(submission.extend({ numbers: numbersSchema }), raw);
+        input = v;
+        jsonNumbers = v.numbers;
         upload = await saveNumbersAsCsv(api.userId, jsonNumbers);
         fileName = cleanOriginalName(input.file_name ?? "api-numbers.csv");
       }

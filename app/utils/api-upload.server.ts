@@ -1,4 +1,4 @@
-import { unstable_parseMultipartFormData } from "@remix-run/node";
+import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { z } from "zod";
 import { env } from "./env.server";
 import { ApiError } from "./api.server";
@@ -31,8 +31,17 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
     // Refuse at once when the client says the body is too large (a small allowance for the form's other parts).
     if (Number.isFinite(declared) && declared > maxUpload + 64 * 1024) throw tooLarge(maxUpload);
     let form: FormData;
+    // Only files streamed by this request count: a text field named "file" holding some earlier upload's id
+    // must not pick up (or, on a refusal, delete) a file that belongs to another job.
+    const streamed = new Set<string>();
+    const store = createCsvUploadHandler({ userId, maxBytes: maxUpload });
+    const handler: UploadHandler = async (part) => {
+      const value = await store(part);
+      if (part.filename !== undefined && part.name === "file" && typeof value === "string") streamed.add(value);
+      return value;
+    };
     try {
-      form = await unstable_parseMultipartFormData(request, createCsvUploadHandler({ userId, maxBytes: maxUpload }));
+      form = await unstable_parseMultipartFormData(request, handler);
     } catch (e) {
       if (e instanceof UploadTooLargeError) throw tooLarge(e.limit);
       throw new ApiError(422, "validation_failed", "The multipart body could not be read.");
@@ -42,7 +51,7 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
     for (const [k, v] of form.entries()) {
       if (typeof v !== "string") continue;
       if (k === "file") {
-        const stored = await getUpload(userId, v);
+        const stored = streamed.has(v) ? await getUpload(userId, v) : undefined;
         if (stored) uploads.push(stored);
         continue;
       }

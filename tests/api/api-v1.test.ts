@@ -268,6 +268,21 @@ describe("submit a scrub", () => {
     expect(r4.status).toBe(422);
     expect((await bodyOf(r4)).error.message).toContain("one CSV file");
 
+    // A text field named "file" carrying an earlier upload's id (here: a queued job's input) is not a file,
+    // and a refused request must not delete that job's input.
+    const queued = await db().selectFrom("scrub_jobs").select("input_path").where("user_id", "=", alice.userId).where("status", "=", "queued").executeTakeFirstOrThrow();
+    const sneaky = new FormData();
+    sneaky.set("file", path.basename(queued.input_path, ".csv"));
+    sneaky.set("suppression_type", "Everything");
+    const r6 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: sneaky }));
+    expect(r6.status).toBe(422);
+    expect(fs.existsSync(queued.input_path)).toBe(true);
+    sneaky.set("suppression_type", "LitigationOnly");
+    const r7 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: sneaky }));
+    expect(r7.status).toBe(422);
+    expect((await bodyOf(r7)).error.details[0].field).toBe("file");
+    expect(fs.existsSync(queued.input_path)).toBe(true);
+
     const noPhones = new FormData();
     noPhones.set("file", new File(["Name,Phone\nAnn,call me\nBob,n/a\n"], "nophones.csv"));
     noPhones.set("suppression_type", "LitigationOnly");
