@@ -71,6 +71,11 @@ async function poll<T extends { status: string }>(get: () => Promise<T>, show: (
   }
 }
 
+function elapsed(a: unknown, b: unknown): number | null {
+  if (!a || !b) return null;
+  return (new Date(b as string).getTime() - new Date(a as string).getTime()) / 1000;
+}
+
 function num(v: unknown): number {
   return v == null ? 0 : Number(v);
 }
@@ -188,6 +193,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
       files,
       seconds,
       rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
+      /** claim → completed, from the job row (without this process's start-up). */
+      jobSeconds: elapsed(job.started_at, job.finished_at),
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       timings: b.kind === "local" ? (b.service.runner.timings.get(jobId) ?? null) : null,
       via: b.kind === "local" ? "in-process" : "running server",
@@ -270,6 +277,7 @@ async function listsCommand(argv: string[]): Promise<number> {
           invalid: num(load.invalid),
           seconds,
           numbersPerSecond: seconds > 0 ? Math.round((valid + num(load.invalid)) / seconds) : null,
+          loadSeconds: elapsed(load.started_at, load.finished_at),
           maxRssBytes: process.resourceUsage().maxRSS * 1024,
         },
         null,
