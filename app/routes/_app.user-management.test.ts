@@ -281,7 +281,7 @@ describe("Edit User", () => {
     const ok = (await post(admin.cookie, form({ role: "UnlimitedUser" }), `?dialog=edit&id=${target.id}&page=1&status=Active`)) as Response;
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/user-management?page=1&status=Active");
-    expect(await toastOf(admin.cookie)).toEqual({ kind: "success", title: "User updated successfully!" });
+    expect(await toastOf(admin.cookie)).toEqual({ kind: "success", title: "User updated successfully!", description: "User role updated successfully" });
     expect(await userRow(target.id)).toMatchObject({ first_name: "Edited", company: "New Co", phone_number: "5551112222", role: "UnlimitedUser" });
     const actions = await db().selectFrom("audit_log").select("action").where("target_id", "=", target.id).execute();
     expect(actions.map((a) => a.action).sort()).toEqual(["user.role_changed", "user.updated"]);

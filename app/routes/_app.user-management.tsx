@@ -266,7 +266,7 @@ async function handleAction(request: Request, actor: SessionUser, formData: Form
         return data(submission.reply({ fieldErrors: { plan: ["An active plan cannot be removed here; it ends with its period"] } }), { status: 400 });
       }
     }
-    let result: { statusChanged: boolean } | null = null;
+    let result: { statusChanged: boolean; roleChanged: boolean } | null = null;
     try {
       result = await db.transaction().execute(async (trx) => {
         if (await liveEmailTaken(trx, v.email, target.id)) return null;
@@ -279,7 +279,11 @@ async function handleAction(request: Request, actor: SessionUser, formData: Form
     }
     if (!result) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
     if (result.statusChanged && v.status === "Blocked") await endUserSessions(target.id);
-    return redirectWithToast(request, backToList(request), { kind: "success", title: "User updated successfully!" });
+    return redirectWithToast(request, backToList(request), {
+      kind: "success",
+      title: "User updated successfully!",
+      ...(result.roleChanged ? { description: "User role updated successfully" } : {}),
+    });
   }
 
   if (intent === "toggle-status" || intent === "delete" || intent === "resend-invitation") {
