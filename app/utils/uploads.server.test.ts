@@ -74,6 +74,17 @@ describe("createCsvUploadHandler", () => {
   });
 });
 
+describe("createCsvUploadHandler and text fields", () => {
+  it("ignores a text field named like the file field (only a streamed file gives an upload id)", async () => {
+    const fd = new FormData();
+    fd.append("file", "0123456789abcdef0123456789abcdef");
+    fd.append("intent", "upload");
+    const form = await unstable_parseMultipartFormData(new Request("http://x/", { method: "POST", body: fd }), createCsvUploadHandler({ userId: userA }));
+    expect(form.get("file")).toBeNull();
+    expect(form.get("intent")).toBe("upload");
+  });
+});
+
 describe("saveManualUpload", () => {
   it("writes typed numbers as a one-column CSV", async () => {
     const upload = await saveManualUpload(userA, ["2025550101", "3105550199"]);

@@ -79,6 +79,12 @@ export function createCsvUploadHandler(opts: { userId: string; maxBytes?: number
   const maxBytes = opts.maxBytes ?? env().MAX_UPLOAD_BYTES;
   const fileField = opts.fileField ?? "file";
   return async ({ name, filename, data }) => {
+    // A text field named like the file field is never taken as an upload id: only a file streamed by this
+    // request counts (so a refused upload can never delete a file an earlier request stored).
+    if (filename === undefined && name === fileField) {
+      await drain(data);
+      return undefined;
+    }
     if (filename === undefined) {
       const chunks: Buffer[] = [];
       let size = 0;
