@@ -35,25 +35,29 @@ export async function activePlansForUsers(
 }
 
 /**
- * A where-clause for `selectFrom("users")`: users whose current period is on `planId`, or (null) users
- * with no current period.
+ * A where-clause for `selectFrom("users")`: users whose current plan (the latest-starting running period)
+ * is `planId`, or (null) users with no running period.
  */
 export function activePlanFilter(planId: string | null, now: Date = new Date()) {
   return (eb: ExpressionBuilder<Database, "users">): Expression<SqlBool> => {
-    const current = eb
-      .selectFrom("transactions as t")
-      .select(sql`1`.as("one"))
-      .whereRef("t.user_id", "=", "users.id")
-      .where("t.status", "in", ["paid", "active", "expired"])
-      .where("t.start_date", "<=", now)
-      .where("t.end_date", ">", now);
-    return planId == null ? eb.not(eb.exists(current)) : eb.exists(current.where("t.plan_id", "=", planId));
+    const running = (alias: "t" | "t2") =>
+      eb
+        .selectFrom(`transactions as ${alias}`)
+        .select(sql`1`.as("one"))
+        .where(`${alias}.status`, "in", ["paid", "active", "expired"])
+        .where(`${alias}.start_date`, "<=", now)
+        .where(`${alias}.end_date`, ">", now);
+    const current = running("t").whereRef("t.user_id", "=", "users.id");
+    if (planId == null) return eb.not(eb.exists(current));
+    const laterOther = running("t2").whereRef("t2.user_id", "=", "t.user_id").whereRef("t2.start_date", ">", "t.start_date");
+    return eb.exists(current.where("t.plan_id", "=", planId).where((w) => w.not(w.exists(laterOther))));
   };
 }
 
 /**
  * An administrator gives the user the plan for one period from now, without a payment (amount $0,
  * payment method admin_grant). Like a paid transfer, it replaces a period still running.
+ * Runs inside the caller's transaction when given one (e.g. creating the user and granting together).
  */
 export async function grantPlan(
   db: Db,
@@ -63,7 +67,9 @@ export async function grantPlan(
   if (!plan) throw new PlanNotFoundError();
   const now = input.now ?? new Date();
   const end = new Date(now.getTime() + plan.periodDays * DAY_MS);
-  return db.transaction().execute(async (trx) => {
+  const inTransaction = <T>(fn: (trx: Db) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
+  return inTransaction(async (trx) => {
+    // Same lock as reserveUsage and markTransactionPaid: no reservation runs against a half-switched period.
     await sql`select id from users where id = ${input.userId} for update`.execute(trx);
     await trx
       .updateTable("transactions")
