@@ -44,9 +44,10 @@ beforeAll(async () => {
   await createJob(db, { userId: ann.id, good: 80, bad: 15, invalid: 5, createdAt: new Date(now.getTime() - 2 * DAY) });
   await createJob(db, { userId: ann.id, good: 30, bad: 20, invalid: 0, createdAt: now });
   await createJob(db, { userId: ann.id, good: 1000, createdAt: new Date(now.getTime() - 40 * DAY) });
-  await createJob(db, { userId: ann.id, status: "running", fileName: "running.csv" });
-  await createJob(db, { userId: ann.id, status: "failed", fileName: "failed.csv" });
-  await createJob(db, { userId: ann.id, fileName: "latest.csv", good: 1 });
+  // Distinct creation times, so "latest" is unambiguous.
+  await createJob(db, { userId: ann.id, status: "running", fileName: "running.csv", createdAt: new Date(now.getTime() + 1000) });
+  await createJob(db, { userId: ann.id, status: "failed", fileName: "failed.csv", createdAt: new Date(now.getTime() + 2000) });
+  await createJob(db, { userId: ann.id, fileName: "latest.csv", good: 1, createdAt: new Date(now.getTime() + 3000) });
   // Bob: 10 rows, all good.
   await createJob(db, { userId: bob.id, good: 10, createdAt: now });
 });

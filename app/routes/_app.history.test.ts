@@ -37,6 +37,7 @@ beforeAll(async () => {
   const b = await createJob(db, {
     userId: bob.id,
     fileName: 'bob "quarterly"/report.csv',
+    createdAt: new Date(Date.now() + 1000),
     good: 1,
     bad: 0,
     invalid: 0,
