@@ -52,7 +52,7 @@ export function defaultWorkerPath(): string {
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
   const store: ListStore =
     o.store ?? (o.redisUrl ? new RedisListStore({ url: o.redisUrl, prefix: o.redisPrefix }) : new EmbeddedListStore());
-  const manager = new ListManager(o.handle, store, { waitMs: o.listWaitMs });
+  const manager = new ListManager(o.handle, store, { waitMs: o.listWaitMs, cacheDir: path.join(o.dataDir, "cache") });
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
   let pool: Piscina | null = null;
   const getPool = () => {
@@ -123,7 +123,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
         const c = await manager.change(input.listId, input.mode, numbers, async (s, counts) => {
           await s.query(
             `update list_loads set status = 'completed', added = $2, already_present = $3, removed = $4, invalid = $5,
-               finished_at = now(), lease_owner = null where id = $1`,
+               finished_at = clock_timestamp(), lease_owner = null where id = $1`,
             [loadId, counts.added, counts.alreadyPresent + (valid - numbers.length), counts.removed, rejected.length],
           );
         });

@@ -315,7 +315,7 @@ export class JobRunner {
       await this.o.manager.change(load.list_id, load.mode, file.numbers, async (s, c) => {
         const r = await s.query(
           `update list_loads set status = 'completed', error = null, bytes_read = $2, bytes_total = $2, added = $3,
-             already_present = $4, removed = $5, invalid = $6, finished_at = now(), lease_owner = null, lease_expires_at = null
+             already_present = $4, removed = $5, invalid = $6, finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null
            where id = $1 and lease_owner = $7`,
           [load.id, file.bytes, c.added, c.alreadyPresent + (file.valid - file.numbers.length), c.removed, file.invalid, this.o.owner],
         );

@@ -10,6 +10,8 @@
  *  3. after commit: the copy is marked current at the new version (replace: swapped atomically).
  *  A failure between the steps leaves the copy not current → scrubs fail closed until `lists rebuild`.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { DbHandle } from "../../../db/client";
 import { BloomFilter, type SharedBloom } from "./bloom";
 import { readListNumbers, withBulkTransaction, type BulkSession } from "./pg-bulk";
@@ -22,6 +24,8 @@ export interface ListInfo {
   size: number;
   version: number;
   deleted: boolean;
+  /** created/updated times: with id and version they name one state of the list's numbers (cache key). */
+  stamp: string;
 }
 
 export interface ReadyList {
@@ -42,6 +46,8 @@ export interface ListManagerOptions {
   /** How long a scrub waits for a list copy that is being changed before failing closed. */
   waitMs?: number;
   bloomFp?: number;
+  /** Directory for cached Bloom filter files (DATA_DIR/cache); none = no cache. */
+  cacheDir?: string;
 }
 
 const CHUNK = 1_000_000;
@@ -72,6 +78,7 @@ export class ListManager {
   private locks = new Map<number, Promise<unknown>>();
   readonly waitMs: number;
   readonly bloomFp: number;
+  readonly cacheDir: string | null;
 
   constructor(
     readonly handle: DbHandle,
@@ -80,6 +87,7 @@ export class ListManager {
   ) {
     this.waitMs = opts.waitMs ?? 20_000;
     this.bloomFp = opts.bloomFp ?? 0.01;
+    this.cacheDir = opts.cacheDir ?? null;
   }
 
   /** Runs fn alone for this list within this process. */
@@ -95,7 +103,7 @@ export class ListManager {
   async info(listId: number): Promise<ListInfo | null> {
     const row = await this.handle.db
       .selectFrom("lists")
-      .select(["id", "kind", "user_id", "size", "version", "deleted_at"])
+      .select(["id", "kind", "user_id", "size", "version", "deleted_at", "created_at", "updated_at"])
       .where("id", "=", listId)
       .executeTakeFirst();
     if (!row) return null;
@@ -106,6 +114,7 @@ export class ListManager {
       size: Number(row.size),
       version: Number(row.version),
       deleted: row.deleted_at != null,
+      stamp: `${new Date(row.created_at).getTime()}-${new Date(row.updated_at).getTime()}`,
     };
   }
 
@@ -128,17 +137,50 @@ export class ListManager {
     throw new ListStoreError(`List ${listId} keeps changing; try again.`);
   }
 
+  /** A Bloom filter file cached for (list, version): any process on this disk reuses it. */
+  private bloomFile(info: ListInfo, bloom: BloomFilter): string | null {
+    if (!this.cacheDir) return null;
+    // The stamp (created/updated times, bumped with the version) tells apart lists of other databases
+    // that share this disk and happen to have the same id and version.
+    return path.join(this.cacheDir, `bloom-${info.id}-v${info.version}-${info.stamp}-m${bloom.sizeBits}-k${bloom.k}.bin`);
+  }
+
   /** Builds the Bloom filter straight from the database stream (no copy of the list held in memory). */
   private async streamBloom(listId: number): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const before = await this.info(listId);
       if (!before) throw new ListStoreError(`List ${listId} does not exist.`);
-      const capacity = Math.max(before.size * 2, 100_000);
+      const capacity = Math.max(Math.ceil(before.size * 1.25), 100_000);
       const bloom = BloomFilter.create(capacity, this.bloomFp);
+      const file = this.bloomFile(before, bloom);
+      if (file && fs.existsSync(file) && fs.statSync(file).size === bloom.bits.byteLength) {
+        // The file was written whole (temp + rename) for exactly this version of the list.
+        const fh = await fs.promises.open(file, "r");
+        try {
+          await fh.read(new Uint8Array(bloom.shared.sab), 0, bloom.bits.byteLength, 0);
+        } finally {
+          await fh.close();
+        }
+        this.blooms.set(listId, { version: before.version, bloom, capacity });
+        return;
+      }
       for await (const c of readListNumbers(this.handle, listId)) bloom.addAll(c);
       const after = await this.info(listId);
       if (after && after.version === before.version) {
         this.blooms.set(listId, { version: before.version, bloom, capacity });
+        if (file) {
+          try {
+            fs.mkdirSync(path.dirname(file), { recursive: true });
+            for (const old of fs.readdirSync(path.dirname(file))) {
+              if (old.startsWith(`bloom-${listId}-v`)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+            }
+            const tmp = `${file}.${process.pid}.tmp`;
+            fs.writeFileSync(tmp, new Uint8Array(bloom.shared.sab));
+            fs.renameSync(tmp, file);
+          } catch {
+            /* a cache only */
+          }
+        }
         return;
       }
     }
@@ -146,7 +188,7 @@ export class ListManager {
   }
 
   private buildBloom(listId: number, version: number, size: number, chunks: Float64Array[]): BloomFilter {
-    const capacity = Math.max(size * 2, 100_000);
+    const capacity = Math.max(Math.ceil(size * 1.25), 100_000);
     const bloom = BloomFilter.create(capacity, this.bloomFp);
     for (const c of chunks) bloom.addAll(c);
     this.blooms.set(listId, { version, bloom, capacity });

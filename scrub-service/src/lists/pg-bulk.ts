@@ -98,7 +98,7 @@ function parseNumbers(text: string): Float64Array {
 }
 
 /** Area-code ranges read per statement (bounded memory on PGlite). */
-const NPA_STEP = 100;
+const NPA_STEP = 25;
 
 /**
  * Every number of a list, in chunks (sorted within a chunk). Reads by area-code ranges so memory stays
