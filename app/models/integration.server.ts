@@ -319,6 +319,12 @@ export async function listApiKeys(db: Db, userId: string): Promise<ApiKeySummary
   }));
 }
 
+export async function renameApiKey(db: Db, { id, userId, name }: { id: string; userId: string; name: string }): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const res = await db.updateTable("api_keys").set({ name }).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
 export async function revokeApiKey(db: Db, { id, userId }: { id: string; userId: string }): Promise<boolean> {
   if (!isUuid(id)) return false;
   const res = await db

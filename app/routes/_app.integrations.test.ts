@@ -127,6 +127,19 @@ describe("keys, toggles, secret, delete", () => {
     expect((await post({ intent: "revoke-key", id: prod.id })).status).toBe(404);
   });
 
+  it("renames a key (owner only)", async () => {
+    const created = (await post({ intent: "create-key", integrationId, name: "Old name" })).body.revealed;
+    const key = (await listApiKeys(db(), userId)).find((k) => k.name === "Old name")!;
+    expect((await post({ intent: "rename-key", id: key.id, name: "Taken" }, otherCookie)).status).toBe(404);
+    const empty = await post({ intent: "rename-key", id: key.id, name: "" });
+    expect(empty.status).toBe(400);
+    expect(empty.body.result.error.name).toEqual(["Key name is required"]);
+    expect((await post({ intent: "rename-key", id: key.id, name: "Billing sync" })).status).toBe(302);
+    expect((await listApiKeys(db(), userId)).find((k) => k.id === key.id)?.name).toBe("Billing sync");
+    expect((await findApiKey(db(), created.value))?.revoked).toBe(false);
+    await post({ intent: "revoke-key", id: key.id });
+  });
+
   it("a key for another user's integration is 404", async () => {
     const r = await post({ intent: "create-key", integrationId, name: "steal" }, otherCookie);
     expect(r.status).toBe(404);

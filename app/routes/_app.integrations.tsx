@@ -16,6 +16,7 @@ import {
   listDeliveries,
   listIntegrations,
   MAX_INTEGRATIONS_PER_USER,
+  renameApiKey,
   MAX_KEYS_PER_INTEGRATION,
   revokeApiKey,
   rotateWebhookSecret,
@@ -28,7 +29,7 @@ import { recordAudit } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { appUrl } from "~/utils/env.server";
-import { createKeySchema, idSchema, integrationSchema, toggleSchema } from "~/utils/integration-forms";
+import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSchema } from "~/utils/integration-forms";
 import { flashToast } from "~/utils/session.server";
 import { webhookUrlProblem } from "~/utils/webhook-url.server";
 import { API_REQUESTS_PER_HOUR } from "~/utils/rate-limit.server";
@@ -72,7 +73,7 @@ type Revealed = {
   /** A new integration with a webhook URL: its signing secret, shown together with the first key. */
   secret?: string;
 };
-type ActionData = { form: "integration" | "key"; result: SubmissionResult<string[]> } | { revealed: Revealed };
+type ActionData = { form: "integration" | "key" | "rename"; result: SubmissionResult<string[]> } | { revealed: Revealed };
 
 const TOGGLE_LABEL = {
   webhook_enabled: "Webhook notifications",
@@ -163,6 +164,16 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionData>({
       revealed: { kind: "api-key", value: created.key, label: `API key "${submission.value.name}" created`, integrationId: submission.value.integrationId },
     });
+  }
+
+  if (intent === "rename-key") {
+    const submission = parseWithZod(formData, { schema: renameKeySchema });
+    if (submission.status !== "success") return data<ActionData>({ form: "rename", result: submission.reply() }, { status: 400 });
+    const { id, name } = submission.value;
+    const key = (await listApiKeys(db, user.id)).find((k) => k.id === id);
+    if (!key || !(await renameApiKey(db, { id, userId: user.id, name }))) return notFound();
+    await recordAudit(db, { actorId: user.id, action: "api_key.rename", targetType: "api_key", targetId: id, details: { name } });
+    return redirect(back(key.integrationId), await toast("API Key Renamed", `${key.prefix}… is now "${name}".`));
   }
 
   if (intent === "toggle") {
@@ -338,6 +349,34 @@ function IntegrationDialog({
   );
 }
 
+function RenameKeyForm({ keyId, name, lastResult, cancelTo }: { keyId: string; name: string; lastResult: SubmissionResult<string[]> | undefined; cancelTo: string }) {
+  const [form, fields] = useForm({
+    id: `rename-${keyId}`,
+    lastResult,
+    defaultValue: { name },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: renameKeySchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex w-full flex-wrap items-start gap-2">
+      <input type="hidden" name="intent" value="rename-key" />
+      <input type="hidden" name="id" value={keyId} />
+      <div className="min-w-0 flex-1">
+        <label htmlFor={fields.name.id} className="sr-only">
+          Key name
+        </label>
+        <input {...getInputProps(fields.name, { type: "text" })} className={inputClass} maxLength={100} />
+        <FieldErrors id={fields.name.errorId} errors={fields.name.errors} />
+      </div>
+      <button type="submit" className={buttonClass}>
+        Save
+      </button>
+      <Link to={cancelTo} className={secondaryButtonClass}>
+        Cancel
+      </Link>
+    </Form>
+  );
+}
+
 function RevealPanel({ revealed }: { revealed: Revealed }) {
   const items: { title: string; value: string; testId: string }[] = [];
   if (revealed.kind === "api-key") items.push({ title: "API key", value: revealed.value, testId: "revealed-api-key" });
@@ -377,6 +416,8 @@ export default function Integrations() {
   const revealed = actionData && "revealed" in actionData ? actionData.revealed : null;
   const integrationResult = actionData && "form" in actionData && actionData.form === "integration" ? actionData.result : undefined;
   const keyResult = actionData && "form" in actionData && actionData.form === "key" ? actionData.result : undefined;
+  const renameResult = actionData && "form" in actionData && actionData.form === "rename" ? actionData.result : undefined;
+  const renaming = params.get("rename");
   const here = selected ? `/integrations?integration=${selected.id}` : "/integrations";
   const [keyForm, keyFields] = useForm({
     id: `create-key-${selected?.id ?? "none"}`,
@@ -557,6 +598,18 @@ export default function Integrations() {
                         Created {formatWhen(k.createdAt)} · Last used {formatWhen(k.lastUsedAt)}
                       </p>
                     </div>
+                    {!k.revokedAt && renaming === k.id && (
+                      <RenameKeyForm keyId={k.id} name={k.name} lastResult={renameResult} cancelTo={`/integrations?integration=${selected.id}`} />
+                    )}
+                    {!k.revokedAt && renaming !== k.id && (
+                      <Link
+                        to={`/integrations?integration=${selected.id}&rename=${k.id}`}
+                        className="rounded-md border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+                        aria-label={`Rename ${k.name}`}
+                      >
+                        Rename
+                      </Link>
+                    )}
                     {!k.revokedAt && (
                       <Form method="post">
                         <input type="hidden" name="intent" value="revoke-key" />

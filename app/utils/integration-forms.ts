@@ -47,3 +47,9 @@ export const idSchema = z.object({
   intent: z.enum(["revoke-key", "delete-integration", "rotate-secret"]),
   id: z.string().min(1),
 });
+
+export const renameKeySchema = z.object({
+  intent: z.literal("rename-key"),
+  id: z.string().min(1),
+  name: z.string({ error: "Key name is required" }).trim().min(1, "Key name is required").max(100, "Key name must be at most 100 characters"),
+});

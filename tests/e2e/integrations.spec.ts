@@ -137,7 +137,11 @@ test.describe("integrations", () => {
       expect(temp).toMatch(/^dpt_/);
       await page.getByRole("link", { name: "Done" }).click();
       expect((await request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${temp}` } })).status()).toBe(200);
-      await page.getByRole("button", { name: "Revoke Temporary" }).click();
+      await page.getByRole("link", { name: "Rename Temporary" }).click();
+      await page.getByLabel("Key name", { exact: true }).fill("Short-lived");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("API Key Renamed")).toBeVisible();
+      await page.getByRole("button", { name: "Revoke Short-lived" }).click();
       await expect(page.getByText("API Key Revoked")).toBeVisible();
       const revoked = await request.get("/api/v1/usage", { headers: { Authorization: `Bearer ${temp}` } });
       expect(revoked.status()).toBe(401);

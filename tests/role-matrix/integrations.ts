@@ -106,6 +106,22 @@ export const entries: MatrixEntry[] = [
     setup: async (ctx) => ({ form: { intent: "revoke-key", id: (await foreign(ctx)).keyId } }),
   },
   {
+    name: "POST /integrations intent=rename-key (own)",
+    route: page,
+    kind: "action",
+    path: "/integrations",
+    expect: signedIn(302),
+    setup: async (ctx) => ({ form: { intent: "rename-key", id: (await own(ctx)).keyId, name: "Renamed" } }),
+  },
+  {
+    name: "POST /integrations intent=rename-key (someone else's)",
+    route: page,
+    kind: "action",
+    path: "/integrations",
+    expect: othersGet404,
+    setup: async (ctx) => ({ form: { intent: "rename-key", id: (await foreign(ctx)).keyId, name: "Mine now" } }),
+  },
+  {
     name: "POST /integrations intent=toggle (own)",
     route: page,
     kind: "action",
