@@ -573,6 +573,28 @@ describe("the rest of the surface", () => {
     expect((await bodyOf(res)).error.code).toBe("method_not_allowed");
   });
 
+  it("500 internal_error (logged, no details leaked) when something fails on our side", async () => {
+    const original = fake.service.countRecords;
+    fake.service.countRecords = async () => {
+      throw new Error("disk on fire at /srv/secret/path");
+    };
+    const logged: unknown[][] = [];
+    const consoleError = console.error;
+    console.error = (...a: unknown[]) => logged.push(a);
+    try {
+      const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+      expect(res.status).toBe(500);
+      const body = await bodyOf(res);
+      expect(body.error.code).toBe("internal_error");
+      expect(JSON.stringify(body)).not.toContain("/srv/secret");
+      expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
+      expect(logged).toHaveLength(1);
+    } finally {
+      console.error = consoleError;
+      fake.service.countRecords = original;
+    }
+  });
+
   it("unknown API paths answer a JSON 404", async () => {
     const res = await call(catchAll, apiRequest("/api/v1/nothing"));
     expect(res.status).toBe(404);
