@@ -14,9 +14,11 @@ import { areaCodeMask } from "../worker/area-codes";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, LF } from "../worker/csv";
 import type { ParseResult } from "../worker/index";
 import { INVALID_REASONS } from "../worker/normalize";
+import { collectGarbage } from "../worker/gc";
 import { BatchReader, headersOf, NotTextFileError, RecordTooLargeError } from "./read";
 
 export const REASONS = ["litigation", "dnc", "container", "duplicate", "state", ...INVALID_REASONS] as const;
+const GC_EVERY_BYTES = 32 * 1024 * 1024;
 const R_DUP = 3;
 const R_STATE = 4;
 const R_INVALID0 = 5;
@@ -265,6 +267,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       return { classes, reasonIdx, counts, byReason };
     };
 
+    let sinceGc = 0;
     let classifyChain: Promise<unknown> = Promise.resolve();
     let writeChain: Promise<unknown> = Promise.resolve();
     const inflight: Promise<unknown>[] = [];
@@ -321,6 +324,12 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         progress.bad += counts[1];
         progress.invalid += counts[2];
         progress.bytesRead = batch.fileOffset;
+        // Free the batches' shared buffers at a steady pace (see worker/gc.ts).
+        sinceGc += batch.end - batch.start;
+        if (sinceGc >= GC_EVERY_BYTES) {
+          sinceGc = 0;
+          collectGarbage();
+        }
         input.onProgress?.(progress);
       })();
       writeChain = written;
