@@ -216,13 +216,38 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     const seen = new NumberSet();
     const maxInFlight = input.maxInFlight ?? Math.max(3, input.pool.options.maxThreads * 2 + 1);
 
-    const classify = async (p: ParseResult) => {
-      const { rows, maybe, outOfState } = p;
+    /**
+     * Store lookups of a batch's Bloom positives, started as soon as the batch is parsed (membership does
+     * not depend on row order), so the store's latency overlaps other batches instead of stalling the
+     * ordered step. hits[l][r] = 1 when row r's number is on list l.
+     */
+    const lookup = async (p: ParseResult): Promise<(Uint8Array | null)[]> => {
+      const { rows, maybe } = p;
+      return Promise.all(
+        input.lists.map(async (list, l) => {
+          if (!list.snapshot) return null;
+          const bit = 1 << l;
+          const ask: number[] = [];
+          for (let r = 0; r < rows.count; r++) if (maybe[r] & bit) ask.push(r);
+          if (!ask.length) return null;
+          const nums = new Float64Array(ask.length);
+          for (let i = 0; i < ask.length; i++) nums[i] = rows.codes[ask[i]];
+          const answers = await list.snapshot.has(nums, ask.length);
+          const hits = new Uint8Array(rows.count);
+          for (let i = 0; i < ask.length; i++) if (answers[i]) hits[ask[i]] = 1;
+          return hits;
+        }),
+      );
+    };
+    const listReasons = input.lists.map((l) => REASONS.indexOf(l.reason));
+
+    /** The ordered step: duplicates need every earlier row; then state, then lists in priority order. */
+    const classify = (p: ParseResult, hits: (Uint8Array | null)[]) => {
+      const { rows, outOfState } = p;
       const n = rows.count;
       const shared = new SharedArrayBuffer(n * 2);
       const classes = new Uint8Array(shared, 0, n);
       const reasonIdx = new Uint8Array(shared, n, n);
-      let cand: number[] = [];
       for (let r = 0; r < n; r++) {
         const x = rows.codes[r];
         if (x < 0) {
@@ -234,28 +259,16 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         } else if (outOfState[r]) {
           classes[r] = CLASS_BAD;
           reasonIdx[r] = R_STATE;
-        } else if (maybe[r]) {
-          cand.push(r);
-        } // else good (0)
-      }
-      for (let l = 0; l < input.lists.length && cand.length; l++) {
-        const list = input.lists[l];
-        if (!list.snapshot) continue;
-        const ask = cand.filter((r) => (maybe[r] & (1 << l)) !== 0);
-        if (!ask.length) continue;
-        const nums = new Float64Array(ask.length);
-        for (let i = 0; i < ask.length; i++) nums[i] = rows.codes[ask[i]];
-        const hits = await list.snapshot.has(nums, ask.length);
-        const reason = REASONS.indexOf(list.reason);
-        const hitRows = new Set<number>();
-        for (let i = 0; i < ask.length; i++) {
-          if (hits[i]) {
-            classes[ask[i]] = CLASS_BAD;
-            reasonIdx[ask[i]] = reason;
-            hitRows.add(ask[i]);
+        } else {
+          for (let l = 0; l < hits.length; l++) {
+            const h = hits[l];
+            if (h && h[r]) {
+              classes[r] = CLASS_BAD;
+              reasonIdx[r] = listReasons[l];
+              break;
+            }
           }
-        }
-        if (hitRows.size) cand = cand.filter((r) => !hitRows.has(r));
+        } // else good (0)
       }
       const counts = [0, 0, 0];
       const byReason = new Array<number>(REASONS.length).fill(0);
@@ -291,8 +304,10 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       const prevClassify = classifyChain;
       const classified = (async () => {
         const p = await parsed;
+        const hits = lookup(p);
+        hits.catch(() => {});
         await prevClassify;
-        const c = await classify(p);
+        const c = classify(p, await hits);
         return { p, c };
       })();
       classifyChain = classified;
