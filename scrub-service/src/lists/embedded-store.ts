@@ -49,6 +49,23 @@ function group(chunks: Iterable<Float64Array>): (Uint32Array | undefined)[] {
   return out;
 }
 
+/** Per-area-code arrays of a strictly increasing chunk (no sort, no second copy). */
+function groupSorted(c: Float64Array): (Uint32Array | undefined)[] {
+  const out: (Uint32Array | undefined)[] = new Array(1000);
+  let i = 0;
+  while (i < c.length) {
+    const npa = Math.floor(c[i] / 10_000_000);
+    let j = i;
+    while (j < c.length && Math.floor(c[j] / 10_000_000) === npa) j++;
+    const a = new Uint32Array(j - i);
+    const base = npa * 10_000_000;
+    for (let k = i; k < j; k++) a[k - i] = c[k] - base;
+    out[npa] = a;
+    i = j;
+  }
+  return out;
+}
+
 function mergeSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
   const out = new Uint32Array(a.length + b.length);
   let i = 0;
@@ -149,11 +166,31 @@ export class EmbeddedListStore implements ListStore {
     }
   }
 
+  /**
+   * Builds the new copy chunk by chunk: sorted chunks (the database's, or a sorted file's) go straight into
+   * per-area-code arrays, so only the final arrays (4 B/number) and one chunk are held, never the whole
+   * list as doubles. Unsorted chunks are grouped on their own first.
+   */
   async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>): Promise<ReplaceHandle> {
-    const all: Float64Array[] = [];
-    for await (const c of chunks) all.push(c);
+    const byNpa: (Uint32Array | undefined)[] = new Array(1000);
+    for await (const chunk of chunks) {
+      let sorted = true;
+      for (let i = 1; i < chunk.length; i++) {
+        if (chunk[i] <= chunk[i - 1]) {
+          sorted = false;
+          break;
+        }
+      }
+      const part = sorted ? groupSorted(chunk) : group([chunk]);
+      for (let n = 0; n < 1000; n++) {
+        const b = part[n];
+        if (!b) continue;
+        const a = byNpa[n];
+        byNpa[n] = a ? mergeSorted(a, b) : b;
+      }
+    }
     const generation = this.nextGen++;
-    this.pending.set(listId, { generation, byNpa: group(all) });
+    this.pending.set(listId, { generation, byNpa });
     return { generation };
   }
 

@@ -137,6 +137,35 @@ export class ListManager {
     throw new ListStoreError(`List ${listId} keeps changing; try again.`);
   }
 
+  /**
+   * Fills the embedded index and the Bloom filter in one pass over the database's stream of the list
+   * (bounded memory: the index's own 4 B/number plus one chunk), at one consistent version.
+   */
+  private async loadEmbedded(listId: number): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const before = await this.info(listId);
+      if (!before) throw new ListStoreError(`List ${listId} does not exist.`);
+      const capacity = Math.max(Math.ceil(before.size * 1.25), 100_000);
+      const bloom = BloomFilter.create(capacity, this.bloomFp);
+      const handle = this.handle;
+      async function* stream() {
+        for await (const c of readListNumbers(handle, listId)) {
+          bloom.addAll(c);
+          yield c;
+        }
+      }
+      const replaced = await this.store.replace(listId, stream());
+      const after = await this.info(listId);
+      if (after && after.version === before.version) {
+        await this.store.finishChange(listId, before.version, replaced);
+        this.blooms.set(listId, { version: before.version, bloom, capacity });
+        return;
+      }
+      await this.store.abortReplace(listId, replaced);
+    }
+    throw new ListStoreError(`List ${listId} keeps changing; try again.`);
+  }
+
   /** A Bloom filter file cached for (list, version): any process on this disk reuses it. */
   private bloomFile(info: ListInfo, bloom: BloomFilter): string | null {
     if (!this.cacheDir) return null;
@@ -212,10 +241,7 @@ export class ListManager {
       if (storeVersion !== info.version && this.store.kind === "embedded") {
         await this.exclusive(listId, async () => {
           if ((await this.store.version(listId)) === (await this.info(listId))?.version) return;
-          const { version, size, chunks } = await this.readConsistent(listId);
-          const handle = await this.store.replace(listId, chunks);
-          await this.store.finishChange(listId, version, handle);
-          this.buildBloom(listId, version, size, chunks);
+          await this.loadEmbedded(listId);
         });
         storeVersion = await this.store.version(listId);
       }
@@ -268,6 +294,7 @@ export class ListManager {
 
   /** Reloads the store's copy (and this process's Bloom filter) of a list from the database. */
   async rebuild(listId: number): Promise<void> {
+    if (this.store.kind === "embedded") return this.exclusive(listId, () => this.loadEmbedded(listId));
     await this.exclusive(listId, async () => {
       const { version, size, chunks } = await this.readConsistent(listId);
       const handle = await this.store.replace(listId, chunks);
