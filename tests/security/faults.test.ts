@@ -1,0 +1,373 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// These tests need PostgreSQL (a second process shares the database); CI sets DATABASE_URL.
+process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+
+import Redis from "ioredis";
+import { createTestDb } from "../setup/db";
+import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { createScrubJob } from "../../scrub-service/src/service";
+import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
+import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
+
+/*
+ * Faults with real processes, on loopback (docs/decisions/083):
+ * - kill -9 of a scrub process mid-job: another process fails the job when the lease runs out, deletes the
+ *   partial files, offers no result; a retry produces the same files as a clean run;
+ * - Redis (our own redis-server on a spare port) flushed before a job, flushed during one, stopped during one:
+ *   the job fails closed with the message naming the rebuild command; after the rebuild the scrub is right;
+ * - disk full while writing results (a 1 MB tmpfs): the job fails, the results of earlier jobs stay intact;
+ * - PostgreSQL restarted while the app's pool is in use (a throwaway cluster): queries work again without
+ *   restarting the app.
+ * Waits poll the database with generous bounds; nothing asserts a duration.
+ */
+
+let handle: DbHandle;
+let userId: string;
+let work: string;
+let bigInput: string;
+let smallInput: string;
+const LITIGATION = ["2125550101", "3105550102"];
+const ROWS = 300_000;
+const SLOW = 180_000; // bound for tests that scrub the big file several times on a shared machine
+
+/** A TCP port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const net = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Waits until the job has done some rows but not all; fails if it ended first. */
+async function midway(id: string) {
+  await until("the job to be mid-way", async () => {
+    const j = await jobRow(id);
+    if (j.status === "completed" || j.status === "failed") throw new Error(`the job ended (${j.status}) before the fault`);
+    return j.status === "running" && Number(j.rows_done) > 0;
+  });
+}
+
+const jobRow = (id: string) => handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const filesOf = (id: string) => handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).orderBy("kind").execute();
+const sha = (p: string) => crypto.createHash("sha256").update(fs.readFileSync(p)).digest("hex");
+
+async function hashesOf(id: string): Promise<Record<string, string>> {
+  return Object.fromEntries((await filesOf(id)).map((f) => [f.kind, sha(f.path)]));
+}
+
+async function newJob(inputPath: string) {
+  return createScrubJob(handle.db, { userId, fileName: path.basename(inputPath), inputPath, suppressionType: "LitigationOnly", columnName: "Phone" });
+}
+
+async function runJob(svc: InProcessScrubService, inputPath: string) {
+  const id = await newJob(inputPath);
+  await svc.enqueue(id);
+  await svc.waitFor("job", id, 120_000);
+  return { id, job: await jobRow(id), files: await filesOf(id) };
+}
+
+function service(extra: Partial<Parameters<typeof createInProcessScrubService>[0]> = {}) {
+  // Small batches: progress (and list lookups) all through the file, so a fault lands mid-job.
+  return createInProcessScrubService({
+    handle,
+    dataDir: path.join(work, "data"),
+    threads: 1,
+    leaseMs: 1000,
+    progressMs: 50,
+    listWaitMs: 0,
+    batchBytes: 64 * 1024,
+    ...extra,
+  });
+}
+
+beforeAll(async () => {
+  handle = await createTestDb("postgres");
+  userId = await createUser(handle);
+  work = tmpDir("faults");
+  // 300k rows (~8 MB): long enough that a process is surely mid-job when progress first shows. Every 997th
+  // row is on the litigation list, so lookups in the list store happen all through the file.
+  const rows = ["Name,Phone"];
+  for (let i = 0; i < ROWS; i++) {
+    rows.push(`Row ${i},${i % 997 === 0 ? LITIGATION[i % 2] : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
+  }
+  bigInput = path.join(work, "big.csv");
+  fs.writeFileSync(bigInput, rows.join("\n") + "\n");
+  smallInput = path.join(work, "small.csv");
+  fs.writeFileSync(smallInput, `Name,Phone\nAnn,${LITIGATION[0]}\nBob,4155550103\nCy,${LITIGATION[1]}\nDee,12\n`);
+  // The litigation list the scrubs check against (PostgreSQL is the source of truth).
+  const svc = await service({ autoStart: false });
+  const { litigation } = await adminListIds(handle);
+  await svc.loadNumbers({ listId: litigation, mode: "add", numbers: LITIGATION });
+  await svc.close();
+});
+
+afterAll(async () => {
+  await handle?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe("kill -9 of a scrub process mid-job", () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("the job ends failed, partial files are deleted, nothing is offered; a retry gives the same files as a clean run", { timeout: SLOW }, async () => {
+    const id = await newJob(bigInput);
+    const dataDir = path.join(work, "data");
+    // The test's own database (createTestDb made a new one on the server).
+    const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
+    child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "fixtures/scrub-child.ts"), url, dataDir, id], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let childErr = "";
+    child.stderr!.on("data", (c) => (childErr += c));
+    const running = await until("the child to be mid-job", async () => {
+      const j = await jobRow(id);
+      if (j.status !== "running" && j.status !== "queued") throw new Error(`child ended the job (${j.status}) before the kill: ${childErr}`);
+      return j.status === "running" && Number(j.rows_done) > 0 && j;
+    });
+    expect(String(running.lease_owner)).toContain(`:${child.pid}:`);
+    child.kill("SIGKILL");
+    await new Promise((r) => child!.once("exit", r));
+    expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(true); // it was writing when it died
+
+    // Still "running" (nobody knows yet), and no result is offered meanwhile.
+    expect((await jobRow(id)).status).toBe("running");
+    expect(await filesOf(id)).toEqual([]);
+
+    // A surviving scrub process takes over once the dead one's lease runs out.
+    const svc = await service();
+    try {
+      const failed = await until("the sweep to fail the job", async () => {
+        const j = await jobRow(id);
+        return j.status !== "running" && j;
+      });
+      expect(failed.status).toBe("failed");
+      expect(failed.error).toBe("The scrub was interrupted (the scrub service stopped). Please run it again.");
+      expect(await filesOf(id)).toEqual([]);
+      expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(false);
+
+      const retry = await runJob(svc, bigInput);
+      const clean = await runJob(svc, bigInput);
+      expect([retry.job.status, clean.job.status]).toEqual(["completed", "completed"]);
+      expect(retry.files.map((f) => f.kind)).toEqual(["bad", "good", "invalid"]);
+      expect(await hashesOf(retry.id)).toEqual(await hashesOf(clean.id));
+      expect(Number(retry.job.total_rows)).toBe(ROWS);
+      expect(Number(retry.job.bad_count)).toBeGreaterThanOrEqual(Math.ceil(ROWS / 997));
+      expect([retry.job.good_count, retry.job.bad_count, retry.job.invalid_count]).toEqual([
+        clean.job.good_count,
+        clean.job.bad_count,
+        clean.job.invalid_count,
+      ]);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe("Redis flushed or stopped (our own redis-server)", () => {
+  let port = 0;
+  let url = "";
+  let redis: ChildProcess | undefined;
+  let svc: InProcessScrubService;
+  let admin: Redis;
+
+  async function startRedis() {
+    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    await until("redis to answer", async () => {
+      const c = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      c.on("error", () => {});
+      try {
+        await c.connect();
+        return (await c.ping()) === "PONG";
+      } catch {
+        return false;
+      } finally {
+        c.disconnect();
+      }
+    });
+  }
+
+  async function stopRedis() {
+    if (!redis || redis.exitCode !== null) return;
+    const exited = new Promise((r) => redis!.once("exit", r));
+    redis.kill("SIGKILL");
+    await exited;
+  }
+
+  beforeAll(async () => {
+    port = await freePort();
+    url = `redis://127.0.0.1:${port}`;
+    await startRedis();
+    admin = new Redis(url, { maxRetriesPerRequest: 1 });
+    admin.on("error", () => {});
+    svc = await service({ redisUrl: url, redisPrefix: uniquePrefix(), dataDir: path.join(work, "redis-data") });
+    await svc.rebuildLists();
+  });
+  afterAll(async () => {
+    // (bounded: closing a client whose server is gone can wait on its reconnect)
+    await Promise.race([svc?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
+    admin?.disconnect();
+    await stopRedis();
+  });
+
+  const expectFailedClosed = async (r: Awaited<ReturnType<typeof runJob>>, message: RegExp) => {
+    expect(r.job.status).toBe("failed");
+    expect(r.job.error).toMatch(message);
+    expect(r.files).toEqual([]);
+    expect(fs.existsSync(path.join(work, "redis-data", "jobs", r.id))).toBe(false);
+  };
+
+  it("flushed before a job: fails closed naming the rebuild command; after the rebuild the scrub is right", async () => {
+    const ok = await runJob(svc, smallInput);
+    expect([ok.job.status, Number(ok.job.good_count), Number(ok.job.bad_count), Number(ok.job.invalid_count)]).toEqual(["completed", 1, 2, 1]);
+    await admin.flushall(); // our own instance
+    await expectFailedClosed(await runJob(svc, smallInput), /no current copy.*npm run lists -- rebuild/s);
+    await svc.rebuildLists();
+    const again = await runJob(svc, smallInput);
+    expect(again.job.status).toBe("completed");
+    expect(await hashesOf(again.id)).toEqual(await hashesOf(ok.id));
+  });
+
+  it("flushed during a job: the job fails, never completes against an empty list", { timeout: SLOW }, async () => {
+    const id = await newJob(bigInput);
+    await svc.enqueue(id);
+    await midway(id);
+    await admin.flushall();
+    await svc.waitFor("job", id, 120_000);
+    await expectFailedClosed({ id, job: await jobRow(id), files: await filesOf(id) }, /list store \(Redis\)|no current copy|replaced while/);
+    await svc.rebuildLists();
+    expect((await runJob(svc, smallInput)).job.status).toBe("completed");
+  });
+
+  it("stopped during a job: the job fails with a clear message; restarted empty, it fails closed until the rebuild", { timeout: SLOW }, async () => {
+    const id = await newJob(bigInput);
+    await svc.enqueue(id);
+    await midway(id);
+    await stopRedis();
+    await svc.waitFor("job", id, 120_000);
+    await expectFailedClosed({ id, job: await jobRow(id), files: await filesOf(id) }, /The list store \(Redis\) (did not answer|failed a lookup)/);
+    // Stopped before a job: same kind of answer.
+    await expectFailedClosed(await runJob(svc, smallInput), /The list store \(Redis\) (did not answer|failed)/);
+
+    await startRedis(); // comes back empty (no persistence on this instance)
+    await until("the service to reconnect", async () => (await svc.listStoreStatus().catch(() => null)) !== null);
+    await expectFailedClosed(await runJob(svc, smallInput), /no current copy.*npm run lists -- rebuild/s);
+    await svc.rebuildLists();
+    const ok = await runJob(svc, smallInput);
+    expect([ok.job.status, Number(ok.job.bad_count)]).toEqual(["completed", 2]);
+  });
+});
+
+describe("disk full while writing results", () => {
+  let mountPoint = "";
+  beforeAll(() => {
+    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "hardening-full-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+  });
+  afterAll(() => {
+    if (!mountPoint) return;
+    try {
+      execFileSync("umount", [mountPoint]);
+    } finally {
+      fs.rmSync(mountPoint, { recursive: true, force: true });
+    }
+  });
+
+  it("the job fails, its partial files are removed, earlier results stay intact, and later jobs work again", { timeout: SLOW }, async () => {
+    const svc = await service({ dataDir: mountPoint });
+    try {
+      const old = await runJob(svc, smallInput);
+      expect(old.job.status).toBe("completed");
+      const before = await hashesOf(old.id);
+
+      const full = await runJob(svc, bigInput); // ~15 MB of output into 1 MB
+      expect(full.job.status).toBe("failed");
+      expect(full.job.error).toMatch(/ENOSPC|no space left/i);
+      expect(full.files).toEqual([]);
+      expect(fs.existsSync(path.join(mountPoint, "jobs", full.id))).toBe(false);
+
+      expect(await hashesOf(old.id)).toEqual(before);
+      const after = await runJob(svc, smallInput);
+      expect(after.job.status).toBe("completed");
+      expect(await hashesOf(after.id)).toEqual(before);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe("PostgreSQL restart (a throwaway cluster on a spare port)", () => {
+  let port = 0;
+  let pgDir = "";
+  let bin = "";
+  let pg: DbHandle | undefined;
+  const asPostgres = (cmd: string, args: string[]) => execFileSync("runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args], { stdio: "ignore" });
+
+  beforeAll(async () => {
+    port = await freePort();
+    const versions = fs.readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a));
+    bin = path.join("/usr/lib/postgresql", versions[0], "bin");
+    pgDir = fs.mkdtempSync(path.join(os.tmpdir(), "hardening-pg-"));
+    execFileSync("chown", ["postgres", pgDir]);
+    asPostgres("initdb", ["-D", path.join(pgDir, "data"), "-A", "trust", "-U", "postgres", "--no-sync"]);
+    asPostgres("pg_ctl", ["-D", path.join(pgDir, "data"), "-o", `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off`, "-l", path.join(pgDir, "log"), "-w", "start"]);
+    pg = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, poolSize: 4 });
+    await migrateToLatest(pg.db);
+  });
+  afterAll(async () => {
+    await pg?.close().catch(() => {});
+    if (pgDir) {
+      try {
+        asPostgres("pg_ctl", ["-D", path.join(pgDir, "data"), "-m", "immediate", "-w", "stop"]);
+      } catch {
+        /* already stopped */
+      }
+      fs.rmSync(pgDir, { recursive: true, force: true });
+    }
+  });
+
+  it("a query in flight fails cleanly; the same pool serves queries again after the restart", { timeout: SLOW }, async () => {
+    const count = async () => Number((await pg!.db.selectFrom("plans").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n);
+    const plans = await count();
+    expect(plans).toBeGreaterThan(0);
+    // Fill the pool with idle connections the restart will cut.
+    await Promise.all([count(), count(), count(), count()]);
+    const inFlight = pg!.db.selectNoFrom((eb) => eb.fn<string>("pg_sleep", [eb.val(30)]).as("s")).execute();
+    const settled = inFlight.then(
+      () => "completed",
+      (e: Error) => e.message,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    // Asynchronously, so the app's event loop keeps running as in production (-l: output to the log).
+    await promisify(execFile)("runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", path.join(pgDir, "data"), "-m", "fast", "-w", "-l", path.join(pgDir, "log"), "restart", "-o", `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off`]);
+    expect(await settled).toMatch(/terminat|connection|shutdown/i);
+    // No process restart: the next queries get new connections from the same pool.
+    expect(await count()).toBe(plans);
+    const many = await Promise.all(Array.from({ length: 8 }, count));
+    expect(many).toEqual(Array(8).fill(plans));
+  });
+});
