@@ -38,6 +38,8 @@ type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: 
 
 function errorText(e: unknown): string {
   if (e instanceof ScrubInputError || e instanceof ListStoreError) return e.message;
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") return "The server ran out of disk space while writing the results. Please try again later.";
   const m = e instanceof Error ? e.message : String(e);
   return `The scrub failed: ${m}`;
 }
