@@ -258,6 +258,33 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
     );
   });
 
+  it("containers: a list file A staged (upload token) cannot be used by B, and stays A's", async () => {
+    const aCookie = (await startUserSession(makeRequest("/login"), a.id)).split(";")[0];
+    const fd = new FormData();
+    fd.append("file", new Blob(["2125550199\n3105550198\n"], { type: "text/csv" }), `${MARK}-staged.csv`);
+    const staged = await call((await import("~/routes/resources.list-uploads")) as Mod, "action", new Request("http://localhost/resources/list-uploads", {
+      method: "POST",
+      body: fd,
+      headers: { Cookie: aCookie },
+    }));
+    expect(staged.status).toBe(200);
+    const token = JSON.parse(staged.body).token as string;
+    expect(token).toBeTruthy();
+    const bContainer = await makeContainer(db(), b.id, "Bravo container");
+    const res = await refusedAction(
+      await routes.containers(),
+      post("/containers", { intent: "add-numbers", id: String(bContainer), method: "csv", uploadToken: token }),
+      [400, 422],
+    );
+    expectNoLeak(res);
+    // A can still use it.
+    const own = await call(await routes.containers(), "action", makeRequest("/containers", {
+      cookie: aCookie,
+      form: { intent: "add-numbers", id: String(a.containerId), method: "csv", uploadToken: token },
+    }));
+    expect(own.status).toBeLessThan(400);
+  });
+
   it("downloads: A's result file is 404", async () => {
     const res = await call(await routes.download(), "loader", page(`/downloads/${a.fileId}`), { fileId: a.fileId });
     expect(res.status).toBe(404);
