@@ -40,6 +40,9 @@ function errorText(e: unknown): string {
   if (e instanceof ScrubInputError || e instanceof ListStoreError) return e.message;
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (code === "ENOSPC" || code === "EDQUOT") return "The server ran out of disk space while writing the results. Please try again later.";
+  if (/worker exited|terminating worker/i.test(e instanceof Error ? e.message : String(e))) {
+    return "The scrub was interrupted (a scrub worker stopped). Please run it again.";
+  }
   const m = e instanceof Error ? e.message : String(e);
   return `The scrub failed: ${m}`;
 }

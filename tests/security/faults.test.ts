@@ -188,6 +188,37 @@ describe("kill -9 of a scrub process mid-job", () => {
   });
 });
 
+describe("a worker thread dies mid-job", () => {
+  it("the job fails (no files offered), the pool replaces the thread, and a retry gives the clean run's files", { timeout: SLOW }, async () => {
+    const svc = await service({ threads: 2, dataDir: path.join(work, "worker-data") });
+    try {
+      const clean = await runJob(svc, bigInput);
+      expect(clean.job.status).toBe("completed");
+      const id = await newJob(bigInput);
+      await svc.enqueue(id);
+      await midway(id);
+      const pool = (svc.runner as unknown as { o: { pool: () => { threads: { terminate(): Promise<number> }[] } } }).o.pool();
+      await Promise.all(pool.threads.map((t) => t.terminate()));
+      await svc.waitFor("job", id, 120_000);
+      const job = await jobRow(id);
+      if (job.status === "completed") {
+        // The batches in flight finished before the threads went: then the files must be exactly right.
+        expect(await hashesOf(id)).toEqual(await hashesOf(clean.id));
+      } else {
+        expect(job.status).toBe("failed");
+        expect(job.error).toBe("The scrub was interrupted (a scrub worker stopped). Please run it again.");
+        expect(await filesOf(id)).toEqual([]);
+        expect(fs.existsSync(path.join(work, "worker-data", "jobs", id))).toBe(false);
+      }
+      const retry = await runJob(svc, bigInput);
+      expect(retry.job.status).toBe("completed");
+      expect(await hashesOf(retry.id)).toEqual(await hashesOf(clean.id));
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe("Redis flushed or stopped (our own redis-server)", () => {
   let port = 0;
   let url = "";
