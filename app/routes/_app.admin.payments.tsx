@@ -17,6 +17,7 @@ import {
   type ReviewFilter,
 } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";
+import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { formatDate, formatUsd, statusClass } from "~/utils/billing-format";
 
@@ -224,8 +225,6 @@ export default function AdminPayments() {
   const topErrors = actionErrors ? Object.values(actionErrors).flatMap((v) => v ?? []) : undefined;
   const selected = review ? rows.find((r) => r.id === review) : undefined;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(total, page * pageSize);
   const tabs: Array<[string, string]> = [
     ["pending", "Pending"],
     ["reviewed", "Reviewed"],
@@ -328,27 +327,15 @@ export default function AdminPayments() {
           </tbody>
         </table>
       </div>
-      <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
-        <p>
-          Showing {from} to {to} of {total} transfers
-        </p>
-        <div className="flex gap-2">
-          {page > 1 ? (
-            <Link to={link({ page: String(page - 1), review: null })} className={secondaryButtonClass}>
-              Previous
-            </Link>
-          ) : (
-            <span className={`${secondaryButtonClass} pointer-events-none opacity-50`}>Previous</span>
-          )}
-          {page < pageCount ? (
-            <Link to={link({ page: String(page + 1), review: null })} className={secondaryButtonClass}>
-              Next
-            </Link>
-          ) : (
-            <span className={`${secondaryButtonClass} pointer-events-none opacity-50`}>Next</span>
-          )}
-        </div>
-      </div>
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        total={total}
+        pageSize={pageSize}
+        noun="transfers"
+        href={(p) => link({ page: String(p), review: null })}
+        className={paginationBelowClass}
+      />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server"
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { ProgressBar, StatCard, StatusBadge } from "~/components/purge/stat-card";
-import { Pagination } from "~/components/purge/pagination";
+import { Pagination } from "~/components/ui/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
 import { formatDateTime, formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { buttonClass } from "~/components/ui/form";
@@ -141,6 +141,7 @@ export default function History() {
               total={history.total}
               pageSize={history.pageSize}
               noun="operations"
+              onlyWhenSeveralPages
               href={(p) => `/history?page=${p}`}
             />
           </>

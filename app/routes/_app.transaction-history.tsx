@@ -6,7 +6,8 @@ import { listUserTransactions } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { formatCount, formatDate, formatUsd, statusClass } from "~/utils/billing-format";
-import { HISTORY_PAGE_SIZE, pageLinks, parseHistoryParams, type HistorySort } from "~/utils/transaction-history";
+import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
+import { HISTORY_PAGE_SIZE, parseHistoryParams, type HistorySort } from "~/utils/transaction-history";
 
 export const meta: MetaFunction = () => [{ title: "Transaction History · Data Purging Tool" }];
 
@@ -74,8 +75,6 @@ export default function TransactionHistory() {
   exportParams.set("sort", sort);
   exportParams.set("dir", dir);
 
-  const from = total === 0 ? 0 : (page - 1) * HISTORY_PAGE_SIZE + 1;
-  const to = Math.min(total, page * HISTORY_PAGE_SIZE);
   const exportDisabled = loading || total === 0;
 
   function SortHeader({ column, label, className = "" }: { column: HistorySort; label: string; className?: string }) {
@@ -211,45 +210,16 @@ export default function TransactionHistory() {
         </table>
       </div>
 
-      <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600" aria-label="Pagination">
-        <p>
-          Showing {from} to {to} of {total} transactions
-        </p>
-        {pageCount > 1 && (
-          <div className="flex items-center gap-1">
-            {page > 1 ? (
-              <Link to={href({ page: String(page - 1) })} className={secondaryButtonClass}>
-                Previous
-              </Link>
-            ) : (
-              <span className={`${secondaryButtonClass} pointer-events-none opacity-50`}>Previous</span>
-            )}
-            {pageLinks(page, pageCount).map((p, i) =>
-              p == null ? (
-                <span key={`gap-${i}`} className="px-2">
-                  …
-                </span>
-              ) : (
-                <Link
-                  key={p}
-                  to={href({ page: String(p) })}
-                  aria-current={p === page ? "page" : undefined}
-                  className={`rounded-md px-3 py-2 ${p === page ? "bg-slate-900 text-white" : "hover:bg-slate-100"}`}
-                >
-                  {p}
-                </Link>
-              ),
-            )}
-            {page < pageCount ? (
-              <Link to={href({ page: String(page + 1) })} className={secondaryButtonClass}>
-                Next
-              </Link>
-            ) : (
-              <span className={`${secondaryButtonClass} pointer-events-none opacity-50`}>Next</span>
-            )}
-          </div>
-        )}
-      </nav>
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        total={total}
+        pageSize={HISTORY_PAGE_SIZE}
+        noun="transactions"
+        href={(p) => href({ page: String(p) })}
+        onlyWhenSeveralPages
+        className={paginationBelowClass}
+      />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { Avatar, RoleBadge, StatusBadge } from "~/components/user-management/badges";
-import { Pagination } from "~/components/user-management/pagination";
+import { Pagination } from "~/components/ui/pagination";
 import { DeleteUserDialog, UserDialog } from "~/components/user-management/dialogs";
 import { DUPLICATE_EMAIL, editUserFormSchema, normalizeUserForm, userFormSchema } from "~/components/user-management/user-form-schema";
 import { ADMIN_ROLES, requireRole, type AccessDeniedData, type SessionUser } from "~/utils/auth.server";
@@ -603,7 +603,8 @@ export default function UserManagement() {
           pageCount={d.pageCount}
           total={d.total}
           pageSize={USERS_PAGE_SIZE}
-          hrefFor={(p) => hrefWith(location.search, { page: p === 1 ? null : String(p), dialog: null, id: null })}
+          noun="users"
+          href={(p) => hrefWith(location.search, { page: p === 1 ? null : String(p), dialog: null, id: null })}
         />
       </section>
 

@@ -25,16 +25,6 @@ export function parseHistoryParams(search: URLSearchParams): HistoryParams {
   return historyParamsSchema.parse(raw);
 }
 
-/** Page links: first, last and those within 2 of the current page, with gaps as null (ellipsis). */
-export function pageLinks(current: number, pageCount: number): Array<number | null> {
-  const out: Array<number | null> = [];
-  for (let p = 1; p <= pageCount; p++) {
-    if (p === 1 || p === pageCount || Math.abs(p - current) <= 2) out.push(p);
-    else if (out[out.length - 1] !== null) out.push(null);
-  }
-  return out;
-}
-
 export const CSV_HEADER = [
   "Plan Name",
   "Amount",

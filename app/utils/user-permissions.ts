@@ -64,16 +64,5 @@ export function toggledStatus(status: string): "Active" | "Blocked" {
   return status === "Active" ? "Blocked" : "Active";
 }
 
-/** Page links: first, last and those within 2 of the current page, with ellipses between gaps. */
-export function pageLinks(page: number, pageCount: number): Array<number | "ellipsis"> {
-  const out: Array<number | "ellipsis"> = [];
-  let last = 0;
-  for (let p = 1; p <= pageCount; p++) {
-    if (p === 1 || p === pageCount || Math.abs(p - page) <= 2) {
-      if (last && p - last > 1) out.push("ellipsis");
-      out.push(p);
-      last = p;
-    }
-  }
-  return out;
-}
+/** Page links (one rule for every paginated screen). */
+export { pageLinks } from "./pagination";
