@@ -206,7 +206,8 @@ export function toLoadItem(r: LoadRow): ListLoadItem {
   };
 }
 
-const loadColumns = [
+/** The list_loads columns `toLoadItem` reads (containers and DNC lists alike). */
+export const loadColumns = [
   "list_loads.id",
   "list_loads.list_id",
   "list_loads.mode",

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 import { isUuid } from "./category.server";
-import { toLoadItem, type ListLoadItem } from "./container.server";
+import { loadColumns, toLoadItem, type ListLoadItem } from "./container.server";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -62,23 +62,6 @@ export async function updateDncDescription(db: Db, type: 0 | 1, description: str
     .executeTakeFirst();
   return r && toDncList(r);
 }
-
-const loadColumns = [
-  "list_loads.id",
-  "list_loads.list_id",
-  "list_loads.mode",
-  "list_loads.status",
-  "list_loads.file_name",
-  "list_loads.bytes_total",
-  "list_loads.bytes_read",
-  "list_loads.added",
-  "list_loads.already_present",
-  "list_loads.removed",
-  "list_loads.invalid",
-  "list_loads.error",
-  "list_loads.created_at",
-  "list_loads.finished_at",
-] as const;
 
 /** A load into one of the DNC lists (undefined for container loads and unknown ids). */
 export async function getDncLoad(db: Db, id: string): Promise<(ListLoadItem & { suppressionType: 0 | 1 }) | undefined> {
