@@ -188,3 +188,37 @@ export function PricingDialogErrorBoundary() {
     </RouteDialog>
   );
 }
+
+/**
+ * The bank-transfer box of the confirm and payment pages: a title, what to do, then the account lines
+ * (`bankLines(bankDetails())` from the loader), after any rows the page puts first (e.g. the reference).
+ */
+export function BankTransferInstructions({
+  title,
+  bank,
+  children,
+  leadingRows,
+  testId,
+}: {
+  title: string;
+  bank: [string, string][];
+  children: React.ReactNode;
+  leadingRows?: React.ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm" data-testid={testId}>
+      <h3 className="font-semibold text-slate-900">{title}</h3>
+      <p className="mt-1 text-slate-600">{children}</p>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+        {leadingRows}
+        {bank.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-slate-500">{k}</dt>
+            <dd className="font-medium text-slate-900">{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

@@ -12,7 +12,7 @@ import { bankDetails, bankLines, paymentInstructionsEmail } from "~/utils/billin
 import { getPlan } from "~/models/plan.server";
 import { getPlanState } from "~/models/usage.server";
 import { createBankTransferTransaction } from "~/models/transaction.server";
-import { RouteDialog } from "~/components/pricing";
+import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, FormErrors, secondaryButtonClass } from "~/components/ui/form";
 import { formatUsd } from "~/utils/billing-format";
 
@@ -98,21 +98,10 @@ export default function ConfirmSubscription() {
         <p className="mt-4 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">This is already your active plan.</p>
       ) : (
         <>
-          <div className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
-            <h3 className="font-semibold text-slate-900">Bank transfer instructions</h3>
-            <p className="mt-1 text-slate-600">
-              Choose Bank Transfer to get your unique transfer reference. Send {formatUsd(plan.priceCents)} (USD) to the account below with
-              that reference in the memo; your plan starts as soon as we confirm the payment. We also e-mail you these instructions.
-            </p>
-            <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-              {bank.map(([k, v]) => (
-                <div key={k} className="contents">
-                  <dt className="text-slate-500">{k}</dt>
-                  <dd className="font-medium text-slate-900">{v}</dd>
-                </div>
-              ))}
-            </dl>
-          </div>
+          <BankTransferInstructions title="Bank transfer instructions" bank={bank}>
+            Choose Bank Transfer to get your unique transfer reference. Send {formatUsd(plan.priceCents)} (USD) to the account below with
+            that reference in the memo; your plan starts as soon as we confirm the payment. We also e-mail you these instructions.
+          </BankTransferInstructions>
           <Form method="post" {...getFormProps(form)} className="mt-5">
             <FormErrors errors={form.errors} />
             {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}

@@ -4,7 +4,7 @@ import { requireUser, safeRedirect } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { bankDetails, bankLines } from "~/utils/billing-email.server";
 import { getUserTransaction } from "~/models/transaction.server";
-import { RouteDialog } from "~/components/pricing";
+import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
 import { formatDate, formatUsd, statusClass } from "~/utils/billing-format";
 
@@ -51,25 +51,22 @@ export default function CompletePayment() {
         </dd>
       </dl>
       {tx.status === "pendingpayment" && (
-        <div className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm" data-testid="bank-instructions">
-          <h3 className="font-semibold text-slate-900">Pay by bank transfer</h3>
-          <p className="mt-1 text-slate-600">
-            Send {formatUsd(tx.amountCents)} (USD) to the account below. Put the reference in the transfer&apos;s memo so we can match your
-            payment; your plan starts as soon as we confirm it, and we e-mail you then.
-          </p>
-          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-            <dt className="text-slate-500">Reference</dt>
-            <dd className="font-mono text-base font-semibold text-slate-900" data-testid="transfer-reference">
-              {tx.reference}
-            </dd>
-            {bank.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="text-slate-500">{k}</dt>
-                <dd className="font-medium text-slate-900">{v}</dd>
-              </div>
-            ))}
-          </dl>
-        </div>
+        <BankTransferInstructions
+          title="Pay by bank transfer"
+          bank={bank}
+          testId="bank-instructions"
+          leadingRows={
+            <>
+              <dt className="text-slate-500">Reference</dt>
+              <dd className="font-mono text-base font-semibold text-slate-900" data-testid="transfer-reference">
+                {tx.reference}
+              </dd>
+            </>
+          }
+        >
+          Send {formatUsd(tx.amountCents)} (USD) to the account below. Put the reference in the transfer&apos;s memo so we can match your
+          payment; your plan starts as soon as we confirm it, and we e-mail you then.
+        </BankTransferInstructions>
       )}
       {tx.status === "active" && (
         <p className="mt-5 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
