@@ -16,3 +16,22 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
     </main>
   );
 }
+
+/** The foot of the sign-in and sign-up cards: "{question} {link}" to the other form, then Back to home. */
+export function AuthCardFooter({ question, linkText, to }: { question: string; linkText: string; to: string }) {
+  return (
+    <>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        {question}{" "}
+        <Link to={to} className="text-blue-600 hover:underline">
+          {linkText}
+        </Link>
+      </p>
+      <p className="mt-2 text-center text-sm">
+        <Link to="/" className="text-slate-500 hover:underline">
+          Back to home
+        </Link>
+      </p>
+    </>
+  );
+}

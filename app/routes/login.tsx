@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { authenticateLogin, getOptionalUser, LoginError, safeRedirect, startUserSession } from "~/utils/auth.server";
-import { AuthCard } from "~/components/auth-card";
+import { AuthCard, AuthCardFooter } from "~/components/auth-card";
 import { buttonClass, FormErrors, TextField } from "~/components/ui/form";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Data Purging Tool" }];
@@ -73,17 +73,7 @@ export default function Login() {
           {navigation.state === "submitting" ? "Signing in..." : "Sign In"}
         </button>
       </Form>
-      <p className="mt-6 text-center text-sm text-slate-600">
-        Don&apos;t have an account?{" "}
-        <Link to="/signup" className="text-blue-600 hover:underline">
-          Sign up
-        </Link>
-      </p>
-      <p className="mt-2 text-center text-sm">
-        <Link to="/" className="text-slate-500 hover:underline">
-          Back to home
-        </Link>
-      </p>
+      <AuthCardFooter question="Don't have an account?" linkText="Sign up" to="/signup" />
     </AuthCard>
   );
 }

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { AuthCard } from "~/components/auth-card";
+import { AuthCard, AuthCardFooter } from "~/components/auth-card";
 import { AccountField, PasswordField } from "~/components/account-fields";
 import { buttonClass, FormErrors } from "~/components/ui/form";
 import { signupSchema } from "~/utils/account-forms";
@@ -117,17 +117,7 @@ export default function Signup() {
           {busy ? "Creating account..." : "Create Account"}
         </button>
       </Form>
-      <p className="mt-6 text-center text-sm text-slate-600">
-        Already have an account?{" "}
-        <Link to="/login" className="text-blue-600 hover:underline">
-          Sign in
-        </Link>
-      </p>
-      <p className="mt-2 text-center text-sm">
-        <Link to="/" className="text-slate-500 hover:underline">
-          Back to home
-        </Link>
-      </p>
+      <AuthCardFooter question="Already have an account?" linkText="Sign in" to="/login" />
     </AuthCard>
   );
 }
