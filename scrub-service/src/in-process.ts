@@ -30,6 +30,8 @@ export interface InProcessOptions {
   progressMs?: number;
   /** How long a scrub waits for a list being changed before failing closed. */
   listWaitMs?: number;
+  /** Embedded database (PGlite): numbers per list-load transaction (default 50,000). */
+  listLoadChunk?: number;
   /** Start claiming queued work (default true). */
   autoStart?: boolean;
   batchBytes?: number;
@@ -52,7 +54,11 @@ export function defaultWorkerPath(): string {
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
   const store: ListStore =
     o.store ?? (o.redisUrl ? new RedisListStore({ url: o.redisUrl, prefix: o.redisPrefix }) : new EmbeddedListStore());
-  const manager = new ListManager(o.handle, store, { waitMs: o.listWaitMs, cacheDir: path.join(o.dataDir, "cache") });
+  const manager = new ListManager(o.handle, store, {
+    waitMs: o.listWaitMs,
+    cacheDir: path.join(o.dataDir, "cache"),
+    loadChunk: o.listLoadChunk,
+  });
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
   let pool: Piscina | null = null;
   const getPool = () => {

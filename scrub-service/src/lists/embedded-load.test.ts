@@ -1,0 +1,180 @@
+/**
+ * Embedded database (PGlite on the app's own thread): large list loads run in bounded transactions, so
+ * other queries interleave with them, while counts stay exact and scrubs see the old list until the swap.
+ * No timing: the proof is ordering (queries that complete while the load is still running, and what they see).
+ */
+import { describe, expect, it } from "vitest";
+import { createTestDb } from "../../../tests/setup/db";
+import { createContainer, createUser } from "../test/helpers";
+import { EmbeddedListStore } from "./embedded-store";
+import { ListManager } from "./manager";
+import { readListNumbers } from "./pg-bulk";
+import type { DbHandle } from "../../../db/client";
+
+/** Deterministic distinct sorted numbers. */
+function numbersFrom(seed: number, count: number, spread: number): Float64Array {
+  let s = seed >>> 0;
+  const set = new Set<number>();
+  while (set.size < count) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    set.add(2_000_000_000 + (s % spread));
+  }
+  return Float64Array.from([...set].sort((a, b) => a - b));
+}
+
+async function tableNumbers(handle: DbHandle, listId: number): Promise<number[]> {
+  const out: number[] = [];
+  for await (const c of readListNumbers(handle, listId)) for (const x of c) out.push(x);
+  return out.sort((a, b) => a - b);
+}
+
+async function listRow(handle: DbHandle, listId: number) {
+  const r = await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow();
+  return { size: Number(r.size), version: Number(r.version) };
+}
+
+describe("embedded list loads (PGlite)", () => {
+  it("a large replace interleaves with other queries, which see the old list until the swap; counts are exact", async () => {
+    const handle = await createTestDb("pglite");
+    try {
+      const store = new EmbeddedListStore();
+      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 25_000 });
+      const listId = await createContainer(handle, await createUser(handle));
+      const a = numbersFrom(1, 60_000, 4_000_000);
+      const b = numbersFrom(2, 200_000, 4_000_000);
+      const inA = new Set(a);
+      const inB = new Set(b);
+      await manager.change(listId, "add", a);
+      const before = await listRow(handle, listId);
+      await manager.ready(listId); // index and Bloom filter of the old version in memory
+      const onlyA = Float64Array.from([...a].filter((x) => !inB.has(x)).slice(0, 500));
+      const onlyB = Float64Array.from([...b].filter((x) => !inA.has(x)).slice(0, 500));
+
+      let done = false;
+      const load = manager.change(listId, "replace", b).finally(() => (done = true));
+      const seen: { rows: number; size: number; version: number }[] = [];
+      let servedOld = 0;
+      while (!done) {
+        // a web request now and then (not a busy loop that would keep the database to itself)
+        await new Promise((r) => setTimeout(r, 20));
+        if (done) break;
+        const rows = Number(
+          (
+            await handle.db
+              .selectFrom("list_numbers")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .where("list_id", "=", listId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+        const row = await listRow(handle, listId);
+        if (done) break;
+        seen.push({ rows, ...row });
+        // a scrub starting now gets the old list, complete
+        const ready = await manager.ready(listId);
+        if (done) break;
+        if (ready.info.version === before.version) {
+          expect([...(await ready.snapshot!.has(onlyA, onlyA.length))].every((x) => x === 1)).toBe(true);
+          expect([...(await ready.snapshot!.has(onlyB, onlyB.length))].every((x) => x === 0)).toBe(true);
+          servedOld++;
+        }
+      }
+      const counts = await load;
+      // queries completed while the load was still running, and saw it half done
+      expect(seen.some((o) => o.rows > a.length && o.rows < a.length + b.length)).toBe(true);
+      expect(servedOld).toBeGreaterThan(0);
+      // ... but the list's size and version stayed those of the old list until the last transaction
+      for (const o of seen) expect({ size: o.size, version: o.version }).toEqual(before);
+      const common = b.filter((x) => inA.has(x)).length;
+      expect(counts).toEqual({
+        added: b.length - common,
+        alreadyPresent: common,
+        removed: a.length - common,
+        size: b.length,
+        version: before.version + 1,
+      });
+      expect(await tableNumbers(handle, listId)).toEqual([...b]);
+      const after = await manager.ready(listId);
+      expect(after.info.version).toBe(before.version + 1);
+      expect([...(await after.snapshot!.has(onlyA, onlyA.length))].every((x) => x === 0)).toBe(true);
+      expect([...(await after.snapshot!.has(onlyB, onlyB.length))].every((x) => x === 1)).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("chunked add/remove/replace match a reference set, with exact counts (tiny chunks)", async () => {
+    const handle = await createTestDb("pglite");
+    try {
+      const store = new EmbeddedListStore();
+      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 7 });
+      const listId = await createContainer(handle, await createUser(handle));
+      const ref = new Set<number>();
+      const modes = ["add", "add", "remove", "replace", "add", "remove", "replace", "replace", "remove", "add"] as const;
+      for (let i = 0; i < modes.length; i++) {
+        const mode = modes[i];
+        const nums = numbersFrom(100 + i, i === 7 ? 0 : 5 + ((i * 13) % 60), 150);
+        let added = 0;
+        let already = 0;
+        let removed = 0;
+        if (mode === "add") {
+          for (const x of nums) ref.has(x) ? already++ : (added++, ref.add(x));
+        } else if (mode === "remove") {
+          for (const x of nums) if (ref.delete(x)) removed++;
+        } else {
+          const next = new Set(nums);
+          for (const x of nums) ref.has(x) ? already++ : added++;
+          for (const x of ref) if (!next.has(x)) removed++;
+          ref.clear();
+          for (const x of nums) ref.add(x);
+        }
+        const c = await manager.change(listId, mode, nums);
+        expect({ mode, added: c.added, alreadyPresent: c.alreadyPresent, removed: c.removed, size: c.size }).toEqual({
+          mode,
+          added,
+          alreadyPresent: already,
+          removed,
+          size: ref.size,
+        });
+        expect(await tableNumbers(handle, listId)).toEqual([...ref].sort((x, y) => x - y));
+        const ready = await manager.ready(listId);
+        if (ref.size) {
+          const ask = Float64Array.from({ length: 150 }, (_, k) => 2_000_000_000 + k);
+          const has = await ready.snapshot!.has(ask, ask.length);
+          expect([...has]).toEqual([...ask].map((x) => (ref.has(x) ? 1 : 0)));
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("a load that fails after some chunks committed leaves no stale copy: version bumped, size counted, index reloaded", async () => {
+    const handle = await createTestDb("pglite");
+    try {
+      const store = new EmbeddedListStore();
+      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 10 });
+      const listId = await createContainer(handle, await createUser(handle));
+      await manager.change(listId, "add", numbersFrom(5, 30, 1000));
+      const before = await listRow(handle, listId);
+      await manager.ready(listId);
+      const extra = numbersFrom(6, 50, 1000);
+      await expect(
+        manager.change(listId, "add", extra, async () => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      const table = await tableNumbers(handle, listId);
+      const row = await listRow(handle, listId);
+      expect(row.version).toBe(before.version + 1);
+      expect(row.size).toBe(table.length);
+      expect(await store.version(listId)).toBeNull();
+      const ready = await manager.ready(listId);
+      const ask = Float64Array.from(table);
+      expect([...(await ready.snapshot!.has(ask, ask.length))].every((x) => x === 1)).toBe(true);
+      expect(ready.info.version).toBe(before.version + 1);
+    } finally {
+      await handle.close();
+    }
+  });
+});
