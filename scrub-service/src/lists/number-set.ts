@@ -86,3 +86,14 @@ export class NumberSet {
     return t;
   }
 }
+
+/**
+ * The same code as plain JavaScript source (the dedupe worker thread runs it). Kept equal to the class above
+ * by a test (dedupe-worker.test.ts compares the worker with the class on the same random input).
+ */
+export const numberSetSource = `
+var __name = (f) => f; // a bundler's keep-names helper, if the class's source refers to one
+const MIN_CAP = ${MIN_CAP};
+${mix.toString()}
+${NumberSet.toString()}
+`;

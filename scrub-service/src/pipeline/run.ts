@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Piscina } from "piscina";
 import type { SharedBloom } from "../lists/bloom";
-import { NumberSet } from "../lists/number-set";
+import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import type { ListSnapshot } from "../lists/store";
 import { areaCodeMask } from "../worker/area-codes";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, LF } from "../worker/csv";
@@ -19,6 +19,8 @@ import { BatchReader, headersOf, NotTextFileError, RecordTooLargeError } from ".
 
 export const REASONS = ["litigation", "dnc", "container", "duplicate", "state", ...INVALID_REASONS] as const;
 const GC_EVERY_BYTES = 32 * 1024 * 1024;
+/** SCRUB_DEDUPE_THREAD_MIN_BYTES: benchmarks compare with and without the duplicate-check thread. */
+const DEDUPE_THREAD_MIN_BYTES = Number(process.env.SCRUB_DEDUPE_THREAD_MIN_BYTES ?? 1 << 20);
 const R_DUP = 3;
 const R_STATE = 4;
 const R_INVALID0 = 5;
@@ -72,6 +74,8 @@ export interface ScrubRunInput {
   signal?: AbortSignal;
   batchBytes?: number;
   maxInFlight?: number;
+  /** Files at least this big check duplicates on a thread of their own (default 1 MiB; 0 = always). */
+  dedupeThreadMinBytes?: number;
 }
 
 function findColumn(firstRow: string[], headers: string[], hasHeader: boolean, want: string): number {
@@ -184,6 +188,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     reasons: Object.fromEntries(REASONS.map((r) => [r, 0])),
   };
   let phoneColumn = "";
+  let dedupeWorker: DedupeWorker | null = null;
   try {
     const firstRow = reader.firstRow;
     let phoneCol = -1;
@@ -213,7 +218,10 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     const delim = reader.delim;
     const areaMask = input.states && input.states.length ? areaCodeMask(input.states) : null;
     const blooms = input.lists.map((l) => l.bloom);
-    const seen = new NumberSet();
+    // Duplicates: on a thread of its own for large files (decision 017), batches posted in input order.
+    const dedupeThread = reader.size >= (input.dedupeThreadMinBytes ?? DEDUPE_THREAD_MIN_BYTES) ? new DedupeWorker() : null;
+    dedupeWorker = dedupeThread;
+    const dedupeHere = dedupeThread ? null : dedupeInThread();
     const maxInFlight = input.maxInFlight ?? Math.max(3, input.pool.options.maxThreads * 2 + 1);
 
     /**
@@ -242,7 +250,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     const listReasons = input.lists.map((l) => REASONS.indexOf(l.reason));
 
     /** The ordered step: duplicates need every earlier row; then state, then lists in priority order. */
-    const classify = (p: ParseResult, hits: (Uint8Array | null)[]) => {
+    const classify = (p: ParseResult, hits: (Uint8Array | null)[], dup: Uint8Array) => {
       const { rows, outOfState } = p;
       const n = rows.count;
       const shared = new SharedArrayBuffer(n * 2);
@@ -253,7 +261,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         if (x < 0) {
           classes[r] = CLASS_INVALID;
           reasonIdx[r] = R_INVALID0 + (-x - 1);
-        } else if (!seen.add(x)) {
+        } else if (dup[r]) {
           classes[r] = CLASS_BAD;
           reasonIdx[r] = R_DUP;
         } else if (outOfState[r]) {
@@ -282,6 +290,8 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
 
     let sinceGc = 0;
     let classifyChain: Promise<unknown> = Promise.resolve();
+    /** Resolves once the previous batch was posted to the duplicate check (posting follows input order). */
+    let dedupeChain: Promise<unknown> = Promise.resolve();
     let writeChain: Promise<unknown> = Promise.resolve();
     const inflight: Promise<unknown>[] = [];
     let failure: unknown = null;
@@ -302,12 +312,24 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         areaMask,
       }) as Promise<ParseResult>;
       const prevClassify = classifyChain;
+      const prevDedupe = dedupeChain;
+      // { dup } wraps the answer's promise so awaiting the posting does not wait for the answer
+      const posted = (async () => {
+        const p = await parsed;
+        await prevDedupe;
+        const dup = dedupeThread ? dedupeThread.check(p.rows.codes, p.rows.count) : null;
+        dup?.catch(() => {});
+        return { dup };
+      })();
+      posted.catch(() => {}); // a failed batch fails the scrub through `classified`
+      dedupeChain = posted;
       const classified = (async () => {
         const p = await parsed;
         const hits = lookup(p);
         hits.catch(() => {});
+        const { dup } = await posted;
         await prevClassify;
-        const c = classify(p, await hits);
+        const c = classify(p, await hits, dup ? await dup : dedupeHere!(p.rows.codes, p.rows.count));
         return { p, c };
       })();
       classifyChain = classified;
@@ -370,6 +392,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     if (e instanceof RecordTooLargeError) throw new ScrubInputError(e.message);
     throw e;
   } finally {
+    await dedupeWorker?.close();
     await reader.close();
   }
 }
