@@ -3,14 +3,10 @@
  * One open-addressing table per area code (800 of them), each slot a Uint32 holding (number mod 10^7) + 1,
  * so a number costs 4 bytes at load ≤ 0.75 (≈ 5–11 bytes with growth slack), instead of ~40+ for a JS Set.
  */
-const MIN_CAP = 16;
 
-function mix(k: number): number {
-  k = Math.imul(k ^ (k >>> 16), 0x45d9f3b);
-  k = Math.imul(k ^ (k >>> 16), 0x45d9f3b);
-  return (k ^ (k >>> 16)) >>> 0;
-}
 
+// The class refers to nothing outside itself (no module-level helpers or constants): its source runs as is
+// in the duplicate-check thread, even after a bundler renamed or minified the module around it.
 export class NumberSet {
   private tables: (Uint32Array | undefined)[] = new Array(1000);
   private counts = new Uint32Array(1000);
@@ -32,10 +28,10 @@ export class NumberSet {
     const npa = Math.floor(x / 10_000_000);
     const key = (x - npa * 10_000_000 + 1) >>> 0;
     let t = this.tables[npa];
-    if (!t) t = this.tables[npa] = new Uint32Array(MIN_CAP);
+    if (!t) t = this.tables[npa] = new Uint32Array(16);
     else if ((this.counts[npa] + 1) * 4 > t.length * 3) t = this.grow(npa, t);
     const mask = t.length - 1;
-    let i = mix(key);
+    let i = this.mix(key);
     for (;;) {
       i &= mask;
       const v = t[i];
@@ -56,7 +52,7 @@ export class NumberSet {
     if (!t) return false;
     const key = (x - npa * 10_000_000 + 1) >>> 0;
     const mask = t.length - 1;
-    let i = mix(key);
+    let i = this.mix(key);
     for (;;) {
       i &= mask;
       const v = t[i];
@@ -66,13 +62,19 @@ export class NumberSet {
     }
   }
 
+  private mix(k: number): number {
+    k = Math.imul(k ^ (k >>> 16), 0x45d9f3b);
+    k = Math.imul(k ^ (k >>> 16), 0x45d9f3b);
+    return (k ^ (k >>> 16)) >>> 0;
+  }
+
   private grow(npa: number, old: Uint32Array): Uint32Array {
     const t = new Uint32Array(old.length * 2);
     const mask = t.length - 1;
     for (let j = 0; j < old.length; j++) {
       const key = old[j];
       if (key === 0) continue;
-      let i = mix(key);
+      let i = this.mix(key);
       for (;;) {
         i &= mask;
         if (t[i] === 0) {
@@ -88,12 +90,9 @@ export class NumberSet {
 }
 
 /**
- * The same code as plain JavaScript source (the dedupe worker thread runs it). Kept equal to the class above
- * by a test (dedupe-worker.test.ts compares the worker with the class on the same random input).
+ * The same class as JavaScript source, evaluated by the duplicate-check thread as a class expression (so a
+ * bundler's renaming of the class does not matter). A test compares the thread with the class on random input.
  */
 export const numberSetSource = `
-var __name = (f) => f; // a bundler's keep-names helper, if the class's source refers to one
-const MIN_CAP = ${MIN_CAP};
-${mix.toString()}
-${NumberSet.toString()}
+const NumberSet = (${NumberSet.toString().replace(/static\s*\{[^{}]*\}/g, "") /* a bundler's keep-names block */});
 `;
