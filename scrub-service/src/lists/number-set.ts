@@ -31,7 +31,9 @@ export class NumberSet {
     if (!t) t = this.tables[npa] = new Uint32Array(16);
     else if ((this.counts[npa] + 1) * 4 > t.length * 3) t = this.grow(npa, t);
     const mask = t.length - 1;
-    let i = this.mix(key);
+    let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
+    i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
+    i = (i ^ (i >>> 16)) >>> 0; // the hash (mix), inlined: the class refers to nothing outside itself
     for (;;) {
       i &= mask;
       const v = t[i];
@@ -52,7 +54,9 @@ export class NumberSet {
     if (!t) return false;
     const key = (x - npa * 10_000_000 + 1) >>> 0;
     const mask = t.length - 1;
-    let i = this.mix(key);
+    let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
+    i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
+    i = (i ^ (i >>> 16)) >>> 0; // the hash (mix), inlined: the class refers to nothing outside itself
     for (;;) {
       i &= mask;
       const v = t[i];
@@ -62,19 +66,15 @@ export class NumberSet {
     }
   }
 
-  private mix(k: number): number {
-    k = Math.imul(k ^ (k >>> 16), 0x45d9f3b);
-    k = Math.imul(k ^ (k >>> 16), 0x45d9f3b);
-    return (k ^ (k >>> 16)) >>> 0;
-  }
-
   private grow(npa: number, old: Uint32Array): Uint32Array {
     const t = new Uint32Array(old.length * 2);
     const mask = t.length - 1;
     for (let j = 0; j < old.length; j++) {
       const key = old[j];
       if (key === 0) continue;
-      let i = this.mix(key);
+      let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
+      i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
+      i = (i ^ (i >>> 16)) >>> 0;
       for (;;) {
         i &= mask;
         if (t[i] === 0) {
