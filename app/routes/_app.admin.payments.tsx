@@ -286,7 +286,9 @@ export default function AdminPayments() {
             {rows.length === 0 ? (
               <tr>
                 <td colSpan={8} className="px-4 py-10 text-center text-slate-500">
-                  {filter === "pending" ? "No transfers are waiting for review." : "No transfers found."}
+                  <div className="sticky left-4 max-w-[calc(100vw-7rem)] md:max-w-none">
+                    {filter === "pending" ? "No transfers are waiting for review." : "No transfers found."}
+                  </div>
                 </td>
               </tr>
             ) : (

@@ -162,8 +162,11 @@ export default function TransactionHistory() {
             {rows.length === 0 ? (
               <tr>
                 <td colSpan={6} className="px-4 py-12 text-center">
-                  <p className="font-medium text-slate-900">No transactions found</p>
-                  <p className="mt-1 text-slate-500">No transaction history available</p>
+                  {/* Stays in view on phones, where the table scrolls sideways (3rem rail + page padding). */}
+                  <div className="sticky left-4 max-w-[calc(100vw-7rem)] md:max-w-none">
+                    <p className="font-medium text-slate-900">No transactions found</p>
+                    <p className="mt-1 text-slate-500">No transaction history available</p>
+                  </div>
                 </td>
               </tr>
             ) : (

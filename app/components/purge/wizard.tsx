@@ -601,11 +601,11 @@ function Step6({ wizard }: { wizard: WizardData }) {
         <ValidationAlert title="Failed to process purge." message={job.error ?? "The purge could not be completed. Please try again."} />
       )}
       {job.status === "completed" && <Results job={job} />}
-      <div className="mt-6 flex items-center justify-between gap-3 border-t border-slate-100 pt-4">
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
         <Link to={wizardHref(state, { step: previousStep(state), job: "" })} className={secondaryButtonClass}>
           Previous
         </Link>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2 whitespace-nowrap">
           <Link to="/history" className={secondaryButtonClass}>
             View History
           </Link>
