@@ -1,9 +1,14 @@
-// Bundles the scrub worker (a separate file for piscina's worker threads) to scrub-service/dist/worker.mjs.
+// Bundles the scrub service's thread entries (separate files, loaded by worker_threads) into scrub-service/dist:
+// worker.mjs (piscina pool: parse, normalize, classify) and dedupe-thread.mjs (duplicate check).
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["scrub-service/src/worker/index.ts"],
-  outfile: "scrub-service/dist/worker.mjs",
+  entryPoints: {
+    worker: "scrub-service/src/worker/index.ts",
+    "dedupe-thread": "scrub-service/src/worker/dedupe-thread.ts",
+  },
+  outdir: "scrub-service/dist",
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",

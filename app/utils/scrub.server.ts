@@ -33,8 +33,6 @@ export function getScrubService(): Promise<ScrubService> {
       dataDir: path.resolve(e.DATA_DIR),
       redisUrl: e.REDIS_URL,
       redisPrefix: process.env.SCRUB_REDIS_PREFIX,
-      // The Remix server bundle lives in build/: resolve the worker from the project root.
-      workerPath: process.env.SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs"),
     });
   });
 }

@@ -16,6 +16,7 @@ import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
 import { reasonOfCode } from "./worker/normalize";
 import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
+import { defaultWorkerPath } from "./dist-paths";
 
 export interface InProcessOptions {
   handle: DbHandle;
@@ -45,10 +46,6 @@ export interface InProcessScrubService extends ScrubService {
   readonly store: ListStore;
   readonly runner: JobRunner;
   readonly owner: string;
-}
-
-export function defaultWorkerPath(): string {
-  return process.env.SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs");
 }
 
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {

@@ -4,9 +4,6 @@
  * so a number costs 4 bytes at load ≤ 0.75 (≈ 5–11 bytes with growth slack), instead of ~40+ for a JS Set.
  */
 
-
-// The class refers to nothing outside itself (no module-level helpers or constants): its source runs as is
-// in the duplicate-check thread, even after a bundler renamed or minified the module around it.
 export class NumberSet {
   private tables: (Uint32Array | undefined)[] = new Array(1000);
   private counts = new Uint32Array(1000);
@@ -88,11 +85,3 @@ export class NumberSet {
     return t;
   }
 }
-
-/**
- * The same class as JavaScript source, evaluated by the duplicate-check thread as a class expression (so a
- * bundler's renaming of the class does not matter). A test compares the thread with the class on random input.
- */
-export const numberSetSource = `
-const NumberSet = (${NumberSet.toString().replace(/static\s*\{[^{}]*\}/g, "") /* a bundler's keep-names block */});
-`;

@@ -5,26 +5,11 @@
  * they were posted, so "first occurrence wins" holds exactly as in the in-thread NumberSet. The codes are
  * the parse step's shared memory (not copied); the answer is written into shared memory too.
  *
- * The worker's code is the same NumberSet class (number-set.ts), injected as source (`numberSetSource`) so no
- * separate build is needed; checked to work in esbuild bundles with and without minify/keep-names.
+ * The thread runs worker/dedupe-thread.ts (built to scrub-service/dist/dedupe-thread.mjs), the same NumberSet.
  */
 import { Worker } from "node:worker_threads";
-import { NumberSet, numberSetSource } from "../lists/number-set";
-
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-${numberSetSource}
-const seen = new NumberSet();
-parentPort.on("message", (m) => {
-  const codes = m.codes;
-  const out = new Uint8Array(m.out);
-  for (let r = 0; r < m.count; r++) {
-    const x = codes[r];
-    if (x >= 0 && !seen.add(x)) out[r] = 1;
-  }
-  parentPort.postMessage(m.id);
-});
-`;
+import { NumberSet } from "../lists/number-set";
+import { defaultDedupeThreadPath } from "../dist-paths";
 
 export class DedupeWorker {
   private worker: Worker;
@@ -32,8 +17,8 @@ export class DedupeWorker {
   private nextId = 0;
   private failed: Error | null = null;
 
-  constructor() {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true });
+  constructor(threadPath: string = defaultDedupeThreadPath()) {
+    this.worker = new Worker(threadPath);
     this.worker.on("message", (id: number) => {
       const w = this.waiting.shift();
       if (!w || w.id !== id) return this.fail(new Error("The duplicate check answered out of order."));

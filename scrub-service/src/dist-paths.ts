@@ -1,0 +1,14 @@
+import path from "node:path";
+
+/*
+ * The thread entry files built by scripts/build-worker.mjs. The app's server code is bundled into build/,
+ * so they are resolved from the project root (or set explicitly, e.g. in a container image).
+ */
+
+export function defaultWorkerPath(): string {
+  return process.env.SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs");
+}
+
+export function defaultDedupeThreadPath(): string {
+  return process.env.SCRUB_DEDUPE_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/dedupe-thread.mjs");
+}
