@@ -4,6 +4,7 @@ import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
 import { getDb } from "./db.server";
 import { getScrubService, startLocalScrubSocket, stopScrubService } from "./scrub.server";
+import { startHousekeeping, stopHousekeeping } from "./housekeeping.server";
 
 /**
  * Runs once before the server listens: configuration check, migrations, demo data.
@@ -26,6 +27,8 @@ export async function boot(): Promise<void> {
   }
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
   if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
+  // Expired sessions, dead throttle counters and long-spent links, hourly.
+  startHousekeeping(getDb);
   console.log(
     `[boot] database: ${e.DATABASE_URL ? "PostgreSQL" : `PGlite (${e.DATA_DIR})`}; ` +
       `lists: ${e.REDIS_URL ? "Redis" : "embedded index"}; ` +
@@ -36,6 +39,7 @@ export async function boot(): Promise<void> {
 /** Called on SIGTERM/SIGINT: releases the database (and the PGlite directory lock). */
 export async function shutdown(): Promise<void> {
   stopWebhookDispatcher();
+  stopHousekeeping();
   await stopScrubService().catch(() => undefined);
   const handle = await dbHandle().catch(() => undefined);
   await handle?.close();

@@ -1,5 +1,4 @@
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
-import { sql } from "kysely";
 import { getDb } from "./db.server";
 import { env } from "./env.server";
 import { randomToken, sha256 } from "./crypto.server";
@@ -106,11 +105,6 @@ export async function endUserSessions(userId: string, exceptSession?: Session): 
   let q = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (exceptSession?.id) q = q.where("id_hash", "<>", sha256(exceptSession.id));
   await q.execute();
-}
-
-export async function purgeExpiredSessions(): Promise<void> {
-  const db = await getDb();
-  await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now()`).execute();
 }
 
 export type ToastKind = "success" | "error" | "info";

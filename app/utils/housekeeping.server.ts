@@ -1,0 +1,58 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Old enough that no throttle window (the longest is one hour) can still count the row. */
+export const THROTTLE_ROW_TTL_MS = DAY_MS;
+/** Spent links are kept a week for support questions ("my link said it was used"). */
+export const SPENT_TOKEN_TTL_MS = 7 * DAY_MS;
+
+export interface SweepCounts {
+  sessions: number;
+  throttleRows: number;
+  tokens: number;
+}
+
+/** Deletes rows that can no longer matter: expired sessions, dead throttle counters, long-spent links. */
+export async function sweepExpired(db: Kysely<Database>, now: Date = new Date()): Promise<SweepCounts> {
+  const sessions = await db.deleteFrom("sessions").where("expires_at", "<", now).executeTakeFirst();
+  const throttleRows = await db
+    .deleteFrom("login_throttle")
+    .where("window_start", "<", new Date(now.getTime() - THROTTLE_ROW_TTL_MS))
+    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now)]))
+    .executeTakeFirst();
+  const spentBefore = new Date(now.getTime() - SPENT_TOKEN_TTL_MS);
+  const tokens = await db
+    .deleteFrom("auth_tokens")
+    .where((eb) => eb.or([eb("used_at", "<", spentBefore), eb("expires_at", "<", spentBefore)]))
+    .executeTakeFirst();
+  return {
+    sessions: Number(sessions.numDeletedRows),
+    throttleRows: Number(throttleRows.numDeletedRows),
+    tokens: Number(tokens.numDeletedRows),
+  };
+}
+
+let timer: NodeJS.Timeout | undefined;
+
+/** Runs the sweep now and then hourly in this process (every replica may run it: deletes are idempotent). */
+export function startHousekeeping(getDb: () => Promise<Kysely<Database>>, everyMs = HOUR_MS): void {
+  if (timer) return;
+  const run = async () => {
+    try {
+      await sweepExpired(await getDb());
+    } catch (e) {
+      console.warn(`[housekeeping] sweep failed: ${e instanceof Error ? e.message : e}`);
+    }
+  };
+  void run();
+  timer = setInterval(run, everyMs);
+  timer.unref();
+}
+
+export function stopHousekeeping(): void {
+  if (timer) clearInterval(timer);
+  timer = undefined;
+}
