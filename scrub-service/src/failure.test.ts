@@ -76,6 +76,8 @@ describe("fail closed", () => {
     }
   });
 
+  // Redis-only cases: skipped only on a developer machine without REDIS_URL; under CI=true tests/setup/global.ts
+  // refuses to start without it, so they always run there.
   it.skipIf(!REDIS_URL)("fails the job when Redis holds a stale copy, until rebuilt", async () => {
     const svc = await startService(handle, "redis", { dataDir: dir });
     try {
