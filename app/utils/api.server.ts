@@ -4,6 +4,7 @@ import { getDb } from "./db.server";
 import { findApiKey, touchApiKey } from "~/models/integration.server";
 import { getActiveUserById } from "~/models/user.server";
 import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
+import type { ApiErrorCode } from "./api-error-codes";
 
 /*
  * The public API's plumbing: bearer-key authentication, the per-key rate limit, and JSON errors of the form
@@ -11,27 +12,7 @@ import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
  * messages are for people. See docs/decisions/050-public-api.md.
  */
 
-export const API_ERROR_CODES = [
-  "missing_api_key",
-  "invalid_api_key",
-  "api_key_revoked",
-  "account_disabled",
-  "no_plan",
-  "api_not_in_plan",
-  "usage_limit_exceeded",
-  "too_many_active_jobs",
-  "not_found",
-  "method_not_allowed",
-  "invalid_json",
-  "unsupported_media_type",
-  "payload_too_large",
-  "validation_failed",
-  "result_not_ready",
-  "rate_limited",
-  "internal_error",
-] as const;
-
-export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+export { API_ERROR_CODES, type ApiErrorCode } from "./api-error-codes";
 
 export class ApiError extends Error {
   constructor(

@@ -3,6 +3,8 @@
  * renders the same object, so the two never disagree).
  */
 
+import { API_ERROR_CODES } from "./api-error-codes";
+
 const error = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -273,25 +275,7 @@ export const openApiDocument = {
             properties: {
               code: {
                 type: "string",
-                enum: [
-                  "missing_api_key",
-                  "invalid_api_key",
-                  "api_key_revoked",
-                  "account_disabled",
-                  "no_plan",
-                  "api_not_in_plan",
-                  "usage_limit_exceeded",
-                  "too_many_active_jobs",
-                  "not_found",
-                  "method_not_allowed",
-                  "invalid_json",
-                  "unsupported_media_type",
-                  "payload_too_large",
-                  "validation_failed",
-                  "result_not_ready",
-                  "rate_limited",
-                  "internal_error",
-                ],
+                enum: [...API_ERROR_CODES],
               },
               message: { type: "string" },
               details: {},
