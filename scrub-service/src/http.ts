@@ -65,6 +65,25 @@ async function saveUpload(req: http.IncomingMessage, dataDir: string): Promise<s
   return file;
 }
 
+/**
+ * A job or list-load submission: parameters from a JSON body or the query string, and the input file —
+ * streamed as the request body, or (local socket only) named by `inputPath` in a JSON body.
+ */
+async function readSubmission(
+  req: http.IncomingMessage,
+  q: URLSearchParams,
+  o: Pick<HttpOptions, "local" | "dataDir">,
+): Promise<{ get: (k: string) => string | undefined; inputPath: string }> {
+  const json = (req.headers["content-type"] ?? "").includes("application/json");
+  const body = json ? await readJson(req) : {};
+  const get = (k: string) => (body[k] as string | undefined) ?? q.get(k) ?? undefined;
+  if (!json) return { get, inputPath: await saveUpload(req, o.dataDir) };
+  if (!o.local) throw new HttpError(400, "Upload the file as the request body.");
+  const inputPath = path.resolve(String(get("inputPath") ?? ""));
+  if (!fs.existsSync(inputPath)) throw new HttpError(400, `No such file: ${inputPath}`);
+  return { get, inputPath };
+}
+
 function tokenOk(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
   const want = Buffer.from(token);
@@ -87,17 +106,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
       const [, resource, id, sub, kind] = parts;
 
       if (resource === "jobs" && !id && m === "POST") {
-        const json = (req.headers["content-type"] ?? "").includes("application/json");
-        const body = json ? await readJson(req) : {};
-        const get = (k: string) => (body[k] as string | undefined) ?? q.get(k) ?? undefined;
-        let inputPath: string;
-        if (json) {
-          if (!o.local) throw new HttpError(400, "Upload the file as the request body.");
-          inputPath = path.resolve(String(get("inputPath") ?? ""));
-          if (!fs.existsSync(inputPath)) throw new HttpError(400, `No such file: ${inputPath}`);
-        } else {
-          inputPath = await saveUpload(req, o.dataDir);
-        }
+        const { get, inputPath } = await readSubmission(req, q, o);
         const userId = get("userId");
         const type = get("suppressionType");
         if (!userId) throw new HttpError(400, "userId is required.");
@@ -152,17 +161,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         return send(res, 200, await service.loadNumbers(body as never));
       }
       if (resource === "list-loads" && !id && m === "POST") {
-        const json = (req.headers["content-type"] ?? "").includes("application/json");
-        const body = json ? await readJson(req) : {};
-        const get = (k: string) => (body[k] as string | undefined) ?? q.get(k) ?? undefined;
-        let inputPath: string;
-        if (json) {
-          if (!o.local) throw new HttpError(400, "Upload the file as the request body.");
-          inputPath = path.resolve(String(get("inputPath") ?? ""));
-          if (!fs.existsSync(inputPath)) throw new HttpError(400, `No such file: ${inputPath}`);
-        } else {
-          inputPath = await saveUpload(req, o.dataDir);
-        }
+        const { get, inputPath } = await readSubmission(req, q, o);
         const mode = get("mode");
         if (mode !== "add" && mode !== "remove" && mode !== "replace") throw new HttpError(400, "mode must be add, remove or replace.");
         const listId = Number(get("listId"));
