@@ -1,13 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { DEMO_ADMIN, signIn, uniqueEmail } from "./helpers";
-
-/** The activation link of the newest e-mail to the address, from the dev outbox. */
-async function activationLink(page: Page, email: string): Promise<string> {
-  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
-  const link = page.getByRole("link", { name: /\/auth\/activation\// }).first();
-  await expect(link).toBeVisible();
-  return new URL((await link.getAttribute("href"))!).pathname;
-}
+import { expect, test } from "@playwright/test";
+import { DEMO_ADMIN, signIn, signUpAndConfirm, uniqueEmail } from "./helpers";
 
 /*
  * Subscribe by bank transfer, review the transfer as an admin, see the plan active and the history.
@@ -124,19 +116,7 @@ test("a new customer without a plan gets the subscription dialog on /containers,
 }) => {
   const email = uniqueEmail("billing-gate");
   const password = "gate-password-1";
-  await page.goto("/signup");
-  await page.getByLabel("First name").fill("Gia");
-  await page.getByLabel("Last name").fill("Tran");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Company").fill("Tran Calls");
-  await page.getByLabel("Phone number").fill("5552013344");
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Confirm password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await page.goto(await activationLink(page, email));
-  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
-  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+  await signUpAndConfirm(page, { email, password, firstName: "Gia", lastName: "Tran", company: "Tran Calls", phone: "5552013344" }, javaScriptEnabled);
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/dashboard$/);
 

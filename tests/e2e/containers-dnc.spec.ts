@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_ADMIN, signIn, signOut, uniqueEmail } from "./helpers";
+import { DEMO_ADMIN, signIn, signOut, signUpAndConfirm, uniqueEmail } from "./helpers";
 
 // Both projects (js, no-js) share one server and data directory: names are unique per run and counts relative.
 function unique(prefix: string): string {
@@ -197,21 +197,7 @@ test("a new user: subscription dialog on /containers, Access Denied on /dnc, and
 }) => {
   const email = uniqueEmail("containers");
   const password = "containers-pass-1";
-  await page.goto("/signup");
-  await page.getByLabel("First name").fill("Nora");
-  await page.getByLabel("Last name").fill("Quinn");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Company").fill("Quinn Leads");
-  await page.getByLabel("Phone number").fill("(555) 201-3344");
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Confirm password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
-  const link = page.getByRole("link", { name: /\/auth\/activation\// }).first();
-  await page.goto(new URL((await link.getAttribute("href"))!).pathname);
-  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
-  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+  await signUpAndConfirm(page, { email, password, firstName: "Nora", lastName: "Quinn", company: "Quinn Leads", phone: "(555) 201-3344" }, javaScriptEnabled);
 
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/dashboard$/);

@@ -18,3 +18,32 @@ export async function signOut(page: Page) {
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
+
+/** The activation link of the newest e-mail to the address, read from the dev outbox. */
+export async function activationLink(page: Page, email: string): Promise<string> {
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  const link = page.getByRole("link", { name: /\/auth\/activation\// }).first();
+  await expect(link).toBeVisible();
+  return new URL((await link.getAttribute("href"))!).pathname;
+}
+
+/** A new customer through /signup and the e-mailed confirmation (the Confirm Email button without JavaScript). */
+export async function signUpAndConfirm(
+  page: Page,
+  u: { email: string; password: string; firstName: string; lastName: string; company: string; phone: string },
+  javaScriptEnabled: boolean,
+) {
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill(u.firstName);
+  await page.getByLabel("Last name").fill(u.lastName);
+  await page.getByLabel("Email").fill(u.email);
+  await page.getByLabel("Company").fill(u.company);
+  await page.getByLabel("Phone number").fill(u.phone);
+  await page.getByLabel("Password", { exact: true }).fill(u.password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(u.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto(await activationLink(page, u.email));
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
+  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+}

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { DEMO_ADMIN, signIn, signUpAndConfirm } from "./helpers";
 
 /*
  * The purge wizard, history and dashboard, as the demo admin (no plan needed), with JavaScript on and off.
@@ -199,21 +199,7 @@ test("a new customer gets the subscription dialog on /purge; with a plan they pu
   await page.context().clearCookies();
   const email = `purge-customer-${javaScriptEnabled ? "js" : "nojs"}-${Date.now()}@example.com`;
   const password = "purge-password-1";
-  await page.goto("/signup");
-  await page.getByLabel("First name").fill("Cara");
-  await page.getByLabel("Last name").fill("Quinn");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Company").fill("Quinn Leads");
-  await page.getByLabel("Phone number").fill("5552013344");
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Confirm password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
-  const activation = page.getByRole("link", { name: /\/auth\/activation\// }).first();
-  await page.goto(new URL((await activation.getAttribute("href"))!).pathname);
-  if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
-  await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+  await signUpAndConfirm(page, { email, password, firstName: "Cara", lastName: "Quinn", company: "Quinn Leads", phone: "5552013344" }, javaScriptEnabled);
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("card-active-users")).toHaveCount(0);
