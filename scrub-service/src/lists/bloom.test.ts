@@ -36,6 +36,26 @@ describe("Bloom filter", () => {
     expect(rate).toBeGreaterThan(0.0005);
   });
 
+  it("answers a batch (hasMany) exactly as one number at a time, skipping invalid codes", () => {
+    const r = rng(9);
+    const b = BloomFilter.create(50_000, 0.01);
+    for (let i = 0; i < 50_000; i++) b.add(randNumber(r));
+    const codes = new Float64Array(20_000);
+    const r2 = rng(9);
+    for (let i = 0; i < codes.length; i++) codes[i] = i % 7 === 0 ? -4 : i % 2 ? randNumber(r2) : randNumber(r);
+    const out = new Uint8Array(codes.length);
+    out[3] = 1; // bits of another list stay as they are
+    b.hasMany(codes, codes.length, out, 2);
+    let positives = 0;
+    for (let i = 0; i < codes.length; i++) {
+      const want = codes[i] >= 0 && b.has(codes[i]);
+      expect(((out[i] & 2) !== 0) === want).toBe(true);
+      if (want) positives++;
+    }
+    expect(out[3] & 1).toBe(1);
+    expect(positives).toBeGreaterThan(5_000); // the members drawn again from the same sequence
+  });
+
   it("is shared memory: a second view over the same buffer sees the bits", () => {
     const b = BloomFilter.create(1000);
     b.add(2125550123);

@@ -1,15 +1,24 @@
 /**
  * A Bloom filter over integer phone numbers, in a SharedArrayBuffer so every piscina worker reads the same
- * copy. m is a power of two (mask instead of modulo); k probes by double hashing of two 32-bit mixes.
- * No false negatives: a number added is always reported present. Pure (usable in workers).
+ * copy. Blocked layout (docs/decisions/019): a number's k bits all lie in one 512-bit block (one cache
+ * line), so a lookup costs one memory access instead of up to k; m is a power of two. No false negatives:
+ * a number added is always reported present. Pure (usable in workers).
  */
 
 export interface SharedBloom {
   sab: SharedArrayBuffer;
-  /** m - 1 (m = bits, a power of two). */
+  /** m - 1 (m = bits, a power of two, at least one block). */
   mask: number;
   k: number;
 }
+
+/** Names the bit layout in cache file names: a file written by another layout is never read back. */
+export const BLOOM_LAYOUT = "blk512";
+
+const BLOCK_BITS = 512;
+const BLOCK_WORDS = 16;
+/** Rows whose blocks are fetched together before they are tested (see hasMany). */
+const PREFETCH = 256;
 
 function fmix32(h: number): number {
   h ^= h >>> 16;
@@ -20,33 +29,37 @@ function fmix32(h: number): number {
   return h >>> 0;
 }
 
-/** The two base hashes of a number (< 2^53). */
-function hashes(x: number, out: Uint32Array): void {
+/** First hash of a number (< 2^53): picks the block. */
+function hash1(x: number): number {
   const lo = x >>> 0;
   const hi = Math.floor(x / 4294967296) >>> 0;
-  const h1 = fmix32(lo ^ Math.imul(hi ^ 0x27d4eb2f, 0x9e3779b1));
-  const h2 = fmix32(h1 ^ Math.imul(lo + 0x165667b1, 0x85ebca77) ^ hi) | 1;
-  out[0] = h1;
-  out[1] = h2;
+  return fmix32(lo ^ Math.imul(hi ^ 0x27d4eb2f, 0x9e3779b1));
+}
+
+/** Second hash: the bit positions inside the block. */
+function hash2(x: number, h1: number): number {
+  return fmix32(h1 ^ Math.imul((x >>> 0) + 0x165667b1, 0x85ebca77) ^ (Math.floor(x / 4294967296) >>> 0));
 }
 
 export class BloomFilter {
   readonly bits: Uint32Array;
   readonly mask: number;
   readonly k: number;
-  private readonly h = new Uint32Array(2);
+  /** Blocks - 1 (a power of two minus one). */
+  private readonly blockMask: number;
 
   constructor(readonly shared: SharedBloom) {
     this.bits = new Uint32Array(shared.sab);
     this.mask = shared.mask;
     this.k = shared.k;
+    this.blockMask = (shared.mask + 1) / BLOCK_BITS - 1;
   }
 
   /** Sized for `capacity` numbers at false-positive rate `fp` (bits rounded up to a power of two). */
   static create(capacity: number, fp = 0.01): BloomFilter {
     const n = Math.max(1024, capacity);
     const want = Math.ceil((-n * Math.log(fp)) / (Math.LN2 * Math.LN2));
-    let m = 1024;
+    let m = BLOCK_BITS;
     while (m < want) m *= 2;
     const k = Math.max(1, Math.min(12, Math.round((m / n) * Math.LN2)));
     return new BloomFilter({ sab: new SharedArrayBuffer(m / 8), mask: m - 1, k });
@@ -57,15 +70,15 @@ export class BloomFilter {
   }
 
   add(x: number): void {
-    hashes(x, this.h);
-    let a = this.h[0];
-    const b = this.h[1];
+    const h1 = hash1(x);
+    let a = hash2(x, h1);
+    const step = (a >>> 9) | 1; // odd: k ≤ 512 steps never repeat a position mod 512
+    const base = (h1 & this.blockMask) * BLOCK_WORDS;
     const bits = this.bits;
-    const mask = this.mask;
     for (let i = 0; i < this.k; i++) {
-      const idx = a & mask;
-      bits[idx >>> 5] |= 1 << (idx & 31);
-      a = (a + b) >>> 0;
+      const idx = a & (BLOCK_BITS - 1);
+      bits[base + (idx >>> 5)] |= 1 << (idx & 31);
+      a = (a + step) >>> 0;
     }
   }
 
@@ -74,16 +87,65 @@ export class BloomFilter {
   }
 
   has(x: number): boolean {
-    hashes(x, this.h);
-    let a = this.h[0];
-    const b = this.h[1];
+    const h1 = hash1(x);
+    return this.test((h1 & this.blockMask) * BLOCK_WORDS, hash2(x, h1));
+  }
+
+  private test(base: number, a: number): boolean {
+    const step = (a >>> 9) | 1;
     const bits = this.bits;
-    const mask = this.mask;
     for (let i = 0; i < this.k; i++) {
-      const idx = a & mask;
-      if ((bits[idx >>> 5] & (1 << (idx & 31))) === 0) return false;
-      a = (a + b) >>> 0;
+      const idx = a & (BLOCK_BITS - 1);
+      if ((bits[base + (idx >>> 5)] & (1 << (idx & 31))) === 0) return false;
+      a = (a + step) >>> 0;
     }
     return true;
+  }
+
+  /**
+   * Lookups of many numbers: sets `bit` in out[i] when codes[i] (≥ 0) may be present. For each group of
+   * rows the blocks are computed first, then fetched by a tight loop of independent loads (the CPU keeps
+   * many misses in flight: ~40 ns per block here instead of ~200 ns for one miss after another), then
+   * tested from cache.
+   */
+  hasMany(codes: ArrayLike<number>, count: number, out: Uint8Array, bit: number): void {
+    const bits = this.bits;
+    const blockMask = this.blockMask;
+    const k = this.k;
+    const base = new Int32Array(PREFETCH);
+    const h2 = new Uint32Array(PREFETCH);
+    for (let s = 0; s < count; s += PREFETCH) {
+      const n = Math.min(count, s + PREFETCH) - s;
+      for (let j = 0; j < n; j++) {
+        const x = codes[s + j];
+        if (x < 0) {
+          base[j] = -1;
+          continue;
+        }
+        const h1 = hash1(x);
+        base[j] = (h1 & blockMask) * BLOCK_WORDS;
+        h2[j] = hash2(x, h1);
+      }
+      let touch = 0;
+      const last = bits.length - 1; // bits.length is a power of two; -1 (no number) & last stays in range
+      for (let j = 0; j < n; j++) touch |= bits[base[j] & last];
+      if (touch === 1) out[s] |= 0; // uses the loads so they are not optimized away
+      for (let j = 0; j < n; j++) {
+        const b = base[j];
+        if (b < 0) continue;
+        let a = h2[j];
+        const step = (a >>> 9) | 1;
+        let all = true;
+        for (let i = 0; i < k; i++) {
+          const idx = a & (BLOCK_BITS - 1);
+          if ((bits[b + (idx >>> 5)] & (1 << (idx & 31))) === 0) {
+            all = false;
+            break;
+          }
+          a = (a + step) >>> 0;
+        }
+        if (all) out[s + j] |= bit;
+      }
+    }
   }
 }

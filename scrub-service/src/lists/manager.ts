@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DbHandle } from "../../../db/client";
-import { BloomFilter, type SharedBloom } from "./bloom";
+import { BLOOM_LAYOUT, BloomFilter, type SharedBloom } from "./bloom";
 import { readListNumbers, withBulkTransaction, type BulkSession } from "./pg-bulk";
 import { ListStoreError, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
 
@@ -180,7 +180,7 @@ export class ListManager {
     if (!this.cacheDir) return null;
     // The stamp (created/updated times, bumped with the version) tells apart lists of other databases
     // that share this disk and happen to have the same id and version.
-    return path.join(this.cacheDir, `bloom-${info.id}-v${info.version}-${info.stamp}-m${bloom.sizeBits}-k${bloom.k}.bin`);
+    return path.join(this.cacheDir, `bloom-${info.id}-v${info.version}-${info.stamp}-m${bloom.sizeBits}-k${bloom.k}-${BLOOM_LAYOUT}.bin`);
   }
 
   /** Builds the Bloom filter straight from the database stream (no copy of the list held in memory). */

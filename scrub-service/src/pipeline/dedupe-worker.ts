@@ -37,14 +37,14 @@ export class DedupeWorker {
    * Posts one batch (call in input order): resolves to flags, 1 = a duplicate of an earlier row (of this or
    * an earlier batch). Invalid rows (code < 0) are never duplicates.
    */
-  check(codes: Float64Array, count: number): Promise<Uint8Array> {
+  check(codes: Float64Array, count: number, out?: Uint8Array): Promise<Uint8Array> {
     if (this.failed) return Promise.reject(this.failed);
-    const sab = new SharedArrayBuffer(Math.max(1, count));
-    const out = new Uint8Array(sab, 0, count);
+    // `out` (shared memory, `count` bytes, any content) is reused batch memory; the thread overwrites it.
+    const flags = out && out.buffer instanceof SharedArrayBuffer && out.length >= count ? out.subarray(0, count) : new Uint8Array(new SharedArrayBuffer(Math.max(1, count)), 0, count);
     const id = this.nextId++;
     return new Promise<Uint8Array>((resolve, reject) => {
-      this.waiting.push({ id, out, resolve, reject });
-      this.worker.postMessage({ id, codes, count, out: sab });
+      this.waiting.push({ id, out: flags, resolve, reject });
+      this.worker.postMessage({ id, codes, count, out: flags });
     });
   }
 
@@ -60,10 +60,7 @@ export function dedupeInThread(): (codes: Float64Array, count: number) => Uint8A
   const seen = new NumberSet();
   return (codes, count) => {
     const out = new Uint8Array(count);
-    for (let r = 0; r < count; r++) {
-      const x = codes[r];
-      if (x >= 0 && !seen.add(x)) out[r] = 1;
-    }
+    seen.addMany(codes, count, out);
     return out;
   };
 }

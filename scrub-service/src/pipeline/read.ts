@@ -15,7 +15,7 @@ export interface Batch {
   fileOffset: number;
 }
 
-const DEFAULT_BATCH = 4 * 1024 * 1024;
+export const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
  * The longest record (row) accepted: 1 MB, or SCRUB_MAX_RECORD_BYTES. A quote that is never closed would
@@ -92,17 +92,19 @@ export class BatchReader {
   /** Bytes of the first row in the first batch buffer (to emit it escaped as the header). */
   firstRowBytes: Uint8Array | null = null;
   private firstRowEnd = 0;
+  /** Batch buffers given back with release(), reused instead of allocating (and collecting) new ones. */
+  private free: Uint8Array[] = [];
 
   constructor(
     readonly path: string,
-    private readonly batchBytes = DEFAULT_BATCH,
+    private readonly batchBytes = DEFAULT_BATCH_BYTES,
     private readonly recordLimit = maxRecordBytes(),
   ) {}
 
   async open(): Promise<void> {
     this.fh = await fs.promises.open(this.path, "r");
     this.size = (await this.fh.stat()).size;
-    this.buf = new Uint8Array(new SharedArrayBuffer(this.batchBytes));
+    this.buf = this.alloc(this.batchBytes);
     await this.fill();
     // A CSV never holds a NUL byte; a zip, an image or UTF-16 text does, within its first bytes.
     if (this.buf.subarray(0, Math.min(this.len, 64 * 1024)).includes(0)) throw new NotTextFileError();
@@ -147,6 +149,22 @@ export class BatchReader {
     this.firstRowEnd = end2;
   }
 
+  private alloc(size: number): Uint8Array {
+    if (size === this.batchBytes) {
+      const reused = this.free.pop();
+      if (reused) return reused;
+    }
+    return new Uint8Array(new SharedArrayBuffer(size));
+  }
+
+  /**
+   * Gives a batch's buffer back once nothing reads it any more (its results are written); the reader fills
+   * it again. Optional: a buffer never released is simply garbage collected.
+   */
+  release(buf: Uint8Array): void {
+    if (buf.length === this.batchBytes && buf !== this.buf && this.free.length < 16) this.free.push(buf);
+  }
+
   /** Leaves the first row out of the batches (it is the header). */
   skipFirstRow(): void {
     if (this.firstRow) this.pos = this.firstRowEnd;
@@ -183,7 +201,7 @@ export class BatchReader {
         this.base += this.len;
         this.pos = 0;
         this.len = 0;
-        this.buf = new Uint8Array(new SharedArrayBuffer(this.batchBytes));
+        this.buf = this.alloc(this.batchBytes);
         await this.fill();
         continue;
       }
@@ -207,7 +225,7 @@ export class BatchReader {
       const batch: Batch = { buf: this.buf, start: this.pos, end: boundary, fileOffset: this.base + boundary };
       // the rest of this buffer moves to a new one; the batch keeps its buffer
       const rest = this.buf.subarray(boundary, this.len);
-      const next = new Uint8Array(new SharedArrayBuffer(Math.max(this.batchBytes, rest.length * 2)));
+      const next = this.alloc(Math.max(this.batchBytes, rest.length * 2));
       next.set(rest);
       this.base += boundary;
       this.buf = next;

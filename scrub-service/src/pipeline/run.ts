@@ -11,14 +11,12 @@ import type { SharedBloom } from "../lists/bloom";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import type { ListSnapshot } from "../lists/store";
 import { areaCodeMask } from "../worker/area-codes";
-import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, LF } from "../worker/csv";
+import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, rowsCapacity, rowsMemBytes, LF } from "../worker/csv";
 import type { ParseResult } from "../worker/index";
 import { INVALID_REASONS } from "../worker/normalize";
-import { collectGarbage } from "../worker/gc";
-import { BatchReader, headersOf, NotTextFileError, RecordTooLargeError } from "./read";
+import { BatchReader, DEFAULT_BATCH_BYTES, headersOf, NotTextFileError, RecordTooLargeError } from "./read";
 
 export const REASONS = ["litigation", "dnc", "container", "duplicate", "state", ...INVALID_REASONS] as const;
-const GC_EVERY_BYTES = 32 * 1024 * 1024;
 /** SCRUB_DEDUPE_THREAD_MIN_BYTES: benchmarks compare with and without the duplicate-check thread. */
 const DEDUPE_THREAD_MIN_BYTES = Number(process.env.SCRUB_DEDUPE_THREAD_MIN_BYTES ?? 1 << 20);
 const R_DUP = 3;
@@ -89,13 +87,16 @@ function findColumn(firstRow: string[], headers: string[], hasHeader: boolean, w
   return i;
 }
 
+/**
+ * One result file, written to a temp name and renamed by the caller when the scrub succeeded. Each write is
+ * awaited until the bytes are in the file, so the batch memory they come from can be reused right after.
+ */
 class Output {
   readonly tmp: string;
   readonly final: string;
-  private stream: fs.WriteStream;
+  private fh: fs.promises.FileHandle | null = null;
   records = 0;
   bytes = 0;
-  private failed: Error | null = null;
 
   constructor(
     dir: string,
@@ -103,42 +104,55 @@ class Output {
   ) {
     this.final = path.join(dir, `${kind}.csv`);
     this.tmp = path.join(dir, `.${kind}.csv.${process.pid}.part`);
-    this.stream = fs.createWriteStream(this.tmp, { highWaterMark: 1 << 20 });
-    this.stream.on("error", (e) => (this.failed = e));
+  }
+
+  async open(): Promise<void> {
+    this.fh = await fs.promises.open(this.tmp, "w");
   }
 
   async write(buf: Uint8Array, records: number): Promise<void> {
-    if (this.failed) throw this.failed;
     this.records += records;
     this.bytes += buf.length;
-    if (!buf.length) return;
-    if (!this.stream.write(buf)) {
-      await new Promise<void>((resolve, reject) => {
-        const onDrain = () => {
-          this.stream.off("error", onError);
-          resolve();
-        };
-        const onError = (e: Error) => {
-          this.stream.off("drain", onDrain);
-          reject(e);
-        };
-        this.stream.once("drain", onDrain);
-        this.stream.once("error", onError);
-      });
+    let done = 0;
+    while (done < buf.length) {
+      const { bytesWritten } = await this.fh!.write(buf, done, buf.length - done);
+      done += bytesWritten;
     }
   }
 
   async finish(): Promise<void> {
-    if (this.failed) throw this.failed;
-    await new Promise<void>((resolve, reject) => {
-      this.stream.end((e?: Error | null) => (e ? reject(e) : resolve()));
-    });
+    await this.fh!.close();
+    this.fh = null;
   }
 
-  abort(): void {
-    this.stream.destroy();
+  async abort(): Promise<void> {
+    await this.fh?.close().catch(() => {});
     fs.rmSync(this.tmp, { force: true });
   }
+}
+
+/**
+ * A batch's working memory, reused from batch to batch: parse results, per-row flags and output bytes.
+ * With the reader's reused input buffers, a scrub allocates its memory once instead of per batch, so
+ * nothing piles up for the garbage collector (docs/decisions/019).
+ */
+interface Slot {
+  rowsMem: SharedArrayBuffer;
+  /** Rows the flags hold: maybe | outOfState | dup | classes | reasonIdx, `cap` bytes each. */
+  cap: number;
+  flagsMem: SharedArrayBuffer;
+  outMem: SharedArrayBuffer;
+}
+
+function newSlot(batchBytes: number): Slot {
+  const cap = rowsCapacity(batchBytes);
+  return {
+    rowsMem: new SharedArrayBuffer(rowsMemBytes(batchBytes)),
+    cap,
+    flagsMem: new SharedArrayBuffer(cap * 5),
+    // good rows are copied as they are; bad and invalid get `,reason` (a few % of rows in practice)
+    outMem: new SharedArrayBuffer(Math.ceil(batchBytes * 1.25) + 4096),
+  };
 }
 
 /** The escaped bytes of a header row for the good file and for bad/invalid (with `reason`). */
@@ -163,7 +177,8 @@ function headerBytes(row: Uint8Array, delim: number): { good: Uint8Array; withRe
 
 export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
   fs.mkdirSync(input.outDir, { recursive: true });
-  const reader = new BatchReader(input.inputPath, input.batchBytes);
+  const batchBytes = input.batchBytes ?? DEFAULT_BATCH_BYTES;
+  const reader = new BatchReader(input.inputPath, batchBytes);
   try {
     await reader.open();
   } catch (e) {
@@ -190,6 +205,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
   let phoneColumn = "";
   let dedupeWorker: DedupeWorker | null = null;
   try {
+    for (const o of all) await o.open();
     const firstRow = reader.firstRow;
     let phoneCol = -1;
     let width = 0;
@@ -250,12 +266,15 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     const listReasons = input.lists.map((l) => REASONS.indexOf(l.reason));
 
     /** The ordered step: duplicates need every earlier row; then state, then lists in priority order. */
-    const classify = (p: ParseResult, hits: (Uint8Array | null)[], dup: Uint8Array) => {
+    const classify = (p: ParseResult, hits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot) => {
       const { rows, outOfState } = p;
       const n = rows.count;
-      const shared = new SharedArrayBuffer(n * 2);
-      const classes = new Uint8Array(shared, 0, n);
-      const reasonIdx = new Uint8Array(shared, n, n);
+      const fits = n <= slot.cap;
+      const shared = fits ? slot.flagsMem : new SharedArrayBuffer(n * 2);
+      const classes = new Uint8Array(shared, fits ? slot.cap * 3 : 0, n);
+      const reasonIdx = new Uint8Array(shared, fits ? slot.cap * 4 : n, n);
+      classes.fill(CLASS_GOOD); // reused memory
+      reasonIdx.fill(0);
       for (let r = 0; r < n; r++) {
         const x = rows.codes[r];
         if (x < 0) {
@@ -288,7 +307,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       return { classes, reasonIdx, counts, byReason };
     };
 
-    let sinceGc = 0;
+    const freeSlots: Slot[] = [];
     let classifyChain: Promise<unknown> = Promise.resolve();
     /** Resolves once the previous batch was posted to the duplicate check (posting follows input order). */
     let dedupeChain: Promise<unknown> = Promise.resolve();
@@ -301,6 +320,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       if (input.signal?.aborted) throw input.signal.reason ?? new Error("aborted");
       const batch = await reader.next();
       if (!batch) break;
+      const slot = freeSlots.pop() ?? newSlot(batchBytes);
       const parsed = input.pool.run({
         op: "parse",
         buf: batch.buf,
@@ -310,6 +330,8 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         phoneCol,
         blooms,
         areaMask,
+        rowsMem: slot.rowsMem,
+        flagsMem: slot.flagsMem,
       }) as Promise<ParseResult>;
       const prevClassify = classifyChain;
       const prevDedupe = dedupeChain;
@@ -317,7 +339,9 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       const posted = (async () => {
         const p = await parsed;
         await prevDedupe;
-        const dup = dedupeThread ? dedupeThread.check(p.rows.codes, p.rows.count) : null;
+        const dup = dedupeThread
+          ? dedupeThread.check(p.rows.codes, p.rows.count, p.rows.count <= slot.cap ? new Uint8Array(slot.flagsMem, slot.cap * 2, p.rows.count) : undefined)
+          : null;
         dup?.catch(() => {});
         return { dup };
       })();
@@ -329,7 +353,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         hits.catch(() => {});
         const { dup } = await posted;
         await prevClassify;
-        const c = classify(p, await hits, dup ? await dup : dedupeHere!(p.rows.codes, p.rows.count));
+        const c = classify(p, await hits, dup ? await dup : dedupeHere!(p.rows.codes, p.rows.count), slot);
         return { p, c };
       })();
       classifyChain = classified;
@@ -345,6 +369,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
             delim,
             width,
             end: batch.end,
+            outMem: slot.outMem,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
       const prevWrite = writeChain;
@@ -361,12 +386,9 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         progress.bad += counts[1];
         progress.invalid += counts[2];
         progress.bytesRead = batch.fileOffset;
-        // Free the batches' shared buffers at a steady pace (see worker/gc.ts).
-        sinceGc += batch.end - batch.start;
-        if (sinceGc >= GC_EVERY_BYTES) {
-          sinceGc = 0;
-          collectGarbage();
-        }
+        // Everything this batch's memory was used for is done (parse, duplicate check, emit, write).
+        freeSlots.push(slot);
+        reader.release(batch.buf);
         input.onProgress?.(progress);
       })();
       writeChain = written;
@@ -388,7 +410,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
       files: all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes })),
     };
   } catch (e) {
-    for (const o of all) o.abort();
+    for (const o of all) await o.abort();
     if (e instanceof RecordTooLargeError) throw new ScrubInputError(e.message);
     throw e;
   } finally {

@@ -1,5 +1,5 @@
 /**
- * The fast CSV path (pure, no Node APIs): row boundaries, field parsing of a batch, output rows.
+ * The fast CSV path (pure CPU, no I/O; Buffer only for its native byte search): row boundaries, field parsing of a batch, output rows.
  *
  * Dialect (one definition for the splitter, the parser, the preview and the loader):
  * - rows end at LF or CRLF outside quotes; empty lines are skipped; a UTF-8 BOM at the file start is skipped;
@@ -97,8 +97,9 @@ export function scanRowEnd(buf: Uint8Array, i: number, end: number, delim: numbe
  * Returns start when not even one row is complete.
  */
 export function lastRowBoundary(buf: Uint8Array, start: number, end: number, delim: number): number {
-  // Fast path (native scans): no quote in the range, so every LF ends a row.
-  const range = buf.subarray(start, end);
+  // Fast path (native scans): no quote in the range, so every LF ends a row. Buffer's indexOf is memchr
+  // (~0.07 ns/byte here); Uint8Array's is a plain loop (~1.6 ns/byte: 0.8 s of a 10M-row scrub).
+  const range = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
   if (range.indexOf(QUOTE) < 0) {
     const lf = range.lastIndexOf(LF);
     return lf < 0 ? start : start + lf + 1;
@@ -195,11 +196,19 @@ export interface ParsedRows {
  * Parses the rows of buf[start, end) (start is a row start, end a row end or end of file): row bounds,
  * the phone column's normalized code, field counts, escape flags.
  */
-export function parseRows(buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number): ParsedRows {
+export function parseRows(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  delim: number,
+  phoneCol: number,
+  /** Reused memory for the results (see rowsMemBytes); a new block is allocated when it is too small. */
+  mem?: SharedArrayBuffer,
+): ParsedRows {
   // One shared block (no copy when posted between threads): codes | rowStart | rowEnd | fields | escape.
   // Sized for rows of ~24 bytes; grown (rarely) when rows are shorter.
-  let cap = Math.ceil((end - start) / 24) + 16;
-  let { codes, rowStart, rowEnd, fields, escape } = allocRows(cap);
+  let cap = rowsCapacity(end - start);
+  let { codes, rowStart, rowEnd, fields, escape } = allocRows(cap, mem);
   let n = 0;
   let i = start;
   while (i < end) {
@@ -278,8 +287,20 @@ export function parseRows(buf: Uint8Array, start: number, end: number, delim: nu
   return { count: n, rowStart, rowEnd, codes, fields, escape };
 }
 
-function allocRows(cap: number) {
-  const mem = new SharedArrayBuffer(cap * 21);
+const ROW_BYTES = 21;
+
+/** Rows a batch of `bytes` is expected to hold at most (rows of ~24 bytes; parseRows grows past it). */
+export function rowsCapacity(bytes: number): number {
+  return Math.ceil(bytes / 24) + 16;
+}
+
+/** Bytes of the results block parseRows needs for a batch of `bytes`. */
+export function rowsMemBytes(bytes: number): number {
+  return rowsCapacity(bytes) * ROW_BYTES;
+}
+
+function allocRows(cap: number, reuse?: SharedArrayBuffer) {
+  const mem = reuse && reuse.byteLength >= cap * ROW_BYTES ? reuse : new SharedArrayBuffer(cap * ROW_BYTES);
   return {
     codes: new Float64Array(mem, 0, cap),
     rowStart: new Uint32Array(mem, cap * 8, cap),
@@ -423,7 +444,7 @@ export interface EmitInput {
 }
 
 /** Builds the bytes of good, bad and invalid output for a batch (rows end with \n). */
-export function emitRows(buf: Uint8Array, input: EmitInput): [Uint8Array, Uint8Array, Uint8Array] {
+export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuffer): [Uint8Array, Uint8Array, Uint8Array] {
   const { rows, classes, reasonIdx, reasons, delim, width } = input;
   const reasonBytes = reasons.map((r) => new TextEncoder().encode(r));
   const sizes = [0, 0, 0];
@@ -435,7 +456,14 @@ export function emitRows(buf: Uint8Array, input: EmitInput): [Uint8Array, Uint8A
     if (c !== CLASS_GOOD) s += Math.max(0, width - rows.fields[r]) + 1 + reasonBytes[reasonIdx[r]].length;
     sizes[c] += s + 1;
   }
-  const outs = sizes.map((n) => new Uint8Array(new SharedArrayBuffer(n)));
+  // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
+  const total = sizes[0] + sizes[1] + sizes[2];
+  const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, total));
+  const outs = [
+    new Uint8Array(block, 0, sizes[0]),
+    new Uint8Array(block, sizes[0], sizes[1]),
+    new Uint8Array(block, sizes[0] + sizes[1], sizes[2]),
+  ];
   const pos = [0, 0, 0];
   const { rowStart, rowEnd, escape } = rows;
   const end = input.end ?? 0;

@@ -7,15 +7,12 @@ interface Batch {
   id: number;
   codes: Float64Array;
   count: number;
-  out: SharedArrayBuffer;
+  /** Shared memory of `count` bytes, overwritten here. */
+  out: Uint8Array;
 }
 
 const seen = new NumberSet();
 parentPort!.on("message", (m: Batch) => {
-  const out = new Uint8Array(m.out);
-  for (let r = 0; r < m.count; r++) {
-    const x = m.codes[r];
-    if (x >= 0 && !seen.add(x)) out[r] = 1;
-  }
+  seen.addMany(m.codes, m.count, m.out);
   parentPort!.postMessage(m.id);
 });

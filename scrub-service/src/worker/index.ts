@@ -1,7 +1,6 @@
 // piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
 import { BloomFilter, type SharedBloom } from "../lists/bloom";
 import { emitRows, parseRows, type ParsedRows } from "./csv";
-import { collectGarbage } from "./gc";
 
 export interface ParseTask {
   op: "parse";
@@ -14,6 +13,9 @@ export interface ParseTask {
   blooms: (SharedBloom | null)[];
   /** 1000-entry area-code mask of the kept states, or null (no state filter). */
   areaMask: Uint8Array | null;
+  /** The batch's reused memory (pipeline/slots.ts); fresh blocks are allocated only when too small. */
+  rowsMem?: SharedArrayBuffer;
+  flagsMem?: SharedArrayBuffer;
 }
 
 export interface ParseResult {
@@ -34,6 +36,7 @@ export interface EmitTask {
   delim: number;
   width: number;
   end: number;
+  outMem?: SharedArrayBuffer;
 }
 
 const blooms = new WeakMap<SharedArrayBuffer, BloomFilter>();
@@ -48,35 +51,32 @@ function bloomOf(s: SharedBloom): BloomFilter {
 }
 
 export function parseTask(t: ParseTask): ParseResult {
-  const rows = parseRows(t.buf, t.start, t.end, t.delim, t.phoneCol);
+  const rows = parseRows(t.buf, t.start, t.end, t.delim, t.phoneCol, t.rowsMem);
   const n = rows.count;
-  const flags = new SharedArrayBuffer(n * 2);
+  const flags = t.flagsMem && t.flagsMem.byteLength >= n * 2 ? t.flagsMem : new SharedArrayBuffer(n * 2);
   const maybe = new Uint8Array(flags, 0, n);
   const outOfState = new Uint8Array(flags, n, n);
-  const filters = t.blooms.map((b) => (b ? bloomOf(b) : null));
-  for (let r = 0; r < n; r++) {
-    const x = rows.codes[r];
-    if (x < 0) continue;
-    if (t.areaMask && t.areaMask[Math.floor(x / 10_000_000)] === 0) outOfState[r] = 1;
-    let bits = 0;
-    for (let l = 0; l < filters.length; l++) {
-      const f = filters[l];
-      if (f && f.has(x)) bits |= 1 << l;
+  maybe.fill(0); // reused memory holds an earlier batch's flags
+  outOfState.fill(0);
+  const codes = rows.codes;
+  const areaMask = t.areaMask;
+  if (areaMask) {
+    for (let r = 0; r < n; r++) {
+      const x = codes[r];
+      if (x >= 0 && areaMask[Math.floor(x / 10_000_000)] === 0) outOfState[r] = 1;
     }
-    maybe[r] = bits;
   }
+  t.blooms.forEach((b, l) => {
+    if (b) bloomOf(b).hasMany(codes, n, maybe, 1 << l);
+  });
   return { rows, maybe, outOfState };
 }
 
 export function emitTask(t: EmitTask): [Uint8Array, Uint8Array, Uint8Array] {
-  return emitRows(t.buf, t);
+  return emitRows(t.buf, t, t.outMem);
 }
 
-let tasks = 0;
-
 export default function task(input: ParseTask | EmitTask): ParseResult | [Uint8Array, Uint8Array, Uint8Array] {
-  // This thread's references to earlier batches' shared buffers go at a steady pace (see gc.ts).
-  if (++tasks % 16 === 0) collectGarbage();
   if (input.op === "parse") return parseTask(input);
   return emitTask(input);
 }
