@@ -14,6 +14,7 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
@@ -108,7 +109,8 @@ async function bareLineSplit(file: string): Promise<{ rows: number; seconds: num
 }
 
 async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scrub-service/src/cli.ts", ...args], {
+  // The built CLI (scripts/build-worker.mjs), as `npm run scrub` / `npm run lists` run it.
+  const { stdout } = await run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
     env: { ...process.env, ...env },
     maxBuffer: 1 << 24,
   });
@@ -237,8 +239,12 @@ async function main() {
   const t = performance.now();
   const files = await generate();
   console.log(`[bench] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const bare = await bareLineSplit(files.input);
-  console.log(`[bench] bare line split: ${bare.rowsPerSecond.toLocaleString("en-US")} rows/s`);
+  await run(process.execPath, ["scripts/build-worker.mjs"]);
+  // The fastest of three runs: the floor the goal is measured against is never flattered by a slow run.
+  const splits = [];
+  for (let i = 0; i < 3; i++) splits.push(await bareLineSplit(files.input));
+  const bare = splits.reduce((a, b) => (b.rowsPerSecond > a.rowsPerSecond ? b : a));
+  console.log(`[bench] bare line split: ${splits.map((b) => b.rowsPerSecond.toLocaleString("en-US")).join(", ")} rows/s; best ${bare.rowsPerSecond.toLocaleString("en-US")}`);
   const modes = [];
   for (const m of MODES) {
     console.log(`[bench] mode ${m}…`);
@@ -257,7 +263,7 @@ async function main() {
     loadGoalMet: (m.load.dnc.loadNumbersPerSecond ?? m.load.dnc.numbersPerSecond ?? 0) >= 500_000,
     jobVsBare: m.scrubFull.jobRowsPerSecond ? Number((m.scrubFull.jobRowsPerSecond / bare.rowsPerSecond).toFixed(3)) : null,
   }));
-  const result = { date: new Date().toISOString(), rows: ROWS, smallRows: SMALL, litigation: LIT, dnc: DNC, bareLineSplit: bare, modes, goals };
+  const result = { date: new Date().toISOString(), rows: ROWS, smallRows: SMALL, litigation: LIT, dnc: DNC, bareLineSplit: bare, bareLineSplitRuns: splits, loadAverage: os.loadavg(), modes, goals };
   const out = path.join(DIR, "bench-scrub.json");
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
   console.log(JSON.stringify({ goals }, null, 2));

@@ -76,7 +76,7 @@ describe("HTTP API and CLI", () => {
       const out = path.join(dir, "cli-out");
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ["--import", "tsx", "scrub-service/src/cli.ts", "scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--user", userId],
+        ["scrub-service/dist/cli.mjs", "scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--user", userId],
         { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "" } },
       );
       const summary = JSON.parse(stdout);
