@@ -153,12 +153,12 @@ export function normalizeBytes(buf: Uint8Array, s: number, e: number): number {
   let value = 0;
   let first = 0;
   for (; i < e; i++) {
-    const c = buf[i];
-    if (c >= 48 && c <= 57) {
-      if (digits === 0) first = c - 48;
-      if (digits < 15) value = value * 10 + (c - 48);
+    const d = buf[i] - 48;
+    if (d >= 0 && d <= 9) {
+      if (digits === 0) first = d;
+      if (digits < 15) value = value * 10 + d;
       digits++;
-    } else if (!isSep(c)) {
+    } else if (!isSep(d + 48)) {
       return normalizeCode(latin1(buf, s, e)); // rare: letters, Excel notation…
     }
   }
@@ -166,7 +166,8 @@ export function normalizeBytes(buf: Uint8Array, s: number, e: number): number {
   if (digits === 11 && first === 1) value -= 10_000_000_000;
   else if (digits !== 10) return -4;
   if (value < 2_000_000_000) return -5;
-  if (Math.floor(value / 10_000) % 1000 < 200) return -6;
+  // the exchange (digits 4–6) on int32 (a float % costs a runtime call)
+  if ((Math.floor(value / 10_000) | 0) % 1000 < 200) return -6;
   return value;
 }
 
@@ -203,6 +204,74 @@ export function parseRows(
   delim: number,
   phoneCol: number,
   /** Reused memory for the results (see rowsMemBytes); a new block is allocated when it is too small. */
+  mem?: SharedArrayBuffer,
+): ParsedRows {
+  if (end > start && buf[end - 1] === LF) {
+    const range = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
+    if (range.indexOf(QUOTE) < 0 && range.indexOf(CR) < 0) return parsePlainRows(buf, start, end, delim, phoneCol, mem);
+  }
+  return parseRowsGeneral(buf, start, end, delim, phoneCol, mem);
+}
+
+/** 1 for bytes a spreadsheet may read as the start of a formula (see needsEscape). */
+const DANGEROUS_START = new Uint8Array(256);
+for (const c of [61, 43, 45, 64, 9, CR, LF]) DANGEROUS_START[c] = 1;
+
+/**
+ * parseRows for the common batch: no quote and no CR anywhere, and it ends with LF (checked natively by
+ * the caller). Every field then ends at the next delimiter or LF, so one tight loop per field does; same
+ * results as parseRowsGeneral (a test compares them), ~3× faster.
+ */
+function parsePlainRows(buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number, mem?: SharedArrayBuffer): ParsedRows {
+  let cap = rowsCapacity(end - start);
+  let { codes, rowStart, rowEnd, fields, escape } = allocRows(cap, mem);
+  let n = 0;
+  let i = start;
+  while (i < end) {
+    const rs = i;
+    let field = 0;
+    let code = CODE_EMPTY;
+    let esc = 0;
+    let c = 0;
+    for (;;) {
+      const fs = i;
+      while ((c = buf[i]) !== delim && c !== LF) i++;
+      if (esc === 0 && i > fs && DANGEROUS_START[buf[fs]] === 1 && needsEscape(buf, fs, i)) esc = 1;
+      if (field === phoneCol) code = normalizeBytes(buf, fs, i);
+      field++;
+      if (c === LF) break;
+      i++;
+    }
+    const re = i;
+    i++;
+    if (re === rs) continue; // empty line
+    if (n === cap) {
+      const grown = allocRows(cap * 2);
+      grown.codes.set(codes);
+      grown.rowStart.set(rowStart);
+      grown.rowEnd.set(rowEnd);
+      grown.fields.set(fields);
+      grown.escape.set(escape);
+      ({ codes, rowStart, rowEnd, fields, escape } = grown);
+      cap *= 2;
+    }
+    rowStart[n] = rs;
+    rowEnd[n] = re;
+    codes[n] = code;
+    fields[n] = field;
+    escape[n] = esc;
+    n++;
+  }
+  return { count: n, rowStart, rowEnd, codes, fields, escape };
+}
+
+/** parseRows for any batch: quoted fields (with delimiters, quotes and line breaks inside), CRLF. */
+export function parseRowsGeneral(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  delim: number,
+  phoneCol: number,
   mem?: SharedArrayBuffer,
 ): ParsedRows {
   // One shared block (no copy when posted between threads): codes | rowStart | rowEnd | fields | escape.

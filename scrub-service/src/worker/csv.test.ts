@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
+
+/** mulberry32 */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Cells without quotes or CR (the plain path's input): empty, text, formula-like starts, phone forms.
+const CELLS = ["", "=", "@", "Ann", "Smith 7", "-5", "-", "=1+2", "+", "+1 305 555 1234", "305-555-1234", "@x", "\tx", "1.23457E+9",
+  " 2125551234 ", "(212) 555-0199", "2125550199", "12125550199", "1125550199", "2121005555", "x2125550199", "é", "12"];
+
+function plainInput(r: () => number, delim: string): string {
+  const lines: string[] = [];
+  const rows = 1 + Math.floor(r() * 60);
+  for (let i = 0; i < rows; i++) {
+    if (r() < 0.05) {
+      lines.push(""); // empty line
+      continue;
+    }
+    const width = 1 + Math.floor(r() * 6);
+    const cells: string[] = [];
+    for (let c = 0; c < width; c++) {
+      const cell = CELLS[Math.floor(r() * CELLS.length)];
+      cells.push(delim === "\t" ? cell.replace(/\t/g, " ") : cell);
+    }
+    lines.push(cells.join(delim));
+  }
+  return lines.join("\n") + "\n";
+}
+
+function asPlain(p: ParsedRows) {
+  const n = p.count;
+  return {
+    count: n,
+    rowStart: Array.from(p.rowStart.subarray(0, n)),
+    rowEnd: Array.from(p.rowEnd.subarray(0, n)),
+    codes: Array.from(p.codes.subarray(0, n)),
+    fields: Array.from(p.fields.subarray(0, n)),
+    escape: Array.from(p.escape.subarray(0, n)),
+  };
+}
+
+describe("parseRows fast path (no quote, no CR)", () => {
+  it("gives exactly the general parser's rows, codes, field counts and escape flags", () => {
+    const r = rng(11);
+    for (let round = 0; round < 400; round++) {
+      const delim = [",", ";", "\t", "|"][round % 4];
+      const text = plainInput(r, delim);
+      const buf = new TextEncoder().encode(text);
+      const phoneCol = Math.floor(r() * 4) - 1;
+      const d = delim.charCodeAt(0);
+      expect(asPlain(parseRows(buf, 0, buf.length, d, phoneCol))).toEqual(asPlain(parseRowsGeneral(buf, 0, buf.length, d, phoneCol)));
+    }
+  });
+
+  it("leaves batches with a quote, a CR or no final line feed to the general parser", () => {
+    for (const text of ['a,"b\nc",2125550199\n', "a,2125550199\r\nb,2125550198\r\n", "a,2125550199\nb,2125550198"]) {
+      const buf = new TextEncoder().encode(text);
+      expect(asPlain(parseRows(buf, 0, buf.length, 44, 1))).toEqual(asPlain(parseRowsGeneral(buf, 0, buf.length, 44, 1)));
+    }
+    const quoted = new TextEncoder().encode('a,"b\nc",2125550199\n');
+    expect(parseRows(quoted, 0, quoted.length, 44, 2).count).toBe(1); // the quoted line break stays inside the row
+  });
+
+  it("reuses a given results block and still grows past it", () => {
+    const text = "1\n".repeat(5000);
+    const buf = new TextEncoder().encode(text);
+    const mem = new SharedArrayBuffer(64);
+    const p = parseRows(buf, 0, buf.length, 44, 0, mem);
+    expect(p.count).toBe(5000);
+    expect(p.codes.buffer).not.toBe(mem);
+  });
+});
