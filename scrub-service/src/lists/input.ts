@@ -16,11 +16,83 @@ export interface NumbersOfFile {
   bytes: number;
 }
 
+/**
+ * Sorts numbers in place and drops repeats; returns the distinct prefix. Numbers below 10^10 (every
+ * normalized phone number) are bucketed by area code into a Uint32Array of their 7-digit rests (one counting
+ * pass), each bucket is sorted as Uint32 (several times faster than Float64Array sort, which took 3.9 s of a
+ * 20M-number load) and written back; anything else falls back to the plain sort.
+ */
 export function sortDistinct(a: Float64Array): Float64Array {
-  a.sort();
+  const n = a.length;
+  const counts = new Uint32Array(1001);
+  let plain = n < 4096;
+  for (let i = 0; i < n && !plain; i++) {
+    const x = a[i];
+    if (!(x >= 0 && x < 1e10) || x !== Math.floor(x)) plain = true;
+    else counts[Math.floor(x / 1e7) + 1]++;
+  }
+  if (plain) {
+    a.sort();
+    let w = 0;
+    for (let i = 0; i < n; i++) if (i === 0 || a[i] !== a[i - 1]) a[w++] = a[i];
+    return a.subarray(0, w);
+  }
+  for (let k = 1; k <= 1000; k++) counts[k] += counts[k - 1]; // counts[k] = start of bucket k
+  const at = counts.slice(0, 1000);
+  const rests = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const npa = Math.floor(x / 1e7);
+    rests[at[npa]++] = x - npa * 1e7;
+  }
   let w = 0;
-  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[i - 1]) a[w++] = a[i];
+  let largest = 0;
+  for (let k = 0; k < 1000; k++) largest = Math.max(largest, counts[k + 1] - counts[k]);
+  const tmp = new Uint32Array(largest);
+  const c = new Uint32Array(4096);
+  for (let npa = 0; npa < 1000; npa++) {
+    const from = counts[npa];
+    const to = counts[npa + 1];
+    if (from === to) continue;
+    const b = rests.subarray(from, to);
+    if (b.length < 2048) b.sort();
+    else radix24(b, tmp.subarray(0, b.length), c);
+    const base = npa * 1e7;
+    let prev = -1;
+    for (let i = 0; i < b.length; i++) {
+      const r = b[i];
+      if (r !== prev) a[w++] = base + r;
+      prev = r;
+    }
+  }
   return a.subarray(0, w);
+}
+
+/** LSD radix sort of values below 2^24 (two passes of 12 bits through tmp; the result ends in b). */
+function radix24(b: Uint32Array, tmp: Uint32Array, c: Uint32Array): void {
+  const n = b.length;
+  c.fill(0);
+  for (let i = 0; i < n; i++) c[b[i] & 4095]++;
+  for (let k = 0, sum = 0; k < 4096; k++) {
+    const t = c[k];
+    c[k] = sum;
+    sum += t;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = b[i];
+    tmp[c[v & 4095]++] = v;
+  }
+  c.fill(0);
+  for (let i = 0; i < n; i++) c[tmp[i] >>> 12]++;
+  for (let k = 0, sum = 0; k < 4096; k++) {
+    const t = c[k];
+    c[k] = sum;
+    sum += t;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = tmp[i];
+    b[c[v >>> 12]++] = v;
+  }
 }
 
 /** Normalizes typed entries: valid numbers (sorted, distinct) and the rejected ones with their reason. */

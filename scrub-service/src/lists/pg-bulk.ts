@@ -1,6 +1,6 @@
 /**
- * Bulk access to list_numbers on both drivers: COPY in (PostgreSQL: pg-copy-streams; PGlite:
- * COPY … FROM '/dev/blob'), and streaming every number of a list out in chunks (COPY … TO).
+ * Bulk access to list_numbers on both drivers: COPY in (PostgreSQL: pg-copy-streams, binary format; PGlite:
+ * COPY … FROM '/dev/blob', text), and streaming every number of a list out in chunks (COPY … TO).
  */
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -12,7 +12,7 @@ import type { DbHandle } from "../../../db/client";
 export interface BulkSession {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
   /** COPY rows "listId\tnumber" of sorted numbers into `table` (list_id, number). */
-  copyNumbers(table: string, listId: number, numbers: Float64Array): Promise<void>;
+  copyNumbers(table: string, listId: number, numbers: Float64Array, opts?: { freeze?: boolean }): Promise<void>;
 }
 
 const COPY_CHUNK = 1_000_000;
@@ -25,6 +25,40 @@ function* textChunks(listId: number, numbers: Float64Array): Generator<string> {
     for (let i = s; i < e; i++) parts[i - s] = prefix + numbers[i];
     yield parts.join("\n") + "\n";
   }
+}
+
+/** Rows per buffer of binary COPY data (22 bytes a row: ~1.4 MB). */
+const BINARY_ROWS = 65_536;
+
+/**
+ * COPY … (format binary) data of rows (listId, number), written straight into Buffers: no per-row string
+ * (building "id\tnumber" strings cost ~7.5 s and most of the GC of a 20M-number load). Numbers are
+ * non-negative integers below 2^53.
+ */
+export function* binaryCopyChunks(listId: number, numbers: Float64Array): Generator<Buffer> {
+  const head = Buffer.alloc(19);
+  head.write("PGCOPY\n\xff\r\n\0", 0, "latin1"); // signature; flags and extension length stay 0
+  yield head;
+  for (let s = 0; s < numbers.length; s += BINARY_ROWS) {
+    const e = Math.min(numbers.length, s + BINARY_ROWS);
+    const b = Buffer.allocUnsafe((e - s) * 22);
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    let o = 0;
+    for (let i = s; i < e; i++) {
+      const x = numbers[i];
+      dv.setUint32(o, 0x0002_0000); // 2 fields, then the first field's length (4) …
+      dv.setUint16(o + 4, 4);
+      dv.setInt32(o + 6, listId);
+      dv.setUint32(o + 10, 8);
+      dv.setUint32(o + 14, Math.floor(x / 4294967296));
+      dv.setUint32(o + 18, x >>> 0);
+      o += 22;
+    }
+    yield b;
+  }
+  const tail = Buffer.alloc(2);
+  tail.writeInt16BE(-1);
+  yield tail;
 }
 
 /** Runs fn in one database transaction with bulk helpers. */
@@ -55,10 +89,11 @@ function pgSession(client: pg.PoolClient): BulkSession {
       const r = await client.query(text, params as unknown[]);
       return { rows: r.rows, rowCount: r.rowCount ?? 0 };
     },
-    async copyNumbers(table, listId, numbers) {
+    async copyNumbers(table, listId, numbers, opts) {
       if (!numbers.length) return;
-      const stream = client.query(copyStreams.from(`copy ${table} (list_id, number) from stdin`));
-      await pipeline(Readable.from(textChunks(listId, numbers)), stream);
+      const freeze = opts?.freeze ? ", freeze" : "";
+      const stream = client.query(copyStreams.from(`copy ${table} (list_id, number) from stdin (format binary${freeze})`));
+      await pipeline(Readable.from(binaryCopyChunks(listId, numbers)), stream);
     },
   };
 }

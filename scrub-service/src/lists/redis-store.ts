@@ -53,8 +53,25 @@ for i = 0, n - 1 do
 end
 return table.concat(out)`;
 
+/**
+ * Creates whole sets from DUMP payloads: ARGV[1] key prefix ending in {NPA}, ARGV[2] records of NXX
+ * (3 characters), payload length (5 digits), payload. One call per area code (one hash slot) instead of
+ * one RESTORE command per set: ioredis spent ~14 µs per command.
+ */
+const RESTORE_LUA = `
+local p, s = ARGV[1], ARGV[2]
+local at, n = 1, 0
+while at <= #s do
+  local len = tonumber(string.sub(s, at + 3, at + 7))
+  redis.call('restore', p .. string.sub(s, at, at + 2), 0, string.sub(s, at + 8, at + 7 + len), 'REPLACE')
+  at = at + 8 + len
+  n = n + 1
+end
+return n`;
+
 type ScriptRedis = {
-  scrubWrite(key: string, prefix: string, packed: string, op: string): Promise<number>;
+  scrubRestore(key: string, prefix: string, records: Buffer): Promise<number>;
+  scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
   scrubLookup(marker: string, prefix: string, packed: string): Promise<string | null>;
 };
 
@@ -70,6 +87,53 @@ function byArea(numbers: Float64Array, count: number): Map<number, { packed: str
     g.idx.push(i);
   }
   return m;
+}
+
+/** CRC-64/Jones (reflected, init 0) as Redis signs DUMP payloads: two 32-bit halves per table entry. */
+const CRC_LO = new Uint32Array(256);
+const CRC_HI = new Uint32Array(256);
+for (let i = 0; i < 256; i++) {
+  let lo = i;
+  let hi = 0;
+  for (let k = 0; k < 8; k++) {
+    const bit = lo & 1;
+    lo = ((lo >>> 1) | ((hi & 1) << 31)) >>> 0;
+    hi = hi >>> 1;
+    if (bit) {
+      lo = (lo ^ 0xac4bc9b5) >>> 0;
+      hi = (hi ^ 0x95ac9329) >>> 0;
+    }
+  }
+  CRC_LO[i] = lo;
+  CRC_HI[i] = hi;
+}
+
+/** Writes the CRC-64 of b[from, to) little-endian at b[to]. */
+function signPayload(b: Buffer, from: number, to: number): void {
+  let lo = 0;
+  let hi = 0;
+  for (let i = from; i < to; i++) {
+    const idx = (lo ^ b[i]) & 0xff;
+    lo = ((lo >>> 8) | (hi << 24)) ^ CRC_LO[idx];
+    hi = (hi >>> 8) ^ CRC_HI[idx];
+  }
+  b.writeUInt32LE(lo >>> 0, to);
+  b.writeUInt32LE(hi >>> 0, to + 4);
+}
+
+/** Restore script: bytes of records per call, calls and bytes per pipeline. */
+const RESTORE_BYTES = 1 << 20;
+const RESTORE_CALLS = 100;
+const RESTORE_PIPELINE_BYTES = 8 << 20;
+
+/** True when c is strictly increasing and above `after` (sorted, distinct, continuing the previous chunk). */
+function increasingAfter(c: Float64Array, after: number): boolean {
+  let prev = after;
+  for (let i = 0; i < c.length; i++) {
+    if (!(c[i] > prev)) return false;
+    prev = c[i];
+  }
+  return true;
 }
 
 export interface RedisStoreOptions {
@@ -96,6 +160,7 @@ export class RedisListStore implements ListStore {
     this.redis.on("error", () => {});
     this.redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
     this.redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
+    this.redis.defineCommand("scrubRestore", { numberOfKeys: 1, lua: RESTORE_LUA });
   }
 
   private metaKey(listId: number): string {
@@ -182,12 +247,37 @@ export class RedisListStore implements ListStore {
     await this.call("begin", () => this.redis.hset(this.metaKey(listId), { state: "changing" }));
   }
 
+  /**
+   * SADD/SREM of numbers through the write script, one call per area code (≤ SCRIPT_BATCH numbers). The
+   * packed 7-digit rests are written as ASCII straight into a Buffer (no string per number: byArea's
+   * strings and their garbage cost ~6 s of a 20M-number load). Input is normally sorted already.
+   */
   private async writeSets(prefix: string, numbers: Float64Array, op: "sadd" | "srem"): Promise<void> {
-    const sorted = numbers.slice().sort();
-    const calls: [string, string][] = [];
-    for (const [npa, g] of byArea(sorted, sorted.length)) {
-      const keyPrefix = `${prefix}{${npa}}`;
-      for (let s = 0; s < g.packed.length; s += SCRIPT_BATCH) calls.push([keyPrefix, g.packed.slice(s, s + SCRIPT_BATCH).join("")]);
+    let sorted = numbers;
+    for (let i = 1; i < numbers.length; i++) {
+      if (numbers[i] < numbers[i - 1]) {
+        sorted = numbers.slice().sort();
+        break;
+      }
+    }
+    const calls: [string, Buffer][] = [];
+    for (let i = 0; i < sorted.length; ) {
+      const npa = Math.floor(sorted[i] / 10_000_000);
+      const base = npa * 10_000_000;
+      const limit = base + 10_000_000;
+      let j = i;
+      while (j < sorted.length && j - i < SCRIPT_BATCH && sorted[j] < limit) j++;
+      const packed = Buffer.allocUnsafe((j - i) * 7);
+      for (let k = i, o = 0; k < j; k++, o += 7) {
+        let r = (sorted[k] - base) | 0;
+        for (let d = 6; d >= 0; d--) {
+          const q = (r / 10) | 0;
+          packed[o + d] = 48 + r - q * 10;
+          r = q;
+        }
+      }
+      calls.push([`${prefix}{${npa}}`, packed]);
+      i = j;
     }
     for (let s = 0; s < calls.length; s += 200) {
       const p = this.redis.pipeline();
@@ -218,12 +308,141 @@ export class RedisListStore implements ListStore {
     if (m && gen <= m.gen) throw new ListStoreError("generation clash");
     const prefix = this.setPrefix(listId, gen);
     try {
-      for await (const c of chunks) await this.writeSets(prefix, c, "sadd");
+      const rdb = await this.rdbVersion();
+      // Sorted, distinct input (every caller's): each set of the new generation is written whole with
+      // RESTORE of an intset payload built here, so Redis does no per-number work (the write script cost
+      // Redis ~1.9 µs of CPU per number). The last NPA-NXX group of a chunk waits for the next chunk, as the
+      // group may continue there. Input that is not sorted and distinct falls back to the script (SADD
+      // merges, and no RESTORE follows it).
+      let restoring = rdb > 0;
+      let pending: Float64Array = new Float64Array(0);
+      let last = -1;
+      for await (const c of chunks) {
+        if (!c.length) continue;
+        if (restoring && !increasingAfter(c, last)) {
+          restoring = false;
+          if (pending.length) await this.writeSets(prefix, pending, "sadd");
+          pending = new Float64Array(0);
+        }
+        if (!restoring) {
+          await this.writeSets(prefix, c, "sadd");
+          continue;
+        }
+        let data = c;
+        if (pending.length) {
+          data = new Float64Array(pending.length + c.length);
+          data.set(pending);
+          data.set(c, pending.length);
+        }
+        last = data[data.length - 1];
+        const lastKey = Math.floor(last / 10_000);
+        let cut = data.length;
+        while (cut > 0 && Math.floor(data[cut - 1] / 10_000) === lastKey) cut--;
+        await this.restoreSets(prefix, data.subarray(0, cut), rdb);
+        pending = data.slice(cut);
+      }
+      if (pending.length) await this.restoreSets(prefix, pending, rdb);
     } catch (e) {
       await this.deleteGeneration(listId, gen).catch(() => {});
       throw e;
     }
     return { generation: gen };
+  }
+
+  private rdb: number | null = null;
+
+  /** The server's DUMP format version (read once from a probe key); 0 when its DUMP is not as expected. */
+  private async rdbVersion(): Promise<number> {
+    if (this.rdb != null) return this.rdb;
+    const key = `${this.prefix}probe:${process.pid}:${Date.now()}`;
+    const d = await this.call("dump", async () => {
+      await this.redis.sadd(key, 1, 2);
+      try {
+        return await this.redis.dumpBuffer(key);
+      } finally {
+        await this.redis.del(key);
+      }
+    });
+    // type 11 (intset), length 12, int16 encoding, 2 members, then the version (2 bytes) and CRC (8 bytes)
+    const ok = d && d.length === 24 && d[0] === 11 && d[1] === 12 && d.readUInt32LE(2) === 2 && d.readUInt32LE(6) === 2;
+    this.rdb = ok ? d.readUInt16LE(14) : 0;
+    return this.rdb;
+  }
+
+  /**
+   * Creates the NPA-NXX sets of sorted, distinct numbers (each group complete) with RESTORE … REPLACE of a
+   * DUMP payload: an intset of int16 line numbers (what SADD builds; Redis converts a set over
+   * set-max-intset-entries to a hash table on load, as SADD would).
+   */
+  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number): Promise<void> {
+    let i = 0;
+    while (i < numbers.length) {
+      // one pipeline of script calls, each one area code's records (≤ RESTORE_BYTES)
+      const calls: [string, Buffer][] = [];
+      let total = 0;
+      while (i < numbers.length && calls.length < RESTORE_CALLS && total < RESTORE_PIPELINE_BYTES) {
+        const npa = Math.floor(numbers[i] / 10_000_000);
+        const end = (npa + 1) * 10_000_000;
+        let j = i;
+        let bytes = 0;
+        while (j < numbers.length && numbers[j] < end && bytes < RESTORE_BYTES) {
+          const k = Math.floor(numbers[j] / 10_000);
+          let e = j + 1;
+          while (e < numbers.length && numbers[e] < (k + 1) * 10_000) e++;
+          bytes += 8 + 1 + 5 + 8 + 2 * (e - j) + 2 + 8;
+          j = e;
+        }
+        const buf = Buffer.allocUnsafe(bytes);
+        let o = 0;
+        for (let g = i; g < j; ) {
+          const k = Math.floor(numbers[g] / 10_000);
+          let e = g + 1;
+          while (e < j && numbers[e] < (k + 1) * 10_000) e++;
+          const n = e - g;
+          const len = 8 + 2 * n;
+          const nxx = k - npa * 1000;
+          buf[o] = 48 + Math.floor(nxx / 100);
+          buf[o + 1] = 48 + (Math.floor(nxx / 10) % 10);
+          buf[o + 2] = 48 + (nxx % 10);
+          const lenAt = o + 3;
+          o += 8;
+          const start = o;
+          buf[o++] = 11; // RDB_TYPE_SET_INTSET, as a string of `len` bytes
+          if (len < 64) buf[o++] = len;
+          else if (len < 16384) {
+            buf[o++] = 0x40 | (len >> 8);
+            buf[o++] = len & 0xff;
+          } else {
+            buf[o++] = 0x80;
+            buf.writeUInt32BE(len, o);
+            o += 4;
+          }
+          buf.writeUInt32LE(2, o); // int16 members
+          buf.writeUInt32LE(n, o + 4);
+          o += 8;
+          const base = k * 10_000;
+          for (let t = g; t < e; t++) {
+            const v = numbers[t] - base;
+            buf[o++] = v & 0xff;
+            buf[o++] = v >> 8;
+          }
+          buf[o++] = rdb & 0xff;
+          buf[o++] = rdb >> 8;
+          signPayload(buf, start, o);
+          o += 8;
+          buf.write(String(o - start).padStart(5, "0"), lenAt, "latin1");
+          g = e;
+        }
+        calls.push([`${prefix}{${npa}}`, buf.subarray(0, o)]);
+        total += o;
+        i = j;
+      }
+      const p = this.redis.pipeline();
+      const sp = p as unknown as ScriptRedis;
+      for (const [k, records] of calls) sp.scrubRestore(k, k, records);
+      const res = await this.call("restore", () => p.exec());
+      for (const [err] of res ?? []) if (err) throw new ListStoreError(`The list store (Redis) failed a restore: ${err.message}`);
+    }
   }
 
   async finishChange(listId: number, version: number, replaced?: ReplaceHandle): Promise<void> {
