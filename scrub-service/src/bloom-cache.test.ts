@@ -9,7 +9,7 @@ import { REDIS_URL, adminListIds, cleanupService, createUser, startService, tmpD
 // Only the Redis mode builds filters from the database (the embedded index builds them while loading).
 // Skipped only without REDIS_URL on a developer machine: under CI=true tests/setup/global.ts requires it.
 describe.skipIf(!REDIS_URL)("Bloom filter cache", () => {
-  it("is keyed by the list's state: two databases sharing a data directory never share a filter", async () => {
+  it("is keyed by the list's state: two databases sharing a data directory never share a filter", { timeout: 60_000 }, async () => {
     const dir = tmpDir("bcache");
     const input = path.join(dir, "in.csv");
     fs.writeFileSync(input, "phone\n2125550001\n3055550002\n");

@@ -3,7 +3,22 @@
  * (4 bytes per number). Copies are immutable: a change builds new arrays and swaps them, so a running
  * scrub reads a consistent copy. Filled from PostgreSQL by the ListManager (it is a cache in memory).
  */
+import fs from "node:fs";
 import { ListStoreError, splitNumber, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
+
+/** Cache file: magic, checksum, 1000 counts (u32 each), then every area code's sorted rests. */
+const FILE_MAGIC = 0x31584449; // "IDX1"
+const HEADER_WORDS = 2 + 1000;
+
+function checksum(words: Uint32Array, from: number): number {
+  let a = 1;
+  let b = 0;
+  for (let i = from; i < words.length; i++) {
+    a = (a + words[i]) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
 
 interface Copy {
   version: number | null;
@@ -216,6 +231,77 @@ export class EmbeddedListStore implements ListStore {
     this.copies.delete(listId);
     this.staged.delete(listId);
     this.pending.delete(listId);
+  }
+
+  /**
+   * Writes the served copy of a list to `file` (temp + rename, so a reader never sees half a file): the
+   * next process serves this version without reading 20M numbers back out of PGlite (decision 019).
+   */
+  saveCopy(listId: number, version: number, file: string): boolean {
+    const copy = this.copies.get(listId);
+    if (!copy || copy.version !== version) return false;
+    let total = 0;
+    for (const a of copy.byNpa) if (a) total += a.length;
+    const words = new Uint32Array(HEADER_WORDS + total);
+    words[0] = FILE_MAGIC;
+    let at = HEADER_WORDS;
+    for (let n = 0; n < 1000; n++) {
+      const a = copy.byNpa[n];
+      if (!a) continue;
+      words[2 + n] = a.length;
+      words.set(a, at);
+      at += a.length;
+    }
+    words[1] = checksum(words, 2);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, words);
+    fs.renameSync(tmp, file);
+    return true;
+  }
+
+  /**
+   * Serves `version` of a list from a file written by saveCopy. False (nothing changed) when the file is
+   * missing, truncated or fails its checksum: the caller then reads the list from the database.
+   */
+  loadCopy(listId: number, version: number, file: string): boolean {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      return false;
+    }
+    if (bytes.length % 4 !== 0 || bytes.length < HEADER_WORDS * 4) return false;
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    if (words[0] !== FILE_MAGIC) return false;
+    let total = 0;
+    for (let n = 0; n < 1000; n++) total += words[2 + n];
+    if (words.length !== HEADER_WORDS + total || checksum(words, 2) !== words[1]) return false;
+    const byNpa: (Uint32Array | undefined)[] = new Array(1000);
+    let at = HEADER_WORDS;
+    for (let n = 0; n < 1000; n++) {
+      const c = words[2 + n];
+      if (!c) continue;
+      byNpa[n] = words.subarray(at, at + c);
+      at += c;
+    }
+    this.staged.delete(listId);
+    this.pending.delete(listId);
+    this.copies.set(listId, { version, byNpa });
+    return true;
+  }
+
+  /** Every number of the served copy of a list, by area code (for building its Bloom filter). */
+  *numbersOf(listId: number): Generator<Float64Array> {
+    const copy = this.copies.get(listId);
+    if (!copy) return;
+    for (let n = 0; n < 1000; n++) {
+      const a = copy.byNpa[n];
+      if (!a) continue;
+      const out = new Float64Array(a.length);
+      const base = n * 10_000_000;
+      for (let i = 0; i < a.length; i++) out[i] = base + a[i];
+      yield out;
+    }
   }
 
   async memoryBytes(): Promise<number> {

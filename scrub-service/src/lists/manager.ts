@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DbHandle } from "../../../db/client";
 import { BLOOM_LAYOUT, BloomFilter, type SharedBloom } from "./bloom";
+import { EmbeddedListStore } from "./embedded-store";
 import { readListNumbers, withBulkTransaction, type BulkSession } from "./pg-bulk";
 import { ListStoreError, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
 
@@ -151,9 +152,18 @@ export class ListManager {
    * (bounded memory: the index's own 4 B/number plus one chunk), at one consistent version.
    */
   private async loadEmbedded(listId: number): Promise<void> {
+    const store = this.store as EmbeddedListStore;
     for (let attempt = 0; attempt < 5; attempt++) {
       const before = await this.info(listId);
       if (!before) throw new ListStoreError(`List ${listId} does not exist.`);
+      // A copy saved for exactly this version (by this or another process): no numbers read from the database.
+      const indexFile = this.indexFile(before);
+      if (indexFile && store.loadCopy(listId, before.version, indexFile)) {
+        const after = await this.info(listId);
+        if (after && after.version === before.version) return; // ready() reads or builds the Bloom filter
+        await store.drop(listId);
+        continue;
+      }
       const capacity = Math.max(Math.ceil(before.size * 1.25), 100_000);
       const bloom = BloomFilter.create(capacity, this.bloomFp);
       const handle = this.handle;
@@ -168,6 +178,9 @@ export class ListManager {
       if (after && after.version === before.version) {
         await this.store.finishChange(listId, before.version, replaced);
         this.blooms.set(listId, { version: before.version, bloom, capacity });
+        if (indexFile) this.writeCache(indexFile, `index-${listId}-v`, (tmp) => store.saveCopy(listId, before.version, tmp));
+        const bloomFile = this.bloomFile(before, bloom);
+        if (bloomFile) this.writeCache(bloomFile, `bloom-${listId}-v`, (tmp) => fs.writeFileSync(tmp, new Uint8Array(bloom.shared.sab)));
         return;
       }
       await this.store.abortReplace(listId, replaced);
@@ -183,7 +196,31 @@ export class ListManager {
     return path.join(this.cacheDir, `bloom-${info.id}-v${info.version}-${info.stamp}-m${bloom.sizeBits}-k${bloom.k}-${BLOOM_LAYOUT}.bin`);
   }
 
-  /** Builds the Bloom filter straight from the database stream (no copy of the list held in memory). */
+  /** The embedded index's copy of (list, version) saved on disk (see bloomFile for the stamp). */
+  private indexFile(info: ListInfo): string | null {
+    if (!this.cacheDir) return null;
+    return path.join(this.cacheDir, `index-${info.id}-v${info.version}-${info.stamp}.bin`);
+  }
+
+  /** Writes a cache file whole (temp + rename) and removes the list's older ones; a failure only loses the cache. */
+  private writeCache(file: string, listPrefix: string, write: (tmp: string) => void): void {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      for (const old of fs.readdirSync(path.dirname(file))) {
+        if (old.startsWith(listPrefix)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+      }
+      const tmp = `${file}.${process.pid}.tmp`;
+      write(tmp);
+      fs.renameSync(tmp, file);
+    } catch {
+      /* a cache only */
+    }
+  }
+
+  /**
+   * Builds the Bloom filter from the embedded index's current copy, or else straight from the database
+   * stream (no copy of the list held in memory).
+   */
   private async streamBloom(listId: number): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const before = await this.info(listId);
@@ -202,23 +239,13 @@ export class ListManager {
         this.blooms.set(listId, { version: before.version, bloom, capacity });
         return;
       }
-      for await (const c of readListNumbers(this.handle, listId)) bloom.addAll(c);
+      const fromIndex = this.store instanceof EmbeddedListStore && (await this.store.version(listId)) === before.version;
+      const source = fromIndex ? (this.store as EmbeddedListStore).numbersOf(listId) : readListNumbers(this.handle, listId);
+      for await (const c of source) bloom.addAll(c);
       const after = await this.info(listId);
       if (after && after.version === before.version) {
         this.blooms.set(listId, { version: before.version, bloom, capacity });
-        if (file) {
-          try {
-            fs.mkdirSync(path.dirname(file), { recursive: true });
-            for (const old of fs.readdirSync(path.dirname(file))) {
-              if (old.startsWith(`bloom-${listId}-v`)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
-            }
-            const tmp = `${file}.${process.pid}.tmp`;
-            fs.writeFileSync(tmp, new Uint8Array(bloom.shared.sab));
-            fs.renameSync(tmp, file);
-          } catch {
-            /* a cache only */
-          }
-        }
+        if (file) this.writeCache(file, `bloom-${listId}-v`, (tmp) => fs.writeFileSync(tmp, new Uint8Array(bloom.shared.sab)));
         return;
       }
     }
