@@ -4,6 +4,7 @@ import * as m0002 from "./0002_billing";
 import * as m0003 from "./0003_lists_and_jobs";
 import * as m0005scrub from "./0005_scrub_engine";
 import * as m0004 from "./0004_integrations";
+import * as m0006 from "./0006_list_numbers_partitions";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0003_lists_and_jobs": m0003,
   "0005_scrub_engine": m0005scrub,
   "0004_integrations": m0004,
+  "0006_list_numbers_partitions": m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

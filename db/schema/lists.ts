@@ -39,6 +39,11 @@ export interface ListsTable {
   deleted_at: NullableTimestamp;
 }
 
+/**
+ * Partitioned by list (migration 0006): one partition `list_numbers_<id>` per list, created by a trigger when
+ * the list row is inserted and dropped when it is deleted (no foreign key). Written only by the scrub
+ * service's ListManager (decision 018); always filter by list_id.
+ */
 export interface ListNumbersTable {
   list_id: number;
   number: bigint;

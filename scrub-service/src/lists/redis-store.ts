@@ -69,7 +69,15 @@ while at <= #s do
 end
 return n`;
 
+/** Unlinks every possible NPA-NXX set under one area code's prefix (ARGV[1], ending in {NPA}): 1,000 names. */
+const UNLINK_AREA_LUA = `
+local p = ARGV[1]
+local names = {}
+for nxx = 0, 999 do names[nxx + 1] = p .. string.format('%03d', nxx) end
+return redis.call('unlink', unpack(names))`;
+
 type ScriptRedis = {
+  scrubUnlinkArea(key: string, prefix: string): Promise<number>;
   scrubRestore(key: string, prefix: string, records: Buffer): Promise<number>;
   scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
   scrubLookup(marker: string, prefix: string, packed: string): Promise<string | null>;
@@ -140,15 +148,23 @@ export interface RedisStoreOptions {
   url: string;
   /** Key prefix (tests use a unique one per run). */
   prefix?: string;
+  /**
+   * A generation's sets are deleted by SCAN … MATCH while Redis holds fewer keys than this, above it by
+   * unlinking all 1,000,000 possible NPA-NXX names (a SCAN walks every key of the server: ~13 s for ~1.5M keys
+   * on the shared Redis here, the names ~1 s).
+   */
+  scanBelowKeys?: number;
 }
 
 export class RedisListStore implements ListStore {
   readonly kind = "redis" as const;
   readonly redis: Redis;
   readonly prefix: string;
+  readonly scanBelowKeys: number;
 
   constructor(opts: RedisStoreOptions) {
     this.prefix = opts.prefix ?? "dps:";
+    this.scanBelowKeys = opts.scanBelowKeys ?? 1_000_000;
     this.redis = new Redis(opts.url, {
       lazyConnect: false,
       maxRetriesPerRequest: 1,
@@ -161,6 +177,7 @@ export class RedisListStore implements ListStore {
     this.redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
     this.redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
     this.redis.defineCommand("scrubRestore", { numberOfKeys: 1, lua: RESTORE_LUA });
+    this.redis.defineCommand("scrubUnlinkArea", { numberOfKeys: 1, lua: UNLINK_AREA_LUA });
   }
 
   private metaKey(listId: number): string {
@@ -468,7 +485,19 @@ export class RedisListStore implements ListStore {
   /** Deletes a generation: its marker first (running snapshots then fail closed), then its sets. */
   private async deleteGeneration(listId: number, gen: number): Promise<void> {
     await this.call("delete", () => this.redis.del(this.genKey(listId, gen)));
-    await this.unlinkMatching(`${this.setPrefix(listId, gen)}*`);
+    const keys = await this.call("dbsize", () => this.redis.dbsize());
+    if (keys < this.scanBelowKeys) {
+      await this.unlinkMatching(`${this.setPrefix(listId, gen)}*`);
+      return;
+    }
+    const prefix = this.setPrefix(listId, gen);
+    for (let npa = 0; npa < 1000; npa += 100) {
+      const p = this.redis.pipeline();
+      const sp = p as unknown as ScriptRedis;
+      for (let a = npa; a < npa + 100; a++) sp.scrubUnlinkArea(`${prefix}{${a}}`, `${prefix}{${a}}`);
+      const res = await this.call("unlink", () => p.exec());
+      for (const [err] of res ?? []) if (err) throw new ListStoreError(`The list store (Redis) failed to delete: ${err.message}`);
+    }
   }
 
   async unlinkMatching(pattern: string): Promise<number> {
