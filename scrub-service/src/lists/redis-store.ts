@@ -80,7 +80,7 @@ type ScriptRedis = {
   scrubUnlinkArea(key: string, prefix: string): Promise<number>;
   scrubRestore(key: string, prefix: string, records: Buffer): Promise<number>;
   scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
-  scrubLookup(marker: string, prefix: string, packed: string): Promise<string | null>;
+  scrubLookup(marker: string, prefix: string, packed: Buffer): Promise<string | null>;
 };
 
 /** Groups numbers by area code: npa → packed 7-digit rests, with the original indexes. */
@@ -95,6 +95,25 @@ function byArea(numbers: Float64Array, count: number): Map<number, { packed: str
     g.idx.push(i);
   }
   return m;
+}
+
+/** numbers[from, to) (10-digit) as ASCII digits, 10 bytes each: String() and join cost ~1 µs a number. */
+function packDigits(numbers: Float64Array, from: number, to: number): Buffer {
+  const b = Buffer.allocUnsafe((to - from) * 10);
+  let o = 0;
+  for (let i = from; i < to; i++) {
+    const x = numbers[i];
+    let hi = Math.floor(x / 100_000); // first 5 digits (int32)
+    let lo = x - hi * 100_000; // last 5
+    for (let k = 4; k >= 0; k--) {
+      b[o + k] = 48 + (hi % 10);
+      hi = (hi / 10) | 0;
+      b[o + 5 + k] = 48 + (lo % 10);
+      lo = (lo / 10) | 0;
+    }
+    o += 10;
+  }
+  return b;
 }
 
 /** CRC-64/Jones (reflected, init 0) as Redis signs DUMP payloads: two 32-bit halves per table entry. */
@@ -232,10 +251,9 @@ export class RedisListStore implements ListStore {
         const out = new Uint8Array(count);
         for (let s = 0; s < count; s += LOOKUP_BATCH) {
           const e = Math.min(count, s + LOOKUP_BATCH);
-          const parts: string[] = new Array(e - s);
-          for (let i = s; i < e; i++) parts[i - s] = String(numbers[i]);
+          const packed = packDigits(numbers, s, e);
           const sp = redis as unknown as ScriptRedis;
-          const answers = await call("lookup", () => sp.scrubLookup(marker, prefix, parts.join("")));
+          const answers = await call("lookup", () => sp.scrubLookup(marker, prefix, packed));
           if (answers === null) {
             throw new ListStoreError(
               `List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`,
