@@ -19,6 +19,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { Redis } from "ioredis";
+import { seededRandom } from "../scrub-service/src/test/random";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -28,15 +29,7 @@ const DNC = Number(process.env.BENCH_DNC ?? 20_000_000);
 const DIR = path.resolve(process.env.BENCH_DIR ?? "/tmp/bench-scrub");
 const MODES = (process.env.BENCH_MODES ?? "embedded,services").split(",").map((m) => m.trim());
 
-function mulberry(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const r = mulberry(20261122);
+const r = seededRandom(20261122);
 const randomNumber = () => (200 + Math.floor(r() * 800)) * 1e7 + (200 + Math.floor(r() * 800)) * 1e4 + Math.floor(r() * 1e4);
 
 async function writeLines(file: string, count: number, line: (i: number) => string): Promise<void> {

@@ -13,17 +13,10 @@ import type { InProcessScrubService } from "./in-process";
 import { createListLoad, createScrubJob } from "./service";
 import { adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir } from "./test/helpers";
 import { AREA_CODE_STATES } from "./worker/area-codes";
+import { seededRandom } from "./test/random";
 
 const ROWS = 200_000;
 
-function mulberry(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------- reference implementation (deliberately simple) ----------
 
@@ -160,7 +153,7 @@ function reference(text: string, delim: string, lists: RefLists) {
 const AREAS = [212, 305, 512, 213, 415, 786, 945, 202, 907, 617, 303, 404];
 
 function generate(seed: number) {
-  const r = mulberry(seed);
+  const r = seededRandom(seed);
   const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)];
   const universe: number[] = [];
   for (let i = 0; i < 120_000; i++) {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { BloomFilter } from "./bloom";
 import { NumberSet } from "./number-set";
+import { seededRandom } from "../test/random";
 
-/** mulberry32 */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const randNumber = (r: () => number) => 2_000_000_000 + Math.floor(r() * 7_999_999_999);
 
 describe("Bloom filter", () => {
   it("has no false negatives and a false-positive rate near its target", () => {
-    const r = rng(42);
+    const r = seededRandom(42);
     const n = 200_000;
     const b = BloomFilter.create(n, 0.01);
     const members = new Set<number>();
@@ -37,11 +29,11 @@ describe("Bloom filter", () => {
   });
 
   it("answers a batch (hasMany) exactly as one number at a time, skipping invalid codes", () => {
-    const r = rng(9);
+    const r = seededRandom(9);
     const b = BloomFilter.create(50_000, 0.01);
     for (let i = 0; i < 50_000; i++) b.add(randNumber(r));
     const codes = new Float64Array(20_000);
-    const r2 = rng(9);
+    const r2 = seededRandom(9);
     for (let i = 0; i < codes.length; i++) codes[i] = i % 7 === 0 ? -4 : i % 2 ? randNumber(r2) : randNumber(r);
     const out = new Uint8Array(codes.length);
     out[3] = 1; // bits of another list stay as they are
@@ -67,7 +59,7 @@ describe("Bloom filter", () => {
 
 describe("NumberSet (duplicate detection)", () => {
   it("agrees with a Set", () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const s = new NumberSet();
     const ref = new Set<number>();
     for (let i = 0; i < 100_000; i++) {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
+import { seededRandom } from "../test/random";
 
-/** mulberry32 */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Cells without quotes or CR (the plain path's input): empty, text, formula-like starts, phone forms.
 const CELLS = ["", "=", "@", "Ann", "Smith 7", "-5", "-", "=1+2", "+", "+1 305 555 1234", "305-555-1234", "@x", "\tx", "1.23457E+9",
@@ -48,7 +40,7 @@ function asPlain(p: ParsedRows) {
 
 describe("parseRows fast path (no quote, no CR)", () => {
   it("gives exactly the general parser's rows, codes, field counts and escape flags", () => {
-    const r = rng(11);
+    const r = seededRandom(11);
     for (let round = 0; round < 400; round++) {
       const delim = [",", ";", "\t", "|"][round % 4];
       const text = plainInput(r, delim);

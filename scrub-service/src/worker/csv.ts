@@ -246,13 +246,7 @@ function parsePlainRows(buf: Uint8Array, start: number, end: number, delim: numb
     i++;
     if (re === rs) continue; // empty line
     if (n === cap) {
-      const grown = allocRows(cap * 2);
-      grown.codes.set(codes);
-      grown.rowStart.set(rowStart);
-      grown.rowEnd.set(rowEnd);
-      grown.fields.set(fields);
-      grown.escape.set(escape);
-      ({ codes, rowStart, rowEnd, fields, escape } = grown);
+      ({ codes, rowStart, rowEnd, fields, escape } = growRows({ codes, rowStart, rowEnd, fields, escape }));
       cap *= 2;
     }
     rowStart[n] = rs;
@@ -337,13 +331,7 @@ export function parseRowsGeneral(
     i = lineEnd + 1;
     if (re === rs) continue; // empty line
     if (n === cap) {
-      const grown = allocRows(cap * 2);
-      grown.codes.set(codes);
-      grown.rowStart.set(rowStart);
-      grown.rowEnd.set(rowEnd);
-      grown.fields.set(fields);
-      grown.escape.set(escape);
-      ({ codes, rowStart, rowEnd, fields, escape } = grown);
+      ({ codes, rowStart, rowEnd, fields, escape } = growRows({ codes, rowStart, rowEnd, fields, escape }));
       cap *= 2;
     }
     rowStart[n] = rs;
@@ -366,6 +354,17 @@ export function rowsCapacity(bytes: number): number {
 /** Bytes of the results block parseRows needs for a batch of `bytes`. */
 export function rowsMemBytes(bytes: number): number {
   return rowsCapacity(bytes) * ROW_BYTES;
+}
+
+/** Rows shorter than expected: a block twice as big, holding the rows so far. */
+function growRows(rows: ReturnType<typeof allocRows>): ReturnType<typeof allocRows> {
+  const grown = allocRows(rows.codes.length * 2);
+  grown.codes.set(rows.codes);
+  grown.rowStart.set(rows.rowStart);
+  grown.rowEnd.set(rows.rowEnd);
+  grown.fields.set(rows.fields);
+  grown.escape.set(rows.escape);
+  return grown;
 }
 
 function allocRows(cap: number, reuse?: SharedArrayBuffer) {
