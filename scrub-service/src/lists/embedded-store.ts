@@ -234,10 +234,11 @@ export class EmbeddedListStore implements ListStore {
   }
 
   /**
-   * Writes the served copy of a list to `file` (temp + rename, so a reader never sees half a file): the
-   * next process serves this version without reading 20M numbers back out of PGlite (decision 019).
+   * Writes the served copy of a list to `file` (the caller writes a temp name and renames it, so a reader
+   * never sees half a file): the next process serves this version without reading 20M numbers back out of
+   * PGlite (decision 019).
    */
-  saveCopy(listId: number, version: number, file: string): boolean {
+  async saveCopy(listId: number, version: number, file: string): Promise<boolean> {
     const copy = this.copies.get(listId);
     if (!copy || copy.version !== version) return false;
     let total = 0;
@@ -253,9 +254,7 @@ export class EmbeddedListStore implements ListStore {
       at += a.length;
     }
     words[1] = checksum(words, 2);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, words);
-    fs.renameSync(tmp, file);
+    await fs.promises.writeFile(file, words);
     return true;
   }
 

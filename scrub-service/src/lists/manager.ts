@@ -191,9 +191,8 @@ export class ListManager {
       if (after && after.version === before.version) {
         await this.store.finishChange(listId, before.version, replaced);
         this.blooms.set(listId, { version: before.version, bloom, capacity });
-        if (indexFile) this.writeCache(indexFile, `index-${listId}-v`, (tmp) => store.saveCopy(listId, before.version, tmp));
-        const bloomFile = this.bloomFile(before, bloom);
-        if (bloomFile) this.writeCache(bloomFile, `bloom-${listId}-v`, (tmp) => fs.writeFileSync(tmp, new Uint8Array(bloom.shared.sab)));
+        await this.writeIndexCache(before);
+        await this.writeBloomCache(before, bloom);
         return;
       }
       await this.store.abortReplace(listId, replaced);
@@ -216,18 +215,42 @@ export class ListManager {
   }
 
   /** Writes a cache file whole (temp + rename) and removes the list's older ones; a failure only loses the cache. */
-  private writeCache(file: string, listPrefix: string, write: (tmp: string) => void): void {
+  private async writeCache(file: string, listPrefix: string, write: (tmp: string) => Promise<unknown>): Promise<void> {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       for (const old of fs.readdirSync(path.dirname(file))) {
         if (old.startsWith(listPrefix)) fs.rmSync(path.join(path.dirname(file), old), { force: true });
       }
       const tmp = `${file}.${process.pid}.tmp`;
-      write(tmp);
+      await write(tmp);
       fs.renameSync(tmp, file);
     } catch {
       /* a cache only */
     }
+  }
+
+  private async writeBloomCache(info: ListInfo, bloom: BloomFilter): Promise<void> {
+    const file = this.bloomFile(info, bloom);
+    if (file) await this.writeCache(file, `bloom-${info.id}-v`, (tmp) => fs.promises.writeFile(tmp, new Uint8Array(bloom.shared.sab)));
+  }
+
+  private async writeIndexCache(info: ListInfo): Promise<void> {
+    const file = this.indexFile(info);
+    const store = this.store;
+    if (file && store instanceof EmbeddedListStore) await this.writeCache(file, `index-${info.id}-v`, (tmp) => store.saveCopy(info.id, info.version, tmp));
+  }
+
+  /**
+   * After a change, embedded: the new version's index copy and Bloom filter are saved, so the next process
+   * (a CLI scrub, a restarted server) does not read the list back out of PGlite (decision 019).
+   */
+  private async saveEmbeddedCaches(listId: number): Promise<void> {
+    if (!this.cacheDir || !(this.store instanceof EmbeddedListStore)) return;
+    const info = await this.info(listId);
+    if (!info || (await this.store.version(listId)) !== info.version) return;
+    await this.writeIndexCache(info);
+    const b = this.blooms.get(listId);
+    if (b && b.version === info.version) await this.writeBloomCache(info, b.bloom);
   }
 
   /**
@@ -258,7 +281,7 @@ export class ListManager {
       const after = await this.info(listId);
       if (after && after.version === before.version) {
         this.blooms.set(listId, { version: before.version, bloom, capacity });
-        if (file) this.writeCache(file, `bloom-${listId}-v`, (tmp) => fs.writeFileSync(tmp, new Uint8Array(bloom.shared.sab)));
+        if (file) await this.writeBloomCache(before, bloom);
         return;
       }
     }
@@ -489,7 +512,7 @@ export class ListManager {
       // After commit: the store copy and the Bloom filter become current.
       try {
         if (this.store.kind === "embedded") {
-          await this.applyEmbedded(listId, mode, numbers, counts.version);
+          await this.applyEmbedded(listId, mode, numbers, counts);
         } else if (replaced) {
           await this.store.finishChange(listId, counts.version, replaced);
         } else if (wasCurrent) {
@@ -502,6 +525,7 @@ export class ListManager {
         throw e;
       }
       this.applyBloom(listId, mode, numbers, counts);
+      await this.saveEmbeddedCaches(listId);
       return counts;
     });
   }
@@ -563,11 +587,14 @@ export class ListManager {
   }
 
   /** After commit: the embedded index's copy becomes the committed version (swapped in one step). */
-  private async applyEmbedded(listId: number, mode: "add" | "remove" | "replace", numbers: Float64Array, version: number): Promise<void> {
+  private async applyEmbedded(listId: number, mode: "add" | "remove" | "replace", numbers: Float64Array, counts: ChangeCounts): Promise<void> {
+    const { version } = counts;
     const cur = await this.store.version(listId);
-    if (mode === "replace" || cur !== version - 1) {
+    // an add into an empty list holds exactly `numbers` (sorted, distinct): built like a replace
+    const wholeList = mode === "replace" || (mode === "add" && counts.size === counts.added);
+    if (wholeList || cur !== version - 1) {
       // a copy of another version (or a replace): reload wholesale on next use if not replaced here
-      if (mode === "replace") {
+      if (wholeList) {
         const h = await this.store.replace(listId, chunksOf(numbers));
         await this.store.finishChange(listId, version, h);
       } else {
@@ -584,7 +611,9 @@ export class ListManager {
   /** After commit: this process's Bloom filter follows the change (or is dropped, to be rebuilt). */
   private applyBloom(listId: number, mode: "add" | "remove" | "replace", numbers: Float64Array, counts: ChangeCounts): void {
     const b = this.blooms.get(listId);
-    if (mode === "replace") {
+    const wholeList = mode === "replace" || (mode === "add" && counts.size === counts.added);
+    if (mode === "replace" || (wholeList && this.store.kind === "embedded")) {
+      // the whole list is `numbers` (a replace, or an add into an empty list: embedded, where it is saved)
       this.buildBloom(listId, counts.version, counts.size, chunksOf(numbers));
     } else if (b && b.version === counts.version - 1 && counts.size <= b.capacity) {
       if (mode === "add") b.bloom.addAll(numbers);
@@ -759,12 +788,13 @@ export class ListManager {
       });
       dirty = false;
       try {
-        await this.applyEmbedded(listId, mode, numbers, counts.version);
+        await this.applyEmbedded(listId, mode, numbers, counts);
       } catch (e) {
         await this.store.drop(listId).catch(() => {});
         throw e;
       }
       this.applyBloom(listId, mode, numbers, counts);
+      await this.saveEmbeddedCaches(listId);
       return counts;
     } catch (e) {
       if (dirty) {
