@@ -19,7 +19,9 @@ import {
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatDate, formatUsd, statusClass } from "~/utils/billing-format";
+import { formatDate, formatUsd } from "~/utils/billing-format";
+import { DataTable, EmptyTableRow, type DataTableColumn } from "~/components/ui/data-table";
+import { StatusBadge } from "~/components/ui/status-badge";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Data Purging Tool" }];
 
@@ -199,13 +201,24 @@ function ReviewPanel({ row, closeTo }: { row: Row; closeTo: string }) {
         </div>
       ) : (
         <p className="mt-4 text-sm text-slate-600">
-          Already reviewed: <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${statusClass(row.status)}`}>{row.status}</span>
+          Already reviewed: <StatusBadge status={row.status} shape="boldCompact" />
           {row.reviewerEmail ? ` by ${row.reviewerEmail}` : ""} {row.reviewedAt ? `on ${formatDate(row.reviewedAt)}` : ""}.
         </p>
       )}
     </section>
   );
 }
+
+const PAYMENT_COLUMNS: DataTableColumn[] = [
+  { label: "Reference" },
+  { label: "Customer" },
+  { label: "Plan" },
+  { label: "Amount" },
+  { label: "Requested" },
+  { label: "Status" },
+  { label: "Reviewed" },
+  { label: <span className="sr-only">Actions</span> },
+];
 
 export default function AdminPayments() {
   const { rows, total, page, pageSize, filter, q, review } = useLoaderData<typeof loader>();
@@ -266,69 +279,47 @@ export default function AdminPayments() {
       {review && !selected && (
         <p className="mb-4 rounded-md border border-slate-200 bg-white p-3 text-sm text-slate-600">That transfer is not in this list.</p>
       )}
-      <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${navigation.state === "loading" ? "opacity-60" : ""}`}>
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
-            <tr>
-              <th className="px-4 py-3">Reference</th>
-              <th className="px-4 py-3">Customer</th>
-              <th className="px-4 py-3">Plan</th>
-              <th className="px-4 py-3">Amount</th>
-              <th className="px-4 py-3">Requested</th>
-              <th className="px-4 py-3">Status</th>
-              <th className="px-4 py-3">Reviewed</th>
-              <th className="px-4 py-3">
-                <span className="sr-only">Actions</span>
-              </th>
+      <DataTable columns={PAYMENT_COLUMNS} className={`rounded-xl border border-slate-200 bg-white shadow-sm ${navigation.state === "loading" ? "opacity-60" : ""}`}>
+        {rows.length === 0 ? (
+          <EmptyTableRow colSpan={8} className="px-4 py-10 text-center text-slate-500">
+            {filter === "pending" ? "No transfers are waiting for review." : "No transfers found."}
+          </EmptyTableRow>
+        ) : (
+          rows.map((r) => (
+            <tr key={r.id} data-reference={r.reference}>
+              <td className="px-4 py-3 font-mono">{r.reference}</td>
+              <td className="px-4 py-3">
+                <div className="font-medium text-slate-900">{r.userName || "Unknown User"}</div>
+                <div className="text-slate-500">{r.userEmail}</div>
+              </td>
+              <td className="px-4 py-3">{r.planName}</td>
+              <td className="px-4 py-3">{formatUsd(r.amountCents)}</td>
+              <td className="px-4 py-3">{formatDate(r.createdAt)}</td>
+              <td className="px-4 py-3">
+                <StatusBadge status={r.status} />
+              </td>
+              <td className="px-4 py-3 text-slate-600">
+                {r.reviewedAt ? (
+                  <>
+                    {formatDate(r.reviewedAt)}
+                    {r.reviewerEmail && <div className="text-xs text-slate-500">{r.reviewerEmail}</div>}
+                    {r.reviewNote && <div className="text-xs text-slate-500">{r.reviewNote}</div>}
+                  </>
+                ) : (
+                  "—"
+                )}
+              </td>
+              <td className="px-4 py-3 text-right">
+                {r.status === "pendingpayment" && (
+                  <Link to={link({ review: r.id })} className="font-medium text-blue-600 hover:underline" aria-label={`Review ${r.reference}`}>
+                    Review
+                  </Link>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="px-4 py-10 text-center text-slate-500">
-                  <div className="sticky left-4 max-w-[calc(100vw-7rem)] md:max-w-none">
-                    {filter === "pending" ? "No transfers are waiting for review." : "No transfers found."}
-                  </div>
-                </td>
-              </tr>
-            ) : (
-              rows.map((r) => (
-                <tr key={r.id} data-reference={r.reference}>
-                  <td className="px-4 py-3 font-mono">{r.reference}</td>
-                  <td className="px-4 py-3">
-                    <div className="font-medium text-slate-900">{r.userName || "Unknown User"}</div>
-                    <div className="text-slate-500">{r.userEmail}</div>
-                  </td>
-                  <td className="px-4 py-3">{r.planName}</td>
-                  <td className="px-4 py-3">{formatUsd(r.amountCents)}</td>
-                  <td className="px-4 py-3">{formatDate(r.createdAt)}</td>
-                  <td className="px-4 py-3">
-                    <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${statusClass(r.status)}`}>{r.status}</span>
-                  </td>
-                  <td className="px-4 py-3 text-slate-600">
-                    {r.reviewedAt ? (
-                      <>
-                        {formatDate(r.reviewedAt)}
-                        {r.reviewerEmail && <div className="text-xs text-slate-500">{r.reviewerEmail}</div>}
-                        {r.reviewNote && <div className="text-xs text-slate-500">{r.reviewNote}</div>}
-                      </>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td className="px-4 py-3 text-right">
-                    {r.status === "pendingpayment" && (
-                      <Link to={link({ review: r.id })} className="font-medium text-blue-600 hover:underline" aria-label={`Review ${r.reference}`}>
-                        Review
-                      </Link>
-                    )}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+          ))
+        )}
+      </DataTable>
       <Pagination
         page={page}
         pageCount={pageCount}

@@ -7,7 +7,9 @@ import { getDb } from "~/utils/db.server";
 import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { ProgressBar, StatCard, StatusBadge } from "~/components/purge/stat-card";
+import { ProgressBar, StatCard } from "~/components/purge/stat-card";
+import { DataTable, type DataTableColumn } from "~/components/ui/data-table";
+import { JOB_STATUS_COLOURS, StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
 import { formatDateTime, formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
@@ -24,6 +26,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [history, stats] = await Promise.all([listHistory(db, user, { page }), historyStats(db, user)]);
   return { history, stats, isAdmin: isAdminViewer(user), viewerId: user.id };
 }
+
+const HISTORY_COLUMNS: DataTableColumn[] = [
+  { label: "Date & Time" },
+  { label: "File Name" },
+  { label: "Suppression Type" },
+  { label: "Processed", className: "text-right" },
+  { label: "Status" },
+  { label: "Actions", className: "text-right" },
+];
 
 export default function History() {
   const { history, stats, isAdmin, viewerId } = useLoaderData<typeof loader>();
@@ -69,72 +80,46 @@ export default function History() {
           </div>
         ) : (
           <>
-            <div className="overflow-x-auto">
-              <table className="min-w-full divide-y divide-slate-200 text-sm">
-                <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
-                  <tr>
-                    <th scope="col" className="px-4 py-2">
-                      Date &amp; Time
-                    </th>
-                    <th scope="col" className="px-4 py-2">
-                      File Name
-                    </th>
-                    <th scope="col" className="px-4 py-2">
-                      Suppression Type
-                    </th>
-                    <th scope="col" className="px-4 py-2 text-right">
-                      Processed
-                    </th>
-                    <th scope="col" className="px-4 py-2">
-                      Status
-                    </th>
-                    <th scope="col" className="px-4 py-2 text-right">
-                      Actions
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {history.rows.map((row) => (
-                    <tr key={row.id} className="align-top hover:bg-slate-50" data-testid="history-row">
-                      <td className="px-4 py-3 whitespace-nowrap">
-                        <div className="text-slate-900">{formatDateTime(row.createdAt)}</div>
-                        <div className="text-xs text-slate-500">{row.creatorName}</div>
-                      </td>
-                      <td className="max-w-xs px-4 py-3">
-                        <div className="truncate font-medium text-slate-900" title={row.fileName}>
-                          {row.fileName}
-                        </div>
-                        {row.status === "completed" && (
-                          <div className="text-xs text-slate-500">
-                            {formatNumber(row.good)} good · {formatNumber(row.bad)} bad · {formatNumber(row.invalid)} invalid
-                          </div>
+            <DataTable columns={HISTORY_COLUMNS} headerCellClass="px-4 py-2">
+              {history.rows.map((row) => (
+                <tr key={row.id} className="align-top hover:bg-slate-50" data-testid="history-row">
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    <div className="text-slate-900">{formatDateTime(row.createdAt)}</div>
+                    <div className="text-xs text-slate-500">{row.creatorName}</div>
+                  </td>
+                  <td className="max-w-xs px-4 py-3">
+                    <div className="truncate font-medium text-slate-900" title={row.fileName}>
+                      {row.fileName}
+                    </div>
+                    {row.status === "completed" && (
+                      <div className="text-xs text-slate-500">
+                        {formatNumber(row.good)} good · {formatNumber(row.bad)} bad · {formatNumber(row.invalid)} invalid
+                      </div>
+                    )}
+                  </td>
+                  <td className="px-4 py-3 whitespace-nowrap">{SUPPRESSION_LABEL[row.suppressionType]}</td>
+                  <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.processed)}</td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={row.status} label={jobStatusLabel(row.status)} colours={JOB_STATUS_COLOURS} shape="insetCompact" />
+                    {row.status === "failed" && row.error && <div className="mt-1 max-w-xs text-xs text-red-700">{row.error}</div>}
+                    {(row.status === "queued" || row.status === "running") && (
+                      <div className="mt-1 w-28 space-y-1 text-xs">
+                        <ProgressBar percent={row.percent} label={`Progress of ${row.fileName}`} />
+                        <span className="text-slate-500">{row.percent}%</span>
+                        {row.userId === viewerId && (
+                          <Link to={`/purge?step=6&job=${row.id}`} className="ml-2 text-blue-600 hover:underline">
+                            View progress
+                          </Link>
                         )}
-                      </td>
-                      <td className="px-4 py-3 whitespace-nowrap">{SUPPRESSION_LABEL[row.suppressionType]}</td>
-                      <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.processed)}</td>
-                      <td className="px-4 py-3">
-                        <StatusBadge status={row.status} label={jobStatusLabel(row.status)} />
-                        {row.status === "failed" && row.error && <div className="mt-1 max-w-xs text-xs text-red-700">{row.error}</div>}
-                        {(row.status === "queued" || row.status === "running") && (
-                          <div className="mt-1 w-28 space-y-1 text-xs">
-                            <ProgressBar percent={row.percent} label={`Progress of ${row.fileName}`} />
-                            <span className="text-slate-500">{row.percent}%</span>
-                            {row.userId === viewerId && (
-                              <Link to={`/purge?step=6&job=${row.id}`} className="ml-2 text-blue-600 hover:underline">
-                                View progress
-                              </Link>
-                            )}
-                          </div>
-                        )}
-                      </td>
-                      <td className="px-4 py-3 text-right">
-                        <DownloadPopup files={row.files} label={row.fileName} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      </div>
+                    )}
+                  </td>
+                  <td className="px-4 py-3 text-right">
+                    <DownloadPopup files={row.files} label={row.fileName} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
             <Pagination
               page={history.page}
               pageCount={history.pageCount}

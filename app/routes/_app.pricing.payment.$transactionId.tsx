@@ -6,7 +6,8 @@ import { bankDetails, bankLines } from "~/utils/billing-email.server";
 import { getUserTransaction } from "~/models/transaction.server";
 import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatDate, formatUsd, statusClass } from "~/utils/billing-format";
+import { formatDate, formatUsd } from "~/utils/billing-format";
+import { StatusBadge } from "~/components/ui/status-badge";
 
 export const meta: MetaFunction = () => [{ title: "Complete Payment · Data Purging Tool" }];
 
@@ -45,9 +46,7 @@ export default function CompletePayment() {
         <dd className="font-medium text-slate-900">{formatUsd(tx.amountCents)}/month</dd>
         <dt className="text-slate-500">Status</dt>
         <dd>
-          <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${statusClass(tx.status)}`} data-testid="payment-status">
-            {tx.status}
-          </span>
+          <StatusBadge status={tx.status} data-testid="payment-status" />
         </dd>
       </dl>
       {tx.status === "pendingpayment" && (

@@ -5,7 +5,9 @@ import { getDb } from "~/utils/db.server";
 import { listUserTransactions } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatCount, formatDate, formatUsd, statusClass } from "~/utils/billing-format";
+import { formatCount, formatDate, formatUsd } from "~/utils/billing-format";
+import { DataTable, EmptyTableRow, HeaderCell } from "~/components/ui/data-table";
+import { StatusBadge } from "~/components/ui/status-badge";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
 import { HISTORY_PAGE_SIZE, parseHistoryParams, type HistorySort } from "~/utils/transaction-history";
 
@@ -81,14 +83,14 @@ export default function TransactionHistory() {
     const activeSort = sort === column;
     const nextDir = activeSort && dir === "desc" ? "asc" : activeSort ? "desc" : column === "createdAt" ? "desc" : "asc";
     return (
-      <th className={`px-4 py-3 ${className}`} aria-sort={activeSort ? (dir === "asc" ? "ascending" : "descending") : "none"}>
+      <HeaderCell className={className} aria-sort={activeSort ? (dir === "asc" ? "ascending" : "descending") : "none"}>
         <Link to={href({ sort: column, dir: nextDir, page: null })} className="inline-flex items-center gap-1 hover:text-slate-900">
           {label}
           <span aria-hidden className={activeSort ? "text-slate-900" : "text-slate-300"}>
             {activeSort ? (dir === "asc" ? "▲" : "▼") : "↕"}
           </span>
         </Link>
-      </th>
+      </HeaderCell>
     );
   }
 
@@ -146,72 +148,64 @@ export default function TransactionHistory() {
         )}
       </Form>
 
-      <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm ${loading ? "opacity-60" : ""}`} aria-busy={loading}>
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
-            <tr>
-              <SortHeader column="planName" label="Plan" />
-              <SortHeader column="amount" label="Amount" />
-              <SortHeader column="createdAt" label="Purchase Date" />
-              <SortHeader column="status" label="Status" />
-              <SortHeader column="startDate" label="Start Date" className="hidden md:table-cell" />
-              <th className="px-4 py-3">Features</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="px-4 py-12 text-center">
-                  {/* Stays in view on phones, where the table scrolls sideways (3rem rail + page padding). */}
-                  <div className="sticky left-4 max-w-[calc(100vw-7rem)] md:max-w-none">
-                    <p className="font-medium text-slate-900">No transactions found</p>
-                    <p className="mt-1 text-slate-500">No transaction history available</p>
+      <DataTable
+        className={`rounded-xl border border-slate-200 bg-white shadow-sm ${loading ? "opacity-60" : ""}`}
+        aria-busy={loading}
+        head={
+          <>
+            <SortHeader column="planName" label="Plan" />
+            <SortHeader column="amount" label="Amount" />
+            <SortHeader column="createdAt" label="Purchase Date" />
+            <SortHeader column="status" label="Status" />
+            <SortHeader column="startDate" label="Start Date" className="hidden md:table-cell" />
+            <HeaderCell>Features</HeaderCell>
+          </>
+        }
+      >
+        {rows.length === 0 ? (
+          <EmptyTableRow colSpan={6} className="px-4 py-12 text-center">
+            <p className="font-medium text-slate-900">No transactions found</p>
+            <p className="mt-1 text-slate-500">No transaction history available</p>
+          </EmptyTableRow>
+        ) : (
+          rows.map((t) => (
+            <tr key={t.id} data-testid="transaction-row">
+              <td className="px-4 py-3">
+                <div className="flex items-center gap-3">
+                  <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-blue-100 text-xs font-semibold text-blue-800">
+                    {initials(t.planName || "N/A")}
+                  </span>
+                  <div>
+                    <div className="font-medium text-slate-900">{t.planName || "N/A"}</div>
+                    <div className="text-xs text-slate-500">
+                      {formatUsd(t.amountCents)} · ends {formatDate(t.endDate)}
+                    </div>
                   </div>
-                </td>
-              </tr>
-            ) : (
-              rows.map((t) => (
-                <tr key={t.id} data-testid="transaction-row">
-                  <td className="px-4 py-3">
-                    <div className="flex items-center gap-3">
-                      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-blue-100 text-xs font-semibold text-blue-800">
-                        {initials(t.planName || "N/A")}
-                      </span>
-                      <div>
-                        <div className="font-medium text-slate-900">{t.planName || "N/A"}</div>
-                        <div className="text-xs text-slate-500">
-                          {formatUsd(t.amountCents)} · ends {formatDate(t.endDate)}
-                        </div>
-                      </div>
-                    </div>
-                  </td>
-                  <td className="px-4 py-3 font-medium">{formatUsd(t.amountCents)}</td>
-                  <td className="px-4 py-3">{formatDate(t.createdAt)}</td>
-                  <td className="px-4 py-3">
-                    <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${statusClass(t.status)}`} data-status={t.status}>
-                      {t.status}
-                    </span>
-                  </td>
-                  <td className="hidden px-4 py-3 md:table-cell">{formatDate(t.startDate)}</td>
-                  <td className="px-4 py-3 text-xs text-slate-600">
-                    <div>DNC: {formatCount(t.dnc)}</div>
-                    <div>Container: {formatCount(t.container)}</div>
-                    <div className="text-slate-500">{t.description}</div>
-                    <div className="text-slate-500">
-                      Reference: <span className="font-mono">{t.reference}</span>
-                    </div>
-                    {t.status === "pendingpayment" && (
-                      <Link to={`/pricing/payment/${t.id}`} className="text-blue-600 hover:underline">
-                        Payment instructions
-                      </Link>
-                    )}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+                </div>
+              </td>
+              <td className="px-4 py-3 font-medium">{formatUsd(t.amountCents)}</td>
+              <td className="px-4 py-3">{formatDate(t.createdAt)}</td>
+              <td className="px-4 py-3">
+                <StatusBadge status={t.status} data-status={t.status} />
+              </td>
+              <td className="hidden px-4 py-3 md:table-cell">{formatDate(t.startDate)}</td>
+              <td className="px-4 py-3 text-xs text-slate-600">
+                <div>DNC: {formatCount(t.dnc)}</div>
+                <div>Container: {formatCount(t.container)}</div>
+                <div className="text-slate-500">{t.description}</div>
+                <div className="text-slate-500">
+                  Reference: <span className="font-mono">{t.reference}</span>
+                </div>
+                {t.status === "pendingpayment" && (
+                  <Link to={`/pricing/payment/${t.id}`} className="text-blue-600 hover:underline">
+                    Payment instructions
+                  </Link>
+                )}
+              </td>
+            </tr>
+          ))
+        )}
+      </DataTable>
 
       <Pagination
         page={page}

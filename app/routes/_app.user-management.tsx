@@ -6,7 +6,9 @@ import type { RoleName } from "../../db/schema";
 import { PageHeader } from "~/components/ui/page-header";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { Avatar, RoleBadge, StatusBadge } from "~/components/user-management/badges";
+import { Avatar, RoleBadge } from "~/components/user-management/badges";
+import { DataTable, type DataTableColumn } from "~/components/ui/data-table";
+import { StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
 import { DeleteUserDialog, UserDialog } from "~/components/user-management/dialogs";
 import { DUPLICATE_EMAIL, editUserFormSchema, normalizeUserForm, userFormSchema } from "~/components/user-management/user-form-schema";
@@ -507,6 +509,15 @@ function RowActions({ user, search }: { user: LoaderData["users"][number]; searc
   );
 }
 
+const USER_COLUMNS: DataTableColumn[] = [
+  { label: "User" },
+  { label: "Role" },
+  { label: "Plan" },
+  { label: "Status" },
+  { label: "Created", className: "hidden md:table-cell" },
+  { label: "Actions", className: "text-right" },
+];
+
 export default function UserManagement() {
   const d = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
@@ -540,63 +551,37 @@ export default function UserManagement() {
             <p className="mt-1 text-sm text-slate-500">Try adjusting your search or filter criteria.</p>
           </div>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="px-3 py-3">
-                    User
-                  </th>
-                  <th scope="col" className="px-3 py-3">
-                    Role
-                  </th>
-                  <th scope="col" className="px-3 py-3">
-                    Plan
-                  </th>
-                  <th scope="col" className="px-3 py-3">
-                    Status
-                  </th>
-                  <th scope="col" className="hidden px-3 py-3 md:table-cell">
-                    Created
-                  </th>
-                  <th scope="col" className="px-3 py-3 text-right">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {d.users.map((u) => (
-                  <tr key={u.id} data-testid="user-row" data-email={u.email} className="hover:bg-slate-50">
-                    <td className="px-3 py-3">
-                      <div className="flex items-center gap-3">
-                        <Avatar initials={u.initials} />
-                        <div className="max-w-[14rem] min-w-0">
-                          <p className="truncate font-medium text-slate-900">{u.name}</p>
-                          <p className="truncate text-slate-600" title={u.email}>
-                            {u.email}
-                          </p>
-                          {u.company && <p className="truncate text-xs text-slate-500">{u.company}</p>}
-                          {!u.emailConfirmed && <p className="text-xs text-amber-700">E-mail not confirmed</p>}
-                        </div>
-                      </div>
-                    </td>
-                    <td className="px-3 py-3">
-                      <RoleBadge role={u.role} />
-                    </td>
-                    <td className="px-3 py-3 whitespace-nowrap text-slate-700">{u.plan ?? "No Plan"}</td>
-                    <td className="px-3 py-3">
-                      <StatusBadge status={u.status} />
-                      {u.can.resend && <ResendInvitation user={u} />}
-                    </td>
-                    <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell">{u.created}</td>
-                    <td className="px-3 py-3 text-right">
-                      <RowActions user={u} search={location.search} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={USER_COLUMNS} headerCellClass="px-3 py-3">
+            {d.users.map((u) => (
+              <tr key={u.id} data-testid="user-row" data-email={u.email} className="hover:bg-slate-50">
+                <td className="px-3 py-3">
+                  <div className="flex items-center gap-3">
+                    <Avatar initials={u.initials} />
+                    <div className="max-w-[14rem] min-w-0">
+                      <p className="truncate font-medium text-slate-900">{u.name}</p>
+                      <p className="truncate text-slate-600" title={u.email}>
+                        {u.email}
+                      </p>
+                      {u.company && <p className="truncate text-xs text-slate-500">{u.company}</p>}
+                      {!u.emailConfirmed && <p className="text-xs text-amber-700">E-mail not confirmed</p>}
+                    </div>
+                  </div>
+                </td>
+                <td className="px-3 py-3">
+                  <RoleBadge role={u.role} />
+                </td>
+                <td className="px-3 py-3 whitespace-nowrap text-slate-700">{u.plan ?? "No Plan"}</td>
+                <td className="px-3 py-3">
+                  <StatusBadge status={u.status} shape="inset" data-status={u.status} />
+                  {u.can.resend && <ResendInvitation user={u} />}
+                </td>
+                <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell">{u.created}</td>
+                <td className="px-3 py-3 text-right">
+                  <RowActions user={u} search={location.search} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pagination
           page={d.page}

@@ -30,21 +30,3 @@ export function formatDate(value: Date | string | null | undefined): string {
 export function isoDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
-
-/** Spec colours: active and paid green; expired, failed, rejected red; pending and pendingpayment yellow; else grey. */
-export function statusClass(status: string): string {
-  switch (status) {
-    case "active":
-    case "paid":
-      return "bg-green-100 text-green-800 ring-green-200";
-    case "expired":
-    case "failed":
-    case "rejected":
-      return "bg-red-100 text-red-800 ring-red-200";
-    case "pending":
-    case "pendingpayment":
-      return "bg-yellow-100 text-yellow-800 ring-yellow-200";
-    default:
-      return "bg-slate-100 text-slate-700 ring-slate-200";
-  }
-}

@@ -43,13 +43,3 @@ export function ProgressBar({ percent, label, tone = "blue" }: { percent: number
     </div>
   );
 }
-
-export function StatusBadge({ status, label }: { status: "queued" | "running" | "completed" | "failed"; label: string }) {
-  const cls = {
-    queued: "bg-slate-100 text-slate-700 ring-slate-200",
-    running: "bg-blue-50 text-blue-700 ring-blue-200",
-    completed: "bg-green-50 text-green-700 ring-green-200",
-    failed: "bg-red-50 text-red-700 ring-red-200",
-  }[status];
-  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${cls}`}>{label}</span>;
-}

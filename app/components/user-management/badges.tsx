@@ -1,5 +1,6 @@
-import type { RoleName, UserStatus } from "../../../db/schema";
+import type { RoleName } from "../../../db/schema";
 import { ROLE_LABELS } from "~/utils/user-permissions";
+import { Badge } from "~/components/ui/status-badge";
 
 /** Spec: Admin red, SuperAdmin purple, NormalUser blue, UnlimitedUser green. */
 const roleStyles: Record<RoleName, string> = {
@@ -9,27 +10,11 @@ const roleStyles: Record<RoleName, string> = {
   UnlimitedUser: "bg-green-100 text-green-800 ring-green-200",
 };
 
-const statusStyles: Record<string, string> = {
-  Active: "bg-green-100 text-green-800 ring-green-200",
-  Blocked: "bg-red-100 text-red-800 ring-red-200",
-  Pending: "bg-yellow-100 text-yellow-800 ring-yellow-200",
-};
-
-const badge = "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset whitespace-nowrap";
-
 export function RoleBadge({ role }: { role: RoleName }) {
   return (
-    <span className={`${badge} ${roleStyles[role]}`} data-role={role}>
+    <Badge colour={roleStyles[role]} shape="inset" data-role={role}>
       {ROLE_LABELS[role]}
-    </span>
-  );
-}
-
-export function StatusBadge({ status }: { status: UserStatus }) {
-  return (
-    <span className={`${badge} ${statusStyles[status] ?? "bg-slate-100 text-slate-700 ring-slate-200"}`} data-status={status}>
-      {status}
-    </span>
+    </Badge>
   );
 }
 
