@@ -4,7 +4,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import {
   CSV_MESSAGES,
-  hiddenFields,
   manualSchema,
   previousStep,
   STEPS,
@@ -17,6 +16,8 @@ import type { JobView } from "~/models/purge.server";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar } from "./stat-card";
 import { DownloadButtons } from "./downloads";
+import { Hidden, NavButtons, PreviousRow, StartPurgingButton } from "./wizard-nav";
+import { OptionalSelectStep } from "./optional-select-step";
 
 export interface PurgeActionData {
   intent: string;
@@ -40,16 +41,6 @@ export interface WizardData {
   preview: { headers: string[]; hasHeader: boolean; rows: string[][]; phoneColumn: string | null } | null;
   previewError: string | null;
   job: JobView | null;
-}
-
-function Hidden({ state, omit }: { state: WizardState; omit: (keyof WizardState)[] }) {
-  return (
-    <>
-      {hiddenFields(state, omit).map(([k, v], i) => (
-        <input key={`${k}-${v}-${i}`} type="hidden" name={k} value={v} />
-      ))}
-    </>
-  );
 }
 
 export function ValidationAlert({ title = "Validation Error", message }: { title?: string; message: string }) {
@@ -126,24 +117,6 @@ function Summary({ wizard }: { wizard: WizardData }) {
   );
 }
 
-function NavButtons({ state, next = "Next", nextDisabled }: { state: WizardState; next?: string; nextDisabled?: boolean }) {
-  return (
-    // Next comes first in the DOM so pressing Enter moves forward; row-reverse puts Previous on the left.
-    <div className="mt-6 flex flex-row-reverse items-center justify-between gap-3 border-t border-slate-100 pt-4">
-      <button type="submit" name="step" value={state.step + 1} className={buttonClass} disabled={nextDisabled}>
-        {next}
-      </button>
-      {state.step > 1 ? (
-        <button type="submit" name="step" value={previousStep(state)} formNoValidate className={secondaryButtonClass}>
-          Previous
-        </button>
-      ) : (
-        <span />
-      )}
-    </div>
-  );
-}
-
 function Step1({ wizard }: { wizard: WizardData }) {
   const { state } = wizard;
   return (
@@ -194,30 +167,23 @@ function Step1({ wizard }: { wizard: WizardData }) {
 function Step2({ wizard }: { wizard: WizardData }) {
   const { state } = wizard;
   return (
-    <Form method="get" action="/purge">
-      <Hidden state={state} omit={["category", "job"]} />
-      <label htmlFor="purge-category" className="text-base font-semibold">
-        Choose Category
-      </label>
-      <p className="mb-3 text-sm text-slate-600">Optional: file this purge under one of your categories.</p>
-      <select id="purge-category" name="category" defaultValue={state.category} className={inputClass}>
-        <option value="">No category</option>
-        {wizard.categories.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-      {wizard.categories.length === 0 && (
-        <p className="mt-2 text-sm text-slate-500">
-          You have no categories yet.{" "}
-          <Link to="/containers?dialog=create-category" className="text-blue-600 hover:underline">
-            Create Category
-          </Link>
-        </p>
-      )}
-      <NavButtons state={state} />
-    </Form>
+    <OptionalSelectStep
+      state={state}
+      name="category"
+      id="purge-category"
+      label="Choose Category"
+      hint="Optional: file this purge under one of your categories."
+      noneLabel="No category"
+      emptyNote={
+        wizard.categories.length === 0 ? { text: "You have no categories yet.", to: "/containers?dialog=create-category", linkLabel: "Create Category" } : null
+      }
+    >
+      {wizard.categories.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.name}
+        </option>
+      ))}
+    </OptionalSelectStep>
   );
 }
 
@@ -233,33 +199,28 @@ function Step3({ wizard }: { wizard: WizardData }) {
     </option>
   );
   return (
-    <Form method="get" action="/purge">
-      <Hidden state={state} omit={["container", "job"]} />
-      <label htmlFor="purge-container" className="text-base font-semibold">
-        Select Container
-      </label>
-      <p className="mb-3 text-sm text-slate-600">Optional: numbers stored in this container are suppressed too.</p>
-      <select id="purge-container" name="container" defaultValue={state.container} className={inputClass}>
-        <option value="">No container</option>
-        {state.category && inCategory.length > 0 ? (
-          <>
-            <optgroup label={`In ${wizard.categoryName ?? "the chosen category"}`}>{inCategory.map(option)}</optgroup>
-            {others.length > 0 && <optgroup label="Other containers">{others.map(option)}</optgroup>}
-          </>
-        ) : (
-          wizard.containers.map(option)
-        )}
-      </select>
-      {wizard.containers.length === 0 && (
-        <p className="mt-2 text-sm text-slate-500">
-          You have no containers yet.{" "}
-          <Link to="/containers?dialog=create-container" className="text-blue-600 hover:underline">
-            Create Container
-          </Link>
-        </p>
+    <OptionalSelectStep
+      state={state}
+      name="container"
+      id="purge-container"
+      label="Select Container"
+      hint="Optional: numbers stored in this container are suppressed too."
+      noneLabel="No container"
+      emptyNote={
+        wizard.containers.length === 0
+          ? { text: "You have no containers yet.", to: "/containers?dialog=create-container", linkLabel: "Create Container" }
+          : null
+      }
+    >
+      {state.category && inCategory.length > 0 ? (
+        <>
+          <optgroup label={`In ${wizard.categoryName ?? "the chosen category"}`}>{inCategory.map(option)}</optgroup>
+          {others.length > 0 && <optgroup label="Other containers">{others.map(option)}</optgroup>}
+        </>
+      ) : (
+        wizard.containers.map(option)
       )}
-      <NavButtons state={state} />
-    </Form>
+    </OptionalSelectStep>
   );
 }
 
@@ -315,14 +276,9 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
         className={`${inputClass} font-mono`}
       />
       <p className="text-xs text-slate-500">One per line or separated by commas; 10 to 15 digits each (spaces, dashes and brackets are ignored).</p>
-      <div className="mt-6 flex items-center justify-between gap-3 border-t border-slate-100 pt-4">
-        <Link to={wizardHref(state, { step: 3, job: "" })} className={secondaryButtonClass}>
-          Previous
-        </Link>
-        <button type="submit" className={buttonClass} disabled={busy}>
-          {busy ? "Starting..." : "Start Purging"}
-        </button>
-      </div>
+      <PreviousRow to={wizardHref(state, { step: 3, job: "" })}>
+        <StartPurgingButton busy={busy} />
+      </PreviousRow>
     </Form>
   );
 }
@@ -500,14 +456,9 @@ function Step5({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeA
           <p className="text-xs text-slate-500">The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.</p>
         </>
       )}
-      <div className="mt-6 flex items-center justify-between gap-3 border-t border-slate-100 pt-4">
-        <Link to={wizardHref(state, { step: 4, job: "" })} className={secondaryButtonClass}>
-          Previous
-        </Link>
-        <button type="submit" className={buttonClass} disabled={busy || !preview}>
-          {busy ? "Starting..." : "Start Purging"}
-        </button>
-      </div>
+      <PreviousRow to={wizardHref(state, { step: 4, job: "" })}>
+        <StartPurgingButton busy={busy} disabled={!preview} />
+      </PreviousRow>
     </Form>
   );
 }
@@ -601,10 +552,7 @@ function Step6({ wizard }: { wizard: WizardData }) {
         <ValidationAlert title="Failed to process purge." message={job.error ?? "The purge could not be completed. Please try again."} />
       )}
       {job.status === "completed" && <Results job={job} />}
-      <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-        <Link to={wizardHref(state, { step: previousStep(state), job: "" })} className={secondaryButtonClass}>
-          Previous
-        </Link>
+      <PreviousRow to={wizardHref(state, { step: previousStep(state), job: "" })} wrap>
         <div className="flex flex-wrap gap-2 whitespace-nowrap">
           <Link to="/history" className={secondaryButtonClass}>
             View History
@@ -613,7 +561,7 @@ function Step6({ wizard }: { wizard: WizardData }) {
             Start New Purge
           </Link>
         </div>
-      </div>
+      </PreviousRow>
     </div>
   );
 }
