@@ -48,6 +48,16 @@ describe("Bloom filter", () => {
     expect(positives).toBeGreaterThan(5_000); // the members drawn again from the same sequence
   });
 
+  it("sets the same bits adding a batch (addAll) as adding one number at a time", () => {
+    const r = seededRandom(3);
+    const xs = Float64Array.from({ length: 30_000 }, () => randNumber(r));
+    const one = BloomFilter.create(20_000);
+    const many = BloomFilter.create(20_000);
+    for (const x of xs) one.add(x);
+    many.addAll(xs);
+    expect(Array.from(many.bits)).toEqual(Array.from(one.bits));
+  });
+
   it("is shared memory: a second view over the same buffer sees the bits", () => {
     const b = BloomFilter.create(1000);
     b.add(2125550123);

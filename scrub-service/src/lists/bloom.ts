@@ -82,8 +82,35 @@ export class BloomFilter {
     }
   }
 
+  /** Adds many numbers; like hasMany, a group's blocks are fetched by independent loads first. */
   addAll(xs: ArrayLike<number>, count = xs.length): void {
-    for (let i = 0; i < count; i++) this.add(xs[i]);
+    const bits = this.bits;
+    const blockMask = this.blockMask;
+    const k = this.k;
+    const base = new Int32Array(PREFETCH);
+    const h2 = new Uint32Array(PREFETCH);
+    for (let s = 0; s < count; s += PREFETCH) {
+      const n = Math.min(count, s + PREFETCH) - s;
+      for (let j = 0; j < n; j++) {
+        const x = xs[s + j];
+        const h1 = hash1(x);
+        base[j] = (h1 & blockMask) * BLOCK_WORDS;
+        h2[j] = hash2(x, h1);
+      }
+      let touch = 0;
+      for (let j = 0; j < n; j++) touch |= bits[base[j]];
+      if (touch === 1) bits[0] |= 0; // uses the loads so they are not optimized away
+      for (let j = 0; j < n; j++) {
+        const b = base[j];
+        let a = h2[j];
+        const step = (a >>> 9) | 1;
+        for (let i = 0; i < k; i++) {
+          const idx = a & (BLOCK_BITS - 1);
+          bits[b + (idx >>> 5)] |= 1 << (idx & 31);
+          a = (a + step) >>> 0;
+        }
+      }
+    }
   }
 
   has(x: number): boolean {
