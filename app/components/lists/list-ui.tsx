@@ -1,7 +1,8 @@
-import { Link, useNavigate, useRevalidator } from "@remix-run/react";
-import { useEffect, useId, useRef, useState } from "react";
+import { Link, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
+import { DialogShell } from "~/components/ui/dialog-shell";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/utils/phone-entry";
 
 /** "Nov 21, 2026" in UTC (server and browser render the same text). */
@@ -19,58 +20,8 @@ export function formatCount(n: number): string {
 }
 
 /** A modal panel opened by a ?dialog= search param (server-rendered: works without JavaScript). */
-export function ListDialog({
-  title,
-  description,
-  closeHref,
-  children,
-  testId,
-}: {
-  title: string;
-  description?: string;
-  closeHref: string;
-  children: React.ReactNode;
-  testId?: string;
-}) {
-  const id = useId();
-  const navigate = useNavigate();
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (e.key === "Escape") navigate(closeHref, { preventScrollReset: true, replace: true });
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [closeHref, navigate]);
-  return (
-    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-4">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        data-testid={testId}
-        className="my-8 w-full max-w-lg rounded-xl bg-white p-6 shadow-xl"
-      >
-        <div className="mb-4 flex items-start justify-between gap-4">
-          <div>
-            <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
-              {title}
-            </h2>
-            {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
-          </div>
-          <Link
-            to={closeHref}
-            preventScrollReset
-            replace
-            aria-label="Close"
-            className="text-xl leading-none text-slate-400 hover:text-slate-700"
-          >
-            ×
-          </Link>
-        </div>
-        {children}
-      </div>
-    </div>
-  );
+export function ListDialog(props: { title: string; description?: string; closeHref: string; children: React.ReactNode; testId?: string }) {
+  return <DialogShell {...props} replace />;
 }
 
 /** A card's menu: a <details> disclosure of links (works without JavaScript). */

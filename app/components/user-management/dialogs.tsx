@@ -1,47 +1,19 @@
 import { getFormProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useId, useRef } from "react";
+import { Form, useNavigation } from "@remix-run/react";
 import type { RoleName, UserStatus } from "../../../db/schema";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { ROLE_LABELS } from "~/utils/user-permissions";
+import { DialogShell } from "~/components/ui/dialog-shell";
 import { editUserFormSchema, userFormSchema } from "./user-form-schema";
 
 /** A modal panel rendered by the server (opened by a ?dialog= search param), so it works without JavaScript. */
 export function Modal({ title, closeHref, children, description }: { title: string; closeHref: string; children: React.ReactNode; description?: string }) {
-  const id = useId();
-  const navigate = useNavigate();
-  const panel = useRef<HTMLDivElement>(null);
-  // Focus the first field when the dialog opens (a confirmation focuses Close, never the destructive button).
-  useEffect(() => {
-    const el = panel.current;
-    (el?.querySelector<HTMLElement>("input:not([type=hidden]), select") ?? el?.querySelector<HTMLElement>("a[href]"))?.focus();
-  }, []);
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (e.key === "Escape") navigate(closeHref, { preventScrollReset: true });
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [closeHref, navigate]);
   return (
-    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-4">
-      <div ref={panel} role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} className="mt-8 mb-8 w-full max-w-lg rounded-xl bg-white p-6 shadow-xl">
-        <div className="mb-4 flex items-start justify-between gap-4">
-          <div>
-            <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
-              {title}
-            </h2>
-            {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
-          </div>
-          <Link to={closeHref} preventScrollReset aria-label="Close" className="text-xl leading-none text-slate-400 hover:text-slate-700">
-            ×
-          </Link>
-        </div>
-        {children}
-        <CloseForm closeHref={closeHref} />
-      </div>
-    </div>
+    <DialogShell title={title} description={description} closeHref={closeHref} focusFirstField>
+      {children}
+      <CloseForm closeHref={closeHref} />
+    </DialogShell>
   );
 }
 
