@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
+import { statusOf } from "../../tests/setup/routes";
 import { action, loader } from "./_app.user-management";
 import { requireUser, startUserSession } from "~/utils/auth.server";
 import { getSession } from "~/utils/session.server";
@@ -44,11 +45,6 @@ async function post(cookie: string, form: Record<string, string>, search = "") {
   } catch (e) {
     return e;
   }
-}
-
-function statusOf(r: unknown): number {
-  if (r instanceof Response) return r.status;
-  return (r as { init?: { status?: number } })?.init?.status ?? 200;
 }
 
 async function toastOf(cookie: string) {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import Papa from "papaparse";
 import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
+import { makeRequest } from "../../tests/setup/request";
+import { callRoute, createSignedInUser, statusOf, type RouteFn as Fn } from "../../tests/setup/routes";
+import { transactionRow } from "../../tests/setup/billing";
 import type { RoleName } from "../../db/schema";
-import { startUserSession } from "~/utils/auth.server";
 import { loader as pricingLoader } from "./_app.pricing";
 import { action as confirmAction, loader as confirmLoader } from "./_app.pricing.$planId.confirm";
 import { loader as paymentLoader } from "./_app.pricing.payment.$transactionId";
@@ -22,27 +23,12 @@ let seq = 0;
 async function signedInUser(role: RoleName = "NormalUser") {
   seq++;
   const email = `r${seq}@billing.test`;
-  const { id } = await db()
-    .insertInto("users")
-    .values({ email, first_name: "Rae", last_name: `N${seq}`, company: "Acme", phone_number: "", password_hash: null, role, status: "Active", email_confirmed: true })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const cookie = (await startUserSession(makeRequest("/login"), id)).split(";")[0];
+  const { id, cookie } = await createSignedInUser(db(), { email, role, firstName: "Rae", lastName: `N${seq}`, company: "Acme" });
   return { id, email, cookie };
 }
 
-type Fn = (args: { request: Request; params: Record<string, string>; context: typeof testContext }) => unknown;
 async function call(fn: Fn, path: string, opts: { cookie: string; form?: Record<string, string>; params?: Record<string, string> }) {
-  try {
-    return await fn({ request: makeRequest(path, { cookie: opts.cookie, form: opts.form }), params: opts.params ?? {}, context: testContext });
-  } catch (e) {
-    return e;
-  }
-}
-function statusOf(r: unknown): number {
-  if (r instanceof Response) return r.status;
-  const init = (r as { init?: { status?: number } } | null)?.init;
-  return init?.status ?? 200;
+  return callRoute(fn, makeRequest(path, { cookie: opts.cookie, form: opts.form }), opts.params);
 }
 
 async function outboxFor(email: string) {
@@ -213,24 +199,18 @@ describe("transaction history", () => {
     for (let i = 0; i < n; i++) {
       await db()
         .insertInto("transactions")
-        .values({
-          user_id: userId,
-          plan_id: i % 2 ? "business" : "beginner",
-          plan_name: i % 2 ? "Business" : "Beginner",
-          amount_cents: i % 2 ? 50000 : 10000,
-          dnc_and_litigation_scrubs: i % 2 ? 500000 : 100000,
-          custom_dataset_records: i % 2 ? 100000 : 25000,
-          status: "rejected",
-          transfer_reference: `TST-${userId.slice(0, 8)}-${i}`,
-          description: `row ${i}`,
-          created_at: new Date(base.getTime() + i * DAY),
-          start_date: null,
-          end_date: null,
-          paid_at: null,
-          reviewed_by: null,
-          reviewed_at: null,
-          review_note: null,
-        })
+        .values(
+          transactionRow({
+            user_id: userId,
+            ...(i % 2
+              ? { plan_id: "business", plan_name: "Business", amount_cents: 50000, dnc_and_litigation_scrubs: 500000, custom_dataset_records: 100000 }
+              : {}),
+            status: "rejected",
+            transfer_reference: `TST-${userId.slice(0, 8)}-${i}`,
+            description: `row ${i}`,
+            created_at: new Date(base.getTime() + i * DAY),
+          }),
+        )
         .execute();
     }
   }
@@ -267,24 +247,20 @@ describe("transaction history", () => {
     // A hostile one (e.g. imported data): formula, quotes, comma and newline.
     await db()
       .insertInto("transactions")
-      .values({
-        user_id: user.id,
-        plan_id: "premium",
-        plan_name: "=HYPERLINK(\"http://evil\",\"x\")",
-        amount_cents: 123456,
-        dnc_and_litigation_scrubs: 1000000,
-        custom_dataset_records: 1000000,
-        status: "failed",
-        transfer_reference: `EVIL-${user.id}`,
-        description: "@SUM(1+1),\nsecond line",
-        created_at: new Date("2020-03-04T05:06:07Z"),
-        start_date: null,
-        end_date: null,
-        paid_at: null,
-        reviewed_by: null,
-        reviewed_at: null,
-        review_note: null,
-      })
+      .values(
+        transactionRow({
+          user_id: user.id,
+          plan_id: "premium",
+          plan_name: "=HYPERLINK(\"http://evil\",\"x\")",
+          amount_cents: 123456,
+          dnc_and_litigation_scrubs: 1000000,
+          custom_dataset_records: 1000000,
+          status: "failed",
+          transfer_reference: `EVIL-${user.id}`,
+          description: "@SUM(1+1),\nsecond line",
+          created_at: new Date("2020-03-04T05:06:07Z"),
+        }),
+      )
       .execute();
     const csv = (await call(exportLoader as Fn, "/transaction-history/export", { cookie: user.cookie })) as Response;
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -318,23 +294,18 @@ describe("transaction history", () => {
     const start = new Date(Date.now() - 31 * DAY);
     await db()
       .insertInto("transactions")
-      .values({
-        user_id: user.id,
-        plan_id: "beginner",
-        plan_name: "Beginner",
-        amount_cents: 10000,
-        dnc_and_litigation_scrubs: 100000,
-        custom_dataset_records: 25000,
-        status: "paid",
-        transfer_reference: `OLD-${user.id}`,
-        description: "old",
-        start_date: start,
-        end_date: new Date(start.getTime() + 30 * DAY),
-        paid_at: start,
-        reviewed_by: null,
-        reviewed_at: start,
-        review_note: null,
-      })
+      .values(
+        transactionRow({
+          user_id: user.id,
+          status: "paid",
+          transfer_reference: `OLD-${user.id}`,
+          description: "old",
+          start_date: start,
+          end_date: new Date(start.getTime() + 30 * DAY),
+          paid_at: start,
+          reviewed_at: start,
+        }),
+      )
       .execute();
     const h = (await call(historyLoader as Fn, "/transaction-history", { cookie: user.cookie })) as { rows: Array<{ status: string }> };
     expect(h.rows.map((r) => r.status)).toEqual(["expired"]);

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
+import { makeRequest } from "../../tests/setup/request";
+import { callRoute, createSignedInUser, statusOf } from "../../tests/setup/routes";
 import type { RoleName } from "../../db/schema";
 
 // Before anything reads the environment: uploads go to a fresh directory, and a small cap makes "too large" testable.
@@ -11,7 +12,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "containers-test-"));
 process.env.DATA_DIR = dataDir;
 process.env.MAX_UPLOAD_BYTES = "4096";
 
-const { startUserSession } = await import("~/utils/auth.server");
 const { getSession } = await import("~/utils/session.server");
 const { getScrubService } = await import("~/utils/scrub.server");
 const { createBankTransferTransaction, markTransactionPaid } = await import("~/models/transaction.server");
@@ -31,23 +31,7 @@ afterAll(async () => {
 let seq = 0;
 async function signedInUser(role: RoleName = "NormalUser") {
   seq++;
-  const { id } = await db()
-    .insertInto("users")
-    .values({
-      email: `c${seq}@containers.test`,
-      first_name: "Cam",
-      last_name: `N${seq}`,
-      company: "Acme",
-      phone_number: "",
-      password_hash: null,
-      role,
-      status: "Active",
-      email_confirmed: true,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const cookie = (await startUserSession(makeRequest("/login"), id)).split(";")[0];
-  return { id, cookie };
+  return createSignedInUser(db(), { email: `c${seq}@containers.test`, role, firstName: "Cam", lastName: `N${seq}`, company: "Acme" });
 }
 
 let superAdminId = "";
@@ -56,19 +40,7 @@ async function withPlan(userId: string, planId = "beginner") {
   await markTransactionPaid(db(), { id: transaction.id, adminId: superAdminId });
 }
 
-type Fn = (args: { request: Request; params: Record<string, string>; context: typeof testContext }) => unknown;
-async function run(fn: Fn, request: Request, params: Record<string, string> = {}) {
-  try {
-    return await fn({ request, params, context: testContext });
-  } catch (e) {
-    return e;
-  }
-}
-function statusOf(r: unknown): number {
-  if (r instanceof Response) return r.status;
-  const init = (r as { init?: { status?: number } } | null)?.init;
-  return init?.status ?? 200;
-}
+const run = callRoute;
 function bodyOf<T>(r: unknown): T {
   const d = r as { type?: string; data?: unknown };
   return (d?.type === "DataWithResponseInit" ? d.data : r) as T;

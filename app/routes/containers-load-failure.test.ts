@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
-import { startUserSession } from "~/utils/auth.server";
+import { createSignedInUser } from "../../tests/setup/routes";
 
 // The database answers, but reading containers and DNC lists fails: the pages say so instead of crashing.
 vi.mock("~/models/container.server", async (importOriginal) => ({
@@ -22,22 +22,8 @@ const { loader: dncLoader } = await import("./_app.dnc._index");
 const { handle } = useAppTestDb();
 
 async function cookieFor(role: "UnlimitedUser" | "Admin") {
-  const { id } = await handle()
-    .db.insertInto("users")
-    .values({
-      email: `${role}@failure.test`,
-      first_name: "F",
-      last_name: "L",
-      company: "",
-      phone_number: "",
-      password_hash: null,
-      role,
-      status: "Active",
-      email_confirmed: true,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return (await startUserSession(makeRequest("/login"), id)).split(";")[0];
+  const { cookie } = await createSignedInUser(handle().db, { email: `${role}@failure.test`, role, firstName: "F", lastName: "L", company: "" });
+  return cookie;
 }
 
 describe("load failures", () => {

@@ -1,27 +1,13 @@
 import crypto from "node:crypto";
 import { adminOnly, signedIn, type MatrixEntry, type MatrixSetupContext } from "./types";
+import { transactionRow } from "../setup/billing";
 
 /** A fresh pending bank transfer owned by `owner` (the role's own user, or NormalUser for anonymous). */
 async function pendingTransfer(ctx: MatrixSetupContext, owner?: string): Promise<string> {
   const userId = owner ?? (ctx.role === "anonymous" ? ctx.userIds.NormalUser : ctx.userIds[ctx.role]);
   const row = await ctx.db
     .insertInto("transactions")
-    .values({
-      user_id: userId,
-      plan_id: "beginner",
-      plan_name: "Beginner",
-      amount_cents: 10000,
-      dnc_and_litigation_scrubs: 100000,
-      custom_dataset_records: 25000,
-      status: "pendingpayment",
-      transfer_reference: `MTX-${crypto.randomBytes(6).toString("hex")}`,
-      start_date: null,
-      end_date: null,
-      paid_at: null,
-      reviewed_by: null,
-      reviewed_at: null,
-      review_note: null,
-    })
+    .values(transactionRow({ user_id: userId, transfer_reference: `MTX-${crypto.randomBytes(6).toString("hex")}` }))
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
