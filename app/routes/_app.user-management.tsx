@@ -354,6 +354,20 @@ function hrefWith(search: string, changes: Record<string, string | null>): strin
   return qs ? `/user-management?${qs}` : "/user-management";
 }
 
+/** A filter's select; its label is for screen readers only (the first option names the filter). */
+function FilterSelect({ id, name, label, defaultValue, children }: { id: string; name: string; label: string; defaultValue: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={defaultValue} className={inputClass}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
 function Filters({ filters, plans }: { filters: LoaderData["filters"]; plans: LoaderData["plans"] }) {
   const submit = useSubmit();
   return (
@@ -379,31 +393,21 @@ function Filters({ filters, plans }: { filters: LoaderData["filters"]; plans: Lo
           className={inputClass}
         />
       </div>
-      <div>
-        <label htmlFor="um-status" className="sr-only">
-          Status
-        </label>
-        <select id="um-status" name="status" defaultValue={filters.status} className={inputClass}>
-          <option value="">All Status</option>
-          <option value="Active">Active</option>
-          <option value="Blocked">Blocked</option>
-          <option value="Pending">Pending</option>
-        </select>
-      </div>
-      <div>
-        <label htmlFor="um-plan" className="sr-only">
-          Plan
-        </label>
-        <select id="um-plan" name="plan" defaultValue={filters.plan} className={inputClass}>
-          <option value="">All Plans</option>
-          <option value={NO_PLAN}>No Plan</option>
-          {plans.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect id="um-status" name="status" label="Status" defaultValue={filters.status}>
+        <option value="">All Status</option>
+        <option value="Active">Active</option>
+        <option value="Blocked">Blocked</option>
+        <option value="Pending">Pending</option>
+      </FilterSelect>
+      <FilterSelect id="um-plan" name="plan" label="Plan" defaultValue={filters.plan}>
+        <option value="">All Plans</option>
+        <option value={NO_PLAN}>No Plan</option>
+        {plans.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </FilterSelect>
       <button type="submit" className={secondaryButtonClass}>
         Search
       </button>
