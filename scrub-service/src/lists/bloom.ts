@@ -47,6 +47,8 @@ export class BloomFilter {
   readonly k: number;
   /** Blocks - 1 (a power of two minus one). */
   private readonly blockMask: number;
+  /** Counts nothing useful: it consumes fetchGroup's loads. */
+  private touched = 0;
 
   constructor(readonly shared: SharedBloom) {
     this.bits = new Uint32Array(shared.sab);
@@ -71,51 +73,72 @@ export class BloomFilter {
 
   add(x: number): void {
     const h1 = hash1(x);
-    let a = hash2(x, h1);
-    const step = (a >>> 9) | 1; // odd: k ≤ 512 steps never repeat a position mod 512
-    const base = (h1 & this.blockMask) * BLOCK_WORDS;
-    const bits = this.bits;
-    for (let i = 0; i < this.k; i++) {
-      const idx = a & (BLOCK_BITS - 1);
-      bits[base + (idx >>> 5)] |= 1 << (idx & 31);
-      a = (a + step) >>> 0;
-    }
+    this.set((h1 & this.blockMask) * BLOCK_WORDS, hash2(x, h1));
   }
 
-  /** Adds many numbers; like hasMany, a group's blocks are fetched by independent loads first. */
+  /** Adds many numbers; like hasMany, a group's blocks are fetched together first. */
   addAll(xs: ArrayLike<number>, count = xs.length): void {
-    const bits = this.bits;
-    const blockMask = this.blockMask;
-    const k = this.k;
     const base = new Int32Array(PREFETCH);
     const h2 = new Uint32Array(PREFETCH);
     for (let s = 0; s < count; s += PREFETCH) {
       const n = Math.min(count, s + PREFETCH) - s;
-      for (let j = 0; j < n; j++) {
-        const x = xs[s + j];
-        const h1 = hash1(x);
-        base[j] = (h1 & blockMask) * BLOCK_WORDS;
-        h2[j] = hash2(x, h1);
-      }
-      let touch = 0;
-      for (let j = 0; j < n; j++) touch |= bits[base[j]];
-      if (touch === 1) bits[0] |= 0; // uses the loads so they are not optimized away
-      for (let j = 0; j < n; j++) {
-        const b = base[j];
-        let a = h2[j];
-        const step = (a >>> 9) | 1;
-        for (let i = 0; i < k; i++) {
-          const idx = a & (BLOCK_BITS - 1);
-          bits[b + (idx >>> 5)] |= 1 << (idx & 31);
-          a = (a + step) >>> 0;
-        }
-      }
+      this.fetchGroup(xs, s, n, base, h2);
+      for (let j = 0; j < n; j++) this.set(base[j], h2[j]);
     }
   }
 
   has(x: number): boolean {
     const h1 = hash1(x);
     return this.test((h1 & this.blockMask) * BLOCK_WORDS, hash2(x, h1));
+  }
+
+  /**
+   * Lookups of many numbers: sets `bit` in out[i] when codes[i] (≥ 0) may be present. Each group's blocks are
+   * fetched together first (fetchGroup), then tested from cache.
+   */
+  hasMany(codes: ArrayLike<number>, count: number, out: Uint8Array, bit: number): void {
+    const base = new Int32Array(PREFETCH);
+    const h2 = new Uint32Array(PREFETCH);
+    for (let s = 0; s < count; s += PREFETCH) {
+      const n = Math.min(count, s + PREFETCH) - s;
+      this.fetchGroup(codes, s, n, base, h2);
+      for (let j = 0; j < n; j++) if (base[j] >= 0 && this.test(base[j], h2[j])) out[s + j] |= bit;
+    }
+  }
+
+  /**
+   * For xs[s, s + n): each number's block (word index; -1 for a negative code) into `base` and its in-block
+   * hash into `h2`, then a tight loop of independent loads of the blocks, so the CPU keeps many misses in
+   * flight (~40 ns per block here instead of ~200 ns for one miss after another) and the caller works from cache.
+   */
+  private fetchGroup(xs: ArrayLike<number>, s: number, n: number, base: Int32Array, h2: Uint32Array): void {
+    const blockMask = this.blockMask;
+    for (let j = 0; j < n; j++) {
+      const x = xs[s + j];
+      if (x < 0) {
+        base[j] = -1;
+        continue;
+      }
+      const h1 = hash1(x);
+      base[j] = (h1 & blockMask) * BLOCK_WORDS;
+      h2[j] = hash2(x, h1);
+    }
+    const bits = this.bits;
+    const last = bits.length - 1; // bits.length is a power of two; -1 (no number) & last stays in range
+    let touch = 0;
+    for (let j = 0; j < n; j++) touch |= bits[base[j] & last];
+    if (touch === 1) this.touched++; // uses the loads so they are not optimized away
+  }
+
+  /** Sets the k bits of hash `a` in the block at word `base` (odd steps: k ≤ 512 never repeat a position). */
+  private set(base: number, a: number): void {
+    const step = (a >>> 9) | 1;
+    const bits = this.bits;
+    for (let i = 0; i < this.k; i++) {
+      const idx = a & (BLOCK_BITS - 1);
+      bits[base + (idx >>> 5)] |= 1 << (idx & 31);
+      a = (a + step) >>> 0;
+    }
   }
 
   private test(base: number, a: number): boolean {
@@ -127,52 +150,5 @@ export class BloomFilter {
       a = (a + step) >>> 0;
     }
     return true;
-  }
-
-  /**
-   * Lookups of many numbers: sets `bit` in out[i] when codes[i] (≥ 0) may be present. For each group of
-   * rows the blocks are computed first, then fetched by a tight loop of independent loads (the CPU keeps
-   * many misses in flight: ~40 ns per block here instead of ~200 ns for one miss after another), then
-   * tested from cache.
-   */
-  hasMany(codes: ArrayLike<number>, count: number, out: Uint8Array, bit: number): void {
-    const bits = this.bits;
-    const blockMask = this.blockMask;
-    const k = this.k;
-    const base = new Int32Array(PREFETCH);
-    const h2 = new Uint32Array(PREFETCH);
-    for (let s = 0; s < count; s += PREFETCH) {
-      const n = Math.min(count, s + PREFETCH) - s;
-      for (let j = 0; j < n; j++) {
-        const x = codes[s + j];
-        if (x < 0) {
-          base[j] = -1;
-          continue;
-        }
-        const h1 = hash1(x);
-        base[j] = (h1 & blockMask) * BLOCK_WORDS;
-        h2[j] = hash2(x, h1);
-      }
-      let touch = 0;
-      const last = bits.length - 1; // bits.length is a power of two; -1 (no number) & last stays in range
-      for (let j = 0; j < n; j++) touch |= bits[base[j] & last];
-      if (touch === 1) out[s] |= 0; // uses the loads so they are not optimized away
-      for (let j = 0; j < n; j++) {
-        const b = base[j];
-        if (b < 0) continue;
-        let a = h2[j];
-        const step = (a >>> 9) | 1;
-        let all = true;
-        for (let i = 0; i < k; i++) {
-          const idx = a & (BLOCK_BITS - 1);
-          if ((bits[b + (idx >>> 5)] & (1 << (idx & 31))) === 0) {
-            all = false;
-            break;
-          }
-          a = (a + step) >>> 0;
-        }
-        if (all) out[s + j] |= bit;
-      }
-    }
   }
 }

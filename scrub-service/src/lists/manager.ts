@@ -191,8 +191,7 @@ export class ListManager {
       if (after && after.version === before.version) {
         await this.store.finishChange(listId, before.version, replaced);
         this.blooms.set(listId, { version: before.version, bloom, capacity });
-        await this.writeIndexCache(before);
-        await this.writeBloomCache(before, bloom);
+        await this.saveCaches(listId);
         return;
       }
       await this.store.abortReplace(listId, replaced);

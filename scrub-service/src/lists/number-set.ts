@@ -4,6 +4,13 @@
  * so a number costs 4 bytes at load ≤ 0.75 (≈ 5–11 bytes with growth slack), instead of ~40+ for a JS Set.
  */
 
+/** The slot hash of a key (a 32-bit mix). */
+function mix(key: number): number {
+  let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
+  i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
+  return (i ^ (i >>> 16)) >>> 0;
+}
+
 /** Rows whose slots are fetched together (see addMany). */
 const GROUP = 256;
 
@@ -31,9 +38,7 @@ export class NumberSet {
     if (!t) t = this.tables[npa] = new Uint32Array(16);
     else if ((this.counts[npa] + 1) * 4 > t.length * 3) t = this.grow(npa, t);
     const mask = t.length - 1;
-    let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
-    i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
-    i = (i ^ (i >>> 16)) >>> 0; // the hash (mix), inlined: the class refers to nothing outside itself
+    let i = mix(key);
     for (;;) {
       i &= mask;
       const v = t[i];
@@ -66,9 +71,7 @@ export class NumberSet {
         npas[j] = t ? npa : 0;
         if (!t) continue;
         const key = (x - npa * 10_000_000 + 1) >>> 0;
-        let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
-        i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
-        slots[j] = ((i ^ (i >>> 16)) >>> 0) & (t.length - 1);
+        slots[j] = mix(key) & (t.length - 1);
       }
       let touch = 0;
       for (let j = 0; j < n; j++) {
@@ -89,9 +92,7 @@ export class NumberSet {
     if (!t) return false;
     const key = (x - npa * 10_000_000 + 1) >>> 0;
     const mask = t.length - 1;
-    let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
-    i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
-    i = (i ^ (i >>> 16)) >>> 0; // the hash (mix), inlined: the class refers to nothing outside itself
+    let i = mix(key);
     for (;;) {
       i &= mask;
       const v = t[i];
@@ -107,9 +108,7 @@ export class NumberSet {
     for (let j = 0; j < old.length; j++) {
       const key = old[j];
       if (key === 0) continue;
-      let i = Math.imul(key ^ (key >>> 16), 0x45d9f3b);
-      i = Math.imul(i ^ (i >>> 16), 0x45d9f3b);
-      i = (i ^ (i >>> 16)) >>> 0;
+      let i = mix(key);
       for (;;) {
         i &= mask;
         if (t[i] === 0) {
