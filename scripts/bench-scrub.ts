@@ -19,7 +19,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { Redis } from "ioredis";
+import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { seededRandom } from "../scrub-service/src/test/random";
+import { fairFloor } from "./bench/floor";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -28,12 +30,24 @@ const LIT = Number(process.env.BENCH_LIT ?? 100_000);
 const DNC = Number(process.env.BENCH_DNC ?? 20_000_000);
 const DIR = path.resolve(process.env.BENCH_DIR ?? "/tmp/bench-scrub");
 const MODES = (process.env.BENCH_MODES ?? "embedded,services").split(",").map((m) => m.trim());
+const PEER = process.env.BENCH_PEER !== "0";
+const CHANGE = Number(process.env.BENCH_CHANGE ?? 1_000_000);
 
+/**
+ * Numbers every reasonable rule calls valid (so the peer's digits-only rule and ours agree on the data):
+ * US and Canadian area codes libphonenumber validates, exchanges 200–999 except N11 and 555.
+ */
+const AREA_CODES = Array.from({ length: 800 }, (_, i) => 200 + i).filter((npa) => {
+  const p = parsePhoneNumberFromString(`+1${npa}2345678`);
+  return p?.isValid() && (p.country === "US" || p.country === "CA");
+});
+const EXCHANGES = Array.from({ length: 800 }, (_, i) => 200 + i).filter((nxx) => nxx % 100 !== 11 && nxx !== 555);
 const r = seededRandom(20261122);
-const randomNumber = () => (200 + Math.floor(r() * 800)) * 1e7 + (200 + Math.floor(r() * 800)) * 1e4 + Math.floor(r() * 1e4);
+const randomNumber = () =>
+  AREA_CODES[Math.floor(r() * AREA_CODES.length)] * 1e7 + EXCHANGES[Math.floor(r() * EXCHANGES.length)] * 1e4 + Math.floor(r() * 1e4);
 
-async function writeLines(file: string, count: number, line: (i: number) => string): Promise<void> {
-  const out = fs.createWriteStream(file, { highWaterMark: 1 << 22 });
+async function writeLines(file: string, count: number, line: (i: number) => string, flags = "w"): Promise<void> {
+  const out = fs.createWriteStream(file, { flags, highWaterMark: 1 << 22 });
   let buf: string[] = [];
   for (let i = 0; i < count; i++) {
     buf.push(line(i));
@@ -48,14 +62,21 @@ async function writeLines(file: string, count: number, line: (i: number) => stri
 
 async function generate() {
   fs.mkdirSync(DIR, { recursive: true });
-  const lit = path.join(DIR, `lit-${LIT}.txt`);
-  const dnc = path.join(DIR, `dnc-${DNC}.txt`);
-  const input = path.join(DIR, `input-${ROWS}.csv`);
-  const small = path.join(DIR, `input-${SMALL}.csv`);
+  const tag = `${AREA_CODES.length}npa`;
+  const lit = path.join(DIR, `lit-${LIT}-${tag}.txt`);
+  const dnc = path.join(DIR, `dnc-${DNC}-${tag}.txt`);
+  const input = path.join(DIR, `input-${ROWS}-${tag}.csv`);
+  const small = path.join(DIR, `input-${SMALL}-${tag}.csv`);
+  const add = path.join(DIR, `add-${CHANGE}-${tag}.txt`);
+  const remove = path.join(DIR, `remove-${CHANGE}-${DNC}-${tag}.txt`);
   const litSample: number[] = [];
   const dncSample: number[] = [];
-  if (!fs.existsSync(lit)) await writeLines(lit, LIT, () => { const x = randomNumber(); if (litSample.length < 10_000) litSample.push(x); return String(x); });
-  if (!fs.existsSync(dnc)) await writeLines(dnc, DNC, () => { const x = randomNumber(); if (dncSample.length < 100_000) dncSample.push(x); return String(x); });
+  // The samples come from generating the list files: regenerate them with the inputs.
+  const fresh = !fs.existsSync(input) || !fs.existsSync(small);
+  if (fresh || !fs.existsSync(lit)) await writeLines(lit, LIT, () => { const x = randomNumber(); if (litSample.length < 10_000) litSample.push(x); return String(x); });
+  if (fresh || !fs.existsSync(dnc)) await writeLines(dnc, DNC, () => { const x = randomNumber(); if (dncSample.length < 100_000) dncSample.push(x); return String(x); });
+  if (CHANGE > 0 && !fs.existsSync(add)) await writeLines(add, CHANGE, () => String(randomNumber()));
+  if (CHANGE > 0 && !fs.existsSync(remove)) await copyFirstLines(dnc, remove, CHANGE);
   const firsts = ["Ann", "Bob", "Cara", "Dan", "Eve"];
   const cities = ["Miami", "Austin", "New York", "Denver", "Boston"];
   const row = (i: number) => {
@@ -69,36 +90,26 @@ async function generate() {
   };
   const header = "id,first_name,last_name,phone,city";
   for (const [file, n] of [[input, ROWS], [small, SMALL]] as const) {
-    if (fs.existsSync(file)) continue;
+    if (!fresh) continue;
     fs.writeFileSync(file, header + "\n");
-    const out = fs.createWriteStream(file, { flags: "a", highWaterMark: 1 << 22 });
-    let buf: string[] = [];
-    for (let i = 0; i < n; i++) {
-      buf.push(row(i));
-      if (buf.length === 50_000) {
-        if (!out.write(buf.join("\n") + "\n")) await new Promise<void>((res) => out.once("drain", () => res()));
-        buf = [];
-      }
-    }
-    if (buf.length) out.write(buf.join("\n") + "\n");
-    await new Promise<void>((res) => out.end(() => res()));
+    await writeLines(file, n, row, "a");
   }
-  return { lit, dnc, input, small };
+  return { lit, dnc, input, small, add, remove };
 }
 
-/** The floor: a bare Node line split of the file (stream, decode, split on \n). */
-async function bareLineSplit(file: string): Promise<{ rows: number; seconds: number; rowsPerSecond: number }> {
-  const t = performance.now();
-  let rows = 0;
+async function copyFirstLines(from: string, to: string, count: number): Promise<void> {
+  const out = fs.createWriteStream(to);
+  let left = count;
   let carry = "";
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
-    const lines = (carry + (chunk as Buffer).toString("utf8")).split("\n");
+  for await (const chunk of fs.createReadStream(from, { highWaterMark: 1 << 20 })) {
+    const lines = (carry + (chunk as Buffer).toString("latin1")).split("\n");
     carry = lines.pop() ?? "";
-    rows += lines.length;
+    const take = lines.slice(0, left);
+    left -= take.length;
+    if (take.length) out.write(take.join("\n") + "\n");
+    if (left <= 0) break;
   }
-  if (carry) rows++;
-  const seconds = (performance.now() - t) / 1000;
-  return { rows, seconds, rowsPerSecond: Math.round(rows / seconds) };
+  await new Promise<void>((res) => out.end(() => res()));
 }
 
 async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
@@ -131,13 +142,23 @@ async function redisUsed(redis: Redis): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)![1]);
 }
 
+/** Bytes of the saved Bloom filters under a data directory (one file per list version). */
+function bloomBytes(dir: string): number {
+  let total = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.startsWith("bloom-") && e.name.endsWith(".bin")) total += fs.statSync(path.join(e.parentPath, e.name)).size;
+  }
+  return total;
+}
+
 async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate>>) {
   const env: Record<string, string> = { SCRUB_SERVICE_URL: "" };
   let cleanup = async () => {};
   let redis: Redis | null = null;
   const prefix = `bench:${crypto.randomBytes(4).toString("hex")}:`;
+  const dataDir = path.join(DIR, `data-${mode}-${crypto.randomBytes(3).toString("hex")}`);
   if (mode === "embedded") {
-    const dataDir = path.join(DIR, `data-${crypto.randomBytes(3).toString("hex")}`);
     Object.assign(env, { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" });
     cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
   } else {
@@ -149,7 +170,7 @@ async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate
     await admin.end();
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${name}`;
-    Object.assign(env, { DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL, SCRUB_REDIS_PREFIX: prefix, DATA_DIR: path.join(DIR, "data-services") });
+    Object.assign(env, { DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL, SCRUB_REDIS_PREFIX: prefix, DATA_DIR: dataDir });
     redis = new Redis(process.env.REDIS_URL);
     cleanup = async () => {
       let cursor = "0";
@@ -163,27 +184,34 @@ async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);
       await a.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     };
   }
   try {
     const userId = await makeUser(env);
     const before = redis ? await redisUsed(redis) : 0;
-    const litLoad = await cli(["lists", "load", "--list", "litigation", "--input", files.lit], env);
-    const dncLoad = await cli(["lists", "load", "--list", "dnc", "--input", files.dnc], env);
+    const litLoad = await cli(["lists", "replace", "--list", "litigation", "--input", files.lit], env);
+    const dncLoad = await cli(["lists", "replace", "--list", "dnc", "--input", files.dnc], env);
     const after = redis ? await redisUsed(redis) : 0;
     const scrubSmall = await cli(["scrub", "--input", files.small, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-small`), "--user", userId], env);
     const scrubFull =
       files.input === files.small
         ? scrubSmall
         : await cli(["scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-full`), "--user", userId], env);
+    // Changes into the loaded list, after the scrubs (which the peer's counts are compared with).
+    const addLoad = CHANGE > 0 ? await cli(["lists", "load", "--list", "dnc", "--input", files.add], env) : null;
+    const removeLoad = CHANGE > 0 ? await cli(["lists", "remove", "--list", "dnc", "--input", files.remove], env) : null;
     const listNumbers = litLoad.added + dncLoad.added;
     return {
       mode,
       load: {
         litigation: loadFigures(litLoad),
         dnc: loadFigures(dncLoad),
+        addIntoDnc: addLoad && loadFigures(addLoad),
+        removeFromDnc: removeLoad && loadFigures(removeLoad),
       },
       redisBytesPerNumber: redis ? Number(((after - before) / listNumbers).toFixed(2)) : null,
+      bloomBytes: bloomBytes(dataDir),
       scrubSmall: pick(scrubSmall),
       scrubFull: pick(scrubFull),
       rssGrowthBytesPerExtraRow:
@@ -195,9 +223,10 @@ async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate
 }
 
 function loadFigures(l: Record<string, any>) {
-  const n = l.added + l.alreadyPresent + l.invalid;
+  const n = l.added + (l.removed ?? 0) + l.alreadyPresent + l.invalid;
   return {
     numbers: l.added,
+    removed: l.removed,
     seconds: l.seconds,
     numbersPerSecond: l.numbersPerSecond,
     loadSeconds: l.loadSeconds,
@@ -227,17 +256,51 @@ function pick(s: Record<string, any>) {
   };
 }
 
+async function duckdbPeer(files: Awaited<ReturnType<typeof generate>>) {
+  const out = path.join(DIR, "out-duckdb");
+  const args = { input: files.input, lists: { litigation: files.lit, dnc: files.dnc }, out, threads: os.availableParallelism(), phone: "phone" };
+  const { stdout } = await run(process.execPath, ["scripts/bench/duckdb-peer.mjs", JSON.stringify(args)], { maxBuffer: 1 << 24 });
+  const res = JSON.parse(stdout);
+  return { ...res, maxRssMB: Math.round(res.maxRssBytes / 1e6) };
+}
+
+const fmt = (n: number | null | undefined) => (n == null ? "—" : n.toLocaleString("en-US"));
+const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? Number((a / b).toFixed(3)) : null);
+
+function goalsOf(m: Awaited<ReturnType<typeof benchMode>>, floor: number, peer: Awaited<ReturnType<typeof duckdbPeer>> | null) {
+  const dncRate = m.load.dnc.numbersPerSecond ?? 0;
+  const change = [m.load.addIntoDnc, m.load.removeFromDnc].filter(Boolean).map((l) => l!.numbersPerSecond ?? 0);
+  const goal = (name: string, value: number | null, target: string, met: boolean | null) => ({ goal: name, value, target, met });
+  return [
+    goal("scrub rows/s vs fair bare split", ratio(m.scrubFull.rowsPerSecond, floor), "≥ 0.25", m.scrubFull.rowsPerSecond >= 0.25 * floor),
+    goal("DuckDB scrub time / ours", peer ? ratio(peer.scrub.seconds, m.scrubFull.seconds) : null, "≥ 5", peer ? peer.scrub.seconds >= 5 * m.scrubFull.seconds : null),
+    goal("our peak RSS / DuckDB's", peer ? ratio(m.scrubFull.maxRssMB, peer.maxRssMB) : null, "≤ 0.25", peer ? m.scrubFull.maxRssMB <= 0.25 * peer.maxRssMB : null),
+    goal("counts equal DuckDB's", null, "good, bad, invalid equal", peer ? peer.scrub.good === m.scrubFull.good && peer.scrub.bad === m.scrubFull.bad && peer.scrub.invalid === m.scrubFull.invalid : null),
+    goal(`DNC ${fmt(DNC)} replace numbers/s`, dncRate, mode(m) === "services" ? "≥ 1,500,000" : "≥ 1,000,000", dncRate >= (mode(m) === "services" ? 1_500_000 : 1_000_000)),
+    goal("add/remove into the DNC list numbers/s (slower of the two)", change.length ? Math.min(...change) : null, "≥ 500,000", change.length ? Math.min(...change) >= 500_000 : null),
+    goal("peak RSS at full size (MB)", m.scrubFull.maxRssMB, "≤ 600", m.scrubFull.maxRssMB <= 600),
+    goal("RSS growth per extra row (B)", m.rssGrowthBytesPerExtraRow, "≤ 20", m.rssGrowthBytesPerExtraRow == null ? null : m.rssGrowthBytesPerExtraRow <= 20),
+    goal("Redis bytes per list number", m.redisBytesPerNumber, "≤ 8", m.redisBytesPerNumber == null ? null : m.redisBytesPerNumber <= 8),
+  ];
+}
+const mode = (m: { mode: string }) => m.mode;
+
 async function main() {
-  console.log(`[bench] rows ${ROWS.toLocaleString("en-US")} (small ${SMALL.toLocaleString("en-US")}), litigation ${LIT.toLocaleString("en-US")}, DNC ${DNC.toLocaleString("en-US")}, modes ${MODES.join(", ")}; data in ${DIR}`);
+  console.log(`[bench] rows ${fmt(ROWS)} (small ${fmt(SMALL)}), litigation ${fmt(LIT)}, DNC ${fmt(DNC)}, change ${fmt(CHANGE)}, modes ${MODES.join(", ")}; data in ${DIR}`);
+  console.log(`[bench] machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const t = performance.now();
   const files = await generate();
   console.log(`[bench] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   await run(process.execPath, ["scripts/build-worker.mjs"]);
-  // The fastest of three runs: the floor the goal is measured against is never flattered by a slow run.
-  const splits = [];
-  for (let i = 0; i < 3; i++) splits.push(await bareLineSplit(files.input));
-  const bare = splits.reduce((a, b) => (b.rowsPerSecond > a.rowsPerSecond ? b : a));
-  console.log(`[bench] bare line split: ${splits.map((b) => b.rowsPerSecond.toLocaleString("en-US")).join(", ")} rows/s; best ${bare.rowsPerSecond.toLocaleString("en-US")}`);
+  const floor = await fairFloor(files.input);
+  for (const f of floor.byReadSize) console.log(`[bench] bare line split, fresh process, ${f.readBytes >> 10} KiB reads: ${f.runs.map(fmt).join(", ")} rows/s; best ${fmt(f.best)}`);
+  console.log(`[bench] floor (best of all): ${fmt(floor.best.rowsPerSecond)} rows/s`);
+  let peer: Awaited<ReturnType<typeof duckdbPeer>> | null = null;
+  if (PEER) {
+    console.log("[bench] peer: DuckDB…");
+    peer = await duckdbPeer(files);
+    console.log(JSON.stringify(peer, null, 2));
+  }
   const modes = [];
   for (const m of MODES) {
     console.log(`[bench] mode ${m}…`);
@@ -245,21 +308,20 @@ async function main() {
     modes.push(res);
     console.log(JSON.stringify(res, null, 2));
   }
-  const goals = modes.map((m) => ({
-    mode: m.mode,
-    rowsPerSecondVsBare: Number((m.scrubFull.rowsPerSecond / bare.rowsPerSecond).toFixed(3)),
-    pipelineVsBare: m.scrubFull.pipelineRowsPerSecond ? Number((m.scrubFull.pipelineRowsPerSecond / bare.rowsPerSecond).toFixed(3)) : null,
-    throughputGoalMet: m.scrubFull.rowsPerSecond >= 0.25 * bare.rowsPerSecond,
-    peakRssGoalMet: m.scrubFull.maxRssMB <= 600,
-    rssGrowthGoalMet: m.rssGrowthBytesPerExtraRow == null ? null : m.rssGrowthBytesPerExtraRow <= 20,
-    redisGoalMet: m.redisBytesPerNumber == null ? null : m.redisBytesPerNumber <= 8,
-    loadGoalMet: (m.load.dnc.loadNumbersPerSecond ?? m.load.dnc.numbersPerSecond ?? 0) >= 500_000,
-    jobVsBare: m.scrubFull.jobRowsPerSecond ? Number((m.scrubFull.jobRowsPerSecond / bare.rowsPerSecond).toFixed(3)) : null,
-  }));
-  const result = { date: new Date().toISOString(), rows: ROWS, smallRows: SMALL, litigation: LIT, dnc: DNC, bareLineSplit: bare, bareLineSplitRuns: splits, loadAverage: os.loadavg(), modes, goals };
+  console.log(`[bench] load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const goals = Object.fromEntries(modes.map((m) => [m.mode, goalsOf(m, floor.best.rowsPerSecond, peer)]));
+  for (const [m, gs] of Object.entries(goals)) {
+    console.log(`\n[bench] goals, ${m} mode:`);
+    for (const g of gs) console.log(`  ${g.met == null ? "n/a    " : g.met ? "met    " : "NOT MET"}  ${g.goal}: ${g.value == null ? "—" : fmt(g.value)} (goal ${g.target})`);
+  }
+  if (peer) {
+    for (const m of modes) {
+      console.log(`[bench] vs DuckDB (${m.mode}): scrub ${m.scrubFull.seconds.toFixed(2)} s vs ${peer.scrub.seconds.toFixed(2)} s, peak RSS ${m.scrubFull.maxRssMB} MB vs ${peer.maxRssMB} MB, DNC load ${m.load.dnc.seconds.toFixed(2)} s vs ${peer.loads.dnc.seconds.toFixed(2)} s`);
+    }
+  }
+  const result = { date: new Date().toISOString(), cores: os.availableParallelism(), rows: ROWS, smallRows: SMALL, litigation: LIT, dnc: DNC, change: CHANGE, floor, loadAverage: os.loadavg(), peer, modes, goals };
   const out = path.join(DIR, "bench-scrub.json");
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
-  console.log(JSON.stringify({ goals }, null, 2));
   console.log(`[bench] written to ${out}`);
 }
 
