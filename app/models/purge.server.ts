@@ -514,14 +514,3 @@ export async function stateFilterAllowed(
   return Array.isArray(features) && features.some((f) => /state filter/i.test(f.label ?? "") && f.available !== false);
 }
 
-/** Which of these input files queued or running jobs still read (the upload sweep keeps them). */
-export async function inputPathsInUse(db: Kysely<Database>, paths: string[]): Promise<Set<string>> {
-  if (!paths.length) return new Set();
-  const rows = await db
-    .selectFrom("scrub_jobs")
-    .select("input_path")
-    .where("input_path", "in", paths)
-    .where("status", "in", ["queued", "running"])
-    .execute();
-  return new Set(rows.map((r) => r.input_path));
-}

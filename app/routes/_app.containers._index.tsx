@@ -21,21 +21,25 @@ import {
   type ContainerItem,
   type ListLoadItem,
 } from "~/models/container.server";
-import { isUsageError, NoPlanError } from "~/models/usage.server";
+import { getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { NoPlanGate } from "~/components/pricing";
-import { readUploadForm, uploadTooLargeMessage, type UploadForm } from "~/utils/list-upload.server";
-import { describeLoad, failListLoad, planListLoad, runListLoad, sweepFinishedListUploads, type LoadSource } from "~/utils/list-load.server";
-import { CONTAINER_TEXT } from "~/utils/list-text";
+import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
+import { claimStagedUpload, deleteUpload, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { submitListLoad, type ListLoadSubmission, type LoadSource } from "~/intake/submit-list-load.server";
+import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
+import { IntakeInputError } from "~/intake/preview.server";
+import { HandOffError } from "~/intake/hand-off";
+import { getScrubService } from "~/utils/scrub.server";
+import { CONTAINER_TEXT, describeLoad } from "~/utils/list-text";
 import {
   addNumbersSchema,
   browserHasFile,
   categorySchema,
   createContainerSchema,
   editContainerSchema,
-  type HasFile,
 } from "~/utils/list-forms";
-import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/utils/phone-entry";
+import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-numbers";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
@@ -52,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
   const url = new URL(request.url);
-  await sweepFinishedListUploads(db).catch((e) => console.error(e));
+  await releaseFinishedLoadUploads(db).catch((e) => console.error(e));
   const param = url.searchParams.get("dialog");
   let dialog: DialogName | null = (DIALOGS as readonly string[]).includes(param ?? "") ? (param as DialogName) : null;
 
@@ -112,41 +116,47 @@ function formError(intent: string, message: string, status: number) {
   return reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
 }
 
+type ContainerIntent = (ctx: ContainerActionContext) => Promise<{ response: Response | ReturnType<typeof reply>; handedOver?: boolean }>;
+interface ContainerActionContext {
+  request: Request;
+  user: SessionUser;
+  form: UploadForm;
+  /** The form's list source (a staged or posted file, or typed numbers). */
+  upload: StoredUpload | null;
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readUploadForm(request, { area: "lists", fileFields: ["file"] });
+  const db = await getDb();
+  // A body that may carry a file is read only for users with a plan (checked before reading it).
+  if (isMultipart(request) && !(await getPlanState(db, user.id)).hasAccess) return redirect(SUBSCRIBE_RETURN);
+  const form = await readUploadForm(request, { userId: user.id });
   let handedOver = false;
+  let upload = form.upload;
   try {
-    const intent = String(form.formData.get("intent") ?? "");
-    if (form.tooLarge) return formError(intent, uploadTooLargeMessage(), 413);
+    const intent = String(form.fields.get("intent") ?? "");
+    if (form.tooLarge) return formError(intent, uploadTooLargeMessage(form.tooLarge), 413);
     if (form.textTooLarge) return formError(intent, MANUAL_TOO_LARGE_MESSAGE, 413);
-    if (form.formData.get("method") === "csv") await form.adoptStaged("file", user.id, form.formData.get("uploadToken"));
-    const hasFile: HasFile = () => form.files.has("file");
-    switch (intent) {
-      case "create-category":
-        return await createCategoryAction(request, user, form);
-      case "create-container": {
-        const r = await createContainerAction(request, user, form, hasFile);
-        handedOver = r.handedOver;
-        return r.response;
-      }
-      case "edit-container":
-        return await editContainerAction(request, user, form);
-      case "add-numbers": {
-        const r = await addNumbersAction(request, user, form, hasFile);
-        handedOver = r.handedOver;
-        return r.response;
-      }
-      default:
-        return formError(intent, "Unknown action.", 400);
-    }
+    if (!upload && form.fields.get("method") === "csv") upload = (await claimStagedUpload(user.id, form.fields.get("uploadToken"))) ?? null;
+    const handler = CONTAINER_INTENTS[intent];
+    if (!handler) return formError(intent, "Unknown action.", 400);
+    const r = await handler({ request, user, form, upload });
+    handedOver = r.handedOver ?? false;
+    return r.response;
   } finally {
-    if (!handedOver) await form.discard();
+    if (!handedOver && upload) await deleteUpload(upload);
   }
 }
 
-async function createCategoryAction(request: Request, user: SessionUser, form: UploadForm) {
-  const submission = parseWithZod(form.formData, { schema: categorySchema });
+const CONTAINER_INTENTS: Record<string, ContainerIntent> = {
+  "create-category": async (ctx) => ({ response: await createCategoryAction(ctx) }),
+  "create-container": createContainerAction,
+  "edit-container": async (ctx) => ({ response: await editContainerAction(ctx) }),
+  "add-numbers": addNumbersAction,
+};
+
+async function createCategoryAction({ request, user, form }: ContainerActionContext) {
+  const submission = parseWithZod(form.fields, { schema: categorySchema });
   if (submission.status !== "success") return reply("create-category", submission.reply(), 400);
   const db = await getDb();
   try {
@@ -158,7 +168,7 @@ async function createCategoryAction(request: Request, user: SessionUser, form: U
       targetId: category.id,
       details: { name: category.name },
     });
-    const back = form.formData.get("returnTo") === "create-container";
+    const back = form.fields.get("returnTo") === "create-container";
     const to = back ? `/containers?${new URLSearchParams({ dialog: "create-container", categoryId: category.id })}` : "/containers";
     return redirect(to, {
       headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: CONTAINER_TEXT.categoryCreated, description: category.name }) },
@@ -170,52 +180,40 @@ async function createCategoryAction(request: Request, user: SessionUser, form: U
   }
 }
 
-function loadSource(form: UploadForm, method: "manual" | "csv", numbers: string | undefined): LoadSource {
+function loadSource(upload: StoredUpload | null, method: "manual" | "csv", numbers: string | undefined): LoadSource {
   if (method === "csv") {
-    const upload = form.files.get("file");
     if (!upload) throw new Error("validated csv without file");
     return { kind: "file", upload };
   }
   return { kind: "manual", numbers: splitManualNumbers(numbers).numbers };
 }
 
-async function createContainerAction(request: Request, user: SessionUser, form: UploadForm, hasFile: HasFile) {
-  const submission = parseWithZod(form.formData, { schema: createContainerSchema(hasFile) });
-  if (submission.status !== "success") return { handedOver: false, response: reply("create-container", submission.reply(), 400) };
+async function createContainerAction({ request, user, form, upload }: ContainerActionContext) {
+  const submission = parseWithZod(form.fields, { schema: createContainerSchema(() => upload !== null) });
+  if (submission.status !== "success") return { response: reply("create-container", submission.reply(), 400) };
   const v = submission.value;
-  const db = await getDb();
-  const source = loadSource(form, v.method, v.numbers);
-  let planned;
-  let container: ContainerItem;
-  try {
-    ({ container, planned } = await db.transaction().execute(async (trx) => {
-      const c = await createContainer(trx, { userId: user.id, name: v.name, description: v.description, categoryId: v.categoryId });
-      const p = await planListLoad(trx, { listId: c.id, mode: "add", userId: user.id, source, reserve: true });
-      await recordAudit(trx, {
-        actorId: user.id,
-        action: "container.create",
-        targetType: "container",
-        targetId: String(c.id),
-        details: { name: c.name, category: c.categoryName, loadId: p.loadId, source: source.kind },
-      });
-      return { container: c, planned: p };
-    }));
-  } catch (e) {
-    if (e instanceof NoPlanError) {
-      return { handedOver: false, response: redirect(SUBSCRIBE_RETURN) };
-    }
-    if (isUsageError(e)) return { handedOver: false, response: reply("create-container", submission.reply({ formErrors: [e.message] }), 422) };
-    if (e instanceof CategoryNotFoundError) {
-      return { handedOver: false, response: reply("create-container", submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400) };
-    }
-    console.error(e);
-    return { handedOver: false, response: reply("create-container", submission.reply({ formErrors: [CONTAINER_TEXT.containerFailed] }), 500) };
-  }
-  return { handedOver: true, response: await startLoad(request, db, planned, CONTAINER_TEXT.containerCreated, container.name) };
+  const source = loadSource(upload, v.method, v.numbers);
+  let created: ContainerItem | undefined;
+  return submitLoad(request, "create-container", submission, CONTAINER_TEXT.containerCreated, () => created?.name ?? v.name, {
+    userId: user.id,
+    mode: "add",
+    source,
+    reserve: true,
+    list: async (trx) => {
+      created = await createContainer(trx, { userId: user.id, name: v.name, description: v.description, categoryId: v.categoryId });
+      return created.id;
+    },
+    audit: (listId, loadId) => ({
+      action: "container.create",
+      targetType: "container",
+      targetId: String(listId),
+      details: { name: created?.name, category: created?.categoryName, loadId, source: source.kind },
+    }),
+  });
 }
 
-async function editContainerAction(request: Request, user: SessionUser, form: UploadForm) {
-  const submission = parseWithZod(form.formData, { schema: editContainerSchema });
+async function editContainerAction({ request, user, form }: ContainerActionContext) {
+  const submission = parseWithZod(form.fields, { schema: editContainerSchema });
   if (submission.status !== "success") return reply("edit-container", submission.reply(), 400);
   const id = parseListId(submission.value.id);
   const db = await getDb();
@@ -242,70 +240,84 @@ async function editContainerAction(request: Request, user: SessionUser, form: Up
   }
 }
 
-async function addNumbersAction(request: Request, user: SessionUser, form: UploadForm, hasFile: HasFile) {
-  const submission = parseWithZod(form.formData, { schema: addNumbersSchema(hasFile) });
-  if (submission.status !== "success") return { handedOver: false, response: reply("add-numbers", submission.reply(), 400) };
+async function addNumbersAction({ request, user, form, upload }: ContainerActionContext) {
+  const submission = parseWithZod(form.fields, { schema: addNumbersSchema(() => upload !== null) });
+  if (submission.status !== "success") return { response: reply("add-numbers", submission.reply(), 400) };
   const v = submission.value;
   const id = parseListId(v.id);
   const db = await getDb();
   const container = id ? await getContainer(db, { id, userId: user.id }) : undefined;
   if (!container) throw data("Container not found", { status: 404 });
-  const source = loadSource(form, v.method, v.numbers);
-  let planned;
-  try {
-    planned = await db.transaction().execute(async (trx) => {
-      const p = await planListLoad(trx, { listId: container.id, mode: "add", userId: user.id, source, reserve: true });
-      await recordAudit(trx, {
-        actorId: user.id,
-        action: "container.load",
-        targetType: "container",
-        targetId: String(container.id),
-        details: { name: container.name, loadId: p.loadId, source: source.kind },
-      });
-      return p;
-    });
-  } catch (e) {
-    if (e instanceof NoPlanError) return { handedOver: false, response: redirect(SUBSCRIBE_RETURN) };
-    if (isUsageError(e)) return { handedOver: false, response: reply("add-numbers", submission.reply({ formErrors: [e.message] }), 422) };
-    console.error(e);
-    return { handedOver: false, response: reply("add-numbers", submission.reply({ formErrors: [CONTAINER_TEXT.addFailed] }), 500) };
-  }
-  return { handedOver: true, response: await startLoad(request, db, planned, CONTAINER_TEXT.numbersAdded, container.name) };
+  const source = loadSource(upload, v.method, v.numbers);
+  return submitLoad(request, "add-numbers", submission, CONTAINER_TEXT.numbersAdded, () => container.name, {
+    userId: user.id,
+    mode: "add",
+    source,
+    reserve: true,
+    list: container.id,
+    audit: (listId, loadId) => ({
+      action: "container.load",
+      targetType: "container",
+      targetId: String(listId),
+      details: { name: container.name, loadId, source: source.kind },
+    }),
+  });
 }
 
-/** After the commit: typed numbers load now (toast with counts); a file goes to the queue (progress page). */
-async function startLoad(
+/**
+ * Hands the form to the intake and answers: typed numbers are loaded now (toast with counts); a file goes to
+ * the queue (progress page); refusals go back to the dialog.
+ */
+async function submitLoad(
   request: Request,
-  db: Awaited<ReturnType<typeof getDb>>,
-  planned: Awaited<ReturnType<typeof planListLoad>>,
+  intent: "create-container" | "add-numbers",
+  submission: { reply(opts?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]> },
   title: string,
-  name: string,
+  name: () => string,
+  input: ListLoadSubmission,
 ) {
+  const failed = intent === "create-container" ? CONTAINER_TEXT.containerFailed : CONTAINER_TEXT.addFailed;
+  let submitted;
   try {
-    const outcome = await runListLoad(planned);
-    if (!outcome) {
-      return redirect(`/containers/loads/${planned.loadId}`, {
+    submitted = await submitListLoad(await getDb(), await getScrubService(), input);
+  } catch (e) {
+    if (e instanceof NoPlanError) return { response: redirect(SUBSCRIBE_RETURN) };
+    if (isUsageError(e)) return { response: reply(intent, submission.reply({ formErrors: [e.message] }), 422) };
+    if (e instanceof CategoryNotFoundError) return { response: reply(intent, submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400) };
+    if (e instanceof IntakeInputError) return { response: reply(intent, submission.reply({ fieldErrors: { file: [e.message] } }), 400) };
+    if (e instanceof HandOffError) {
+      return {
+        
+        response: redirect("/containers", {
+          headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: CONTAINER_TEXT.addFailed, description: e.message }) },
+        }),
+      };
+    }
+    console.error(e);
+    return { response: reply(intent, submission.reply({ formErrors: [failed] }), 500) };
+  }
+  if (!submitted.outcome) {
+    return {
+      handedOver: true,
+      response: redirect(`/containers/loads/${submitted.loadId}`, {
         headers: {
           // A new container is created now; numbers are only "added" when the load completes (its own toast).
           "Set-Cookie": await flashToast(
             request,
-            title === CONTAINER_TEXT.containerCreated
-              ? { kind: "success", title, description: `Loading numbers into ${name}…` }
-              : { kind: "info", title: "Loading Numbers", description: `Loading numbers into ${name}…` },
+            intent === "create-container"
+              ? { kind: "success", title, description: `Loading numbers into ${name()}…` }
+              : { kind: "info", title: "Loading Numbers", description: `Loading numbers into ${name()}…` },
           ),
         },
-      });
-    }
-    return redirect("/containers", {
-      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title, description: describeLoad(outcome, "add") }) },
-    });
-  } catch (e) {
-    console.error(e);
-    await failListLoad(db, planned.loadId, e instanceof Error ? e.message : String(e));
-    return redirect("/containers", {
-      headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: CONTAINER_TEXT.addFailed }) },
-    });
+      }),
+    };
   }
+  return {
+    handedOver: true,
+    response: redirect("/containers", {
+      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title, description: describeLoad(submitted.outcome, "add") }) },
+    }),
+  };
 }
 
 /* ------------------------------------------------------------------ UI */

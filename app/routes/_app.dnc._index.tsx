@@ -11,11 +11,16 @@ import { formatBytes } from "~/utils/format";
 import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
-import { readUploadForm, uploadTooLargeMessage, type UploadForm } from "~/utils/list-upload.server";
-import { failListLoad, planListLoad, runListLoad, sweepFinishedListUploads, type LoadSource } from "~/utils/list-load.server";
+import { readUploadForm, type UploadForm } from "~/intake/upload-form.server";
+import { claimStagedUpload, deleteUpload, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { submitListLoad, type LoadSource } from "~/intake/submit-list-load.server";
+import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
+import { IntakeInputError } from "~/intake/preview.server";
+import { HandOffError } from "~/intake/hand-off";
+import { getScrubService } from "~/utils/scrub.server";
 import { DNC_ACCESS_MESSAGE, DNC_TEXT, dncDoneToast, type LoadMode } from "~/utils/list-text";
 import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/utils/list-forms";
-import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/utils/phone-entry";
+import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-numbers";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
@@ -38,7 +43,7 @@ const DIALOG_TITLES: Record<DialogName, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
   const db = await getDb();
-  await sweepFinishedListUploads(db).catch((e) => console.error(e));
+  await releaseFinishedLoadUploads(db).catch((e) => console.error(e));
   const url = new URL(request.url);
   const param = url.searchParams.get("dialog");
   const dialog: DialogName | null = (DIALOGS as readonly string[]).includes(param ?? "") ? (param as DialogName) : null;
@@ -64,31 +69,44 @@ function reply(intent: string, result: SubmissionResult<string[]>, status: numbe
   return data<ActionResult>({ intent, result }, { status });
 }
 
+type DncIntent = (ctx: DncActionContext) => Promise<{ response: Response | ReturnType<typeof reply>; handedOver?: boolean }>;
+interface DncActionContext {
+  request: Request;
+  admin: SessionUser;
+  form: UploadForm;
+  upload: StoredUpload | null;
+}
+
 export async function action({ request }: ActionFunctionArgs) {
+  // Checked before the body is read: only admins send DNC files.
   const admin = await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
-  const form = await readUploadForm(request, { area: "lists", fileFields: ["file"] });
+  const form = await readUploadForm(request, { userId: admin.id });
   let handedOver = false;
+  let upload = form.upload;
   try {
-    const intent = String(form.formData.get("intent") ?? "");
+    const intent = String(form.fields.get("intent") ?? "");
     const formError = (message: string, status: number) =>
       reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
-    if (form.tooLarge) return formError(uploadTooLargeMessage(), 413);
+    if (form.tooLarge) return formError(uploadTooLargeMessage(form.tooLarge), 413);
     if (form.textTooLarge) return formError(MANUAL_TOO_LARGE_MESSAGE, 413);
-    if (form.formData.get("method") === "csv") await form.adoptStaged("file", admin.id, form.formData.get("uploadToken"));
-    if (intent === "edit") return await editAction(request, admin, form);
-    if (intent === "load") {
-      const r = await loadAction(request, admin, form);
-      handedOver = r.handedOver;
-      return r.response;
-    }
-    return formError("Unknown action.", 400);
+    if (!upload && form.fields.get("method") === "csv") upload = (await claimStagedUpload(admin.id, form.fields.get("uploadToken"))) ?? null;
+    const handler = DNC_INTENTS[intent];
+    if (!handler) return formError("Unknown action.", 400);
+    const r = await handler({ request, admin, form, upload });
+    handedOver = r.handedOver ?? false;
+    return r.response;
   } finally {
-    if (!handedOver) await form.discard();
+    if (!handedOver && upload) await deleteUpload(upload);
   }
 }
 
-async function editAction(request: Request, admin: SessionUser, form: UploadForm) {
-  const submission = parseWithZod(form.formData, { schema: dncEditSchema });
+const DNC_INTENTS: Record<string, DncIntent> = {
+  edit: async (ctx) => ({ response: await editAction(ctx) }),
+  load: loadAction,
+};
+
+async function editAction({ request, admin, form }: DncActionContext) {
+  const submission = parseWithZod(form.fields, { schema: dncEditSchema });
   if (submission.status !== "success") return reply("edit", submission.reply(), 400);
   const type = submission.value.type === "0" ? 0 : 1;
   const db = await getDb();
@@ -111,9 +129,9 @@ async function editAction(request: Request, admin: SessionUser, form: UploadForm
   }
 }
 
-async function loadAction(request: Request, admin: SessionUser, form: UploadForm) {
-  const submission = parseWithZod(form.formData, { schema: dncLoadSchema(() => form.files.has("file")) });
-  if (submission.status !== "success") return { handedOver: false, response: reply("load", submission.reply(), 400) };
+async function loadAction({ request, admin, form, upload }: DncActionContext) {
+  const submission = parseWithZod(form.fields, { schema: dncLoadSchema(() => upload !== null) });
+  if (submission.status !== "success") return { response: reply("load", submission.reply(), 400) };
   const v = submission.value;
   const type = v.type === "0" ? 0 : 1;
   const mode: Mode = v.mode;
@@ -121,49 +139,47 @@ async function loadAction(request: Request, admin: SessionUser, form: UploadForm
   const db = await getDb();
   const list = await getDncList(db, type);
   if (!list) throw data("Unknown DNC list", { status: 404 });
-  const upload = form.files.get("file");
   const source: LoadSource =
     v.method === "csv" && upload ? { kind: "file", upload } : { kind: "manual", numbers: splitManualNumbers(v.numbers).numbers };
-  let planned;
+  let submitted;
   try {
     // Admin list loads are not limited by any plan: nothing is reserved.
-    planned = await db.transaction().execute(async (trx) => {
-      const p = await planListLoad(trx, { listId: list.id, mode, userId: admin.id, source, reserve: false });
-      await recordAudit(trx, {
-        actorId: admin.id,
+    submitted = await submitListLoad(db, await getScrubService(), {
+      userId: admin.id,
+      mode,
+      source,
+      reserve: false,
+      list: list.id,
+      audit: (listId, loadId) => ({
         action: `dnc.${mode}`,
         targetType: "list",
-        targetId: String(list.id),
-        details: { suppressionType: type, loadId: p.loadId, source: source.kind, fileName: upload?.fileName ?? null },
-      });
-      return p;
+        targetId: String(listId),
+        details: { suppressionType: type, loadId, source: source.kind, fileName: upload?.originalName ?? null },
+      }),
     });
   } catch (e) {
-    console.error(e);
-    return { handedOver: false, response: reply("load", submission.reply({ formErrors: [failTitle] }), 500) };
-  }
-  try {
-    const outcome = await runListLoad(planned);
-    if (!outcome) {
+    if (e instanceof IntakeInputError) return { response: reply("load", submission.reply({ fieldErrors: { file: [e.message] } }), 400) };
+    if (e instanceof HandOffError) {
       return {
-        handedOver: true,
-        response: redirect(`/dnc/loads/${planned.loadId}`, {
-          headers: { "Set-Cookie": await flashToast(request, { kind: "info", title: { add: "Loading Numbers", remove: "Removing Numbers", replace: "Replacing List" }[mode], description: `Loading ${upload?.fileName ?? "file"} into ${list.name}…` }) },
-        }),
+        response: redirect("/dnc", { headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: failTitle, description: e.message }) } }),
       };
     }
-    return {
-      handedOver: true,
-      response: redirect("/dnc", { headers: { "Set-Cookie": await flashToast(request, dncDoneToast(mode, outcome)) } }),
-    };
-  } catch (e) {
     console.error(e);
-    await failListLoad(db, planned.loadId, e instanceof Error ? e.message : String(e));
+    return { response: reply("load", submission.reply({ formErrors: [failTitle] }), 500) };
+  }
+  if (!submitted.outcome) {
+    const title = { add: "Loading Numbers", remove: "Removing Numbers", replace: "Replacing List" }[mode];
     return {
       handedOver: true,
-      response: redirect("/dnc", { headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: failTitle }) } }),
+      response: redirect(`/dnc/loads/${submitted.loadId}`, {
+        headers: { "Set-Cookie": await flashToast(request, { kind: "info", title, description: `Loading ${upload?.originalName ?? "file"} into ${list.name}…` }) },
+      }),
     };
   }
+  return {
+    handedOver: true,
+    response: redirect("/dnc", { headers: { "Set-Cookie": await flashToast(request, dncDoneToast(mode, submitted.outcome)) } }),
+  };
 }
 
 /* ------------------------------------------------------------------ UI */

@@ -9,21 +9,17 @@ import {
 import { useLoaderData, useActionData, useFetcher, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getScrubService, US_STATES } from "~/utils/scrub.server";
-import { getUpload, readUploadHead, saveManualUpload, uploadLimitMessage } from "~/utils/uploads.server";
-import {
-  handleCsvUpload,
-  parseUploadForm,
-  precheckCsv,
-  PurgeInputError,
-  readCsvSummary,
-  startPurge,
-  sweepOldUploads,
-  type CsvSummary,
-} from "~/utils/purge-start.server";
+import { getUpload, readUploadHead, saveTypedNumbers, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
+import { IntakeInputError, previewUpload, type CsvSummary } from "~/intake/preview.server";
+import { submitScrub } from "~/intake/submit-scrub.server";
+import { HandOffError } from "~/intake/hand-off";
+import { acceptWizardUpload } from "~/intake/wizard-upload.server";
+import { checkManualNumbers } from "~/intake/typed-numbers";
 import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/utils/purge-wizard";
 import {
   getCategoryOption,
@@ -88,9 +84,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let previewError: string | null = null;
   if (clean.step === 5 && upload) {
     try {
-      preview = await readCsvSummary(await getScrubService(), upload);
+      preview = await previewUpload(await getScrubService(), upload);
     } catch (e) {
-      if (!(e instanceof PurgeInputError)) throw e;
+      if (!(e instanceof IntakeInputError)) throw e;
       previewError = e.message;
     }
   }
@@ -112,7 +108,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     wizard: {
       state: clean,
       maxUploadBytes,
-      limitMessage: uploadLimitMessage(maxUploadBytes),
+      limitMessage: uploadTooLargeMessage(maxUploadBytes),
       canFilterStates,
       usStates: canFilterStates ? US_STATES.map((s) => ({ code: s.code, name: s.name })) : [],
       categoryName: category?.name ?? null,
@@ -139,84 +135,89 @@ function usageFailure(intent: string, e: Error) {
   return fail(intent, e.message, 402, title);
 }
 
+type PurgeIntent = (ctx: PurgeActionContext) => Promise<Response | ReturnType<typeof fail>>;
+interface PurgeActionContext {
+  user: SessionUser;
+  db: Awaited<ReturnType<typeof getDb>>;
+  form: UploadForm;
+  state: WizardState;
+  canFilterStates: boolean;
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
   const planState = await getPlanState(db, user.id);
+  // Checked before the body is read: only users with a plan send files.
   if (!planState.hasAccess) return usageFailure("", new NoPlanError("suppression"));
-
-  let formData: FormData;
-  if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    const parsed = await parseUploadForm(request, user.id);
-    if (!("formData" in parsed)) return fail("upload", parsed.message, parsed.status);
-    formData = parsed.formData;
-  } else {
-    try {
-      formData = await request.formData();
-    } catch {
-      return fail("", "The form could not be read. Please try again.");
+  const form = await readUploadForm(request, { userId: user.id });
+  const intent = String(form.fields.get("intent") ?? "");
+  try {
+    if (form.tooLarge) return fail("upload", uploadTooLargeMessage(form.tooLarge), 413);
+    if (form.malformed) {
+      return isMultipart(request) ? fail("upload", CSV_MESSAGES.unreadable) : fail("", "The form could not be read. Please try again.");
     }
+    const handler = PURGE_INTENTS[intent];
+    if (!handler) return fail(intent, "Unknown action.");
+    const state = parseWizardState(form.fields);
+    return await handler({ user, db, form, state, canFilterStates: await stateFilterAllowed(db, planState) });
+  } finally {
+    // Only the upload step keeps a file (the wizard's URL then refers to it).
+    if (intent !== "upload") await form.discard();
   }
-  const intent = String(formData.get("intent") ?? "");
-  const state = parseWizardState(formData);
-  const canFilterStates = await stateFilterAllowed(db, planState);
+}
 
-  if (intent === "upload") {
-    const outcome = await handleCsvUpload(user.id, formData);
-    return outcome.ok ? redirect(outcome.redirectTo) : fail(intent, outcome.message, outcome.status);
+const PURGE_INTENTS: Record<string, PurgeIntent> = {
+  upload: uploadIntent,
+  manual: manualIntent,
+  start: startIntent,
+};
+
+async function uploadIntent({ user, form }: PurgeActionContext) {
+  const outcome = await acceptWizardUpload(user.id, form);
+  return outcome.ok ? redirect(outcome.redirectTo) : fail("upload", outcome.message, outcome.status);
+}
+
+async function manualIntent(ctx: PurgeActionContext) {
+  const submission = parseWithZod(ctx.form.fields, { schema: manualSchema });
+  if (submission.status !== "success") {
+    const message = submission.error?.numbers?.[0] ?? "Please enter phone numbers";
+    return data<PurgeActionData>({ intent: "manual", reply: submission.reply(), error: { title: "Validation Error", message } }, { status: 400 });
   }
+  const checked = checkManualNumbers(submission.value.numbers);
+  const numbers = checked.ok ? checked.numbers : [];
+  const submissionId = ctx.form.fields.get("submission");
+  const upload = await saveTypedNumbers(ctx.user.id, numbers, { id: typeof submissionId === "string" ? submissionId : undefined });
+  return start(ctx, "manual", { ...ctx.state, mode: "manual" }, upload, "Number");
+}
 
-  if (intent === "manual") {
-    const submission = parseWithZod(formData, { schema: manualSchema });
-    if (submission.status !== "success") {
-      const message = submission.error?.numbers?.[0] ?? "Please enter phone numbers";
-      return data<PurgeActionData>({ intent, reply: submission.reply(), error: { title: "Validation Error", message } }, { status: 400 });
-    }
-    const numbers = submission.value.numbers
-      .trim()
-      .split(/[\n,]+/)
-      .map((e) => e.replace(/\D/g, ""))
-      .filter(Boolean);
-    await sweepOldUploads(user.id);
-    const submissionId = formData.get("submission");
-    const upload = await saveManualUpload(user.id, numbers, { id: typeof submissionId === "string" ? submissionId : undefined });
-    return start(intent, { state: { ...state, mode: "manual" }, upload, column: "Number" });
-  }
+async function startIntent(ctx: PurgeActionContext) {
+  const upload = await getUpload(ctx.user.id, ctx.state.upload);
+  if (!upload) return fail("start", CSV_MESSAGES.noFile);
+  const column = String(ctx.form.fields.get("column") ?? "").trim();
+  return start(ctx, "start", { ...ctx.state, mode: "csv", column }, upload, column);
+}
 
-  if (intent === "start") {
-    const upload = await getUpload(user.id, state.upload);
-    if (!upload) return fail(intent, CSV_MESSAGES.noFile);
-    const column = String(formData.get("column") ?? "").trim();
-    try {
-      await precheckCsv(await getScrubService(), upload, column);
-    } catch (e) {
-      if (e instanceof PurgeInputError) return fail(intent, e.message);
-      throw e;
-    }
-    return start(intent, { state: { ...state, mode: "csv", column }, upload, column });
-  }
-
-  return fail(intent, "Unknown action.");
-
-  async function start(intent: string, args: { state: WizardState; upload: NonNullable<Awaited<ReturnType<typeof getUpload>>>; column: string }) {
-    try {
-      const jobId = await startPurge(db, await getScrubService(), {
-        user,
-        upload: args.upload,
-        suppressionType: args.state.type,
-        column: args.column,
-        categoryId: args.state.category,
-        containerId: args.state.container,
-        states: args.state.states,
-        stateFilterAllowed: canFilterStates,
-      });
-      return redirect(wizardHref(args.state, { step: 6, upload: args.upload.id, job: jobId }));
-    } catch (e) {
-      if (e instanceof PurgeInputError) return fail(intent, e.message);
-      if (isUsageError(e)) return usageFailure(intent, e);
-      console.warn(`[purge] start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      return fail(intent, "Failed to process purge.", 500, "Purge Failed");
-    }
+async function start(ctx: PurgeActionContext, intent: string, state: WizardState, upload: StoredUpload, column: string) {
+  try {
+    const { jobId } = await submitScrub(ctx.db, await getScrubService(), {
+      userId: ctx.user.id,
+      upload,
+      suppressionType: state.type,
+      column,
+      categoryId: state.category,
+      containerId: state.container,
+      states: state.states,
+      stateFilterAllowed: ctx.canFilterStates,
+      origin: { source: "web" },
+    });
+    return redirect(wizardHref(state, { step: 6, upload: upload.id, job: jobId }));
+  } catch (e) {
+    if (e instanceof IntakeInputError) return fail(intent, e.message);
+    if (isUsageError(e)) return usageFailure(intent, e);
+    if (e instanceof HandOffError) return fail(intent, e.message, 503, "Purge Failed");
+    console.warn(`[purge] start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return fail(intent, "Failed to process purge.", 500, "Purge Failed");
   }
 }
 

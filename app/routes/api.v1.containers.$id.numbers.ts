@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { ApiError, apiHandler, json, notFound, validate } from "~/utils/api.server";
-import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/utils/api-upload.server";
-import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/utils/uploads.server";
+import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
+import { deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
+import { submitListLoad } from "~/intake/submit-list-load.server";
 import { getContainer, getContainerLoad, parseListId } from "~/models/container.server";
-import { reserveUsage } from "~/models/usage.server";
-import { recordAudit } from "~/models/user.server";
-import { createListLoad, getScrubService, parsePhone } from "~/utils/scrub.server";
+import { getScrubService, parsePhone } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
-import { requireApiWork, serializeLoad, usageErrorToApi } from "~/utils/api-work.server";
+import { fieldError, intakeErrorToApi, requireApiWork, serializeLoad } from "~/utils/api-work.server";
+import { PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 
 /**
  * POST /api/v1/containers/:id/numbers: adds numbers to one of the account's containers, from a CSV file
@@ -19,66 +19,44 @@ const handle = apiHandler({
     const listId = parseListId(params.id);
     const container = listId ? await getContainer(api.db, { id: listId, userId: api.userId }) : undefined;
     if (!container) throw notFound("Container");
+    // Checked before the body is read: the key's account must have a plan with API access.
     await requireApiWork(api, "container");
     let body: ApiBody | null = null;
     let upload: StoredUpload | null = null;
     let handedOver = false;
     try {
       body = await readApiBody(request, api.userId);
-      let fileName: string;
       if (body.kind === "multipart") {
-        if (!body.upload) throw new ApiError(422, "validation_failed", "file: attach a CSV file", [{ field: "file", message: "attach a CSV file" }]);
+        if (!body.upload) throw fieldError("file", "attach a CSV file");
         upload = body.upload;
-        fileName = cleanOriginalName(upload.originalName);
       } else {
         if (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)) {
           throw new ApiError(422, "validation_failed", "The JSON body must be an object with numbers.");
         }
         const { numbers } = validate(z.object({ numbers: numbersSchema }), body.value);
-        if (!numbers.some((n) => parsePhone(String(n)).ok)) {
-          const message = "You must enter at least one valid 10-digit phone number.";
-          throw new ApiError(422, "validation_failed", `numbers: ${message}`, [{ field: "numbers", message }]);
-        }
-        upload = await saveNumbersAsCsv(api.userId, numbers);
-        fileName = "api-numbers.csv";
+        if (!numbers.some((n) => parsePhone(String(n)).ok)) throw fieldError("numbers", PHONE_ENTRY_MESSAGES.noneValid);
+        upload = { ...(await saveNumbersAsCsv(api.userId, numbers)), originalName: "api-numbers.csv" };
       }
-      const service = await getScrubService();
-      const rows = await service.countRecords(upload.path);
-      if (rows <= 0) {
-        throw new ApiError(422, "validation_failed", "file: CSV file appears to be empty or has no data rows", [
-          { field: "file", message: "CSV file appears to be empty or has no data rows" },
-        ]);
-      }
-      const loadId = await api.db.transaction().execute(async (trx) => {
-        await reserveUsage(trx, { userId: api.userId, kind: "container", amount: rows });
-        const id = await createListLoad(trx, {
-          listId: container.id,
-          mode: "add",
-          userId: api.userId,
-          fileName,
-          inputPath: upload!.path,
-          usageReserved: rows,
-        });
-        await recordAudit(trx, {
-          actorId: api.userId,
+      const source = { kind: "file" as const, upload };
+      const { loadId } = await submitListLoad(api.db, await getScrubService(), {
+        userId: api.userId,
+        mode: "add",
+        source,
+        reserve: true,
+        list: container.id,
+        audit: (id, load) => ({
           action: "container.load",
           targetType: "container",
-          targetId: String(container.id),
-          details: { name: container.name, loadId: id, source: "api", apiKeyId: api.keyId },
-        });
-        return id;
+          targetId: String(id),
+          details: { name: container.name, loadId: load, source: "api", apiKeyId: api.keyId },
+        }),
       });
       handedOver = true;
-      try {
-        await service.enqueueListLoad(loadId);
-      } catch (e) {
-        console.warn(`[api] enqueue of load ${loadId} deferred: ${e instanceof Error ? e.message : e}`);
-      }
       const load = await getContainerLoad(api.db, { id: loadId, userId: api.userId });
       const location = `${appUrl(request)}/api/v1/containers/${container.id}/loads/${loadId}`;
       return json(api, { load: serializeLoad(load!) }, { status: 202, headers: { Location: location } });
     } catch (e) {
-      throw usageErrorToApi(e);
+      throw intakeErrorToApi(e);
     } finally {
       if (!handedOver) {
         if (upload) await deleteUpload(upload).catch(() => {});

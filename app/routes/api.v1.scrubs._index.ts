@@ -1,16 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { ApiError, apiHandler, json, notFound, validate } from "~/utils/api.server";
-import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/utils/api-upload.server";
-import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/utils/uploads.server";
+import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
+import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
+import { submitScrub } from "~/intake/submit-scrub.server";
 import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.server";
 import { findOwnContainer, isUuid } from "~/models/integration.server";
-import { reserveUsage } from "~/models/usage.server";
-import { recordAudit } from "~/models/user.server";
-import { requireApiWork, usageErrorToApi } from "~/utils/api-work.server";
-import { createScrubJob, getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
-import { PurgeInputError, readCsvSummary } from "~/utils/purge-start.server";
-import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
+import { fieldError, intakeErrorToApi, requireApiWork } from "~/utils/api-work.server";
+import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 
 const SUPPRESSION_TYPES = ["LitigationOnly", "DNCAndLitigation"] as const;
@@ -27,10 +24,6 @@ const submission = z.object({
     .optional(),
   file_name: z.string().trim().min(1).max(200).optional(),
 });
-
-function fieldError(field: string, message: string): ApiError {
-  return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
-}
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -62,6 +55,7 @@ const handle = apiHandler({
 
   /** POST /api/v1/scrubs: a CSV upload (multipart) or a JSON list of numbers; answers 202 with the queued job. */
   async POST({ request, api }) {
+    // Checked before the body is read: the key's account must have a plan with API access.
     await requireApiWork(api, "suppression");
     let body: ApiBody | null = null;
     let upload: StoredUpload | null = null;
@@ -69,23 +63,18 @@ const handle = apiHandler({
     try {
       body = await readApiBody(request, api.userId);
       let input: z.infer<typeof submission>;
-      let jsonNumbers: (string | number)[] = [];
-      let fileName: string;
       if (body.kind === "multipart") {
         input = validate(submission, fromMultipart(body.fields));
-        if (!body.upload) throw new ApiError(422, "validation_failed", "file: attach a CSV file", [{ field: "file", message: "attach a CSV file" }]);
+        if (!body.upload) throw fieldError("file", "attach a CSV file");
         upload = body.upload;
-        fileName = cleanOriginalName(input.file_name ?? upload.originalName);
       } else {
-        const raw = (body.value ?? {}) as Record<string, unknown>;
         if (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)) {
           throw new ApiError(422, "validation_failed", "The JSON body must be an object with suppression_type and numbers.");
         }
-        const v = validate(submission.extend({ numbers: numbersSchema }), raw);
+        const v = validate(submission.extend({ numbers: numbersSchema }), body.value);
         input = v;
-        jsonNumbers = v.numbers;
-        upload = await saveNumbersAsCsv(api.userId, jsonNumbers);
-        fileName = cleanOriginalName(input.file_name ?? "api-numbers.csv");
+        if (!v.numbers.some((n) => parsePhone(String(n)).ok)) throw fieldError("numbers", "No valid phone numbers found");
+        upload = await saveNumbersAsCsv(api.userId, v.numbers);
       }
       let containerId: number | null;
       if (input.container_id === undefined) {
@@ -95,64 +84,23 @@ const handle = apiHandler({
         containerId = input.container_id;
         if (containerId != null && !(await findOwnContainer(api.db, api.userId, containerId))) throw notFound("Container");
       }
-
-      const service = await getScrubService();
-      // The wizard's pre-check (DECISIONS 'Phone numbers'): only an unreadable file or a column without any
-      // phone number among its first rows blocks; other invalid numbers go to the invalid file.
-      if (body.kind === "multipart") {
-        let summary: Awaited<ReturnType<typeof readCsvSummary>>;
-        try {
-          summary = await readCsvSummary(service, upload);
-        } catch (e) {
-          if (e instanceof PurgeInputError) throw fieldError("file", e.message);
-          throw e;
-        }
-        const column = input.column ?? summary.phoneColumn ?? summary.headers[0];
-        const index = summary.headers.indexOf(column);
-        if (index < 0) throw fieldError("column", CSV_MESSAGES.columnMissing(column));
-        if (!summary.rows.slice(0, PRECHECK_ROWS).some((r) => parsePhone(r[index] ?? "").ok)) {
-          throw fieldError("column", CSV_MESSAGES.noPhones(column));
-        }
-      } else if (!jsonNumbers.some((n) => parsePhone(String(n)).ok)) {
-        throw fieldError("numbers", "No valid phone numbers found");
-      }
-      const rows = await service.countRecords(upload.path);
-      if (rows <= 0) throw fieldError("file", CSV_MESSAGES.empty);
-      const jobId = await api.db.transaction().execute(async (trx) => {
-        await reserveUsage(trx, { userId: api.userId, kind: "suppression", amount: rows });
-        const id = await createScrubJob(trx, {
-          userId: api.userId,
-          fileName,
-          inputPath: upload!.path,
-          suppressionType: input.suppression_type,
-          columnName: input.column ?? null,
-          containerId,
-          states: input.states?.length ? input.states : null,
-          usageReserved: rows,
-          source: "api",
-          apiKeyId: api.keyId,
-        });
-        await recordAudit(trx, {
-          actorId: api.userId,
-          action: "scrub.started",
-          targetType: "scrub_job",
-          targetId: id,
-          details: { fileName, suppressionType: input.suppression_type, rows, source: "api", apiKeyId: api.keyId },
-        });
-        return id;
+      const { jobId } = await submitScrub(api.db, await getScrubService(), {
+        userId: api.userId,
+        upload,
+        fileName: cleanOriginalName(input.file_name ?? (body.kind === "json" ? "api-numbers.csv" : upload.originalName)),
+        suppressionType: input.suppression_type,
+        column: input.column ?? null,
+        containerId,
+        states: input.states ?? [],
+        stateFilterAllowed: true,
+        origin: { source: "api", apiKeyId: api.keyId },
       });
       handedOver = true;
-      try {
-        await service.enqueue(jobId);
-      } catch (e) {
-        // The job row is queued; the engine's recovery picks it up. The client polls as usual.
-        console.warn(`[api] enqueue of ${jobId} deferred: ${e instanceof Error ? e.message : e}`);
-      }
       const found = await getJobForUser(api.db, { id: jobId, userId: api.userId });
       const base = appUrl(request);
       return json(api, { job: serializeJob(found!.job, found!.files, base) }, { status: 202, headers: { Location: `${base}/api/v1/scrubs/${jobId}` } });
     } catch (e) {
-      throw usageErrorToApi(e);
+      throw intakeErrorToApi(e);
     } finally {
       if (!handedOver) {
         if (upload) await deleteUpload(upload).catch(() => {});

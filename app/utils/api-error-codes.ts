@@ -16,6 +16,7 @@ export const API_ERROR_CODES = [
   "validation_failed",
   "result_not_ready",
   "rate_limited",
+  "service_unavailable",
   "internal_error",
 ] as const;
 

@@ -1,6 +1,8 @@
 import type { ListLoadItem } from "~/models/container.server";
 import { ActiveJobsLimitError, getPlanState, NoPlanError, UsageLimitError } from "~/models/usage.server";
 import { ApiError, type ApiContext } from "./api.server";
+import { IntakeInputError } from "~/intake/preview.server";
+import { HandOffError } from "~/intake/hand-off";
 
 /**
  * Work through the API (scrubs, container adds) counts against the same plan limits as the screens.
@@ -16,8 +18,19 @@ export async function requireApiWork(api: ApiContext, kind: "suppression" | "con
   }
 }
 
-/** NoPlanError / UsageLimitError from reserveUsage as API errors (anything else unchanged). */
-export function usageErrorToApi(e: unknown): unknown {
+export function fieldError(field: string, message: string): ApiError {
+  return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
+}
+
+/**
+ * The intake's refusals as API errors: bad input → 422 on its field, plan limits → 403/429, a failed
+ * hand-off → 503 (the job or load is marked failed, nothing charged); anything else unchanged.
+ */
+export function intakeErrorToApi(e: unknown): unknown {
+  if (e instanceof IntakeInputError) return fieldError(e.field, e.message);
+  if (e instanceof HandOffError) {
+    return new ApiError(503, "service_unavailable", e.message, { [e.kind === "scrub" ? "job_id" : "load_id"]: e.id }, { "Retry-After": "60" });
+  }
   if (e instanceof NoPlanError) return new ApiError(403, "no_plan", e.message);
   if (e instanceof ActiveJobsLimitError) return new ApiError(429, "too_many_active_jobs", e.message, { limit: e.limit });
   if (e instanceof UsageLimitError) {

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
+import { sweepUploads } from "~/intake/sweep.server";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -37,7 +38,7 @@ export async function sweepExpired(db: Kysely<Database>, now: Date = new Date())
 
 let timer: NodeJS.Timeout | undefined;
 
-/** Runs the sweep now and then hourly in this process (every replica may run it: deletes are idempotent). */
+/** Runs the sweeps (expired rows, old uploads of every user) now and then hourly in this process (every replica may run it: deletes are idempotent). */
 export function startHousekeeping(getDb: () => Promise<Kysely<Database>>, everyMs = HOUR_MS): void {
   if (timer) return;
   const run = async () => {
@@ -45,6 +46,11 @@ export function startHousekeeping(getDb: () => Promise<Kysely<Database>>, everyM
       await sweepExpired(await getDb());
     } catch (e) {
       console.warn(`[housekeeping] sweep failed: ${e instanceof Error ? e.message : e}`);
+    }
+    try {
+      await sweepUploads(await getDb());
+    } catch (e) {
+      console.warn(`[housekeeping] upload sweep failed: ${e instanceof Error ? e.message : e}`);
     }
   };
   void run();

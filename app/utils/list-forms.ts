@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { manualEntryError, PHONE_ENTRY_MESSAGES } from "./phone-entry";
+import { manualEntryError, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
+import { UPLOAD_ID_RE } from "./ids";
 
 /*
  * The forms of /containers and /dnc, one zod schema each, shared by the actions (server) and the dialogs
@@ -8,12 +9,10 @@ import { manualEntryError, PHONE_ENTRY_MESSAGES } from "./phone-entry";
  */
 export type HasFile = (value: { file?: unknown; uploadToken?: unknown }) => boolean;
 
-const TOKEN_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** In the browser: a chosen file, or the token of a file already uploaded with progress. */
 export const browserHasFile: HasFile = ({ file, uploadToken }) =>
   (typeof File !== "undefined" && file instanceof File && file.size > 0 && file.name !== "") ||
-  (typeof uploadToken === "string" && TOKEN_RE.test(uploadToken));
+  (typeof uploadToken === "string" && UPLOAD_ID_RE.test(uploadToken));
 
 export const CONTAINER_MESSAGES = {
   categoryNameRequired: "Category name is required",

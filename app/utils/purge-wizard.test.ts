@@ -1,29 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkManualNumbers, hiddenFields, parseWizardState, previousStep, wizardHref } from "./purge-wizard";
+import { hiddenFields, parseWizardState, previousStep, wizardHref } from "./purge-wizard";
 import { downloadName, downloadNameUtf8 } from "~/models/purge.server";
-
-describe("checkManualNumbers (purge wizard manual entry)", () => {
-  it("asks for numbers when the box is empty", () => {
-    expect(checkManualNumbers("")).toEqual({ ok: false, message: "Please enter phone numbers" });
-    expect(checkManualNumbers(" \n , ")).toEqual({ ok: false, message: "No valid phone numbers found" });
-    expect(checkManualNumbers(undefined)).toEqual({ ok: false, message: "Please enter phone numbers" });
-  });
-
-  it("splits on newlines and commas and keeps 10 to 15 digits after stripping non-digits", () => {
-    expect(checkManualNumbers("(202) 555-0101\n+1 310.555.0199,  442079460958123")).toEqual({
-      ok: true,
-      numbers: ["2025550101", "13105550199", "442079460958123"],
-    });
-  });
-
-  it("rejects when none is valid, and lists the first three invalid entries", () => {
-    expect(checkManualNumbers("abc, 123456789")).toEqual({ ok: false, message: "No valid phone numbers found" });
-    expect(checkManualNumbers("2025550101, 1234567890123456, x, 99, 1")).toEqual({
-      ok: false,
-      message: "Invalid phone numbers found: 1234567890123456, x, 99...",
-    });
-  });
-});
 
 describe("wizard state in the URL", () => {
   it("reads a state and falls back to defaults for anything malformed", () => {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { checkManualNumbers, MANUAL_MESSAGES } from "~/intake/typed-numbers";
+import { UPLOAD_ID_RE, UUID_RE } from "./ids";
 
 /**
  * The purge wizard's state and rules, shared by the server (loader/action) and the browser.
@@ -39,8 +41,6 @@ export interface WizardState {
   job: string;
 }
 
-export const UPLOAD_ID_RE = /^[a-f0-9]{32}$/;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const stateSchema = z.object({
   step: z.coerce.number().int().min(1).max(6).catch(1),
@@ -116,50 +116,7 @@ export function previousStep(state: Pick<WizardState, "step" | "mode">): number 
   return Math.max(1, state.step - 1);
 }
 
-// ---------- manual entry (data-purging.md §5, purge wizard rules) ----------
-
-export const MANUAL_MESSAGES = {
-  empty: "Please enter phone numbers",
-  noneValid: "No valid phone numbers found",
-  invalidPrefix: "Invalid phone numbers found: ",
-} as const;
-
-/** Manual entry takes up to this many numbers; more belongs in a CSV file. */
-export const MAX_MANUAL_PURGE_NUMBERS = 100_000;
-
-export type ManualCheck = { ok: true; numbers: string[] } | { ok: false; message: string };
-
-/**
- * Splits on newlines or commas; each entry must have 10 to 15 digits after stripping non-digits.
- * Valid entries are returned as their digits (the scrub engine's normalizer then decides NANP validity:
- * a 10–15 digit entry that is not a US number lands in invalid.csv with its reason).
- */
-export function checkManualNumbers(text: string | null | undefined): ManualCheck {
-  const raw = (text ?? "").trim();
-  if (!raw) return { ok: false, message: MANUAL_MESSAGES.empty };
-  const entries = raw
-    .split(/[\n,]+/)
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const numbers: string[] = [];
-  const invalid: string[] = [];
-  for (const e of entries) {
-    const digits = e.replace(/\D/g, "");
-    if (digits.length >= 10 && digits.length <= 15) numbers.push(digits);
-    else invalid.push(e.length > 30 ? `${e.slice(0, 30)}…` : e);
-  }
-  if (!numbers.length) return { ok: false, message: MANUAL_MESSAGES.noneValid };
-  if (invalid.length) return { ok: false, message: `${MANUAL_MESSAGES.invalidPrefix}${invalid.slice(0, 3).join(", ")}...` };
-  if (numbers.length > MAX_MANUAL_PURGE_NUMBERS) {
-    return {
-      ok: false,
-      message: `You entered ${numbers.length.toLocaleString("en-US")} numbers; manual entry takes up to ${MAX_MANUAL_PURGE_NUMBERS.toLocaleString(
-        "en-US",
-      )}. Upload a CSV file for more.`,
-    };
-  }
-  return { ok: true, numbers };
-}
+// ---------- manual entry (split and checked in ~/intake/typed-numbers) ----------
 
 export const manualSchema = z.object({
   intent: z.literal("manual"),

@@ -8,9 +8,9 @@ import { BatchReader, RecordTooLargeError, countRecords, previewCsv } from "../.
 import { normalizePhone } from "../../scrub-service/src/worker/normalize";
 import { cleanupService, createUser, startService, tmpDir } from "../../scrub-service/src/test/helpers";
 import type { InProcessScrubService } from "../../scrub-service/src/in-process";
-import { PurgeInputError, readCsvSummary } from "~/utils/purge-start.server";
+import { IntakeInputError, previewUpload } from "~/intake/preview.server";
 import { CSV_MESSAGES } from "~/utils/purge-wizard";
-import type { StoredUpload } from "~/utils/uploads.server";
+import type { StoredUpload } from "~/intake/upload-store.server";
 
 /*
  * Bad input against the real scrub engine (in-process, embedded list store) and the purge wizard's upload
@@ -76,12 +76,12 @@ async function orphanOutputs(): Promise<string[]> {
 
 /** What the purge wizard's upload step answers for this file: the summary, or the spec's message. */
 async function wizardAnswer(p: string): Promise<{ ok: true; headers: string[]; phoneColumn: string | null } | { ok: false; message: string }> {
-  const upload: StoredUpload = { id: "x", userId, path: p, originalName: path.basename(p), bytes: fs.statSync(p).size, createdAt: "", manual: false };
+  const upload: StoredUpload = { id: "x", userId, path: p, originalName: path.basename(p), bytes: fs.statSync(p).size, createdAt: "", manual: false, lines: 0, staged: false };
   try {
-    const s = await readCsvSummary(svc, upload);
+    const s = await previewUpload(svc, upload);
     return { ok: true, headers: s.headers, phoneColumn: s.phoneColumn };
   } catch (e) {
-    if (e instanceof PurgeInputError) return { ok: false, message: e.message };
+    if (e instanceof IntakeInputError) return { ok: false, message: e.message };
     throw e;
   }
 }

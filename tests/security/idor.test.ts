@@ -13,7 +13,7 @@ import { makeRequest, testContext } from "../setup/request";
 import { apiRequest, fakeScrubService, installScrubService, makeContainer, makeKey, makeUser } from "../api/helpers";
 import { createJob } from "../fixtures/purge";
 import { startUserSession } from "~/utils/auth.server";
-import { saveManualUpload } from "~/utils/uploads.server";
+import { saveTypedNumbers } from "~/intake/upload-store.server";
 import { createBankTransferTransaction } from "~/models/transaction.server";
 
 /*
@@ -109,7 +109,7 @@ beforeAll(async () => {
     dir: dataDir,
     files: { good: `Number\n2125550199\n${MARK}\n` },
   });
-  const upload = await saveManualUpload(aId, ["2125550199"]);
+  const upload = await saveTypedNumbers(aId, ["2125550199"]);
   const { transaction } = await createBankTransferTransaction(db(), { userId: aId, planId: "beginner" });
   const tx = await db().selectFrom("transactions").select("transfer_reference").where("id", "=", transaction.id).executeTakeFirstOrThrow();
   const key = await makeKey(db(), aId, { name: `${MARK} integration`, containerId });
@@ -250,7 +250,7 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
     // Starting a purge of A's upload, or into A's container/category, is refused and inserts nothing.
     await refusedAction(m, post("/purge", { intent: "start", mode: "csv", upload: a.uploadId, column: "Number" }), 400);
     await refusedAction(m, post("/purge", { intent: "start", mode: "manual", upload: a.uploadId, column: "Number" }), 400);
-    const own = await saveManualUpload(b.id, ["3105550101"]);
+    const own = await saveTypedNumbers(b.id, ["3105550101"]);
     await refusedAction(
       m,
       post("/purge", { intent: "start", mode: "csv", upload: own.id, column: "Number", category: a.categoryId, container: String(a.containerId) }),

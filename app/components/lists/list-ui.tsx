@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
-import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/utils/phone-entry";
+import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 
 /** "Nov 21, 2026" in UTC (server and browser render the same text). */
 export function formatDate(iso: string): string {
@@ -334,7 +334,7 @@ function StagedFileInput({
     if (f.size > maxUploadBytes) {
       setState({
         status: "error",
-        message: `The file is too large. The largest file accepted is ${maxUploadText}.`,
+        message: `File is too large. The limit is ${maxUploadText}.`,
       });
       return;
     }

@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-test-"));
 process.env.DATA_DIR = dataDir;
-const { readUploadForm, uploadsDir, RowCounter } = await import("./list-upload.server");
+const { readUploadForm } = await import("./upload-form.server");
+const { RowCounter } = await import("./row-counter");
+
+const user = (n: number) => `${String(n).repeat(8)}-1111-4111-8111-111111111111`;
+const filesOf = (userId: string) => {
+  const dir = path.join(dataDir, "uploads", userId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+};
 
 function countRows(...chunks: string[]): number {
   const c = new RowCounter();
@@ -22,35 +29,35 @@ function multipart(fields: Record<string, string | File>): Request {
 describe("readUploadForm", () => {
   it("streams a file to disk and counts its lines", async () => {
     const req = multipart({ name: "Box", file: new File(["Phone\n2015550123\n3125550199"], "nums.csv", { type: "text/csv" }) });
-    const form = await readUploadForm(req, { area: "t1", fileFields: ["file"] });
-    expect(form.formData.get("name")).toBe("Box");
-    const f = form.files.get("file");
-    expect(f).toMatchObject({ fileName: "nums.csv", bytes: 27, lines: 2 });
+    const form = await readUploadForm(req, { userId: user(1) });
+    expect(form.fields.get("name")).toBe("Box");
+    const f = form.upload;
+    expect(f).toMatchObject({ originalName: "nums.csv", bytes: 27, lines: 2 });
     expect(fs.readFileSync(f!.path, "utf8")).toBe("Phone\n2015550123\n3125550199");
-    expect(String(form.formData.get("file"))).toMatch(/^upload:/);
+    expect(form.fields.get("file")).toBeNull();
     await form.discard();
     expect(fs.existsSync(f!.path)).toBe(false);
   });
 
   it("keeps nothing of a file over the cap", async () => {
     const req = multipart({ file: new File(["x".repeat(5000)], "big.csv"), after: "still read" });
-    const form = await readUploadForm(req, { area: "t2", fileFields: ["file"], maxBytes: 1000 });
-    expect(form.tooLarge).toBe(true);
-    expect(form.files.size).toBe(0);
-    expect(form.formData.get("after")).toBe("still read");
-    expect(fs.readdirSync(uploadsDir("t2"))).toEqual([]);
+    const form = await readUploadForm(req, { userId: user(2), maxBytes: 1000 });
+    expect(form.tooLarge).toBe(1000);
+    expect(form.upload).toBeNull();
+    expect(form.fields.get("after")).toBe("still read");
+    expect(filesOf(user(2))).toEqual([]);
   });
 
   it("ignores an empty file input and files in other fields", async () => {
     const req = multipart({ file: new File([], ""), other: new File(["abc"], "o.csv") });
-    const form = await readUploadForm(req, { area: "t3", fileFields: ["file"] });
-    expect(form.files.size).toBe(0);
-    expect(form.formData.get("file")).toBeNull();
-    expect(fs.readdirSync(uploadsDir("t3"))).toEqual([]);
+    const form = await readUploadForm(req, { userId: user(3) });
+    expect(form.upload).toBeNull();
+    expect(form.fields.get("file")).toBeNull();
+    expect(filesOf(user(3))).toEqual([]);
   });
 
   it("flags an oversized text field and reads url-encoded forms too", async () => {
-    const big = await readUploadForm(multipart({ numbers: "1".repeat(2000) }), { area: "t4", fileFields: ["file"], maxTextBytes: 100 });
+    const big = await readUploadForm(multipart({ numbers: "1".repeat(2000) }), { userId: user(4), maxTextBytes: 100 });
     expect(big.textTooLarge).toBe(true);
     const plain = await readUploadForm(
       new Request("http://localhost/x", {
@@ -58,9 +65,9 @@ describe("readUploadForm", () => {
         body: new URLSearchParams({ a: "1" }),
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
       }),
-      { area: "t4", fileFields: ["file"] },
+      { userId: user(4) },
     );
-    expect(plain.formData.get("a")).toBe("1");
+    expect(plain.fields.get("a")).toBe("1");
   });
 
   it("answers a broken multipart body with an empty form", async () => {
@@ -69,8 +76,9 @@ describe("readUploadForm", () => {
       body: "garbage",
       headers: { "Content-Type": "multipart/form-data" },
     });
-    const form = await readUploadForm(req, { area: "t5", fileFields: ["file"] });
-    expect([...form.formData.keys()]).toEqual([]);
+    const form = await readUploadForm(req, { userId: user(5) });
+    expect([...form.fields.keys()]).toEqual([]);
+    expect(form.malformed).toBe(true);
   });
 
   it("counts the numbers a file can hold: non-empty lines, less a header without digits", () => {

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "uploads-test-"));
 process.env.DATA_DIR = dataDir;
 
-import { unstable_parseMultipartFormData } from "@remix-run/node";
-import { cleanOriginalName, createCsvUploadHandler, getUpload, saveManualUpload, sweepStaleUploads, UploadTooLargeError } from "./uploads.server";
+import { readUploadForm } from "./upload-form.server";
+import { cleanOriginalName, getUpload, saveTypedNumbers, sweepStaleUploads, UploadTooLargeError } from "./upload-store.server";
 
 const userA = "11111111-1111-4111-8111-111111111111";
 const userB = "22222222-2222-4222-8222-222222222222";
@@ -30,15 +30,12 @@ function filesOf(userId: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
 }
 
-describe("createCsvUploadHandler", () => {
-  it("streams the file to the user's folder and replaces it by its upload id", async () => {
+describe("readUploadForm into the upload store", () => {
+  it("streams the file to the user's folder and gives it an upload id", async () => {
     const content = Buffer.from("Phone\n" + "2025550101\n".repeat(20_000));
-    const form = await unstable_parseMultipartFormData(
-      chunkedRequest([["intent", "upload"]], { name: "../../evil/leads.csv", content }),
-      createCsvUploadHandler({ userId: userA, maxBytes: 1_000_000 }),
-    );
-    expect(form.get("intent")).toBe("upload");
-    const id = form.get("file") as string;
+    const form = await readUploadForm(chunkedRequest([["intent", "upload"]], { name: "../../evil/leads.csv", content }), { userId: userA, maxBytes: 1_000_000 });
+    expect(form.fields.get("intent")).toBe("upload");
+    const id = form.upload!.id;
     expect(id).toMatch(/^[a-f0-9]{32}$/);
     const upload = await getUpload(userA, id);
     expect(upload).toMatchObject({ id, userId: userA, originalName: "leads.csv", bytes: content.length, manual: false });
@@ -52,12 +49,10 @@ describe("createCsvUploadHandler", () => {
   it("stops at the cap with a message naming the limit and leaves no file behind", async () => {
     const before = filesOf(userB);
     const content = Buffer.alloc(3 * 1024 * 1024, "1");
-    await expect(
-      unstable_parseMultipartFormData(
-        chunkedRequest([["intent", "upload"]], { name: "big.csv", content }),
-        createCsvUploadHandler({ userId: userB, maxBytes: 1024 * 1024 }),
-      ),
-    ).rejects.toThrow(new UploadTooLargeError(1024 * 1024).message);
+    const form = await readUploadForm(chunkedRequest([["intent", "upload"]], { name: "big.csv", content }), { userId: userB, maxBytes: 1024 * 1024 });
+    expect(form.tooLarge).toBe(1024 * 1024);
+    expect(form.upload).toBeNull();
+    expect(new UploadTooLargeError(form.tooLarge!).message).toBe("File is too large. The limit is 1 MB.");
     expect(new UploadTooLargeError(500 * 1024 * 1024).message).toBe("File is too large. The limit is 500 MB.");
     expect(filesOf(userB)).toEqual(before);
   });
@@ -67,39 +62,41 @@ describe("createCsvUploadHandler", () => {
     fd.append("intent", "upload");
     fd.append("file", new Blob([]), "");
     const before = filesOf(userA);
-    const form = await unstable_parseMultipartFormData(new Request("http://x/", { method: "POST", body: fd }), createCsvUploadHandler({ userId: userA }));
-    // No upload id (absent or empty), and nothing written.
-    expect(form.get("file") || null).toBeNull();
+    const form = await readUploadForm(new Request("http://x/", { method: "POST", body: fd }), { userId: userA });
+    // No upload (absent or empty), and nothing written.
+    expect(form.upload).toBeNull();
+    expect(form.fields.get("file")).toBeNull();
     expect(filesOf(userA)).toEqual(before);
   });
 });
 
-describe("createCsvUploadHandler and text fields", () => {
+describe("readUploadForm and text fields", () => {
   it("ignores a text field named like the file field (only a streamed file gives an upload id)", async () => {
     const fd = new FormData();
     fd.append("file", "0123456789abcdef0123456789abcdef");
     fd.append("intent", "upload");
-    const form = await unstable_parseMultipartFormData(new Request("http://x/", { method: "POST", body: fd }), createCsvUploadHandler({ userId: userA }));
-    expect(form.get("file")).toBeNull();
-    expect(form.get("intent")).toBe("upload");
+    const form = await readUploadForm(new Request("http://x/", { method: "POST", body: fd }), { userId: userA });
+    expect(form.upload).toBeNull();
+    expect(form.fields.get("file")).toBeNull();
+    expect(form.fields.get("intent")).toBe("upload");
   });
 });
 
-describe("saveManualUpload", () => {
+describe("saveTypedNumbers", () => {
   it("writes typed numbers as a one-column CSV", async () => {
-    const upload = await saveManualUpload(userA, ["2025550101", "3105550199"]);
+    const upload = await saveTypedNumbers(userA, ["2025550101", "3105550199"]);
     expect(fs.readFileSync(upload.path, "utf8")).toBe("Number\n2025550101\n3105550199\n");
     expect((await getUpload(userA, upload.id))?.manual).toBe(true);
   });
 });
 
-describe("saveManualUpload with a submission id", () => {
+describe("saveTypedNumbers with a submission id", () => {
   it("returns the first upload for a resent form, and a new one when the numbers differ", async () => {
     const sid = "abcdefabcdefabcdefabcdefabcdef01";
-    const [a, b] = await Promise.all([saveManualUpload(userA, ["2025550101"], { id: sid }), saveManualUpload(userA, ["2025550101"], { id: sid })]);
+    const [a, b] = await Promise.all([saveTypedNumbers(userA, ["2025550101"], { id: sid }), saveTypedNumbers(userA, ["2025550101"], { id: sid })]);
     expect(a.id).toBe(sid);
     expect(b.id).toBe(sid);
-    const other = await saveManualUpload(userA, ["3105550199"], { id: sid });
+    const other = await saveTypedNumbers(userA, ["3105550199"], { id: sid });
     expect(other.id).not.toBe(sid);
     expect(fs.readFileSync(other.path, "utf8")).toBe("Number\n3105550199\n");
     expect(fs.readFileSync(a.path, "utf8")).toBe("Number\n2025550101\n");
@@ -116,21 +113,21 @@ describe("cleanOriginalName", () => {
 });
 
 describe("sweepStaleUploads", () => {
-  it("removes uploads older than a day unless a running job reads them, and crashed .part files", async () => {
+  it("removes every user's uploads older than a day unless a running job reads them, and crashed .part files", async () => {
     const user = "33333333-3333-4333-8333-333333333333";
-    const old = await saveManualUpload(user, ["2025550101"]);
-    const busy = await saveManualUpload(user, ["2025550102"]);
-    const fresh = await saveManualUpload(user, ["2025550103"]);
+    const old = await saveTypedNumbers(user, ["2025550101"]);
+    const busy = await saveTypedNumbers(user, ["2025550102"]);
+    const fresh = await saveTypedNumbers(user, ["2025550103"]);
     const part = path.join(path.dirname(old.path), "0123456789abcdef0123456789abcdef.csv.part");
     fs.writeFileSync(part, "half");
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     for (const p of [old.path, busy.path, part]) fs.utimesSync(p, twoDaysAgo, twoDaysAgo);
     const asked: string[][] = [];
-    const removed = await sweepStaleUploads(user, async (paths) => {
+    const removed = await sweepStaleUploads(async (paths) => {
       asked.push(paths);
       return new Set([busy.path]);
     });
-    expect(removed).toEqual([old.id]);
+    expect(removed).toEqual([old.path]);
     expect(asked.map((a) => a.sort())).toEqual([[busy.path, old.path].sort()]);
     expect(await getUpload(user, old.id)).toBeUndefined();
     expect(await getUpload(user, busy.id)).toBeDefined();

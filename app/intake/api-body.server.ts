@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { ApiError } from "~/utils/api.server";
+import { readUploadForm } from "./upload-form.server";
+import { deleteUpload, saveTypedNumbers, uploadTooLargeMessage, type StoredUpload } from "./upload-store.server";
+
+/*
+ * Request bodies of the public API: multipart/form-data with a CSV `file` (through the one upload reader:
+ * streamed to disk, 413 past MAX_UPLOAD_BYTES) or application/json with a list of numbers (written as a
+ * one-column CSV so both go through the same engine). The caller checks the key and the plan first.
+ */
+
+/** Largest JSON body (a list of 100,000 numbers is about 1.5 MB). */
+export const MAX_JSON_BYTES = 10 * 1024 * 1024;
+export const MAX_JSON_NUMBERS = 100_000;
+
+export type ApiBody =
+  | { kind: "multipart"; fields: Record<string, string[]>; upload: StoredUpload | null }
+  | { kind: "json"; value: unknown };
+
+function fieldError(field: string, message: string): ApiError {
+  return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
+}
+
+/** Reads the body; the caller must `discardBody` the upload if it does not hand it to a job. */
+export async function readApiBody(request: Request, userId: string): Promise<ApiBody> {
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  if (type.startsWith("multipart/form-data")) {
+    const form = await readUploadForm(request, { userId, maxTextBytes: 64 * 1024 });
+    if (form.tooLarge) throw new ApiError(413, "payload_too_large", uploadTooLargeMessage(form.tooLarge));
+    if (form.malformed || form.textTooLarge) {
+      await form.discard();
+      throw new ApiError(422, "validation_failed", "The multipart body could not be read.");
+    }
+    if (form.manyFiles) throw fieldError("file", "send one CSV file per request");
+    const fields: Record<string, string[]> = {};
+    for (const [k, v] of form.fields.entries()) if (typeof v === "string") (fields[k] ??= []).push(v);
+    return { kind: "multipart", fields, upload: form.upload };
+  }
+  if (type.startsWith("application/json")) {
+    const declared = Number(request.headers.get("Content-Length") ?? "");
+    if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw jsonTooLarge();
+    const text = await readTextCapped(request, MAX_JSON_BYTES);
+    try {
+      return { kind: "json", value: JSON.parse(text) };
+    } catch {
+      throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
+    }
+  }
+  throw new ApiError(415, "unsupported_media_type", "Send multipart/form-data (with a CSV file) or application/json.");
+}
+
+function jsonTooLarge(): ApiError {
+  return new ApiError(413, "payload_too_large", `The request body is too large. The limit is ${MAX_JSON_BYTES} bytes.`);
+}
+
+async function readTextCapped(request: Request, max: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw jsonTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function discardBody(body: ApiBody | null): Promise<void> {
+  if (body?.kind === "multipart" && body.upload) await deleteUpload(body.upload).catch(() => {});
+}
+
+/** A list of numbers from JSON: strings or integers, 1 to 100,000 of them. */
+export const numbersSchema = z
+  .array(
+    z.union([z.string().max(40, "Each number must be at most 40 characters"), z.number().int().nonnegative()]),
+    { error: "numbers must be a list of phone numbers" },
+  )
+  .min(1, "Send at least one number")
+  .max(MAX_JSON_NUMBERS, `Send at most ${MAX_JSON_NUMBERS} numbers per request; upload a CSV file for more`);
+
+/** Writes JSON numbers as a one-column CSV (header Number) in the user's uploads. */
+export async function saveNumbersAsCsv(userId: string, numbers: (string | number)[]): Promise<StoredUpload> {
+  const cleaned = numbers.map((n) => String(n).replace(/[\r\n",]/g, " ").trim());
+  return saveTypedNumbers(userId, cleaned);
+}

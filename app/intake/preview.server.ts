@@ -1,0 +1,58 @@
+import type { ScrubService } from "~/utils/scrub.server";
+import { parsePhone } from "~/utils/scrub.server";
+import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
+import type { StoredUpload } from "./upload-store.server";
+
+/** A message for the person or client that sent the input (web: 'Validation Error'; API: 422 on `field`). */
+export class IntakeInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: "file" | "column" | "numbers" | "category" | "container" | "states" = "file",
+  ) {
+    super(message);
+    this.name = "IntakeInputError";
+  }
+}
+
+export interface CsvSummary {
+  headers: string[];
+  hasHeader: boolean;
+  rows: string[][];
+  phoneColumn: string | null;
+}
+
+/**
+ * The one place an upload is previewed: its header and first rows, or IntakeInputError with the spec's
+ * messages. (Input formats other than CSV plug in here and in storeUploadStream.)
+ */
+export async function previewUpload(service: ScrubService, upload: StoredUpload): Promise<CsvSummary> {
+  if (upload.bytes === 0) throw new IntakeInputError(CSV_MESSAGES.empty);
+  let preview: Awaited<ReturnType<ScrubService["previewCsv"]>>;
+  try {
+    preview = await service.previewCsv(upload.path, PRECHECK_ROWS);
+  } catch {
+    throw new IntakeInputError(CSV_MESSAGES.unreadable);
+  }
+  if (!preview.headers.length || preview.headers.every((h) => !h.trim())) {
+    // A file with rows but no usable header cells, or nothing at all.
+    throw new IntakeInputError(preview.rows.length ? CSV_MESSAGES.headers : CSV_MESSAGES.empty);
+  }
+  if (!preview.rows.length) throw new IntakeInputError(CSV_MESSAGES.empty);
+  return { headers: preview.headers, hasHeader: preview.hasHeader, rows: preview.rows, phoneColumn: preview.phoneColumn };
+}
+
+/**
+ * The pre-check before a scrub (DECISIONS: invalid numbers do not block; only a column with no phone number
+ * at all in the first rows, or an unreadable file, does). `column` null: the file's default phone column;
+ * "" : none was chosen. Returns the column checked.
+ */
+export async function precheckUpload(service: ScrubService, upload: StoredUpload, column: string | null): Promise<string> {
+  if (column === "") throw new IntakeInputError(CSV_MESSAGES.noColumn, "column");
+  const summary = await previewUpload(service, upload);
+  const checked = column ?? summary.phoneColumn ?? summary.headers[0];
+  const index = summary.headers.indexOf(checked);
+  if (index < 0) throw new IntakeInputError(CSV_MESSAGES.columnMissing(checked), "column");
+  const anyPhone = summary.rows.slice(0, PRECHECK_ROWS).some((r) => parsePhone(r[index] ?? "").ok);
+  if (!anyPhone) throw new IntakeInputError(CSV_MESSAGES.noPhones(checked), "column");
+  return checked;
+}

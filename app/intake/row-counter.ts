@@ -1,0 +1,36 @@
+/** Counts non-empty lines of a byte stream and whether the first one holds a digit (see StoredUpload.lines). */
+export class RowCounter {
+  private lines = 0;
+  private content = false;
+  private first: "pending" | "digit" | "none" = "pending";
+  private firstHasDigit = false;
+
+  push(chunk: Uint8Array): void {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === 10) {
+        if (this.content) this.endLine();
+        continue;
+      }
+      if (b === 13 || b === 32 || b === 9) continue;
+      this.content = true;
+      if (this.first === "pending" && b >= 48 && b <= 57) this.firstHasDigit = true;
+    }
+  }
+
+  private endLine(): void {
+    this.lines++;
+    this.content = false;
+    if (this.first === "pending") this.first = this.firstHasDigit ? "digit" : "none";
+  }
+
+  count(): number {
+    let n = this.lines;
+    let first = this.first;
+    if (this.content) {
+      n++;
+      if (first === "pending") first = this.firstHasDigit ? "digit" : "none";
+    }
+    return first === "none" ? n - 1 : n;
+  }
+}

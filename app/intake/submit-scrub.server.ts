@@ -1,0 +1,157 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+import { createScrubJob, US_STATES, type ScrubService } from "~/utils/scrub.server";
+import type { SuppressionType } from "~/utils/purge-wizard";
+import { CSV_MESSAGES } from "~/utils/purge-wizard";
+import { getCategoryOption, getContainerOption } from "~/models/purge.server";
+import { reserveUsage } from "~/models/usage.server";
+import { recordAudit } from "~/models/user.server";
+import { IntakeInputError, precheckUpload } from "./preview.server";
+import { HandOffError, SCRUB_HAND_OFF_FAILED } from "./hand-off";
+import type { StoredUpload } from "./upload-store.server";
+
+/**
+ * Starting a scrub, for every caller (the purge wizard, the API): pre-check, row count, plan usage reserved
+ * and the job inserted in one transaction with its audit row, then the hand-off to the scrub service. When
+ * the hand-off fails the job is marked failed (its reservation released) and HandOffError is thrown: the one
+ * failure policy (docs/decisions/090-one-intake.md).
+ */
+
+export type Origin = { source: "web" } | { source: "api"; apiKeyId: string };
+
+export interface ScrubSubmission {
+  userId: string;
+  upload: StoredUpload;
+  /** The name shown for the job (defaults to the upload's). */
+  fileName?: string;
+  suppressionType: SuppressionType;
+  /** The phone column; null lets the engine pick the file's phone column; "" means none was chosen. */
+  column: string | null;
+  /** The user's category and container (ids as sent; others' are refused). */
+  categoryId?: string | null;
+  containerId?: string | number | null;
+  states: string[];
+  /** Whether the user's plan includes the state filter. */
+  stateFilterAllowed: boolean;
+  origin: Origin;
+}
+
+const STATE_CODES = new Set(US_STATES.map((s) => s.code));
+
+/** A double submit arrives within this window; the same purge started again later is a new job. */
+export const DUPLICATE_WINDOW_MS = 15_000;
+
+/**
+ * Throws IntakeInputError (bad input), NoPlanError / UsageLimitError / ActiveJobsLimitError (plan), or
+ * HandOffError. Returns the job id (the first job's, for a double submit from the web).
+ */
+export async function submitScrub(db: Kysely<Database>, service: ScrubService, input: ScrubSubmission): Promise<{ jobId: string }> {
+  const { userId, upload } = input;
+  let categoryId: string | null = null;
+  if (input.categoryId) {
+    const c = await getCategoryOption(db, userId, String(input.categoryId));
+    if (!c) throw new IntakeInputError("The selected category was not found. Please choose it again.", "category");
+    categoryId = c.id;
+  }
+  let containerId: number | null = null;
+  if (input.containerId) {
+    const c = await getContainerOption(db, userId, String(input.containerId));
+    if (!c) throw new IntakeInputError("The selected container was not found. Please choose it again.", "container");
+    containerId = Number(c.id);
+  }
+  const states = input.states.filter((s) => STATE_CODES.has(s));
+  if (states.length !== input.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");
+  if (states.length && !input.stateFilterAllowed) throw new IntakeInputError("Your plan does not include the state filter.", "states");
+  // Typed numbers were checked entry by entry where they were split; a file gets the spec's pre-check.
+  if (!upload.manual) await precheckUpload(service, upload, input.column);
+
+  const rows = await service.countRecords(upload.path);
+  if (rows <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
+  const fileName = input.fileName ?? upload.originalName;
+  const started = await db.transaction().execute(async (trx) => {
+    // The same lock reserveUsage takes: a double submit waits here, then finds the first one's job.
+    await sql`select id from users where id = ${userId} for update`.execute(trx);
+    if (input.origin.source === "web") {
+      const twin = await findDuplicateJob(trx, { userId, upload, suppressionType: input.suppressionType, column: input.column, containerId, categoryId, states });
+      if (twin) return { jobId: twin, duplicate: true };
+    }
+    await reserveUsage(trx, { userId, kind: "suppression", amount: rows });
+    const apiKeyId = input.origin.source === "api" ? input.origin.apiKeyId : undefined;
+    const jobId = await createScrubJob(trx, {
+      userId,
+      fileName,
+      inputPath: upload.path,
+      suppressionType: input.suppressionType,
+      columnName: input.column,
+      containerId,
+      categoryId,
+      states: states.length ? states : null,
+      usageReserved: rows,
+      source: input.origin.source,
+      apiKeyId,
+    });
+    await recordAudit(trx, {
+      actorId: userId,
+      action: "scrub.started",
+      targetType: "scrub_job",
+      targetId: jobId,
+      details: { fileName, suppressionType: input.suppressionType, rows, source: input.origin.source, ...(apiKeyId ? { apiKeyId } : {}) },
+    });
+    return { jobId, duplicate: false };
+  });
+  if (!started.duplicate) await handOffScrub(db, service, started.jobId);
+  return { jobId: started.jobId };
+}
+
+async function handOffScrub(db: Kysely<Database>, service: ScrubService, jobId: string): Promise<void> {
+  try {
+    await service.enqueue(jobId);
+  } catch (e) {
+    console.warn(`[intake] hand-off of scrub ${jobId} failed: ${e instanceof Error ? e.message : String(e)}`);
+    // Never leave a job queued that nothing may run: it would hold plan usage and a slot of active jobs.
+    await db
+      .updateTable("scrub_jobs")
+      .set({ status: "failed", error: SCRUB_HAND_OFF_FAILED, finished_at: new Date() })
+      .where("id", "=", jobId)
+      .where("status", "=", "queued")
+      .execute();
+    throw new HandOffError("scrub", jobId, SCRUB_HAND_OFF_FAILED);
+  }
+}
+
+/**
+ * The job a double submit (a second click on Start Purging, a resent form) would duplicate: the same user's
+ * web job started within the last 15 s with the same choices and the same upload (a typed list is stored under
+ * the form's submission id, so a resent manual form has the same upload too). Runs under the user-row lock.
+ */
+async function findDuplicateJob(
+  db: Kysely<Database>,
+  input: {
+    userId: string;
+    upload: StoredUpload;
+    suppressionType: SuppressionType;
+    column: string | null;
+    containerId: number | null;
+    categoryId: string | null;
+    states: string[];
+  },
+): Promise<string | null> {
+  const recent = await db
+    .selectFrom("scrub_jobs")
+    .select(["id", "input_path", "column_name", "container_id", "category_id", "states"])
+    .where("user_id", "=", input.userId)
+    .where("source", "=", "web")
+    .where("status", "<>", "failed")
+    .where("suppression_type", "=", input.suppressionType)
+    .where("created_at", ">", new Date(Date.now() - DUPLICATE_WINDOW_MS))
+    .orderBy("created_at", "desc")
+    .limit(10)
+    .execute();
+  const states = input.states.join(",");
+  for (const j of recent) {
+    if (j.column_name !== input.column || j.container_id !== input.containerId || j.category_id !== input.categoryId) continue;
+    if ((j.states ?? []).join(",") !== states) continue;
+    if (j.input_path === input.upload.path) return j.id;
+  }
+  return null;
+}

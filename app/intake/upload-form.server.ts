@@ -1,0 +1,157 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import busboy from "busboy";
+import { env } from "~/utils/env.server";
+import { deleteUpload, storeUploadStream, UploadTooLargeError, type StoredUpload } from "./upload-store.server";
+
+/*
+ * The one reader of upload forms (the purge wizard, the container and DNC dialogs, the staging endpoint and the
+ * API): multipart/form-data parsed by busboy (RFC 7578 part headers, quoted and RFC 5987 `filename*`
+ * parameters, so a name such as `leads;2024.csv`, `Q1=final.csv`, `"q".csv` or `Клиенты.csv` is read whole).
+ * The `file` part streams into the upload store; text fields are capped. Callers check who may upload BEFORE
+ * calling this: it reads the body.
+ */
+
+/** The field that carries the file. */
+export const FILE_FIELD = "file";
+
+/** Room for the form's other parts when a declared Content-Length is compared with the file cap. */
+const ENVELOPE_BYTES = 1024 * 1024;
+
+export interface UploadForm {
+  /** The text fields (never the file). */
+  fields: FormData;
+  /** The stored `file` part (null when none was sent or it was empty). */
+  upload: StoredUpload | null;
+  /** Set when a file was larger than the cap: nothing of it is kept. Holds the cap. */
+  tooLarge: number | null;
+  /** Set when a text field was larger than its cap. */
+  textTooLarge: boolean;
+  /** More than one file was sent in `file` (all were deleted). */
+  manyFiles: boolean;
+  /** The body was not a readable form. */
+  malformed: boolean;
+  /** Deletes the stored file (call whenever it is not handed over to a job or a load). */
+  discard(): Promise<void>;
+}
+
+function emptyForm(patch: Partial<UploadForm> = {}): UploadForm {
+  return {
+    fields: new FormData(),
+    upload: null,
+    tooLarge: null,
+    textTooLarge: false,
+    manyFiles: false,
+    malformed: false,
+    discard: async () => {},
+    ...patch,
+  };
+}
+
+export function isMultipart(request: Request): boolean {
+  return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+}
+
+/** Whether the client declared a body that cannot fit under the cap (refused before reading a byte). */
+export function declaredTooLarge(request: Request, maxBytes = env().MAX_UPLOAD_BYTES): boolean {
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  return Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES;
+}
+
+/**
+ * Reads a form that may carry a file. Plain url-encoded forms work too (no file). A file over `maxBytes` is
+ * read to the end of its part and dropped (`tooLarge`); on any failure the stored file is deleted.
+ */
+export async function readUploadForm(
+  request: Request,
+  opts: { userId: string; maxBytes?: number; maxTextBytes?: number; staged?: boolean },
+): Promise<UploadForm> {
+  const maxBytes = opts.maxBytes ?? env().MAX_UPLOAD_BYTES;
+  const maxTextBytes = opts.maxTextBytes ?? 4 * 1024 * 1024;
+  if (declaredTooLarge(request, maxBytes)) return emptyForm({ tooLarge: maxBytes });
+
+  if (!isMultipart(request)) {
+    let fields: FormData;
+    try {
+      fields = await request.formData();
+    } catch {
+      return emptyForm({ malformed: true });
+    }
+    let textTooLarge = false;
+    for (const [, v] of fields) if (typeof v === "string" && v.length > maxTextBytes) textTooLarge = true;
+    return emptyForm({ fields, textTooLarge });
+  }
+  if (!request.body) return emptyForm({ malformed: true });
+
+  const fields = new FormData();
+  const stored: StoredUpload[] = [];
+  const writes: Promise<void>[] = [];
+  let tooLarge: number | null = null;
+  let textTooLarge = false;
+  const discard = async () => {
+    await Promise.all(stored.map((u) => deleteUpload(u).catch(() => {})));
+    stored.length = 0;
+  };
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: Object.fromEntries(request.headers),
+      defParamCharset: "utf8",
+      limits: { fieldSize: maxTextBytes + 1, fields: 1000, parts: 1100, headerPairs: 100 },
+    });
+  } catch {
+    return emptyForm({ malformed: true });
+  }
+
+  const done = new Promise<void>((resolve, reject) => {
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) textTooLarge = true;
+      // A text value posing as the file is never taken for one.
+      else if (name !== FILE_FIELD) fields.append(name, value);
+    });
+    parser.on("file", (name, stream, info) => {
+      if (name !== FILE_FIELD) {
+        stream.resume(); // a file in a field we do not take: drop it
+        return;
+      }
+      const write = storeUploadStream(opts.userId, info.filename, stream, { maxBytes, staged: opts.staged }).then(
+        (u) => {
+          if (u) stored.push(u);
+        },
+        (e) => {
+          stream.resume();
+          if (e instanceof UploadTooLargeError) tooLarge = e.limit;
+          else throw e;
+        },
+      );
+      write.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+      writes.push(write);
+    });
+    parser.on("close", resolve);
+    parser.on("error", reject);
+  });
+
+  try {
+    const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    await Promise.all([pipeline(body, parser), done]);
+    await Promise.all(writes);
+  } catch (e) {
+    await Promise.allSettled(writes);
+    await discard();
+    if (isClientError(e)) return emptyForm({ malformed: true });
+    throw e;
+  }
+  if (stored.length > 1) {
+    await discard();
+    return emptyForm({ fields, manyFiles: true, discard });
+  }
+  return { fields, upload: stored[0] ?? null, tooLarge, textTooLarge, manyFiles: false, malformed: false, discard };
+}
+
+/** A broken body (busboy's parse errors, an aborted request), as opposed to a failure of ours (disk, bugs). */
+function isClientError(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if ((e as NodeJS.ErrnoException).code === "ECONNRESET" || e.name === "AbortError") return true;
+  return /^(Unexpected end of form|Malformed|Part terminated early|Multipart: Boundary not found)/i.test(e.message);
+}

@@ -1,0 +1,289 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { env } from "~/utils/env.server";
+import { formatBytes } from "~/utils/format";
+import { UPLOAD_ID_RE, UUID_RE } from "~/utils/ids";
+import { RowCounter } from "./row-counter";
+
+/**
+ * The one upload store. Every file a person or an API client sends (purge wizard, container and DNC dialogs,
+ * the staging endpoint, the API, typed numbers written as CSV) is kept as
+ * `${DATA_DIR}/uploads/<userId>/<id>.csv` with `<id>.json` beside it. The id is 32 random hex characters and
+ * the folder is the signed-in user's, so another user's id simply does not exist for you. A file is written as
+ * `.part` and only renamed into place once complete; a file over the cap is deleted as soon as it passes it.
+ */
+
+export interface StoredUpload {
+  id: string;
+  userId: string;
+  /** Absolute path of the data. */
+  path: string;
+  /** The browser's file name (base name, display-safe). */
+  originalName: string;
+  bytes: number;
+  /**
+   * An upper bound of the numbers in the file, for the plan-usage reservation of list loads: its non-empty
+   * lines, less one when the first of them has no digit (a header such as `Phone`).
+   */
+  lines: number;
+  createdAt: string;
+  /** Typed-in numbers written as a one-column CSV. */
+  manual: boolean;
+  /** Sent ahead of its form (upload progress); its id is a one-time token for the list dialogs. */
+  staged: boolean;
+}
+
+export class UploadTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(uploadTooLargeMessage(limit));
+    this.name = "UploadTooLargeError";
+  }
+}
+
+/** The one "file too large" message (web, API and the server's early refusal say the same). */
+export function uploadTooLargeMessage(limit = env().MAX_UPLOAD_BYTES): string {
+  return `File is too large. The limit is ${formatBytes(limit)}.`;
+}
+
+export function uploadsRoot(): string {
+  return path.resolve(env().DATA_DIR, "uploads");
+}
+
+function userDir(userId: string): string {
+  if (!UUID_RE.test(userId)) throw new Error("invalid user id");
+  return path.join(uploadsRoot(), userId.toLowerCase());
+}
+
+/** A display-safe original file name (no directories, no control characters, bounded length). */
+export function cleanOriginalName(name: string | undefined | null): string {
+  const base = (name ?? "").split(/[/\\]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  return cleaned || "upload.csv";
+}
+
+const newId = () => crypto.randomBytes(16).toString("hex");
+const metaPath = (upload: Pick<StoredUpload, "path" | "id">) => path.join(path.dirname(upload.path), `${upload.id}.json`);
+
+async function writeMeta(upload: StoredUpload): Promise<void> {
+  const { path: _p, ...rest } = upload;
+  await fsp.writeFile(metaPath(upload), JSON.stringify(rest));
+}
+
+/**
+ * The one place an upload's bytes are read: streams `data` to the user's folder (with backpressure), counting
+ * lines on the way, and returns the stored upload. Past `maxBytes` the rest of the part is read and dropped
+ * (so the client gets our answer, not a reset connection), nothing is kept, and UploadTooLargeError is thrown.
+ * Returns null for an empty part without a name (no file chosen).
+ */
+export async function storeUploadStream(
+  userId: string,
+  fileName: string | undefined,
+  data: AsyncIterable<Uint8Array>,
+  opts: { maxBytes?: number; staged?: boolean } = {},
+): Promise<StoredUpload | null> {
+  const maxBytes = opts.maxBytes ?? env().MAX_UPLOAD_BYTES;
+  const dir = userDir(userId);
+  await fsp.mkdir(dir, { recursive: true });
+  const id = newId();
+  const finalPath = path.join(dir, `${id}.csv`);
+  const partPath = `${finalPath}.part`;
+  const out = fs.createWriteStream(partPath, { flags: "wx" });
+  const failed = new Promise<never>((_, reject) => out.once("error", reject));
+  failed.catch(() => {});
+  const rows = new RowCounter();
+  let bytes = 0;
+  try {
+    for await (const chunk of data) {
+      bytes += chunk.byteLength;
+      if (bytes > maxBytes) continue;
+      rows.push(chunk);
+      if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]);
+    }
+    await Promise.race([new Promise<void>((resolve) => out.end(() => resolve())), failed]);
+    if (bytes > maxBytes) throw new UploadTooLargeError(maxBytes);
+    if (bytes === 0 && !fileName) {
+      await fsp.rm(partPath, { force: true });
+      return null;
+    }
+    await fsp.rename(partPath, finalPath);
+  } catch (e) {
+    out.destroy();
+    await fsp.rm(partPath, { force: true });
+    throw e;
+  }
+  const upload: StoredUpload = {
+    id,
+    userId,
+    path: finalPath,
+    originalName: cleanOriginalName(fileName),
+    bytes,
+    lines: rows.count(),
+    createdAt: new Date().toISOString(),
+    manual: false,
+    staged: opts.staged ?? false,
+  };
+  await writeMeta(upload);
+  return upload;
+}
+
+/**
+ * Stores typed numbers as a one-column CSV (header `Number`) and returns the upload. With `id` (the form's
+ * submission id) a resent form finds the upload of its first submission instead of writing a second one.
+ */
+export async function saveTypedNumbers(userId: string, numbers: string[], opts: { id?: string } = {}): Promise<StoredUpload> {
+  const body = `Number\n${numbers.join("\n")}\n`;
+  const wanted = opts.id && UPLOAD_ID_RE.test(opts.id) ? opts.id : undefined;
+  if (wanted) {
+    const first = await sameSubmission(userId, wanted, body);
+    if (first !== "new") {
+      if (first) return first;
+      // The id was used for other numbers (e.g. an old form resent after editing): store these afresh.
+      return saveTypedNumbers(userId, numbers);
+    }
+  }
+  const dir = userDir(userId);
+  await fsp.mkdir(dir, { recursive: true });
+  const id = wanted ?? newId();
+  const finalPath = path.join(dir, `${id}.csv`);
+  try {
+    await fsp.writeFile(`${finalPath}.part`, body, { flag: "wx" });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !wanted) throw e;
+    // A parallel request of the same submission is writing it: wait for it.
+    for (let i = 0; i < 50; i++) {
+      const first = await sameSubmission(userId, id, body);
+      if (first !== "new") return first ?? saveTypedNumbers(userId, numbers);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw e;
+  }
+  await fsp.rename(`${finalPath}.part`, finalPath);
+  const upload: StoredUpload = {
+    id,
+    userId,
+    path: finalPath,
+    originalName: "manual-entry.csv",
+    bytes: Buffer.byteLength(body),
+    lines: numbers.length,
+    createdAt: new Date().toISOString(),
+    manual: true,
+    staged: false,
+  };
+  await writeMeta(upload);
+  return upload;
+}
+
+/** "new" when no upload has this id yet; the upload when it holds exactly `body`; null when it holds other data. */
+async function sameSubmission(userId: string, id: string, body: string): Promise<StoredUpload | null | "new"> {
+  const existing = await getUpload(userId, id);
+  if (!existing) return "new";
+  const content = await fsp.readFile(existing.path, "utf8").catch(() => null);
+  return content === body ? existing : null;
+}
+
+/** The user's upload with this id, or undefined (unknown id, malformed id, someone else's, claimed, or gone). */
+export async function getUpload(userId: string, id: unknown): Promise<StoredUpload | undefined> {
+  if (typeof id !== "string" || !UPLOAD_ID_RE.test(id) || !UUID_RE.test(userId)) return undefined;
+  const dir = userDir(userId);
+  try {
+    const meta = JSON.parse(await fsp.readFile(path.join(dir, `${id}.json`), "utf8")) as Omit<StoredUpload, "path">;
+    const dataPath = path.join(dir, `${id}.csv`);
+    await fsp.access(dataPath);
+    if (meta.userId !== userId || meta.id !== id) return undefined;
+    return { ...meta, path: dataPath };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes a staged upload of this user for one form: returns it and forgets its id, so the token works once
+ * (the file stays for the load that reads it; the sweep removes it afterwards).
+ */
+export async function claimStagedUpload(userId: string, token: unknown): Promise<StoredUpload | undefined> {
+  const upload = await getUpload(userId, token);
+  if (!upload?.staged) return undefined;
+  try {
+    await fsp.rm(metaPath(upload));
+  } catch {
+    return undefined; // claimed by a parallel request
+  }
+  return { ...upload, staged: false };
+}
+
+export async function deleteUpload(upload: Pick<StoredUpload, "path" | "id">): Promise<void> {
+  await fsp.rm(upload.path, { force: true });
+  await fsp.rm(metaPath(upload), { force: true });
+}
+
+/** The first `maxBytes` of an upload as text (to refill the manual-entry box when going back). */
+export async function readUploadHead(upload: StoredUpload, maxBytes = 2 * 1024 * 1024): Promise<string | null> {
+  if (upload.bytes > maxBytes) return null;
+  return fsp.readFile(upload.path, "utf8");
+}
+
+/** Each user keeps at most this many staged (unclaimed) files; older ones are deleted. */
+export const MAX_STAGED_PER_USER = 2;
+
+/** Deletes the user's staged uploads beyond the newest MAX_STAGED_PER_USER. */
+export async function pruneStagedUploads(userId: string): Promise<void> {
+  const dir = userDir(userId);
+  const staged: { id: string; createdAt: string }[] = [];
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith(".json")) continue;
+    const meta = await fsp
+      .readFile(path.join(dir, name), "utf8")
+      .then((t) => JSON.parse(t) as StoredUpload)
+      .catch(() => null);
+    if (meta?.staged) staged.push({ id: meta.id, createdAt: meta.createdAt });
+  }
+  staged.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  for (const s of staged.slice(MAX_STAGED_PER_USER)) await deleteUpload({ id: s.id, path: path.join(dir, `${s.id}.csv`) });
+}
+
+/** Uploads are kept this long (going back and forth in the wizard, a staged file waiting for its form). */
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes every user's uploads older than `ttlMs` (and `.part` leftovers of crashed uploads), except files a
+ * queued or running job or load still reads: `inUse(paths)` answers which of the paths are still needed.
+ * Returns the paths removed. Run hourly by the housekeeping (app/intake/sweep.server.ts).
+ */
+export async function sweepStaleUploads(
+  inUse: (paths: string[]) => Promise<Set<string>>,
+  opts: { now?: Date; ttlMs?: number } = {},
+): Promise<string[]> {
+  const root = uploadsRoot();
+  const cutoff = (opts.now ?? new Date()).getTime() - (opts.ttlMs ?? UPLOAD_TTL_MS);
+  const users = (await fsp.readdir(root).catch(() => [] as string[])).filter((u) => UUID_RE.test(u));
+  const removed: string[] = [];
+  for (const user of users) {
+    const dir = path.join(root, user);
+    const stale: string[] = [];
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+      const full = path.join(dir, name);
+      const st = await fsp.stat(full).catch(() => null);
+      if (!st || st.mtimeMs >= cutoff) continue;
+      if (name.endsWith(".part")) await fsp.rm(full, { force: true });
+      else if (name.endsWith(".csv") && UPLOAD_ID_RE.test(name.slice(0, -4))) stale.push(full);
+      else if (name.endsWith(".json") && !fs.existsSync(full.slice(0, -5) + ".csv")) await fsp.rm(full, { force: true });
+    }
+    if (!stale.length) continue;
+    const keep = await inUse(stale);
+    for (const full of stale) {
+      if (keep.has(full)) continue;
+      await deleteUpload({ path: full, id: path.basename(full, ".csv") });
+      removed.push(full);
+    }
+  }
+  return removed;
+}
+
+/** Whether `p` is a file of the upload store (list loads delete their input once finished, nothing else). */
+export function isStoredUploadPath(p: string): boolean {
+  const resolved = path.resolve(p);
+  return resolved.startsWith(uploadsRoot() + path.sep) && resolved.endsWith(".csv");
+}

@@ -1,0 +1,34 @@
+import { getScrubService } from "~/utils/scrub.server";
+import { CSV_MESSAGES, parseWizardState, wizardHref } from "~/utils/purge-wizard";
+import { IntakeInputError, previewUpload } from "./preview.server";
+import type { UploadForm } from "./upload-form.server";
+import { deleteUpload, getUpload, uploadTooLargeMessage } from "./upload-store.server";
+
+export type WizardUploadOutcome = { ok: true; redirectTo: string } | { ok: false; status: number; message: string };
+
+/**
+ * The purge wizard's step 4 (CSV), for /purge (no JavaScript) and /purge/upload (with progress): check the
+ * new file (and delete it when refused), or keep the one uploaded before when no new file came.
+ */
+export async function acceptWizardUpload(userId: string, form: UploadForm): Promise<WizardUploadOutcome> {
+  if (form.tooLarge) return { ok: false, status: 413, message: uploadTooLargeMessage(form.tooLarge) };
+  if (form.malformed) return { ok: false, status: 400, message: CSV_MESSAGES.unreadable };
+  const state = parseWizardState(form.fields);
+  if (form.upload) {
+    try {
+      const summary = await previewUpload(await getScrubService(), form.upload);
+      return {
+        ok: true,
+        redirectTo: wizardHref(state, { step: 5, mode: "csv", upload: form.upload.id, column: summary.phoneColumn ?? "", job: "" }),
+      };
+    } catch (e) {
+      await deleteUpload(form.upload);
+      if (e instanceof IntakeInputError) return { ok: false, status: 400, message: e.message };
+      throw e;
+    }
+  }
+  // No new file: keep the one uploaded before (going back and forth does not re-upload).
+  const existing = await getUpload(userId, state.upload);
+  if (existing && !existing.manual) return { ok: true, redirectTo: wizardHref(state, { step: 5, mode: "csv", job: "" }) };
+  return { ok: false, status: 400, message: CSV_MESSAGES.noFile };
+}
