@@ -1,13 +1,19 @@
 import dns from "node:dns";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 
 /*
- * Where webhooks may go. Only http(s). In production, targets on loopback, private, link-local,
- * carrier-grade NAT, multicast or unspecified addresses are refused (the server must not become a proxy
- * into its own network); outside production loopback is allowed so tests and local receivers work.
- * The check runs when the URL is saved (literal addresses, "localhost") and again at delivery time on the
- * resolved address (DNS rebinding). See docs/decisions/052-webhooks.md.
+ * Where webhooks may go. Only http(s). In production every address the server would connect to must be a
+ * public unicast address: the server must not become a proxy into its own network. Addresses are parsed and
+ * classified by ipaddr.js, never matched as text, so every spelling of one address gets one answer
+ * (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`, `[::ffff:7f00:1]`, `[64:ff9b::7f00:1]` are all loopback).
+ * The check runs when the URL is saved and again at delivery: a literal address before connecting, a host
+ * name on every DNS answer inside the socket's own lookup (so the address checked is the address connected
+ * to, DNS rebinding included). Redirects are never followed. Outside production private targets are
+ * allowed so tests and local receivers work. See docs/decisions/052-webhooks.md and 115.
  */
+
+export const PUBLIC_ADDRESS_MESSAGE = "Webhook URL must be a public address";
 
 export function allowPrivateTargets(): boolean {
   // Read at run time through a variable: the server bundle replaces the literal `process.env.NODE_ENV`
@@ -17,54 +23,65 @@ export function allowPrivateTargets(): boolean {
   return runtime.NODE_ENV !== "production";
 }
 
-function ipv4ToInt(ip: string): number {
-  return ip.split(".").reduce((acc, part) => (acc << 8) + Number(part), 0) >>> 0;
+/** IPv6 ranges that carry an IPv4 address in their low 32 bits (or, for 6to4, in bits 16–47). */
+function embeddedIPv4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
+  const b = v6.toByteArray();
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (range === "rfc6052" || range === "rfc6145") return new ipaddr.IPv4(b.slice(12, 16));
+  if (range === "6to4") return new ipaddr.IPv4(b.slice(2, 6));
+  // IPv4-compatible (::a.b.c.d, deprecated): the first 96 bits are zero.
+  if (b.slice(0, 12).every((x) => x === 0)) return new ipaddr.IPv4(b.slice(12, 16));
+  return null;
 }
 
-function inV4(ip: string, cidr: string): boolean {
-  const [base, bits] = cidr.split("/");
-  const mask = Number(bits) === 0 ? 0 : (~0 << (32 - Number(bits))) >>> 0;
-  return (ipv4ToInt(ip) & mask) === (ipv4ToInt(base) & mask);
-}
-
-const privateV4 = [
-  "0.0.0.0/8",
-  "10.0.0.0/8",
-  "100.64.0.0/10",
-  "127.0.0.0/8",
-  "169.254.0.0/16",
-  "172.16.0.0/12",
-  "192.0.0.0/24",
-  "192.168.0.0/16",
-  "198.18.0.0/15",
-  "224.0.0.0/4",
-  "240.0.0.0/4",
-];
-
-/** True when the address is not a public unicast address. */
-export function isPrivateAddress(address: string): boolean {
-  if (net.isIPv4(address)) return privateV4.some((c) => inV4(address, c));
-  if (net.isIPv6(address)) {
-    const a = address.toLowerCase();
-    const mapped = a.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-    if (mapped) return isPrivateAddress(mapped[1]);
-    return (
-      a === "::" ||
-      a === "::1" ||
-      a.startsWith("fc") ||
-      a.startsWith("fd") ||
-      a.startsWith("fe8") ||
-      a.startsWith("fe9") ||
-      a.startsWith("fea") ||
-      a.startsWith("feb") ||
-      a.startsWith("ff")
-    );
+/**
+ * Why an address is not a public unicast address ("loopback", "private", "linkLocal", "uniqueLocal",
+ * "multicast", "carrierGradeNat", "reserved", "teredo", …), or null when it is public.
+ * Anything that does not parse as an address is refused too.
+ */
+export function nonPublicRange(address: string): string | null {
+  const text = address.replace(/^\[|\]$/g, "");
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(text.replace(/%.*$/, "")); // a zone id (fe80::1%eth0) is link-local anyway
+  } catch {
+    return "invalid";
   }
-  return true;
+  if (text.includes("%")) return "scoped";
+  if (parsed.kind() === "ipv4") {
+    const range = parsed.range();
+    return range === "unicast" ? null : range;
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  const range = v6.range();
+  const inner = embeddedIPv4(v6, range);
+  if (inner) {
+    const innerRange = nonPublicRange(inner.toString());
+    return innerRange ? `${range}:${innerRange}` : null;
+  }
+  // Teredo hides the client's IPv4 (obfuscated) and names a relay: never a webhook receiver.
+  return range === "unicast" ? null : range;
 }
 
-/** The reason a webhook URL is refused, or null when it may be saved. */
-export function webhookUrlProblem(value: string): string | null {
+export function isPrivateAddress(address: string): boolean {
+  return nonPublicRange(address) !== null;
+}
+
+/** Host names that name this machine or its private network whatever DNS says. */
+function isInternalName(host: string): boolean {
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".internal") ||
+    host.endsWith(".local") ||
+    host.endsWith(".home.arpa") ||
+    !host.includes(".") // single-label names resolve through the server's search domains
+  );
+}
+
+/** The reason a webhook URL is refused, or null when it may be saved (and sent to, for literal addresses). */
+export function webhookUrlProblem(value: string, { allowPrivate = allowPrivateTargets() } = {}): string | null {
+  if (value.length > 2000) return "Webhook URL is too long";
   let url: URL;
   try {
     url = new URL(value);
@@ -73,42 +90,41 @@ export function webhookUrlProblem(value: string): string | null {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "Webhook URL must start with https:// or http://";
   if (url.username || url.password) return "Webhook URL must not contain a user name or password";
-  if (value.length > 2000) return "Webhook URL is too long";
-  if (!allowPrivateTargets()) {
-    const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) {
-      return "Webhook URL must be a public address";
-    }
-    if (net.isIP(host) && isPrivateAddress(host)) return "Webhook URL must be a public address";
-  }
+  if (allowPrivate) return null;
+  // The URL parser has already turned every IPv4 spelling into dotted decimal and bracketed IPv6 into
+  // its canonical form; a trailing dot names the same host.
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  if (net.isIP(host)) return isPrivateAddress(host) ? PUBLIC_ADDRESS_MESSAGE : null;
+  if (isInternalName(host)) return PUBLIC_ADDRESS_MESSAGE;
   return null;
 }
 
+type LookupCallback = (err: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
+
 /**
- * A dns.lookup replacement for http(s).request that refuses private addresses in production, so the
- * address actually connected to is the one checked.
+ * A dns.lookup replacement for the webhook request: every answer must be public (in production), else
+ * the connection is refused with the same words as a refused literal address; no internal address or
+ * DNS detail reaches the delivery log.
  */
-export const guardedLookup: typeof dns.lookup = ((
-  hostname: string,
-  options: dns.LookupOptions | number | ((...a: unknown[]) => void),
-  callback?: (...a: unknown[]) => void,
-) => {
-  const cb = (typeof options === "function" ? options : callback) as (
-    err: NodeJS.ErrnoException | null,
-    address?: string | dns.LookupAddress[],
-    family?: number,
-  ) => void;
-  const opts = (typeof options === "object" ? options : typeof options === "number" ? { family: options } : {}) as dns.LookupOptions;
-  dns.lookup(hostname, { ...opts, all: true }, (err, addresses) => {
-    if (err) return cb(err);
-    const list = addresses as dns.LookupAddress[];
-    if (!allowPrivateTargets()) {
-      const bad = list.find((a) => isPrivateAddress(a.address));
-      if (bad) return cb(Object.assign(new Error(`refused private address ${bad.address}`), { code: "EPRIVATE" }));
-    }
-    if (opts.all) return cb(null, list);
-    const first = list[0];
-    if (!first) return cb(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }));
-    cb(null, first.address, first.family);
-  });
-}) as unknown as typeof dns.lookup;
+export function guardedLookupWith(
+  resolve: typeof dns.lookup = dns.lookup,
+  allowPrivate: () => boolean = allowPrivateTargets,
+): typeof dns.lookup {
+  return ((hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback) => {
+    const cb = (typeof options === "function" ? options : callback) as LookupCallback;
+    const opts = (typeof options === "object" ? options : typeof options === "number" ? { family: options } : {}) as dns.LookupOptions;
+    resolve(hostname, { ...opts, all: true }, (err, addresses) => {
+      if (err) return cb(err);
+      const list = addresses as unknown as dns.LookupAddress[];
+      if (!allowPrivate() && (list.length === 0 || list.some((a) => isPrivateAddress(a.address)))) {
+        return cb(Object.assign(new Error(PUBLIC_ADDRESS_MESSAGE), { code: "EPRIVATE" }));
+      }
+      if (opts.all) return cb(null, list);
+      const first = list[0];
+      if (!first) return cb(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }));
+      cb(null, first.address, first.family);
+    });
+  }) as unknown as typeof dns.lookup;
+}
+
+export const guardedLookup = guardedLookupWith();

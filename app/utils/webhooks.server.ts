@@ -129,8 +129,18 @@ export interface SendResult {
   durationMs: number;
 }
 
-/** One HTTP POST; never follows redirects; refuses private targets in production (checked on the resolved address). */
-export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
+/**
+ * One HTTP POST on a fresh connection; never follows redirects (a 3xx is logged as a failed attempt);
+ * refuses private targets in production: literal addresses before connecting, host names on every DNS
+ * answer (`lookup`). A refused target costs no network traffic and logs the same row whatever listens there.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  { lookup = guardedLookup }: { lookup?: typeof guardedLookup } = {},
+): Promise<SendResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     const problem = webhookUrlProblem(url);
@@ -149,7 +159,8 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       target,
       {
         method: "POST",
-        lookup: guardedLookup,
+        agent: false,
+        lookup,
         headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
         timeout: timeoutMs,
       },
