@@ -3,7 +3,7 @@ import type { Database } from "../../db/schema";
 import { listPlans, type Plan } from "./plan.server";
 import { listPendingForUser } from "./transaction.server";
 import { getPlanState } from "./usage.server";
-import { safeRedirect } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/safe-redirect-path";
 
 /** What the no-plan gate (the subscription dialog on /containers and /purge) shows. Plain JSON. */
 export interface PlanGateData {
@@ -30,6 +30,6 @@ export async function getPlanGate(db: Kysely<Database>, userId: string, redirect
       transferReference: t.transferReference,
       createdAt: t.createdAt.toISOString(),
     })),
-    redirectTo: safeRedirect(redirectTo, "/dashboard"),
+    redirectTo: safeRedirectPath(redirectTo, "/dashboard"),
   };
 }

@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { requireUser, safeRedirect } from "~/utils/auth.server";
+import { requireUser } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { getDb } from "~/utils/db.server";
 import { appUrl } from "~/utils/env.server";
 import { flashToast } from "~/utils/session.server";
@@ -23,7 +24,7 @@ const schema = z.object({
 });
 
 function returnParam(redirectTo: string | null | undefined): string {
-  return redirectTo ? `?${new URLSearchParams({ redirectTo: safeRedirect(redirectTo, "/dashboard") })}` : "";
+  return redirectTo ? `?${new URLSearchParams({ redirectTo: safeRedirectPath(redirectTo, "/dashboard") })}` : "";
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -37,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     plan: { id: plan.id, name: plan.name, priceCents: plan.priceCents },
     isActive: state.plan?.id === plan.id,
     bank: bankLines(bankDetails()),
-    redirectTo: raw ? safeRedirect(raw, "/dashboard") : null,
+    redirectTo: raw ? safeRedirectPath(raw, "/dashboard") : null,
   };
 }
 

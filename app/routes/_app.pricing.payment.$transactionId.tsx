@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser, safeRedirect } from "~/utils/auth.server";
+import { requireUser } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { getDb } from "~/utils/db.server";
 import { bankDetails, bankLines } from "~/utils/billing-email.server";
 import { getUserTransaction } from "~/models/transaction.server";
@@ -30,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       reviewNote: tx.reviewNote,
     },
     bank: bankLines(bankDetails()),
-    redirectTo: raw ? safeRedirect(raw, "/dashboard") : null,
+    redirectTo: raw ? safeRedirectPath(raw, "/dashboard") : null,
   };
 }
 

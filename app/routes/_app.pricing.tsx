@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
-import { requireUser, safeRedirect } from "~/utils/auth.server";
+import { requireUser } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { getDb } from "~/utils/db.server";
 import { listPlans } from "~/models/plan.server";
 import { getPlanState } from "~/models/usage.server";
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const db = await getDb();
   const url = new URL(request.url);
   const rawRedirect = url.searchParams.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/dashboard") : null;
+  const redirectTo = rawRedirect ? safeRedirectPath(rawRedirect, "/dashboard") : null;
   const [plans, state, pending] = await Promise.all([listPlans(db), getPlanState(db, user.id), listPendingForUser(db, user.id)]);
   return {
     plans,

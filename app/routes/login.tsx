@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
-import { authenticateLogin, getOptionalUser, LoginError, safeRedirect, startUserSession } from "~/utils/auth.server";
+import { authenticateLogin, getOptionalUser, LoginError, startUserSession } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { AuthCard, AuthCardFooter } from "~/components/auth-card";
 import { buttonClass, FormErrors, TextField } from "~/components/ui/form";
 
@@ -17,7 +18,7 @@ const schema = z.object({
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
-  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));
+  if (user) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
   return null;
 }
 
@@ -32,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       title: "Login Successful",
       description: "Welcome back!",
     });
-    return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": cookie } });
+    return redirect(safeRedirectPath(submission.value.redirectTo), { headers: { "Set-Cookie": cookie } });
   } catch (e) {
     if (e instanceof LoginError) {
       return data(submission.reply({ formErrors: [e.message], hideFields: ["password"] }), { status: 401 });

@@ -138,9 +138,3 @@ export async function requireRole(
   return user;
 }
 
-/** Only same-origin redirects after sign-in. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
-}
