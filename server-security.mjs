@@ -19,6 +19,20 @@ export function securityHeaders({ production }) {
   };
 }
 
+const FORWARDED_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-forwarded-for", "forwarded"];
+
+/**
+ * X-Forwarded-* and Forwarded are honoured only when TRUST_PROXY says a proxy sets them: otherwise they are
+ * removed before anything reads them (the Remix adapter takes the request URL's port from
+ * X-Forwarded-Host whatever Express's `trust proxy` says).
+ */
+export function untrustedForwardedHeaders({ trustProxy }) {
+  return (req, _res, next) => {
+    if (!trustProxy) for (const h of FORWARDED_HEADERS) delete req.headers[h];
+    next();
+  };
+}
+
 /**
  * Cross-site form posts are refused (SameSite=Lax cookies are the first line; this is the second).
  * The public API authenticates with bearer keys, not cookies, so it is exempt.

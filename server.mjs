@@ -3,7 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
-import { declaredBodyLimit, sameOriginPosts, securityHeaders } from "./server-security.mjs";
+import { declaredBodyLimit, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
 
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "index.js"));
@@ -25,6 +25,7 @@ const app = express();
 app.disable("x-powered-by");
 if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
 
+app.use(untrustedForwardedHeaders({ trustProxy: process.env.TRUST_PROXY }));
 app.use(securityHeaders({ production }));
 app.use(sameOriginPosts());
 app.use(declaredBodyLimit({ maxUploadBytes: maxUploadBytes() }));

@@ -39,9 +39,9 @@ export function tokenPath(kind: AuthTokenKind, token: string, userId: string): s
   return `/auth/${LINK_SEGMENT[kind]}/${encodeURIComponent(token)}/${encodeURIComponent(userId)}`;
 }
 
-/** The absolute link for an e-mail (APP_URL, else the request's origin). */
-export function tokenUrl(kind: AuthTokenKind, token: string, userId: string, request?: Request): string {
-  return `${appUrl(request)}${tokenPath(kind, token, userId)}`;
+/** The absolute link for an e-mail, on the configured origin (never the request's Host). */
+export function tokenUrl(kind: AuthTokenKind, token: string, userId: string): string {
+  return `${appUrl()}${tokenPath(kind, token, userId)}`;
 }
 
 export interface IssuedToken {

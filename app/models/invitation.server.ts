@@ -27,7 +27,7 @@ export async function sendInvitation(
 ): Promise<SendResult> {
   const conn = db as Kysely<Database>;
   const issued = await issueToken(conn, { userId: user.id, kind: "invitation" });
-  const url = tokenUrl("invitation", issued.token, user.id, request);
+  const url = tokenUrl("invitation", issued.token, user.id);
   const mail = invitationEmail({ firstName: user.firstName, inviterName: `${inviter.firstName} ${inviter.lastName}`, url });
   const result = await sendEmail({ to: user.email, ...mail }, conn);
   await recordAudit(conn, {

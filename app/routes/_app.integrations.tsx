@@ -60,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     containers: containers.map((c) => ({ id: c.id, name: c.name })),
     apiAccess: plan.unlimited || (plan.plan?.apiAccess ?? false),
     planName: plan.plan?.name ?? null,
-    baseUrl: `${appUrl(request)}/api/v1`,
+    baseUrl: `${appUrl()}/api/v1`,
     limitPerHour: API_REQUESTS_PER_HOUR,
   };
 }

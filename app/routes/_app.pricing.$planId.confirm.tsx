@@ -66,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           amountCents: transaction.amountCents,
           reference: transaction.transferReference,
           bank: bankDetails(),
-          paymentUrl: `${appUrl(request)}${paymentPath}`,
+          paymentUrl: `${appUrl()}${paymentPath}`,
         }),
       },
       db,

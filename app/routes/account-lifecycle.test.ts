@@ -11,6 +11,7 @@ import { getOptionalUser, startUserSession } from "~/utils/auth.server";
 import { getSession } from "~/utils/session.server";
 import { listOutbox } from "~/utils/email.server";
 import { verifyPassword } from "~/utils/password.server";
+import { settleAfterResponse } from "~/utils/after-response.server";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -65,12 +66,15 @@ async function login(email: string, password: string) {
     | DataResult<Reply>;
 }
 
+/** The answer, once the mail it may have queued after answering is written. */
 async function forgot(email: string, clientIp?: string) {
-  return (await forgotAction({ request: makeRequest("/forgot-password", { form: { email } }), context: ctx(clientIp), params: {} })) as unknown as DataResult<{
+  const answer = (await forgotAction({ request: makeRequest("/forgot-password", { form: { email } }), context: ctx(clientIp), params: {} })) as unknown as DataResult<{
     sent: boolean;
     email: string;
     result?: Reply;
   }>;
+  await settleAfterResponse();
+  return answer;
 }
 
 async function reset(link: { path: string; token: string; userId: string }, password: string, confirmPassword = password) {

@@ -53,7 +53,7 @@ const handle = apiHandler({
       });
       handedOver = true;
       const load = await getContainerLoad(api.db, { id: loadId, userId: api.userId });
-      const location = `${appUrl(request)}/api/v1/containers/${container.id}/loads/${loadId}`;
+      const location = `${appUrl()}/api/v1/containers/${container.id}/loads/${loadId}`;
       return json(api, { load: serializeLoad(load!) }, { status: 202, headers: { Location: location } });
     } catch (e) {
       throw intakeErrorToApi(e);

@@ -8,7 +8,7 @@ const handle = apiHandler({
   async GET({ request, params, api }) {
     const found = await getJobForUser(api.db, { id: params.id ?? "", userId: api.userId });
     if (!found) throw notFound("Scrub job");
-    return json(api, { job: serializeJob(found.job, found.files, appUrl(request)) });
+    return json(api, { job: serializeJob(found.job, found.files, appUrl()) });
   },
 });
 

@@ -49,7 +49,7 @@ const handle = apiHandler({
     const url = new URL(request.url);
     const q = validate(listQuery, Object.fromEntries(url.searchParams));
     const { jobs, nextCursor } = await listJobsForUser(api.db, { userId: api.userId, limit: q.limit, status: q.status, after: q.after });
-    const base = appUrl(request);
+    const base = appUrl();
     return json(api, { data: jobs.map((j) => serializeJob(j.job, j.files, base)), next_cursor: nextCursor });
   },
 
@@ -97,7 +97,7 @@ const handle = apiHandler({
       });
       handedOver = true;
       const found = await getJobForUser(api.db, { id: jobId, userId: api.userId });
-      const base = appUrl(request);
+      const base = appUrl();
       return json(api, { job: serializeJob(found!.job, found!.files, base) }, { status: 202, headers: { Location: `${base}/api/v1/scrubs/${jobId}` } });
     } catch (e) {
       throw intakeErrorToApi(e);

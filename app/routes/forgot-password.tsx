@@ -14,6 +14,9 @@ import { passwordResetEmail } from "~/utils/email-templates.server";
 import { takeRateLimit } from "~/utils/throttle.server";
 import { issueToken, tokenUrl } from "~/models/auth-token.server";
 import { findLiveUserByEmail } from "~/models/user.server";
+import { afterResponse } from "~/utils/after-response.server";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · Data Purging Tool" }];
 
@@ -25,9 +28,11 @@ export async function loader() {
 }
 
 /**
- * Answers the same whether or not the address has an account (and does the same database work): the
- * Check Your Email screen. Only Active and unconfirmed (Draft) accounts get a link; a reset of a Draft
- * account confirms it, as the link proves the mailbox.
+ * Answers the same whether or not the address has an account, with the same work before answering: two
+ * rate-limit counters. Looking the account up, issuing the link and writing the mail happen after the
+ * answer (afterResponse), so its timing cannot tell a real address from an unknown one
+ * (tests/security/forgot-password-timing.test.ts, docs/decisions/118). Only Active and unconfirmed (Draft)
+ * accounts get a link; a reset of a Draft account confirms it, as the link proves the mailbox.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
@@ -38,11 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const db = await getDb();
     const byEmail = await takeRateLimit(db, `reset-mail:email:${email}`, RESET_MAIL_LIMITS.perEmail, RESET_MAIL_LIMITS.windowMs);
     const byIp = await takeRateLimit(db, `reset-mail:ip:${clientIp(context)}`, RESET_MAIL_LIMITS.perIp, RESET_MAIL_LIMITS.windowMs);
-    const user = await findLiveUserByEmail(db, email);
-    if (byEmail && byIp && user && (user.status === "Active" || user.status === "Draft")) {
-      const { token } = await issueToken(db, { userId: user.id, kind: "reset" });
-      await sendEmailWithoutWaiting({ to: user.email, ...passwordResetEmail({ firstName: user.first_name, url: tokenUrl("reset", token, user.id, request) }) });
-    }
+    if (byEmail && byIp) afterResponse("forgot-password", () => sendResetLink(db, email));
     return data({ sent: true as const, email, result: undefined });
   } catch (e) {
     console.error(e);
@@ -51,6 +52,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 500 },
     );
   }
+}
+
+async function sendResetLink(db: Kysely<Database>, email: string): Promise<void> {
+  const user = await findLiveUserByEmail(db, email);
+  if (!user || (user.status !== "Active" && user.status !== "Draft")) return;
+  const { token } = await issueToken(db, { userId: user.id, kind: "reset" });
+  await sendEmailWithoutWaiting({ to: user.email, ...passwordResetEmail({ firstName: user.first_name, url: tokenUrl("reset", token, user.id) }) });
 }
 
 export default function ForgotPassword() {

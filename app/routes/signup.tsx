@@ -58,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // The address has an account: same answer on screen (no account enumeration), a notice to its owner.
       const owner = existing ?? (await findLiveUserByEmail(db, email));
       if (owner && (await takeRateLimit(db, `signup-notice:email:${email}`, SIGNUP_LIMITS.noticePerEmail, SIGNUP_LIMITS.windowMs))) {
-        const base = appUrl(request);
+        const base = appUrl();
         await sendEmailWithoutWaiting({
           to: owner.email,
           ...alreadyRegisteredEmail({ firstName: owner.first_name, loginUrl: `${base}/login`, resetUrl: `${base}/forgot-password` }),

@@ -15,7 +15,7 @@ export async function sendConfirmationLink(
   request?: Request,
 ): Promise<void> {
   const { token } = await issueToken(db, { userId: user.id, kind: "activation" });
-  await sendEmailWithoutWaiting({ to: user.email, ...confirmationEmail({ firstName: user.firstName, url: tokenUrl("activation", token, user.id, request) }) });
+  await sendEmailWithoutWaiting({ to: user.email, ...confirmationEmail({ firstName: user.firstName, url: tokenUrl("activation", token, user.id) }) });
 }
 
 /**

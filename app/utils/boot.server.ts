@@ -1,4 +1,5 @@
 import { dbHandle } from "./db.server";
+import { settleAfterResponse } from "./after-response.server";
 import { env } from "./env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
@@ -38,6 +39,7 @@ export async function boot(): Promise<void> {
 
 /** Called on SIGTERM/SIGINT: releases the database (and the PGlite directory lock). */
 export async function shutdown(): Promise<void> {
+  await settleAfterResponse();
   stopWebhookDispatcher();
   stopHousekeeping();
   await stopScrubService().catch(() => undefined);

@@ -3,8 +3,8 @@ import { z } from "zod";
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().positive().default(3000),
-  /** Public base URL used in e-mailed links. */
-  APP_URL: z.url().optional(),
+  /** Public base URL of every absolute link we build (e-mails, API answers); required in production. */
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./data"),
   REDIS_URL: z.string().url().optional(),
@@ -43,6 +43,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.NODE_ENV === "production" && !env.SESSION_SECRET && env.DATABASE_URL) {
     throw new Error("Invalid environment configuration:\n  SESSION_SECRET: required in production with DATABASE_URL");
   }
+  if (env.NODE_ENV === "production" && !env.APP_URL) {
+    throw new Error(
+      "Invalid environment configuration:\n  APP_URL: required in production; set it to the public address customers use " +
+        "(e.g. https://app.example.com). Links in e-mails are built from it, never from a request's Host header.",
+    );
+  }
   if (env.SCRUB_SERVICE_URL && !env.SCRUB_SERVICE_TOKEN) {
     throw new Error("Invalid environment configuration:\n  SCRUB_SERVICE_TOKEN: required when SCRUB_SERVICE_URL is set");
   }
@@ -54,9 +60,12 @@ export function env(): Env {
   return cached;
 }
 
-export function appUrl(request?: Request): string {
+/**
+ * The origin of every absolute link we build: APP_URL, else (outside production, where boot refuses to
+ * start without it) this machine's own http://localhost:PORT. Never the request's Host or X-Forwarded-*.
+ */
+export function appUrl(): string {
   const configured = env().APP_URL;
-  if (configured) return configured.replace(/\/$/, "");
-  if (request) return new URL(request.url).origin;
+  if (configured) return configured.replace(/\/+$/, "");
   return `http://localhost:${env().PORT}`;
 }

@@ -81,7 +81,7 @@ describe("delivery", () => {
   let server: http.Server;
   let port = 0;
   const hits: string[] = [];
-  let before: string | undefined;
+  let before = process.env.NODE_ENV;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
