@@ -10,7 +10,7 @@ import { forgotPasswordSchema } from "~/utils/account-forms";
 import { clientIp } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";
-import { passwordResetEmail } from "~/utils/email-templates.server";
+import { greetingName, passwordResetEmail } from "~/utils/email-templates.server";
 import { takeRateLimit } from "~/utils/throttle.server";
 import { issueToken, tokenUrl } from "~/models/auth-token.server";
 import { findLiveUserByEmail } from "~/models/user.server";
@@ -58,7 +58,7 @@ async function sendResetLink(db: Kysely<Database>, email: string): Promise<void>
   const user = await findLiveUserByEmail(db, email);
   if (!user || (user.status !== "Active" && user.status !== "Draft")) return;
   const { token } = await issueToken(db, { userId: user.id, kind: "reset" });
-  await sendEmailWithoutWaiting({ to: user.email, ...passwordResetEmail({ firstName: user.first_name, url: tokenUrl("reset", token, user.id) }) });
+  await sendEmailWithoutWaiting({ to: user.email, ...passwordResetEmail({ firstName: greetingName(user), url: tokenUrl("reset", token, user.id) }) });
 }
 
 export default function ForgotPassword() {

@@ -9,7 +9,7 @@ import { signupSchema } from "~/utils/account-forms";
 import { clientIp, getOptionalUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";
-import { alreadyRegisteredEmail } from "~/utils/email-templates.server";
+import { alreadyRegisteredEmail, greetingName } from "~/utils/email-templates.server";
 import { sendConfirmationLink } from "~/utils/account-mail.server";
 import { appUrl } from "~/utils/env.server";
 import { hashPassword } from "~/utils/password.server";
@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? null
       : await createDraftUser(db, { email, firstName: v.firstName, lastName: v.lastName, company: v.company, phoneNumber: v.phoneNumber, passwordHash });
     if (created) {
-      await sendConfirmationLink(db, { id: created.id, email, firstName: v.firstName }, request);
+      await sendConfirmationLink(db, { id: created.id, email });
     } else {
       // The address has an account: same answer on screen (no account enumeration), a notice to its owner.
       const owner = existing ?? (await findLiveUserByEmail(db, email));
@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const base = appUrl();
         await sendEmailWithoutWaiting({
           to: owner.email,
-          ...alreadyRegisteredEmail({ firstName: owner.first_name, loginUrl: `${base}/login`, resetUrl: `${base}/forgot-password` }),
+          ...alreadyRegisteredEmail({ firstName: greetingName(owner), loginUrl: `${base}/login`, resetUrl: `${base}/forgot-password` }),
         });
       }
     }

@@ -11,11 +11,10 @@ export const CONFIRMATION_RESEND_LIMIT = { max: 3, windowMs: 60 * 60 * 1000 } as
 /** Issues a fresh activation link (ending older ones) and e-mails it. */
 export async function sendConfirmationLink(
   db: Kysely<Database>,
-  user: { id: string; email: string; firstName?: string },
-  request?: Request,
+  user: { id: string; email: string },
 ): Promise<void> {
   const { token } = await issueToken(db, { userId: user.id, kind: "activation" });
-  await sendEmailWithoutWaiting({ to: user.email, ...confirmationEmail({ firstName: user.firstName, url: tokenUrl("activation", token, user.id) }) });
+  await sendEmailWithoutWaiting({ to: user.email, ...confirmationEmail({ url: tokenUrl("activation", token, user.id) }) });
 }
 
 /**
@@ -24,10 +23,9 @@ export async function sendConfirmationLink(
  */
 export async function resendConfirmationOnSignIn(
   db: Kysely<Database>,
-  user: { id: string; email: string; firstName?: string },
-  request?: Request,
+  user: { id: string; email: string },
 ): Promise<boolean> {
   if (!(await takeRateLimit(db, `confirm-resend:user:${user.id}`, CONFIRMATION_RESEND_LIMIT.max, CONFIRMATION_RESEND_LIMIT.windowMs))) return false;
-  await sendConfirmationLink(db, user, request);
+  await sendConfirmationLink(db, user);
   return true;
 }

@@ -39,7 +39,7 @@ export async function verifyLogin(email: string, password: string, ip: string, r
   }
   await recordLoginSuccess(db, email, ip);
   if (user.status === "Draft") {
-    const resent = await resendConfirmationOnSignIn(db, { id: user.id, email: user.email, firstName: user.first_name }, request);
+    const resent = await resendConfirmationOnSignIn(db, { id: user.id, email: user.email });
     throw new LoginError(resent ? LOGIN_MESSAGES.unconfirmedResent : LOGIN_MESSAGES.unconfirmed);
   }
   if (user.status === "Pending") throw new LoginError(LOGIN_MESSAGES.pending);

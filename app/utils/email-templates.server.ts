@@ -13,8 +13,21 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
+const MAX_GREETING_NAME = 40;
+
+/** "Hello Ann," with the name on one line and capped; "Hello," without one. */
 function greeting(firstName?: string): string {
-  return firstName?.trim() ? `Hello ${firstName.trim()},` : "Hello,";
+  const name = (firstName ?? "").replace(/[\p{Cc}\p{Cf}\s]+/gu, " ").trim().slice(0, MAX_GREETING_NAME).trim();
+  return name ? `Hello ${name},` : "Hello,";
+}
+
+/**
+ * The name a mail may greet an account holder by: only once the address is confirmed. Anyone can sign up
+ * with someone else's address and choose the first name, so an unconfirmed account's name is the
+ * requester's words, not the mailbox owner's.
+ */
+export function greetingName(user: { first_name: string; email_confirmed: boolean }): string | undefined {
+  return user.email_confirmed ? user.first_name : undefined;
 }
 
 function layout(paragraphs: string[], button?: { label: string; url: string }, after: string[] = []): string {
@@ -26,13 +39,14 @@ function layout(paragraphs: string[], button?: { label: string; url: string }, a
   return `<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;line-height:1.5"><div style="max-width:560px;margin:0 auto;padding:24px">${paragraphs.map(p).join("")}${btn}${after.map(p).join("")}<p style="margin:24px 0 0;font-size:13px;color:#64748b">${PRODUCT}</p></div></body></html>`;
 }
 
-export function confirmationEmail({ firstName, url }: { firstName?: string; url: string }): Mail {
+/** To an unconfirmed account by definition: greets no name (see greetingName). */
+export function confirmationEmail({ url }: { url: string }): Mail {
   const intro = `Thank you for signing up for ${PRODUCT}. Please confirm your e-mail address to activate your account.`;
   const note = "The link works for 7 days. If you did not sign up, you can ignore this e-mail.";
   return {
     subject: `Confirm your ${PRODUCT} account`,
-    text: `${greeting(firstName)}\n\n${intro}\n\nConfirm your account:\n${url}\n\n${note}\n\n${PRODUCT}\n`,
-    html: layout([greeting(firstName), intro], { label: "Confirm your account", url }, [note]),
+    text: `${greeting()}\n\n${intro}\n\nConfirm your account:\n${url}\n\n${note}\n\n${PRODUCT}\n`,
+    html: layout([greeting(), intro], { label: "Confirm your account", url }, [note]),
   };
 }
 

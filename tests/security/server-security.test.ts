@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { declaredBodyLimit, sameOriginPosts, securityHeaders } from "../../server-security.mjs";
+import { declaredBodyLimit, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
 
 /*
  * The production server's middleware (server.mjs mounts exactly these), on a bare Express app with the same
@@ -141,5 +141,28 @@ describe("declared body limit", () => {
     const at = await send("/purge", LIMIT + SLACK);
     expect(at.status).toBe(200);
     expect(JSON.parse(at.text)).toMatchObject({ reached: true, bytes: LIMIT + SLACK });
+  });
+});
+
+describe("forwarded headers", () => {
+  const FORGED = { "X-Forwarded-Host": "evil.example:9999", "X-Forwarded-Proto": "https", "X-Forwarded-For": "6.6.6.6", Forwarded: "host=evil.example" };
+
+  async function seenBy(trustProxy: string | undefined) {
+    const app = express();
+    if (trustProxy) app.set("trust proxy", trustProxy);
+    app.use(untrustedForwardedHeaders({ trustProxy }));
+    app.get("*", (req, res) => res.json({ headers: req.headers, ip: req.ip, protocol: req.protocol }));
+    const base = await listen(app);
+    return (await fetch(`${base}/x`, { headers: FORGED })).json();
+  }
+
+  it("are dropped before anything reads them unless TRUST_PROXY is set", async () => {
+    const untrusted = await seenBy(undefined);
+    for (const h of Object.keys(FORGED)) expect(untrusted.headers[h.toLowerCase()], h).toBeUndefined();
+    expect(untrusted.protocol).toBe("http");
+    expect(untrusted.ip).not.toBe("6.6.6.6");
+    const trusted = await seenBy("loopback");
+    expect(trusted.headers["x-forwarded-host"]).toBe("evil.example:9999");
+    expect(trusted.ip).toBe("6.6.6.6");
   });
 });
