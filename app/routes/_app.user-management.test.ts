@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { appUrl } from "~/utils/env.server";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { statusOf } from "../../tests/setup/routes";
@@ -203,7 +204,7 @@ describe("Create New User (invitation)", () => {
     const mail = await db().selectFrom("email_outbox").selectAll().where("to_address", "=", "new.person@example.com").executeTakeFirstOrThrow();
     expect(mail.text_body).toContain("Sam Super has invited you");
     const [link] = linksIn(mail.text_body);
-    expect(link).toMatch(new RegExp(`^http://localhost/auth/invitation/[A-Za-z0-9_-]{43}/${user.id}$`));
+    expect(link).toMatch(new RegExp(`^${appUrl()}/auth/invitation/[A-Za-z0-9_-]{43}/${user.id}$`));
     const token = await db().selectFrom("auth_tokens").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(token.kind).toBe("invitation");
     expect(link).not.toContain(token.token_hash);

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { appUrl } from "~/utils/env.server";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -182,7 +183,7 @@ describe("submit a scrub", () => {
     );
     expect(res.status).toBe(202);
     const { job } = await bodyOf(res);
-    expect(res.headers.get("Location")).toBe(`http://localhost/api/v1/scrubs/${job.id}`);
+    expect(res.headers.get("Location")).toBe(`${appUrl()}/api/v1/scrubs/${job.id}`);
     expect(job).toMatchObject({ status: "queued", source: "api", suppression_type: "DNCAndLitigation", states: ["NY", "NJ"], files: [] });
     expect(fake.enqueued).toContain(job.id);
     const row = await db().selectFrom("scrub_jobs").selectAll().where("id", "=", job.id).executeTakeFirstOrThrow();
@@ -422,7 +423,7 @@ describe("jobs: status, list, download", () => {
     expect(status.job.progress).toEqual({ rows_done: 3, total_rows: 3, percent: 100 });
     expect(status.job.counts).toEqual({ good: 1, bad: 1, invalid: 1, reasons: { dnc: 1 } });
     expect(status.job.files.map((f: { kind: string }) => f.kind)).toEqual(["good", "bad", "invalid"]);
-    expect(status.job.files[1].download_url).toBe(`http://localhost/api/v1/scrubs/${id}/files/bad`);
+    expect(status.job.files[1].download_url).toBe(`${appUrl()}/api/v1/scrubs/${id}/files/bad`);
 
     for (const kind of ["good", "bad", "invalid"]) {
       const dl = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/${kind}`, { key: alice.key }), { id, kind });

@@ -1,3 +1,4 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useAppTestDb } from "../setup/db";
 import { testContext } from "../setup/request";
@@ -33,7 +34,7 @@ function forged(path: string, form: Record<string, string>): Request {
     body: new URLSearchParams(form),
   });
 }
-const call = async (fn: typeof signupAction, request: Request) => {
+const call = async (fn: (args: ActionFunctionArgs) => Promise<unknown>, request: Request) => {
   await fn({ request, context: { ...testContext, clientIp: `10.7.0.${++ip}` }, params: {} }).catch((e: unknown) => e);
   await settleAfterResponse();
 };
