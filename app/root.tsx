@@ -18,7 +18,10 @@ import { readSidebarExpanded } from "./utils/sidebar.server";
 import { Toaster } from "./components/ui/toaster";
 import { useNonce } from "./utils/nonce";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export const meta: MetaFunction = () => [{ title: "Data Purging Tool" }];
 

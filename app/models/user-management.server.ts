@@ -1,15 +1,10 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from "kysely";
 import type { Database, RoleName, UserStatus } from "../../db/schema";
 import { recordAudit } from "./user.server";
+import { NO_PLAN, USERS_PAGE_SIZE, type StatusFilter } from "~/components/user-management/user-list";
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-export const USERS_PAGE_SIZE = 10;
-export const STATUS_FILTERS = ["Active", "Blocked", "Pending"] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
-
-/** Plan filter value for users without an active plan. */
-export const NO_PLAN = "none";
 
 export interface UserListFilters {
   search: string;

@@ -11,6 +11,7 @@ import { DataTable, type DataTableColumn } from "~/components/ui/data-table";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
 import { DeleteUserDialog, UserDialog } from "~/components/user-management/dialogs";
+import { NO_PLAN, STATUS_FILTERS, USERS_PAGE_SIZE } from "~/components/user-management/user-list";
 import { DUPLICATE_EMAIL, editUserFormSchema, normalizeUserForm, userFormSchema } from "~/components/user-management/user-form-schema";
 import { ADMIN_ROLES, requireRole, type AccessDeniedData, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
@@ -29,13 +30,10 @@ import {
   isDuplicateEmailError,
   listUsers,
   liveEmailTaken,
-  NO_PLAN,
   setUserStatus,
   softDeleteUser,
-  STATUS_FILTERS,
   updateManagedUser,
   userStats,
-  USERS_PAGE_SIZE,
   type ManagedUser,
 } from "~/models/user-management.server";
 import { sendInvitation } from "~/models/invitation.server";

@@ -1,24 +1,5 @@
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { signIn, signOut, uniqueEmail } from "./helpers";
-
-/**
- * Every test fails on a browser console error or an uncaught page error (hydration mismatches, CSP
- * violations, crashes). A 4xx answer for a page that is meant to answer 4xx (an invalid link) is expected.
- */
-const test = base.extend<{ consoleErrors: string[] }>({
-  consoleErrors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      page.on("console", (msg) => {
-        if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) errors.push(msg.text());
-      });
-      page.on("pageerror", (e) => errors.push(e.message));
-      await use(errors);
-      expect(errors).toEqual([]);
-    },
-    { auto: true },
-  ],
-});
 
 /** Opens the newest e-mail to the address in the dev outbox and returns the link of the kind. */
 async function linkFromOutbox(page: Page, email: string, kind: "activation" | "resetpassword"): Promise<string> {

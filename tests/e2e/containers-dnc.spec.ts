@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { DEMO_ADMIN, signIn, signOut, signUpAndConfirm, uniqueEmail } from "./helpers";
 
 // Both projects (js, no-js) share one server and data directory: names are unique per run and counts relative.

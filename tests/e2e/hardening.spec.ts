@@ -1,5 +1,5 @@
 import http from "node:http";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /*
  * The real server.mjs wires the hardening middleware (tests/security/server-security.test.ts tests it in

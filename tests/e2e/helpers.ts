@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page } from "./fixtures";
 
 export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-password" };
 

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { DEMO_ADMIN, signIn, signUpAndConfirm } from "./helpers";
 
 /*
@@ -37,21 +37,9 @@ async function fetchDownload(page: Page, testId: string) {
   return { text: await res.text(), disposition: res.headers()["content-disposition"] };
 }
 
-let browserErrors: string[] = [];
-
 test.beforeEach(async ({ page }) => {
-  browserErrors = [];
-  // Hydration mismatches and client crashes fail the test (a missing favicon does not).
-  page.on("pageerror", (e) => browserErrors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) browserErrors.push(m.text());
-  });
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-});
-
-test.afterEach(() => {
-  expect(browserErrors).toEqual([]);
 });
 
 test("a CSV purge walks all six steps and gives good, bad and invalid files; history and dashboard count it", async ({ page }, info) => {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("cross-site form posts are refused before they reach an action", async ({ request, baseURL }) => {
   const evil = await request.post("/login", {

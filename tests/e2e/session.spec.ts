@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO_ADMIN, signIn, signOut } from "./helpers";
 
 test("a protected page sends you to sign in and back, and logout ends the session", async ({ page }) => {

@@ -33,7 +33,14 @@ function CloseForm({ closeHref }: { closeHref: string }) {
 
 function CancelButton() {
   return (
-    <button type="submit" form={CLOSE_FORM_ID} formNoValidate className={secondaryButtonClass}>
+    <button
+      type="submit"
+      form={CLOSE_FORM_ID}
+      formNoValidate
+      className={secondaryButtonClass}
+      // Keeps focus in the field: its blur would show "required" errors that move Cancel away from the pointer.
+      onMouseDown={(e) => e.preventDefault()}
+    >
       Cancel
     </button>
   );
