@@ -60,26 +60,114 @@ function safeHost(origin) {
   }
 }
 
+/** Ordinary forms and API calls: no legitimate one comes near this. */
+export const FORM_BODY_LIMIT = 64 * 1024;
+
 /**
- * Bodies whose declared length is clearly over the upload limit are refused before a byte is read
- * (413 with the limit in words). The routes' streamed cap (exact to the byte) still applies to every body,
- * including chunked ones without a Content-Length; this only saves reading a huge body to find out.
- * `slack` leaves room for the multipart envelope and the form's text fields.
+ * The only routes that take large bodies (files, typed number lists): they check the session/key and plan
+ * before reading and stream the file to disk under MAX_UPLOAD_BYTES. Matched case-insensitively, with
+ * Remix's single-fetch `.data` suffix and a trailing slash, like the router matches them; anything else
+ * (including a spelling the router would decode to one of these) gets the small limit, the safe side.
  */
-export function declaredBodyLimit({ maxUploadBytes, slack = 1024 * 1024 }) {
+const UPLOAD_ROUTES = [
+  /^\/purge$/,
+  /^\/purge\/upload$/,
+  /^\/containers$/,
+  /^\/dnc$/,
+  /^\/resources\/list-uploads$/,
+  /^\/api\/v1\/scrubs$/,
+  /^\/api\/v1\/containers\/[^/]+\/numbers$/,
+  /^\/verify$/, // public: a certificate and, with JS off, the files it names (hashed while streaming)
+];
+
+export function takesLargeBody(path) {
+  const p = path.toLowerCase().replace(/\.data$/, "").replace(/\/+$/, "") || "/";
+  return UPLOAD_ROUTES.some((r) => r.test(p));
+}
+
+function refuse(req, res, status, code, text) {
+  res.setHeader("Connection", "close");
+  if (req.path.startsWith("/api/")) res.status(status).json({ error: { code, message: text } });
+  else res.status(status).type("text/plain").send(text);
+}
+
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data\s*;.*\bboundary=)/i;
+
+/**
+ * Request bodies, before any route reads them:
+ * - upload routes (takesLargeBody): a declared length clearly over MAX_UPLOAD_BYTES is refused before a
+ *   byte is read (413 with the limit in words); the routes' streamed cap decides to the byte. `slack`
+ *   leaves room for the multipart envelope and the form's text fields;
+ * - every other route: at most FORM_BODY_LIMIT bytes, counted while the body arrives (a declared length
+ *   over it is refused at once, a chunked body the moment it passes it) and held until complete, so no
+ *   route ever parses more;
+ * - pages' forms (not the API, not uploads, whose reader reports a malformed body itself) must be a form encoding the router can parse: no Content-Type means the
+ *   HTML default (url-encoded); another type, or a multipart body that does not parse, is refused with
+ *   415/400 instead of failing inside an action.
+ */
+export function bodyLimits({ maxUploadBytes, slack = 1024 * 1024, formLimit = FORM_BODY_LIMIT }) {
   return (req, res, next) => {
-    const declared = Number(req.get("content-length") ?? 0);
-    if (Number.isFinite(declared) && declared > maxUploadBytes + slack) {
-      res.setHeader("Connection", "close");
-      const text = `File is too large. The limit is ${formatBytes(maxUploadBytes)}.`;
-      if (req.path.startsWith("/api/")) {
-        res.status(413).json({ error: { code: "payload_too_large", message: text } });
-      } else {
-        res.status(413).type("text/plain").send(text);
-      }
-      return;
+    const declared = Number(req.get("content-length") ?? "");
+    const hasBody = req.get("transfer-encoding") !== undefined || (Number.isFinite(declared) && declared > 0);
+    if (!hasBody) return next();
+    const api = req.path.startsWith("/api/");
+    const large = takesLargeBody(req.path);
+    const limit = large ? maxUploadBytes + slack : formLimit;
+    if (Number.isFinite(declared) && declared > limit) {
+      const text = large ? `File is too large. The limit is ${formatBytes(maxUploadBytes)}.` : `Request is too large. The limit is ${formatBytes(formLimit)}.`;
+      return refuse(req, res, 413, "payload_too_large", text);
     }
-    next();
+    if (large) return next();
+    if (!api) {
+      const type = req.get("content-type");
+      if (!type) req.headers["content-type"] = "application/x-www-form-urlencoded";
+      else if (!FORM_TYPES.test(type)) return refuse(req, res, 415, "unsupported_media_type", "This form was sent in an encoding the server does not read.");
+    }
+    holdBody(req, formLimit, {
+      over: () => refuse(req, res, 413, "payload_too_large", `Request is too large. The limit is ${formatBytes(formLimit)}.`),
+      complete: async (body) => {
+        if (!api && /^multipart\//i.test(req.get("content-type"))) {
+          try {
+            await new Response(body, { headers: { "Content-Type": req.get("content-type") } }).formData();
+          } catch {
+            return refuse(req, res, 400, "bad_request", "The form could not be read.");
+          }
+        }
+        next();
+      },
+    });
+  };
+}
+
+/**
+ * Keeps a body out of the request stream until it has all arrived (at most `limit` bytes), then hands it
+ * on unchanged. Intercepts `push`, where the HTTP parser delivers the body, so it works whoever reads the
+ * stream later and whenever they start; past the limit the rest is dropped and `over` answers.
+ */
+function holdBody(req, limit, { over, complete }) {
+  const push = req.push;
+  const chunks = [];
+  let size = req.readableLength; // anything parsed before this middleware ran stays first in the stream
+  let refused = false;
+  req.push = function held(chunk, encoding) {
+    if (refused) return true;
+    if (chunk === null) {
+      req.push = push;
+      for (const c of chunks) push.call(req, c);
+      push.call(req, null);
+      complete(Buffer.concat(chunks)).catch(() => over());
+      return false;
+    }
+    const buf = typeof chunk === "string" ? Buffer.from(chunk, encoding) : chunk;
+    size += buf.length;
+    if (size > limit) {
+      refused = true;
+      chunks.length = 0;
+      over();
+      return true;
+    }
+    chunks.push(buf);
+    return true;
   };
 }
 

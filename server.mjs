@@ -3,7 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
-import { declaredBodyLimit, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
+import { bodyLimits, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
 
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "index.js"));
@@ -28,7 +28,7 @@ if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
 app.use(untrustedForwardedHeaders({ trustProxy: process.env.TRUST_PROXY }));
 app.use(securityHeaders({ production }));
 app.use(sameOriginPosts());
-app.use(declaredBodyLimit({ maxUploadBytes: maxUploadBytes() }));
+app.use(bodyLimits({ maxUploadBytes: maxUploadBytes() }));
 
 app.use("/build", express.static(path.join(buildDir, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));

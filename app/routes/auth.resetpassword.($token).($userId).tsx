@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { echoCapped } from "~/utils/echo-cap";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -46,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   if (submission.status !== "success") {
-    return data<ActionResult>({ state: "form", result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
+    return data<ActionResult>({ state: "form", result: echoCapped(submission.reply({ hideFields: ["password", "confirmPassword"] })) }, { status: 400 });
   }
   try {
     const db = await getDb();

@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { echoCapped } from "~/utils/echo-cap";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
@@ -37,7 +38,7 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
-  if (submission.status !== "success") return data({ sent: false as const, email: "", result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data({ sent: false as const, email: "", result: echoCapped(submission.reply()) }, { status: 400 });
   const email = submission.value.email.toLowerCase();
   try {
     const db = await getDb();
@@ -48,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     console.error(e);
     return data(
-      { sent: false as const, email: "", result: submission.reply({ formErrors: ["Failed to send password reset email."] }) },
+      { sent: false as const, email: "", result: echoCapped(submission.reply({ formErrors: ["Failed to send password reset email."] })) },
       { status: 500 },
     );
   }

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { echoCapped } from "~/utils/echo-cap";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(echoCapped(submission.reply()), { status: 400 });
   try {
     const user = await authenticateLogin(request, context);
     const cookie = await startUserSession(request, user.id, {
@@ -36,10 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(safeRedirectPath(submission.value.redirectTo), { headers: { "Set-Cookie": cookie } });
   } catch (e) {
     if (e instanceof LoginError) {
-      return data(submission.reply({ formErrors: [e.message], hideFields: ["password"] }), { status: 401 });
+      return data(echoCapped(submission.reply({ formErrors: [e.message], hideFields: ["password"] })), { status: 401 });
     }
     console.error(e);
-    return data(submission.reply({ formErrors: ["An unexpected error occurred. Please try again."] }), { status: 500 });
+    return data(echoCapped(submission.reply({ formErrors: ["An unexpected error occurred. Please try again."] })), { status: 500 });
   }
 }
 

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { echoCapped } from "~/utils/echo-cap";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
@@ -38,13 +39,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: signupSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: secretFields }), { status: 400 });
+  if (submission.status !== "success") return data(echoCapped(submission.reply({ hideFields: secretFields })), { status: 400 });
   const v = submission.value;
   const email = v.email.toLowerCase();
   try {
     const db = await getDb();
     if (!(await takeRateLimit(db, `signup:ip:${clientIp(context)}`, SIGNUP_LIMITS.perIp, SIGNUP_LIMITS.windowMs))) {
-      return data(submission.reply({ formErrors: [SIGNUP_MESSAGES.tooMany], hideFields: secretFields }), { status: 429 });
+      return data(echoCapped(submission.reply({ formErrors: [SIGNUP_MESSAGES.tooMany], hideFields: secretFields })), { status: 429 });
     }
     // Hash first: a taken address costs the same work as a new one.
     const passwordHash = await hashPassword(v.password);
@@ -70,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (e) {
     console.error(e);
-    return data(submission.reply({ formErrors: [SIGNUP_MESSAGES.failed], hideFields: secretFields }), { status: 500 });
+    return data(echoCapped(submission.reply({ formErrors: [SIGNUP_MESSAGES.failed], hideFields: secretFields })), { status: 500 });
   }
 }
 

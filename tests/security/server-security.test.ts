@@ -2,11 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { declaredBodyLimit, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
+import { bodyLimits, FORM_BODY_LIMIT, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
 
 /*
  * The production server's middleware (server.mjs mounts exactly these), on a bare Express app with the same
- * order: headers, same-origin POST check, declared body limit. HSTS only in production.
+ * order: headers, same-origin POST check, body limits. HSTS only in production.
  * The e2e spec tests/e2e/security.spec.ts checks the headers and the cross-site refusal on the real server.
  */
 const LIMIT = 4096;
@@ -17,11 +17,11 @@ function makeApp(production: boolean) {
   app.disable("x-powered-by");
   app.use(securityHeaders({ production }));
   app.use(sameOriginPosts());
-  app.use(declaredBodyLimit({ maxUploadBytes: LIMIT, slack: SLACK }));
+  app.use(bodyLimits({ maxUploadBytes: LIMIT, slack: SLACK }));
   app.all("*", (req, res) => {
     let bytes = 0;
     req.on("data", (c: Buffer) => (bytes += c.length));
-    req.on("end", () => res.json({ reached: true, bytes, nonce: res.locals.cspNonce }));
+    req.on("end", () => res.json({ reached: true, bytes, type: req.get("content-type") ?? null, nonce: res.locals.cspNonce }));
   });
   return app;
 }
@@ -110,24 +110,31 @@ describe("same-origin check for form posts", () => {
   });
 });
 
-describe("declared body limit", () => {
-  /** Sends a body of `size` bytes with an honest Content-Length; resolves with status and text. */
-  function send(path: string, size: number): Promise<{ status: number; text: string }> {
-    return new Promise((resolve, reject) => {
-      const url = new URL(`${dev}${path}`);
-      const req = http.request(
-        { host: url.hostname, port: url.port, path, method: "POST", headers: { "Content-Length": String(size), "Content-Type": "text/csv" } },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-        },
-      );
-      req.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e)));
-      req.end(Buffer.alloc(size, 0x31));
+/** Sends a body of `size` bytes (honest Content-Length, or chunked); resolves with status and text. */
+function send(
+  path: string,
+  size: number,
+  { chunked = false, type = "text/csv" as string | null } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${dev}${path}`);
+    const headers: Record<string, string> = chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(size) };
+    if (type) headers["Content-Type"] = type;
+    const req = http.request({ host: url.hostname, port: url.port, path, method: "POST", headers }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
     });
-  }
+    req.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e)));
+    if (chunked) {
+      // 16 KiB pieces: the refusal must come while the body is still arriving.
+      for (let sent = 0; sent < size; sent += 16 * 1024) req.write(Buffer.alloc(Math.min(16 * 1024, size - sent), 0x31));
+      req.end();
+    } else req.end(Buffer.alloc(size, 0x31));
+  });
+}
 
+describe("declared body limit on upload routes", () => {
   it("one byte over limit + envelope slack is refused with the limit in words, before the body is read", async () => {
     const over = await send("/purge", LIMIT + SLACK + 1);
     expect(over.status).toBe(413);
@@ -164,5 +171,56 @@ describe("forwarded headers", () => {
     const trusted = await seenBy("loopback");
     expect(trusted.headers["x-forwarded-host"]).toBe("evil.example:9999");
     expect(trusted.ip).toBe("6.6.6.6");
+  });
+});
+
+describe("small body limit on every other route", () => {
+  it("a declared body over 64 KiB on a form route is refused before it is read, on pages and the API alike", async () => {
+    expect(FORM_BODY_LIMIT).toBe(64 * 1024);
+    const page = await send("/login", FORM_BODY_LIMIT + 1, { type: "application/x-www-form-urlencoded" });
+    expect(page).toEqual({ status: 413, text: "Request is too large. The limit is 64 KB." });
+    const api = await send("/api/v1/containers", FORM_BODY_LIMIT + 1, { type: "application/json" });
+    expect(api.status).toBe(413);
+    expect(JSON.parse(api.text).error.code).toBe("payload_too_large");
+  });
+
+  it("a chunked body is cut off the moment it passes the limit, and the route never sees it", async () => {
+    for (const path of ["/login", "/signup", "/forgot-password", "/PURGE/upload/x", "/pricing/p1/confirm", "/purge/upload/../../login"]) {
+      const res = await send(path, 10 * 1024 * 1024, { chunked: true, type: "application/x-www-form-urlencoded" });
+      expect(res.status, path).toBe(413);
+      expect(res.text).not.toContain("reached");
+    }
+  });
+
+  it("a body within the limit reaches the route whole, chunked or not", async () => {
+    for (const chunked of [false, true]) {
+      const res = await send("/login", FORM_BODY_LIMIT, { chunked, type: "application/x-www-form-urlencoded" });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text)).toMatchObject({ reached: true, bytes: FORM_BODY_LIMIT });
+    }
+  });
+
+  it("upload routes (any case, trailing slash, single-fetch .data) take large bodies", async () => {
+    for (const path of ["/purge/upload", "/Purge/Upload/", "/purge/upload.data", "/resources/list-uploads", "/api/v1/containers/abc/numbers", "/verify"]) {
+      const res = await send(path, LIMIT + SLACK, { chunked: true, type: "multipart/form-data; boundary=x" });
+      expect(res.status, path).toBe(200);
+    }
+  });
+});
+
+describe("form encodings", () => {
+  it("a page POST without Content-Type is read as the HTML default, url-encoded", async () => {
+    const res = await send("/pricing/p1/confirm", 3, { type: null });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toMatchObject({ reached: true, type: "application/x-www-form-urlencoded" });
+  });
+
+  it("an encoding no form uses, or a multipart body that does not parse, is refused before any action", async () => {
+    for (const type of ["text/plain", "application/json", "multipart/form-data", "text/csv"]) {
+      const res = await send("/pricing/p1/confirm", 10, { type });
+      expect(res, type).toEqual({ status: 415, text: "This form was sent in an encoding the server does not read." });
+    }
+    const broken = await send("/login", 100, { type: "multipart/form-data; boundary=zzz" });
+    expect(broken).toEqual({ status: 400, text: "The form could not be read." });
   });
 });
