@@ -10,7 +10,8 @@ import { availableDbKinds, createTestDb, type TestDbKind } from "../../../tests/
 import type { DbHandle } from "../../../db/client";
 import { createContainer, createUser, REDIS_URL, storeKinds, uniquePrefix } from "../test/helpers";
 import { EmbeddedListStore } from "./embedded-store";
-import { ListManager, partitionOf } from "./manager";
+import { ListManager } from "./manager";
+import { partitionOf } from "./rows";
 import { readListNumbers } from "./pg-bulk";
 import { RedisListStore } from "./redis-store";
 import type { ListStore } from "./store";

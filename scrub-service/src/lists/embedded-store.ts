@@ -4,7 +4,17 @@
  * scrub reads a consistent copy. Filled from PostgreSQL by the ListManager (it is a cache in memory).
  */
 import fs from "node:fs";
-import { ListStoreError, splitNumber, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
+import {
+  chunksOf,
+  ListStoreError,
+  splitNumber,
+  type ChangeMode,
+  type ChangeStart,
+  type ListSnapshot,
+  type ListStore,
+  type ReplaceHandle,
+  type StoreChange,
+} from "./store";
 
 /** Cache file: magic, checksum, 1000 counts (u32 each), then every area code's sorted rests. */
 const FILE_MAGIC = 0x31584449; // "IDX1"
@@ -111,8 +121,22 @@ function subtractSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out.slice(0, w);
 }
 
+/** Every number of a copy, by area code. */
+function* numbersOfCopy(copy: Copy): Generator<Float64Array> {
+  for (let n = 0; n < 1000; n++) {
+    const a = copy.byNpa[n];
+    if (!a) continue;
+    const out = new Float64Array(a.length);
+    const base = n * 10_000_000;
+    for (let i = 0; i < a.length; i++) out[i] = base + a[i];
+    yield out;
+  }
+}
+
 export class EmbeddedListStore implements ListStore {
   readonly kind = "embedded" as const;
+  /** A cache in this process's memory: the process fills it from the database when a scrub needs it. */
+  readonly fillsOnDemand = true;
   /** The served copy of each list (immutable arrays). */
   private copies = new Map<number, Copy>();
   /** Copy being changed (add/remove), swapped in by finishChange. */
@@ -234,6 +258,36 @@ export class EmbeddedListStore implements ListStore {
   }
 
   /**
+   * The copy is this process's memory, which nobody reads before the database commits: the change is
+   * applied after the commit (built whole from the numbers when they are the whole list). A copy of another
+   * version than the one changed is dropped, and filled from the database on next use.
+   */
+  change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange {
+    let start: ChangeStart | null = null;
+    const idle = async () => {};
+    return {
+      started: async (s) => {
+        start = s;
+      },
+      written: idle,
+      beforeCommit: idle,
+      committed: async (version) => {
+        if (start?.wholeList) {
+          await this.finishChange(listId, version, await this.replace(listId, chunksOf(numbers)));
+        } else if (!start || (await this.version(listId)) !== start.version) {
+          await this.drop(listId);
+        } else {
+          await this.beginChange(listId);
+          if (mode === "add") await this.add(listId, numbers);
+          else await this.remove(listId, numbers);
+          await this.finishChange(listId, version);
+        }
+      },
+      failed: idle,
+    };
+  }
+
+  /**
    * Writes the served copy of a list to `file` (the caller writes a temp name and renames it, so a reader
    * never sees half a file): the next process serves this version without reading 20M numbers back out of
    * PGlite (decision 019).
@@ -262,7 +316,7 @@ export class EmbeddedListStore implements ListStore {
    * Serves `version` of a list from a file written by saveCopy. False (nothing changed) when the file is
    * missing, truncated or fails its checksum: the caller then reads the list from the database.
    */
-  loadCopy(listId: number, version: number, file: string): boolean {
+  async loadCopy(listId: number, version: number, file: string): Promise<boolean> {
     let bytes: Buffer;
     try {
       bytes = fs.readFileSync(file);
@@ -289,18 +343,11 @@ export class EmbeddedListStore implements ListStore {
     return true;
   }
 
-  /** Every number of the served copy of a list, by area code (for building its Bloom filter). */
-  *numbersOf(listId: number): Generator<Float64Array> {
+  /** Every number of the served copy at `version`, by area code (for building its Bloom filter). */
+  numbersOf(listId: number, version: number): Iterable<Float64Array> | null {
     const copy = this.copies.get(listId);
-    if (!copy) return;
-    for (let n = 0; n < 1000; n++) {
-      const a = copy.byNpa[n];
-      if (!a) continue;
-      const out = new Float64Array(a.length);
-      const base = n * 10_000_000;
-      for (let i = 0; i < a.length; i++) out[i] = base + a[i];
-      yield out;
-    }
+    if (!copy || copy.version !== version || this.staged.has(listId)) return null;
+    return numbersOfCopy(copy);
   }
 
   async memoryBytes(): Promise<number> {

@@ -15,6 +15,27 @@ export interface BulkSession {
   copyNumbers(table: string, listId: number, numbers: Float64Array, opts?: { freeze?: boolean }): Promise<void>;
 }
 
+/** What a database driver is good at, for choosing how a list change is written (lists/rows.ts). */
+export interface BulkTraits {
+  /**
+   * PostgreSQL: a whole list is written faster into a new table that is indexed once and swapped in than
+   * by COPY into the indexed partition (decision 018).
+   */
+  buildsAside: boolean;
+  /** PGlite runs on this process's thread: one long statement blocks every web request (decision 017). */
+  runsOnThisThread: boolean;
+}
+
+export function bulkTraits(handle: DbHandle): BulkTraits {
+  const pg = handle.driver.kind === "pg";
+  return { buildsAside: pg, runsOnThisThread: !pg };
+}
+
+/** A list's partition of list_numbers (migration 0006 creates one per list). */
+export function partitionOf(listId: number): string {
+  return `list_numbers_${Number(listId)}`;
+}
+
 const COPY_CHUNK = 1_000_000;
 
 function* textChunks(listId: number, numbers: Float64Array): Generator<string> {

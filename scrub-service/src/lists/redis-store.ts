@@ -9,7 +9,16 @@
  *   <p>n:<list>:<gen>:{NPA}NXX     set of line numbers (0–9999)
  */
 import { Redis } from "ioredis";
-import { ListStoreError, type ListSnapshot, type ListStore, type ReplaceHandle } from "./store";
+import {
+  chunksOf,
+  ListStoreError,
+  type ChangeMode,
+  type ChangeStart,
+  type ListSnapshot,
+  type ListStore,
+  type ReplaceHandle,
+  type StoreChange,
+} from "./store";
 
 /** Numbers per script call (one area code per call: one hash slot, so Redis Cluster routes it whole). */
 const SCRIPT_BATCH = 5000;
@@ -177,6 +186,8 @@ export interface RedisStoreOptions {
 
 export class RedisListStore implements ListStore {
   readonly kind = "redis" as const;
+  /** One copy for every process: written by loads and `lists rebuild`, never by a scrub. */
+  readonly fillsOnDemand = false;
   readonly redis: Redis;
   readonly prefix: string;
   readonly scanBelowKeys: number;
@@ -544,6 +555,24 @@ export class RedisListStore implements ListStore {
     return m ? Number(m[1]) : 0;
   }
 
+  change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange {
+    return new RedisChange(this, listId, mode, numbers);
+  }
+
+  /** Redis cannot hand a copy back cheaply: the Bloom filter is built from the database. */
+  numbersOf(): null {
+    return null;
+  }
+
+  /** The copy lives in Redis; nothing is saved on disk. */
+  async saveCopy(): Promise<boolean> {
+    return false;
+  }
+
+  async loadCopy(): Promise<boolean> {
+    return false;
+  }
+
   /** Deletes every key of this store's prefix (tests). */
   async clearAll(): Promise<void> {
     await this.unlinkMatching(`${this.prefix}*`);
@@ -551,5 +580,84 @@ export class RedisListStore implements ListStore {
 
   async close(): Promise<void> {
     this.redis.disconnect();
+  }
+}
+
+/**
+ * One add/remove/replace of a Redis copy, which every process reads while the database writes:
+ *  - a replace (or an add into an empty list) builds the new generation aside, from the start of the change
+ *    (overlapping the database's writes), and swaps it in after the commit; the old copy is served meanwhile;
+ *  - an add or remove into a current copy marks it changing first and writes in place (an add while the
+ *    database copies, a remove after the database counted removals); a rollback then drops the copy, so
+ *    scrubs fail closed until `lists rebuild`;
+ *  - a copy that was not current stays so (fail closed) until rebuilt.
+ */
+class RedisChange implements StoreChange {
+  private building: Promise<ReplaceHandle> | null = null;
+  private replaced: ReplaceHandle | undefined;
+  /** The copy was current before this change (or the list was empty): it is updated in place. */
+  private inPlace = false;
+  private touched = false;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: RedisListStore,
+    private readonly listId: number,
+    private readonly mode: ChangeMode,
+    private readonly numbers: Float64Array,
+  ) {
+    if (mode === "replace") this.buildAside();
+  }
+
+  private buildAside(): void {
+    this.building = this.store.replace(this.listId, chunksOf(this.numbers));
+    this.building.catch(() => {});
+  }
+
+  async started(start: ChangeStart): Promise<void> {
+    const { store, listId } = this;
+    if (start.wholeList) {
+      if (!this.building) this.buildAside();
+      return;
+    }
+    const sv = await store.version(listId);
+    this.inPlace = sv === start.version || start.size === 0;
+    if (this.inPlace && sv !== start.version) await store.drop(listId); // empty list: start clean
+    if (this.mode === "add" && this.inPlace && this.numbers.length) {
+      this.touched = true;
+      await store.beginChange(listId);
+      this.writing = (async () => {
+        for (const c of chunksOf(this.numbers)) await store.add(listId, c);
+      })();
+      this.writing.catch(() => {});
+    }
+  }
+
+  async written({ removed }: { added: number; removed: number }): Promise<void> {
+    if (this.mode !== "remove" || !this.inPlace || !removed) return;
+    this.touched = true;
+    await this.store.beginChange(this.listId);
+    for (const c of chunksOf(this.numbers)) await this.store.remove(this.listId, c);
+  }
+
+  async beforeCommit(): Promise<void> {
+    await this.writing;
+    if (this.building) this.replaced = await this.building;
+  }
+
+  async committed(version: number): Promise<void> {
+    if (this.replaced) {
+      await this.store.finishChange(this.listId, version, this.replaced);
+    } else if (this.inPlace) {
+      if (!this.touched) await this.store.beginChange(this.listId);
+      await this.store.finishChange(this.listId, version);
+    }
+  }
+
+  async failed(): Promise<void> {
+    if (this.building && !this.replaced) this.replaced = await this.building.catch(() => undefined);
+    if (this.replaced) await this.store.abortReplace(this.listId, this.replaced).catch(() => {});
+    // the copy was touched but the database did not commit: dropped, so scrubs fail closed until rebuilt
+    if (this.touched) await this.store.drop(this.listId).catch(() => {});
   }
 }

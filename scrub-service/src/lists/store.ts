@@ -12,8 +12,49 @@ export class ListStoreError extends Error {
   }
 }
 
+export type ChangeMode = "add" | "remove" | "replace";
+
+/** What the database held when a change took the list's lock (nothing written yet). */
+export interface ChangeStart {
+  /** lists.version and lists.size before the change. */
+  version: number;
+  size: number;
+  /** After the change the list is exactly its numbers: a replace, or an add into an empty list. */
+  wholeList: boolean;
+}
+
+/**
+ * The store's side of one add/remove/replace of sorted, distinct numbers. The ListManager calls these
+ * around the database's writes (lists/rows.ts), the same way for every store and database:
+ *
+ *   store.change(…)        before the database is touched
+ *   started(start)         in a transaction holding the list's row lock, before any row is written
+ *   written(counts)        the rows are written (all of them, also when the database took several transactions)
+ *   beforeCommit()         in the last transaction, before it makes the new version visible
+ *   committed(version)     after that commit: the copy becomes current at `version`
+ *   failed()               the change failed before its commit (rolled back, or partly written)
+ *
+ * Each store decides what to do at each step: Redis (shared by every process) marks its copy changing and
+ * writes while the database does, the embedded index (this process's memory) applies the change after
+ * the commit.
+ */
+export interface StoreChange {
+  started(start: ChangeStart): Promise<void>;
+  written(counts: { added: number; removed: number }): Promise<void>;
+  beforeCommit(): Promise<void>;
+  committed(version: number): Promise<void>;
+  failed(): Promise<void>;
+}
+
 export interface ListStore {
+  /** For status and logs only: callers never branch on it (the interface hides the store). */
   readonly kind: "redis" | "embedded";
+  /**
+   * Whether a scrub that finds no current copy has this process fill it from the database (the embedded
+   * index: a cache in this process's memory), or waits for a load or `lists rebuild` to write it and fails
+   * closed after the wait (Redis: one copy for every process).
+   */
+  readonly fillsOnDemand: boolean;
   /** The version of the list's copy, or null when missing or in the middle of a change. */
   version(listId: number): Promise<number | null>;
   /**
@@ -33,6 +74,14 @@ export interface ListStore {
   finishChange(listId: number, version: number, replaced?: ReplaceHandle): Promise<void>;
   /** Drops a replacement that was not committed. */
   abortReplace(listId: number, replaced: ReplaceHandle): Promise<void>;
+  /** The store's side of one add/remove/replace (see StoreChange). */
+  change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange;
+  /** Every number of the copy at `version`, when the store can read them back cheaply (else null). */
+  numbersOf(listId: number, version: number): Iterable<Float64Array> | null;
+  /** Writes the copy at `version` to `file` for the next process on this disk; false when the store keeps no such copies. */
+  saveCopy(listId: number, version: number, file: string): Promise<boolean>;
+  /** Serves `version` from a file saveCopy wrote; false (nothing changed) when missing, damaged or not supported. */
+  loadCopy(listId: number, version: number, file: string): Promise<boolean>;
   /** Removes the list's copy entirely. */
   drop(listId: number): Promise<void>;
   /** Bytes the store uses (Redis used_memory, or the embedded arrays). */
@@ -55,4 +104,13 @@ export interface ReplaceHandle {
 export function splitNumber(x: number): [npa: number, rest: number] {
   const npa = Math.floor(x / 10_000_000);
   return [npa, x - npa * 10_000_000];
+}
+
+const CHUNK = 1_000_000;
+
+/** Numbers in chunks of a million (what stores and filters take at a time). */
+export function chunksOf(a: Float64Array): Float64Array[] {
+  const out: Float64Array[] = [];
+  for (let s = 0; s < a.length; s += CHUNK) out.push(a.subarray(s, Math.min(a.length, s + CHUNK)));
+  return out;
 }
