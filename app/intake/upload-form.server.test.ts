@@ -91,3 +91,66 @@ describe("readUploadForm", () => {
     expect(countRows("\n\n  \n2015550123")).toBe(1);
   });
 });
+
+/** A multipart body written by hand, so the part header is exactly what a browser or client sent. */
+function rawMultipart(disposition: string, content = "Phone\n2125550142\n"): Request {
+  const b = "----b0undary";
+  const body = Buffer.concat([
+    Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n`),
+    Buffer.from(`--${b}\r\nContent-Disposition: ${disposition}\r\nContent-Type: text/csv\r\n\r\n`, "utf8"),
+    Buffer.from(content),
+    Buffer.from(`\r\n--${b}--\r\n`),
+  ]);
+  return new Request("http://localhost/x", { method: "POST", body, headers: { "Content-Type": `multipart/form-data; boundary=${b}` } });
+}
+
+describe("file names (RFC 7578 / RFC 6266)", () => {
+  it("reads any name a browser sends: ; = quotes, non-ASCII, spaces", async () => {
+    // Browsers send the name quoted, UTF-8 as is, and escape " as %22 (Chrome, Firefox) or \" (RFC 2616 quoting).
+    const cases: [string, string][] = [
+      ['form-data; name="file"; filename="leads;2024.csv"', "leads;2024.csv"],
+      ['form-data; name="file"; filename="Q1=final.csv"', "Q1=final.csv"],
+      ['form-data; name="file"; filename="a; filename=b.csv"', "a; filename=b.csv"],
+      ['form-data; name="file"; filename="say \\"hi\\".csv"', 'say "hi".csv'],
+      ['form-data; name="file"; filename="say %22hi%22.csv"', 'say "hi".csv'],
+      ["form-data; name=\"file\"; filename=\"it's.csv\"", "it's.csv"],
+      ['form-data; name="file"; filename="Клиенты 2026.csv"', "Клиенты 2026.csv"],
+      ["form-data; name=\"file\"; filename*=UTF-8''Jos%C3%A9%3B%20list.csv", "José; list.csv"],
+      ['form-data; filename="x;y.csv"; name="file"', "x;y.csv"],
+    ];
+    for (const [disposition, expected] of cases) {
+      const form = await readUploadForm(rawMultipart(disposition), { userId: user(6) });
+      expect(form.malformed, disposition).toBe(false);
+      expect(form.fields.get("intent")).toBe("upload");
+      expect(form.upload?.originalName, disposition).toBe(expected);
+      expect(fs.readFileSync(form.upload!.path, "utf8")).toBe("Phone\n2125550142\n");
+      await form.discard();
+    }
+    expect(filesOf(user(6))).toEqual([]);
+  });
+
+  it("prefers filename* over filename and keeps only the base name", async () => {
+    const form = await readUploadForm(
+      rawMultipart("form-data; name=\"file\"; filename=\"fallback.csv\"; filename*=utf-8''%E2%82%AC%20report.csv"),
+      { userId: user(7) },
+    );
+    expect(form.upload?.originalName).toBe("€ report.csv");
+    await form.discard();
+    const dirs = await readUploadForm(rawMultipart('form-data; name="file"; filename="C:\\\\Users\\\\me\\\\list.csv"'), { userId: user(7) });
+    expect(dirs.upload?.originalName).toBe("list.csv");
+    await dirs.discard();
+  });
+
+  it("answers a body cut off in the middle as malformed and keeps nothing", async () => {
+    const whole = await rawMultipart('form-data; name="file"; filename="cut.csv"', "Phone\n" + "2125550142\n".repeat(100)).arrayBuffer();
+    const cut = new Request("http://localhost/x", {
+      method: "POST",
+      body: new Uint8Array(whole).slice(0, 400),
+      headers: { "Content-Type": "multipart/form-data; boundary=----b0undary" },
+    });
+    const form = await readUploadForm(cut, { userId: user(8) });
+    expect(form.malformed).toBe(true);
+    expect(form.upload).toBeNull();
+    expect(filesOf(user(8)).filter((n) => !n.endsWith(".part"))).toEqual([]);
+  });
+});

@@ -111,11 +111,13 @@ export async function readUploadForm(
       else if (name !== FILE_FIELD) fields.append(name, value);
     });
     parser.on("file", (name, stream, info) => {
+      // A broken body errors the parser and this stream, once per listener: the parser's error is the one we answer.
+      stream.on("error", () => {});
       if (name !== FILE_FIELD) {
         stream.resume(); // a file in a field we do not take: drop it
         return;
       }
-      const write = storeUploadStream(opts.userId, info.filename, stream, { maxBytes, staged: opts.staged }).then(
+      const write = storeUploadStream(opts.userId, browserFileName(info.filename), stream, { maxBytes, staged: opts.staged }).then(
         (u) => {
           if (u) stored.push(u);
         },
@@ -147,6 +149,14 @@ export async function readUploadForm(
     return emptyForm({ fields, manyFiles: true, discard });
   }
   return { fields, upload: stored[0] ?? null, tooLarge, textTooLarge, manyFiles: false, malformed: false, discard };
+}
+
+/**
+ * Browsers escape a file name's `"`, CR and LF as `%22`, `%0D`, `%0A` in the part header (HTML's
+ * multipart/form-data encoding algorithm; a name is otherwise sent as UTF-8 as is): undo exactly those.
+ */
+export function browserFileName(name: string | undefined): string | undefined {
+  return name?.replace(/%22/g, '"').replace(/%0[ad]/gi, "");
 }
 
 /** A broken body (busboy's parse errors, an aborted request), as opposed to a failure of ours (disk, bugs). */

@@ -36,21 +36,30 @@ export async function sweepExpired(db: Kysely<Database>, now: Date = new Date())
   };
 }
 
+/** One housekeeping round: expired rows, then every user's old uploads. A failed part never stops the other. */
+export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date()): Promise<void> {
+  try {
+    await sweepExpired(db, now);
+  } catch (e) {
+    console.warn(`[housekeeping] sweep failed: ${e instanceof Error ? e.message : e}`);
+  }
+  try {
+    await sweepUploads(db, now);
+  } catch (e) {
+    console.warn(`[housekeeping] upload sweep failed: ${e instanceof Error ? e.message : e}`);
+  }
+}
+
 let timer: NodeJS.Timeout | undefined;
 
-/** Runs the sweeps (expired rows, old uploads of every user) now and then hourly in this process (every replica may run it: deletes are idempotent). */
+/** Runs the housekeeping now and then hourly in this process (every replica may run it: deletes are idempotent). */
 export function startHousekeeping(getDb: () => Promise<Kysely<Database>>, everyMs = HOUR_MS): void {
   if (timer) return;
   const run = async () => {
     try {
-      await sweepExpired(await getDb());
+      await runHousekeeping(await getDb());
     } catch (e) {
-      console.warn(`[housekeeping] sweep failed: ${e instanceof Error ? e.message : e}`);
-    }
-    try {
-      await sweepUploads(await getDb());
-    } catch (e) {
-      console.warn(`[housekeeping] upload sweep failed: ${e instanceof Error ? e.message : e}`);
+      console.warn(`[housekeeping] no database: ${e instanceof Error ? e.message : e}`);
     }
   };
   void run();
