@@ -6,6 +6,12 @@
  * rejected: digits were lost, never guess. A valid number is the 10-digit integer NPA·10^7 + NXX·10^4 + line.
  */
 
+/**
+ * Names the rules below; printed in every scrub certificate. Change it whenever a cell's verdict can change
+ * (a new accepted format, a newly rejected area code), so a certificate says which rules judged its rows.
+ */
+export const NORMALIZER_RULES_VERSION = "nanp-1";
+
 export const INVALID_REASONS = [
   "empty",
   "excel_notation",
