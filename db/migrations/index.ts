@@ -5,6 +5,7 @@ import * as m0003 from "./0003_lists_and_jobs";
 import * as m0005scrub from "./0005_scrub_engine";
 import * as m0004 from "./0004_integrations";
 import * as m0006 from "./0006_list_numbers_partitions";
+import * as m0007 from "./0007_scrub_proof";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0005_scrub_engine": m0005scrub,
   "0004_integrations": m0004,
   "0006_list_numbers_partitions": m0006,
+  "0007_scrub_proof": m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,14 +2,16 @@ import type { AccountsTables } from "./accounts";
 import type { ListsTables } from "./lists";
 import type { IntegrationsTables } from "./integrations";
 import type { BillingTables } from "./billing";
+import type { ProofTables } from "./proof";
 
 export * from "./accounts";
 export * from "./lists";
 export * from "./integrations";
 export * from "./billing";
+export * from "./proof";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
-export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables {}
+export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables {}

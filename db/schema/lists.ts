@@ -8,6 +8,8 @@ export type ResultKind = "good" | "bad" | "invalid";
 export type ListLoadMode = "add" | "remove" | "replace";
 
 type BigintCount = ColumnType<bigint, bigint | number | undefined, bigint | number>;
+/** A column that is null until set (optional on insert). */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 /** A customer's category (the old client's "vertical"). */
 export interface CategoriesTable {
@@ -37,6 +39,10 @@ export interface ListsTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   deleted_at: NullableTimestamp;
+  /** 0007: the registry date of the current version (as stated by the admin who loaded it, else load time). */
+  registry_date: NullableTimestamp;
+  /** 0007: the version whose 25-day age warning was e-mailed (once per version). */
+  age_warned_version: Optional<bigint>;
 }
 
 /**
@@ -81,6 +87,17 @@ export interface ScrubJobsTable {
   created_at: Generated<Date>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** 0007: SHA-256 of the input bytes (hashed while read). */
+  input_sha256: Optional<string>;
+  /** 0007: DNC purges: the Good file is valid for calls until this time (registry date + 31 days). */
+  valid_until: NullableTimestamp;
+  /** 0007: the DNC list's age in whole days when the job completed. */
+  dnc_age_days: Optional<number>;
+  /** 0007: the customer asked for a re-scrub reminder, due at this time. */
+  remind_at: NullableTimestamp;
+  reminder_sent_at: NullableTimestamp;
+  /** 0007: housekeeping deleted the result files (the certificate stays). */
+  results_deleted_at: NullableTimestamp;
 }
 
 export interface ResultFilesTable {
@@ -119,6 +136,13 @@ export interface ListLoadsTable {
   lease_owner: string | null;
   lease_expires_at: NullableTimestamp;
   started_at: NullableTimestamp;
+  /** 0007 provenance: SHA-256 of the bytes received, the format detected, the registry date stated. */
+  source_sha256: Optional<string>;
+  source_format: Optional<string>;
+  registry_date: NullableTimestamp;
+  /** 0007: the list version this load produced and the list's size then. */
+  list_version: Optional<bigint>;
+  list_size: Optional<bigint>;
 }
 
 export interface ListsTables {

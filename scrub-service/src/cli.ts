@@ -4,6 +4,9 @@
  *                    [--states FL,TX] --out DIR [--user ID]
  *   npm run lists -- load|remove|replace --list litigation|dnc|container:ID --input FILE
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
+ *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
+ *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
+ * The scrub writes certificate.json (the signed scrub certificate) beside good.csv, bad.csv and invalid.csv.
  * A progress bar on a terminal (stderr), a JSON summary on stdout at the end.
  *
  * Where the work runs: SCRUB_SERVICE_URL set → that service (HTTP). Otherwise with DATABASE_URL → in this
@@ -19,6 +22,8 @@ import { jsonCaller, type JsonCall } from "./http-client";
 import { socketPath } from "./http";
 import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
 import { createListLoad, createScrubJob } from "./service";
+import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
+import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
 
 type Backend =
   | { kind: "local"; handle: DbHandle; service: InProcessScrubService }
@@ -152,7 +157,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
       get = async () => {
         const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
         const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
-        return { ...job, files } as never;
+        const cert = await db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirst();
+        return { ...job, files, certificate: cert?.document ?? null } as never;
       };
     } else {
       if (!b.local) throw new Error("With SCRUB_SERVICE_URL, submit files through the HTTP API (POST /v1/jobs).");
@@ -181,6 +187,10 @@ async function scrubCommand(argv: string[]): Promise<number> {
         const dest = path.join(out, `${f.kind}.csv`);
         await linkOrCopy(f.path, dest);
         files[f.kind] = dest;
+      }
+      if (typeof job.certificate === "string") {
+        files.certificate = path.join(out, "certificate.json");
+        fs.writeFileSync(files.certificate, job.certificate);
       }
     }
     const seconds = (Date.now() - started) / 1000;
@@ -296,11 +306,77 @@ async function listsCommand(argv: string[]): Promise<number> {
   }
 }
 
+/** Needs no database and no server: anyone holding the files can run it. */
+async function verifyCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { certificate: { type: "string" }, input: { type: "string" }, results: { type: "string" }, keys: { type: "string" } },
+  });
+  if (!values.certificate) {
+    throw new Error("Usage: npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]");
+  }
+  const certificateText = fs.readFileSync(path.resolve(values.certificate), "utf8");
+  let keys: Map<string, string> | undefined;
+  if (values.keys) {
+    const text = /^https?:\/\//.test(values.keys) ? await (await fetch(values.keys)).text() : fs.readFileSync(path.resolve(values.keys), "utf8");
+    keys = keysFromJson(text);
+  }
+  const v = await verifyWithFiles({
+    certificateText,
+    inputPath: values.input ? path.resolve(values.input) : undefined,
+    resultsDir: values.results ? path.resolve(values.results) : undefined,
+    publishedKeys: keys,
+  });
+  const c = v.certificate?.certificate;
+  if (c) process.stdout.write(`Certificate for scrub ${c.jobId} of ${c.input.fileName}, issued ${c.issuedAt} to ${c.owner.name} (${c.owner.company})\n`);
+  for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
+  const failed = v.checks.filter((x) => !x.ok).map((x) => x.subject);
+  process.stdout.write(v.ok ? "Verified: everything checked matches.\n" : `Does not match: ${failed.join(", ")}.\n`);
+  return v.ok ? 0 : 1;
+}
+
+function printKeys(keys: PublishedKey[]): void {
+  for (const k of keys) {
+    process.stdout.write(`${k.keyId}  ${k.status.padEnd(7)}  Ed25519 public key ${k.publicKey}  (created ${k.createdAt}${k.retiredAt ? `, retired ${k.retiredAt}` : ""})\n`);
+  }
+}
+
+async function keysCommand(argv: string[]): Promise<number> {
+  const [cmd] = argv;
+  if (cmd && cmd !== "rotate") throw new Error("Usage: npm run certificate-key [-- rotate]");
+  const b = await backend();
+  try {
+    if (b.kind === "remote") {
+      if (!b.local) throw new Error("Run this on the server (it reads the database), not against SCRUB_SERVICE_URL.");
+      if (cmd === "rotate") await b.call("POST", "/v1/certificate-keys/rotate");
+      printKeys(await b.call<PublishedKey[]>("GET", "/v1/certificate-keys"));
+      return 0;
+    }
+    if (cmd === "rotate") {
+      const { key, retired } = await rotateSigningKey(b.handle.db);
+      process.stdout.write(`New signing key ${key.id}; retired ${retired.length ? retired.join(", ") : "none"} (still published).\n`);
+      if (process.env.CERT_SIGNING_KEY) process.stdout.write("Note: CERT_SIGNING_KEY is set and still signs; unset it to use the new key.\n");
+    } else {
+      // the key that signs next is made now if there is none yet, so it can be published before first use
+      await currentSigningKey(b.handle.db);
+    }
+    printKeys(await publishedKeys(b.handle.db));
+    return 0;
+  } finally {
+    if (b.kind === "local") {
+      await b.service.close();
+      await b.handle.close();
+    }
+  }
+}
+
 async function main(): Promise<number> {
   const [group, ...argv] = process.argv.slice(2);
   if (group === "scrub") return scrubCommand(argv);
   if (group === "lists") return listsCommand(argv);
-  throw new Error("Usage: cli.ts scrub … | cli.ts lists …");
+  if (group === "verify") return verifyCommand(argv);
+  if (group === "keys") return keysCommand(argv);
+  throw new Error("Usage: cli.ts scrub … | cli.ts lists … | cli.ts verify … | cli.ts keys [rotate]");
 }
 
 main().then(

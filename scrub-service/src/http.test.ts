@@ -82,6 +82,30 @@ describe("HTTP API and CLI", () => {
       const summary = JSON.parse(stdout);
       expect(summary).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, invalid: 0, via: "running server" });
       expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone\n4155550003\n");
+
+      // certificate.json beside the results; `verify` needs no database and names what does not match
+      expect(summary.files.certificate).toBe(path.join(out, "certificate.json"));
+      const verify = (...extra: string[]) =>
+        promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--certificate", path.join(out, "certificate.json"), ...extra], {
+          env: { ...process.env, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+        });
+      const ok = await verify("--input", input, "--results", out);
+      expect(ok.stdout).toMatch(/^OK +signature: /m);
+      expect(ok.stdout).toMatch(/^OK +input: /m);
+      expect(ok.stdout).toMatch(/^OK +invalid\.csv: /m);
+      expect(ok.stdout).toMatch(/Verified: everything checked matches\./);
+      fs.appendFileSync(path.join(out, "good.csv"), "5125550009\n");
+      const bad = await verify("--input", input, "--results", out).catch((e: { code: number; stdout: string }) => e);
+      expect((bad as { code: number }).code).toBe(1);
+      expect(bad.stdout).toMatch(/^FAIL good\.csv: good\.csv does not match/m);
+      expect(bad.stdout).toMatch(/Does not match: good\.csv\./);
+
+      // the public key is printed by the CLI (here through the running server's socket)
+      const keys = await promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", "keys"], {
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "" },
+      });
+      const cert = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8"));
+      expect(keys.stdout).toContain(`${cert.signature.keyId}  current  Ed25519 public key ${cert.signature.publicKey}`);
     } finally {
       await sock.close();
       release();

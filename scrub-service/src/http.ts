@@ -8,6 +8,7 @@
  *   POST /v1/list-loads?listId&mode&fileName[&userId]  body: the file (streamed)       → 202 {id}
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
+ *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -16,6 +17,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DbHandle } from "../../db/client";
 import { createListLoad, createScrubJob, type ScrubService } from "./service";
+import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -137,7 +139,13 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirst();
         if (!job) throw new HttpError(404, "No such job.");
         const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
-        return send(res, 200, { ...job, files });
+        const cert = await db.selectFrom("scrub_certificates").select("document").where("job_id", "=", id).executeTakeFirst();
+        return send(res, 200, { ...job, files, certificate: cert?.document ?? null });
+      }
+      if (resource === "certificate-keys" && !id && m === "GET") return send(res, 200, await publishedKeys(db));
+      if (resource === "certificate-keys" && id === "rotate" && m === "POST") {
+        const { key } = await rotateSigningKey(db);
+        return send(res, 200, { keyId: key.id });
       }
       if (resource === "jobs" && id && sub === "files" && kind && m === "GET") {
         const f = await db

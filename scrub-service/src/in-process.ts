@@ -9,6 +9,7 @@ import { Piscina } from "piscina";
 import type { DbHandle } from "../../db/client";
 import { JobRunner } from "./jobs";
 import { EmbeddedListStore } from "./lists/embedded-store";
+import { recordLoadProvenance, typedEntriesSource } from "./lists/provenance";
 import { numbersOfEntries } from "./lists/input";
 import { ListManager } from "./lists/manager";
 import { RedisListStore } from "./lists/redis-store";
@@ -38,6 +39,8 @@ export interface InProcessOptions {
   batchBytes?: number;
   /** Inject a store (tests). */
   store?: ListStore;
+  /** The time certificates are issued at (tests inject it). */
+  clock?: () => Date;
 }
 
 export interface InProcessScrubService extends ScrubService {
@@ -77,6 +80,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     progressMs: o.progressMs,
     singleProcess: o.handle.driver.kind === "pglite",
     batchBytes: o.batchBytes,
+    clock: o.clock,
   });
   if (o.autoStart !== false) await runner.start();
 
@@ -129,6 +133,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
                finished_at = clock_timestamp(), lease_owner = null where id = $1`,
             [loadId, counts.added, counts.alreadyPresent + (valid - numbers.length), counts.removed, rejected.length],
           );
+          await recordLoadProvenance(s, { id: loadId, listId: input.listId, registryDate: input.registryDate }, typedEntriesSource(input.numbers), counts);
         });
         return {
           loadId,

@@ -10,7 +10,10 @@ import { sql } from "kysely";
 import type { Piscina } from "piscina";
 import type { DbHandle } from "../../db/client";
 import type { ScrubJobsTable } from "../../db/schema";
+import { currentSigningKey } from "./certificate/keys";
+import { issueCertificate, type ListUsed } from "./certificate/issue";
 import { numbersOfFile } from "./lists/input";
+import { recordLoadProvenance } from "./lists/provenance";
 import type { ListManager } from "./lists/manager";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
@@ -28,6 +31,10 @@ export interface RunnerOptions {
   /** Only this process can hold leases (embedded PGlite): every running job at start is a dead one's. */
   singleProcess: boolean;
   batchBytes?: number;
+  /** The time certificates are issued at (tests inject it). */
+  clock?: () => Date;
+  /** Read for CERT_SIGNING_KEY. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
@@ -213,6 +220,8 @@ export class JobRunner {
     try {
       const m = this.o.manager;
       const checks: ListCheck[] = [];
+      const used: ListUsed[] = [];
+      const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
       if (job.container_id != null) {
         const info = await m.info(Number(job.container_id));
         if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
@@ -220,12 +229,15 @@ export class JobRunner {
         }
         const ready = await m.ready(info.id);
         checks.push({ reason: "container", bloom: ready.bloom, snapshot: ready.snapshot });
+        use(ready);
       }
       const lit = await m.ready(await m.adminListId("litigation"));
       checks.push({ reason: "litigation", bloom: lit.bloom, snapshot: lit.snapshot });
+      use(lit);
       if (job.suppression_type === "DNCAndLitigation") {
         const dnc = await m.ready(await m.adminListId("dnc"));
         checks.push({ reason: "dnc", bloom: dnc.bloom, snapshot: dnc.snapshot });
+        use(dnc);
       }
       t1 = performance.now();
       const result = await runScrub({
@@ -243,8 +255,26 @@ export class JobRunner {
       this.timings.set(job.id, { prepareMs: t1 - t0, pipelineMs: performance.now() - t1 });
       await writing;
       const stem = path.basename(job.file_name).replace(/\.[^.]*$/, "") || "numbers";
-      const label = { good: "Good", bad: "Bad", invalid: "Invalid" } as const;
+      const fileNames = { good: `${stem}_Good.csv`, bad: `${stem}_Bad.csv`, invalid: `${stem}_Invalid.csv` };
+      const key = await currentSigningKey(this.db, this.o.env);
+      const now = (this.o.clock ?? (() => new Date()))();
       await this.db.transaction().execute(async (trx) => {
+        // The certificate is issued in the transaction that completes the job: a completed job always has one.
+        const issued = await issueCertificate(trx, {
+          job: {
+            id: job.id,
+            user_id: job.user_id,
+            file_name: job.file_name,
+            suppression_type: job.suppression_type as "LitigationOnly" | "DNCAndLitigation",
+            states: (job.states as string[] | null) ?? null,
+            started_at: (job.started_at as Date | null) ?? null,
+          },
+          result,
+          fileNames,
+          lists: used,
+          now,
+          key,
+        });
         const done = await trx
           .updateTable("scrub_jobs")
           .set({
@@ -259,7 +289,10 @@ export class JobRunner {
             invalid_count: result.invalid,
             reason_counts: JSON.stringify(result.reasons),
             column_name: result.phoneColumn || ((job.column_name as string | null) ?? null),
-            finished_at: sql`now()`,
+            input_sha256: result.inputSha256,
+            valid_until: issued.validUntil,
+            dnc_age_days: issued.dncAgeDays,
+            finished_at: now,
             lease_owner: null,
             lease_expires_at: null,
           })
@@ -274,13 +307,14 @@ export class JobRunner {
               job_id: job.id,
               user_id: job.user_id,
               kind: f.kind,
-              file_name: `${stem}_${label[f.kind]}.csv`,
+              file_name: fileNames[f.kind],
               path: f.path,
               records: f.records,
               bytes: f.bytes,
             })),
           )
           .execute();
+        await trx.insertInto("scrub_certificates").values({ job_id: job.id, user_id: job.user_id, document: issued.text, key_id: key.id }).execute();
       });
     } catch (e) {
       clearInterval(timer);
@@ -325,6 +359,7 @@ export class JobRunner {
           [load.id, file.bytes, c.added, c.alreadyPresent + (file.valid - file.numbers.length), c.removed, file.invalid, this.o.owner],
         );
         if (r.rowCount === 0) throw new Error("The load's lease was lost to another process.");
+        await recordLoadProvenance(s, { id: load.id, listId: load.list_id }, file, c);
       });
     } catch (e) {
       const msg = e instanceof ScrubInputError || e instanceof ListStoreError ? e.message : `The list load failed: ${(e as Error).message}`;

@@ -80,6 +80,8 @@ export interface NewListLoad {
   /** CSV (phone column picked like a scrub) or one number per line. */
   inputPath: string;
   usageReserved?: number | bigint;
+  /** The registry date the admin states for the download (default: when the load completes). */
+  registryDate?: Date | null;
 }
 
 /** Inserts the queued list_loads row and returns its id. */
@@ -101,6 +103,7 @@ export async function createListLoad(db: Db, input: NewListLoad): Promise<string
       bytes_total: bytes,
       usage_reserved: input.usageReserved ?? 0,
       input_path: input.inputPath,
+      registry_date: input.registryDate ?? null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -135,6 +138,8 @@ export interface ManualLoadInput {
   usageReserved?: number | bigint;
   /** An existing queued list_loads row (created by createListLoad with inputPath "") to record the counts in. */
   loadId?: string;
+  /** The registry date the admin states for these numbers (default: when the load completes; ISO text over HTTP). */
+  registryDate?: Date | string | null;
 }
 
 export interface ManualLoadResult extends LoadCounts {

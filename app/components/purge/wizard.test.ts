@@ -36,6 +36,12 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       created_at: new Date("2026-11-21T10:00:00Z"),
       started_at: null,
       finished_at: null,
+      input_sha256: null,
+      valid_until: null,
+      dnc_age_days: null,
+      remind_at: null,
+      reminder_sent_at: null,
+      results_deleted_at: null,
       ...over,
     },
   };

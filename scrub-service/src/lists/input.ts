@@ -14,6 +14,19 @@ export interface NumbersOfFile {
   valid: number;
   invalid: number;
   bytes: number;
+  /** SHA-256 (hex) of the file's bytes, hashed as they were read. */
+  sha256: string;
+  /** The format as read: "CSV (comma-separated, header row)", "one number per line", … */
+  format: string;
+}
+
+const DELIMITER_NAMES: Record<number, string> = { 44: "comma", 59: "semicolon", 9: "tab", 124: "pipe" };
+
+function formatOf(firstRow: string[] | null, hasHeader: boolean, delim: number): string {
+  if (!firstRow) return "empty file";
+  if (firstRow.length === 1 && !hasHeader) return "text, one number per line";
+  const d = DELIMITER_NAMES[delim] ?? `delimiter ${JSON.stringify(String.fromCharCode(delim))}`;
+  return `CSV (${d}-separated, ${hasHeader ? "header row" : "no header row"})`;
 }
 
 /**
@@ -121,8 +134,10 @@ export async function numbersOfFile(
   await reader.open();
   try {
     let col = 0;
+    let format = formatOf(null, false, reader.delim);
     if (reader.firstRow) {
       const { headers, hasHeader } = headersOf(reader.firstRow);
+      format = formatOf(reader.firstRow, hasHeader, reader.delim);
       if (hasHeader) {
         const want = column ?? defaultPhoneColumn(headers);
         col = Math.max(0, headers.findIndex((h) => h.toLowerCase() === String(want).toLowerCase()));
@@ -153,7 +168,7 @@ export async function numbersOfFile(
       onProgress?.(batch.fileOffset, reader.size);
     }
     const numbers = sortDistinct(buf.subarray(0, n)).slice();
-    return { numbers, valid: n, invalid, bytes: reader.size };
+    return { numbers, valid: n, invalid, bytes: reader.size, sha256: reader.sha256(), format };
   } finally {
     await reader.close();
   }

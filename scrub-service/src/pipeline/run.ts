@@ -4,6 +4,7 @@
  * bytes → written in input order to temp files, renamed into place only when everything succeeded.
  * At most `maxInFlight` batches are held at once (backpressure from the writers and the pool).
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Piscina } from "piscina";
@@ -53,11 +54,15 @@ export interface OutputFile {
   path: string;
   records: number;
   bytes: number;
+  /** SHA-256 (hex) of the file's bytes, hashed as they were written. */
+  sha256: string;
 }
 
 export interface ScrubResult extends ScrubProgress {
   files: OutputFile[];
   phoneColumn: string;
+  /** SHA-256 (hex) of the input file, hashed as it was read. */
+  inputSha256: string;
 }
 
 export interface ScrubRunInput {
@@ -95,6 +100,7 @@ class Output {
   readonly tmp: string;
   readonly final: string;
   private fh: fs.promises.FileHandle | null = null;
+  private readonly hash = crypto.createHash("sha256");
   records = 0;
   bytes = 0;
 
@@ -113,6 +119,7 @@ class Output {
   async write(buf: Uint8Array, records: number): Promise<void> {
     this.records += records;
     this.bytes += buf.length;
+    this.hash.update(buf);
     let done = 0;
     while (done < buf.length) {
       const { bytesWritten } = await this.fh!.write(buf, done, buf.length - done);
@@ -123,6 +130,10 @@ class Output {
   async finish(): Promise<void> {
     await this.fh!.close();
     this.fh = null;
+  }
+
+  sha256(): string {
+    return this.hash.digest("hex");
   }
 
   async abort(): Promise<void> {
@@ -407,7 +418,8 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     return {
       ...progress,
       phoneColumn,
-      files: all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes })),
+      inputSha256: reader.sha256(),
+      files: all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes, sha256: o.sha256() })),
     };
   } catch (e) {
     for (const o of all) await o.abort();

@@ -1,0 +1,83 @@
+/**
+ * What a scrub certificate states (format scrub-certificate/1) and its file: the canonical JSON of
+ * { certificate, signature }, where the signature is Ed25519 over canonicalJson(certificate).
+ */
+import type { Json } from "./canonical";
+
+export const CERTIFICATE_FORMAT = "scrub-certificate/1";
+/** A DNC registry download may be used for calls within this many days (16 CFR 310.4(b)(3)(iv), 47 CFR 64.1200(c)(2)). */
+export const REGISTRY_VALID_DAYS = 31;
+export const REGISTRY_WARN_DAYS = 25;
+
+export interface OutputProof {
+  fileName: string;
+  sha256: string;
+  records: number;
+  bytes: number;
+}
+
+/** One list version a scrub was checked against. */
+export interface ListVersionProof {
+  kind: "litigation" | "dnc" | "container";
+  listId: number;
+  name: string;
+  version: number;
+  /** Numbers on the list at that version. */
+  count: number;
+  /** The load that produced this version (null for a list never loaded). */
+  loadId: string | null;
+  loadedAt: string | null;
+  /** The registry date the admin stated for the download (DNC), else the load time. */
+  registryDate: string | null;
+  sourceFileName: string | null;
+  sourceSha256: string | null;
+}
+
+export interface ScrubCertificate {
+  format: typeof CERTIFICATE_FORMAT;
+  jobId: string;
+  issuedAt: string;
+  owner: { userId: string; name: string; email: string; company: string };
+  startedAt: string | null;
+  completedAt: string;
+  input: { fileName: string; sha256: string; bytes: number };
+  suppressionType: "LitigationOnly" | "DNCAndLitigation";
+  stateFilter: string[] | null;
+  counts: { total: number; good: number; bad: number; invalid: number; byReason: Record<string, number> };
+  lists: ListVersionProof[];
+  normalizerRulesVersion: string;
+  outputs: { good: OutputProof; bad: OutputProof; invalid: OutputProof };
+  /** DNC purges: the registry clock when the job completed. */
+  dncRegistry: { registryDate: string; ageDays: number; validUntil: string; withinWindow: boolean } | null;
+}
+
+export interface CertificateSignature {
+  algorithm: "Ed25519";
+  keyId: string;
+  /** Raw 32-byte public key, base64. */
+  publicKey: string;
+  /** Signature over canonicalJson(certificate), base64. */
+  value: string;
+}
+
+export interface CertificateFile {
+  certificate: ScrubCertificate;
+  signature: CertificateSignature;
+}
+
+export const OUTPUT_KINDS = ["good", "bad", "invalid"] as const;
+export type OutputKind = (typeof OUTPUT_KINDS)[number];
+
+export function asJson(v: unknown): Json {
+  return v as Json;
+}
+
+/** Whole days between the registry date and now (floor). */
+export function ageInDays(registryDate: Date, now: Date): number {
+  return Math.floor((now.getTime() - registryDate.getTime()) / 86_400_000);
+}
+
+/** A Good file is valid for calls until the registry date + 31 days. */
+export function validUntil(registryDate: Date): Date {
+  return new Date(registryDate.getTime() + REGISTRY_VALID_DAYS * 86_400_000);
+}
