@@ -64,7 +64,7 @@ describe("sign-in, guards and sign-out", () => {
 
   it("locks an account after repeated failures, even for the right password", async () => {
     await createUser("target@example.com", "right-password");
-    for (let i = 0; i < THROTTLE.maxPerAccount; i++) await login("target@example.com", "wrong-password");
+    for (let i = 0; i < THROTTLE.perAccountIp; i++) await login("target@example.com", "wrong-password");
     const locked = (await login("target@example.com", "right-password")) as { data: { error: Record<string, string[]> } };
     expect(locked.data.error[""]).toEqual([THROTTLED_MESSAGE]);
   });

@@ -6,7 +6,7 @@ import { getDb } from "./db.server";
 import { commitSession, getSession, sessionStorage, type Toast } from "./session.server";
 import { findLiveUserByEmail, getActiveUserById, type SessionUser } from "~/models/user.server";
 import { verifyPassword } from "./password.server";
-import { checkLoginThrottle, recordLoginFailure, recordLoginSuccess } from "./throttle.server";
+import { recordLoginSuccess, reserveSignInAttempt } from "./throttle.server";
 import { LoginError } from "./login-error.server";
 import { resendConfirmationOnSignIn } from "./account-mail.server";
 
@@ -24,19 +24,16 @@ export const LOGIN_MESSAGES = {
 } as const;
 
 /**
- * Checks e-mail and password (throttled per account and per IP). Wrong password and unknown or deleted
+ * Checks e-mail and password (each attempt counted first, throttled per account+IP, per IP and per account). Wrong password and unknown or deleted
  * account give the same message; only the right password learns the account's state. An unconfirmed
  * account gets a fresh confirmation link (rate-limited) with its message.
  */
 export async function verifyLogin(email: string, password: string, ip: string, request?: Request): Promise<{ id: string }> {
   const db = await getDb();
-  await checkLoginThrottle(db, email, ip);
+  await reserveSignInAttempt(db, email, ip);
   const user = await findLiveUserByEmail(db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, password);
-  if (!user || !ok) {
-    await recordLoginFailure(db, email, ip);
-    throw new LoginError(LOGIN_MESSAGES.invalid);
-  }
+  if (!user || !ok) throw new LoginError(LOGIN_MESSAGES.invalid);
   await recordLoginSuccess(db, email, ip);
   if (user.status === "Draft") {
     const resent = await resendConfirmationOnSignIn(db, { id: user.id, email: user.email });

@@ -93,7 +93,7 @@ describe("sign-in refusals", () => {
     await createUser("victim@example.com", "right-password", "Active");
     const attacker = "203.0.113.77";
     // Spread over many accounts so no single account reaches its own limit.
-    for (let i = 0; i < THROTTLE.maxPerIp; i++) await login(`guess${i}@example.com`, "wrong-password", attacker);
+    for (let i = 0; i < THROTTLE.perIp; i++) await login(`guess${i}@example.com`, "wrong-password", attacker);
     const locked = (await login("victim@example.com", "right-password", attacker)) as Failed;
     expect(locked.data.error[""]).toEqual([THROTTLED_MESSAGE]);
     const elsewhere = (await login("victim@example.com", "right-password", "203.0.113.78")) as Response;
@@ -104,7 +104,7 @@ describe("sign-in refusals", () => {
   it("an address just under the limit is not locked", async () => {
     await createUser("under@example.com", "right-password", "Active");
     const ip = "203.0.113.90";
-    for (let i = 0; i < THROTTLE.maxPerIp - 1; i++) await login(`other${i}@example.com`, "wrong-password", ip);
+    for (let i = 0; i < THROTTLE.perIp - 1; i++) await login(`other${i}@example.com`, "wrong-password", ip);
     expect(((await login("under@example.com", "right-password", ip)) as Response).status).toBe(302);
   });
 });

@@ -1,66 +1,100 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { LoginError } from "./login-error.server";
 
 /*
- * Login throttling, kept in the database so every replica sees the same counters.
- * Per account: 5 failures in 15 minutes lock the account's sign-in for 15 minutes.
- * Per IP: 20 failures in 15 minutes lock that address for 15 minutes.
+ * Sign-in throttling, kept in the database so every replica sees the same counters (docs/decisions/116).
+ * Every attempt is counted BEFORE its password is checked, in one transaction that locks the counters'
+ * rows, so parallel guesses cannot all pass a check made before any of them was counted. A success
+ * forgets its account+address counter.
+ * Budgets per 15-minute window, each followed by exponential backoff (30 s, 1, 2, 4, 8 min, then 15 min):
+ * - per account AND address: 5 free attempts: a guesser is slowed, the owner elsewhere is not;
+ * - per address: 20 free attempts across accounts (spraying);
+ * - per account from every address: 50 free attempts (guessing from many addresses); addresses the
+ *   account signed in from in the last day are exempt, so this cannot lock the owner out. A password
+ *   reset (the e-mailed link) clears every counter of the account.
  */
 export const THROTTLE = {
   windowMs: 15 * 60 * 1000,
-  lockMs: 15 * 60 * 1000,
-  maxPerAccount: 5,
-  maxPerIp: 20,
+  baseDelayMs: 30_000,
+  maxDelayMs: 15 * 60 * 1000,
+  perAccountIp: 5,
+  perIp: 20,
+  perAccount: 50,
+  knownAddressMs: 24 * 60 * 60 * 1000,
 } as const;
 
-export const THROTTLED_MESSAGE = "Too many failed sign-in attempts. Please wait 15 minutes and try again.";
+export const THROTTLED_MESSAGE =
+  "Too many failed sign-in attempts. Please wait a few minutes and try again, or reset your password to sign in now.";
+
+function normal(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 function keys(email: string, ip: string) {
-  return { account: `email:${email.trim().toLowerCase()}`, ip: `ip:${ip}` };
+  const e = normal(email);
+  return { accountIp: `email-ip:${e}|${ip}`, ip: `ip:${ip}`, account: `email:${e}`, known: `known:${e}|${ip}` };
 }
 
-export async function checkLoginThrottle(db: Kysely<Database>, email: string, ip: string): Promise<void> {
+/** The wait after the n-th attempt of a budget of `free`: none within it, then doubling, capped. */
+export function backoffAfter(n: number, free: number): number {
+  if (n < free) return 0;
+  return Math.min(THROTTLE.maxDelayMs, THROTTLE.baseDelayMs * 2 ** (n - free));
+}
+
+/**
+ * Counts one sign-in attempt against every budget that applies and refuses it (LoginError, nothing
+ * counted) while any of them is backing off. Call before checking the password.
+ */
+export async function reserveSignInAttempt(db: Kysely<Database>, email: string, ip: string, now = new Date()): Promise<void> {
   const k = keys(email, ip);
-  const rows = await db
-    .selectFrom("login_throttle")
-    .select(["key", "locked_until"])
-    .where("key", "in", [k.account, k.ip])
-    .execute();
-  const now = Date.now();
-  if (rows.some((r) => r.locked_until && r.locked_until.getTime() > now)) throw new LoginError(THROTTLED_MESSAGE);
-}
-
-async function bump(db: Kysely<Database>, key: string, max: number): Promise<void> {
-  const now = new Date();
-  const windowStart = new Date(now.getTime() - THROTTLE.windowMs);
-  await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("login_throttle").selectAll().where("key", "=", key).forUpdate().executeTakeFirst();
-    if (!row || row.window_start < windowStart) {
-      await trx
-        .insertInto("login_throttle")
-        .values({ key, failures: 1, window_start: now, locked_until: null })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ failures: 1, window_start: now, locked_until: null }))
-        .execute();
-      return;
+  const refused = await db.transaction().execute(async (trx) => {
+    const known = await trx
+      .selectFrom("login_throttle")
+      .select("key")
+      .where("key", "=", k.known)
+      .where("window_start", ">", new Date(now.getTime() - THROTTLE.knownAddressMs))
+      .executeTakeFirst();
+    const budgets: [string, number][] = [
+      [k.accountIp, THROTTLE.perAccountIp],
+      [k.ip, THROTTLE.perIp],
+      ...(known ? [] : [[k.account, THROTTLE.perAccount] as [string, number]]),
+    ];
+    budgets.sort(([a], [b]) => (a < b ? -1 : 1)); // one lock order for every transaction: no deadlocks
+    const rows = [];
+    for (const [key, free] of budgets) {
+      // Creates the row if needed and locks it until commit: concurrent attempts on a key queue here.
+      const row = await sql<{ failures: number; window_start: Date; locked_until: Date | null }>`
+        insert into login_throttle (key, failures, window_start, locked_until) values (${key}, 0, ${now}, null)
+        on conflict (key) do update set key = excluded.key
+        returning failures, window_start, locked_until`.execute(trx);
+      rows.push({ key, free, ...row.rows[0] });
     }
-    const failures = row.failures + 1;
-    await trx
-      .updateTable("login_throttle")
-      .set({ failures, locked_until: failures >= max ? new Date(now.getTime() + THROTTLE.lockMs) : row.locked_until })
-      .where("key", "=", key)
-      .execute();
+    if (rows.some((r) => r.locked_until && r.locked_until.getTime() > now.getTime())) return true;
+    for (const r of rows) {
+      const fresh = r.window_start.getTime() <= now.getTime() - THROTTLE.windowMs;
+      const n = fresh ? 1 : r.failures + 1;
+      const wait = backoffAfter(n, r.free);
+      await trx
+        .updateTable("login_throttle")
+        .set({ failures: n, window_start: fresh ? now : r.window_start, locked_until: wait ? new Date(now.getTime() + wait) : null })
+        .where("key", "=", r.key)
+        .execute();
+    }
+    return false;
   });
+  if (refused) throw new LoginError(THROTTLED_MESSAGE);
 }
 
-export async function recordLoginFailure(db: Kysely<Database>, email: string, ip: string): Promise<void> {
+/** The right password: forget this address's attempts on the account and remember the address as the owner's. */
+export async function recordLoginSuccess(db: Kysely<Database>, email: string, ip: string, now = new Date()): Promise<void> {
   const k = keys(email, ip);
-  await bump(db, k.account, THROTTLE.maxPerAccount);
-  await bump(db, k.ip, THROTTLE.maxPerIp);
-}
-
-export async function recordLoginSuccess(db: Kysely<Database>, email: string, _ip: string): Promise<void> {
-  await db.deleteFrom("login_throttle").where("key", "=", keys(email, _ip).account).execute();
+  await db.deleteFrom("login_throttle").where("key", "=", k.accountIp).execute();
+  await db
+    .insertInto("login_throttle")
+    .values({ key: k.known, failures: 0, window_start: now, locked_until: null })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ window_start: now }))
+    .execute();
 }
 
 /**
@@ -86,7 +120,11 @@ export async function takeRateLimit(db: Kysely<Database>, key: string, max: numb
   });
 }
 
-/** Forgets an account's failed sign-ins (after a password reset proved who the owner is). */
+/** Forgets an account's failed sign-ins from every address (after a password reset proved who the owner is). */
 export async function clearLoginFailures(db: Kysely<Database>, email: string): Promise<void> {
-  await db.deleteFrom("login_throttle").where("key", "=", keys(email, "").account).execute();
+  const e = normal(email);
+  await db
+    .deleteFrom("login_throttle")
+    .where((eb) => eb.or([eb("key", "=", `email:${e}`), eb("key", "like", `email-ip:${e.replace(/[\\%_]/g, "\\$&")}|%`)]))
+    .execute();
 }
