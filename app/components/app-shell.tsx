@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { RoleName } from "../../db/schema";
 
 export interface ShellUser {
@@ -26,7 +26,7 @@ const adminMenu: NavItem[] = [
   { to: "/user-management", label: "User Management", icon: "☺" },
 ];
 const accountMenu: NavItem[] = [
-  { to: "/transaction-history", label: "Transaction History", icon: "$" },
+  { to: "/transaction-history", label: "Transaction History", icon: "≣" },
   { to: "/integrations", label: "Integrations", icon: "⇄" },
 ];
 
@@ -45,18 +45,15 @@ function initials(u: ShellUser): string {
 }
 
 /**
- * Which screen sizes show the sidebar's labels. From 768px up the cookie state decides (16rem or 3rem);
- * below 768px the sidebar is a 3rem rail that opens as an 18rem overlay (client state, closed by default),
- * so it never squeezes the page on a phone.
+ * From 768px up the sidebar shows labels or icons only (16rem or 3rem, the cookie's state). Below 768px it
+ * is a 3rem rail of icons; its ☰ is a <details> menu with every label, so it opens without JavaScript.
  */
-function labelClass(shown: boolean, mobileOpen: boolean): string {
-  if (mobileOpen) return shown ? "" : "md:hidden";
+function labelClass(shown: boolean): string {
   return shown ? "max-md:hidden" : "hidden";
 }
 
 /** The icon stand-in (e.g. "$" for Pricing) shows exactly where the label does not. */
-function iconOnlyClass(shown: boolean, mobileOpen: boolean): string {
-  if (mobileOpen) return shown ? "hidden" : "max-md:hidden";
+function iconOnlyClass(shown: boolean): string {
   return shown ? "md:hidden" : "";
 }
 
@@ -87,8 +84,43 @@ function NavList({ items, labels }: { items: NavItem[]; labels: string }) {
 
 const NARROW_QUERY = "(max-width: 767px)";
 
-function isNarrow(): boolean {
-  return typeof window !== "undefined" && window.matchMedia(NARROW_QUERY).matches;
+/** The phone menu: a <details> whose panel lists every item with its label (works without JavaScript). */
+function PhoneMenu({ items, menuRef }: { items: NavItem[]; menuRef: React.RefObject<HTMLDetailsElement> }) {
+  return (
+    <details ref={menuRef} className="group md:hidden" data-testid="phone-menu">
+      <summary
+        aria-label="Menu"
+        title="Menu"
+        className="flex h-8 w-8 cursor-pointer list-none items-center justify-center rounded p-1 text-slate-600 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+      >
+        <span aria-hidden className="group-open:hidden">
+          ☰
+        </span>
+        <span aria-hidden className="hidden group-open:inline">
+          ×
+        </span>
+      </summary>
+      <div className="fixed inset-y-0 left-[3rem] z-40 flex w-[18rem] max-w-[calc(100vw-3rem)] flex-col overflow-y-auto border-r border-slate-200 bg-white p-2 shadow-xl">
+        <p className="px-2 py-2 text-base font-semibold">Data Purging Tool</p>
+        <nav aria-label="Menu">
+          <NavList items={items} labels="" />
+        </nav>
+        <div className="mt-3 space-y-1 px-1">
+          <Link to="/pricing" className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700">
+            Pricing
+          </Link>
+          <div className="flex justify-center gap-4 pt-2 text-xs text-slate-500">
+            <Link to="/privacy" className="hover:underline">
+              Privacy
+            </Link>
+            <Link to="/terms" className="hover:underline">
+              Terms
+            </Link>
+          </div>
+        </div>
+      </div>
+    </details>
+  );
 }
 
 export function AppShell({ user, expanded, children }: { user: ShellUser; expanded: boolean; children: React.ReactNode }) {
@@ -96,25 +128,29 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
   const location = useLocation();
   const pending = fetcher.formData?.get("expanded");
   const [isExpanded, setExpanded] = useState(expanded);
-  // Below 768px: the overlay, closed on every page load and navigation (the cookie keeps the desktop state).
-  const [mobileOpen, setMobileOpen] = useState(false);
+  const phoneMenu = useRef<HTMLDetailsElement>(null);
   const shown = pending != null ? pending === "true" : isExpanded;
   const isAdmin = user.role === "Admin" || user.role === "SuperAdmin";
-  const labels = labelClass(shown, mobileOpen);
+  const labels = labelClass(shown);
   const redirectTo = location.pathname + location.search;
+  const menuItems = isAdmin ? [...mainMenu, ...adminMenu, ...adminExtraMenu] : mainMenu;
 
   useEffect(() => setExpanded(expanded), [expanded]);
-  useEffect(() => setMobileOpen(false), [location.key]);
+  // Without JavaScript every navigation is a new page with the menu closed; with it, close it by hand.
+  useEffect(() => {
+    if (phoneMenu.current) phoneMenu.current.open = false;
+  }, [location.key]);
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
-      if (e.key === "Escape" && mobileOpen) {
-        setMobileOpen(false);
+      const menu = phoneMenu.current;
+      if (e.key === "Escape" && menu?.open) {
+        menu.open = false;
         return;
       }
       if (e.key.toLowerCase() === "b" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
-        if (isNarrow()) {
-          setMobileOpen((open) => !open);
+        if (window.matchMedia(NARROW_QUERY).matches) {
+          if (menu) menu.open = !menu.open;
           return;
         }
         const next = !shown;
@@ -124,32 +160,23 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [shown, mobileOpen, fetcher, redirectTo]);
+  }, [shown, fetcher, redirectTo]);
 
   return (
     <div className="flex min-h-screen">
-      {mobileOpen && (
-        <button
-          type="button"
-          aria-label="Close Sidebar"
-          className="fixed inset-0 z-30 bg-slate-900/40 md:hidden"
-          onClick={() => setMobileOpen(false)}
-        />
-      )}
-      {/* Keeps the 3rem rail's place on phones while the sidebar floats over the page. */}
       <div className="w-[3rem] shrink-0 md:w-auto">
         <aside
           data-state={shown ? "expanded" : "collapsed"}
-          data-mobile={mobileOpen ? "open" : "closed"}
           className={`sticky top-0 flex h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] ${
             shown ? "md:w-[16rem]" : "md:w-[3rem]"
-          } ${mobileOpen ? "max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:w-[18rem] max-md:shadow-xl" : "max-md:w-[3rem]"}`}
+          } max-md:w-[3rem]`}
         >
           <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-2 py-3">
             <Link to="/dashboard" className={`truncate px-1 text-base font-semibold ${labels}`}>
               Data Purging Tool
             </Link>
-            <fetcher.Form method="post" action="/resources/sidebar">
+            <PhoneMenu items={[...menuItems, ...accountMenu]} menuRef={phoneMenu} />
+            <fetcher.Form method="post" action="/resources/sidebar" className="max-md:hidden">
               <input type="hidden" name="expanded" value={String(!shown)} />
               <input type="hidden" name="redirectTo" value={redirectTo} />
               <button
@@ -157,18 +184,13 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
                 className="rounded p-1 text-slate-600 hover:bg-slate-100"
                 aria-label="Toggle Sidebar"
                 title="Toggle Sidebar (Ctrl+B)"
-                onClick={(e) => {
-                  if (!isNarrow()) return;
-                  e.preventDefault();
-                  setMobileOpen((open) => !open);
-                }}
               >
                 ☰
               </button>
             </fetcher.Form>
           </div>
           <nav className="flex-1 space-y-4 overflow-y-auto px-1 py-3" aria-label="Main">
-            <NavList items={isAdmin ? [...mainMenu, ...adminMenu, ...adminExtraMenu] : mainMenu} labels={labels} />
+            <NavList items={menuItems} labels={labels} />
             <div>
               <p className={`px-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${labels}`}>Account</p>
               <NavList items={accountMenu} labels={labels} />
@@ -181,7 +203,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
                 className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700"
               >
                 <span className={labels}>Pricing</span>
-                <span aria-hidden className={iconOnlyClass(shown, mobileOpen)}>
+                <span aria-hidden className={iconOnlyClass(shown)}>
                   $
                 </span>
               </Link>
@@ -218,7 +240,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
                 title="Logout"
               >
                 <span className={labels}>Logout</span>
-                <span aria-hidden className={iconOnlyClass(shown, mobileOpen)}>
+                <span aria-hidden className={iconOnlyClass(shown)}>
                   ⎋
                 </span>
               </button>

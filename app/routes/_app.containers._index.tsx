@@ -338,7 +338,7 @@ function CategoryBadge({ name }: { name: string | null }) {
 function ContainerCard({ container, load }: { container: ContainerItem; load?: ListLoadItem }) {
   const active = load && (load.status === "queued" || load.status === "running");
   return (
-    <li className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="container-card">
+    <li className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="container-card">
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 className="truncate text-base font-semibold text-slate-900">{container.name}</h2>

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { RouteDialog } from "~/components/pricing";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
+import { DataTable } from "~/components/ui/data-table";
 import {
   countIntegrations,
   createApiKey,
@@ -452,20 +453,7 @@ export default function Integrations() {
         {d.integrations.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-600">No integrations yet. Create one to get an API key.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
-              <thead className="border-b border-slate-200 text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">Name</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Container</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Webhook</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">API Keys</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Last Used</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Status</th>
-                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
+          <DataTable headerCellClass="py-2 pr-4" columns={[{ label: "Name" }, { label: "Container" }, { label: "Webhook" }, { label: "API Keys" }, { label: "Last Used" }, { label: "Status" }, { label: <span className="sr-only">Actions</span> }]}>
                 {d.integrations.map((i) => (
                   <tr key={i.id} className={i.id === d.selectedId ? "bg-blue-50/50" : undefined} data-testid="integration-row">
                     <td className="py-3 pr-4">
@@ -494,9 +482,7 @@ export default function Integrations() {
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </DataTable>
         )}
       </Card>
 
@@ -652,18 +638,7 @@ export default function Integrations() {
             {deliveries.length === 0 ? (
               <p className="text-sm text-slate-600">No deliveries yet.</p>
             ) : (
-              <div className="overflow-x-auto">
-                <table className="min-w-full text-left text-sm">
-                  <thead className="border-b border-slate-200 text-slate-500">
-                    <tr>
-                      <th scope="col" className="py-2 pr-3 font-medium">Time</th>
-                      <th scope="col" className="py-2 pr-3 font-medium">Event</th>
-                      <th scope="col" className="py-2 pr-3 font-medium">Attempt</th>
-                      <th scope="col" className="py-2 pr-3 font-medium">Result</th>
-                      <th scope="col" className="py-2 font-medium">Next attempt</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
+              <DataTable headerCellClass="py-2 pr-4" columns={[{ label: "Time" }, { label: "Event" }, { label: "Attempt" }, { label: "Result" }, { label: "Next attempt" }]}>
                     {deliveries.map((x) => (
                       <tr key={x.id} data-testid="delivery-row">
                         <td className="py-2 pr-3 whitespace-nowrap text-slate-700">{formatWhen(x.createdAt)}</td>
@@ -684,9 +659,7 @@ export default function Integrations() {
                         <td className="py-2 text-slate-700">{x.nextAttemptAt ? formatWhen(x.nextAttemptAt) : x.error === null ? "—" : x.eventStatus === "failed" ? "Gave up" : "—"}</td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
-              </div>
+                  </DataTable>
             )}
           </Card>
         </div>

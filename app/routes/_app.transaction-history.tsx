@@ -151,6 +151,7 @@ export default function TransactionHistory() {
       <DataTable
         className={`rounded-xl border border-slate-200 bg-white shadow-sm ${loading ? "opacity-60" : ""}`}
         aria-busy={loading}
+        cardLabels={["Plan", "Amount", "Purchase Date", "Status", "Start Date", "Features"]}
         head={
           <>
             <SortHeader column="planName" label="Plan" />

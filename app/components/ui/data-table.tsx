@@ -1,4 +1,11 @@
-/** The app's list tables: a frame that scrolls sideways, a grey upper-case header row and a divided body. */
+import { Children, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
+
+/**
+ * The app's list tables: a grey upper-case header row and a divided body. Below 768px each row becomes a
+ * card (`.data-table` in tailwind.css): every cell on its own line, labelled with its column's name, so
+ * Status, downloads and actions are in view without sideways scrolling. Cells get the label from
+ * `columns` (string labels) or `cardLabels`; rows must be `<tr>` elements with `<td>` children.
+ */
 
 export interface DataTableColumn {
   label: React.ReactNode;
@@ -8,9 +15,22 @@ export interface DataTableColumn {
 
 type FrameProps = Omit<React.HTMLAttributes<HTMLDivElement>, "className" | "children">;
 
+/** Puts each column's name on its cells (`data-label`) for the phone card layout. */
+function labelCells(rows: ReactNode, labels: string[]): ReactNode {
+  return Children.map(rows, (row) => {
+    if (!isValidElement(row) || row.type !== "tr") return row;
+    const tr = row as ReactElement<{ children?: ReactNode }>;
+    const cells = Children.map(tr.props.children, (cell, i) =>
+      isValidElement(cell) && cell.type === "td" && labels[i] ? cloneElement(cell as ReactElement<Record<string, unknown>>, { "data-label": labels[i] }) : cell,
+    );
+    return cloneElement(tr, {}, cells);
+  });
+}
+
 export function DataTable({
   columns,
   head,
+  cardLabels,
   headerCellClass,
   className,
   children,
@@ -19,14 +39,17 @@ export function DataTable({
   /** Plain header cells; `head` adds cells of your own (e.g. sort links) after them. */
   columns?: DataTableColumn[];
   head?: React.ReactNode;
+  /** Column names for the phone cards when the header is built with `head` (or to override `columns`). */
+  cardLabels?: string[];
   /** Padding of the plain header cells (default px-4 py-3). */
   headerCellClass?: string;
   /** More classes for the frame (border, opacity while loading). */
   className?: string;
   children: React.ReactNode;
 } & FrameProps) {
+  const labels = cardLabels ?? columns?.map((c) => (typeof c.label === "string" ? c.label : ""));
   return (
-    <div className={className ? `overflow-x-auto ${className}` : "overflow-x-auto"} {...frame}>
+    <div className={className ? `data-table overflow-x-auto ${className}` : "data-table overflow-x-auto"} {...frame}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
           <tr>
@@ -38,7 +61,7 @@ export function DataTable({
             {head}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
+        <tbody className="divide-y divide-slate-100">{labels ? labelCells(children, labels) : children}</tbody>
       </table>
     </div>
   );
@@ -58,7 +81,7 @@ export function HeaderCell({
   );
 }
 
-/** The one row of an empty table; its message stays in view on phones, where the table scrolls sideways. */
+/** The one row of an empty table; its message stays in view if the table scrolls sideways. */
 export function EmptyTableRow({ colSpan, className, children }: { colSpan: number; className: string; children: React.ReactNode }) {
   return (
     <tr>

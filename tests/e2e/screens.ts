@@ -1,0 +1,158 @@
+import { expect, type Page } from "./fixtures";
+import { DEMO_ADMIN, signIn, signUpAndConfirm, uniqueEmail } from "./helpers";
+
+/**
+ * Every screen of the product, for the overflow checks (screens.spec.ts) and `npm run screenshots`.
+ * Admin screens are seen with data in them: the seed adds a category and a container, a manual and a
+ * CSV purge (history rows, results), a pending bank transfer, an invited user and an integration.
+ */
+export interface Screen {
+  name: string;
+  path: string;
+  /** Text that shows the screen rendered what it should (not an error page). */
+  expectText: string | RegExp;
+}
+
+export const PUBLIC_SCREENS: Screen[] = [
+  { name: "landing", path: "/", expectText: "Start Free Trial" },
+  { name: "login", path: "/login", expectText: "Forgot password?" },
+  { name: "signup", path: "/signup", expectText: "Create Account" },
+  { name: "forgot-password", path: "/forgot-password", expectText: /Forgot/ },
+  { name: "privacy", path: "/privacy", expectText: "Privacy Policy" },
+  { name: "terms", path: "/terms", expectText: "Terms of Service" },
+  { name: "api-docs", path: "/docs/api", expectText: /API/ },
+  { name: "invitation-invalid", path: "/auth/invitation/x", expectText: /Invalid/i },
+  { name: "not-found", path: "/no-such-page", expectText: "Oops! Page not found" },
+];
+
+/** Screens any signed-in customer has; a new customer without a plan sees them as such. */
+export const CUSTOMER_SCREENS: Screen[] = [
+  { name: "dashboard", path: "/dashboard", expectText: "Usage Limits" },
+  { name: "containers", path: "/containers", expectText: "Storage Containers" },
+  { name: "purge", path: "/purge", expectText: "Purge Your Data" },
+  { name: "history", path: "/history", expectText: "Recent Operations" },
+  { name: "integrations", path: "/integrations", expectText: "API Integrations" },
+  { name: "transaction-history", path: "/transaction-history", expectText: "Transaction History" },
+  { name: "pricing", path: "/pricing", expectText: "Choose Your Plan" },
+  { name: "pricing-confirm", path: "/pricing/business/confirm", expectText: "Confirm Subscription" },
+  { name: "dnc-denied", path: "/dnc", expectText: "Access Denied" },
+  { name: "settings", path: "/setting", expectText: /Setting/ },
+  { name: "profile", path: "/profile", expectText: /Profile/ },
+];
+
+export interface Seeded {
+  paymentPath: string;
+  resultsPath: string;
+  columnStepPath: string;
+}
+
+export function adminScreens(seed: Seeded): Screen[] {
+  return [
+    { name: "dashboard", path: "/dashboard", expectText: "Recent Activity" },
+    { name: "containers", path: "/containers", expectText: "Storage Containers" },
+    { name: "containers-create", path: "/containers?dialog=create-container", expectText: "Create Container" },
+    { name: "dnc", path: "/dnc", expectText: "DNC Management" },
+    { name: "purge-step-1", path: "/purge", expectText: "Step 1 of 6" },
+    { name: "purge-step-4-manual", path: "/purge?step=4&mode=manual", expectText: "Step 4 of 6" },
+    { name: "purge-step-5", path: seed.columnStepPath, expectText: "Step 5 of 6" },
+    { name: "purge-step-6", path: seed.resultsPath, expectText: "Step 6 of 6" },
+    { name: "history", path: "/history", expectText: "Recent Operations" },
+    { name: "integrations", path: "/integrations", expectText: "API Integrations" },
+    { name: "user-management", path: "/user-management", expectText: "User Management" },
+    { name: "user-management-create", path: "/user-management?dialog=create", expectText: "Create New User" },
+    { name: "transaction-history", path: "/transaction-history", expectText: "Transaction History" },
+    { name: "admin-payments", path: "/admin/payments", expectText: /Payments/ },
+    { name: "pricing", path: "/pricing", expectText: "Choose Your Plan" },
+    { name: "pricing-payment", path: seed.paymentPath, expectText: "Complete Payment" },
+  ];
+}
+
+async function next(page: Page) {
+  await page.getByRole("button", { name: "Next" }).click();
+}
+
+/** Data on every admin screen, added through the screens themselves (works with JavaScript on and off). */
+export async function seedAdminData(page: Page): Promise<Seeded> {
+  const tag = `${Date.now()}`;
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // A category and a container.
+  await page.goto("/containers?dialog=create-category");
+  const catDialog = page.getByRole("dialog", { name: "Create Category" });
+  await catDialog.getByLabel("Category name").fill(`Solar leads ${tag}`);
+  await catDialog.getByRole("button", { name: "Create Category" }).click();
+  await expect(page.getByText("Category Created")).toBeVisible();
+  await page.goto("/containers?dialog=create-container");
+  const dialog = page.getByRole("dialog", { name: "Create Container" });
+  await dialog.getByLabel("Container name").fill(`Opted-out customers with a long name ${tag}`);
+  await dialog.getByLabel("Category").selectOption({ label: `Solar leads ${tag}` });
+  await dialog.getByLabel("Description").fill("Customers who asked not to be called again, from the spring campaign");
+  await dialog.getByLabel("Phone numbers").fill("2015550123, 2015550124");
+  await dialog.getByRole("button", { name: "Create Container" }).click();
+  await expect(page.getByText("Container Created")).toBeVisible();
+
+  // A manual purge: a history row and a results page.
+  await page.goto("/purge?step=4&mode=manual");
+  await page.getByLabel("Phone numbers").fill("2125550101\n2125550101\n3125550188");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
+  const resultsPath = new URL(page.url()).pathname + new URL(page.url()).search;
+
+  // A CSV purge up to the column choice.
+  await page.goto("/purge?step=4");
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from("Name,Mobile Phone\nAnn,2025550101\n") });
+  await next(page);
+  await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
+  const columnStepPath = new URL(page.url()).pathname + new URL(page.url()).search;
+
+  // A pending bank transfer.
+  await page.goto("/pricing/business/confirm");
+  await page.getByRole("button", { name: "Bank Transfer" }).click();
+  await expect(page.getByRole("heading", { name: "Complete Payment" })).toBeVisible();
+  const paymentPath = new URL(page.url()).pathname;
+
+  // An invited user.
+  await page.goto("/user-management?dialog=create");
+  const userDialog = page.getByRole("dialog", { name: "Create New User" });
+  await userDialog.getByLabel("First Name*").fill("Maximiliana");
+  await userDialog.getByLabel("Last Name*").fill("Featherstonehaugh-Worthington");
+  await userDialog.getByLabel("Email Address*").fill(uniqueEmail("screens-invitee-with-a-long-address"));
+  await userDialog.getByLabel("Company").fill("Long Company Name Holdings International");
+  await userDialog.getByRole("button", { name: "Create User" }).click();
+  await expect(page.getByText(/Invitation sent!/)).toBeVisible();
+
+  // An integration.
+  await page.goto("/integrations");
+  await page.getByRole("link", { name: "Create Integration" }).click();
+  const intDialog = page.getByRole("dialog");
+  await intDialog.getByLabel("Name").fill(`CRM nightly sync ${tag}`);
+  await intDialog.getByLabel("Description").fill("Pushes the day's leads at 2 am");
+  await intDialog.getByRole("button", { name: "Create Integration" }).click();
+  await page.getByRole("link", { name: "Done" }).click();
+
+  return { paymentPath, resultsPath, columnStepPath };
+}
+
+/** A new self-signed-up customer, signed in. */
+export async function signInNewCustomer(page: Page, javaScriptEnabled: boolean): Promise<string> {
+  const u = {
+    email: uniqueEmail("screens-customer"),
+    password: "customer-password-1",
+    firstName: "Casey",
+    lastName: "Customer",
+    company: "Casey Co",
+    phone: "2025550147",
+  };
+  await signUpAndConfirm(page, u, javaScriptEnabled);
+  await signIn(page, u.email, u.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return u.email;
+}
+
+/** How much wider than the viewport the page is (0 when nothing overflows sideways). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
