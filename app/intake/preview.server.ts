@@ -1,5 +1,5 @@
 import type { ScrubService } from "~/utils/scrub.server";
-import { parsePhone } from "~/utils/scrub.server";
+import { isInputFormatError, parsePhone } from "~/utils/scrub.server";
 import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
 import type { StoredUpload } from "./upload-store.server";
 
@@ -30,8 +30,9 @@ export async function previewUpload(service: ScrubService, upload: StoredUpload)
   let preview: Awaited<ReturnType<ScrubService["previewCsv"]>>;
   try {
     preview = await service.previewCsv(upload.path, PRECHECK_ROWS);
-  } catch {
-    throw new IntakeInputError(CSV_MESSAGES.unreadable);
+  } catch (e) {
+    // the decoders know what is wrong with a workbook, an archive or a compressed file: say it
+    throw new IntakeInputError(isInputFormatError(e) ? e.message : CSV_MESSAGES.unreadable);
   }
   if (!preview.headers.length || preview.headers.every((h) => !h.trim())) {
     // A file with rows but no usable header cells, or nothing at all.

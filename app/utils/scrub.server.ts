@@ -14,6 +14,7 @@ export {
   formatPhone,
   US_STATES,
   stateOfAreaCode,
+  isInputFormatError,
 } from "../../scrub-service/src/service";
 
 /**

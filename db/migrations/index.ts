@@ -6,6 +6,7 @@ import * as m0005scrub from "./0005_scrub_engine";
 import * as m0004 from "./0004_integrations";
 import * as m0006 from "./0006_list_numbers_partitions";
 import * as m0007 from "./0007_scrub_proof";
+import * as m0013 from "./0013_input_formats";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0004_integrations": m0004,
   "0006_list_numbers_partitions": m0006,
   "0007_scrub_proof": m0007,
+  "0013_input_formats": m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -98,6 +98,11 @@ export interface ScrubJobsTable {
   reminder_sent_at: NullableTimestamp;
   /** 0007: housekeeping deleted the result files (the certificate stays). */
   results_deleted_at: NullableTimestamp;
+  /** Added by 0013_input_formats: what the upload was detected as (labels), and the workbook sheet read. */
+  input_format: string | null;
+  input_encoding: string | null;
+  input_delimiter: string | null;
+  input_sheet: string | null;
 }
 
 export interface ResultFilesTable {
@@ -143,6 +148,10 @@ export interface ListLoadsTable {
   /** 0007: the list version this load produced and the list's size then. */
   list_version: Optional<bigint>;
   list_size: Optional<bigint>;
+  /** Added by 0013_input_formats: the file's text encoding and delimiter; deletions of numbers the list lacked. */
+  input_encoding: string | null;
+  input_delimiter: string | null;
+  not_present: BigintCount;
 }
 
 export interface ListsTables {

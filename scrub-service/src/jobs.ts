@@ -14,6 +14,7 @@ import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";
+import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListManager } from "./lists/manager";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
@@ -244,6 +245,7 @@ export class JobRunner {
         inputPath: job.input_path,
         outDir,
         columnName: (job.column_name as string | null) ?? null,
+        sheet: (job.input_sheet as string | null) ?? null,
         lists: checks,
         states: (job.states as string[] | null) ?? null,
         pool: this.o.pool(),
@@ -293,6 +295,9 @@ export class JobRunner {
             valid_until: issued.validUntil,
             dnc_age_days: issued.dncAgeDays,
             finished_at: now,
+            input_format: result.input.format,
+            input_encoding: result.input.encoding,
+            input_delimiter: result.input.delimiter,
             lease_owner: null,
             lease_expires_at: null,
           })
@@ -349,6 +354,7 @@ export class JobRunner {
         file = await numbersOfFile(load.input_path, (b) => (bytes = b));
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
+        if (isInputFormatError(e)) throw new ScrubInputError(e.message);
         throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : `The file could not be read: ${(e as Error).message}`);
       }
       await this.o.manager.change(load.list_id, load.mode, file.numbers, async (s, c) => {

@@ -15,6 +15,7 @@ export type { SuppressionTypeName, ListLoadMode };
 export { normalizePhone, parsePhone, formatPhone, INVALID_REASONS, type InvalidReason, type PhoneParse } from "./worker/normalize";
 export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./worker/area-codes";
 export { defaultPhoneColumn } from "./worker/csv";
+export { isInputFormatError } from "./pipeline/input/errors";
 
 /** Why a row landed in bad.csv. */
 export type BadReason = "litigation" | "dnc" | "container" | "duplicate" | "state";
@@ -31,6 +32,8 @@ export interface NewScrubJob {
   suppressionType: SuppressionTypeName;
   /** Phone column header; null/undefined = the first header matching phone/number/mobile/cell/tel, else the first. */
   columnName?: string | null;
+  /** The workbook sheet to read when the upload is an .xlsx (default: the first). */
+  sheet?: string | null;
   /** A container (lists.kind='container') whose numbers are suppressed too. */
   containerId?: number | null;
   categoryId?: string | null;
@@ -59,6 +62,7 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       file_name: input.fileName,
       suppression_type: input.suppressionType,
       column_name: input.columnName ?? null,
+      input_sheet: input.sheet ?? null,
       container_id: input.containerId ?? null,
       category_id: input.categoryId ?? null,
       states: input.states && input.states.length ? input.states.map((s) => s.toUpperCase()) : null,
@@ -120,6 +124,17 @@ export interface CsvPreview {
   rows: string[][];
   /** defaultPhoneColumn(headers). */
   phoneColumn: string | null;
+  /** What the file was detected as, in words, for the column step: "Excel workbook (.xlsx)", "UTF-16LE", "tab". */
+  input: InputDescription;
+}
+
+export interface InputDescription {
+  format: string;
+  encoding: string;
+  delimiter: string;
+  /** A workbook's sheets and the one read (empty / null for text). */
+  sheets: string[];
+  sheet: string | null;
 }
 
 export interface LoadCounts {

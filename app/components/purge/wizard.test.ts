@@ -42,6 +42,10 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       remind_at: null,
       reminder_sent_at: null,
       results_deleted_at: null,
+      input_format: null,
+      input_encoding: null,
+      input_delimiter: null,
+      input_sheet: null,
       ...over,
     },
   };

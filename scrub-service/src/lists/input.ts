@@ -168,7 +168,7 @@ export async function numbersOfFile(
       onProgress?.(batch.fileOffset, reader.size);
     }
     const numbers = sortDistinct(buf.subarray(0, n)).slice();
-    return { numbers, valid: n, invalid, bytes: reader.size, sha256: reader.sha256(), format };
+    return { numbers, valid: n, invalid, bytes: reader.size, sha256: await reader.sha256(), format };
   } finally {
     await reader.close();
   }

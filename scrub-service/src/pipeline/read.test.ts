@@ -59,6 +59,7 @@ describe("batch splitter", () => {
       delimiter: ";",
       rows: [["A;B", "212-555-0100", "NY"], ["C", "3055550101", "Miami"]],
       phoneColumn: "Mobile",
+      input: { format: "CSV", encoding: "UTF-8 with BOM", delimiter: "semicolon", sheets: [], sheet: null },
     });
     fs.writeFileSync(file, "2125550100\t x\n3055550101\ty\n");
     const q = await previewCsv(file);

@@ -5,6 +5,9 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { describeInput, type DetectOptions, type InputInfo } from "./input/detect";
+import { isInputFormatError } from "./input/errors";
+import { openInput, rawSource, type ByteSource } from "./input/source";
 import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, scanRowEnd, splitCells } from "../worker/csv";
 import { normalizeCode } from "../worker/normalize";
 
@@ -56,15 +59,15 @@ function limitText(n: number): string {
   return `${n} bytes`;
 }
 
-/** 1-based line number of a file offset (line feeds before it + 1); only on the error path. */
-async function lineAt(path: string, offset: number): Promise<number> {
-  const fh = await fs.promises.open(path, "r");
+/** 1-based line number of an offset in the (decoded) input (line feeds before it + 1); only on the error path. */
+async function lineAt(path: string, opts: DetectOptions, offset: number): Promise<number> {
+  const { source } = await openInput(path, opts);
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     let lines = 1;
     let read = 0;
     while (read < offset) {
-      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, offset - read), read);
+      const bytesRead = await source.read(buf, 0, Math.min(buf.length, offset - read));
       if (!bytesRead) break;
       let i = -1;
       const view = buf.subarray(0, bytesRead);
@@ -73,12 +76,18 @@ async function lineAt(path: string, offset: number): Promise<number> {
     }
     return lines;
   } finally {
-    await fh.close();
+    await source.close();
   }
 }
 
+/**
+ * Reads any supported input (input/source.ts turns .xlsx, .gz, .zip, UTF-16 and Windows-1252 into UTF-8 CSV
+ * bytes; a plain UTF-8 file is read straight from disk) in row-aligned batches.
+ */
 export class BatchReader {
-  private fh!: fs.promises.FileHandle;
+  private src: ByteSource | null = null;
+  /** What the input is (format, container, encoding), once open. */
+  info: InputInfo | null = null;
   private buf: Uint8Array = new Uint8Array(0);
   private pos = 0;
   private len = 0;
@@ -102,11 +111,15 @@ export class BatchReader {
     readonly path: string,
     private readonly batchBytes = DEFAULT_BATCH_BYTES,
     private readonly recordLimit = maxRecordBytes(),
+    private readonly inputOptions: DetectOptions = {},
   ) {}
 
   async open(): Promise<void> {
-    this.fh = await fs.promises.open(this.path, "r");
-    this.size = (await this.fh.stat()).size;
+    const { info, source } = await openInput(this.path, this.inputOptions);
+    this.src = source;
+    this.info = info;
+    this.size = source.size;
+    this.bom = info.bom && info.encoding !== "utf-8";
     this.buf = this.alloc(this.batchBytes);
     await this.fill();
     // A CSV never holds a NUL byte; a zip, an image or UTF-16 text does, within its first bytes.
@@ -184,15 +197,15 @@ export class BatchReader {
     if (this.len === this.buf.length) {
       // Growing means the record at pos did not end within the buffer: refuse it once past the limit.
       if (this.len - this.pos > this.recordLimit) {
-        throw new RecordTooLargeError(await lineAt(this.path, this.base + this.pos), this.recordLimit);
+        throw new RecordTooLargeError(await lineAt(this.path, this.inputOptions, this.base + this.pos), this.recordLimit);
       }
       const bigger = new Uint8Array(new SharedArrayBuffer(this.buf.length * 2));
       bigger.set(this.buf.subarray(0, this.len));
       this.buf = bigger;
     }
-    const { bytesRead } = await this.fh.read(this.buf, this.len, this.buf.length - this.len, null);
+    const bytesRead = await this.src!.read(this.buf, this.len, this.buf.length - this.len);
     if (bytesRead === 0) this.eof = true;
-    else this.hash.update(this.buf.subarray(this.len, this.len + bytesRead));
+    else if (this.src!.direct) this.hash.update(this.buf.subarray(this.len, this.len + bytesRead));
     this.len += bytesRead;
   }
 
@@ -217,7 +230,7 @@ export class BatchReader {
         // The last record runs to the end of the file (an unclosed quote): it too must keep to the limit.
         const lastStart = lastRowBoundary(this.buf, this.pos, this.len, this.delim);
         if (this.len - lastStart > this.recordLimit) {
-          throw new RecordTooLargeError(await lineAt(this.path, this.base + lastStart), this.recordLimit);
+          throw new RecordTooLargeError(await lineAt(this.path, this.inputOptions, this.base + lastStart), this.recordLimit);
         }
       }
       const boundary = this.eof ? this.len : lastRowBoundary(this.buf, this.pos, this.len, this.delim);
@@ -226,7 +239,8 @@ export class BatchReader {
         await this.fill();
         continue;
       }
-      const batch: Batch = { buf: this.buf, start: this.pos, end: boundary, fileOffset: this.base + boundary };
+      const fileOffset = this.src!.direct ? this.base + boundary : this.src!.consumed;
+      const batch: Batch = { buf: this.buf, start: this.pos, end: boundary, fileOffset };
       // the rest of this buffer moves to a new one; the batch keeps its buffer
       const rest = this.buf.subarray(boundary, this.len);
       const next = this.alloc(Math.max(this.batchBytes, rest.length * 2));
@@ -239,27 +253,54 @@ export class BatchReader {
     }
   }
 
-  /** SHA-256 (hex) of the whole file, once next() has returned null (every byte was read). */
-  sha256(): string {
+  /**
+   * SHA-256 (hex) of the whole file as uploaded, once next() has returned null (every byte was read). A plain
+   * file was hashed as it was read; a decoded one (compressed, a workbook, UTF-16) is hashed from disk now, since
+   * the reader saw its decoded bytes (a zip's members are not even read in file order).
+   */
+  async sha256(): Promise<string> {
     if (!this.eof) throw new Error("The file's SHA-256 is known only after it was read to the end.");
-    return this.hash.copy().digest("hex");
+    if (this.src?.direct) return this.hash.copy().digest("hex");
+    const h = crypto.createHash("sha256");
+    for await (const chunk of fs.createReadStream(this.path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+    return h.digest("hex");
   }
 
   async close(): Promise<void> {
-    await this.fh?.close().catch(() => {});
+    await this.src?.close();
   }
 }
 
-/** A fast upper bound of the data rows: the number of line feeds (+1 for a last line without one). */
-export async function countRecords(path: string): Promise<number> {
-  const fh = await fs.promises.open(path, "r");
+/**
+ * A fast upper bound of the data rows: the number of line feeds (+1 for a last line without one). A plain
+ * file is counted from disk; other inputs are decoded on the way (a .gz is inflated, a workbook converted).
+ * A file the decoders refuse is counted as raw bytes: the count only reserves usage, and the scrub then
+ * fails with the decoder's own message.
+ */
+export async function countRecords(path: string, opts: DetectOptions = {}): Promise<number> {
+  let opened: Awaited<ReturnType<typeof openInput>>;
+  try {
+    opened = await openInput(path, opts);
+  } catch (e) {
+    if (!isInputFormatError(e)) throw e;
+    return countLines(await rawSource(path));
+  }
+  try {
+    return await countLines(opened.source);
+  } catch (e) {
+    if (!isInputFormatError(e)) throw e;
+    return countLines(await rawSource(path));
+  }
+}
+
+async function countLines(source: ByteSource): Promise<number> {
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     let count = 0;
     let last = LF;
     let total = 0;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      const bytesRead = await source.read(buf, 0, buf.length);
       if (!bytesRead) break;
       total += bytesRead;
       let i = -1;
@@ -270,7 +311,7 @@ export async function countRecords(path: string): Promise<number> {
     if (total > 0 && last !== LF) count++;
     return count;
   } finally {
-    await fh.close();
+    await source.close();
   }
 }
 
@@ -285,10 +326,10 @@ export function headersOf(firstRow: readonly string[] | null): { headers: string
   return { headers: firstRow.map((h) => h.trim()), hasHeader: true };
 }
 
-export async function previewCsv(path: string, maxRows = 10) {
-  const reader = new BatchReader(path, 256 * 1024);
-  await reader.open();
+export async function previewCsv(path: string, maxRows = 10, opts: DetectOptions = {}) {
+  const reader = new BatchReader(path, 256 * 1024, undefined, opts);
   try {
+    await reader.open();
     const { headers, hasHeader } = headersOf(reader.firstRow);
     if (hasHeader) reader.skipFirstRow();
     const rows: string[][] = [];
@@ -304,7 +345,10 @@ export async function previewCsv(path: string, maxRows = 10) {
       : reader.firstRow
         ? (headers[reader.firstRow.findIndex((c) => normalizeCode(c) >= 0)] ?? null)
         : null; // an empty file (only blank lines or a BOM)
-    return { headers, hasHeader, delimiter: String.fromCharCode(reader.delim), rows, phoneColumn };
+    const delimiter = String.fromCharCode(reader.delim);
+    const info = reader.info!;
+    const input = { ...describeInput(info, delimiter), sheets: info.sheets, sheet: info.sheet };
+    return { headers, hasHeader, delimiter, rows, phoneColumn, input };
   } finally {
     await reader.close();
   }

@@ -16,6 +16,8 @@ import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, par
 import type { ParseResult } from "../worker/index";
 import { INVALID_REASONS } from "../worker/normalize";
 import { BatchReader, DEFAULT_BATCH_BYTES, headersOf, NotTextFileError, RecordTooLargeError } from "./read";
+import { isInputFormatError } from "./input/errors";
+import { describeInput } from "./input/detect";
 
 export const REASONS = ["litigation", "dnc", "container", "duplicate", "state", ...INVALID_REASONS] as const;
 /** SCRUB_DEDUPE_THREAD_MIN_BYTES: benchmarks compare with and without the duplicate-check thread. */
@@ -63,12 +65,16 @@ export interface ScrubResult extends ScrubProgress {
   phoneColumn: string;
   /** SHA-256 (hex) of the input file, hashed as it was read. */
   inputSha256: string;
+  /** What the input was detected as (labels, as the column step shows them). */
+  input: { format: string; encoding: string; delimiter: string };
 }
 
 export interface ScrubRunInput {
   inputPath: string;
   outDir: string;
   columnName?: string | null;
+  /** The workbook sheet to read (an .xlsx; default the first). */
+  sheet?: string | null;
   /** Checked in this order: the first hit gives the reason (container, litigation, dnc). */
   lists: ListCheck[];
   states?: string[] | null;
@@ -189,13 +195,13 @@ function headerBytes(row: Uint8Array, delim: number): { good: Uint8Array; withRe
 export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
   fs.mkdirSync(input.outDir, { recursive: true });
   const batchBytes = input.batchBytes ?? DEFAULT_BATCH_BYTES;
-  const reader = new BatchReader(input.inputPath, batchBytes);
+  const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet });
   try {
     await reader.open();
   } catch (e) {
     await reader.close();
     const code = (e as NodeJS.ErrnoException).code;
-    if (e instanceof RecordTooLargeError || e instanceof NotTextFileError) throw new ScrubInputError(e.message);
+    if (e instanceof RecordTooLargeError || e instanceof NotTextFileError || isInputFormatError(e)) throw new ScrubInputError(e.message);
     throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : "Error reading CSV file. Please check the file format.");
   }
   const outs = {
@@ -418,12 +424,13 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     return {
       ...progress,
       phoneColumn,
-      inputSha256: reader.sha256(),
+      inputSha256: await reader.sha256(),
       files: all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes, sha256: o.sha256() })),
+      input: describeInput(reader.info!, String.fromCharCode(delim)),
     };
   } catch (e) {
     for (const o of all) await o.abort();
-    if (e instanceof RecordTooLargeError) throw new ScrubInputError(e.message);
+    if (e instanceof RecordTooLargeError || isInputFormatError(e)) throw new ScrubInputError(e.message);
     throw e;
   } finally {
     await dedupeWorker?.close();

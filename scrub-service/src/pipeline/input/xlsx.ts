@@ -1,0 +1,287 @@
+/**
+ * An .xlsx workbook as UTF-8 CSV bytes, streamed: the zip's parts are opened in the order the conversion
+ * needs them (workbook, relationships, styles, shared strings, then the one sheet), so nothing is spooled to
+ * disk, and the sheet's XML is parsed (saxes, SAX) as it is inflated. exceljs's streaming reader was not
+ * used because it copies every sheet to a temporary file when the shared strings come after the sheets,
+ * which is the order Excel writes them in (docs/decisions/105). Only the shared-string table is held in memory.
+ */
+import { StringDecoder } from "node:string_decoder";
+import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { BUILTIN_FORMATS, csvField, formatExcelNumber } from "../../worker/excel-format";
+import { InputFormatError, reasonText } from "./errors";
+import { memberStream, memberText, openZip, type ZipArchive } from "./zip";
+
+export interface WorkbookInfo {
+  sheets: string[];
+  /** The sheet read (the first unless one was asked for). */
+  sheet: string;
+}
+
+interface Workbook {
+  sheets: { name: string; path: string }[];
+  date1904: boolean;
+  stylesPath: string | null;
+  sharedStringsPath: string | null;
+}
+
+function parseXml(text: string, onOpen: (tag: SaxesTagPlain) => void): void {
+  const p = new SaxesParser();
+  p.on("opentag", onOpen);
+  p.write(text).close();
+}
+
+function resolvePart(target: string): string {
+  if (target.startsWith("/")) return target.slice(1);
+  const parts = `xl/${target}`.split("/");
+  const out: string[] = [];
+  for (const s of parts) {
+    if (s === "..") out.pop();
+    else if (s !== ".") out.push(s);
+  }
+  return out.join("/");
+}
+
+function entry(a: ZipArchive, name: string) {
+  return a.files.find((f) => f.fileName === name) ?? null;
+}
+
+async function readWorkbook(a: ZipArchive): Promise<Workbook> {
+  const wb = entry(a, "xl/workbook.xml");
+  const rels = entry(a, "xl/_rels/workbook.xml.rels");
+  if (!wb || !rels) throw new InputFormatError("The Excel file is damaged: it has no workbook part. Open it in Excel and save it again.");
+  const targets = new Map<string, { type: string; target: string }>();
+  parseXml(await memberText(a, rels), (t) => {
+    if (t.name === "Relationship") targets.set(String(t.attributes.Id), { type: String(t.attributes.Type ?? ""), target: String(t.attributes.Target ?? "") });
+  });
+  const sheets: Workbook["sheets"] = [];
+  let date1904 = false;
+  parseXml(await memberText(a, wb), (t) => {
+    if (t.name === "workbookPr") date1904 = ["1", "true"].includes(String(t.attributes.date1904 ?? ""));
+    if (t.name === "sheet") {
+      const rel = targets.get(String(t.attributes["r:id"] ?? ""));
+      if (rel) sheets.push({ name: String(t.attributes.name ?? ""), path: resolvePart(rel.target) });
+    }
+  });
+  const ofType = (suffix: string) => {
+    for (const r of targets.values()) if (r.type.endsWith(suffix)) return resolvePart(r.target);
+    return null;
+  };
+  return { sheets, date1904, stylesPath: ofType("/styles"), sharedStringsPath: ofType("/sharedStrings") };
+}
+
+/** Each cell style's number format (index = the cell's `s` attribute). */
+async function readStyles(a: ZipArchive, path: string | null): Promise<(string | undefined)[]> {
+  const part = path ? entry(a, path) : null;
+  if (!part) return [];
+  const custom = new Map<number, string>();
+  const xfs: (string | undefined)[] = [];
+  let inCellXfs = false;
+  const p = new SaxesParser();
+  p.on("opentag", (t) => {
+    if (t.name === "numFmt") custom.set(Number(t.attributes.numFmtId), String(t.attributes.formatCode ?? ""));
+    else if (t.name === "cellXfs") inCellXfs = true;
+    else if (t.name === "xf" && inCellXfs) {
+      const id = Number(t.attributes.numFmtId ?? 0);
+      xfs.push(custom.get(id) ?? BUILTIN_FORMATS[id]);
+    }
+  });
+  p.on("closetag", (t) => {
+    if (t.name === "cellXfs") inCellXfs = false;
+  });
+  p.write(await memberText(a, part)).close();
+  return xfs;
+}
+
+/** Feeds a member's XML to a SAX parser chunk by chunk; `after` runs after each chunk (to hand out rows). */
+async function* parseMember(
+  a: ZipArchive,
+  path: string,
+  p: SaxesParser,
+  after: () => Buffer | null,
+  progress?: XlsxProgress,
+): AsyncGenerator<Buffer> {
+  const part = entry(a, path);
+  if (!part) return;
+  const decoder = new StringDecoder("utf8");
+  try {
+    for await (const chunk of await memberStream(a, part)) {
+      p.write(decoder.write(chunk as Buffer));
+      if (progress) progress.done += (chunk as Buffer).length;
+      const out = after();
+      if (out) yield out;
+    }
+    p.write(decoder.end()).close();
+  } catch (e) {
+    if (e instanceof InputFormatError) throw e;
+    throw new InputFormatError(`The Excel file is damaged (${path}: ${reasonText(e)}). Open it in Excel and save it again.`);
+  }
+  const out = after();
+  if (out) yield out;
+}
+
+async function readSharedStrings(a: ZipArchive, path: string | null): Promise<string[]> {
+  if (!path) return [];
+  const strings: string[] = [];
+  let cur = "";
+  let inT = false;
+  let inPhonetic = false;
+  const p = new SaxesParser();
+  p.on("opentag", (t) => {
+    if (t.name === "si") cur = "";
+    else if (t.name === "t" && !inPhonetic) inT = true;
+    else if (t.name === "rPh") inPhonetic = true;
+  });
+  p.on("text", (s) => {
+    if (inT) cur += s;
+  });
+  p.on("closetag", (t) => {
+    if (t.name === "t") inT = false;
+    else if (t.name === "rPh") inPhonetic = false;
+    else if (t.name === "si") strings.push(cur);
+  });
+  for await (const _ of parseMember(a, path, p, () => null)) void _;
+  return strings;
+}
+
+function columnIndex(ref: string): number {
+  let n = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const c = ref.charCodeAt(i);
+    if (c < 65 || c > 90) break;
+    n = n * 26 + (c - 64);
+  }
+  return n - 1;
+}
+
+/** The sheet names and the chosen sheet, without reading any rows (for the column step). */
+export async function workbookInfo(path: string, sheet?: string | null): Promise<WorkbookInfo> {
+  const a = await openZip(path);
+  try {
+    const wb = await readWorkbook(a);
+    return { sheets: wb.sheets.map((s) => s.name), sheet: chooseSheet(wb, sheet).name };
+  } finally {
+    a.zip.close();
+  }
+}
+
+function chooseSheet(wb: Workbook, sheet?: string | null): Workbook["sheets"][number] {
+  if (!wb.sheets.length) throw new InputFormatError("The Excel file has no worksheets.");
+  if (!sheet) return wb.sheets[0];
+  const s = wb.sheets.find((x) => x.name === sheet);
+  if (!s) throw new InputFormatError(`The workbook has no sheet named "${sheet}" (its sheets: ${wb.sheets.map((x) => x.name).join(", ")}).`);
+  return s;
+}
+
+/** Bytes of the sheet part inflated so far / its size (progress). */
+export interface XlsxProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * The chosen sheet as CSV rows (RFC 4180 quoting, LF line ends), in chunks of about 64 KB. Each row has at
+ * least as many fields as the first row; cells show what Excel shows (formats applied, no E-notation).
+ */
+export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?: XlsxProgress): AsyncGenerator<Buffer> {
+  const a = await openZip(path);
+  try {
+    const wb = await readWorkbook(a);
+    const chosen = chooseSheet(wb, sheet);
+    const formats = await readStyles(a, wb.stylesPath);
+    const shared = await readSharedStrings(a, wb.sharedStringsPath);
+    const part = entry(a, chosen.path);
+    if (!part) throw new InputFormatError(`The Excel file is damaged: sheet "${chosen.name}" is missing. Open it in Excel and save it again.`);
+    if (progress) progress.total = part.uncompressedSize;
+
+    let out = "";
+    let width = -1;
+    let cells: string[] = [];
+    let col = 0;
+    let type = "";
+    let style = -1;
+    let value = "";
+    let inValue = false;
+    let inInline = false;
+    const p = new SaxesParser();
+    p.on("opentag", (t) => {
+      switch (t.name) {
+        case "row":
+          cells = [];
+          col = 0;
+          break;
+        case "c": {
+          const r = t.attributes.r;
+          if (r) col = columnIndex(String(r));
+          type = String(t.attributes.t ?? "n");
+          style = t.attributes.s != null ? Number(t.attributes.s) : -1;
+          value = "";
+          break;
+        }
+        case "v":
+          inValue = true;
+          break;
+        case "is":
+          inInline = true;
+          break;
+        case "t":
+          if (inInline) inValue = true;
+          break;
+      }
+    });
+    p.on("text", (s) => {
+      if (inValue) value += s;
+    });
+    p.on("closetag", (t) => {
+      switch (t.name) {
+        case "v":
+        case "t":
+          inValue = false;
+          break;
+        case "is":
+          inInline = false;
+          break;
+        case "c":
+          while (cells.length < col) cells.push("");
+          cells[col] = cellText(type, value, formats[style], shared, wb.date1904);
+          col++;
+          break;
+        case "row": {
+          if (width < 0) width = cells.length;
+          while (cells.length < width) cells.push("");
+          if (cells.some((c) => c !== "")) out += cells.map(csvField).join(",") + "\n";
+          break;
+        }
+      }
+    });
+    const take = () => {
+      if (out.length < 64 * 1024) return null;
+      const b = Buffer.from(out, "utf8");
+      out = "";
+      return b;
+    };
+    yield* parseMember(a, chosen.path, p, take, progress);
+    if (out) yield Buffer.from(out, "utf8");
+  } finally {
+    a.zip.close();
+  }
+}
+
+function cellText(type: string, raw: string, format: string | undefined, shared: string[], date1904: boolean): string {
+  switch (type) {
+    case "s":
+      return shared[Number(raw)] ?? "";
+    case "inlineStr":
+    case "str":
+    case "d":
+      return raw;
+    case "b":
+      return raw === "1" ? "TRUE" : raw === "0" ? "FALSE" : raw;
+    case "e":
+      return raw;
+    default: {
+      if (raw === "") return "";
+      const n = Number(raw);
+      return Number.isFinite(n) ? formatExcelNumber(n, format, date1904) : raw;
+    }
+  }
+}
