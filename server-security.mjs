@@ -2,7 +2,10 @@
 // on a bare Express app without a Remix build (tests/security/server-security.test.ts).
 import crypto from "node:crypto";
 
-/** CSP with a fresh nonce per request (res.locals.cspNonce), nosniff, referrer policy, no framing; HSTS in production. */
+/**
+ * CSP with a fresh nonce per request (res.locals.cspNonce), nosniff, referrer policy, no framing; HSTS in
+ * production.
+ */
 export function securityHeaders({ production }) {
   return (req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -15,6 +18,18 @@ export function securityHeaders({ production }) {
         `connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'self'; object-src 'none'`,
     );
     if (production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}
+
+/**
+ * `Cache-Control: no-store` on everything the app renders (signed-in pages, their `.data` loads,
+ * downloads), so no shared or browser cache keeps a customer's page. Mounted after the static files,
+ * which keep their own caching.
+ */
+export function noStore() {
+  return (_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
     next();
   };
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
-import { bodyLimits, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
+import { bodyLimits, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
 
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "index.js"));
@@ -32,6 +32,7 @@ app.use(bodyLimits({ maxUploadBytes: maxUploadBytes() }));
 
 app.use("/build", express.static(path.join(buildDir, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
+app.use(noStore());
 
 app.all(
   "*",

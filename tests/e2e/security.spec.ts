@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { DEMO_ADMIN, signIn } from "./helpers";
 
 test("cross-site form posts are refused before they reach an action", async ({ request, baseURL }) => {
   const evil = await request.post("/login", {
@@ -41,4 +42,19 @@ test("the session cookie is HttpOnly and SameSite=Lax", async ({ request }) => {
   expect(setCookie).toMatch(/__session=/);
   expect(setCookie).toMatch(/HttpOnly/i);
   expect(setCookie).toMatch(/SameSite=Lax/i);
+});
+
+test("signed-in pages and their data loads are never cached; static assets are", async ({ page, request }) => {
+  const anonymous = await request.get("/login");
+  expect(anonymous.headers()["cache-control"]).toBe("no-store");
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard/);
+  for (const path of ["/dashboard", "/history", "/profile", "/dashboard.data"]) {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()["cache-control"], path).toBe("no-store");
+  }
+  const asset = await page.request.get("/favicon.svg");
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()["cache-control"]).toBe("public, max-age=3600");
 });

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimits, FORM_BODY_LIMIT, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
+import { bodyLimits, FORM_BODY_LIMIT, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
 
 /*
  * The production server's middleware (server.mjs mounts exactly these), on a bare Express app with the same
@@ -18,6 +18,7 @@ function makeApp(production: boolean) {
   app.use(securityHeaders({ production }));
   app.use(sameOriginPosts());
   app.use(bodyLimits({ maxUploadBytes: LIMIT, slack: SLACK }));
+  app.use(noStore());
   app.all("*", (req, res) => {
     let bytes = 0;
     req.on("data", (c: Buffer) => (bytes += c.length));
@@ -64,6 +65,7 @@ describe("security headers", () => {
     expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(a.headers.get("x-frame-options")).toBe("DENY");
     expect(a.headers.get("strict-transport-security")).toBeNull();
+    expect(a.headers.get("cache-control")).toBe("no-store");
   });
 
   it("HSTS in production, on pages, API answers and refusals alike", async () => {
