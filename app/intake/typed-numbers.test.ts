@@ -3,8 +3,8 @@ import { checkManualNumbers, manualEntryError, MAX_MANUAL_NUMBERS, PHONE_ENTRY_M
 
 describe("manual phone entry", () => {
   it("splits on commas and newlines and trims", () => {
-    expect(splitManualNumbers(" 2015550123 ,3125550199\n\r\n4155550100,, ")).toEqual({
-      numbers: ["2015550123", "3125550199", "4155550100"],
+    expect(splitManualNumbers(" 2015552123 ,3125552199\n\r\n4155552100,, ")).toEqual({
+      numbers: ["2015552123", "3125552199", "4155552100"],
       invalid: [],
     });
   });
@@ -15,9 +15,9 @@ describe("manual phone entry", () => {
   });
 
   it("lists the invalid entries with the spec's text", () => {
-    // +12015550123 was refused here before the one splitter (#12/#14): the engine's normalizer reads it as 2015550123.
-    expect(manualEntryError("2015550123, 12345, 20155501ab, +12015550123, 1015550123")).toBe(
-      "The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 20155501ab, 1015550123",
+    // +12015552123 was refused here before the one splitter (#12/#14): the engine's normalizer reads it as 2015552123.
+    expect(manualEntryError("2015552123, 12345, 20155501ab, +12015552123, 1015552123")).toBe(
+      "The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 20155501ab, 1015552123",
     );
   });
 
@@ -41,17 +41,17 @@ describe("checkManualNumbers (purge wizard manual entry)", () => {
   });
 
   it("splits on newlines and commas and keeps 10 to 15 digits after stripping non-digits", () => {
-    // A valid number is passed on as the normalizer's 10 digits (it was "13105550199" before #12: with the
-    // normalizer's extensions, "212-555-0100 x12" must not become 12 digits).
-    expect(checkManualNumbers("(202) 555-0101\n+1 310.555.0199,  442079460958123")).toEqual({
+    // A valid number is passed on as the normalizer's 10 digits (it was "13105552199" before #12: with the
+    // normalizer's extensions, "212-555-2100 x12" must not become 12 digits).
+    expect(checkManualNumbers("(202) 555-2101\n+1 310.555.2199,  442079460958123")).toEqual({
       ok: true,
-      numbers: ["2025550101", "3105550199", "442079460958123"],
+      numbers: ["2025552101", "3105552199", "442079460958123"],
     });
   });
 
   it("rejects when none is valid, and lists the first three invalid entries", () => {
     expect(checkManualNumbers("abc, 123456789")).toEqual({ ok: false, message: "No valid phone numbers found" });
-    expect(checkManualNumbers("2025550101, 1234567890123456, x, 99, 1")).toEqual({
+    expect(checkManualNumbers("2025552101, 1234567890123456, x, 99, 1")).toEqual({
       ok: false,
       message: "Invalid phone numbers found: 1234567890123456, x, 99...",
     });
@@ -59,26 +59,26 @@ describe("checkManualNumbers (purge wizard manual entry)", () => {
 });
 
 describe("one rule on every screen", () => {
-  const formats = ["2125550142", "(212) 555-0142", "212.555.0142", "212-555-0142", "+1 212 555 0142", "1-212-555-0142", "+12125550142"];
-  const refused = ["555-0142", "12125550142999", "1125550142", "2121550142", "2.12555E+9", "phone"];
+  const formats = ["2125552142", "(212) 555-2142", "212.555.2142", "212-555-2142", "+1 212 555 2142", "1-212-555-2142", "+12125552142"];
+  const refused = ["555-2142", "12125550142999", "1125552142", "2121550142", "2.12555E+9", "phone"];
 
   it("accepts the same formats in the purge wizard and in the container and DNC dialogs, as the same number", () => {
     for (const f of formats) {
-      expect(splitManualNumbers(f)).toEqual({ numbers: ["2125550142"], invalid: [] });
+      expect(splitManualNumbers(f)).toEqual({ numbers: ["2125552142"], invalid: [] });
       expect(manualEntryError(f)).toBeNull();
-      expect(checkManualNumbers(f)).toEqual({ ok: true, numbers: ["2125550142"] });
+      expect(checkManualNumbers(f)).toEqual({ ok: true, numbers: ["2125552142"] });
     }
   });
 
   it("refuses the same entries everywhere", () => {
     for (const f of refused) {
       expect(splitManualNumbers(f)).toEqual({ numbers: [], invalid: [f] });
-      expect(manualEntryError(`2125550142, ${f}`)).toBe(`${PHONE_ENTRY_MESSAGES.invalidPrefix}${f}`);
+      expect(manualEntryError(`2125552142, ${f}`)).toBe(`${PHONE_ENTRY_MESSAGES.invalidPrefix}${f}`);
       // The purge alone lets an invalid entry of 10 to 15 digits through to invalid.csv (it does not stop at
       // invalid numbers); it is still not a valid number there.
       const digits = f.replace(/\D/g, "").length;
-      if (digits < 10 || digits > 15) expect(checkManualNumbers(`2125550142, ${f}`)).toEqual({ ok: false, message: `Invalid phone numbers found: ${f}...` });
-      else expect(checkManualNumbers(`2125550142, ${f}`)).toEqual({ ok: true, numbers: ["2125550142", f.replace(/\D/g, "")] });
+      if (digits < 10 || digits > 15) expect(checkManualNumbers(`2125552142, ${f}`)).toEqual({ ok: false, message: `Invalid phone numbers found: ${f}...` });
+      else expect(checkManualNumbers(`2125552142, ${f}`)).toEqual({ ok: true, numbers: ["2125552142", f.replace(/\D/g, "")] });
     }
   });
 });

@@ -32,7 +32,7 @@ function filesOf(userId: string): string[] {
 
 describe("readUploadForm into the upload store", () => {
   it("streams the file to the user's folder and gives it an upload id", async () => {
-    const content = Buffer.from("Phone\n" + "2025550101\n".repeat(20_000));
+    const content = Buffer.from("Phone\n" + "2025552101\n".repeat(20_000));
     const form = await readUploadForm(chunkedRequest([["intent", "upload"]], { name: "../../evil/leads.csv", content }), { userId: userA, maxBytes: 1_000_000 });
     expect(form.fields.get("intent")).toBe("upload");
     const id = form.upload!.id;
@@ -84,8 +84,8 @@ describe("readUploadForm and text fields", () => {
 
 describe("saveTypedNumbers", () => {
   it("writes typed numbers as a one-column CSV", async () => {
-    const upload = await saveTypedNumbers(userA, ["2025550101", "3105550199"]);
-    expect(fs.readFileSync(upload.path, "utf8")).toBe("Number\n2025550101\n3105550199\n");
+    const upload = await saveTypedNumbers(userA, ["2025552101", "3105552199"]);
+    expect(fs.readFileSync(upload.path, "utf8")).toBe("Number\n2025552101\n3105552199\n");
     expect((await getUpload(userA, upload.id))?.manual).toBe(true);
   });
 });
@@ -93,13 +93,13 @@ describe("saveTypedNumbers", () => {
 describe("saveTypedNumbers with a submission id", () => {
   it("returns the first upload for a resent form, and a new one when the numbers differ", async () => {
     const sid = "abcdefabcdefabcdefabcdefabcdef01";
-    const [a, b] = await Promise.all([saveTypedNumbers(userA, ["2025550101"], { id: sid }), saveTypedNumbers(userA, ["2025550101"], { id: sid })]);
+    const [a, b] = await Promise.all([saveTypedNumbers(userA, ["2025552101"], { id: sid }), saveTypedNumbers(userA, ["2025552101"], { id: sid })]);
     expect(a.id).toBe(sid);
     expect(b.id).toBe(sid);
-    const other = await saveTypedNumbers(userA, ["3105550199"], { id: sid });
+    const other = await saveTypedNumbers(userA, ["3105552199"], { id: sid });
     expect(other.id).not.toBe(sid);
-    expect(fs.readFileSync(other.path, "utf8")).toBe("Number\n3105550199\n");
-    expect(fs.readFileSync(a.path, "utf8")).toBe("Number\n2025550101\n");
+    expect(fs.readFileSync(other.path, "utf8")).toBe("Number\n3105552199\n");
+    expect(fs.readFileSync(a.path, "utf8")).toBe("Number\n2025552101\n");
   });
 });
 
@@ -115,9 +115,9 @@ describe("cleanOriginalName", () => {
 describe("sweepStaleUploads", () => {
   it("removes every user's uploads older than a day unless a running job reads them, and crashed .part files", async () => {
     const user = "33333333-3333-4333-8333-333333333333";
-    const old = await saveTypedNumbers(user, ["2025550101"]);
-    const busy = await saveTypedNumbers(user, ["2025550102"]);
-    const fresh = await saveTypedNumbers(user, ["2025550103"]);
+    const old = await saveTypedNumbers(user, ["2025552101"]);
+    const busy = await saveTypedNumbers(user, ["2025552102"]);
+    const fresh = await saveTypedNumbers(user, ["2025552103"]);
     const part = path.join(path.dirname(old.path), "0123456789abcdef0123456789abcdef.csv.part");
     fs.writeFileSync(part, "half");
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);

@@ -29,7 +29,7 @@ beforeAll(async () => {
       invalid: 1,
       createdAt: new Date(Date.now() - (20 - i) * 60_000),
       dir,
-      files: i === 11 ? { good: "Phone\n2025550101\n", bad: "Phone,reason\n2025550102,duplicate\n", invalid: "Phone,reason\nabc,not_a_number\n" } : undefined,
+      files: i === 11 ? { good: "Phone\n2025552101\n", bad: "Phone,reason\n2025552102,duplicate\n", invalid: "Phone,reason\nabc,not_a_number\n" } : undefined,
     });
     if (i === 11) annGoodFile = j.fileIds.good;
   }
@@ -42,7 +42,7 @@ beforeAll(async () => {
     bad: 0,
     invalid: 0,
     dir,
-    files: { good: "Number\n3105550100\n" },
+    files: { good: "Number\n3105552100\n" },
   });
   bobGoodFile = b.fileIds.good;
 });
@@ -117,14 +117,14 @@ describe("/downloads/$fileId", () => {
       `attachment; filename="report-good.csv"; filename*=UTF-8''report-good.csv`,
     );
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(await res.text()).toBe("Number\n3105550100\n");
+    expect(await res.text()).toBe("Number\n3105552100\n");
   });
 
   it("gives another user's file id 404, and admins the file", async () => {
     expect(((await download(ann.cookie, bobGoodFile)) as Response).status).toBe(404);
     const res = (await download(admin.cookie, bobGoodFile)) as Response;
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe("Number\n3105550100\n");
+    expect(await res.text()).toBe("Number\n3105552100\n");
   });
 
   it("gives malformed and unknown ids 404, and anonymous a login redirect", async () => {

@@ -83,10 +83,10 @@ function uploadFiles(userId: string): string[] {
 
 const CSV = [
   "Name,Mobile Phone,City",
-  "Ann,(202) 555-0101,DC",
-  "Bob,202-555-0101,DC", // duplicate of Ann's number
+  "Ann,(202) 555-2101,DC",
+  "Bob,202-555-2101,DC", // duplicate of Ann's number
   "Cy,not a phone,LA",
-  "=HYPERLINK(1),310.555.0199,LA",
+  "=HYPERLINK(1),310.555.2199,LA",
   "Dee,1.23457E+9,NY",
 ].join("\n");
 
@@ -136,11 +136,11 @@ describe("/purge CSV flow", () => {
     expect(job.reasons.duplicate).toBe(1);
     expect(job.files.map((f) => f.kind)).toEqual(["good", "bad", "invalid"]);
     const [good, bad, invalid] = await Promise.all(job.files.map((f) => readDownload(admin.cookie, f.id)));
-    expect(good).toContain("Ann,(202) 555-0101,DC");
-    expect(good).toContain("310.555.0199");
+    expect(good).toContain("Ann,(202) 555-2101,DC");
+    expect(good).toContain("310.555.2199");
     expect(good).not.toContain("Bob");
     expect(good).not.toMatch(/^=HYPERLINK/m);
-    expect(bad).toContain("Bob,202-555-0101,DC");
+    expect(bad).toContain("Bob,202-555-2101,DC");
     expect(bad).toMatch(/duplicate/);
     expect(invalid).toContain("not a phone");
     expect(invalid).toContain("1.23457E+9");
@@ -155,7 +155,7 @@ describe("/purge CSV flow", () => {
   });
 
   it("handles a file without a header row (numbered columns)", async () => {
-    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "raw.csv", content: "Ann,2025550101\nBob,3105550199\n" }));
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "raw.csv", content: "Ann,2025552101\nBob,3105552199\n" }));
     const step5 = location(up);
     expect(step5.searchParams.get("column")).toBe("Column 2");
     const started = await callAction(
@@ -169,7 +169,7 @@ describe("/purge CSV flow", () => {
   });
 
   it("keeps the uploaded file when going back to step 4 and on without a new file", async () => {
-    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "a.csv", content: "Phone\n2025550101\n" }));
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "a.csv", content: "Phone\n2025552101\n" }));
     const uploadId = location(up).searchParams.get("upload")!;
     const again = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"], ["upload", uploadId]]));
     expect(location(again).searchParams.get("upload")).toBe(uploadId);
@@ -179,7 +179,7 @@ describe("/purge CSV flow", () => {
   it("refuses an upload over the limit with a clear message and leaves nothing on disk", async () => {
     const before = uploadFiles(other.id).length;
     const res = await callAction(
-      multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "big.csv", content: "Phone\n" + "2025550101\n".repeat(500) }),
+      multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "big.csv", content: "Phone\n" + "2025552101\n".repeat(500) }),
     );
     expect(statusOf(res)).toBe(413);
     expect(errorOf(res)).toBe("File is too large. The limit is 4 KB.");
@@ -211,7 +211,7 @@ describe("/purge/upload (JavaScript upload with progress)", () => {
   const post = (request: Request) => run(() => uploadAction({ request, params: {}, context: testContext })) as Promise<Response>;
 
   it("answers JSON: where to go next, or the message", async () => {
-    const ok = await post(multipart("/purge/upload", other.cookie, [["type", "DNCAndLitigation"], ["mode", "csv"]], { name: "p.csv", content: "Cell\n2025550101\n" }));
+    const ok = await post(multipart("/purge/upload", other.cookie, [["type", "DNCAndLitigation"], ["mode", "csv"]], { name: "p.csv", content: "Cell\n2025552101\n" }));
     expect(ok.status).toBe(200);
     const { redirectTo } = (await ok.json()) as { redirectTo: string };
     const next = new URL(redirectTo, "http://localhost");
@@ -231,7 +231,7 @@ describe("/purge/upload (JavaScript upload with progress)", () => {
     });
     expect((await post(declared)).status).toBe(413);
 
-    const none = await post(multipart("/purge/upload", noPlan.cookie, [["mode", "csv"]], { name: "p.csv", content: "Phone\n2025550101\n" }));
+    const none = await post(multipart("/purge/upload", noPlan.cookie, [["mode", "csv"]], { name: "p.csv", content: "Phone\n2025552101\n" }));
     expect(none.status).toBe(402);
     expect(uploadFiles(noPlan.id)).toEqual([]);
   });
@@ -244,11 +244,11 @@ describe("/purge manual entry", () => {
   it("validates with the spec's messages", async () => {
     expect(errorOf(await manual(other.cookie, "  "))).toBe("Please enter phone numbers");
     expect(errorOf(await manual(other.cookie, "abc, 12"))).toBe("No valid phone numbers found");
-    expect(errorOf(await manual(other.cookie, "2025550101, 12, ab, 99, x1"))).toBe("Invalid phone numbers found: 12, ab, 99...");
+    expect(errorOf(await manual(other.cookie, "2025552101, 12, ab, 99, x1"))).toBe("Invalid phone numbers found: 12, ab, 99...");
   });
 
   it("purges typed numbers as a one-column CSV and returns to step 4 on Previous", async () => {
-    const res = await manual(other.cookie, "(202) 555-0101\n202.555.0101, 3105550199\n+44 20 7946 0958");
+    const res = await manual(other.cookie, "(202) 555-2101\n202.555.2101, 3105552199\n+44 20 7946 0958");
     const step6 = location(res);
     expect(step6.searchParams.get("mode")).toBe("manual");
     const jobId = step6.searchParams.get("job")!;
@@ -262,7 +262,7 @@ describe("/purge manual entry", () => {
     back.searchParams.set("step", "4");
     back.searchParams.delete("job");
     const page4 = (await callLoader(back.pathname + back.search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
-    expect(page4.wizard!.manualText).toBe("2025550101\n2025550101\n3105550199\n442079460958");
+    expect(page4.wizard!.manualText).toBe("2025552101\n2025552101\n3105552199\n442079460958");
   });
 });
 
@@ -271,7 +271,7 @@ describe("/purge plans and guards", () => {
     const page = (await callLoader("/purge", noPlan.cookie)) as Awaited<ReturnType<typeof loader>>;
     expect(page.gate).not.toBeNull();
     expect(page.wizard).toBeNull();
-    const res = await callAction(makeRequest("/purge", { cookie: noPlan.cookie, form: { intent: "manual", numbers: "2025550101" } }));
+    const res = await callAction(makeRequest("/purge", { cookie: noPlan.cookie, form: { intent: "manual", numbers: "2025552101" } }));
     expect(statusOf(res)).toBe(402);
     expect(errorOf(res)).toMatch(/You need an active plan to purge numbers/);
   });
@@ -279,7 +279,7 @@ describe("/purge plans and guards", () => {
   it("refuses a purge over the plan's limit with the billing message, and records nothing", async () => {
     const db = handle().db;
     const ok = await callAction(
-      makeRequest("/purge", { cookie: planUser.cookie, form: { intent: "manual", numbers: "2025550101,2025550102,2025550103,2025550104" } }),
+      makeRequest("/purge", { cookie: planUser.cookie, form: { intent: "manual", numbers: "2025552101,2025552102,2025552103,2025552104" } }),
     );
     expect(location(ok).searchParams.get("step")).toBe("6");
     await (await getScrubService()).waitFor("job", location(ok).searchParams.get("job")!, 20_000);
@@ -287,7 +287,7 @@ describe("/purge plans and guards", () => {
     const over = await callAction(
       makeRequest("/purge", {
         cookie: planUser.cookie,
-        form: { intent: "manual", numbers: "3105550101,3105550102,3105550103,3105550104,3105550105" },
+        form: { intent: "manual", numbers: "3105552101,3105552102,3105552103,3105552104,3105552105" },
       }),
     );
     expect(statusOf(over)).toBe(402);
@@ -301,7 +301,7 @@ describe("/purge plans and guards", () => {
     expect(page.wizard!.canFilterStates).toBe(true);
     expect(page.wizard!.state.states).toEqual(["CA", "TX"]);
     const res = await callAction(
-      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2125550101,3105550101", state: "CA" } }),
+      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2125552101,3105552101", state: "CA" } }),
     );
     const jobId = location(res).searchParams.get("job")!;
     await (await getScrubService()).waitFor("job", jobId, 20_000);
@@ -320,7 +320,7 @@ describe("/purge plans and guards", () => {
       .returning("id")
       .executeTakeFirstOrThrow();
     const service = await getScrubService();
-    await service.loadNumbers({ listId: list.id, mode: "add", numbers: ["2145550177"], userId: other.id });
+    await service.loadNumbers({ listId: list.id, mode: "add", numbers: ["2145552177"], userId: other.id });
 
     const page3 = (await callLoader(`/purge?step=3&category=${cat.id}`, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     expect(page3.wizard!.containers.map((c) => c.name)).toContain("Past customers");
@@ -329,7 +329,7 @@ describe("/purge plans and guards", () => {
     const res = await callAction(
       makeRequest("/purge", {
         cookie: other.cookie,
-        form: { intent: "manual", numbers: "2145550177, 2145550178", category: cat.id, container: String(list.id) },
+        form: { intent: "manual", numbers: "2145552177, 2145552178", category: cat.id, container: String(list.id) },
       }),
     );
     const jobId = location(res).searchParams.get("job")!;
@@ -344,7 +344,7 @@ describe("/purge plans and guards", () => {
   });
 
   it("serves a job's progress as JSON to its owner only", async () => {
-    const res = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025550101" } }));
+    const res = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101" } }));
     const jobId = location(res).searchParams.get("job")!;
     await (await getScrubService()).waitFor("job", jobId, 20_000);
     const progress = (request: Request) => run(() => progressLoader({ request, params: { jobId }, context: testContext })) as Promise<Response>;
@@ -358,7 +358,7 @@ describe("/purge plans and guards", () => {
     const db = handle().db;
     const count = async () => (await db.selectFrom("scrub_jobs").select("id").where("user_id", "=", other.id).execute()).length;
     const before = await count();
-    const form = { intent: "manual", numbers: "6175550123, 6175550124", submission: "0123456789abcdef0123456789abcd99" };
+    const form = { intent: "manual", numbers: "6175552123, 6175552124", submission: "0123456789abcdef0123456789abcd99" };
     const [r1, r2] = await Promise.all([
       callAction(makeRequest("/purge", { cookie: other.cookie, form })),
       callAction(makeRequest("/purge", { cookie: other.cookie, form })),
@@ -366,7 +366,7 @@ describe("/purge plans and guards", () => {
     expect(location(r1).searchParams.get("job")).toBe(location(r2).searchParams.get("job"));
     expect(await count()).toBe(before + 1);
 
-    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"]], { name: "d.csv", content: "Phone\n6175550125\n" }));
+    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"]], { name: "d.csv", content: "Phone\n6175552125\n" }));
     const uploadId = location(up).searchParams.get("upload")!;
     const start = () => callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "start", mode: "csv", upload: uploadId, column: "Phone" } }));
     const s1 = await start();
@@ -386,7 +386,7 @@ describe("/purge plans and guards", () => {
     expect(statusOf(await callLoader("/purge?step=6&job=not-a-uuid", other.cookie))).toBe(302);
     expect(statusOf(await callLoader("/purge?step=6&job=00000000-0000-4000-8000-000000000000", other.cookie))).toBe(404);
     const res = await callAction(
-      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025550101", category: cat.id } }),
+      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101", category: cat.id } }),
     );
     expect(errorOf(res)).toBe("The selected category was not found. Please choose it again.");
   });

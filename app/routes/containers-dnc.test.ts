@@ -91,7 +91,7 @@ describe("/containers", () => {
     const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
     const r = await run(
       containers.action,
-      multipart("/containers", u.cookie, { intent: "create-container", name: "Box", categoryId: catId, method: "manual", numbers: "2015550123" }),
+      multipart("/containers", u.cookie, { intent: "create-container", name: "Box", categoryId: catId, method: "manual", numbers: "2015552123" }),
     );
     expect(statusOf(r)).toBe(302);
     expect((r as Response).headers.get("Location")).toBe("/containers?dialog=create-container");
@@ -137,7 +137,7 @@ describe("/containers", () => {
     });
     const invalid = await run(
       containers.action,
-      multipart("/containers", u.cookie, { intent: "create-container", name: "Box", categoryId: catId, method: "manual", numbers: "2015550123, 12345, 20155501ab" }),
+      multipart("/containers", u.cookie, { intent: "create-container", name: "Box", categoryId: catId, method: "manual", numbers: "2015552123, 12345, 20155501ab" }),
     );
     expect(errorsOf(invalid).numbers).toEqual([
       "The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 20155501ab",
@@ -156,7 +156,7 @@ describe("/containers", () => {
         categoryId: catId,
         description: "Do not call",
         method: "manual",
-        numbers: "2015550123, 3125550199\n4155550100,2015550123",
+        numbers: "2015552123, 3125552199\n4155552100,2015552123",
       }),
     )) as Response;
     expect(ok.status).toBe(302);
@@ -175,7 +175,7 @@ describe("/containers", () => {
     await withPlan(u.id);
     await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Files" } }));
     const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
-    const csv = new File(["Phone\n2015550123\n(312) 555-0199\n4155550100\nnot a number\n"], "list.csv", { type: "text/csv" });
+    const csv = new File(["Phone\n2015552123\n(312) 555-2199\n4155552100\nnot a number\n"], "list.csv", { type: "text/csv" });
     const r = (await run(
       containers.action,
       multipart("/containers", u.cookie, { intent: "create-container", name: "From file", categoryId: catId, method: "csv", file: csv }),
@@ -195,7 +195,7 @@ describe("/containers", () => {
     // Add Numbers to the same container.
     const add = (await run(
       containers.action,
-      multipart("/containers", u.cookie, { intent: "add-numbers", id: String(box.id), method: "manual", numbers: "6175550111,2015550123" }),
+      multipart("/containers", u.cookie, { intent: "add-numbers", id: String(box.id), method: "manual", numbers: "6175552111,2015552123" }),
     )) as Response;
     expect(add.status).toBe(302);
     expect(await toastOf(u.cookie)).toMatchObject({ title: "Numbers Added", description: "1 number added, 1 already present." });
@@ -234,14 +234,14 @@ describe("/containers", () => {
       .insertInto("list_loads")
       .values({ list_id: listId, user_id: u.id, mode: "add", status: "completed", file_name: "old.csv", added: 24_998, usage_reserved: 24_998 })
       .execute();
-    const fits = new File(["Phone\r\n2015550123\r\n3125550199\r\n\r\n"], "fits.csv", { type: "text/csv" });
+    const fits = new File(["Phone\r\n2015552123\r\n3125552199\r\n\r\n"], "fits.csv", { type: "text/csv" });
     const ok = (await run(
       containers.action,
       multipart("/containers", u.cookie, { intent: "add-numbers", id: String(listId), method: "csv", file: fits }),
     )) as Response;
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toMatch(/^\/containers\/loads\//);
-    const tooMany = new File(["Phone\n4155550100\n"], "one-more.csv", { type: "text/csv" });
+    const tooMany = new File(["Phone\n4155552100\n"], "one-more.csv", { type: "text/csv" });
     const refused = await run(
       containers.action,
       multipart("/containers", u.cookie, { intent: "add-numbers", id: String(listId), method: "csv", file: tooMany }),
@@ -254,7 +254,7 @@ describe("/containers", () => {
     await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Cap" } }));
     const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
     const before = await uploadsLeft();
-    const big = new File([`Phone\n${"2015550123\n".repeat(500)}`], "big.csv");
+    const big = new File([`Phone\n${"2015552123\n".repeat(500)}`], "big.csv");
     const r = await run(
       containers.action,
       multipart("/containers", u.cookie, { intent: "create-container", name: "Big", categoryId: catId, method: "csv", file: big }),
@@ -272,7 +272,7 @@ describe("/containers", () => {
     const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", owner.id).executeTakeFirstOrThrow()).id;
     await run(
       containers.action,
-      multipart("/containers", owner.cookie, { intent: "create-container", name: "Private", categoryId: catId, method: "manual", numbers: "2015550123" }),
+      multipart("/containers", owner.cookie, { intent: "create-container", name: "Private", categoryId: catId, method: "manual", numbers: "2015552123" }),
     );
     const box = await db().selectFrom("lists").select("id").where("user_id", "=", owner.id).executeTakeFirstOrThrow();
     const id = String(box.id);
@@ -283,7 +283,7 @@ describe("/containers", () => {
       makeRequest("/containers", { cookie: intruder.cookie, form: { intent: "edit-container", id, name: "Mine now", categoryId: catId } }),
     );
     expect(statusOf(edit)).toBe(404);
-    const add = await run(containers.action, multipart("/containers", intruder.cookie, { intent: "add-numbers", id, method: "manual", numbers: "3125550199" }));
+    const add = await run(containers.action, multipart("/containers", intruder.cookie, { intent: "add-numbers", id, method: "manual", numbers: "3125552199" }));
     expect(statusOf(add)).toBe(404);
     const intruderPage = bodyOf<{ containers: unknown[] }>(await run(containers.loader, makeRequest("/containers", { cookie: intruder.cookie })));
     expect(intruderPage.containers).toEqual([]);
@@ -330,7 +330,7 @@ describe("/dnc", () => {
         message: "You don't have permission to access DNC Management.",
         roles: [role],
       });
-      const post = await run(dnc.action, multipart("/dnc", u.cookie, { intent: "load", type: "1", mode: "add", method: "manual", numbers: "2015550123" }));
+      const post = await run(dnc.action, multipart("/dnc", u.cookie, { intent: "load", type: "1", mode: "add", method: "manual", numbers: "2015552123" }));
       expect(statusOf(post)).toBe(403);
     }
     const size = await db().selectFrom("lists").select("size").where("kind", "=", "dnc").executeTakeFirstOrThrow();
@@ -351,7 +351,7 @@ describe("/dnc", () => {
 
     const add = (await run(
       dnc.action,
-      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "add", method: "manual", numbers: "2015550123,3125550199,4155550100" }),
+      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "add", method: "manual", numbers: "2015552123,3125552199,4155552100" }),
     )) as Response;
     expect(add.headers.get("Location")).toBe("/dnc");
     expect(await toastOf(admin.cookie)).toEqual({
@@ -361,13 +361,13 @@ describe("/dnc", () => {
     });
     const remove = (await run(
       dnc.action,
-      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "remove", method: "manual", numbers: "2015550123" }),
+      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "remove", method: "manual", numbers: "2015552123" }),
     )) as Response;
     expect(remove.status).toBe(302);
     expect(await toastOf(admin.cookie)).toMatchObject({ title: "DNC List Updated", description: "1 number removed." });
     const replace = (await run(
       dnc.action,
-      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "replace", method: "manual", numbers: "6175550111" }),
+      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "replace", method: "manual", numbers: "6175552111" }),
     )) as Response;
     expect(replace.status).toBe(302);
     const after = bodyOf<{ lists: Array<{ phoneCount: number }> }>(await run(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })));
@@ -378,14 +378,14 @@ describe("/dnc", () => {
       .select("number")
       .where("lists.kind", "=", "litigation")
       .execute();
-    expect(nums.map((n) => Number(n.number))).toEqual([6175550111]);
+    expect(nums.map((n) => Number(n.number))).toEqual([6175552111]);
     const audit = await db().selectFrom("audit_log").select("action").where("actor_id", "=", admin.id).execute();
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["dnc.add", "dnc.remove", "dnc.replace"]));
   });
 
   it("streams a file load with a progress page and edits the description", async () => {
     const admin = await signedInUser("SuperAdmin");
-    const file = new File(["Phone\n2015550123\n3125550199\n"], "dnc.csv", { type: "text/csv" });
+    const file = new File(["Phone\n2015552123\n3125552199\n"], "dnc.csv", { type: "text/csv" });
     const r = (await run(dnc.action, multipart("/dnc", admin.cookie, { intent: "load", type: "1", mode: "add", method: "csv", file }))) as Response;
     const loadId = /^\/dnc\/loads\/([0-9a-f-]{36})$/.exec(r.headers.get("Location") ?? "")?.[1];
     expect(loadId).toBeTruthy();
@@ -432,7 +432,7 @@ describe("staged uploads (upload progress with JavaScript)", () => {
   it("stages a file for its user only; the form then posts the token instead of the file", async () => {
     const u = await signedInUser("UnlimitedUser");
     const other = await signedInUser("UnlimitedUser");
-    const staged = await stage(u.cookie, new File(["Phone\n2015550123\n3125550199\n"], "staged.csv", { type: "text/csv" }));
+    const staged = await stage(u.cookie, new File(["Phone\n2015552123\n3125552199\n"], "staged.csv", { type: "text/csv" }));
     expect(staged.status).toBe(200);
     expect(staged.body).toMatchObject({ fileName: "staged.csv", bytes: 28 });
     const token = staged.body.token!;

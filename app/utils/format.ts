@@ -1,4 +1,5 @@
 /** Display helpers shared by server and browser (fixed locale so server and client render the same text). */
+import { INVALID_REASON_LABELS } from "../../scrub-service/src/worker/invalid-reasons";
 
 export function formatNumber(n: number): string {
   return Math.round(n).toLocaleString("en-US");
@@ -45,6 +46,7 @@ export const REASON_LABEL: Record<string, string> = {
   container: "Your container",
   duplicate: "Duplicate in file",
   state: "Outside chosen states",
+  ...INVALID_REASON_LABELS,
 };
 
 /** "Nov 21, 2026" (UTC). */

@@ -41,7 +41,7 @@ describe("container forms", () => {
       schema: dncLoadSchema(() => false),
     });
     expect(s.reply().error?.numbers).toEqual(["You must enter at least one valid 10-digit phone number."]);
-    const bad = parseWithZod(fd({ intent: "load", type: "7", mode: "add", method: "manual", numbers: "2015550123" }), {
+    const bad = parseWithZod(fd({ intent: "load", type: "7", mode: "add", method: "manual", numbers: "2015552123" }), {
       schema: dncLoadSchema(() => false),
     });
     expect(bad.status).toBe("error");

@@ -15,7 +15,7 @@ import { ListManager } from "./lists/manager";
 import { RedisListStore } from "./lists/redis-store";
 import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
-import { reasonOfCode } from "./worker/normalize";
+import { invalidReasonText, reasonOfCode } from "./worker/normalize";
 import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
 import { defaultWorkerPath } from "./dist-paths";
 
@@ -141,7 +141,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
           alreadyPresent: c.alreadyPresent + (valid - numbers.length),
           removed: c.removed,
           invalid: rejected.length,
-          rejected: rejected.map((r) => ({ value: r.value, reason: reasonOfCode(r.code) })),
+          rejected: rejected.map((r) => ({ value: r.value, reason: reasonOfCode(r.code), message: invalidReasonText(r.code) })),
           size: c.size,
           version: c.version,
         };

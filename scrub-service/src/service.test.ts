@@ -67,7 +67,11 @@ for (const kind of storeKinds) {
       expect(read("bad")).toBe(
         "name,phone,city,reason\nA,2125550001,NY,litigation\nB,+1 (305) 555-0003,Miami,dnc\nC,415.555.0004,SF,container\nE,5125550005,Austin,duplicate\n",
       );
-      expect(read("invalid")).toBe(`name,phone,city,reason\nF,1.23457E+9,X,excel_notation\nG,"'=HYPERLINK(1)",Y,not_a_number\n`);
+      expect(read("invalid")).toBe(
+        `name,phone,city,reason\nF,1.23457E+9,X,Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again\n` +
+          `G,"'=HYPERLINK(1)",Y,not a phone number\n`,
+      );
+      expect(job.reason_counts).toMatchObject({ excel_notation: 1, not_a_number: 1 });
       expect(files.map((f) => f.file_name)).toEqual(["in_Bad.csv", "in_Good.csv", "in_Invalid.csv"]);
     });
   });

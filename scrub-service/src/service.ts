@@ -12,7 +12,17 @@ import type { Kysely } from "kysely";
 import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schema";
 
 export type { SuppressionTypeName, ListLoadMode };
-export { normalizePhone, parsePhone, formatPhone, INVALID_REASONS, type InvalidReason, type PhoneParse } from "./worker/normalize";
+export {
+  normalizePhone,
+  parsePhone,
+  formatPhone,
+  numberKind,
+  INVALID_REASONS,
+  NORMALIZER_RULES_VERSION,
+  type InvalidReason,
+  type NumberKind,
+  type PhoneParse,
+} from "./worker/normalize";
 export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./worker/area-codes";
 export { defaultPhoneColumn } from "./worker/csv";
 export { isInputFormatError } from "./pipeline/input/errors";
@@ -159,8 +169,8 @@ export interface ManualLoadInput {
 
 export interface ManualLoadResult extends LoadCounts {
   loadId: string;
-  /** Entries rejected by the normalizer, with the reason. */
-  rejected: { value: string; reason: string }[];
+  /** Entries rejected by the normalizer, with the reason (key) and the customer's sentence. */
+  rejected: { value: string; reason: string; message: string }[];
   size: number;
   version: number;
 }

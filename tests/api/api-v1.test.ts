@@ -46,7 +46,7 @@ beforeAll(async () => {
   alice = { userId: aliceId, ...(await makeKey(db(), aliceId)), container: aliceContainer };
   const bobId = await makeUser(db(), { plan: "premium" });
   bob = { userId: bobId, key: (await makeKey(db(), bobId)).key, container: await makeContainer(db(), bobId, "Bob list") };
-  const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125550100"], suppression_type: "LitigationOnly" } }));
+  const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125552100"], suppression_type: "LitigationOnly" } }));
   expect(res.status).toBe(202);
   bob.jobId = (await bodyOf(res)).job.id;
 });
@@ -178,7 +178,7 @@ describe("submit a scrub", () => {
       scrubs,
       apiRequest("/api/v1/scrubs", {
         key: alice.key,
-        json: { numbers: ["(212) 555-0142", 2125550143, "12"], suppression_type: "DNCAndLitigation", states: ["ny", "NJ"] },
+        json: { numbers: ["(212) 555-2142", 2125552143, "12"], suppression_type: "DNCAndLitigation", states: ["ny", "NJ"] },
       }),
     );
     expect(res.status).toBe(202);
@@ -189,7 +189,7 @@ describe("submit a scrub", () => {
     const row = await db().selectFrom("scrub_jobs").selectAll().where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.api_key_id).toBe(alice.keyId);
     expect(Number(row.usage_reserved)).toBe(3);
-    expect(fs.readFileSync(row.input_path, "utf8")).toBe("Number\n(212) 555-0142\n2125550143\n12\n");
+    expect(fs.readFileSync(row.input_path, "utf8")).toBe("Number\n(212) 555-2142\n2125552143\n12\n");
     const audit = await db().selectFrom("audit_log").selectAll().where("target_id", "=", job.id).executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ actor_id: alice.userId, action: "scrub.started", target_type: "scrub_job" });
     expect(audit.details).toMatchObject({ source: "api", apiKeyId: alice.keyId, rows: 3 });
@@ -199,7 +199,7 @@ describe("submit a scrub", () => {
 
   it("multipart CSV with column, container and states", async () => {
     const form = new FormData();
-    form.set("file", new File(["Name,Mobile\nAnn,2125550142\nBob,2125550143\n"], "leads.csv", { type: "text/csv" }));
+    form.set("file", new File(["Name,Mobile\nAnn,2125552142\nBob,2125552143\n"], "leads.csv", { type: "text/csv" }));
     form.set("suppression_type", "LitigationOnly");
     form.set("column", "Mobile");
     form.set("container_id", String(alice.container));
@@ -215,26 +215,26 @@ describe("submit a scrub", () => {
 
   it("uses the integration's container when the request names none", async () => {
     const k = await makeKey(db(), alice.userId, { containerId: alice.container });
-    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect((await bodyOf(res)).job.container_id).toBe(alice.container);
     // null in the request means none; a default container deleted since is ignored, not a 404.
-    const none = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly", container_id: null } }));
+    const none = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", container_id: null } }));
     expect((await bodyOf(none)).job.container_id).toBeNull();
     const gone = await makeContainer(db(), alice.userId, "Soon gone");
     const k2 = await makeKey(db(), alice.userId, { containerId: gone });
     await db().updateTable("lists").set({ deleted_at: new Date() }).where("id", "=", gone).execute();
-    const after = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k2.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const after = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k2.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect(after.status).toBe(202);
     expect((await bodyOf(after)).job.container_id).toBeNull();
   });
 
   it.each([
-    [{ numbers: ["2125550142"] }, "suppression_type"],
+    [{ numbers: ["2125552142"] }, "suppression_type"],
     [{ numbers: [], suppression_type: "LitigationOnly" }, "numbers"],
-    [{ numbers: "2125550142", suppression_type: "LitigationOnly" }, "numbers"],
-    [{ numbers: ["2125550142"], suppression_type: "Everything" }, "suppression_type"],
-    [{ numbers: ["2125550142"], suppression_type: "LitigationOnly", states: ["XX"] }, "states"],
-    [{ numbers: ["2125550142"], suppression_type: "LitigationOnly", container_id: "abc" }, "container_id"],
+    [{ numbers: "2125552142", suppression_type: "LitigationOnly" }, "numbers"],
+    [{ numbers: ["2125552142"], suppression_type: "Everything" }, "suppression_type"],
+    [{ numbers: ["2125552142"], suppression_type: "LitigationOnly", states: ["XX"] }, "states"],
+    [{ numbers: ["2125552142"], suppression_type: "LitigationOnly", container_id: "abc" }, "container_id"],
   ])("422 validation_failed for %j", async (json, field) => {
     const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json }));
     expect(res.status).toBe(422);
@@ -244,7 +244,7 @@ describe("submit a scrub", () => {
   });
 
   it("422 for a JSON body that is not an object, a missing file, an unknown column, an empty CSV", async () => {
-    const arr = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: ["2125550142"] }));
+    const arr = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: ["2125552142"] }));
     expect(arr.status).toBe(422);
 
     const noFile = new FormData();
@@ -254,7 +254,7 @@ describe("submit a scrub", () => {
     expect((await bodyOf(r1)).error.details[0].field).toBe("file");
 
     const badColumn = new FormData();
-    badColumn.set("file", new File(["Phone\n2125550142\n"], "a.csv"));
+    badColumn.set("file", new File(["Phone\n2125552142\n"], "a.csv"));
     badColumn.set("suppression_type", "LitigationOnly");
     badColumn.set("column", "Cell");
     const r2 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: badColumn }));
@@ -262,8 +262,8 @@ describe("submit a scrub", () => {
     expect((await bodyOf(r2)).error.message).toContain("Column 'Cell' not found in CSV file");
 
     const two = new FormData();
-    two.append("file", new File(["Phone\n2125550142\n"], "a.csv"));
-    two.append("file", new File(["Phone\n2125550143\n"], "b.csv"));
+    two.append("file", new File(["Phone\n2125552142\n"], "a.csv"));
+    two.append("file", new File(["Phone\n2125552143\n"], "b.csv"));
     two.set("suppression_type", "LitigationOnly");
     const r4 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form: two }));
     expect(r4.status).toBe(422);
@@ -313,7 +313,7 @@ describe("submit a scrub", () => {
     );
     expect(bad.status).toBe(400);
     expect((await bodyOf(bad)).error.code).toBe("invalid_json");
-    const text = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, body: "2125550142", headers: { "Content-Type": "text/plain" } }));
+    const text = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, body: "2125552142", headers: { "Content-Type": "text/plain" } }));
     expect(text.status).toBe(415);
     expect((await bodyOf(text)).error.code).toBe("unsupported_media_type");
   });
@@ -322,7 +322,7 @@ describe("submit a scrub", () => {
     const before = fs.readdirSync(path.join(dataDir, "uploads", alice.userId)).length;
     const form = new FormData();
     form.set("suppression_type", "LitigationOnly");
-    form.set("file", new File(["Phone\n" + "2125550142\n".repeat(1000)], "big.csv"));
+    form.set("file", new File(["Phone\n" + "2125552142\n".repeat(1000)], "big.csv"));
     const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form }));
     expect(res.status).toBe(413);
     expect((await bodyOf(res)).error.code).toBe("payload_too_large");
@@ -351,12 +351,12 @@ describe("submit a scrub", () => {
 
   it("403 no_plan, api_not_in_plan, usage_limit_exceeded", async () => {
     const noPlan = await makeKey(db(), await makeUser(db(), { plan: null }));
-    const r1 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: noPlan.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const r1 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: noPlan.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect(r1.status).toBe(403);
     expect((await bodyOf(r1)).error.code).toBe("no_plan");
 
     const beginner = await makeKey(db(), await makeUser(db(), { plan: "beginner" }));
-    const r2 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: beginner.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const r2 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: beginner.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect(r2.status).toBe(403);
     expect((await bodyOf(r2)).error.code).toBe("api_not_in_plan");
 
@@ -375,19 +375,19 @@ describe("submit a scrub", () => {
         finished_at: new Date(),
       })
       .execute();
-    const r3 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125550142", "2125550143"], suppression_type: "LitigationOnly" } }));
+    const r3 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125552142", "2125552143"], suppression_type: "LitigationOnly" } }));
     expect(r3.status).toBe(403);
     const b3 = await bodyOf(r3);
     expect(b3.error.code).toBe("usage_limit_exceeded");
     expect(b3.error.details).toMatchObject({ limit: 500000, used: 499999, requested: 2, available: 1 });
     // one number still fits
-    const r4 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const r4 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect(r4.status).toBe(202);
   });
 
   it("429 too_many_active_jobs when the account has its maximum of scrubs queued or running", async () => {
     const k = await makeKey(db(), await makeUser(db(), { plan: "business" }));
-    const submit = () => call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const submit = () => call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     process.env.MAX_ACTIVE_SCRUBS_PER_USER = "2";
     try {
       expect((await submit()).status).toBe(202);
@@ -404,14 +404,14 @@ describe("submit a scrub", () => {
 
   it("an admin (unlimited) needs no plan", async () => {
     const admin = await makeKey(db(), await makeUser(db(), { role: "Admin", plan: null }));
-    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: admin.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: admin.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect(res.status).toBe(202);
   });
 });
 
 describe("jobs: status, list, download", () => {
   it("status with progress, then the result files once completed", async () => {
-    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     const id = (await bodyOf(res)).job.id;
     const early = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: alice.key }), { id, kind: "good" });
     expect(early.status).toBe(409);
@@ -437,7 +437,7 @@ describe("jobs: status, list, download", () => {
   });
 
   it("a failed job reports its error and has no files", async () => {
-    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     const id = (await bodyOf(res)).job.id;
     await finishJob(db(), id, "", "failed");
     const status = await bodyOf(await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: alice.key }), { id }));
@@ -481,15 +481,15 @@ describe("ownership: one user's key never reaches another user's jobs or contain
 
     const r2 = await call(
       scrubs,
-      apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly", container_id: bob.container } }),
+      apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", container_id: bob.container } }),
     );
     expect(r2.status).toBe(404);
-    const r3 = await call(numbers, apiRequest(`/api/v1/containers/${bob.container}/numbers`, { key: alice.key, json: { numbers: ["2125550142"] } }), {
+    const r3 = await call(numbers, apiRequest(`/api/v1/containers/${bob.container}/numbers`, { key: alice.key, json: { numbers: ["2125552142"] } }), {
       id: String(bob.container),
     });
     expect(r3.status).toBe(404);
 
-    const bobLoad = await call(numbers, apiRequest(`/api/v1/containers/${bob.container}/numbers`, { key: bob.key, json: { numbers: ["2125550142"] } }), {
+    const bobLoad = await call(numbers, apiRequest(`/api/v1/containers/${bob.container}/numbers`, { key: bob.key, json: { numbers: ["2125552142"] } }), {
       id: String(bob.container),
     });
     expect(bobLoad.status).toBe(202);
@@ -512,7 +512,7 @@ describe("ownership: one user's key never reaches another user's jobs or contain
 
 describe("containers", () => {
   it("adds numbers (JSON and CSV) and reports the load", async () => {
-    const res = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: ["2125550142", "2125550143"] } }), {
+    const res = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: ["2125552142", "2125552143"] } }), {
       id: String(alice.container),
     });
     expect(res.status).toBe(202);
@@ -528,7 +528,7 @@ describe("containers", () => {
     expect((await bodyOf(got)).load.id).toBe(load.id);
 
     const form = new FormData();
-    form.set("file", new File(["Phone\n2125550144\n"], "more.csv"));
+    form.set("file", new File(["Phone\n2125552144\n"], "more.csv"));
     const csv = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, form }), { id: String(alice.container) });
     expect(csv.status).toBe(202);
     expect((await bodyOf(csv)).load.file_name).toBe("more.csv");
@@ -536,7 +536,7 @@ describe("containers", () => {
 
   it("404 for unknown or malformed container ids; 422 for bad bodies; 403 over the container limit", async () => {
     for (const id of ["999999", "abc", "-1"]) {
-      const res = await call(numbers, apiRequest(`/api/v1/containers/${id}/numbers`, { key: alice.key, json: { numbers: ["2125550142"] } }), { id });
+      const res = await call(numbers, apiRequest(`/api/v1/containers/${id}/numbers`, { key: alice.key, json: { numbers: ["2125552142"] } }), { id });
       expect(res.status, id).toBe(404);
     }
     const bad = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: [] } }), {
@@ -552,7 +552,7 @@ describe("containers", () => {
     const id = await makeUser(db(), { plan: "beginner" });
     const c = await makeContainer(db(), id);
     const k = await makeKey(db(), id);
-    const res = await call(numbers, apiRequest(`/api/v1/containers/${c}/numbers`, { key: k.key, json: { numbers: ["2125550142"] } }), { id: String(c) });
+    const res = await call(numbers, apiRequest(`/api/v1/containers/${c}/numbers`, { key: k.key, json: { numbers: ["2125552142"] } }), { id: String(c) });
     expect(res.status).toBe(403);
     expect((await bodyOf(res)).error.code).toBe("api_not_in_plan");
 
@@ -560,7 +560,7 @@ describe("containers", () => {
     const fc = await makeContainer(db(), fullId);
     const fk = await makeKey(db(), fullId);
     await db().insertInto("list_loads").values({ list_id: fc, user_id: fullId, mode: "add", status: "completed", file_name: "earlier.csv", added: 100_000, finished_at: new Date() }).execute();
-    const over = await call(numbers, apiRequest(`/api/v1/containers/${fc}/numbers`, { key: fk.key, json: { numbers: ["2125550142"] } }), { id: String(fc) });
+    const over = await call(numbers, apiRequest(`/api/v1/containers/${fc}/numbers`, { key: fk.key, json: { numbers: ["2125552142"] } }), { id: String(fc) });
     expect(over.status).toBe(403);
     expect((await bodyOf(over)).error.code).toBe("usage_limit_exceeded");
   });
@@ -583,7 +583,7 @@ describe("the rest of the surface", () => {
     const consoleError = console.error;
     console.error = (...a: unknown[]) => logged.push(a);
     try {
-      const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+      const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
       expect(res.status).toBe(500);
       const body = await bodyOf(res);
       expect(body.error.code).toBe("internal_error");

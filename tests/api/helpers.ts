@@ -127,7 +127,7 @@ export async function finishJob(
   fs.mkdirSync(dir, { recursive: true });
   for (const kind of ["good", "bad", "invalid"] as const) {
     const p = path.join(dir, `${jobId}-${kind}.csv`);
-    fs.writeFileSync(p, kind === "good" ? "Number\n2125550142\n" : kind === "bad" ? "Number,reason\n2125550143,dnc\n" : "Number,reason\n12,too_short\n");
+    fs.writeFileSync(p, kind === "good" ? "Number\n2125552142\n" : kind === "bad" ? "Number,reason\n2125552143,dnc\n" : "Number,reason\n12,too_short\n");
     await db
       .insertInto("result_files")
       .values({ job_id: jobId, user_id: job.user_id, kind, file_name: `${kind}.csv`, path: p, records: 1, bytes: fs.statSync(p).size })

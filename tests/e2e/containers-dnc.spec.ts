@@ -59,7 +59,7 @@ test("an admin creates a category and a container, with the spec's validation, t
   await dialog.getByLabel("Container name").fill(name);
   await dialog.getByLabel("Category").selectOption({ label: category });
   await dialog.getByLabel("Description").fill("Customers who opted out");
-  await dialog.getByLabel("Phone numbers").fill("2015550123, 12345, 31255501ab");
+  await dialog.getByLabel("Phone numbers").fill("2015552123, 12345, 31255501ab");
   await dialog.getByRole("button", { name: "Create Container" }).click();
   await expect(dialog.getByText("Invalid Phone Numbers")).toBeVisible();
   await expect(
@@ -73,7 +73,7 @@ test("an admin creates a category and a container, with the spec's validation, t
 
   // Back to manual: more than 10 characters are fine.
   await dialog.getByText("Manual", { exact: true }).click();
-  await dialog.getByLabel("Phone numbers").fill("2015550123, 3125550199,\n4155550100");
+  await dialog.getByLabel("Phone numbers").fill("2015552123, 3125552199,\n4155552100");
   await dialog.getByRole("button", { name: "Create Container" }).click();
   await expect(page.getByText("Container Created")).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
@@ -95,7 +95,7 @@ test("an admin creates a category and a container, with the spec's validation, t
   await add.getByLabel("CSV file").setInputFiles({
     name: "more.csv",
     mimeType: "text/csv",
-    buffer: Buffer.from("Phone\n6175550111\n(212) 555-0147\n2015550123\n"),
+    buffer: Buffer.from("Phone\n6175552111\n(212) 555-2147\n2015552123\n"),
   });
   // With JavaScript the file is uploaded at once (progress bar) and the form posts its token.
   if (javaScriptEnabled) await expect(add.getByTestId("upload-done")).toContainText("Uploaded more.csv");

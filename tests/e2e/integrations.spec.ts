@@ -29,7 +29,7 @@ test.describe("landing page", () => {
     }
     const footer = page.getByRole("contentinfo");
     await expect(footer).toContainText("1450 Brickell Avenue, Suite 1800");
-    await expect(footer).toContainText("+1 (305) 555-0148");
+    await expect(footer).toContainText("+1 (305) 555-2148");
     await page.getByRole("link", { name: "Learn More" }).click();
     await expect(page).toHaveURL(/#features$/);
   });
@@ -108,7 +108,7 @@ test.describe("integrations", () => {
       // A scrub through the API runs on the real engine and ends with a signed webhook.
       const submit = await request.post("/api/v1/scrubs", {
         headers: auth,
-        data: { numbers: ["2125550142", "2125550142", "12345", "3055550101"], suppression_type: "LitigationOnly" },
+        data: { numbers: ["2125552142", "2125552142", "12345", "3055552101"], suppression_type: "LitigationOnly" },
       });
       expect(submit.status()).toBe(202);
       const jobId = (await submit.json()).job.id as string;
@@ -119,7 +119,7 @@ test.describe("integrations", () => {
       expect(job.counts.good + job.counts.bad + job.counts.invalid).toBe(4);
       const good = await request.get(`/api/v1/scrubs/${jobId}/files/good`, { headers: auth });
       expect(good.status()).toBe(200);
-      expect(await good.text()).toContain("2125550142");
+      expect(await good.text()).toContain("2125552142");
 
       await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1);
       const hook = receiver.received[0];
@@ -175,13 +175,13 @@ test.describe("integrations", () => {
     const dialog = page.getByRole("dialog", { name: "Create Container" });
     await dialog.getByLabel("Container name").fill(containerName);
     await dialog.getByLabel("Category").selectOption({ label: category });
-    await dialog.getByLabel("Phone numbers").fill("2015550123");
+    await dialog.getByLabel("Phone numbers").fill("2015552123");
     await dialog.getByRole("button", { name: "Create Container" }).click();
     await expect(page.getByText("Container Created")).toBeVisible();
     const listed = (await (await request.get("/api/v1/containers", { headers: auth })).json()).data as { id: number; name: string; category: string }[];
     const container = listed.find((c) => c.name === containerName)!;
     expect(container.category).toBe(category);
-    const add = await request.post(`/api/v1/containers/${container.id}/numbers`, { headers: auth, data: { numbers: ["(305) 555-0199", "3055550198"] } });
+    const add = await request.post(`/api/v1/containers/${container.id}/numbers`, { headers: auth, data: { numbers: ["(305) 555-2199", "3055552198"] } });
     expect(add.status()).toBe(202);
     const load = (await add.json()).load;
     await expect
@@ -191,7 +191,7 @@ test.describe("integrations", () => {
     const submit = await request.post("/api/v1/scrubs", {
       headers: auth,
       multipart: {
-        file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from("Name,Mobile\nAnn,3055550199\nBob,2125550142\nCat,not a number\n") },
+        file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from("Name,Mobile\nAnn,3055552199\nBob,2125552142\nCat,not a number\n") },
         suppression_type: "LitigationOnly",
         column: "Mobile",
         container_id: String(container.id),

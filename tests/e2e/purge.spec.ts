@@ -10,10 +10,10 @@ import { DEMO_ADMIN, signIn, signUpAndConfirm } from "./helpers";
 
 const CSV = [
   "Name,Mobile Phone,City",
-  "Ann,(202) 555-0101,DC",
-  "Bob,202-555-0101,DC",
+  "Ann,(202) 555-2101,DC",
+  "Bob,202-555-2101,DC",
   "Cy,not a phone,LA",
-  "Dee,310.555.0199,LA",
+  "Dee,310.555.2199,LA",
   "Eve,1.23457E+9,NY",
 ].join("\n");
 
@@ -79,7 +79,7 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
 
   await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
   await expect(page.getByLabel("Phone number column")).toHaveValue("Mobile Phone");
-  await expect(page.getByRole("table", { name: "File preview" })).toContainText("(202) 555-0101");
+  await expect(page.getByRole("table", { name: "File preview" })).toContainText("(202) 555-2101");
   // Previous to step 4 keeps the uploaded file; Next goes on without uploading again.
   await page.getByRole("link", { name: "Previous" }).click();
   await expect(page.getByTestId("current-upload")).toContainText(fileName);
@@ -99,12 +99,12 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
   const base = fileName.replace(/\.csv$/, "");
   expect(download.suggestedFilename()).toBe(`${base}-good.csv`);
   const good = fs.readFileSync((await download.path())!, "utf8");
-  expect(good).toContain("Ann,(202) 555-0101,DC");
-  expect(good).toContain("Dee,310.555.0199,LA");
+  expect(good).toContain("Ann,(202) 555-2101,DC");
+  expect(good).toContain("Dee,310.555.2199,LA");
   expect(good).not.toContain("Bob");
   const bad = await fetchDownload(page, "download-bad");
   expect(bad.disposition).toContain(`filename="${base}-bad.csv"`);
-  expect(bad.text).toContain("Bob,202-555-0101,DC");
+  expect(bad.text).toContain("Bob,202-555-2101,DC");
   expect(bad.text).toContain("duplicate");
   const invalid = await fetchDownload(page, "download-invalid");
   expect(invalid.text).toContain("not a phone");
@@ -147,23 +147,23 @@ test("a manual purge starts from step 4 and Previous returns to it with the numb
   await expect(page.getByText("Validation Error")).toBeVisible();
   await expect(page.getByText("Please enter phone numbers")).toBeVisible();
 
-  await box.fill("2025550101, 12, ab, 99, x");
+  await box.fill("2025552101, 12, ab, 99, x");
   await page.getByRole("button", { name: "Start Purging" }).click();
   await expect(page.getByText("Invalid phone numbers found: 12, ab, 99...")).toBeVisible();
 
-  await box.fill("(212) 555-0101\n212.555.0101, 3125550188");
+  await box.fill("(212) 555-2101\n212.555.2101, 3125552188");
   await page.getByRole("button", { name: "Start Purging" }).click();
   await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
   await expect(page.getByTestId("count-good-value")).toHaveText("2");
   await expect(page.getByTestId("count-bad-value")).toHaveText("1");
   await expect(page.getByTestId("count-invalid-value")).toHaveText("0");
   const good = await fetchDownload(page, "download-good");
-  expect(good.text.trim().split("\n")).toEqual(["Number", "2125550101", "3125550188"]);
+  expect(good.text.trim().split("\n")).toEqual(["Number", "2125552101", "3125552188"]);
   expect(good.disposition).toContain('filename="manual-entry-good.csv"');
 
   await page.getByRole("link", { name: "Previous" }).click();
   await expect(page.getByText("Step 4 of 6: Upload Data")).toBeVisible();
-  await expect(page.getByLabel("Phone numbers")).toHaveValue("2125550101\n2125550101\n3125550188");
+  await expect(page.getByLabel("Phone numbers")).toHaveValue("2125552101\n2125552101\n3125552188");
 
   await page.goto("/purge?step=6&job=00000000-0000-4000-8000-000000000000");
   await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
@@ -171,7 +171,7 @@ test("a manual purge starts from step 4 and Previous returns to it with the numb
 
 test("Start New Purge resets the wizard", async ({ page }) => {
   await page.goto("/purge?step=4&mode=manual&type=DNCAndLitigation");
-  await page.getByLabel("Phone numbers").fill("2025550111");
+  await page.getByLabel("Phone numbers").fill("2025552111");
   await page.getByRole("button", { name: "Start Purging" }).click();
   await expect(page.getByTestId("results")).toBeVisible();
   await page.getByRole("link", { name: "Start New Purge" }).click();
@@ -215,7 +215,7 @@ test("a new customer gets the subscription dialog on /purge; with a plan they pu
   await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
   await expect(page.getByText("State filter (optional)")).toBeVisible();
   await page.goto("/purge?step=4&mode=manual");
-  await page.getByLabel("Phone numbers").fill("4155550101, 4155550102\n(415) 555-0101");
+  await page.getByLabel("Phone numbers").fill("4155552101, 4155552102\n(415) 555-2101");
   await page.getByRole("button", { name: "Start Purging" }).click();
   await expect(page.getByTestId("results")).toBeVisible();
   await expect(page.getByTestId("count-good-value")).toHaveText("2");

@@ -46,7 +46,7 @@ export const entries: MatrixEntry[] = [
     route: containers,
     kind: "action",
     path: "/containers",
-    form: { intent: "create-container", name: "Matrix", method: "manual", numbers: "2015550123" },
+    form: { intent: "create-container", name: "Matrix", method: "manual", numbers: "2015552123" },
     expect: exactly(400),
   },
   {
@@ -62,7 +62,7 @@ export const entries: MatrixEntry[] = [
     route: containers,
     kind: "action",
     path: "/containers",
-    form: { intent: "add-numbers", id: "999999", method: "manual", numbers: "2015550123" },
+    form: { intent: "add-numbers", id: "999999", method: "manual", numbers: "2015552123" },
     expect: exactly(404),
   },
   {
@@ -97,7 +97,7 @@ export const entries: MatrixEntry[] = [
     route: dnc,
     kind: "action",
     path: "/dnc",
-    form: { intent: "load", type: "1", mode: "remove", method: "manual", numbers: "2015550123" },
+    form: { intent: "load", type: "1", mode: "remove", method: "manual", numbers: "2015552123" },
     expect: adminExactly(302),
   },
   {

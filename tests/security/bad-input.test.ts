@@ -88,17 +88,17 @@ async function wizardAnswer(p: string): Promise<{ ok: true; headers: string[]; p
 
 describe("bad input: the engine and the upload check give a clear outcome", () => {
   it("UTF-8 BOM and CRLF: the header is clean, rows end right, output keeps the data", async () => {
-    const p = file("\uFEFFPhone,Name\r\n2125550101,Ann\r\n(310) 555-0102,Bob\r\n");
+    const p = file("\uFEFFPhone,Name\r\n2125552101,Ann\r\n(310) 555-2102,Bob\r\n");
     expect(await wizardAnswer(p)).toEqual({ ok: true, headers: ["Phone", "Name"], phoneColumn: "Phone" });
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
     // The BOM is kept at the start of the output (Excel reads the file as UTF-8), never inside the header cell.
-    expect(r.text("good")).toBe("\xEF\xBB\xBFPhone,Name\n2125550101,Ann\n(310) 555-0102,Bob\n");
+    expect(r.text("good")).toBe("\xEF\xBB\xBFPhone,Name\n2125552101,Ann\n(310) 555-2102,Bob\n");
   });
 
   it("quoted fields holding newlines, delimiters and doubled quotes stay one record", async () => {
-    const p = file('Name,Phone,Note\n"Smith, Ann",2125550101,"line one\nline ""two"""\n"Bob",3105550102,plain\n');
+    const p = file('Name,Phone,Note\n"Smith, Ann",2125552101,"line one\nline ""two"""\n"Bob",3105552102,plain\n');
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
@@ -107,7 +107,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
   });
 
   it("an unclosed quote in a large file fails fast at the record-size limit, naming the line; nothing half-written", async () => {
-    const rows = ["Name,Phone", "Ann,2125550101", "Bob,3105550102", '"Unclosed,2125550103'];
+    const rows = ["Name,Phone", "Ann,2125552101", "Bob,3105552102", '"Unclosed,2125552103'];
     for (let i = 0; i < 60_000; i++) rows.push(`Row ${i},${4155550000 + (i % 9000)}`);
     const p = file(rows.join("\n") + "\n"); // ~1.3 MB after the open quote, over the 1 MB limit
     expect(fs.statSync(p).size).toBeGreaterThan(1024 * 1024 + 4096);
@@ -118,12 +118,12 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(await orphanOutputs()).toEqual([]);
     // The wizard's preview reads the first rows only and is fine; a preview that hits the record gets the spec's message.
     expect((await wizardAnswer(p)).ok).toBe(true);
-    const openAtTop = file('Phone,Name\n"2125550101,Ann\n' + "x,y\n".repeat(300_000));
+    const openAtTop = file('Phone,Name\n"2125552101,Ann\n' + "x,y\n".repeat(300_000));
     expect(await wizardAnswer(openAtTop)).toEqual({ ok: false, message: CSV_MESSAGES.unreadable });
   });
 
   it("the reader stops at the limit instead of growing its buffer to the file's size", async () => {
-    const big = file('Phone\n2125550101\n"open\n' + "2125550102\n".repeat(200_000)); // 2.2 MB in one record
+    const big = file('Phone\n2125552101\n"open\n' + "2125552102\n".repeat(200_000)); // 2.2 MB in one record
     const reader = new BatchReader(big, 16 * 1024, 64 * 1024);
     await reader.open();
     reader.skipFirstRow();
@@ -143,31 +143,31 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
   });
 
   it("ragged rows: short, long and empty rows are scrubbed or marked invalid, never a crash", async () => {
-    const p = file("Name,Phone,City\nAnn,2125550101\nBob,3105550102,LA,extra,cells\nCy\n\n,,\nDee,4155550103,SF\n");
+    const p = file("Name,Phone,City\nAnn,2125552101\nBob,3105552102,LA,extra,cells\nCy\n\n,,\nDee,4155552103,SF\n");
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
     expect(r.counts.good).toBe(3);
     expect(r.counts.invalid).toBe(2);
-    expect(r.text("good")).toContain("Bob,3105550102,LA,extra,cells\n");
+    expect(r.text("good")).toContain("Bob,3105552102,LA,extra,cells\n");
   });
 
   it("duplicate and empty headers: the first matching column is used; all-empty headers get the spec's message", async () => {
-    const dup = file("Phone,Phone,\n2125550101,not a number,x\n");
+    const dup = file("Phone,Phone,\n2125552101,not a number,x\n");
     const answer = await wizardAnswer(dup);
     expect(answer).toMatchObject({ ok: true, headers: ["Phone", "Phone", ""] });
     const r = await scrub(dup, "Phone");
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 1, bad: 0, invalid: 0 });
-    expect(await wizardAnswer(file(",,\nx,2125550101,y\n"))).toEqual({ ok: false, message: CSV_MESSAGES.headers });
+    expect(await wizardAnswer(file(",,\nx,2125552101,y\n"))).toEqual({ ok: false, message: CSV_MESSAGES.headers });
   });
 
   it("bytes that are not UTF-8 are read as Windows-1252 and written as UTF-8; the numbers still scrub", async () => {
     const bytes = Buffer.concat([
       Buffer.from("Name,Phone\n"),
       Buffer.from([0x4a, 0x6f, 0x73, 0xe9]), // "José" in Latin-1
-      Buffer.from(",2125550101\n"),
+      Buffer.from(",2125552101\n"),
       Buffer.from([0xff, 0xfe, 0xc3, 0x28]), // not UTF-8 at all
-      Buffer.from(",3105550102\n"),
+      Buffer.from(",3105552102\n"),
     ]);
     const p = file(bytes);
     expect((await wizardAnswer(p)).ok).toBe(true);
@@ -175,41 +175,42 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
     // every cell's text kept, now in UTF-8 (issue #15: the outputs are UTF-8 whatever the input's encoding)
-    expect(Buffer.from(r.text("good")!, "latin1").toString("utf8")).toBe("Name,Phone\nJosé,2125550101\nÿþÃ(,3105550102\n");
+    expect(Buffer.from(r.text("good")!, "latin1").toString("utf8")).toBe("Name,Phone\nJosé,2125552101\nÿþÃ(,3105552102\n");
     expect(r.job.input_encoding).toBe("Windows-1252");
   });
 
   it("Excel-mangled numbers are invalid with their own reason", async () => {
-    const r = await scrub(file("Phone\n1.23457E+9\n2.12555E+09\n2125550101\n"), "Phone");
+    const r = await scrub(file("Phone\n1.23457E+9\n2.12555E+09\n2125552101\n"), "Phone");
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 1, bad: 0, invalid: 2 });
-    expect(r.text("invalid")).toBe("Phone,reason\n1.23457E+9,excel_notation\n2.12555E+09,excel_notation\n");
+    const excel = "Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again";
+    expect(r.text("invalid")).toBe(`Phone,reason\n1.23457E+9,${excel}\n2.12555E+09,${excel}\n`);
   });
 
   it("every phone format variant: the file scrub agrees with the normalizer, cell by cell", async () => {
     const variants = [
-      "2125550101",
-      "12125550102",
-      "+12125550103",
-      "+1 212 555 0104",
-      "(212) 555-0105",
-      "212.555.0106",
-      "212-555-0107",
-      "1-212-555-0108",
-      "  2125550109  ",
-      "+1 (212) 555.0110",
-      "\t212 555 0111",
-      '"(212) 555-0112"',
+      "2125552101",
+      "12125552102",
+      "+12125552103",
+      "+1 212 555 2104",
+      "(212) 555-2105",
+      "212.555.2106",
+      "212-555-2107",
+      "1-212-555-2108",
+      "  2125552109  ",
+      "+1 (212) 555.2110",
+      "\t212 555 2111",
+      '"(212) 555-2112"',
       '"212,555,0113"',
       "212/555/0114",
       "212555011",
       "212555011500",
-      "0125550116",
+      "0125552116",
       "2121550117",
-      "2125550118 ext 5",
+      "2125552118 ext 5",
       "abc",
       "",
-      "++12125550119",
+      "++12125552119",
       "１２１２５５５０１２０", // full-width digits
     ];
     const p = file(`Phone,Id\n${variants.map((v, i) => `${v},${i}`).join("\n")}\n`);
@@ -258,7 +259,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
       expect(r.files).toEqual([]);
     }
     // Binary bytes after the start of a real CSV are data, not a reason to refuse the file.
-    const late = Buffer.concat([Buffer.from("Phone\n2125550101\n" + "3105550102\n".repeat(7000)), Buffer.from([0x00, 0x01, 0x0a])]);
+    const late = Buffer.concat([Buffer.from("Phone\n2125552101\n" + "3105552102\n".repeat(7000)), Buffer.from([0x00, 0x01, 0x0a])]);
     const r = await scrub(file(late), "Phone");
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 2, bad: 6999, invalid: 1 }); // the repeats are duplicates
@@ -268,16 +269,16 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
   it("cells starting with = + - @ are escaped in every output; phone-like + and - cells are not", async () => {
     // Phone-like cells (digits and separators after a leading + or -) cannot call anything and stay as they are.
     const p = file(
-      "Name,Phone,Note\n=SUM(A1),2125550101,@cmd\n+evil,3105550102,-2+3\n\"=HYPERLINK(\"\"x\"\")\",4155550103,ok\n" +
-        "-cmd|' /C calc'!A0,+1 212 555 0104,-1 212 555 0105\n=bad,12,+x\n",
+      "Name,Phone,Note\n=SUM(A1),2125552101,@cmd\n+evil,3105552102,-2+3\n\"=HYPERLINK(\"\"x\"\")\",4155552103,ok\n" +
+        "-cmd|' /C calc'!A0,+1 212 555 2104,-1 212 555 2105\n=bad,12,+x\n",
     );
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
     expect(r.text("good")).toBe(
-      `Name,Phone,Note\n"'=SUM(A1)",2125550101,"'@cmd"\n"'+evil",3105550102,-2+3\n"'=HYPERLINK(""x"")",4155550103,ok\n` +
-        `"'-cmd|' /C calc'!A0",+1 212 555 0104,-1 212 555 0105\n`,
+      `Name,Phone,Note\n"'=SUM(A1)",2125552101,"'@cmd"\n"'+evil",3105552102,-2+3\n"'=HYPERLINK(""x"")",4155552103,ok\n` +
+        `"'-cmd|' /C calc'!A0",+1 212 555 2104,-1 212 555 2105\n`,
     );
-    expect(r.text("invalid")).toBe(`Name,Phone,Note,reason\n"'=bad",12,"'+x",wrong_length\n`);
+    expect(r.text("invalid")).toBe(`Name,Phone,Note,reason\n"'=bad",12,"'+x",2 digits: a US phone number has 10 digits (11 starting with 1)\n`);
     // No cell of any output starts with a formula character, unless it is digits and separators only.
     for (const kind of ["good", "invalid"]) {
       for (const line of r.text(kind)!.trim().split("\n").slice(1)) {

@@ -33,7 +33,7 @@ let userId: string;
 let work: string;
 let bigInput: string;
 let smallInput: string;
-const LITIGATION = ["2125550101", "3105550102"];
+const LITIGATION = ["2125552101", "3105552102"];
 const ROWS = 300_000;
 const SLOW = 180_000; // bound for tests that scrub the big file several times on a shared machine
 
@@ -115,7 +115,7 @@ beforeAll(async () => {
   bigInput = path.join(work, "big.csv");
   fs.writeFileSync(bigInput, rows.join("\n") + "\n");
   smallInput = path.join(work, "small.csv");
-  fs.writeFileSync(smallInput, `Name,Phone\nAnn,${LITIGATION[0]}\nBob,4155550103\nCy,${LITIGATION[1]}\nDee,12\n`);
+  fs.writeFileSync(smallInput, `Name,Phone\nAnn,${LITIGATION[0]}\nBob,4155552103\nCy,${LITIGATION[1]}\nDee,12\n`);
   // The litigation list the scrubs check against (PostgreSQL is the source of truth).
   const svc = await service({ autoStart: false });
   const { litigation } = await adminListIds(handle);

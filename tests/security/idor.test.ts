@@ -107,9 +107,9 @@ beforeAll(async () => {
     fileName: `${MARK}-leads.csv`,
     good: 1,
     dir: dataDir,
-    files: { good: `Number\n2125550199\n${MARK}\n` },
+    files: { good: `Number\n2125552199\n${MARK}\n` },
   });
-  const upload = await saveTypedNumbers(aId, ["2125550199"]);
+  const upload = await saveTypedNumbers(aId, ["2125552199"]);
   const { transaction } = await createBankTransferTransaction(db(), { userId: aId, planId: "beginner" });
   const tx = await db().selectFrom("transactions").select("transfer_reference").where("id", "=", transaction.id).executeTakeFirstOrThrow();
   const key = await makeKey(db(), aId, { name: `${MARK} integration`, containerId });
@@ -180,7 +180,7 @@ const post = (p: string, form: Record<string, string>) => makeRequest(p, { cooki
 
 function expectNoLeak(res: { body: string; location: string | null }) {
   expect(res.body).not.toContain(MARK);
-  expect(res.body).not.toContain("2125550199");
+  expect(res.body).not.toContain("2125552199");
   expect(res.body).not.toContain(a.transferReference);
   expect(res.location ?? "").not.toContain(a.uploadId);
 }
@@ -205,7 +205,7 @@ describe("control: customer A reaches their own objects (so the checks below can
     expect((await call(await routes.purge(), "loader", own(`/purge?step=6&job=${a.jobId}`))).body).toContain(MARK);
     const file = await call(await routes.download(), "loader", own(`/downloads/${a.fileId}`), { fileId: a.fileId });
     expect(file.status).toBe(200);
-    expect(file.body).toContain("2125550199");
+    expect(file.body).toContain("2125552199");
     expect((await call(await routes.transactions(), "loader", own("/transaction-history"))).body).toContain(a.transferReference);
     const aKey = (await makeKey(db(), a.id, { name: "control" })).key;
     const job = await call(await routes.apiScrub(), "loader", apiRequest(`/api/v1/scrubs/${a.jobId}`, { key: aKey }), { id: a.jobId });
@@ -231,7 +231,7 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
     const m = await routes.containers();
     await refusedAction(m, post("/containers", { intent: "edit-container", id: String(a.containerId), name: "Taken over", categoryId: b.categoryId, description: "" }), 404);
     await refusedAction(m, post("/containers", { intent: "edit-container", id: String(a.containerId), name: "Taken over", categoryId: a.categoryId, description: "" }), 404);
-    await refusedAction(m, post("/containers", { intent: "add-numbers", id: String(a.containerId), method: "manual", numbers: "2125550100" }), 404);
+    await refusedAction(m, post("/containers", { intent: "add-numbers", id: String(a.containerId), method: "manual", numbers: "2125552100" }), 404);
   });
 
   it("purge: A's job, upload, category and container are not reachable", async () => {
@@ -250,7 +250,7 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
     // Starting a purge of A's upload, or into A's container/category, is refused and inserts nothing.
     await refusedAction(m, post("/purge", { intent: "start", mode: "csv", upload: a.uploadId, column: "Number" }), 400);
     await refusedAction(m, post("/purge", { intent: "start", mode: "manual", upload: a.uploadId, column: "Number" }), 400);
-    const own = await saveTypedNumbers(b.id, ["3105550101"]);
+    const own = await saveTypedNumbers(b.id, ["3105552101"]);
     await refusedAction(
       m,
       post("/purge", { intent: "start", mode: "csv", upload: own.id, column: "Number", category: a.categoryId, container: String(a.containerId) }),
@@ -261,7 +261,7 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
   it("containers: a list file A staged (upload token) cannot be used by B, and stays A's", async () => {
     const aCookie = (await startUserSession(makeRequest("/login"), a.id)).split(";")[0];
     const fd = new FormData();
-    fd.append("file", new Blob(["2125550199\n3105550198\n"], { type: "text/csv" }), `${MARK}-staged.csv`);
+    fd.append("file", new Blob(["2125552199\n3105552198\n"], { type: "text/csv" }), `${MARK}-staged.csv`);
     const staged = await call((await import("~/routes/resources.list-uploads")) as Mod, "action", new Request("http://localhost/resources/list-uploads", {
       method: "POST",
       body: fd,
@@ -335,10 +335,10 @@ describe("IDOR: customer B's API key with customer A's ids", () => {
 
   it("container numbers and loads of A's container are 404 and change nothing", async () => {
     const params = { id: String(a.containerId) };
-    await refusedAction(await routes.apiNumbers(), api(`/api/v1/containers/${a.containerId}/numbers`, { json: { numbers: ["2125550100"] } }), 404, params);
+    await refusedAction(await routes.apiNumbers(), api(`/api/v1/containers/${a.containerId}/numbers`, { json: { numbers: ["2125552100"] } }), 404, params);
     await refusedAction(
       await routes.apiNumbers(),
-      api(`/api/v1/containers/${a.containerId}/numbers`, { json: { numbers: ["2125550100"], mode: "remove" } }),
+      api(`/api/v1/containers/${a.containerId}/numbers`, { json: { numbers: ["2125552100"], mode: "remove" } }),
       [404, 422],
       params,
     );
@@ -353,7 +353,7 @@ describe("IDOR: customer B's API key with customer A's ids", () => {
   it("a scrub into A's container is 404 and inserts nothing; lists show none of A's", async () => {
     await refusedAction(
       await routes.apiScrubs(),
-      api("/api/v1/scrubs", { json: { numbers: ["2125550100"], suppression_type: "LitigationOnly", container_id: a.containerId } }),
+      api("/api/v1/scrubs", { json: { numbers: ["2125552100"], suppression_type: "LitigationOnly", container_id: a.containerId } }),
       404,
     );
     const jobs = await call(await routes.apiScrubs(), "loader", api("/api/v1/scrubs"));

@@ -44,7 +44,7 @@ const activeJobs = async (userId: string) =>
       .execute()
   ).length;
 
-async function webPurge(cookie: string, numbers = "2125550142,3105550101") {
+async function webPurge(cookie: string, numbers = "2125552142,3105552101") {
   const res = await purge.action({
     request: makeRequest("/purge", { cookie, form: { intent: "manual", mode: "manual", numbers } }),
     params: {},
@@ -59,7 +59,7 @@ describe("per-user limit of queued/running scrubs", () => {
   it("parallel starts by one user: exactly the limit get in, the rest are refused with the message", async () => {
     const userId = await makeUser(db(), { role: "UnlimitedUser" });
     const input = path.join(dataDir, "one.csv");
-    fs.writeFileSync(input, "Phone\n2125550142\n");
+    fs.writeFileSync(input, "Phone\n2125552142\n");
     const attempts = await Promise.allSettled(
       Array.from({ length: 5 }, () =>
         db()
@@ -118,7 +118,7 @@ describe("per-user limit of queued/running scrubs", () => {
     const { key } = await makeKey(db(), userId);
     const submit = () =>
       apiScrubs.action({
-        request: apiRequest("/api/v1/scrubs", { key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }),
+        request: apiRequest("/api/v1/scrubs", { key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }),
         params: {},
         context: testContext,
       }) as Promise<Response>;

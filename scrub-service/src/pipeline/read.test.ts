@@ -23,7 +23,7 @@ describe("batch splitter", () => {
   it("streams a file in tiny batches with a quoted newline across every boundary", async () => {
     const dir = tmpDir("split");
     const rows: string[] = [];
-    for (let i = 0; i < 500; i++) rows.push(`${i},"line one\nline ${"x".repeat(i % 37)} two, still ""quoted""",${2125550000 + i}`);
+    for (let i = 0; i < 500; i++) rows.push(`${i},"line one\nline ${"x".repeat(i % 37)} two, still ""quoted""",${2125552000 + i}`);
     const file = path.join(dir, "q.csv");
     fs.writeFileSync(file, "id,note,phone\r\n" + rows.join("\r\n") + "\r\n");
     const reader = new BatchReader(file, 256);
@@ -39,29 +39,29 @@ describe("batch splitter", () => {
       const parsed = parseRows(b.buf, b.start, b.end, reader.delim, 2);
       for (let r = 0; r < parsed.count; r++) {
         seen.push(splitCells(b.buf, parsed.rowStart[r], parsed.rowEnd[r], reader.delim));
-        expect(parsed.codes[r]).toBe(2125550000 + seen.length - 1);
+        expect(parsed.codes[r]).toBe(2125552000 + seen.length - 1);
       }
     }
     await reader.close();
     expect(batches).toBeGreaterThan(50);
     expect(seen.length).toBe(500);
-    expect(seen[36]).toEqual(["36", `line one\nline ${"x".repeat(36)} two, still "quoted"`, "2125550036"]);
+    expect(seen[36]).toEqual(["36", `line one\nline ${"x".repeat(36)} two, still "quoted"`, "2125552036"]);
   });
 
   it("detects other delimiters and skips a BOM", async () => {
     const dir = tmpDir("delim");
     const file = path.join(dir, "s.csv");
-    fs.writeFileSync(file, "\uFEFFName;Mobile;City\n\"A;B\";212-555-0100;NY\nC;3055550101;Miami\n");
+    fs.writeFileSync(file, "\uFEFFName;Mobile;City\n\"A;B\";212-555-2100;NY\nC;3055552101;Miami\n");
     const p = await previewCsv(file);
     expect(p).toEqual({
       headers: ["Name", "Mobile", "City"],
       hasHeader: true,
       delimiter: ";",
-      rows: [["A;B", "212-555-0100", "NY"], ["C", "3055550101", "Miami"]],
+      rows: [["A;B", "212-555-2100", "NY"], ["C", "3055552101", "Miami"]],
       phoneColumn: "Mobile",
       input: { format: "CSV", encoding: "UTF-8 with BOM", delimiter: "semicolon", sheets: [], sheet: null },
     });
-    fs.writeFileSync(file, "2125550100\t x\n3055550101\ty\n");
+    fs.writeFileSync(file, "2125552100\t x\n3055552101\ty\n");
     const q = await previewCsv(file);
     expect([q.hasHeader, q.delimiter, q.headers, q.rows.length, q.phoneColumn]).toEqual([false, "\t", ["Column 1", "Column 2"], 2, "Column 1"]);
   });
@@ -76,11 +76,11 @@ describe("batch splitter", () => {
   });
 
   it("parses batches of rows shorter than its initial estimate (growing its arrays)", () => {
-    const text = "1\n".repeat(5000) + "2125550123";
+    const text = "1\n".repeat(5000) + "2125552123";
     const b = enc.encode(text);
     const rows = parseRows(b, 0, b.length, 44, 0);
     expect(rows.count).toBe(5001);
-    expect([rows.rowStart[4999], rows.rowEnd[4999], rows.codes[5000], rows.fields[5000]]).toEqual([9998, 9999, 2125550123, 1]);
+    expect([rows.rowStart[4999], rows.rowEnd[4999], rows.codes[5000], rows.fields[5000]]).toEqual([9998, 9999, 2125552123, 1]);
   });
 
   it("picks the default phone column", () => {

@@ -14,7 +14,7 @@ import type { ListSnapshot } from "../lists/store";
 import { areaCodeMask } from "../worker/area-codes";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, defaultPhoneColumn, emitRows, parseRows, rowsCapacity, rowsMemBytes, LF } from "../worker/csv";
 import type { ParseResult } from "../worker/index";
-import { INVALID_REASONS } from "../worker/normalize";
+import { INVALID_REASONS, reasonIndexOfCode } from "../worker/normalize";
 import { BatchReader, DEFAULT_BATCH_BYTES, headersOf, NotTextFileError, RecordTooLargeError } from "./read";
 import { isInputFormatError } from "./input/errors";
 import { describeInput } from "./input/detect";
@@ -296,7 +296,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
         const x = rows.codes[r];
         if (x < 0) {
           classes[r] = CLASS_INVALID;
-          reasonIdx[r] = R_INVALID0 + (-x - 1);
+          reasonIdx[r] = R_INVALID0 + reasonIndexOfCode(x);
         } else if (dup[r]) {
           classes[r] = CLASS_BAD;
           reasonIdx[r] = R_DUP;
@@ -383,6 +383,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
             classes: c.classes,
             reasonIdx: c.reasonIdx,
             reasons: REASONS as unknown as string[],
+            describeInvalid: true,
             delim,
             width,
             end: batch.end,

@@ -5,7 +5,7 @@ import { seededRandom } from "../test/random";
 
 // Cells without quotes or CR (the plain path's input): empty, text, formula-like starts, phone forms.
 const CELLS = ["", "=", "@", "Ann", "Smith 7", "-5", "-", "=1+2", "+", "+1 305 555 1234", "305-555-1234", "@x", "\tx", "1.23457E+9",
-  " 2125551234 ", "(212) 555-0199", "2125550199", "12125550199", "1125550199", "2121005555", "x2125550199", "é", "12"];
+  " 2125551234 ", "(212) 555-2199", "2125552199", "12125552199", "1125552199", "2121005555", "x2125552199", "é", "12"];
 
 function plainInput(r: () => number, delim: string): string {
   const lines: string[] = [];
@@ -52,11 +52,11 @@ describe("parseRows fast path (no quote, no CR)", () => {
   });
 
   it("leaves batches with a quote, a CR or no final line feed to the general parser", () => {
-    for (const text of ['a,"b\nc",2125550199\n', "a,2125550199\r\nb,2125550198\r\n", "a,2125550199\nb,2125550198"]) {
+    for (const text of ['a,"b\nc",2125552199\n', "a,2125552199\r\nb,2125552198\r\n", "a,2125552199\nb,2125552198"]) {
       const buf = new TextEncoder().encode(text);
       expect(asPlain(parseRows(buf, 0, buf.length, 44, 1))).toEqual(asPlain(parseRowsGeneral(buf, 0, buf.length, 44, 1)));
     }
-    const quoted = new TextEncoder().encode('a,"b\nc",2125550199\n');
+    const quoted = new TextEncoder().encode('a,"b\nc",2125552199\n');
     expect(parseRows(quoted, 0, quoted.length, 44, 2).count).toBe(1); // the quoted line break stays inside the row
   });
 

@@ -8,11 +8,7 @@
  * - an unterminated quoted field runs to the end of the file;
  * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
  */
-import {
-  CODE_EMPTY,
-  CODE_NOT_A_NUMBER,
-  normalizeCode,
-} from "./normalize";
+import { CODE_EMPTY, invalidReasonText, normalizeBytes, normalizeCode } from "./normalize";
 
 export const LF = 10;
 export const CR = 13;
@@ -136,47 +132,6 @@ export function needsEscape(buf: Uint8Array, s: number, e: number): boolean {
   if (!isDangerousStart(c)) return false;
   if ((c === 43 || c === 45) && isPhoneLike(buf, s, e)) return false;
   return true;
-}
-
-function isSep(c: number): boolean {
-  return c === 32 || c === 9 || c === 46 || c === 45 || c === 40 || c === 41;
-}
-
-/** normalizeCode over bytes; identical results to normalizeCode(latin1 string of the bytes). */
-export function normalizeBytes(buf: Uint8Array, s: number, e: number): number {
-  while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;
-  while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
-  if (s === e) return CODE_EMPTY;
-  let i = s;
-  if (buf[i] === 43) i++;
-  let digits = 0;
-  let value = 0;
-  let first = 0;
-  for (; i < e; i++) {
-    const d = buf[i] - 48;
-    if (d >= 0 && d <= 9) {
-      if (digits === 0) first = d;
-      if (digits < 15) value = value * 10 + d;
-      digits++;
-    } else if (!isSep(d + 48)) {
-      return normalizeCode(latin1(buf, s, e)); // rare: letters, Excel notation…
-    }
-  }
-  if (digits === 0) return CODE_NOT_A_NUMBER;
-  if (digits === 11 && first === 1) value -= 10_000_000_000;
-  else if (digits !== 10) return -4;
-  if (value < 2_000_000_000) return -5;
-  // the exchange (digits 4–6) on int32 (a float % costs a runtime call)
-  if ((Math.floor(value / 10_000) | 0) % 1000 < 200) return -6;
-  return value;
-}
-
-export function latin1(buf: Uint8Array, s: number, e: number): string {
-  let out = "";
-  for (let i = s; i < e; i += 4096) {
-    out += String.fromCharCode.apply(null, Array.from(buf.subarray(i, Math.min(e, i + 4096))));
-  }
-  return out;
 }
 
 /** Per-row results of parsing a batch. */
@@ -307,7 +262,7 @@ export function parseRowsGeneral(
         else if (k >= end && trailEnd > trailStart && buf[trailEnd - 1] === CR) trailEnd--;
         if (!esc && needsEscape(buf, cs, ce)) esc = 1;
         if (field === phoneCol) {
-          if (trailEnd > trailStart || hasQuote(buf, cs, ce)) code = normalizeCode(unquote(buf, cs, ce) + latin1(buf, trailStart, trailEnd));
+          if (trailEnd > trailStart || hasQuote(buf, cs, ce)) code = normalizeCode(unquote(buf, cs, ce) + decodeUtf8(buf, trailStart, trailEnd));
           else code = normalizeBytes(buf, cs, ce);
         }
         i = k;
@@ -509,19 +464,30 @@ export interface EmitInput {
   width: number;
   /** End of the batch in buf (rows at or past it are never copied with their terminator). */
   end?: number;
+  /** Invalid rows get the customer's sentence for their code (invalidReasonText) instead of reasons[reasonIdx]. */
+  describeInvalid?: boolean;
 }
 
 /** Builds the bytes of good, bad and invalid output for a batch (rows end with \n). */
 export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuffer): [Uint8Array, Uint8Array, Uint8Array] {
   const { rows, classes, reasonIdx, reasons, delim, width } = input;
-  const reasonBytes = reasons.map((r) => new TextEncoder().encode(r));
+  const encoder = new TextEncoder();
+  const reasonBytes = reasons.map((r) => encoder.encode(r));
+  const described = new Map<number, Uint8Array>();
+  const reasonOf = (r: number): Uint8Array => {
+    if (!input.describeInvalid || classes[r] !== CLASS_INVALID) return reasonBytes[reasonIdx[r]];
+    const code = rows.codes[r];
+    let b = described.get(code);
+    if (!b) described.set(code, (b = encoder.encode(invalidReasonText(code))));
+    return b;
+  };
   const sizes = [0, 0, 0];
   for (let r = 0; r < rows.count; r++) {
     const len = rows.rowEnd[r] - rows.rowStart[r];
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
     let s = rows.escape[r] ? len * 2 + 3 * rows.fields[r] + 8 : len;
     const c = classes[r];
-    if (c !== CLASS_GOOD) s += Math.max(0, width - rows.fields[r]) + 1 + reasonBytes[reasonIdx[r]].length;
+    if (c !== CLASS_GOOD) s += Math.max(0, width - rows.fields[r]) + 1 + reasonOf(r).length;
     sizes[c] += s + 1;
   }
   // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
@@ -565,7 +531,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     if (c !== CLASS_GOOD) {
       for (let f = rows.fields[r]; f < width; f++) out[o++] = delim;
       out[o++] = delim;
-      const rb = reasonBytes[reasonIdx[r]];
+      const rb = reasonOf(r);
       out.set(rb, o);
       o += rb.length;
     }

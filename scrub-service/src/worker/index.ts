@@ -33,6 +33,7 @@ export interface EmitTask {
   classes: Uint8Array;
   reasonIdx: Uint8Array;
   reasons: string[];
+  describeInvalid?: boolean;
   delim: number;
   width: number;
   end: number;
