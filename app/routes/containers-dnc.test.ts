@@ -209,7 +209,7 @@ describe("/containers", () => {
     await withPlan(u.id); // Beginner: 25,000 container numbers
     await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Big" } }));
     const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
-    const many = Array.from({ length: 25_001 }, (_, i) => String(2_015_550_000 + i)).join(",");
+    const many = Array.from({ length: 25_001 }, (_, i) => String(2_015_560_000 + i)).join(",");
     const r = await run(
       containers.action,
       multipart("/containers", u.cookie, { intent: "create-container", name: "Huge", categoryId: catId, method: "manual", numbers: many }),
