@@ -27,12 +27,12 @@ describe("the hourly upload sweep", () => {
     const db = handle().db;
     const alice = await makeUser(db);
     const bob = await makeUser(db);
-    const oldA = await saveTypedNumbers(alice, ["2125550101"]);
-    const oldB = await saveTypedNumbers(bob, ["2125550102"]);
-    const freshB = await saveTypedNumbers(bob, ["2125550103"]);
-    const queuedJob = await saveTypedNumbers(alice, ["2125550104"]);
-    const queuedLoad = await saveTypedNumbers(bob, ["2125550105"]);
-    const finishedLoad = await saveTypedNumbers(bob, ["2125550106"]);
+    const oldA = await saveTypedNumbers(alice, ["2125552101"]);
+    const oldB = await saveTypedNumbers(bob, ["2125552102"]);
+    const freshB = await saveTypedNumbers(bob, ["2125552103"]);
+    const queuedJob = await saveTypedNumbers(alice, ["2125552104"]);
+    const queuedLoad = await saveTypedNumbers(bob, ["2125552105"]);
+    const finishedLoad = await saveTypedNumbers(bob, ["2125552106"]);
     for (const u of [oldA, oldB, queuedJob, queuedLoad]) age(u, UPLOAD_TTL_MS + 60_000);
     const part = path.join(path.dirname(oldA.path), "0123456789abcdef0123456789abcdef.csv.part");
     fs.writeFileSync(part, "half");

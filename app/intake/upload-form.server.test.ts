@@ -93,7 +93,7 @@ describe("readUploadForm", () => {
 });
 
 /** A multipart body written by hand, so the part header is exactly what a browser or client sent. */
-function rawMultipart(disposition: string, content = "Phone\n2125550142\n"): Request {
+function rawMultipart(disposition: string, content = "Phone\n2125552142\n"): Request {
   const b = "----b0undary";
   const body = Buffer.concat([
     Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n`),
@@ -123,7 +123,7 @@ describe("file names (RFC 7578 / RFC 6266)", () => {
       expect(form.malformed, disposition).toBe(false);
       expect(form.fields.get("intent")).toBe("upload");
       expect(form.upload?.originalName, disposition).toBe(expected);
-      expect(fs.readFileSync(form.upload!.path, "utf8")).toBe("Phone\n2125550142\n");
+      expect(fs.readFileSync(form.upload!.path, "utf8")).toBe("Phone\n2125552142\n");
       await form.discard();
     }
     expect(filesOf(user(6))).toEqual([]);
@@ -142,7 +142,7 @@ describe("file names (RFC 7578 / RFC 6266)", () => {
   });
 
   it("answers a body cut off in the middle as malformed and keeps nothing", async () => {
-    const whole = await rawMultipart('form-data; name="file"; filename="cut.csv"', "Phone\n" + "2125550142\n".repeat(100)).arrayBuffer();
+    const whole = await rawMultipart('form-data; name="file"; filename="cut.csv"', "Phone\n" + "2125552142\n".repeat(100)).arrayBuffer();
     const cut = new Request("http://localhost/x", {
       method: "POST",
       body: new Uint8Array(whole).slice(0, 400),

@@ -67,7 +67,7 @@ function form(pathname: string, cookie: string, fields: Record<string, string>, 
 }
 
 const NAMES = ["leads;2024.csv", "Q1=final.csv", 'say "hi".csv', "a; filename=b.csv", "José's list.csv", "Клиенты 2026.csv"];
-const CSV = "Name,Phone\nAnn,2125550142\nBob,(310) 555-0199\n";
+const CSV = "Name,Phone\nAnn,2125552142\nBob,(310) 555-2199\n";
 
 describe("file names a browser sends", () => {
   it("the purge wizard (JavaScript and not) takes every name and shows it as sent", async () => {
@@ -187,7 +187,7 @@ describe("one failure policy when the scrub service cannot be reached", () => {
     try {
       const u = await signedIn();
       const before = await used(u.id);
-      const web = await callRoute(purge.action, makeRequest("/purge?step=4&mode=manual", { cookie: u.cookie, form: { intent: "manual", mode: "manual", numbers: "2125550142" } }));
+      const web = await callRoute(purge.action, makeRequest("/purge?step=4&mode=manual", { cookie: u.cookie, form: { intent: "manual", mode: "manual", numbers: "2125552142" } }));
       expect(statusOf(web)).toBe(503);
       expect((web as { data: unknown }).data).toMatchObject({ error: { title: "Purge Failed", message: SCRUB_HAND_OFF_FAILED } });
       const webJob = await db().selectFrom("scrub_jobs").select(["status", "error"]).where("user_id", "=", u.id).executeTakeFirstOrThrow();
@@ -196,7 +196,7 @@ describe("one failure policy when the scrub service cannot be reached", () => {
 
       const key = await makeKey(db(), u.id);
       const api = await scrubsApi.action({
-        request: apiRequest("/api/v1/scrubs", { key: key.key, json: { suppression_type: "LitigationOnly", numbers: ["2125550142"] } }),
+        request: apiRequest("/api/v1/scrubs", { key: key.key, json: { suppression_type: "LitigationOnly", numbers: ["2125552142"] } }),
         params: {},
         context: testContext,
       });
@@ -229,7 +229,7 @@ describe("one failure policy when the scrub service cannot be reached", () => {
 
       const key = await makeKey(db(), u.id);
       const api = await numbersApi.action({
-        request: apiRequest(`/api/v1/containers/${containerId}/numbers`, { key: key.key, json: { numbers: ["2125550142"] } }),
+        request: apiRequest(`/api/v1/containers/${containerId}/numbers`, { key: key.key, json: { numbers: ["2125552142"] } }),
         params: { id: String(containerId) },
         context: testContext,
       });
