@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ResultFilesTable, ScrubJobsTable } from "../../db/schema";
+import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
 import { isUuid } from "./integration.server";
 
 type Db = Kysely<Database>;
@@ -8,7 +9,8 @@ type FileRow = Selectable<ResultFilesTable>;
 
 export interface ApiJob {
   id: string;
-  status: JobRow["status"];
+  /** "retrying" while a job whose scrub service stopped runs again from the start (decision 125). */
+  status: ShownStatus;
   source: JobRow["source"];
   file_name: string;
   suppression_type: JobRow["suppression_type"];
@@ -40,7 +42,7 @@ export function serializeJob(job: JobRow, files: FileRow[], baseUrl: string): Ap
   const order = { good: 0, bad: 1, invalid: 2 } as const;
   return {
     id: job.id,
-    status: job.status,
+    status: shownStatus(job),
     source: job.source,
     file_name: job.file_name,
     suppression_type: job.suppression_type,

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database, JobStatus, ListLoadMode } from "../../db/schema";
+import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
 import { isUuid } from "./category.server";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -150,7 +151,7 @@ export interface ListLoadItem {
   id: string;
   listId: number;
   mode: ListLoadMode;
-  status: JobStatus;
+  status: ShownStatus;
   fileName: string;
   bytesTotal: number;
   bytesRead: number;
@@ -170,6 +171,7 @@ type LoadRow = {
   list_id: number;
   mode: ListLoadMode;
   status: JobStatus;
+  attempts: number;
   file_name: string;
   bytes_total: bigint;
   bytes_read: bigint;
@@ -191,7 +193,7 @@ export function toLoadItem(r: LoadRow): ListLoadItem {
     id: r.id,
     listId: r.list_id,
     mode: r.mode,
-    status: r.status,
+    status: shownStatus(r),
     fileName: r.file_name,
     bytesTotal: total,
     bytesRead: read,
@@ -212,6 +214,7 @@ export const loadColumns = [
   "list_loads.list_id",
   "list_loads.mode",
   "list_loads.status",
+  "list_loads.attempts",
   "list_loads.file_name",
   "list_loads.bytes_total",
   "list_loads.bytes_read",

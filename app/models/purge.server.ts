@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
 import { jobStatusLabel } from "~/utils/format";
+import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
 
 /**
  * Queries behind /purge, /history, /dashboard and /downloads over scrub_jobs, result_files, lists,
@@ -36,7 +37,7 @@ export interface HistoryRow {
   creatorName: string;
   fileName: string;
   suppressionType: SuppressionTypeName;
-  status: JobStatus;
+  status: ShownStatus;
   error: string | null;
   processed: number;
   /** Progress of a queued/running job (0..99), from the bytes read. */
@@ -91,6 +92,7 @@ export async function listHistory(
       "scrub_jobs.file_name",
       "scrub_jobs.suppression_type",
       "scrub_jobs.status",
+      "scrub_jobs.attempts",
       "scrub_jobs.error",
       "scrub_jobs.rows_done",
       "scrub_jobs.bytes_read",
@@ -123,7 +125,7 @@ export async function listHistory(
       creatorName: `${j.first_name} ${j.last_name}`.trim() || j.email,
       fileName: j.file_name,
       suppressionType: j.suppression_type,
-      status: j.status,
+      status: shownStatus(j),
       error: j.error,
       processed: Number(j.rows_done),
       percent:
@@ -178,7 +180,7 @@ export interface JobView {
   id: string;
   fileName: string;
   suppressionType: SuppressionTypeName;
-  status: JobStatus;
+  status: ShownStatus;
   error: string | null;
   rowsDone: number;
   totalRows: number;
@@ -216,7 +218,7 @@ export function jobView(job: JobWithFiles | undefined): JobView | null {
     id: j.id,
     fileName: j.file_name,
     suppressionType: j.suppression_type,
-    status: j.status,
+    status: shownStatus(j),
     error: j.error,
     rowsDone,
     totalRows,

@@ -93,6 +93,15 @@ describe("/history", () => {
     await db.deleteFrom("scrub_jobs").where("id", "=", running.id).execute();
   });
 
+  it("shows a job retried after its scrub service stopped as retrying, not failed", async () => {
+    const db = handle().db;
+    const retried = await createJob(db, { userId: bob.id, fileName: "retried.csv", status: "running" });
+    await db.updateTable("scrub_jobs").set({ attempts: 2 }).where("id", "=", retried.id).execute();
+    const d = await history(bob.cookie);
+    expect(d.history.rows.find((r) => r.id === retried.id)).toMatchObject({ status: "retrying", error: null, files: [] });
+    await db.deleteFrom("scrub_jobs").where("id", "=", retried.id).execute();
+  });
+
   it("clamps a bad page number instead of failing", async () => {
     expect((await historyLoader({ request: makeRequest("/history?page=abc", { cookie: ann.cookie }), params: {}, context: testContext })).history.page).toBe(1);
     expect((await history(ann.cookie, 99)).history.page).toBe(2);

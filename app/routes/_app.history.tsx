@@ -5,6 +5,7 @@ import { z } from "zod";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server";
+import { isActiveStatus } from "../../scrub-service/src/job-status";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { ProgressBar, StatCard } from "~/components/purge/stat-card";
@@ -39,7 +40,7 @@ const HISTORY_COLUMNS: DataTableColumn[] = [
 export default function History() {
   const { history, stats, isAdmin, viewerId } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
-  const anyRunning = history.rows.some((r) => r.status === "queued" || r.status === "running");
+  const anyRunning = history.rows.some((r) => isActiveStatus(r.status));
   // With JavaScript, running jobs' progress and their final results appear without a reload.
   useEffect(() => {
     if (!anyRunning) return;
@@ -102,7 +103,7 @@ export default function History() {
                   <td className="px-4 py-3">
                     <StatusBadge status={row.status} label={jobStatusLabel(row.status)} colours={JOB_STATUS_COLOURS} shape="insetCompact" />
                     {row.status === "failed" && row.error && <div className="mt-1 max-w-xs text-xs text-red-700">{row.error}</div>}
-                    {(row.status === "queued" || row.status === "running") && (
+                    {isActiveStatus(row.status) && (
                       <div className="mt-1 w-28 space-y-1 text-xs">
                         <ProgressBar percent={row.percent} label={`Progress of ${row.fileName}`} />
                         <span className="text-slate-500">{row.percent}%</span>

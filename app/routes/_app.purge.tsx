@@ -37,6 +37,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard, type PurgeActionData } from "~/components/purge/wizard";
+import { isActiveStatus } from "../../scrub-service/src/job-status";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
@@ -227,7 +228,7 @@ export default function Purge() {
   const revalidator = useRevalidator();
   const progress = useFetcher<JobView>();
   const loaded = wizard?.job ?? null;
-  const running = loaded && (loaded.status === "queued" || loaded.status === "running");
+  const running = loaded && isActiveStatus(loaded.status);
   // While the job runs, poll its small JSON progress; once it has finished, reload the page data (results).
   const polled = running && progress.data?.id === loaded.id ? progress.data : null;
   const finished = polled && (polled.status === "completed" || polled.status === "failed");

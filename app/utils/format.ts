@@ -54,7 +54,7 @@ export function formatDate(iso: string): string {
   return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 }
 
-const STATUS_LABEL = { queued: "Queued", running: "Processing", completed: "Completed", failed: "Failed" } as const;
+const STATUS_LABEL = { queued: "Queued", running: "Processing", retrying: "Retrying", completed: "Completed", failed: "Failed" } as const;
 /** A purge job's status as shown in tables. */
 export const jobStatusLabel = (s: keyof typeof STATUS_LABEL): string => STATUS_LABEL[s];
 

@@ -289,7 +289,11 @@ export const openApiDocument = {
         type: "object",
         properties: {
           id: { type: "string", format: "uuid" },
-          status: { type: "string", enum: ["queued", "running", "completed", "failed"] },
+          status: {
+            type: "string",
+            enum: ["queued", "running", "retrying", "completed", "failed"],
+            description: "retrying: the scrub service running the job stopped; it runs again from the start (up to 3 attempts).",
+          },
           source: { type: "string", enum: ["web", "api"] },
           file_name: { type: "string" },
           suppression_type: { $ref: "#/components/schemas/SuppressionType" },
@@ -344,7 +348,7 @@ export const openApiDocument = {
         properties: {
           id: { type: "string", format: "uuid" },
           container_id: { type: "integer" },
-          status: { type: "string", enum: ["queued", "running", "completed", "failed"] },
+          status: { type: "string", enum: ["queued", "running", "retrying", "completed", "failed"] },
           file_name: { type: "string" },
           progress: { type: "object", properties: { bytes_read: { type: "integer" }, bytes_total: { type: "integer" }, percent: { type: "number" } } },
           counts: { type: "object", properties: { added: { type: "integer" }, already_present: { type: "integer" }, invalid: { type: "integer" } } },

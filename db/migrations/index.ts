@@ -7,6 +7,7 @@ import * as m0004 from "./0004_integrations";
 import * as m0006 from "./0006_list_numbers_partitions";
 import * as m0007 from "./0007_scrub_proof";
 import * as m0013 from "./0013_input_formats";
+import * as m0010 from "./0010_list_load_attempts";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0006_list_numbers_partitions": m0006,
   "0007_scrub_proof": m0007,
   "0013_input_formats": m0013,
+  "0010_list_load_attempts": m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

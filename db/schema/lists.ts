@@ -152,6 +152,8 @@ export interface ListLoadsTable {
   input_encoding: string | null;
   input_delimiter: string | null;
   not_present: BigintCount;
+  /** Added by 0010_list_load_attempts: claims so far (a load whose worker died is retried, decision 125). */
+  attempts: Generated<number>;
 }
 
 export interface ListsTables {

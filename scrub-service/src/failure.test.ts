@@ -8,7 +8,7 @@ import { createTestDb } from "../../tests/setup/db";
 import type { InProcessScrubService } from "./in-process";
 import { EmbeddedListStore } from "./lists/embedded-store";
 import { RedisListStore } from "./lists/redis-store";
-import { createScrubJob } from "./service";
+import { createScrubJob, MAX_ATTEMPTS, shownStatus } from "./service";
 import { REDIS_URL, adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir, uniquePrefix } from "./test/helpers";
 
 async function jobRow(handle: DbHandle, id: string) {
@@ -150,7 +150,7 @@ for (const kind of storeKinds) {
       await handle.close();
     });
 
-    it("fails jobs and loads a dead process left running, deleting partial files", async () => {
+    it("fails jobs and loads a dead process left running on their last attempt, deleting partial files", async () => {
       const userId = await createUser(handle);
       const dir = tmpDir("crash");
       const { litigation } = await adminListIds(handle);
@@ -164,6 +164,7 @@ for (const kind of storeKinds) {
           status: "running",
           input_path: "/nowhere",
           rows_done: 500,
+          attempts: MAX_ATTEMPTS,
           lease_owner: "dead-host:1:abcd",
           lease_expires_at: new Date(Date.now() - 1000),
         })
@@ -171,7 +172,7 @@ for (const kind of storeKinds) {
         .executeTakeFirstOrThrow();
       const load = await handle.db
         .insertInto("list_loads")
-        .values({ list_id: litigation, mode: "add", status: "running", file_name: "x.txt", lease_owner: "dead-host:1:abcd", lease_expires_at: new Date(Date.now() - 1000) })
+        .values({ list_id: litigation, mode: "add", status: "running", file_name: "x.txt", attempts: MAX_ATTEMPTS, lease_owner: "dead-host:1:abcd", lease_expires_at: new Date(Date.now() - 1000) })
         .returning("id")
         .executeTakeFirstOrThrow();
       const partial = path.join(dir, "jobs", job.id);
@@ -186,6 +187,55 @@ for (const kind of storeKinds) {
         expect(await filesOf(handle, job.id)).toEqual([]);
         const l = await handle.db.selectFrom("list_loads").selectAll().where("id", "=", load.id).executeTakeFirstOrThrow();
         expect(l.status).toBe("failed");
+      } finally {
+        await cleanupService(svc);
+      }
+    });
+
+    it("retries from the start a job and a file load a dead process left running with attempts left; a typed-in load fails", async () => {
+      const userId = await createUser(handle);
+      const dir = tmpDir("retry");
+      const { litigation } = await adminListIds(handle);
+      const input = path.join(dir, "in.csv");
+      fs.writeFileSync(input, "phone\n2125550001\n2125550002\nnope\n");
+      const numbers = path.join(dir, "numbers.txt");
+      fs.writeFileSync(numbers, "2125550002\n");
+      const dead = { status: "running" as const, attempts: 1, lease_owner: "dead-host:1:abcd", lease_expires_at: new Date(Date.now() - 1000) };
+      const job = await handle.db
+        .insertInto("scrub_jobs")
+        .values({ ...dead, user_id: userId, source: "web", file_name: "in.csv", suppression_type: "LitigationOnly", input_path: input, rows_done: 2, good_count: 2 })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const load = await handle.db
+        .insertInto("list_loads")
+        .values({ ...dead, list_id: litigation, mode: "add", file_name: "numbers.txt", input_path: numbers })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const typed = await handle.db
+        .insertInto("list_loads")
+        .values({ ...dead, list_id: litigation, mode: "add", file_name: "manual entry" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      fs.mkdirSync(path.join(dir, "jobs", job.id), { recursive: true });
+      fs.writeFileSync(path.join(dir, "jobs", job.id, ".good.csv.1.part"), "half a file");
+      const svc = await startService(handle, kind, { dataDir: dir, autoStart: false });
+      try {
+        expect(await svc.runner.recover()).toEqual({ jobs: 1, loads: 2 });
+        const queued = await jobRow(handle, job.id);
+        expect([queued.status, shownStatus(queued), Number(queued.rows_done), Number(queued.good_count), queued.error]).toEqual(["queued", "retrying", 0, 0, null]);
+        expect(fs.existsSync(path.join(dir, "jobs", job.id))).toBe(false);
+        const loadRow = (id: string) => handle.db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        expect(shownStatus(await loadRow(load.id))).toBe("retrying");
+        expect((await loadRow(typed.id)).status).toBe("failed");
+
+        await svc.runner.start();
+        expect(await svc.waitFor("load", load.id)).toBe("completed");
+        expect(await svc.waitFor("job", job.id)).toBe("completed");
+        const loaded = await loadRow(load.id);
+        expect([loaded.attempts, Number(loaded.added)]).toEqual([2, 1]);
+        const j = await jobRow(handle, job.id);
+        expect([j.attempts, shownStatus(j), Number(j.good_count), Number(j.bad_count), Number(j.invalid_count)]).toEqual([2, "completed", 1, 1, 1]);
+        expect((await filesOf(handle, job.id)).map((f) => f.kind).sort()).toEqual(["bad", "good", "invalid"]);
       } finally {
         await cleanupService(svc);
       }

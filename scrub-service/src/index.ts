@@ -2,11 +2,22 @@
  * The standalone scrub service (SCRUB_SERVICE_URL mode): wiring and HTTP entry only.
  *   DATABASE_URL (shared with the app), REDIS_URL, DATA_DIR (shared disk), SCRUB_SERVICE_TOKEN (required),
  *   SCRUB_SERVICE_PORT (default 3100). Run: npm run scrub-service
+ * Several replicas may share one database, one Redis and one DATA_DIR (decision 125); a job whose replica
+ * dies is retried on another once its lease (SCRUB_LEASE_MS, default 30 s) runs out.
+ * Optional: SCRUB_THREADS (worker threads), SCRUB_BATCH_BYTES (bytes per scrub batch).
  */
 import path from "node:path";
 import { migrateToLatest, openDatabase } from "../../db/client";
 import { listenHttp } from "./http";
 import { createInProcessScrubService } from "./in-process";
+
+function numberEnv(name: string): number | undefined {
+  const v = process.env[name];
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number (got "${v}").`);
+  return n;
+}
 
 async function main(): Promise<void> {
   const token = process.env.SCRUB_SERVICE_TOKEN;
@@ -19,6 +30,9 @@ async function main(): Promise<void> {
     dataDir,
     redisUrl: process.env.REDIS_URL,
     redisPrefix: process.env.SCRUB_REDIS_PREFIX,
+    leaseMs: numberEnv("SCRUB_LEASE_MS"),
+    threads: numberEnv("SCRUB_THREADS"),
+    batchBytes: numberEnv("SCRUB_BATCH_BYTES"),
   });
   const port = Number(process.env.SCRUB_SERVICE_PORT ?? 3100);
   const server = await listenHttp(service, { handle, dataDir, token, port });

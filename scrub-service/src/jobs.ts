@@ -1,15 +1,16 @@
 /**
  * The job runner: claims queued scrub jobs and list loads with a lease (FOR UPDATE SKIP LOCKED, so N
  * replicas never run one job twice), runs them, writes progress into the row every ~250 ms (which also
- * renews the lease), and records completion atomically. Jobs left running by a dead process are failed
- * (their partial files deleted), never shown complete.
+ * renews the lease), and records completion atomically. A job or load whose lease ran out (its process
+ * died) is queued again from the start, up to MAX_ATTEMPTS claims, on whichever replica claims it next
+ * (decision 125); its partial files are deleted, never shown complete.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import type { Piscina } from "piscina";
 import type { DbHandle } from "../../db/client";
-import type { ScrubJobsTable } from "../../db/schema";
+import type { JobStatus, ScrubJobsTable } from "../../db/schema";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
 import { numbersOfFile } from "./lists/input";
@@ -18,6 +19,7 @@ import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListManager } from "./lists/manager";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
+import { MAX_ATTEMPTS } from "./job-status";
 
 export interface RunnerOptions {
   handle: DbHandle;
@@ -41,6 +43,21 @@ export interface RunnerOptions {
 const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
 const INTERRUPTED_LOAD =
   "The list load was interrupted (the scrub service stopped). The list was not changed; load the file again.";
+
+const SHUTTING_DOWN = new Error("The scrub service is shutting down.");
+
+/** A job row made ready to run again from the start. */
+const RESTART = {
+  lease_owner: null,
+  lease_expires_at: null,
+  started_at: null,
+  rows_done: 0,
+  bytes_read: 0,
+  good_count: 0,
+  bad_count: 0,
+  invalid_count: 0,
+  reason_counts: "{}",
+};
 
 type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
 
@@ -92,21 +109,41 @@ export class JobRunner {
     this.kick();
   }
 
+  /**
+   * Jobs and loads whose process died: queued again from the start while they have attempts left (the
+   * customer sees "retrying"), failed after the last one. Their partial result files are deleted.
+   */
   async recover(): Promise<{ jobs: number; loads: number }> {
     const expired = this.o.singleProcess
       ? sql<boolean>`lease_owner is distinct from ${this.o.owner}`
       : sql<boolean>`lease_expires_at < now()`;
+    const retry = sql<boolean>`attempts < ${MAX_ATTEMPTS}`;
     const jobs = await this.db
       .updateTable("scrub_jobs")
-      .set({ status: "failed", error: INTERRUPTED_JOB, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+      .set({
+        ...RESTART,
+        status: sql<JobStatus>`case when ${retry} then 'queued' else 'failed' end`,
+        error: sql<string | null>`case when ${retry} then null else ${INTERRUPTED_JOB} end`,
+        finished_at: sql<Date | null>`case when ${retry} then null else now() end`,
+      })
       .where("status", "=", "running")
       .where(expired)
       .returning("id")
       .execute();
     for (const j of jobs) fs.rmSync(path.join(this.o.dataDir, "jobs", j.id), { recursive: true, force: true });
+    // A typed-in (manual) load has no file to read again: it fails at once.
+    const retryLoad = sql<boolean>`attempts < ${MAX_ATTEMPTS} and input_path <> ''`;
     const loads = await this.db
       .updateTable("list_loads")
-      .set({ status: "failed", error: INTERRUPTED_LOAD, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+      .set({
+        lease_owner: null,
+        lease_expires_at: null,
+        started_at: null,
+        status: sql<JobStatus>`case when ${retryLoad} then 'queued' else 'failed' end`,
+        error: sql<string | null>`case when ${retryLoad} then null else ${INTERRUPTED_LOAD} end`,
+        finished_at: sql<Date | null>`case when ${retryLoad} then null else now() end`,
+        bytes_read: 0,
+      })
       .where("status", "=", "running")
       .where(expired)
       .returning("id")
@@ -178,7 +215,7 @@ export class JobRunner {
   private async claimLoad(): Promise<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string } | null> {
     const r = await sql<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string }>`
       update list_loads set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
-        started_at = now()
+        started_at = now(), attempts = attempts + 1
       where id = (select id from list_loads where status = 'queued' ${this.onlyIds("loads")}
                   order by created_at limit 1 for update skip locked)
       returning id, list_id, mode, input_path`.execute(this.db);
@@ -324,14 +361,21 @@ export class JobRunner {
     } catch (e) {
       clearInterval(timer);
       await writing;
-      fs.rmSync(outDir, { recursive: true, force: true });
-      await this.db
+      // A replica shutting down hands the job back (a retry from the start) rather than failing it.
+      const handBack = abort.signal.reason === SHUTTING_DOWN && Number(job.attempts) < MAX_ATTEMPTS;
+      // Only while the lease is ours: after a lost lease the directory belongs to the retry.
+      const failed = await this.db
         .updateTable("scrub_jobs")
-        .set({ status: "failed", error: errorText(e), finished_at: sql`now()`, lease_owner: null, lease_expires_at: null })
+        .set(
+          handBack
+            ? { status: "queued", ...RESTART }
+            : { status: "failed", error: errorText(e), finished_at: sql`now()`, lease_owner: null, lease_expires_at: null },
+        )
         .where("id", "=", job.id)
         .where("lease_owner", "=", this.o.owner)
-        .execute()
+        .executeTakeFirst()
         .catch((err) => console.warn(`[scrub] could not record failure of ${job.id}: ${(err as Error).message}`));
+      if (failed && Number(failed.numUpdatedRows) > 0) fs.rmSync(outDir, { recursive: true, force: true });
     } finally {
       this.aborts.delete(abort);
     }
@@ -395,11 +439,11 @@ export class JobRunner {
     }
   }
 
-  /** Stops taking work; running jobs are aborted and marked failed. */
+  /** Stops taking work; running jobs are aborted and handed back to the queue (failed after their last attempt). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    for (const a of this.aborts) a.abort(new Error("The scrub service is shutting down."));
+    for (const a of this.aborts) a.abort(SHUTTING_DOWN);
     const deadline = Date.now() + 10_000;
     while (this.running > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }

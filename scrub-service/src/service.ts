@@ -27,6 +27,8 @@ export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./w
 export { defaultPhoneColumn } from "./worker/csv";
 export { isInputFormatError } from "./pipeline/input/errors";
 
+export { MAX_ATTEMPTS, shownStatus, isActiveStatus, type ShownStatus } from "./job-status";
+
 /** Why a row landed in bad.csv. */
 export type BadReason = "litigation" | "dnc" | "container" | "duplicate" | "state";
 

@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { promisify } from "node:util";
 import crypto from "node:crypto";
+import { promisify } from "node:util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,15 +11,18 @@ process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 
 import Redis from "ioredis";
 import { createTestDb } from "../setup/db";
+import { freePort, sha, until } from "../setup/processes";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
-import { createScrubJob } from "../../scrub-service/src/service";
+import { createScrubJob, shownStatus } from "../../scrub-service/src/service";
+import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
 import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
 
 /*
  * Faults with real processes, on loopback (docs/decisions/083):
- * - kill -9 of a scrub process mid-job: another process fails the job when the lease runs out, deletes the
- *   partial files, offers no result; a retry produces the same files as a clean run;
+ * - two `npm run scrub-service` replicas on one database, Redis and DATA_DIR, the one running a job killed
+ *   with SIGKILL: the other retries it from the start when the lease runs out (decision 125), the customer
+ *   sees "retrying", and the files equal a clean run's;
  * - Redis (our own redis-server on a spare port) flushed before a job, flushed during one, stopped during one:
  *   the job fails closed with the message naming the rebuild command; after the rebuild the scrub is right;
  * - disk full while writing results (a 1 MB tmpfs): the job fails, the results of earlier jobs stay intact;
@@ -37,29 +40,6 @@ const LITIGATION = ["2125552101", "3105552102"];
 const ROWS = 300_000;
 const SLOW = 180_000; // bound for tests that scrub the big file several times on a shared machine
 
-/** A TCP port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const net = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Waits until the job has done some rows but not all; fails if it ended first. */
 async function midway(id: string) {
   await until("the job to be mid-way", async () => {
@@ -71,7 +51,6 @@ async function midway(id: string) {
 
 const jobRow = (id: string) => handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const filesOf = (id: string) => handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).orderBy("kind").execute();
-const sha = (p: string) => crypto.createHash("sha256").update(fs.readFileSync(p)).digest("hex");
 
 async function hashesOf(id: string): Promise<Record<string, string>> {
   return Object.fromEntries((await filesOf(id)).map((f) => [f.kind, sha(f.path)]));
@@ -128,63 +107,94 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("kill -9 of a scrub process mid-job", () => {
-  let child: ChildProcess | undefined;
-  afterAll(() => {
-    if (child && child.exitCode === null) child.kill("SIGKILL");
+describe("two scrub-service replicas, one killed mid-job (SIGKILL)", () => {
+  const replicas: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const r of replicas) if (r.exitCode === null && r.signalCode === null) r.kill("SIGTERM");
+    await Promise.all(replicas.map((r) => (r.exitCode === null && r.signalCode === null ? new Promise((ok) => r.once("exit", ok)) : null)));
   });
 
-  it("the job ends failed, partial files are deleted, nothing is offered; a retry gives the same files as a clean run", { timeout: SLOW }, async () => {
-    const id = await newJob(bigInput);
-    const dataDir = path.join(work, "data");
-    // The test's own database (createTestDb made a new one on the server).
-    const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
-    child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "fixtures/scrub-child.ts"), url, dataDir, id], {
-      stdio: ["ignore", "pipe", "pipe"],
+  /** `npm run scrub-service` as a replica would run it: its own process, port and lease; shared database, Redis, DATA_DIR. */
+  async function startReplica(env: Record<string, string>) {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../../scrub-service/src/index.ts")], {
+      env: { ...process.env, ...env, SCRUB_SERVICE_PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
     });
-    let childErr = "";
-    child.stderr!.on("data", (c) => (childErr += c));
-    const running = await until("the child to be mid-job", async () => {
+    replicas.push(child);
+    let err = "";
+    child.stderr!.on("data", (c) => (err += c));
+    const url = `http://127.0.0.1:${port}`;
+    await until(`replica on :${port} to answer`, async () => {
+      if (child.exitCode !== null) throw new Error(`replica exited: ${err}`);
+      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    });
+    return { child, client: createHttpScrubClient({ url, token: env.SCRUB_SERVICE_TOKEN }), stderr: () => err };
+  }
+
+  it("the job is retried on the other replica from the start, shows 'retrying' (never failed), and its files equal a clean run's", { timeout: SLOW }, async () => {
+    const dataDir = path.join(work, "replicas");
+    const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+    const prefix = uniquePrefix();
+    const lists = await service({ autoStart: false, redisUrl, redisPrefix: prefix, dataDir });
+    await lists.rebuildLists();
+    await lists.close();
+    const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
+    const env = {
+      DATABASE_URL: url,
+      REDIS_URL: redisUrl,
+      SCRUB_REDIS_PREFIX: prefix,
+      DATA_DIR: dataDir,
+      SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
+      SCRUB_LEASE_MS: "1500",
+      SCRUB_THREADS: "1",
+      SCRUB_BATCH_BYTES: String(64 * 1024),
+    };
+    const [a, b] = [await startReplica(env), await startReplica(env)];
+
+    const id = await newJob(bigInput);
+    await a.client.enqueue(id);
+    const running = await until("a replica to be mid-job", async () => {
       const j = await jobRow(id);
-      if (j.status !== "running" && j.status !== "queued") throw new Error(`child ended the job (${j.status}) before the kill: ${childErr}`);
+      if (j.status !== "running" && j.status !== "queued") throw new Error(`the job ended (${j.status}) before the kill`);
       return j.status === "running" && Number(j.rows_done) > 0 && j;
     });
-    expect(String(running.lease_owner)).toContain(`:${child.pid}:`);
-    child.kill("SIGKILL");
-    await new Promise((r) => child!.once("exit", r));
+    const [victim, survivor] = String(running.lease_owner).includes(`:${a.child.pid}:`) ? [a, b] : [b, a];
+    expect(String(running.lease_owner)).toContain(`:${victim.child.pid}:`);
+    victim.child.kill("SIGKILL");
+    await new Promise((r) => victim.child.once("exit", r));
     expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(true); // it was writing when it died
 
-    // Still "running" (nobody knows yet), and no result is offered meanwhile.
-    expect((await jobRow(id)).status).toBe("running");
-    expect(await filesOf(id)).toEqual([]);
-
-    // A surviving scrub process takes over once the dead one's lease runs out.
-    const svc = await service();
-    try {
-      const failed = await until("the sweep to fail the job", async () => {
+    // Until it completes the customer sees it running, then retrying; never failed, never partial files.
+    const seen = new Set<string>();
+    const owners = new Set<string>();
+    const done = await until(
+      "the retry to complete",
+      async () => {
         const j = await jobRow(id);
-        return j.status !== "running" && j;
-      });
-      expect(failed.status).toBe("failed");
-      expect(failed.error).toBe("The scrub was interrupted (the scrub service stopped). Please run it again.");
-      expect(await filesOf(id)).toEqual([]);
-      expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(false);
+        seen.add(shownStatus(j));
+        if (j.lease_owner) owners.add(String(j.lease_owner).split(":")[1]);
+        if (j.status !== "completed") expect(await filesOf(id)).toEqual([]);
+        return j.status !== "running" && j.status !== "queued" && j;
+      },
+      SLOW,
+    );
+    expect([done.status, done.error, done.attempts]).toEqual(["completed", null, 2]);
+    expect(seen).toContain("retrying");
+    expect([...seen].filter((s) => !["running", "retrying", "completed"].includes(s))).toEqual([]);
+    expect(owners).toEqual(new Set([String(victim.child.pid), String(survivor.child.pid)]));
+    // Only the complete files are left in the job's directory (the dead attempt's parts were deleted).
+    expect(fs.readdirSync(path.join(dataDir, "jobs", id)).sort()).toEqual(["bad.csv", "good.csv", "invalid.csv"]);
 
-      const retry = await runJob(svc, bigInput);
-      const clean = await runJob(svc, bigInput);
-      expect([retry.job.status, clean.job.status]).toEqual(["completed", "completed"]);
-      expect(retry.files.map((f) => f.kind)).toEqual(["bad", "good", "invalid"]);
-      expect(await hashesOf(retry.id)).toEqual(await hashesOf(clean.id));
-      expect(Number(retry.job.total_rows)).toBe(ROWS);
-      expect(Number(retry.job.bad_count)).toBeGreaterThanOrEqual(Math.ceil(ROWS / 997));
-      expect([retry.job.good_count, retry.job.bad_count, retry.job.invalid_count]).toEqual([
-        clean.job.good_count,
-        clean.job.bad_count,
-        clean.job.invalid_count,
-      ]);
-    } finally {
-      await svc.close();
-    }
+    const cleanId = await newJob(bigInput);
+    await survivor.client.enqueue(cleanId);
+    expect(await survivor.client.waitFor("job", cleanId, SLOW)).toBe("completed");
+    const clean = await jobRow(cleanId);
+    expect(await hashesOf(id)).toEqual(await hashesOf(cleanId));
+    expect(Number(done.total_rows)).toBe(ROWS);
+    expect(Number(done.bad_count)).toBeGreaterThanOrEqual(Math.ceil(ROWS / 997));
+    expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
+    expect(survivor.stderr()).toBe("");
   });
 });
 

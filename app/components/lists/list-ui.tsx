@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
+import { isActiveStatus, type ShownStatus } from "../../../scrub-service/src/job-status";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 
 /** "Nov 21, 2026" in UTC (server and browser render the same text). */
@@ -200,7 +201,7 @@ export function NumbersInput({
 export interface LoadView {
   id: string;
   mode: "add" | "remove" | "replace";
-  status: "queued" | "running" | "completed" | "failed";
+  status: ShownStatus;
   fileName: string;
   bytesTotal: number;
   bytesRead: number;
@@ -211,6 +212,14 @@ export interface LoadView {
   error: string | null;
   percent: number;
 }
+
+const LOAD_STATUS_TEXT: Record<ShownStatus, string> = {
+  queued: "Waiting to start…",
+  running: "Loading…",
+  retrying: "Interrupted; loading again from the start…",
+  completed: "Finished.",
+  failed: "Finished.",
+};
 
 const MODE_TEXT: Record<LoadView["mode"], string> = {
   add: "Adding numbers",
@@ -239,7 +248,7 @@ export function LoadProgress({
   backLabel: string;
   failedTitle: string;
 }) {
-  const running = load.status === "queued" || load.status === "running";
+  const running = isActiveStatus(load.status);
   usePolling(running, 1000);
   const rows = load.added + load.alreadyPresent + load.removed + load.invalid;
   return (
@@ -257,7 +266,7 @@ export function LoadProgress({
             {MODE_TEXT[load.mode]} · {listName}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            {load.status === "queued" ? "Waiting to start…" : load.status === "running" ? "Loading…" : "Finished."} {load.fileName}
+            {LOAD_STATUS_TEXT[load.status]} {load.fileName}
           </p>
           <div className="mt-5">
             <ProgressBar percent={load.percent} label={`${bytesText(load.bytesRead)} of ${bytesText(load.bytesTotal)}`} />

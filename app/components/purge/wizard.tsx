@@ -15,6 +15,7 @@ import { formatBytes, formatNumber, formatRate, reasonLabel, SUPPRESSION_LABEL }
 import type { JobView } from "~/models/purge.server";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar } from "./stat-card";
+import { isActiveStatus } from "../../../scrub-service/src/job-status";
 import { DownloadButtons } from "./downloads";
 import { Hidden, NavButtons, PreviousRow, StartPurgingButton } from "./wizard-nav";
 import { OptionalSelectStep } from "./optional-select-step";
@@ -472,7 +473,11 @@ export function Processing({ job }: { job: JobView }) {
       </noscript>
       <h2 className="text-lg font-semibold">Processing Data</h2>
       <p className="mt-1 text-sm text-slate-600">
-        {job.status === "queued" ? "Waiting for a free worker..." : `Purging ${job.fileName}...`}
+        {job.status === "queued"
+          ? "Waiting for a free worker..."
+          : job.status === "retrying"
+            ? `Retrying ${job.fileName} from the start (the scrub service running it stopped)...`
+            : `Purging ${job.fileName}...`}
       </p>
       <div className="mx-auto mt-5 max-w-md">
         <ProgressBar percent={job.percent} label="Purge progress" />
@@ -544,7 +549,7 @@ function Results({ job }: { job: JobView }) {
 function Step6({ wizard }: { wizard: WizardData }) {
   const { state, job } = wizard;
   if (!job) return null;
-  const running = job.status === "queued" || job.status === "running";
+  const running = isActiveStatus(job.status);
   return (
     <div>
       {running && <Processing job={job} />}

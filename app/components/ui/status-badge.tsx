@@ -25,6 +25,7 @@ export const STATUS_COLOURS: Readonly<Record<string, string>> = {
 export const JOB_STATUS_COLOURS: Readonly<Record<string, string>> = {
   queued: GREY,
   running: "bg-blue-50 text-blue-700 ring-blue-200",
+  retrying: "bg-amber-50 text-amber-800 ring-amber-200",
   completed: "bg-green-50 text-green-700 ring-green-200",
   failed: "bg-red-50 text-red-700 ring-red-200",
 };

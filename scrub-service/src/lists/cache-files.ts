@@ -3,6 +3,7 @@
  * process (a CLI scrub, a restarted server) neither rebuilds the filter nor reads the list back out of the
  * database (decision 019). A file is written whole (temp + rename), so one that exists is complete.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { BLOOM_LAYOUT, type BloomFilter } from "./bloom";
@@ -54,7 +55,8 @@ export class CacheFiles {
       for (const old of fs.readdirSync(this.dir)) {
         if (old.startsWith(listPrefix)) fs.rmSync(path.join(this.dir, old), { force: true });
       }
-      const tmp = `${file}.${process.pid}.tmp`;
+      // Unique per writer: replicas share DATA_DIR/cache and may share a pid (pid 1 in containers).
+      const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
       if (await write(tmp)) fs.renameSync(tmp, file);
     } catch {
       /* a cache only */

@@ -115,7 +115,8 @@ class Output {
     readonly kind: "good" | "bad" | "invalid",
   ) {
     this.final = path.join(dir, `${kind}.csv`);
-    this.tmp = path.join(dir, `.${kind}.csv.${process.pid}.part`);
+    // Unique per attempt: replicas share DATA_DIR and may share a pid (pid 1 in containers).
+    this.tmp = path.join(dir, `.${kind}.csv.${process.pid}.${crypto.randomBytes(4).toString("hex")}.part`);
   }
 
   async open(): Promise<void> {
