@@ -1,3 +1,4 @@
+import { auditSentence } from "./audit-sentences";
 import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
@@ -450,21 +451,6 @@ export async function recentScrubActivity(db: Kysely<Database>, userId: string, 
   }));
 }
 
-function humanizeAction(action: string): string {
-  const words = action.replace(/[._:-]+/g, " ").trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function auditDetail(details: unknown): string {
-  const d = (typeof details === "string" ? safeJson(details) : details) as Record<string, unknown> | null;
-  if (!d || typeof d !== "object") return "";
-  return Object.entries(d)
-    .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object")
-    .slice(0, 4)
-    .map(([k, v]) => `${k}: ${String(v)}`)
-    .join(", ");
-}
-
 function safeJson(s: string): unknown {
   try {
     return JSON.parse(s);
@@ -495,8 +481,7 @@ export async function recentAuditActivity(db: Kysely<Database>, limit = 25): Pro
   return rows.map((r) => ({
     id: r.id,
     kind: "audit",
-    title: humanizeAction(r.action),
-    detail: auditDetail(r.details),
+    ...auditSentence(r.action, r.details),
     actor: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() || r.email : null,
     at: r.created_at.toISOString(),
   }));

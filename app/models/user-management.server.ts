@@ -176,16 +176,16 @@ export interface NewUserInput {
   company: string;
   phoneNumber: string;
   role: RoleName;
-  /** The admin's choice; an invited user stays Pending until set up, unless Blocked was chosen. */
+  /** The admin's choice, applied as chosen (DECISIONS.md); setting up the account makes Pending Active, keeps Blocked. */
   status: "Active" | "Blocked" | "Pending";
 }
 
 /**
- * Creates an invited user: no password, e-mail unconfirmed, status Pending (or Blocked when the admin chose
- * Blocked: the account can be set up but not used until unblocked).
+ * Creates an invited user: no password, e-mail unconfirmed, the status the admin chose (Blocked: the account
+ * can be set up but not used until unblocked). Without a password nobody can sign in, whatever the status.
  */
 export async function createInvitedUser(db: Db, actorId: string, input: NewUserInput): Promise<ManagedUser> {
-  const status: UserStatus = input.status === "Blocked" ? "Blocked" : "Pending";
+  const status: UserStatus = input.status;
   const user = await db
     .insertInto("users")
     .values({

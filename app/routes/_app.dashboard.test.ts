@@ -86,7 +86,7 @@ describe("/dashboard", () => {
     expect(d.stats.containers.total).toBe(4);
     expect(d.stats.purged).toBe(161);
     expect(d.stats.activeUsers).toBe(3);
-    expect(d.activity[0]).toMatchObject({ kind: "audit", title: "Scrub completed", detail: "fileName: x.csv", actor: "Bob Tester" });
+    expect(d.activity[0]).toMatchObject({ kind: "audit", title: 'Finished a purge "x.csv"', detail: "", actor: "Bob Tester" });
   });
 
   it("reports usage limits from the plan state: unlimited for admins, zero for a user without a plan", async () => {

@@ -202,7 +202,7 @@ export default function Dashboard() {
           accent="blue"
         />
         <StatCard label="Numbers Purged" value={formatNumber(stats.purged)} hint="Last 30 days" testId="card-purged" accent="violet" />
-        <StatCard label="Success Rate" value={formatRate(stats.successRate)} hint="Data accuracy" testId="card-success" accent="green" />
+        <StatCard label="Clean Rate" value={formatRate(stats.successRate)} hint="Share of numbers that were clean" testId="card-success" accent="green" />
         {admin && (
           <StatCard
             label="Active Users"

@@ -184,7 +184,7 @@ describe("User Management list", () => {
 });
 
 describe("Create New User (invitation)", () => {
-  it("creates a Pending, unconfirmed user with the chosen role and plan, and e-mails the invitation", async () => {
+  it("creates an unconfirmed user with the chosen status, role and plan, and e-mails the invitation", async () => {
     const admin = await makeUser({ role: "SuperAdmin", first: "Sam", last: "Super" });
     const res = (await post(admin.cookie, validNew("New.Person@Example.com", { role: "UnlimitedUser", plan: "business" }), "?dialog=create&search=x")) as Response;
     expect(res.status).toBe(302);
@@ -195,9 +195,9 @@ describe("Create New User (invitation)", () => {
       description: "Invitation sent! User will receive setup email at new.person@example.com",
     });
     const user = await db().selectFrom("users").selectAll().where("email", "=", "new.person@example.com").executeTakeFirstOrThrow();
-    expect(user).toMatchObject({ status: "Pending", email_confirmed: false, password_hash: null, role: "UnlimitedUser", phone_number: "5551234567" });
+    expect(user).toMatchObject({ status: "Active", email_confirmed: false, password_hash: null, role: "UnlimitedUser", phone_number: "5551234567" });
     const list = await load(admin.cookie);
-    expect(list.users[0]).toMatchObject({ email: "new.person@example.com", status: "Pending", emailConfirmed: false, plan: "Business" });
+    expect(list.users[0]).toMatchObject({ email: "new.person@example.com", status: "Active", emailConfirmed: false, awaitingSetup: true, plan: "Business" });
     expect((await load(admin.cookie, "?plan=business")).users.map((u) => u.email)).toEqual(["new.person@example.com"]);
     expect((await load(admin.cookie, "?plan=none")).users.map((u) => u.email)).not.toContain("new.person@example.com");
 
@@ -215,11 +215,15 @@ describe("Create New User (invitation)", () => {
     expect(audit.map((a) => a.action).sort()).toEqual(["plan.granted", "user.invitation_sent", "user.invited"]);
   });
 
-  it("applies Blocked, validates fields with the spec's messages, rejects duplicates and escalation", async () => {
+  it("applies Blocked and Pending, validates fields with the spec's messages, rejects duplicates and escalation", async () => {
     const admin = await makeUser({ role: "Admin" });
     await post(admin.cookie, validNew("blocked-invite@example.com", { status: "Blocked" }));
     expect((await db().selectFrom("users").select("status").where("email", "=", "blocked-invite@example.com").executeTakeFirstOrThrow()).status).toBe(
       "Blocked",
+    );
+    await post(admin.cookie, validNew("pending-invite@example.com", { status: "Pending" }));
+    expect((await db().selectFrom("users").select("status").where("email", "=", "pending-invite@example.com").executeTakeFirstOrThrow()).status).toBe(
+      "Pending",
     );
 
     const tooLong = (await post(admin.cookie, validNew("phone@example.com", { phoneNumber: "123456789012" }))) as {

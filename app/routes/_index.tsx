@@ -119,7 +119,7 @@ export default function Landing() {
             </p>
             <div className="mt-10 flex flex-wrap justify-center gap-3">
               <Link to="/signup" className="rounded-md bg-blue-600 px-6 py-3 text-base font-semibold text-white shadow-sm hover:bg-blue-700">
-                Start Free Trial
+                Create Your Account
               </Link>
               <a href="#features" className="rounded-md border border-slate-300 bg-white px-6 py-3 text-base font-semibold text-slate-800 hover:bg-slate-50">
                 Learn More

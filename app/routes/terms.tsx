@@ -11,10 +11,9 @@ export async function loader() {
 const highlights = [
   "You must be at least 18 years old to use the service.",
   "All payments are final: we do not give refunds.",
-  "Plans renew every 30 days and the payment method on file is charged automatically.",
-  "To cancel, tell us in writing at least 30 days before the next billing cycle.",
-  "Prepaid credits are non-refundable; automatic recharge is optional.",
-  "Our total liability to you is limited to $10.",
+  "A plan runs for 30 days from the day your bank transfer is confirmed, then expires; nothing renews or is charged automatically.",
+  "Payment is by bank transfer only; we never store or charge a card.",
+    "Our total liability to you is limited to $10.",
   "Florida law governs these terms; disputes go to binding arbitration.",
 ];
 
@@ -70,20 +69,19 @@ export default function Terms() {
         </p>
       </Section>
 
-      <Section title="5. Plans, billing and automatic renewal">
+      <Section title="5. Plans and payment">
         <p>
-          Paid plans are billed in advance for a period of 30 days. Your plan renews automatically at the end of each 30-day period, and we
-          charge the payment method on file (or issue an invoice for bank transfer) for the next period at the then-current price, until you
-          cancel. The usage allowances of a plan (such as the numbers you may scrub or add to containers) apply per billing period and do not
-          carry over.
+          Plans are paid in advance by bank transfer, for a period of 30 days. A plan starts when we confirm that your transfer arrived and
+          expires at the end of its 30-day period; it does not renew, and we never charge you automatically. To continue, choose a plan again
+          and make a new transfer. We do not accept or store payment cards. The usage allowances of a plan (such as the numbers you may
+          scrub or add to containers) apply per period and do not carry over.
         </p>
       </Section>
 
-      <Section title="6. Cancellation">
+      <Section title="6. Ending your plan">
         <p>
-          You may cancel at any time by notice in writing (by e-mail to our support address or by letter) received at least 30 days before
-          the start of your next billing cycle. A cancellation received later takes effect at the end of the following cycle. After
-          cancellation you keep access until the end of the period you have paid for.
+          As nothing renews, there is nothing to cancel: a plan simply ends with its period. You keep access until the end of the period you
+          have paid for.
         </p>
       </Section>
 
@@ -94,15 +92,7 @@ export default function Terms() {
         </p>
       </Section>
 
-      <Section title="8. Prepaid credits and auto-recharge">
-        <p>
-          Where the Service offers prepaid credits, credits are paid in advance, are non-refundable and cannot be exchanged for cash. You may
-          choose to turn on automatic recharge: when your balance falls below the level you set, we charge your payment method for the top-up
-          amount you chose. You can turn automatic recharge off at any time; it then stops before the next recharge.
-        </p>
-      </Section>
-
-      <Section title="9. Your data">
+      <Section title="8. Your data">
         <p>
           You keep all rights in the data you upload. You allow us to process it only to provide the Service to you. How we handle personal
           information is described in our{" "}
@@ -113,7 +103,7 @@ export default function Terms() {
         </p>
       </Section>
 
-      <Section title="10. Disclaimer">
+      <Section title="9. Disclaimer">
         <p>
           The Service is provided &quot;as is&quot; and &quot;as available&quot;. To the fullest extent the law allows, we disclaim all
           warranties, express or implied, including that the Service or any suppression list is complete, accurate, uninterrupted or fit for a
@@ -121,7 +111,7 @@ export default function Terms() {
         </p>
       </Section>
 
-      <Section title="11. Limitation of liability">
+      <Section title="10. Limitation of liability">
         <p>
           To the fullest extent the law allows, our total liability to you for all claims arising from or relating to the Service or these
           Terms is limited to ten US dollars ($10). We are not liable for indirect, incidental, special, consequential or punitive damages, or
@@ -129,7 +119,7 @@ export default function Terms() {
         </p>
       </Section>
 
-      <Section title="12. Governing law and arbitration">
+      <Section title="11. Governing law and arbitration">
         <p>
           These Terms are governed by the laws of the State of Florida, without regard to its conflict-of-law rules. Any dispute arising from
           or relating to these Terms or the Service will be resolved by final and binding arbitration in Florida, on an individual basis; class
@@ -138,7 +128,7 @@ export default function Terms() {
         </p>
       </Section>
 
-      <Section title="13. Changes and termination">
+      <Section title="12. Changes and termination">
         <p>
           We may change these Terms; we will tell you about material changes by e-mail or in the Service before they take effect. You may stop
           using the Service at any time. We may suspend or close accounts that break these Terms or leave invoices unpaid.

@@ -162,9 +162,11 @@ test("privacy and terms pages have a back button and the terms highlights", asyn
   await page.goto("/terms");
   await expect(page.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();
   const highlights = page.getByTestId("terms-highlights");
-  for (const text of ["18 years old", "do not give refunds", "every 30 days", "in writing at least 30 days", "non-refundable", "$10", "Florida"]) {
+  for (const text of ["18 years old", "do not give refunds", "30 days from the day your bank transfer is confirmed, then expires", "bank transfer only", "$10", "Florida"]) {
     await expect(highlights).toContainText(text);
   }
+  // Only bank transfer exists and plans expire: nothing says they renew or charge a card.
+  await expect(page.getByRole("main")).not.toContainText(/renews automatically|auto-recharge|payment method on file/);
   await page.getByRole("link", { name: "Back" }).click();
   // With JavaScript: back in history (/login); without: home.
   await expect(page).toHaveURL(javaScriptEnabled ? /\/login$/ : /:\d+\/$/);

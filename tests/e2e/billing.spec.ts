@@ -43,7 +43,7 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   await expect(page.getByRole("heading", { name: "Complete Payment" })).toBeVisible();
   await expect(page.getByText("Credit Card Payment: Coming Soon")).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to Plan" })).toBeVisible();
-  await expect(page.getByTestId("payment-status")).toHaveText("pendingpayment");
+  await expect(page.getByTestId("payment-status")).toHaveText("Pending payment");
   const reference = (await page.getByTestId("transfer-reference").textContent())!.trim();
   expect(reference).toMatch(/^DPT-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
 
@@ -56,7 +56,7 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   await expect(page.getByRole("heading", { name: "Transaction History" })).toBeVisible();
   await expect(page.getByText("View your subscription and payment history")).toBeVisible();
   const pendingRow = page.getByTestId("transaction-row").filter({ hasText: reference });
-  await expect(pendingRow.locator("[data-status]")).toHaveText("pendingpayment");
+  await expect(pendingRow.locator("[data-status]")).toHaveText("Pending payment");
 
   // Admin review: Payments in the admin menu.
   await page.getByRole("link", { name: "Payments" }).click();
@@ -68,7 +68,7 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   await expect(page.getByText("Payment Confirmed")).toBeVisible();
   await expect(page.locator(`[data-reference="${reference}"]`)).toHaveCount(0);
   await page.getByRole("link", { name: "Reviewed" }).click();
-  await expect(page.locator(`[data-reference="${reference}"]`)).toContainText("active");
+  await expect(page.locator(`[data-reference="${reference}"]`)).toContainText("Active");
 
   // The plan is active: Active badge and no Get Started on its card.
   await page.goto("/pricing");
@@ -77,7 +77,7 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   await expect(card.getByRole("link", { name: /Get Started/ })).toHaveCount(0);
 
   await page.goto("/transaction-history");
-  await expect(page.getByTestId("transaction-row").filter({ hasText: reference }).locator("[data-status]")).toHaveText("active");
+  await expect(page.getByTestId("transaction-row").filter({ hasText: reference }).locator("[data-status]")).toHaveText("Active");
   await expect(page.getByText(/Showing 1 to \d+ of \d+ transactions/)).toBeVisible();
   await expect(page.getByRole("link", { name: "Export CSV" })).toBeVisible();
 

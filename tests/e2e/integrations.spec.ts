@@ -12,7 +12,9 @@ test.describe("landing page", () => {
     await expect(header.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
     await expect(header.getByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/signup");
     await expect(header.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/signup");
+    await expect(page.getByRole("link", { name: "Create Your Account" })).toHaveAttribute("href", "/signup");
+    // No trial exists (decision 120): nothing promises one.
+    await expect(page.getByText(/free trial/i)).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Learn More" })).toHaveAttribute("href", "#features");
     await expect(page.getByTestId("feature-card")).toHaveCount(4);
     for (const title of ["Smart Storage", "Fast Processing", "Enterprise Security", "Team Collaboration"]) {

@@ -14,7 +14,7 @@ export interface Screen {
 }
 
 export const PUBLIC_SCREENS: Screen[] = [
-  { name: "landing", path: "/", expectText: "Start Free Trial" },
+  { name: "landing", path: "/", expectText: "Create Your Account" },
   { name: "login", path: "/login", expectText: "Forgot password?" },
   { name: "signup", path: "/signup", expectText: "Create Account" },
   { name: "forgot-password", path: "/forgot-password", expectText: /Forgot/ },

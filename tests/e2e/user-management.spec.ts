@@ -46,12 +46,12 @@ test("invite → set password → sign in", async ({ page }) => {
   const email = uniqueEmail("invitee");
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await inviteUser(page, email, { role: "UnlimitedUser", plan: "Business" });
+  await inviteUser(page, email, { role: "UnlimitedUser", plan: "Business", status: "Pending" });
 
-  // The new user is at the top: Pending, e-mail unconfirmed, with the chosen role and plan.
+  // The new user is at the top: the chosen status (Pending), e-mail unconfirmed, with the chosen role and plan.
   const row = page.getByTestId("user-row").first();
   await expect(row).toHaveAttribute("data-email", email);
-  await expect(row.getByText("Pending")).toBeVisible();
+  await expect(row.getByText("Pending", { exact: true })).toBeVisible();
   await expect(row.getByText("E-mail not confirmed")).toBeVisible();
   await expect(row.getByText("Unlimited User")).toBeVisible();
   await expect(row.getByText("Business")).toBeVisible();

@@ -21,6 +21,21 @@ export const STATUS_COLOURS: Readonly<Record<string, string>> = {
   Pending: YELLOW,
 };
 
+/** Words for the statuses stored as codes (transactions); a status that is already a word shows as it is. */
+export const STATUS_WORDS: Readonly<Record<string, string>> = {
+  active: "Active",
+  paid: "Paid",
+  expired: "Expired",
+  failed: "Failed",
+  rejected: "Rejected",
+  pending: "Pending",
+  pendingpayment: "Pending payment",
+};
+
+export function statusWord(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
 /** Purge jobs: the lighter tones of the purge screens. */
 export const JOB_STATUS_COLOURS: Readonly<Record<string, string>> = {
   queued: GREY,
@@ -51,10 +66,10 @@ export function Badge({ colour, shape = "bold", children, ...rest }: { colour: s
   );
 }
 
-/** A status pill coloured by `colours` (the spec's map unless told); shows `label`, or else the status itself. */
+/** A status pill coloured by `colours` (the spec's map unless told); shows `label`, or else the status in words. */
 export function StatusBadge({
   status,
-  label = status,
+  label = statusWord(status),
   colours = STATUS_COLOURS,
   ...rest
 }: { status: string; label?: React.ReactNode; colours?: Readonly<Record<string, string>>; shape?: BadgeShape } & SpanProps) {

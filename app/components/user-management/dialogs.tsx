@@ -137,7 +137,8 @@ export function UserDialog({
       : { role: "NormalUser", plan: "none", status: "Active", firstName: "", lastName: "", email: "", phoneNumber: "", company: "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const statusOptions = ["Active", "Blocked", "Pending"].map((s) => ({ value: s, label: s }));
+  // Editing offers only what the server accepts: Active or Blocked, or keeping the current status.
+  const statusOptions = (mode === "create" ? ["Active", "Blocked", "Pending"] : ["Active", "Blocked"]).map((s) => ({ value: s, label: s }));
   if (user && !statusOptions.some((o) => o.value === user.status)) statusOptions.push({ value: user.status, label: user.status });
   const roleOptions = roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
   const planOptions = [{ value: "none", label: "No Plan" }, ...plans.map((p) => ({ value: p.id, label: p.name }))];
