@@ -82,7 +82,7 @@ export async function getJobForUser(db: Db, { id, userId }: { id: string; userId
 /** Newest first; `after` is the id of the last job of the previous page (keyset on created_at, id). */
 export async function listJobsForUser(
   db: Db,
-  { userId, limit, status, after }: { userId: string; limit: number; status?: JobRow["status"]; after?: string },
+  { userId, limit, status, after }: { userId: string; limit: number; status?: ShownStatus; after?: string },
 ) {
   let q = db
     .selectFrom("scrub_jobs")
@@ -91,7 +91,11 @@ export async function listJobsForUser(
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit + 1);
-  if (status) q = q.where("status", "=", status);
+  // Filtered by the status the API shows (shownStatus): "retrying" is queued or running again after a lost worker.
+  if (status === "retrying") q = q.where((eb) => eb.or([eb.and([eb("status", "=", "queued"), eb("attempts", ">", 0)]), eb.and([eb("status", "=", "running"), eb("attempts", ">", 1)])]));
+  else if (status === "queued") q = q.where("status", "=", "queued").where("attempts", "=", 0);
+  else if (status === "running") q = q.where("status", "=", "running").where("attempts", "<=", 1);
+  else if (status) q = q.where("status", "=", status);
   if (after) {
     q = q.where(({ eb, refTuple, selectFrom }) =>
       eb(

@@ -27,7 +27,7 @@ const submission = z.object({
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  status: z.enum(["queued", "running", "completed", "failed"]).optional(),
+  status: z.enum(["queued", "running", "retrying", "completed", "failed"]).optional(),
   after: z.string().refine(isUuid, "after must be a job id from next_cursor").optional(),
 });
 

@@ -63,7 +63,7 @@ export const openApiDocument = {
         description: "The account's jobs (from the web and the API), newest first.",
         parameters: [
           { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-          { name: "status", in: "query", schema: { type: "string", enum: ["queued", "running", "completed", "failed"] } },
+          { name: "status", in: "query", schema: { type: "string", enum: ["queued", "running", "retrying", "completed", "failed"] } },
           { name: "after", in: "query", description: "next_cursor of the previous page.", schema: { type: "string", format: "uuid" } },
         ],
         responses: {

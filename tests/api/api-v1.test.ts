@@ -471,7 +471,7 @@ describe("jobs: status, list, download", () => {
 
 describe("a job retried after a lost scrub service", () => {
   it("a job retried after its scrub service stopped reads 'retrying' (not failed) and offers no files yet", async () => {
-    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125550142"], suppression_type: "LitigationOnly" } }));
+    const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     const id = (await bodyOf(res)).job.id;
     const statusOf = async () => (await bodyOf(await call(scrub, apiRequest(`/api/v1/scrubs/${id}`, { key: bob.key }), { id }))).job;
     // What the runner's sweep leaves (decision 125): queued again after one attempt, then running the second.
@@ -479,6 +479,10 @@ describe("a job retried after a lost scrub service", () => {
     expect(await statusOf()).toMatchObject({ status: "retrying", error: null, files: [] });
     await db().updateTable("scrub_jobs").set({ status: "running", attempts: 2 }).where("id", "=", id).execute();
     expect(await statusOf()).toMatchObject({ status: "retrying", error: null, files: [] });
+    const listed = async (status: string) =>
+      (await bodyOf(await call(scrubs, apiRequest(`/api/v1/scrubs?status=${status}`, { key: bob.key })))).data.map((j: { id: string }) => j.id);
+    expect(await listed("retrying")).toContain(id);
+    expect(await listed("running")).not.toContain(id);
     const dl = await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: bob.key }), { id, kind: "good" });
     expect(dl.status).toBe(409);
     await finishJob(db(), id, path.join(dataDir, "results"));
