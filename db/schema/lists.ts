@@ -1,8 +1,9 @@
 import type { ColumnType, Generated } from "kysely";
 import type { NullableTimestamp } from "./accounts";
 
-export type ListKind = "litigation" | "dnc" | "container";
-export type SuppressionTypeName = "LitigationOnly" | "DNCAndLitigation";
+import type { ListKind, SuppressionTypeName } from "../../scrub-service/src/list-types";
+
+export type { ListKind, SuppressionTypeName };
 export type JobStatus = "queued" | "running" | "completed" | "failed";
 export type ResultKind = "good" | "bad" | "invalid";
 export type ListLoadMode = "add" | "remove" | "replace";

@@ -21,9 +21,13 @@ import { DataDirLockedError } from "../../db/dir-lock";
 import { jsonCaller, type JsonCall } from "./http-client";
 import { socketPath } from "./http";
 import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
+import { ADMIN_LIST_KINDS, isAdminListKind, isSuppressionType, orList, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob } from "./service";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
+
+const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
+const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
 
 type Backend =
   | { kind: "local"; handle: DbHandle; service: InProcessScrubService }
@@ -127,9 +131,9 @@ async function scrubCommand(argv: string[]): Promise<number> {
     },
   });
   if (!values.input || !values.type || !values.out) {
-    throw new Error("Usage: npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--container ID] [--states FL,TX] --out DIR");
+    throw new Error(`Usage: npm run scrub -- --input FILE --type ${TYPE_USAGE} [--column NAME] [--container ID] [--states FL,TX] --out DIR`);
   }
-  if (values.type !== "LitigationOnly" && values.type !== "DNCAndLitigation") throw new Error("--type must be LitigationOnly or DNCAndLitigation");
+  if (!isSuppressionType(values.type)) throw new Error(`--type must be ${suppressionTypeChoices()}`);
   const input = path.resolve(values.input);
   if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
   const states = values.states ? values.states.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
@@ -224,7 +228,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
 
 async function listId(b: Backend, spec: string): Promise<number> {
   if (spec.startsWith("container:")) return Number(spec.slice("container:".length));
-  if (spec !== "litigation" && spec !== "dnc") throw new Error("--list must be litigation, dnc or container:ID");
+  if (!isAdminListKind(spec)) throw new Error(`--list must be ${orList(LIST_SPECS)}`);
   if (b.kind === "local") return b.service.manager.adminListId(spec);
   const lists = await b.call<{ listId: number; kind: string }[]>("GET", "/v1/lists");
   const l = lists.find((x) => x.kind === spec);
@@ -253,7 +257,7 @@ async function listsCommand(argv: string[]): Promise<number> {
       return 0;
     }
     if (cmd !== "load" && cmd !== "remove" && cmd !== "replace") {
-      throw new Error("Usage: npm run lists -- load|remove|replace --list litigation|dnc|container:ID --input FILE | rebuild | status");
+      throw new Error(`Usage: npm run lists -- load|remove|replace --list ${LIST_SPECS.join("|")} --input FILE | rebuild | status`);
     }
     if (!values.list?.[0] || !values.input) throw new Error("--list and --input are required");
     const input = path.resolve(values.input);

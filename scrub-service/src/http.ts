@@ -16,6 +16,7 @@ import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DbHandle } from "../../db/client";
+import { isSuppressionType, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob, type ScrubService } from "./service";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 
@@ -112,9 +113,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         const userId = get("userId");
         const type = get("suppressionType");
         if (!userId) throw new HttpError(400, "userId is required.");
-        if (type !== "LitigationOnly" && type !== "DNCAndLitigation") {
-          throw new HttpError(400, "suppressionType must be LitigationOnly or DNCAndLitigation.");
-        }
+        if (!isSuppressionType(type)) throw new HttpError(400, `suppressionType must be ${suppressionTypeChoices()}.`);
         const states = get("states");
         const containerId = get("containerId");
         const jobId = await createScrubJob(db, {

@@ -13,6 +13,7 @@ import type { DbHandle } from "../../db/client";
 import type { JobStatus, ScrubJobsTable } from "../../db/schema";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
+import { isSuppressionType, listsOfSuppression } from "./list-types";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";
 import { isInputFormatError } from "./pipeline/input/errors";
@@ -269,13 +270,11 @@ export class JobRunner {
         checks.push({ reason: "container", bloom: ready.bloom, snapshot: ready.snapshot });
         use(ready);
       }
-      const lit = await m.ready(await m.adminListId("litigation"));
-      checks.push({ reason: "litigation", bloom: lit.bloom, snapshot: lit.snapshot });
-      use(lit);
-      if (job.suppression_type === "DNCAndLitigation") {
-        const dnc = await m.ready(await m.adminListId("dnc"));
-        checks.push({ reason: "dnc", bloom: dnc.bloom, snapshot: dnc.snapshot });
-        use(dnc);
+      if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
+      for (const kind of listsOfSuppression(job.suppression_type)) {
+        const list = await m.ready(await m.adminListId(kind));
+        checks.push({ reason: kind, bloom: list.bloom, snapshot: list.snapshot });
+        use(list);
       }
       t1 = performance.now();
       const result = await runScrub({

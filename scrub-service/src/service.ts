@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
 import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schema";
+import type { ListKind } from "./list-types";
 
 export type { SuppressionTypeName, ListLoadMode };
 export {
@@ -29,8 +30,8 @@ export { isInputFormatError } from "./pipeline/input/errors";
 
 export { MAX_ATTEMPTS, shownStatus, isActiveStatus, type ShownStatus } from "./job-status";
 
-/** Why a row landed in bad.csv. */
-export type BadReason = "litigation" | "dnc" | "container" | "duplicate" | "state";
+/** Why a row landed in bad.csv: on a list (its kind, list-types.ts), a duplicate, or outside the chosen states. */
+export type BadReason = ListKind | "duplicate" | "state";
 
 /** Anything Kysely-shaped: the db or a transaction (`Transaction<Database>` extends `Kysely<Database>`). */
 export type Db = Kysely<Database>;
@@ -179,7 +180,7 @@ export interface ManualLoadResult extends LoadCounts {
 
 export interface ListStoreState {
   listId: number;
-  kind: "litigation" | "dnc" | "container";
+  kind: ListKind;
   /** lists.version / lists.size in the database (source of truth). */
   version: number;
   size: number;

@@ -16,6 +16,7 @@
  *  A failure between the steps leaves the copy not current → scrubs fail closed until it is rebuilt.
  */
 import type { DbHandle } from "../../../db/client";
+import type { AdminListKind } from "../list-types";
 import type { SharedBloom } from "./bloom";
 import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
@@ -84,7 +85,7 @@ export class ListManager {
     return readListInfo(this.handle, listId);
   }
 
-  async adminListId(kind: "litigation" | "dnc"): Promise<number> {
+  async adminListId(kind: AdminListKind): Promise<number> {
     const row = await this.handle.db.selectFrom("lists").select("id").where("kind", "=", kind).executeTakeFirst();
     if (!row) throw new Error(`The ${kind} list does not exist.`);
     return row.id;

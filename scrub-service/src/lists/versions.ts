@@ -3,11 +3,12 @@
  * change's last transaction); a store copy or Bloom filter of another version is never served.
  */
 import type { DbHandle } from "../../../db/client";
+import type { ListKind } from "../list-types";
 import { ListStoreError } from "./store";
 
 export interface ListInfo {
   id: number;
-  kind: "litigation" | "dnc" | "container";
+  kind: ListKind;
   userId: string | null;
   size: number;
   version: number;

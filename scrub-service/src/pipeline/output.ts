@@ -1,0 +1,127 @@
+/** The scrub's result files (good, bad, invalid): written to temp names, renamed into place on success. */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { emitRows, LF, parseRows } from "../worker/csv";
+
+export type OutputKind = "good" | "bad" | "invalid";
+
+/**
+ * One result file, written to a temp name and renamed by the caller when the scrub succeeded. Each write is
+ * awaited until the bytes are in the file, so the batch memory they come from can be reused right after.
+ */
+export class Output {
+  readonly tmp: string;
+  readonly final: string;
+  private fh: fs.promises.FileHandle | null = null;
+  private readonly hash = crypto.createHash("sha256");
+  records = 0;
+  bytes = 0;
+
+  constructor(
+    dir: string,
+    readonly kind: OutputKind,
+  ) {
+    this.final = path.join(dir, `${kind}.csv`);
+    // Unique per attempt: replicas share DATA_DIR and may share a pid (pid 1 in containers).
+    this.tmp = path.join(dir, `.${kind}.csv.${process.pid}.${crypto.randomBytes(4).toString("hex")}.part`);
+  }
+
+  async open(): Promise<void> {
+    this.fh = await fs.promises.open(this.tmp, "w");
+  }
+
+  async write(buf: Uint8Array, records: number): Promise<void> {
+    this.records += records;
+    this.bytes += buf.length;
+    this.hash.update(buf);
+    let done = 0;
+    while (done < buf.length) {
+      const { bytesWritten } = await this.fh!.write(buf, done, buf.length - done);
+      done += bytesWritten;
+    }
+  }
+
+  async finish(): Promise<void> {
+    await this.fh!.close();
+    this.fh = null;
+  }
+
+  sha256(): string {
+    return this.hash.digest("hex");
+  }
+
+  async abort(): Promise<void> {
+    await this.fh?.close().catch(() => {});
+    fs.rmSync(this.tmp, { force: true });
+  }
+}
+
+/** The three result files of one scrub, written batch by batch in input order. */
+export class ResultFiles {
+  readonly good: Output;
+  readonly bad: Output;
+  readonly invalid: Output;
+  readonly all: Output[];
+
+  constructor(dir: string) {
+    this.good = new Output(dir, "good");
+    this.bad = new Output(dir, "bad");
+    this.invalid = new Output(dir, "invalid");
+    this.all = [this.good, this.bad, this.invalid];
+  }
+
+  async open(): Promise<void> {
+    for (const o of this.all) await o.open();
+  }
+
+  /** The input's byte-order mark (if any) and header row (bad and invalid get a `reason` column). */
+  async writeHead(bom: boolean, header: { row: Uint8Array; delim: number } | null): Promise<void> {
+    const mark = bom ? new Uint8Array([0xef, 0xbb, 0xbf]) : new Uint8Array(0);
+    for (const o of this.all) await o.write(mark, 0);
+    if (!header) return;
+    const h = headerBytes(header.row, header.delim);
+    await this.good.write(h.good, 0);
+    await this.bad.write(h.withReason, 0);
+    await this.invalid.write(h.withReason, 0);
+  }
+
+  /** One batch's emitted bytes and its rows per class (good, bad, invalid). */
+  async writeBatch(bufs: [Uint8Array, Uint8Array, Uint8Array], counts: number[]): Promise<void> {
+    await this.good.write(bufs[0], counts[0]);
+    await this.bad.write(bufs[1], counts[1]);
+    await this.invalid.write(bufs[2], counts[2]);
+  }
+
+  /** Closes the files and renames them into place (only when the whole scrub succeeded). */
+  async finish(): Promise<{ kind: OutputKind; path: string; records: number; bytes: number; sha256: string }[]> {
+    for (const o of this.all) await o.finish();
+    for (const o of this.all) fs.renameSync(o.tmp, o.final);
+    return this.all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes, sha256: o.sha256() }));
+  }
+
+  async abort(): Promise<void> {
+    for (const o of this.all) await o.abort();
+  }
+}
+
+/** The escaped bytes of a header row for the good file and for bad/invalid (with `reason`). */
+function headerBytes(row: Uint8Array, delim: number): { good: Uint8Array; withReason: Uint8Array } {
+  const rows = parseRows(row, 0, row.length, delim, -1);
+  const [good] = emitRows(row, {
+    rows,
+    classes: new Uint8Array(rows.count),
+    reasonIdx: new Uint8Array(rows.count),
+    reasons: [""],
+    delim,
+    width: 0,
+  });
+  const body = good.subarray(0, good.length - 1);
+  const withReason = new Uint8Array(body.length + 8);
+  withReason.set(body);
+  withReason[body.length] = delim;
+  withReason.set(new TextEncoder().encode("reason"), body.length + 1);
+  withReason[body.length + 7] = LF;
+  return { good, withReason };
+}
+

@@ -1,0 +1,40 @@
+import { rowsCapacity, rowsMemBytes } from "../worker/csv";
+
+/**
+ * A batch's working memory, reused from batch to batch: parse results, per-row flags and output bytes.
+ * With the reader's reused input buffers, a scrub allocates its memory once instead of per batch, so
+ * nothing piles up for the garbage collector (docs/decisions/019).
+ */
+export interface Slot {
+  rowsMem: SharedArrayBuffer;
+  /** Rows the flags hold: maybe | outOfState | dup | classes | reasonIdx, `cap` bytes each. */
+  cap: number;
+  flagsMem: SharedArrayBuffer;
+  outMem: SharedArrayBuffer;
+}
+
+export function newSlot(batchBytes: number): Slot {
+  const cap = rowsCapacity(batchBytes);
+  return {
+    rowsMem: new SharedArrayBuffer(rowsMemBytes(batchBytes)),
+    cap,
+    flagsMem: new SharedArrayBuffer(cap * 5),
+    // good rows are copied as they are; bad and invalid get `,reason` (a few % of rows in practice)
+    outMem: new SharedArrayBuffer(Math.ceil(batchBytes * 1.25) + 4096),
+  };
+}
+
+/** The ordered step's per-row verdicts of a batch of n rows, in the slot's memory when it fits. */
+export function verdictArrays(slot: Slot, n: number): { classes: Uint8Array; reasonIdx: Uint8Array } {
+  const fits = n <= slot.cap;
+  const shared = fits ? slot.flagsMem : new SharedArrayBuffer(n * 2);
+  return {
+    classes: new Uint8Array(shared, fits ? slot.cap * 3 : 0, n),
+    reasonIdx: new Uint8Array(shared, fits ? slot.cap * 4 : n, n),
+  };
+}
+
+/** Where the duplicate check writes a batch's flags (the slot's memory when it fits). */
+export function dupArray(slot: Slot, n: number): Uint8Array | undefined {
+  return n <= slot.cap ? new Uint8Array(slot.flagsMem, slot.cap * 2, n) : undefined;
+}
