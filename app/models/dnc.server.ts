@@ -1,15 +1,23 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema";
+import {
+  ADMIN_LIST_KINDS,
+  listTypeOfDncType,
+  listTypeOfKind,
+  type AdminListKind,
+  type DncType,
+  type SuppressionTypeName,
+} from "../../scrub-service/src/list-types";
 import { isUuid } from "./category.server";
 import { loadColumns, toLoadItem, type ListLoadItem } from "./container.server";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The two admin lists: type 0 = Litigation Only (kind litigation), type 1 = DNC and Litigation (kind dnc). */
+/** The admin lists, one per list type (scrub-service/src/list-types.ts): type 0 = Litigation Only, 1 = DNC and Litigation. */
 export interface DncList {
   id: number;
-  suppressionType: 0 | 1;
-  suppressionTypeName: "LitigationOnly" | "DNCAndLitigation";
+  suppressionType: DncType;
+  suppressionTypeName: SuppressionTypeName;
   name: string;
   description: string;
   phoneCount: number;
@@ -17,23 +25,23 @@ export interface DncList {
   updatedAt: string;
 }
 
-export function dncKind(type: 0 | 1): "litigation" | "dnc" {
-  return type === 0 ? "litigation" : "dnc";
+export function dncKind(type: DncType): AdminListKind {
+  return listTypeOfDncType(type)!.kind;
 }
 
-/** A suppression type from a URL/form ("0" or "1"), or null. */
-export function parseDncType(value: unknown): 0 | 1 | null {
-  return value === "0" || value === 0 ? 0 : value === "1" || value === 1 ? 1 : null;
+/** A suppression type from a URL/form ("0", "1", …), or null. */
+export function parseDncType(value: unknown): DncType | null {
+  return typeof value === "string" || typeof value === "number" ? (listTypeOfDncType(value)?.type ?? null) : null;
 }
 
 const columns = ["id", "kind", "name", "description", "size", "created_at", "updated_at"] as const;
 
 function toDncList(r: { id: number; kind: string; name: string; description: string; size: bigint; created_at: Date; updated_at: Date }): DncList {
-  const type = r.kind === "litigation" ? 0 : 1;
+  const t = listTypeOfKind(r.kind as AdminListKind);
   return {
     id: r.id,
-    suppressionType: type,
-    suppressionTypeName: type === 0 ? "LitigationOnly" : "DNCAndLitigation",
+    suppressionType: t.type,
+    suppressionTypeName: t.suppressionType,
     name: r.name,
     description: r.description,
     phoneCount: Number(r.size),
@@ -44,16 +52,16 @@ function toDncList(r: { id: number; kind: string; name: string; description: str
 
 /** Both DNC lists, type 0 first. */
 export async function listDncLists(db: Db): Promise<DncList[]> {
-  const rows = await db.selectFrom("lists").select(columns).where("kind", "in", ["litigation", "dnc"]).execute();
+  const rows = await db.selectFrom("lists").select(columns).where("kind", "in", ADMIN_LIST_KINDS).execute();
   return rows.map(toDncList).sort((a, b) => a.suppressionType - b.suppressionType);
 }
 
-export async function getDncList(db: Db, type: 0 | 1): Promise<DncList | undefined> {
+export async function getDncList(db: Db, type: DncType): Promise<DncList | undefined> {
   const r = await db.selectFrom("lists").select(columns).where("kind", "=", dncKind(type)).executeTakeFirst();
   return r && toDncList(r);
 }
 
-export async function updateDncDescription(db: Db, type: 0 | 1, description: string): Promise<DncList | undefined> {
+export async function updateDncDescription(db: Db, type: DncType, description: string): Promise<DncList | undefined> {
   const r = await db
     .updateTable("lists")
     .set({ description: description.trim(), updated_at: new Date() })
@@ -64,16 +72,16 @@ export async function updateDncDescription(db: Db, type: 0 | 1, description: str
 }
 
 /** A load into one of the DNC lists (undefined for container loads and unknown ids). */
-export async function getDncLoad(db: Db, id: string): Promise<(ListLoadItem & { suppressionType: 0 | 1 }) | undefined> {
+export async function getDncLoad(db: Db, id: string): Promise<(ListLoadItem & { suppressionType: DncType }) | undefined> {
   if (!isUuid(id)) return undefined;
   const r = await db
     .selectFrom("list_loads")
     .innerJoin("lists", "lists.id", "list_loads.list_id")
     .select([...loadColumns, "lists.kind"])
     .where("list_loads.id", "=", id)
-    .where("lists.kind", "in", ["litigation", "dnc"])
+    .where("lists.kind", "in", ADMIN_LIST_KINDS)
     .executeTakeFirst();
-  return r && { ...toLoadItem(r), suppressionType: r.kind === "litigation" ? 0 : 1 };
+  return r && { ...toLoadItem(r), suppressionType: listTypeOfKind(r.kind as AdminListKind).type };
 }
 
 /** The latest load of each DNC list, by list id. */
@@ -83,7 +91,7 @@ export async function latestDncLoads(db: Db): Promise<Map<number, ListLoadItem>>
     .innerJoin("lists", "lists.id", "list_loads.list_id")
     .select(loadColumns)
     .distinctOn("list_loads.list_id")
-    .where("lists.kind", "in", ["litigation", "dnc"])
+    .where("lists.kind", "in", ADMIN_LIST_KINDS)
     .orderBy("list_loads.list_id")
     .orderBy("list_loads.created_at", "desc")
     .execute();

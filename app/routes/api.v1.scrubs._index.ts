@@ -9,12 +9,12 @@ import { findOwnContainer, isUuid } from "~/models/integration.server";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/utils/api-work.server";
 import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
+import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "../../scrub-service/src/list-types";
 
-const SUPPRESSION_TYPES = ["LitigationOnly", "DNCAndLitigation"] as const;
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
 
 const submission = z.object({
-  suppression_type: z.enum(SUPPRESSION_TYPES, { error: "suppression_type must be LitigationOnly or DNCAndLitigation" }),
+  suppression_type: z.enum(SUPPRESSION_TYPE_NAMES, { error: `suppression_type must be ${suppressionTypeChoices()}` }),
   column: z.string().trim().min(1).max(200).optional(),
   container_id: z.coerce.number({ error: "container_id must be a container id" }).int().positive().max(2_147_483_647).nullable().optional(),
   states: z

@@ -1,3 +1,4 @@
+import { CONTAINER_REASON, LIST_TYPES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
 /** Display helpers shared by server and browser (fixed locale so server and client render the same text). */
 import { INVALID_REASON_LABELS } from "../../scrub-service/src/worker/invalid-reasons";
 
@@ -35,15 +36,14 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-export const SUPPRESSION_LABEL = {
-  LitigationOnly: "Litigation Only",
-  DNCAndLitigation: "DNC and Litigation",
-} as const;
+export const SUPPRESSION_LABEL = Object.fromEntries(LIST_TYPES.map((t) => [t.suppressionType, t.label])) as Record<
+  SuppressionTypeName,
+  string
+>;
 
 export const REASON_LABEL: Record<string, string> = {
-  litigation: "Litigation list",
-  dnc: "DNC list",
-  container: "Your container",
+  ...Object.fromEntries(LIST_TYPES.map((t) => [t.kind, t.reasonLabel])),
+  [CONTAINER_REASON.reason]: CONTAINER_REASON.label,
   duplicate: "Duplicate in file",
   state: "Outside chosen states",
   ...INVALID_REASON_LABELS,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { manualEntryError, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { UPLOAD_ID_RE } from "./ids";
+import { LIST_TYPES } from "../../scrub-service/src/list-types";
 
 /*
  * The forms of /containers and /dnc, one zod schema each, shared by the actions (server) and the dialogs
@@ -103,12 +104,7 @@ export const addNumbersSchema = (hasFile: HasFile) =>
     hasFile,
   );
 
-export const DNC_TYPES = [
-  { type: 0, kind: "litigation", name: "Litigation Only", suppressionTypeName: "LitigationOnly" },
-  { type: 1, kind: "dnc", name: "DNC and Litigation", suppressionTypeName: "DNCAndLitigation" },
-] as const;
-
-export const dncTypeField = z.enum(["0", "1"], { error: "Choose a suppression type" });
+export const dncTypeField = z.enum(LIST_TYPES.map((t) => String(t.type)) as [string, ...string[]], { error: "Choose a suppression type" });
 
 export const dncLoadSchema = (hasFile: HasFile) =>
   withNumbers(

@@ -4,6 +4,7 @@
  */
 
 import { API_ERROR_CODES } from "./api-error-codes";
+import { SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
 
 const error = (description: string) => ({
   description,
@@ -284,7 +285,7 @@ export const openApiDocument = {
         },
         example: { error: { code: "rate_limited", message: "Rate limit of 1000 requests per hour exceeded. Retry after 1200 seconds." } },
       },
-      SuppressionType: { type: "string", enum: ["LitigationOnly", "DNCAndLitigation"] },
+      SuppressionType: { type: "string", enum: [...SUPPRESSION_TYPE_NAMES] },
       Job: {
         type: "object",
         properties: {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_SUPPRESSION_TYPE, LIST_TYPES, SUPPRESSION_TYPE_NAMES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
 import { checkManualNumbers, MANUAL_MESSAGES } from "~/intake/typed-numbers";
 import { UPLOAD_ID_RE, UUID_RE } from "./ids";
 
@@ -17,16 +18,9 @@ export const STEPS = [
   { n: 6, label: "Results" },
 ] as const;
 
-export const SUPPRESSION_TYPES = [
-  { value: "LitigationOnly", label: "Litigation Only", description: "Removes numbers on the litigation list (known TCPA litigators)." },
-  {
-    value: "DNCAndLitigation",
-    label: "DNC and Litigation",
-    description: "Removes numbers on the do-not-call list and on the litigation list.",
-  },
-] as const;
+export const SUPPRESSION_TYPES = LIST_TYPES.map((t) => ({ value: t.suppressionType, label: t.label, description: t.description }));
 
-export type SuppressionType = (typeof SUPPRESSION_TYPES)[number]["value"];
+export type SuppressionType = SuppressionTypeName;
 export type UploadMode = "manual" | "csv";
 
 export interface WizardState {
@@ -44,7 +38,7 @@ export interface WizardState {
 
 const stateSchema = z.object({
   step: z.coerce.number().int().min(1).max(6).catch(1),
-  type: z.enum(["LitigationOnly", "DNCAndLitigation"]).catch("LitigationOnly"),
+  type: z.enum(SUPPRESSION_TYPE_NAMES).catch(DEFAULT_SUPPRESSION_TYPE),
   category: z.string().regex(UUID_RE).catch(""),
   container: z.string().regex(/^\d{1,9}$/).catch(""),
   mode: z.enum(["manual", "csv"]).catch("csv"),
@@ -86,7 +80,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
   const s = { ...state, ...overrides };
   const p = new URLSearchParams();
   p.set("step", String(s.step));
-  if (s.type !== "LitigationOnly") p.set("type", s.type);
+  if (s.type !== DEFAULT_SUPPRESSION_TYPE) p.set("type", s.type);
   if (s.category) p.set("category", s.category);
   if (s.container) p.set("container", s.container);
   p.set("mode", s.mode);
