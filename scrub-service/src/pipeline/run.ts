@@ -191,6 +191,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
             classes: c.classes,
             reasonIdx: c.reasonIdx,
             reasons: REASONS as string[],
+            describeInvalid: true,
             delim,
             width,
             end: batch.end,
