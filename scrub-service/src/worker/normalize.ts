@@ -132,8 +132,7 @@ function lineKind(value: number, entry: number): number {
 
 /** The code of a 10-digit candidate (0…9999999999): the number when valid, else why not. */
 function checkTen(value: number): number {
-  const exchange = Math.floor(value / 10_000);
-  const entry = EXCHANGES[exchange];
+  const entry = EXCHANGES[(value / 10_000) | 0];
   if (entry !== 0 && entry < CHECK_LINE) return value;
   if (entry !== 0 && lineKind(value, entry) !== 0) return value;
   return invalidTen(value);
@@ -166,10 +165,10 @@ export function numberRegion(n: number): string {
 
 // ---------- reading a cell ----------
 
-/** ASCII classes for the fast path: 1 digit, 2 separator (space tab . - ( ) /), 0 anything else. */
+/** ASCII classes for the fast path: SEPARATOR for space tab . - ( ) /. */
+const SEPARATOR = 2;
 const ASCII = new Uint8Array(128);
-for (let c = 48; c <= 57; c++) ASCII[c] = 1;
-for (const c of [32, 9, 46, 45, 40, 41, 47]) ASCII[c] = 2;
+for (const c of [32, 9, 46, 45, 40, 41, 47]) ASCII[c] = SEPARATOR;
 /** Returned by scan when the text holds something the fast path does not read. */
 const SLOW = 1;
 
@@ -202,12 +201,16 @@ function scan(s: string): number {
   let digits = 0;
   let value = 0;
   for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    const k = c < 128 ? ASCII[c] : 0;
-    if (k === 1) {
-      if (digits < 15) value = value * 10 + (c - 48);
+    const d = s.charCodeAt(i) - 48;
+    if (d >= 0 && d <= 9) {
+      if (digits < 15) value = value * 10 + d;
       digits++;
-    } else if (k === 0) return SLOW;
+    } else if (d > 79 || ASCII[d + 48] !== SEPARATOR) return SLOW;
+  }
+  if (digits === 10 && !plus) {
+    // the common case inline: a 10-digit number whose exchange is in service
+    const entry = EXCHANGES[(value / 10_000) | 0];
+    if (entry !== 0 && entry < CHECK_LINE) return value;
   }
   if (digits >= 20) return SLOW; // maybe two numbers
   return finish(value, digits, plus);
@@ -226,12 +229,15 @@ export function scanBytes(buf: Uint8Array, s: number, e: number): number {
   let digits = 0;
   let value = 0;
   for (; s < e; s++) {
-    const c = buf[s];
-    const k = c < 128 ? ASCII[c] : 0;
-    if (k === 1) {
-      if (digits < 15) value = value * 10 + (c - 48);
+    const d = buf[s] - 48;
+    if (d >= 0 && d <= 9) {
+      if (digits < 15) value = value * 10 + d;
       digits++;
-    } else if (k === 0) return SLOW;
+    } else if (d > 79 || ASCII[d + 48] !== SEPARATOR) return SLOW;
+  }
+  if (digits === 10 && !plus) {
+    const entry = EXCHANGES[(value / 10_000) | 0];
+    if (entry !== 0 && entry < CHECK_LINE) return value;
   }
   if (digits >= 20) return SLOW;
   return finish(value, digits, plus);
@@ -261,6 +267,7 @@ const UNICODE_SEPARATOR = /[\p{Zs}\p{Pd}\u2212\s\[\]]/gu;
 const FORMAT_CHAR = /\p{Cf}/gu;
 const FULLWIDTH = /[\uFF01-\uFF5E]/g;
 const NON_ASCII_DIGIT = /\p{Nd}/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function asciiDigit(ch: string): string {
   const cp = ch.codePointAt(0)!;
@@ -277,14 +284,16 @@ function asciiDigit(ch: string): string {
 
 /** Text the fast path could not read: Unicode, prefixes, Excel markers, extensions, two numbers, letters. */
 function slowPath(raw: string): number {
-  let t = raw
-    .replace(FORMAT_CHAR, "")
-    .replace(FULLWIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(NON_ASCII_DIGIT, asciiDigit)
-    .replace(UNICODE_SEPARATOR, " ")
-    .trim();
-  if (t === "") return CODE_EMPTY;
+  let t = raw.trim();
   if (EXCEL_NOTATION.test(t)) return CODE_EXCEL;
+  if (NON_ASCII.test(t)) {
+    t = t
+      .replace(FORMAT_CHAR, "")
+      .replace(FULLWIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+      .replace(NON_ASCII_DIGIT, asciiDigit);
+  }
+  t = t.replace(UNICODE_SEPARATOR, " ").trim();
+  if (t === "") return CODE_EMPTY;
   const excel = EXCEL_TEXT.exec(t);
   if (excel) t = (excel[1] ?? t.slice(1)).trim();
   if (TEL.test(t)) t = t.slice(4).trim();
