@@ -170,6 +170,30 @@ describe("/containers", () => {
     expect(audit.map((a) => a.action)).toContain("container.create");
   });
 
+  it("takes numbers typed the way people write them (#14: the same rule as the purge wizard and the pipeline)", async () => {
+    const u = await signedInUser();
+    await withPlan(u.id);
+    await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Typed" } }));
+    const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
+    const typed = "(201) 555-2123, +1 312.555.2199\n415\u00a0555\u00a02100 ext 7, tel:+1-617-555-2111";
+    const r = (await run(
+      containers.action,
+      multipart("/containers", u.cookie, { intent: "create-container", name: "Typed", categoryId: catId, method: "manual", numbers: typed }),
+    )) as Response;
+    expect(r.status).toBe(302);
+    const box = await db().selectFrom("lists").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow();
+    const nums = await db().selectFrom("list_numbers").select("number").where("list_id", "=", box.id).orderBy("number").execute();
+    expect(nums.map((n) => Number(n.number))).toEqual([2015552123, 3125552199, 4155552100, 6175552111]);
+    // an undialable number is refused with the spec's message, like a wrong length
+    const bad = await run(
+      containers.action,
+      multipart("/containers", u.cookie, { intent: "add-numbers", id: String(box.id), method: "manual", numbers: "(911) 555-2123, 212-555-0123" }),
+    );
+    expect(errorsOf(bad).numbers?.[0]).toBe(
+      "The following numbers are invalid (must be exactly 10 digits with no alphabets): (911) 555-2123, 212-555-0123",
+    );
+  });
+
   it("loads a CSV file through the service with a progress page, and counts it against the plan", async () => {
     const u = await signedInUser();
     await withPlan(u.id);
@@ -420,6 +444,23 @@ describe("/dnc", () => {
       title: "Failed to add numbers.",
       description: "No valid phone numbers found: 2 invalid.",
     });
+  });
+
+  it("takes formatted numbers in manual entry, like the container form and the purge wizard (#14)", async () => {
+    const admin = await signedInUser("Admin");
+    const add = (await run(
+      dnc.action,
+      multipart("/dnc", admin.cookie, { intent: "load", type: "1", mode: "add", method: "manual", numbers: "(202) 555-2144\n+1\u2013305\u2013555\u20132145, '7135552146" }),
+    )) as Response;
+    expect(add.headers.get("Location")).toBe("/dnc");
+    const nums = await db()
+      .selectFrom("list_numbers")
+      .innerJoin("lists", "lists.id", "list_numbers.list_id")
+      .select("number")
+      .where("lists.kind", "=", "dnc")
+      .orderBy("number")
+      .execute();
+    expect(nums.map((n) => Number(n.number))).toEqual(expect.arrayContaining([2025552144, 3055552145, 7135552146]));
   });
 });
 
