@@ -4,7 +4,7 @@ import { env } from "./env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
 import { getDb } from "./db.server";
-import { getScrubService, startLocalScrubSocket, stopScrubService } from "./scrub.server";
+import { getScrubService, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "./scrub.server";
 import { startHousekeeping, stopHousekeeping } from "./housekeeping.server";
 
 /**
@@ -23,8 +23,9 @@ export async function boot(): Promise<void> {
   }
   // In-process scrub service: fails jobs a dead process left running, then takes queued work.
   if (!e.SCRUB_SERVICE_URL) {
-    await getScrubService();
+    const service = await getScrubService();
     await startLocalScrubSocket();
+    if (e.REDIS_URL) await reportListStoreAtStart(service, e.REDIS_URL);
   }
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
   if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);

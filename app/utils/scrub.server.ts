@@ -66,3 +66,41 @@ export async function stopScrubService(): Promise<void> {
   const svc = g.__singletons?.get("scrub-service") as Promise<ScrubService> | undefined;
   await (await svc?.catch(() => undefined))?.close();
 }
+
+/**
+ * At start, with Redis configured: says in the log at once when the list store does not answer (scrubs
+ * then fail closed with a human message to customers) or holds stale lists, with the command that fixes it.
+ * Never throws: the web app serves what it can without Redis.
+ */
+export async function reportListStoreAtStart(service: ScrubService, redisUrl: string, waitMs = 5000): Promise<"ok" | "stale" | "unreachable"> {
+  let where = "Redis";
+  try {
+    where = `Redis at ${new URL(redisUrl).host}`;
+  } catch {
+    // keep the generic name: the URL is not shown (it may hold a password)
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const status = await Promise.race([
+      service.listStoreStatus(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${waitMs / 1000} s`)), waitMs);
+      }),
+    ]);
+    const stale = status.filter((s) => s.storeVersion !== s.version);
+    if (stale.length === 0) return "ok";
+    console.warn(
+      `[boot] ${where} holds no current copy of ${stale.length} list(s) (ids ${stale.map((s) => s.listId).join(", ")}); ` +
+        "scrubs using them fail until you run `npm run lists -- rebuild`.",
+    );
+    return "stale";
+  } catch (e) {
+    console.error(
+      `[boot] the list store (${where}) is unreachable: ${e instanceof Error ? e.message : e}. Scrubs fail (customers are asked ` +
+        "to retry) until it answers; then run `npm run lists -- rebuild`.",
+    );
+    return "unreachable";
+  } finally {
+    clearTimeout(timer);
+  }
+}

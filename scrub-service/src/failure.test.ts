@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LIST_STORE_UNAVAILABLE } from "./jobs";
 import type { DbHandle } from "../../db/client";
 import { createTestDb } from "../../tests/setup/db";
 import type { InProcessScrubService } from "./in-process";
@@ -47,10 +48,15 @@ describe("fail closed", () => {
     await handle.db.updateTable("lists").set({ size: 1, version: sql`version + 1` }).where("id", "=", litigation).execute();
     const svc = await startService(handle, "redis", { redisUrl: "redis://127.0.0.1:1", dataDir: dir });
     try {
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       const id = await scrub(svc);
+      const log = logged.mock.calls.flat().join(" ");
+      logged.mockRestore();
       const job = await jobRow(handle, id);
       expect(job.status).toBe("failed");
-      expect(job.error).toMatch(/list store \(Redis\) did not answer/);
+      // The customer reads a human sentence; the operator's log has the real cause and the fix.
+      expect(job.error).toBe(LIST_STORE_UNAVAILABLE);
+      expect(log).toMatch(new RegExp(`job ${id} failed: The list store \\(Redis\\) did not answer.*npm run lists -- rebuild`));
       expect(await filesOf(handle, id)).toEqual([]);
       expect(fs.existsSync(path.join(dir, "jobs", id))).toBe(false);
     } finally {
@@ -63,9 +69,13 @@ describe("fail closed", () => {
     const svc = await startService(handle, "embedded", { store, dataDir: dir });
     try {
       store.failing = true;
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       const id = await scrub(svc);
+      const log = logged.mock.calls.flat().join(" ");
+      logged.mockRestore();
       const job = await jobRow(handle, id);
-      expect([job.status, job.error]).toEqual(["failed", "The embedded list index is unavailable."]);
+      expect([job.status, job.error]).toEqual(["failed", LIST_STORE_UNAVAILABLE]);
+      expect(log).toContain(`job ${id} failed: The embedded list index is unavailable.`);
       expect(await filesOf(handle, id)).toEqual([]);
       store.failing = false;
       const ok = await scrub(svc);
@@ -87,10 +97,14 @@ describe("fail closed", () => {
       // the database moves on without the store (e.g. a crash between commit and store update)
       await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125550002n }).execute();
       await handle.db.updateTable("lists").set({ size: 2, version: sql`version + 1` }).where("id", "=", litigation).execute();
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       const id = await scrub(svc);
+      const log = logged.mock.calls.flat().join(" ");
+      logged.mockRestore();
       const job = await jobRow(handle, id);
       expect(job.status).toBe("failed");
-      expect(job.error).toMatch(/no current copy.*npm run lists -- rebuild/s);
+      expect(job.error).toBe(LIST_STORE_UNAVAILABLE);
+      expect(log).toMatch(new RegExp(`job ${id} failed: .*no current copy.*npm run lists -- rebuild`, "s"));
       expect(await filesOf(handle, id)).toEqual([]);
       const status = await svc.listStoreStatus();
       const lit = status.find((s) => s.listId === litigation)!;

@@ -62,15 +62,28 @@ const RESTART = {
 
 type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
 
-function errorText(e: unknown): string {
-  if (e instanceof ScrubInputError || e instanceof ListStoreError) return e.message;
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  if (code === "ENOSPC" || code === "EDQUOT") return "The server ran out of disk space while writing the results. Please try again later.";
-  if (/worker exited|terminating worker/i.test(e instanceof Error ? e.message : String(e))) {
-    return "The scrub was interrupted (a scrub worker stopped). Please run it again.";
-  }
+/** What a customer reads when the suppression lists could not be checked (Redis down, flushed, stale). */
+export const LIST_STORE_UNAVAILABLE =
+  "The suppression lists could not be checked just now, so this scrub was stopped and no results were kept. Please run it again in a few minutes.";
+/** What a customer reads for a failure on our side we have no better words for. */
+export const SCRUB_FAILED_OUR_SIDE = "The scrub failed because of a problem on our side. Please run it again.";
+const REBUILD_HINT = "Rebuild the list store with `npm run lists -- rebuild` once it answers.";
+
+/**
+ * The failure's words for the customer (the job's error) and, when they differ from the real cause, the
+ * operator's line for the log: a list-store failure names the rebuild command there, never client-library
+ * text to the customer.
+ */
+export function failureText(e: unknown): { customer: string; operator: string | null } {
   const m = e instanceof Error ? e.message : String(e);
-  return `The scrub failed: ${m}`;
+  if (e instanceof ScrubInputError) return { customer: m, operator: null };
+  if (e instanceof ListStoreError) return { customer: LIST_STORE_UNAVAILABLE, operator: /npm run lists -- rebuild/.test(m) ? m : `${m} ${REBUILD_HINT}` };
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") {
+    return { customer: "The server ran out of disk space while writing the results. Please try again later.", operator: m };
+  }
+  if (/worker exited|terminating worker/i.test(m)) return { customer: "The scrub was interrupted (a scrub worker stopped). Please run it again.", operator: m };
+  return { customer: SCRUB_FAILED_OUR_SIDE, operator: m };
 }
 
 export class JobRunner {
@@ -362,13 +375,15 @@ export class JobRunner {
       await writing;
       // A replica shutting down hands the job back (a retry from the start) rather than failing it.
       const handBack = abort.signal.reason === SHUTTING_DOWN && Number(job.attempts) < MAX_ATTEMPTS;
+      const failure = failureText(e);
+      if (!handBack && failure.operator) console.error(`[scrub] job ${job.id} failed: ${failure.operator}`);
       // Only while the lease is ours: after a lost lease the directory belongs to the retry.
       const failed = await this.db
         .updateTable("scrub_jobs")
         .set(
           handBack
             ? { status: "queued", ...RESTART }
-            : { status: "failed", error: errorText(e), finished_at: sql`now()`, lease_owner: null, lease_expires_at: null },
+            : { status: "failed", error: failure.customer, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null },
         )
         .where("id", "=", job.id)
         .where("lease_owner", "=", this.o.owner)

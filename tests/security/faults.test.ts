@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 // These tests need PostgreSQL (a second process shares the database); CI sets DATABASE_URL.
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
@@ -15,6 +15,7 @@ import { freePort, sha, until } from "../setup/processes";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
 import { createScrubJob, shownStatus } from "../../scrub-service/src/service";
 import { createHttpScrubClient } from "../../scrub-service/src/http-client";
+import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
 import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
 import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
 
@@ -210,8 +211,10 @@ describe("a worker thread dies mid-job", () => {
       await svc.enqueue(id);
       await midway(id);
       const pool = (svc.runner as unknown as { o: { pool: () => { threads: { terminate(): Promise<number> }[] } } }).o.pool();
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       await Promise.all(pool.threads.map((t) => t.terminate()));
       await svc.waitFor("job", id, 120_000);
+      logged.mockRestore();
       const job = await jobRow(id);
       if (job.status === "completed") {
         // The batches in flight finished before the threads went: then the files must be exactly right.
@@ -277,9 +280,20 @@ describe("Redis flushed or stopped (our own redis-server)", () => {
     await stopRedis();
   });
 
+  // The operator's log gets the real cause and the rebuild command; the customer reads a human sentence.
+  let logged: string[] = [];
+  beforeEach(() => {
+    logged = [];
+    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void logged.push(a.join(" ")));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
   const expectFailedClosed = async (r: Awaited<ReturnType<typeof runJob>>, message: RegExp) => {
     expect(r.job.status).toBe("failed");
-    expect(r.job.error).toMatch(message);
+    expect(r.job.error).toBe(LIST_STORE_UNAVAILABLE);
+    const log = logged.filter((l) => l.includes(r.id)).join("\n");
+    expect(log).toMatch(message);
+    expect(log).toMatch(/npm run lists -- rebuild/);
     expect(r.files).toEqual([]);
     expect(fs.existsSync(path.join(work, "redis-data", "jobs", r.id))).toBe(false);
   };
@@ -347,9 +361,13 @@ describe("disk full while writing results", () => {
       expect(old.job.status).toBe("completed");
       const before = await hashesOf(old.id);
 
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       const full = await runJob(svc, bigInput); // ~15 MB of output into 1 MB
+      const log = logged.mock.calls.flat().join(" ");
+      logged.mockRestore();
       expect(full.job.status).toBe("failed");
       expect(full.job.error).toBe("The server ran out of disk space while writing the results. Please try again later.");
+      expect(log).toMatch(new RegExp(`job ${full.id} failed: .*ENOSPC`));
       expect(full.files).toEqual([]);
       expect(fs.existsSync(path.join(mountPoint, "jobs", full.id))).toBe(false);
 
