@@ -65,6 +65,9 @@ export function loadAmount(source: LoadSource): number {
 export async function submitListLoad(db: Kysely<Database>, service: ScrubService, input: ListLoadSubmission): Promise<SubmittedLoad> {
   const { source } = input;
   if (source.kind === "file" && source.upload.lines <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
+  if (source.kind === "manual" && input.mode === "changes") {
+    throw new IntakeInputError("An FTC change list is a file (each record says add or delete): upload the file.");
+  }
   const { loadId, listId } = await db.transaction().execute(async (trx) => {
     const listId = typeof input.list === "number" ? input.list : await input.list(trx);
     const amount = input.reserve ? loadAmount(source) : 0;
@@ -85,7 +88,7 @@ export async function submitListLoad(db: Kysely<Database>, service: ScrubService
       await service.enqueueListLoad(loadId);
       return { loadId, listId, outcome: null };
     }
-    const r = await service.loadNumbers({ listId, mode: input.mode, numbers: source.numbers, userId: input.userId, loadId });
+    const r = await service.loadNumbers({ listId, mode: input.mode as Exclude<typeof input.mode, "changes">, numbers: source.numbers, userId: input.userId, loadId });
     return {
       loadId,
       listId,

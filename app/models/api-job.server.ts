@@ -15,6 +15,8 @@ export interface ApiJob {
   file_name: string;
   suppression_type: JobRow["suppression_type"];
   column: string | null;
+  /** What the upload was detected as (null until the job has read it). */
+  input: { format: string | null; encoding: string | null; delimiter: string | null; sheet: string | null };
   container_id: number | null;
   states: string[] | null;
   progress: { rows_done: number; total_rows: number; percent: number };
@@ -47,6 +49,7 @@ export function serializeJob(job: JobRow, files: FileRow[], baseUrl: string): Ap
     file_name: job.file_name,
     suppression_type: job.suppression_type,
     column: job.column_name,
+    input: { format: job.input_format, encoding: job.input_encoding, delimiter: job.input_delimiter, sheet: job.input_sheet },
     container_id: job.container_id,
     states: job.states,
     progress: { rows_done: Number(job.rows_done), total_rows: Number(job.total_rows), percent: progressPercent(job) },

@@ -29,7 +29,7 @@ import { CardMenu, formatCount, formatDate, ListDialog, NumbersInput, ProgressBa
 export const meta: MetaFunction = () => [{ title: "DNC Management · Data Purging Tool" }];
 
 
-const DIALOGS = ["add", "remove", "replace", "edit"] as const;
+const DIALOGS = ["add", "remove", "replace", "changes", "edit"] as const;
 type DialogName = (typeof DIALOGS)[number];
 type Mode = LoadMode;
 
@@ -37,6 +37,7 @@ const DIALOG_TITLES: Record<DialogName, string> = {
   add: "Add Numbers",
   remove: "Remove Numbers",
   replace: "Replace List",
+  changes: "Apply FTC Change List",
   edit: "Edit DNC List",
 };
 
@@ -168,7 +169,7 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
     return { response: reply("load", submission.reply({ formErrors: [failTitle] }), 500) };
   }
   if (!submitted.outcome) {
-    const title = { add: "Loading Numbers", remove: "Removing Numbers", replace: "Replacing List" }[mode];
+    const title = { add: "Loading Numbers", remove: "Removing Numbers", replace: "Replacing List", changes: "Applying Change List" }[mode];
     return {
       handedOver: true,
       response: redirect(`/dnc/loads/${submitted.loadId}`, {
@@ -203,6 +204,7 @@ function lastLoadText(load: ListLoadItem): string {
 function describeLoadText(l: ListLoadItem): string {
   const f = formatCount;
   if (l.mode === "remove") return `${f(l.removed)} removed${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
+  if (l.mode === "changes") return `change list: ${f(l.added)} added, ${f(l.removed)} removed${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
   return `${l.mode === "replace" ? "replaced, " : ""}${f(l.added)} added, ${f(l.alreadyPresent)} already present${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
 }
 
@@ -226,6 +228,7 @@ function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
             { label: "Add Numbers", to: `/dnc?dialog=add&${q}` },
             { label: "Remove Numbers", to: `/dnc?dialog=remove&${q}` },
             { label: "Replace List", to: `/dnc?dialog=replace&${q}` },
+            { label: "Apply FTC Change List", to: `/dnc?dialog=changes&${q}` },
             { label: "Edit DNC List", to: `/dnc?dialog=edit&${q}` },
           ]}
         />
@@ -331,7 +334,9 @@ function LoadDialog({ mode, list, maxUploadText, maxUploadBytes }: { mode: Mode;
       ? `Add numbers to ${list.name}.`
       : mode === "remove"
         ? `Remove numbers from ${list.name}.`
-        : `Replace every number on ${list.name} with the numbers below.`;
+        : mode === "changes"
+          ? `Apply an FTC change list to ${list.name}: its additions and deletions in one load.`
+          : `Replace every number on ${list.name} with the numbers below.`;
   return (
     <ListDialog title={DIALOG_TITLES[mode]} description={description} closeHref="/dnc" testId={`dnc-${mode}-dialog`}>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
@@ -352,7 +357,11 @@ function LoadDialog({ mode, list, maxUploadText, maxUploadBytes }: { mode: Mode;
           maxUploadText={maxUploadText}
           maxUploadBytes={maxUploadBytes}
           onBusyChange={setUploading}
-          fileHint="A CSV with a 'Phone' column, or one number per line; large files are streamed."
+          fileHint={
+            mode === "changes"
+              ? "The FTC change list as downloaded (flat text, comma-delimited; .zip or .gz too). Typed numbers cannot carry add/delete indicators."
+              : "A CSV with a 'Phone' column, one number per line, or the FTC's full list (area code, number); CSV, Excel (.xlsx), .zip or .gz."
+          }
         />
         <Buttons label={DIALOG_TITLES[mode]} busy="Loading..." danger={mode !== "add"} uploading={uploading} />
       </Form>

@@ -111,7 +111,7 @@ export const dncLoadSchema = (hasFile: HasFile) =>
     z.object({
       intent: z.literal("load"),
       type: dncTypeField,
-      mode: z.enum(["add", "remove", "replace"]).default("add"),
+      mode: z.enum(["add", "remove", "replace", "changes"]).default("add"),
       method: uploadMethod,
       numbers: z.string().optional(),
       file: z.any().optional(),

@@ -1,6 +1,7 @@
 /** Screen texts of /containers and /dnc (data-purging.md §2, §8: word for word), shared by server and browser. */
 
-export type LoadMode = "add" | "remove" | "replace";
+/** `changes`: an FTC change list (additions and deletions in one load). */
+export type LoadMode = "add" | "remove" | "replace" | "changes";
 
 export const CONTAINER_TEXT = {
   title: "Storage Containers",
@@ -31,11 +32,19 @@ export const DNC_TEXT = {
 } as const;
 
 /** "3 numbers added, 1 already present, 2 invalid (…)." for toasts. */
-export function describeLoad(o: { added: number; alreadyPresent: number; removed: number; invalid: number }, mode: LoadMode): string {
+export function describeLoad(
+  o: { added: number; alreadyPresent: number; removed: number; invalid: number; notPresent?: number },
+  mode: LoadMode,
+): string {
   const f = (n: number) => n.toLocaleString("en-US");
   const parts: string[] = [];
   if (mode === "remove") parts.push(`${f(o.removed)} ${o.removed === 1 ? "number" : "numbers"} removed`);
-  else {
+  else if (mode === "changes") {
+    parts.push(`${f(o.added)} ${o.added === 1 ? "addition" : "additions"} applied`);
+    if (o.alreadyPresent) parts.push(`${f(o.alreadyPresent)} already present`);
+    parts.push(`${f(o.removed)} ${o.removed === 1 ? "deletion" : "deletions"} applied`);
+    if (o.notPresent) parts.push(`${f(o.notPresent)} not on the list`);
+  } else {
     if (mode === "replace") parts.push(`list replaced`);
     parts.push(`${f(o.added)} ${o.added === 1 ? "number" : "numbers"} added`);
     if (o.alreadyPresent) parts.push(`${f(o.alreadyPresent)} already present`);

@@ -299,6 +299,16 @@ export const openApiDocument = {
           file_name: { type: "string" },
           suppression_type: { $ref: "#/components/schemas/SuppressionType" },
           column: { type: ["string", "null"] },
+          input: {
+            type: "object",
+            description: "What the upload was detected as (null until the job has read it): CSV, UTF-16 or Windows-1252 text, Excel (.xlsx), .gz or .zip.",
+            properties: {
+              format: { type: ["string", "null"], examples: ["Excel workbook (.xlsx)", "CSV in a .gz file"] },
+              encoding: { type: ["string", "null"], examples: ["UTF-8", "UTF-16LE", "Windows-1252"] },
+              delimiter: { type: ["string", "null"], examples: ["comma", "tab"] },
+              sheet: { type: ["string", "null"] },
+            },
+          },
           container_id: { type: ["integer", "null"] },
           states: { type: ["array", "null"], items: { type: "string" } },
           progress: {

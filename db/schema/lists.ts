@@ -6,7 +6,8 @@ import type { ListKind, SuppressionTypeName } from "../../scrub-service/src/list
 export type { ListKind, SuppressionTypeName };
 export type JobStatus = "queued" | "running" | "completed" | "failed";
 export type ResultKind = "good" | "bad" | "invalid";
-export type ListLoadMode = "add" | "remove" | "replace";
+/** `changes`: an FTC change list, its additions and deletions applied in one load (docs/decisions/106). */
+export type ListLoadMode = "add" | "remove" | "replace" | "changes";
 
 type BigintCount = ColumnType<bigint, bigint | number | undefined, bigint | number>;
 /** A column that is null until set (optional on insert). */

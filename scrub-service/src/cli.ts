@@ -2,7 +2,8 @@
  * Batch work from the command line.
  *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--container ID]
  *                    [--states FL,TX] --out DIR [--user ID]
- *   npm run lists -- load|remove|replace --list litigation|dnc|container:ID --input FILE
+ *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|container:ID --input FILE
+ *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
  *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
@@ -124,6 +125,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
       input: { type: "string" },
       type: { type: "string" },
       column: { type: "string" },
+      sheet: { type: "string" },
       container: { type: "string" },
       states: { type: "string" },
       out: { type: "string" },
@@ -150,6 +152,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
         inputPath: input,
         suppressionType: values.type,
         columnName: values.column ?? null,
+        sheet: values.sheet ?? null,
         containerId: values.container ? Number(values.container) : null,
         states,
         usageReserved: 0,
@@ -207,6 +210,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
       bad: num(job.bad_count),
       invalid: num(job.invalid_count),
       reasons: typeof job.reason_counts === "string" ? JSON.parse(job.reason_counts) : job.reason_counts,
+      input: { format: job.input_format ?? null, encoding: job.input_encoding ?? null, delimiter: job.input_delimiter ?? null, sheet: job.input_sheet ?? null },
       files,
       seconds,
       rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
@@ -256,14 +260,14 @@ async function listsCommand(argv: string[]): Promise<number> {
       process.stdout.write(JSON.stringify({ rebuilt: s, seconds: (Date.now() - started) / 1000 }, null, 2) + "\n");
       return 0;
     }
-    if (cmd !== "load" && cmd !== "remove" && cmd !== "replace") {
-      throw new Error(`Usage: npm run lists -- load|remove|replace --list ${LIST_SPECS.join("|")} --input FILE | rebuild | status`);
+    if (cmd !== "load" && cmd !== "remove" && cmd !== "replace" && cmd !== "apply-changes") {
+      throw new Error(`Usage: npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE | rebuild | status`);
     }
     if (!values.list?.[0] || !values.input) throw new Error("--list and --input are required");
     const input = path.resolve(values.input);
     if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
     const id = await listId(b, values.list[0]);
-    const mode = cmd === "load" ? "add" : cmd;
+    const mode = cmd === "load" ? "add" : cmd === "apply-changes" ? "changes" : cmd;
     let get: () => Promise<Record<string, unknown> & { status: string }>;
     let loadId: string;
     if (b.kind === "local") {
@@ -291,7 +295,11 @@ async function listsCommand(argv: string[]): Promise<number> {
           added: num(load.added),
           alreadyPresent: num(load.already_present),
           removed: num(load.removed),
+          notPresent: num(load.not_present),
           invalid: num(load.invalid),
+          format: load.source_format ?? null,
+          encoding: load.input_encoding ?? null,
+          delimiter: load.input_delimiter ?? null,
           seconds,
           numbersPerSecond: seconds > 0 ? Math.round((valid + num(load.invalid)) / seconds) : null,
           loadSeconds: elapsed(load.started_at, load.finished_at),

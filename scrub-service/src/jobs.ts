@@ -10,14 +10,15 @@ import path from "node:path";
 import { sql } from "kysely";
 import type { Piscina } from "piscina";
 import type { DbHandle } from "../../db/client";
-import type { JobStatus, ScrubJobsTable } from "../../db/schema";
+import type { JobStatus, ListLoadMode, ScrubJobsTable } from "../../db/schema";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
 import { isSuppressionType, listsOfSuppression } from "./list-types";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";
 import { isInputFormatError } from "./pipeline/input/errors";
-import type { ListManager } from "./lists/manager";
+import type { ChangeCounts, ListManager } from "./lists/manager";
+import type { BulkSession } from "./lists/pg-bulk";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
 import { MAX_ATTEMPTS } from "./job-status";
@@ -226,8 +227,8 @@ export class JobRunner {
     return r.rows[0] ?? null;
   }
 
-  private async claimLoad(): Promise<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string } | null> {
-    const r = await sql<{ id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string }>`
+  private async claimLoad(): Promise<{ id: string; list_id: number; mode: ListLoadMode; input_path: string } | null> {
+    const r = await sql<{ id: string; list_id: number; mode: ListLoadMode; input_path: string }>`
       update list_loads set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
         started_at = now(), attempts = attempts + 1
       where id = (select id from list_loads where status = 'queued' ${this.onlyIds("loads")}
@@ -395,7 +396,7 @@ export class JobRunner {
     }
   }
 
-  private async runLoad(load: { id: string; list_id: number; mode: "add" | "remove" | "replace"; input_path: string }): Promise<void> {
+  private async runLoad(load: { id: string; list_id: number; mode: ListLoadMode; input_path: string }): Promise<void> {
     let bytes = 0;
     const timer = setInterval(() => {
       void this.db
@@ -415,16 +416,33 @@ export class JobRunner {
         if (isInputFormatError(e)) throw new ScrubInputError(e.message);
         throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : `The file could not be read: ${(e as Error).message}`);
       }
-      await this.o.manager.change(load.list_id, load.mode, file.numbers, async (s, c) => {
+      const f = file;
+      const complete = async (s: BulkSession, c: ChangeCounts, removed: number, notPresent: number) => {
         const r = await s.query(
           `update list_loads set status = 'completed', error = null, bytes_read = $2, bytes_total = $2, added = $3,
-             already_present = $4, removed = $5, invalid = $6, finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null
+             already_present = $4, removed = $5, invalid = $6, not_present = $8, input_encoding = $9, input_delimiter = $10,
+             finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null
            where id = $1 and lease_owner = $7`,
-          [load.id, file.bytes, c.added, c.alreadyPresent + (file.valid - file.numbers.length), c.removed, file.invalid, this.o.owner],
+          [load.id, f.bytes, c.added, c.alreadyPresent + (f.valid - f.numbers.length), removed, f.invalid, this.o.owner, notPresent, f.encoding, f.delimiter],
         );
         if (r.rowCount === 0) throw new Error("The load's lease was lost to another process.");
-        await recordLoadProvenance(s, { id: load.id, listId: load.list_id }, file, c);
-      });
+        await recordLoadProvenance(s, { id: load.id, listId: load.list_id }, f, c);
+      };
+      if (load.mode === "changes") {
+        if (f.layout !== "ftc-changes") {
+          throw new ScrubInputError("The file is not an FTC change list: no record names a number with an add (A) or delete (D) indicator.");
+        }
+        // deletions, then additions, in one load (decision 106): each step is idempotent, so a load retried
+        // after a crash between them ends in the same list
+        const removals = f.removals!;
+        const del = removals.length ? await this.o.manager.change(load.list_id, "remove", removals) : { removed: 0 };
+        await this.o.manager.change(load.list_id, "add", f.numbers, (s, c) => complete(s, c, del.removed, removals.length - del.removed));
+      } else {
+        if (f.layout === "ftc-changes") {
+          throw new ScrubInputError("This is an FTC change list (its records say add or delete): apply it as a change list, not as a list of numbers.");
+        }
+        await this.o.manager.change(load.list_id, load.mode, f.numbers, (s, c) => complete(s, c, c.removed, 0));
+      }
     } catch (e) {
       const msg = e instanceof ScrubInputError || e instanceof ListStoreError ? e.message : `The list load failed: ${(e as Error).message}`;
       await this.db

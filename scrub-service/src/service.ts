@@ -159,7 +159,8 @@ export interface LoadCounts {
 
 export interface ManualLoadInput {
   listId: number;
-  mode: ListLoadMode;
+  /** Typed numbers are added, removed or replace the list (a change list is a file). */
+  mode: Exclude<ListLoadMode, "changes">;
   /** Raw entries as typed (normalized here with the product's normalizer). */
   numbers: string[];
   userId?: string | null;

@@ -200,7 +200,7 @@ export function NumbersInput({
 
 export interface LoadView {
   id: string;
-  mode: "add" | "remove" | "replace";
+  mode: "add" | "remove" | "replace" | "changes";
   status: ShownStatus;
   fileName: string;
   bytesTotal: number;
@@ -225,6 +225,7 @@ const MODE_TEXT: Record<LoadView["mode"], string> = {
   add: "Adding numbers",
   remove: "Removing numbers",
   replace: "Replacing the list",
+  changes: "Applying the FTC change list",
 };
 
 function bytesText(n: number): string {

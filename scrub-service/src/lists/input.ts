@@ -3,8 +3,8 @@
  * product's normalizer, returned sorted and distinct (4 bytes per distinct number while collecting… as
  * Float64: 8 bytes; a 20M-number file holds ~160 MB for the sort).
  */
-import { parseRows } from "../worker/csv";
-import { defaultPhoneColumn } from "../worker/csv";
+import { defaultPhoneColumn, parseRows, splitCells } from "../worker/csv";
+import { delimiterLabel, encodingLabel, formatLabel } from "../pipeline/input/detect";
 import { normalizeCode } from "../worker/normalize";
 import { BatchReader, headersOf } from "../pipeline/read";
 
@@ -18,6 +18,12 @@ export interface NumbersOfFile {
   sha256: string;
   /** The format as read: "CSV (comma-separated, header row)", "one number per line", … */
   format: string;
+  layout: ListFileLayout;
+  /** An FTC change list's deletions (sorted, distinct); null for other layouts. */
+  removals: Float64Array | null;
+  /** Detected text encoding and delimiter (labels). */
+  encoding: string;
+  delimiter: string;
 }
 
 const DELIMITER_NAMES: Record<number, string> = { 44: "comma", 59: "semicolon", 9: "tab", 124: "pipe" };
@@ -125,17 +131,91 @@ export function numbersOfEntries(entries: readonly string[]): {
   return { numbers: sortDistinct(out.subarray(0, n)), valid: n, rejected };
 }
 
+/** FTC full list: `NPA,NXXXXXX` (a 3-digit and a 7-digit field that together form the number, decision 106). */
+function isFtcPair(cells: readonly string[], at: number): boolean {
+  return /^\d{3}$/.test(cells[at]?.trim() ?? "") && /^\d{7}$/.test(cells[at + 1]?.trim() ?? "");
+}
+
+const ACTIONS: Record<string, "add" | "delete"> = { A: "add", ADD: "add", ADDED: "add", D: "delete", DEL: "delete", DELETE: "delete", DELETED: "delete" };
+
+/** One FTC change-list record: its number (3+7-digit fields or one 10-digit field) and its add/delete indicator. */
+export function ftcChange(cells: readonly string[]): { number: number; action: "add" | "delete" | null } {
+  let action: "add" | "delete" | null = null;
+  let number = -1;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i].trim();
+    if (!action && ACTIONS[c.toUpperCase()]) action = ACTIONS[c.toUpperCase()];
+    else if (number === -1 && isFtcPair(cells, i)) {
+      number = normalizeCode(c + cells[i + 1].trim());
+      i++;
+    } else if (number === -1 && /^\d{10}$/.test(c)) number = normalizeCode(c);
+  }
+  return { number, action };
+}
+
+/** How a list file is laid out: a CSV/one number per line, the FTC full list or the FTC change list. */
+export type ListFileLayout = "csv" | "ftc-full" | "ftc-changes";
+
+export function layoutOf(firstRow: readonly string[] | null): ListFileLayout {
+  if (!firstRow) return "csv";
+  if (firstRow.length === 2 && isFtcPair(firstRow, 0)) return "ftc-full";
+  const c = ftcChange(firstRow);
+  if (c.action && c.number !== -1) return "ftc-changes";
+  return "csv";
+}
+
+const LAYOUT_NAMES: Record<Exclude<ListFileLayout, "csv">, string> = {
+  "ftc-full": "FTC full list (area code, number)",
+  "ftc-changes": "FTC change list (additions and deletions)",
+};
+
+/** Growable Float64 collection of numbers. */
+class Numbers {
+  buf = new Float64Array(1 << 16);
+  n = 0;
+  push(x: number): void {
+    if (this.n === this.buf.length) {
+      const bigger = new Float64Array(this.buf.length * 2);
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    this.buf[this.n++] = x;
+  }
+  sorted(): Float64Array {
+    return sortDistinct(this.buf.subarray(0, this.n)).slice();
+  }
+}
+
+/** Removes from `a` (sorted) every number in `b` (sorted); both distinct. */
+function without(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length);
+  let w = 0;
+  for (let i = 0, j = 0; i < a.length; i++) {
+    while (j < b.length && b[j] < a[i]) j++;
+    if (j >= b.length || b[j] !== a[i]) out[w++] = a[i];
+  }
+  return out.subarray(0, w);
+}
+
+/**
+ * Numbers of a list file in any supported input format (see pipeline/input), laid out as a CSV with a phone
+ * column, one number per line, an FTC full list (`NPA,NXXXXXX`) or an FTC change list (its deletions in
+ * `removals`). `manyMembers`: every file of a zip is read (the FTC's per-area-code files).
+ */
 export async function numbersOfFile(
   path: string,
   onProgress?: (bytesRead: number, total: number) => void,
   column?: string | null,
 ): Promise<NumbersOfFile> {
-  const reader = new BatchReader(path);
-  await reader.open();
+  const reader = new BatchReader(path, undefined, undefined, { manyMembers: true });
   try {
+    await reader.open();
     let col = 0;
     let format = formatOf(null, false, reader.delim);
-    if (reader.firstRow) {
+    const layout = layoutOf(reader.firstRow);
+    if (layout !== "csv") {
+      format = LAYOUT_NAMES[layout];
+    } else if (reader.firstRow) {
       const { headers, hasHeader } = headersOf(reader.firstRow);
       format = formatOf(reader.firstRow, hasHeader, reader.delim);
       if (hasHeader) {
@@ -146,29 +226,67 @@ export async function numbersOfFile(
         col = Math.max(0, reader.firstRow.findIndex((c) => normalizeCode(c) >= 0));
       }
     }
-    let buf = new Float64Array(1 << 16);
-    let n = 0;
+    const info = reader.info!;
+    const adds = new Numbers();
+    const deletes = new Numbers();
     let invalid = 0;
+    // the last action per number wins when a change list names a number twice
+    const lastAction = layout === "ftc-changes" ? new Map<number, "add" | "delete">() : null;
     for (;;) {
       const batch = await reader.next();
       if (!batch) break;
-      const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, col);
-      if (n + rows.count > buf.length) {
-        let cap = buf.length;
-        while (cap < n + rows.count) cap *= 2;
-        const bigger = new Float64Array(cap);
-        bigger.set(buf.subarray(0, n));
-        buf = bigger;
-      }
-      for (let r = 0; r < rows.count; r++) {
-        const x = rows.codes[r];
-        if (x < 0) invalid++;
-        else buf[n++] = x;
+      if (layout === "csv") {
+        const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, col);
+        for (let r = 0; r < rows.count; r++) {
+          const x = rows.codes[r];
+          if (x < 0) invalid++;
+          else adds.push(x);
+        }
+      } else {
+        const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
+        for (let r = 0; r < rows.count; r++) {
+          const cells = splitCells(batch.buf, rows.rowStart[r], rows.rowEnd[r], reader.delim);
+          if (layout === "ftc-full") {
+            const x = isFtcPair(cells, 0) ? normalizeCode(cells[0].trim() + cells[1].trim()) : cells.length === 1 ? normalizeCode(cells[0]) : -1;
+            if (x < 0) invalid++;
+            else adds.push(x);
+          } else {
+            const c = ftcChange(cells);
+            if (c.number < 0 || !c.action) invalid++;
+            else {
+              (c.action === "add" ? adds : deletes).push(c.number);
+              lastAction!.set(c.number, c.action);
+            }
+          }
+        }
       }
       onProgress?.(batch.fileOffset, reader.size);
     }
-    const numbers = sortDistinct(buf.subarray(0, n)).slice();
-    return { numbers, valid: n, invalid, bytes: reader.size, sha256: await reader.sha256(), format };
+    let numbers = adds.sorted();
+    let valid = adds.n;
+    let removals: Float64Array | null = null;
+    if (layout === "ftc-changes") {
+      removals = deletes.sorted();
+      // a number both added and deleted: its last record decides
+      const finalAdds = Float64Array.from([...lastAction!].filter(([, a]) => a === "add").map(([n]) => n)).sort();
+      const finalDeletes = Float64Array.from([...lastAction!].filter(([, a]) => a === "delete").map(([n]) => n)).sort();
+      const distinctAdds = numbers.length;
+      numbers = without(numbers, finalDeletes);
+      removals = without(removals, finalAdds);
+      valid -= distinctAdds - numbers.length; // additions a later deletion undid are not "already present"
+    }
+    return {
+      numbers,
+      removals,
+      valid,
+      invalid,
+      bytes: reader.size,
+      sha256: await reader.sha256(),
+      format: info.format === "csv" && info.container === "none" ? format : `${format} · ${formatLabel(info)}`,
+      layout,
+      encoding: encodingLabel(info),
+      delimiter: delimiterLabel(String.fromCharCode(reader.delim)),
+    };
   } finally {
     await reader.close();
   }
