@@ -38,32 +38,32 @@ for (const kind of storeKinds) {
 
     it("loads an FTC area-code zip (NPA,NXXXXXX per line, one file per area code) as whole numbers, then applies a change list in one load", async () => {
       const zip = writeZip(path.join(dir, "ftc-full.zip"), [
-        { name: "212.txt", data: Buffer.from("212,5550100\r\n212,5550101\r\n212,5550102\r\n") },
-        { name: "305.txt", data: Buffer.from("305,5550123\n305,5550124\n305,0550125\n") },
+        { name: "212.txt", data: Buffer.from("212,5552100\r\n212,5552101\r\n212,5552102\r\n") },
+        { name: "305.txt", data: Buffer.from("305,5552123\n305,5552124\n305,0550125\n") },
       ]);
       const full = await load("replace", zip);
       expect([full.status, full.error, Number(full.added), Number(full.invalid)]).toEqual(["completed", null, 5, 1]);
       expect(full.source_format).toBe("FTC full list (area code, number) · 2 CSV files in a .zip file");
       expect([full.input_encoding, full.input_delimiter]).toEqual(["UTF-8", "comma"]);
-      expect(await numbersOnList()).toEqual(["2125550100", "2125550101", "2125550102", "3055550123", "3055550124"]);
+      expect(await numbersOnList()).toEqual(["2125552100", "2125552101", "2125552102", "3055552123", "3055552124"]);
 
       // the change list: area code, number, add/delete indicator, date of the change; a number added then deleted ends deleted
       const changes = await writeGzip(path.join(dir, "changes.txt.gz"), [
-        "212,5550103,A,2026-11-20\n",
-        "212,5550100,D,2026-11-20\n",
-        "305,5550124,D,2026-11-21\n",
-        "415,5550199,D,2026-11-21\n",
-        "646,5550111,A,2026-11-21\n",
-        "646,5550111,D,2026-11-22\n",
-        "212,5550101,A,2026-11-22\n",
+        "212,5552103,A,2026-11-20\n",
+        "212,5552100,D,2026-11-20\n",
+        "305,5552124,D,2026-11-21\n",
+        "415,5552199,D,2026-11-21\n",
+        "646,5552111,A,2026-11-21\n",
+        "646,5552111,D,2026-11-22\n",
+        "212,5552101,A,2026-11-22\n",
         "999,12,A,2026-11-22\n",
       ]);
       const applied = await load("changes", changes);
       expect([applied.status, applied.error]).toEqual(["completed", null]);
-      // additions: 5550103 new, 5550101 already there; deletions: 5550100 and 5550124 removed, 4155550199 and 6465550111 not on the list
+      // additions: 5552103 new, 5552101 already there; deletions: 5552100 and 5552124 removed, 4155552199 and 6465552111 not on the list
       expect([Number(applied.added), Number(applied.already_present), Number(applied.removed), Number(applied.not_present), Number(applied.invalid)]).toEqual([1, 1, 2, 2, 1]);
       expect(applied.source_format).toBe("FTC change list (additions and deletions) · CSV in a .gz file");
-      expect(await numbersOnList()).toEqual(["2125550101", "2125550102", "2125550103", "3055550123"]);
+      expect(await numbersOnList()).toEqual(["2125552101", "2125552102", "2125552103", "3055552123"]);
 
       // a change list loaded as plain numbers, or plain numbers applied as changes: refused, nothing changed
       const wrong = await load("add", changes);
@@ -73,15 +73,15 @@ for (const kind of storeKinds) {
       ]);
       const notChanges = await load("changes", zip);
       expect(notChanges.error).toBe("The file is not an FTC change list: no record names a number with an add (A) or delete (D) indicator.");
-      expect(await numbersOnList()).toEqual(["2125550101", "2125550102", "2125550103", "3055550123"]);
+      expect(await numbersOnList()).toEqual(["2125552101", "2125552102", "2125552103", "3055552123"]);
     });
 
     it("loads the one-number-per-line FTC form and an Excel list; scrubs an .xlsx and records what it was", async () => {
       const flat = path.join(dir, "flat.txt");
-      fs.writeFileSync(flat, "7185550100\n7185550101\n");
+      fs.writeFileSync(flat, "7185552100\n7185552101\n");
       const a = await load("add", flat);
       expect([a.status, Number(a.added), a.source_format]).toEqual(["completed", 2, "text, one number per line"]);
-      const xlsx = await writeXlsx(path.join(dir, "dnc.xlsx"), [{ name: "DNC", rows: [["Phone"], [7185550102], [7185550100]] }]);
+      const xlsx = await writeXlsx(path.join(dir, "dnc.xlsx"), [{ name: "DNC", rows: [["Phone"], [7185552102], [7185552100]] }]);
       const b = await load("add", xlsx);
       expect([b.status, Number(b.added), Number(b.already_present)]).toEqual(["completed", 1, 1]);
       expect(b.source_format).toBe("CSV (comma-separated, header row) · Excel workbook (.xlsx)");
@@ -89,7 +89,7 @@ for (const kind of storeKinds) {
       const userId = await createUser(handle);
       const input = await writeXlsx(path.join(dir, "leads.xlsx"), [
         { name: "Notes", rows: [["nothing here"]] },
-        { name: "Leads", rows: [["Name", "Phone"], ["José", 7185550100], ["Ann", 2015550100]] },
+        { name: "Leads", rows: [["Name", "Phone"], ["José", 7185552100], ["Ann", 2015552100]] },
       ]);
       const jobId = await createScrubJob(handle.db, { userId, fileName: "leads.xlsx", inputPath: input, suppressionType: "DNCAndLitigation", sheet: "Leads" });
       await svc.enqueue(jobId);
@@ -98,8 +98,8 @@ for (const kind of storeKinds) {
       expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads"]);
       const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
       const text = (k: string) => fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
-      expect(text("good")).toBe("Name,Phone\nAnn,2015550100\n");
-      expect(text("bad")).toBe("Name,Phone,reason\nJosé,7185550100,dnc\n");
+      expect(text("good")).toBe("Name,Phone\nAnn,2015552100\n");
+      expect(text("bad")).toBe("Name,Phone,reason\nJosé,7185552100,dnc\n");
     });
   });
 }
