@@ -5,10 +5,13 @@ import { describe, expect, it } from "vitest";
 import { createTestDb } from "../../tests/setup/db";
 import { createScrubJob } from "./service";
 import { REDIS_URL, adminListIds, cleanupService, createUser, startService, tmpDir, uniquePrefix } from "./test/helpers";
+import { skipWithout } from "../../tests/setup/services";
+
+const noRedis = await skipWithout("bloom-cache.test.ts", [{ kind: "tcp", name: "Redis", url: REDIS_URL ?? "" }]);
 
 // Only the Redis mode builds filters from the database (the embedded index builds them while loading).
 // Skipped only without REDIS_URL on a developer machine: under CI=true tests/setup/global.ts requires it.
-describe.skipIf(!REDIS_URL)("Bloom filter cache", () => {
+describe.skipIf(noRedis)("Bloom filter cache", () => {
   it("is keyed by the list's state: two databases sharing a data directory never share a filter", { timeout: 60_000 }, async () => {
     const dir = tmpDir("bcache");
     const input = path.join(dir, "in.csv");

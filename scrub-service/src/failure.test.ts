@@ -11,6 +11,9 @@ import { EmbeddedListStore } from "./lists/embedded-store";
 import { RedisListStore } from "./lists/redis-store";
 import { createScrubJob, MAX_ATTEMPTS, shownStatus } from "./service";
 import { REDIS_URL, adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir, uniquePrefix } from "./test/helpers";
+import { skipWithout } from "../../tests/setup/services";
+
+const noRedis = await skipWithout("failure.test.ts", [{ kind: "tcp", name: "Redis", url: REDIS_URL ?? "" }]);
 
 async function jobRow(handle: DbHandle, id: string) {
   return handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -88,7 +91,7 @@ describe("fail closed", () => {
 
   // Redis-only cases: skipped only on a developer machine without REDIS_URL; under CI=true tests/setup/global.ts
   // refuses to start without it, so they always run there.
-  it.skipIf(!REDIS_URL)("fails the job when Redis holds a stale copy, until rebuilt", async () => {
+  it.skipIf(noRedis)("fails the job when Redis holds a stale copy, until rebuilt", async () => {
     const svc = await startService(handle, "redis", { dataDir: dir });
     try {
       const { litigation } = await adminListIds(handle);
@@ -117,7 +120,7 @@ describe("fail closed", () => {
     }
   });
 
-  it.skipIf(!REDIS_URL)("a snapshot whose copy was replaced refuses to answer", async () => {
+  it.skipIf(noRedis)("a snapshot whose copy was replaced refuses to answer", async () => {
     const store = new RedisListStore({ url: REDIS_URL!, prefix: uniquePrefix() });
     try {
       await store.beginChange(99);

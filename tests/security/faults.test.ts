@@ -18,6 +18,15 @@ import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
 import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
 import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
+import { skipWithout } from "../setup/services";
+
+const unavailable = await skipWithout("tests/security/faults.test.ts", [
+  { kind: "tcp", name: "PostgreSQL", url: process.env.DATABASE_URL! },
+  { kind: "tcp", name: "Redis", url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" },
+  { kind: "program", name: "redis-server" },
+  { kind: "program", name: "pg_ctl" },
+  { kind: "root" },
+]);
 
 /*
  * Faults with real processes, on loopback (docs/decisions/083):
@@ -83,6 +92,7 @@ function service(extra: Partial<Parameters<typeof createInProcessScrubService>[0
 }
 
 beforeAll(async () => {
+  if (unavailable) return;
   handle = await createTestDb("postgres");
   userId = await createUser(handle);
   work = tmpDir("faults");
@@ -104,11 +114,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (unavailable) return;
   await handle?.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("two scrub-service replicas, one killed mid-job (SIGKILL)", () => {
+describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SIGKILL)", () => {
   const replicas: ChildProcess[] = [];
   afterAll(async () => {
     for (const r of replicas) if (r.exitCode === null && r.signalCode === null) r.kill("SIGTERM");
@@ -201,7 +212,7 @@ describe("two scrub-service replicas, one killed mid-job (SIGKILL)", () => {
   });
 });
 
-describe("a worker thread dies mid-job", () => {
+describe.skipIf(unavailable)("a worker thread dies mid-job", () => {
   it("the job fails (no files offered), the pool replaces the thread, and a retry gives the clean run's files", { timeout: SLOW }, async () => {
     const svc = await service({ threads: 2, dataDir: path.join(work, "worker-data") });
     try {
@@ -234,7 +245,7 @@ describe("a worker thread dies mid-job", () => {
   });
 });
 
-describe("Redis flushed or stopped (our own redis-server)", () => {
+describe.skipIf(unavailable)("Redis flushed or stopped (our own redis-server)", () => {
   let port = 0;
   let url = "";
   let redis: ChildProcess | undefined;
@@ -339,7 +350,7 @@ describe("Redis flushed or stopped (our own redis-server)", () => {
   });
 });
 
-describe("disk full while writing results", () => {
+describe.skipIf(unavailable)("disk full while writing results", () => {
   let mountPoint = "";
   beforeAll(() => {
     mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "hardening-full-"));
@@ -381,7 +392,7 @@ describe("disk full while writing results", () => {
   });
 });
 
-describe("PostgreSQL restart (a throwaway cluster on a spare port)", () => {
+describe.skipIf(unavailable)("PostgreSQL restart (a throwaway cluster on a spare port)", () => {
   let port = 0;
   let pgDir = "";
   let bin = "";
