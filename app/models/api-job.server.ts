@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ResultFilesTable, ScrubJobsTable } from "../../db/schema";
 import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
-import { isUuid } from "./integration.server";
+import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database>;
 type JobRow = Selectable<ScrubJobsTable>;

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema";
+import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -16,13 +17,6 @@ export class CategoryNameTakenError extends Error {
     super(`A category named "${name}" already exists.`);
     this.name = "CategoryNameTakenError";
   }
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True when the text is a well-formed uuid (anything else can never match a row; avoids a 500 on bad input). */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID_RE.test(value);
 }
 
 /** The user's categories, by name. */

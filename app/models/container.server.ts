@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database, JobStatus, ListLoadMode } from "../../db/schema";
 import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
-import { isUuid } from "./category.server";
+import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database> | Transaction<Database>;
 

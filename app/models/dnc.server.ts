@@ -8,7 +8,7 @@ import {
   type DncType,
   type SuppressionTypeName,
 } from "../../scrub-service/src/list-types";
-import { isUuid } from "./category.server";
+import { isUuid } from "~/utils/ids";
 import { loadColumns, toLoadItem, type ListLoadItem } from "./container.server";
 
 type Db = Kysely<Database> | Transaction<Database>;

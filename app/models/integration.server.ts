@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database, WebhookEventStatus, WebhookEventType } from "../../db/schema";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
+import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database>;
 
@@ -72,17 +73,6 @@ export async function findOwnContainer(db: Db, userId: string, containerId: numb
     .where("user_id", "=", userId)
     .where("deleted_at", "is", null)
     .executeTakeFirst();
-}
-
-export async function listOwnContainers(db: Db, userId: string): Promise<{ id: number; name: string }[]> {
-  return db
-    .selectFrom("lists")
-    .select(["id", "name"])
-    .where("kind", "=", "container")
-    .where("user_id", "=", userId)
-    .where("deleted_at", "is", null)
-    .orderBy("created_at", "desc")
-    .execute();
 }
 
 export async function listIntegrations(db: Db, userId: string): Promise<IntegrationSummary[]> {
@@ -432,6 +422,3 @@ export async function listDeliveries(
   }));
 }
 
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-}

@@ -1,9 +1,10 @@
 import { auditSentence } from "./audit-sentences";
 import { sql, type Kysely } from "kysely";
-import { z } from "zod";
 import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
 import { jobStatusLabel } from "~/utils/format";
 import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
+import { isAdmin } from "~/utils/user-permissions";
+import { isUuid } from "~/utils/ids";
 
 /**
  * Queries behind /purge, /history, /dashboard and /downloads over scrub_jobs, result_files, lists,
@@ -16,11 +17,7 @@ export interface Viewer {
   role: RoleName;
 }
 
-export const isAdminViewer = (v: Viewer) => v.role === "Admin" || v.role === "SuperAdmin";
-
-const uuidSchema = z.uuid();
-/** Ids from URLs are checked before they reach PostgreSQL (a malformed uuid would be a 500, not a 404). */
-export const isUuid = (s: string | null | undefined): s is string => !!s && uuidSchema.safeParse(s).success;
+export const isAdminViewer = (v: Viewer) => isAdmin(v.role);
 
 export const HISTORY_PAGE_SIZE = 10;
 export const STATS_WINDOW_DAYS = 30;
@@ -426,7 +423,6 @@ export interface ActivityItem {
   actor: string | null;
   at: string;
 }
-
 
 /** The user's latest scrubs as activity items. */
 export async function recentScrubActivity(db: Kysely<Database>, userId: string, limit = 5): Promise<ActivityItem[]> {

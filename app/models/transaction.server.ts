@@ -3,6 +3,7 @@ import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Database, TransactionStatus } from "../../db/schema";
 import { getPlan } from "./plan.server";
 import { recordAudit } from "./user.server";
+import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database>;
 
@@ -460,6 +461,3 @@ export async function rejectTransaction(
   return reviewedInfo(db, input.id);
 }
 
-export function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}

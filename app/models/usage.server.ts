@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
-import { formatCount, formatDate } from "~/utils/billing-format";
+import { formatNumber, formatDate } from "~/utils/format";
 
 /*
  * Plans and usage limits.
@@ -189,11 +189,11 @@ export class UsageLimitError extends Error {
     readonly details: { planName: string; limit: number; used: number; requested: number; available: number; periodEnd: Date },
   ) {
     const { planName, limit, requested, available, periodEnd } = details;
-    const left = available === 0 ? "none" : `only ${formatCount(available)}`;
+    const left = available === 0 ? "none" : `only ${formatNumber(available)}`;
     const text =
       kind === "suppression"
-        ? `This purge needs ${formatCount(requested)} numbers of DNC suppression, but ${left} of your ${planName} plan's ${formatCount(limit)} are left until ${formatDate(periodEnd)}.`
-        : `Adding ${formatCount(requested)} numbers would exceed your ${planName} plan's container limit: ${left === "none" ? "none" : formatCount(available)} of ${formatCount(limit)} numbers left until ${formatDate(periodEnd)}.`;
+        ? `This purge needs ${formatNumber(requested)} numbers of DNC suppression, but ${left} of your ${planName} plan's ${formatNumber(limit)} are left until ${formatDate(periodEnd)}.`
+        : `Adding ${formatNumber(requested)} numbers would exceed your ${planName} plan's container limit: ${left === "none" ? "none" : formatNumber(available)} of ${formatNumber(limit)} numbers left until ${formatDate(periodEnd)}.`;
     super(`${text} Upgrade your plan under Pricing or wait for your next period.`);
     this.name = "UsageLimitError";
   }
@@ -291,7 +291,3 @@ export async function reserveUsage(
   };
 }
 
-/** Convenience for screens: may this user use containers and purge at all? */
-export async function hasPlanAccess(db: Db, userId: string): Promise<boolean> {
-  return (await getPlanState(db, userId)).hasAccess;
-}

@@ -2,9 +2,9 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { Database, RoleName, UserStatus } from "../../db/schema";
 import { recordAudit } from "./user.server";
 import { NO_PLAN, USERS_PAGE_SIZE, type StatusFilter } from "~/components/user-management/user-list";
+import { isUuid } from "~/utils/ids";
 
 export type Db = Kysely<Database> | Transaction<Database>;
-
 
 export interface UserListFilters {
   search: string;
@@ -147,10 +147,6 @@ export async function userStats(db: Db): Promise<UserStats> {
 export async function getManagedUser(db: Db, id: string): Promise<ManagedUser | undefined> {
   if (!isUuid(id)) return undefined;
   return db.selectFrom("users").select([...columns, awaitingSetup]).where("users.id", "=", id).where("users.deleted_at", "is", null).executeTakeFirst();
-}
-
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
 export async function liveEmailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {

@@ -41,10 +41,6 @@ export async function findLiveUserByEmail(db: Kysely<Database>, email: string) {
     .executeTakeFirst();
 }
 
-export function isAdminRole(role: RoleName): boolean {
-  return role === "Admin" || role === "SuperAdmin";
-}
-
 /** Spec: Super Admin, then Admin, then User. */
 export function roleLabel(role: RoleName): string {
   if (role === "SuperAdmin") return "Super Admin";

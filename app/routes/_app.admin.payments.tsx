@@ -19,7 +19,7 @@ import {
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatDate, formatUsd } from "~/utils/billing-format";
+import { formatDate, formatUsd } from "~/utils/format";
 import { DataTable, EmptyTableRow, type DataTableColumn } from "~/components/ui/data-table";
 import { StatusBadge } from "~/components/ui/status-badge";
 

@@ -7,7 +7,7 @@ import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
-import { formatBytes } from "~/utils/format";
+import { formatBytes, formatDate, formatNumber } from "~/utils/format";
 import { recordAudit } from "~/models/user.server";
 import { CategoryNameTakenError, createCategory, listCategories, type CategoryItem } from "~/models/category.server";
 import {
@@ -43,7 +43,7 @@ import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-num
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { CardMenu, formatCount, formatDate, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
+import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
@@ -359,7 +359,7 @@ function ContainerCard({ container, load }: { container: ContainerItem; load?: L
         <div>
           <dt className="text-xs text-slate-500">Size</dt>
           <dd className="font-medium text-slate-900" data-testid="container-size">
-            {formatCount(container.size)} {container.size === 1 ? "number" : "numbers"}
+            {formatNumber(container.size)} {container.size === 1 ? "number" : "numbers"}
           </dd>
         </div>
         <div>

@@ -7,7 +7,7 @@ import { ADMIN_ROLES, requireRole, type SessionUser } from "~/utils/auth.server"
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
-import { formatBytes } from "~/utils/format";
+import { formatBytes, formatDate, formatNumber } from "~/utils/format";
 import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
@@ -24,7 +24,7 @@ import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-num
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { CardMenu, formatCount, formatDate, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
+import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
 
 export const meta: MetaFunction = () => [{ title: "DNC Management · Data Purging Tool" }];
 
@@ -202,7 +202,7 @@ function lastLoadText(load: ListLoadItem): string {
 }
 
 function describeLoadText(l: ListLoadItem): string {
-  const f = formatCount;
+  const f = formatNumber;
   if (l.mode === "remove") return `${f(l.removed)} removed${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
   if (l.mode === "changes") return `change list: ${f(l.added)} added, ${f(l.removed)} removed${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
   return `${l.mode === "replace" ? "replaced, " : ""}${f(l.added)} added, ${f(l.alreadyPresent)} already present${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
@@ -238,7 +238,7 @@ function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
         <div>
           <dt className="text-xs text-slate-500">Phone count</dt>
           <dd className="font-semibold text-slate-900" data-testid="phone-count">
-            {formatCount(list.phoneCount)}
+            {formatNumber(list.phoneCount)}
           </dd>
         </div>
         <div>
@@ -346,7 +346,7 @@ function LoadDialog({ mode, list, maxUploadText, maxUploadBytes }: { mode: Mode;
         <FormErrors errors={form.errors} />
         {mode === "replace" && (
           <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-            The {formatCount(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the
+            The {formatNumber(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the
             current list until the replacement is complete.
           </p>
         )}

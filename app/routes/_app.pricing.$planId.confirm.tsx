@@ -15,7 +15,7 @@ import { getPlanState } from "~/models/usage.server";
 import { createBankTransferTransaction } from "~/models/transaction.server";
 import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, FormErrors, secondaryButtonClass } from "~/components/ui/form";
-import { formatUsd } from "~/utils/billing-format";
+import { formatUsd } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Confirm Subscription · Data Purging Tool" }];
 

@@ -7,7 +7,7 @@ import { bankDetails, bankLines } from "~/utils/billing-email.server";
 import { getUserTransaction } from "~/models/transaction.server";
 import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatDate, formatUsd } from "~/utils/billing-format";
+import { formatDate, formatUsd } from "~/utils/format";
 import { StatusBadge } from "~/components/ui/status-badge";
 
 export const meta: MetaFunction = () => [{ title: "Complete Payment · Data Purging Tool" }];

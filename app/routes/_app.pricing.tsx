@@ -7,7 +7,7 @@ import { listPlans } from "~/models/plan.server";
 import { getPlanState } from "~/models/usage.server";
 import { listPendingForUser } from "~/models/transaction.server";
 import { PricingCards, RouteDialog } from "~/components/pricing";
-import { formatDate, formatUsd } from "~/utils/billing-format";
+import { formatDate, formatUsd } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Pricing · Data Purging Tool" }];
 

@@ -5,7 +5,7 @@ import { getDb } from "~/utils/db.server";
 import { listUserTransactions } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatCount, formatDate, formatUsd } from "~/utils/billing-format";
+import { formatNumber, formatDate, formatUsd } from "~/utils/format";
 import { DataTable, EmptyTableRow, HeaderCell } from "~/components/ui/data-table";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
@@ -191,8 +191,8 @@ export default function TransactionHistory() {
               </td>
               <td className="hidden px-4 py-3 md:table-cell">{formatDate(t.startDate)}</td>
               <td className="px-4 py-3 text-xs text-slate-600">
-                <div>DNC: {formatCount(t.dnc)}</div>
-                <div>Container: {formatCount(t.container)}</div>
+                <div>DNC: {formatNumber(t.dnc)}</div>
+                <div>Container: {formatNumber(t.container)}</div>
                 <div className="text-slate-500">{t.description}</div>
                 <div className="text-slate-500">
                   Reference: <span className="font-mono">{t.reference}</span>

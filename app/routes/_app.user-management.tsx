@@ -38,6 +38,7 @@ import {
 } from "~/models/user-management.server";
 import { sendInvitation } from "~/models/invitation.server";
 import { planCatalogue, planLookup } from "~/models/user-management-plans.server";
+import { formatDate } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "User Management · Data Purging Tool" }];
 
@@ -74,12 +75,6 @@ function fullName(u: { firstName: string; lastName: string }): string {
 function initialsOf(u: { firstName: string; lastName: string; email: string }): string {
   const s = `${u.firstName.trim().charAt(0)}${u.lastName.trim().charAt(0)}`.toUpperCase();
   return s || u.email.charAt(0).toUpperCase() || "?";
-}
-
-/** MMM dd, yyyy (spec), N/A when absent. */
-function formatDate(d: Date | null): string {
-  if (!d) return "N/A";
-  return new Intl.DateTimeFormat("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" }).format(d);
 }
 
 function forbidden(actor: SessionUser, message: string): never {

@@ -5,7 +5,8 @@ import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody
 import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitScrub } from "~/intake/submit-scrub.server";
 import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.server";
-import { findOwnContainer, isUuid } from "~/models/integration.server";
+import { findOwnContainer } from "~/models/integration.server";
+import { isUuid } from "~/utils/ids";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/utils/api-work.server";
 import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";

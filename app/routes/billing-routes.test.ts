@@ -13,7 +13,7 @@ import { loader as historyLoader } from "./_app.transaction-history";
 import { loader as exportLoader } from "./transaction-history.export";
 import { getPlanState, reserveUsage, UsageLimitError } from "~/models/usage.server";
 import { getPlanGate } from "~/models/plan-gate.server";
-import { formatDate, isoDay } from "~/utils/billing-format";
+import { formatDate, isoDay } from "~/utils/format";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;

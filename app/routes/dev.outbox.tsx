@@ -5,7 +5,7 @@ import { clientIp, getOptionalUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listOutbox, outboxPageEnabled, splitLinks } from "~/utils/email.server";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { isAdminRole } from "~/models/user.server";
+import { isAdmin } from "~/utils/user-permissions";
 
 export const meta: MetaFunction = () => [{ title: "Dev outbox · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!outboxPageEnabled()) throw new Response("Not Found", { status: 404 });
   if (!isLoopback(clientIp(context))) {
     const user = await getOptionalUser(request);
-    if (!user || !isAdminRole(user.role)) throw new Response("Not Found", { status: 404 });
+    if (!user || !isAdmin(user.role)) throw new Response("Not Found", { status: 404 });
   }
   const to = new URL(request.url).searchParams.get("to")?.trim() || undefined;
   const messages = (await listOutbox(await getDb(), { to, limit: 100 })).map((m) => ({ ...m, parts: splitLinks(m.text) }));

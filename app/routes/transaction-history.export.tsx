@@ -3,7 +3,7 @@ import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listAllUserTransactions } from "~/models/transaction.server";
 import { csvResponse, toCsv } from "~/utils/csv.server";
-import { formatDate, formatUsd, isoDay } from "~/utils/billing-format";
+import { formatDate, formatUsd, isoDay } from "~/utils/format";
 import { CSV_HEADER, parseHistoryParams } from "~/utils/transaction-history";
 
 /**

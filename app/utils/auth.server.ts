@@ -117,7 +117,7 @@ export interface AccessDeniedData {
   roles: RoleName[];
 }
 
-export const ADMIN_ROLES: RoleName[] = ["Admin", "SuperAdmin"];
+export { ADMIN_ROLES } from "./user-permissions";
 
 /**
  * Throws 403 (rendered by the route's error boundary as the Access Denied panel) unless the user has one

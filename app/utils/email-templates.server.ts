@@ -83,32 +83,3 @@ export function invitationEmail({ firstName, inviterName, url }: { firstName?: s
     html: layout([greeting(firstName), intro], { label: "Set up your account", url }, [note]),
   };
 }
-
-export function paymentReceivedEmail({
-  firstName,
-  planName,
-  amount,
-  reference,
-  periodEnd,
-  url,
-}: {
-  firstName?: string;
-  planName: string;
-  /** already formatted, e.g. "$500.00" */
-  amount: string;
-  reference?: string;
-  /** already formatted, e.g. "Dec 21, 2026" */
-  periodEnd?: string;
-  /** e.g. the transaction history page */
-  url?: string;
-}): Mail {
-  const lines = [
-    `We received your payment of ${amount} for the ${planName} plan${reference ? ` (reference ${reference})` : ""}.`,
-    periodEnd ? `Your plan is active until ${periodEnd}.` : "Your plan is now active.",
-  ];
-  return {
-    subject: `Payment received: ${planName} plan`,
-    text: `${greeting(firstName)}\n\n${lines.join("\n")}\n${url ? `\nTransaction history:\n${url}\n` : ""}\n${PRODUCT}\n`,
-    html: layout([greeting(firstName), ...lines], url ? { label: "View transaction history", url } : undefined),
-  };
-}

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { linksIn, listOutbox, outboxPageEnabled, sendEmail, splitLinks, usesOutbox } from "./email.server";
-import { confirmationEmail, escapeHtml, invitationEmail, passwordResetEmail, paymentReceivedEmail } from "./email-templates.server";
+import { confirmationEmail, escapeHtml, invitationEmail, passwordResetEmail } from "./email-templates.server";
+import { paymentReceivedEmail } from "./billing-email.server";
 import { loader as outboxLoader } from "~/routes/dev.outbox";
 
 const { handle } = useAppTestDb();
@@ -100,7 +101,7 @@ describe("e-mail", () => {
       confirmationEmail({ url }),
       passwordResetEmail({ firstName: "<b>Ann</b>", url }),
       invitationEmail({ firstName: "Ann", inviterName: "Bob Admin", url }),
-      paymentReceivedEmail({ planName: "Business", amount: "$500.00", reference: "PAY-1", periodEnd: "Dec 21, 2026", url }),
+      paymentReceivedEmail({ planName: "Business", amountCents: 50_000, reference: "PAY-1", startDate: new Date("2026-11-21"), endDate: new Date("2026-12-21"), dashboardUrl: url }),
     ]) {
       expect(linksIn(mail.text)).toEqual([url]);
       expect(mail.html).toContain(url);

@@ -1,5 +1,8 @@
+/**
+ * The one formatting module for numbers, money, sizes and dates, shared by server, browser, e-mails and exports
+ * (fixed locale and UTC, so server and client render the same text).
+ */
 import { CONTAINER_REASON, LIST_TYPES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
-/** Display helpers shared by server and browser (fixed locale so server and client render the same text). */
 import { INVALID_REASON_LABELS } from "../../scrub-service/src/worker/invalid-reasons";
 
 export function formatNumber(n: number): string {
@@ -49,9 +52,30 @@ export const REASON_LABEL: Record<string, string> = {
   ...INVALID_REASON_LABELS,
 };
 
-/** "Nov 21, 2026" (UTC). */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** MMM dd, yyyy in UTC (the spec's date display), e.g. Nov 05, 2026; "N/A" when absent. */
+export function formatDate(value: Date | string | null | undefined): string {
+  if (value == null) return "N/A";
+  const d = typeof value === "string" ? new Date(value) : value;
+  if (Number.isNaN(d.getTime())) return "N/A";
+  return `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, "0")}, ${d.getUTCFullYear()}`;
+}
+
+/** yyyy-MM-dd in UTC. */
+export function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** USD, en-US: $1,000 for whole dollars, $12.50 otherwise. */
+export function formatUsd(cents: number): string {
+  const whole = cents % 100 === 0;
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(cents / 100);
 }
 
 const STATUS_LABEL = { queued: "Queued", running: "Processing", retrying: "Retrying", completed: "Completed", failed: "Failed" } as const;

@@ -138,7 +138,3 @@ export const CSV_MESSAGES = {
 /** Only the first 10 data rows are checked before a purge starts (spec §5, §9). */
 export const PRECHECK_ROWS = 10;
 
-export const startSchema = z.object({
-  intent: z.literal("start"),
-  column: z.string({ error: CSV_MESSAGES.noColumn }).trim().min(1, CSV_MESSAGES.noColumn).max(500),
-});

@@ -14,10 +14,11 @@ export interface Target {
 }
 
 export const ALL_ROLES: RoleName[] = ["NormalUser", "UnlimitedUser", "Admin", "SuperAdmin"];
-export const ELEVATED_ROLES: RoleName[] = ["Admin", "SuperAdmin"];
+
+export const ADMIN_ROLES: RoleName[] = ["Admin", "SuperAdmin"];
 
 export function isAdmin(role: RoleName): boolean {
-  return role === "Admin" || role === "SuperAdmin";
+  return ADMIN_ROLES.includes(role);
 }
 
 /** Roles the actor may give (on create or edit). Only SuperAdmin grants Admin or SuperAdmin. */

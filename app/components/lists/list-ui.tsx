@@ -5,20 +5,7 @@ import { FieldErrors, inputClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
 import { isActiveStatus, type ShownStatus } from "../../../scrub-service/src/job-status";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
-
-/** "Nov 21, 2026" in UTC (server and browser render the same text). */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  });
-}
-
-export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString("en-US");
-}
+import { formatNumber } from "~/utils/format";
 
 /** A modal panel opened by a ?dialog= search param (server-rendered: works without JavaScript). */
 export function ListDialog(props: { title: string; description?: string; closeHref: string; children: React.ReactNode; testId?: string }) {
@@ -180,7 +167,7 @@ export function NumbersInput({
           className={`${inputClass} font-mono`}
         />
         <p className="mt-1 text-xs text-slate-500">
-          Separate numbers with commas or new lines; each exactly 10 digits. Up to {formatCount(MAX_MANUAL_NUMBERS)} numbers.
+          Separate numbers with commas or new lines; each exactly 10 digits. Up to {formatNumber(MAX_MANUAL_NUMBERS)} numbers.
         </p>
         <NumbersErrors id={numbers.errorId} errors={numbers.errors} />
       </div>
@@ -280,19 +267,19 @@ export function LoadProgress({
             <dl className="mt-5 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
               <div>
                 <dt className="text-xs text-slate-500">Rows read</dt>
-                <dd className="font-medium">{formatCount(rows)}</dd>
+                <dd className="font-medium">{formatNumber(rows)}</dd>
               </div>
               <div>
                 <dt className="text-xs text-slate-500">{load.mode === "remove" ? "Removed" : "Added"}</dt>
-                <dd className="font-medium">{formatCount(load.mode === "remove" ? load.removed : load.added)}</dd>
+                <dd className="font-medium">{formatNumber(load.mode === "remove" ? load.removed : load.added)}</dd>
               </div>
               <div>
                 <dt className="text-xs text-slate-500">Already present</dt>
-                <dd className="font-medium">{formatCount(load.alreadyPresent)}</dd>
+                <dd className="font-medium">{formatNumber(load.alreadyPresent)}</dd>
               </div>
               <div>
                 <dt className="text-xs text-slate-500">Invalid</dt>
-                <dd className="font-medium">{formatCount(load.invalid)}</dd>
+                <dd className="font-medium">{formatNumber(load.invalid)}</dd>
               </div>
             </dl>
           )}

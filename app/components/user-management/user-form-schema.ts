@@ -39,8 +39,6 @@ export const userFormSchema = z.object({
   status: z.enum(["Active", "Blocked", "Pending"], { error: "Status is required" }),
 });
 
-export type UserFormValues = z.infer<typeof userFormSchema>;
-
 export function phoneDigits(v: string | undefined): string {
   return (v ?? "").replace(/\D/g, "");
 }
