@@ -176,7 +176,7 @@ export default function Landing() {
             </div>
             <dl className="grid grid-cols-2 gap-4">
               {[
-                ["10–15", "digit numbers accepted, normalised to NANP"],
+                ["+1", "US, Canada and Caribbean numbers in any common format; undialable ones flagged"],
                 ["3", "result files: good, bad and invalid"],
                 ["50", "states in the state filter"],
                 ["24/7", "API access on Business and Premium"],
