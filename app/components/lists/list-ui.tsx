@@ -389,7 +389,7 @@ function StagedFileInput({
         // Once staged, the file is not sent again: the token stands for it.
         name={state.status === "done" ? undefined : field.name}
         type="file"
-        accept=".csv,.txt,text/csv,text/plain"
+        accept=".csv,.txt,.tsv,.xlsx,.gz,.zip,text/csv,text/plain,text/tab-separated-values,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/gzip,application/zip"
         onChange={onChange}
         aria-invalid={field.errors?.length || state.status === "error" ? true : undefined}
         aria-describedby={field.errors?.length ? field.errorId : undefined}

@@ -362,7 +362,7 @@ function CsvForm({ wizard, actionData }: { wizard: WizardData; actionData?: Purg
         id="purge-file"
         name="file"
         type="file"
-        accept=".csv,.txt,text/csv,text/plain"
+        accept=".csv,.txt,.tsv,.xlsx,.gz,.zip,text/csv,text/plain,text/tab-separated-values,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/gzip,application/zip"
         className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-md file:border-0 file:bg-blue-50 file:px-4 file:py-2 file:text-sm file:font-medium file:text-blue-700 hover:file:bg-blue-100"
         onChange={() => setClientError(null)}
       />
