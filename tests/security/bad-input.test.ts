@@ -142,6 +142,49 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(batches).toBeLessThanOrEqual(1);
   });
 
+  /** A header of `columns` cells (Phone first) and one row holding a number in the first cell. */
+  function wide(columns: number): string {
+    const header = ["Phone", ...Array.from({ length: columns - 1 }, (_, i) => `c${i + 2}`)].join(",");
+    return file(`${header}\n2125552101${",".repeat(columns - 1)}\n`);
+  }
+
+  it("more columns than the limit: the preview and the engine refuse the file naming the limit; 1,000 columns work", async () => {
+    const message = "This file has 100,000 columns; at most 1,000 are supported.";
+    const tooWide = wide(100_000);
+    expect(await wizardAnswer(tooWide)).toEqual({ ok: false, message });
+    const r = await scrub(tooWide, "Phone");
+    expect(r.status).toBe("failed");
+    expect(r.job.error).toBe(message);
+    expect(r.files).toEqual([]);
+    expect(await wizardAnswer(wide(1001))).toEqual({ ok: false, message: "This file has 1,001 columns; at most 1,000 are supported." });
+
+    const atLimit = wide(1000);
+    const answer = await wizardAnswer(atLimit);
+    expect(answer).toMatchObject({ ok: true, phoneColumn: "Phone" });
+    expect(answer.ok && answer.headers.length).toBe(1000);
+    const done = await scrub(atLimit, "Phone");
+    expect(done.status).toBe("completed");
+    expect(done.counts).toEqual({ good: 1, bad: 0, invalid: 0 });
+    expect(await orphanOutputs()).toEqual([]);
+  });
+
+  it("a previewed data row wider than the limit is refused too", async () => {
+    const p = file(`Phone,Name\n2125552101,Ann${",".repeat(1500)}\n`);
+    expect(await wizardAnswer(p)).toEqual({ ok: false, message: "This file has 1,502 columns; at most 1,000 are supported." });
+  });
+
+  it("a cell longer than 64 KB in the previewed rows is refused naming its column; 64 KB is fine", async () => {
+    const limit = 64 * 1024;
+    const tooLong = file(`Phone,Note\n2125552101,${"x".repeat(limit + 1)}\n`);
+    expect(await wizardAnswer(tooLong)).toEqual({ ok: false, message: "Column 2 has a cell longer than 64 KB; at most 64 KB per cell are supported." });
+    // counted in UTF-8 bytes: 22,000 three-byte characters are 66,000 bytes
+    expect(await wizardAnswer(file(`Phone,Note\n2125552101,${"€".repeat(22_000)}\n`))).toMatchObject({ ok: false });
+    const header = file(`Phone,${"h".repeat(limit + 1)}\n2125552101,x\n`);
+    expect(await wizardAnswer(header)).toEqual({ ok: false, message: "Column 2 has a cell longer than 64 KB; at most 64 KB per cell are supported." });
+    const atLimit = file(`Phone,Note\n2125552101,${"x".repeat(limit)}\n`);
+    expect(await wizardAnswer(atLimit)).toMatchObject({ ok: true, headers: ["Phone", "Note"] });
+  });
+
   it("ragged rows: short, long and empty rows are scrubbed or marked invalid, never a crash", async () => {
     const p = file("Name,Phone,City\nAnn,2125552101\nBob,3105552102,LA,extra,cells\nCy\n\n,,\nDee,4155552103,SF\n");
     const r = await scrub(p, "Phone");

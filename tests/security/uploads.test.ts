@@ -107,6 +107,42 @@ describe("file names a browser sends", () => {
   });
 });
 
+describe("the column limit (#13 item 5) on every upload endpoint", () => {
+  const TOO_WIDE = `Phone,${Array.from({ length: 99_999 }, (_, i) => `c${i + 2}`).join(",")}\n2125552142${",".repeat(99_999)}\n`;
+  const MESSAGE = "This file has 100,000 columns; at most 1,000 are supported.";
+
+  it("the purge wizard (JavaScript and not) refuses 100,000 columns with the limit; 1,000 columns go on to step 5", async () => {
+    const u = await signedIn();
+    const withJs = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "wide.csv", content: TOO_WIDE }), params: {}, context: testContext })) as Response;
+    expect(withJs.status).toBe(400);
+    expect(await withJs.json()).toEqual({ error: { title: "Validation Error", message: MESSAGE } });
+    const noJs = await callRoute(purge.action, form("/purge", u.cookie, { intent: "upload", mode: "csv" }, { name: "wide.csv", content: TOO_WIDE }));
+    expect(statusOf(noJs)).toBe(400);
+    expect(JSON.stringify(noJs)).toContain(MESSAGE);
+
+    const atLimit = `Phone,${Array.from({ length: 999 }, (_, i) => `c${i + 2}`).join(",")}\n2125552142${",".repeat(999)}\n`;
+    const ok = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "ok.csv", content: atLimit }), params: {}, context: testContext })) as Response;
+    expect(ok.status).toBe(200);
+    const next = new URL(((await ok.json()) as { redirectTo: string }).redirectTo, "http://localhost");
+    const page = (await purge.loader({ request: makeRequest(next.pathname + next.search, { cookie: u.cookie }), params: {}, context: testContext })) as {
+      wizard: { preview: { headers: string[] } | null };
+    };
+    expect(page.wizard.preview?.headers).toHaveLength(1000);
+  });
+
+  it("the API answers 422 on the file with the same message and creates no job", async () => {
+    const userId = await makeUser(db(), { plan: "business" });
+    const key = await makeKey(db(), userId);
+    const fd = new FormData();
+    fd.set("suppression_type", "LitigationOnly");
+    fd.set("file", new File([TOO_WIDE], "wide.csv"));
+    const res = await scrubsApi.action({ request: apiRequest("/api/v1/scrubs", { key: key.key, form: fd }), params: {}, context: testContext });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(await bodyOf(res))).toContain(MESSAGE);
+    expect(await db().selectFrom("scrub_jobs").select("id").where("user_id", "=", userId).execute()).toEqual([]);
+  });
+});
+
 describe("upload endpoints check who may upload before reading the body", () => {
   /** A multipart request whose body counts how much of it was read. */
   function watched(pathname: string, cookie: string) {

@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { describeInput, type DetectOptions, type InputInfo } from "./input/detect";
-import { isInputFormatError } from "./input/errors";
+import { InputFormatError, isInputFormatError, sizeText } from "./input/errors";
 import { openInput, rawSource, type ByteSource } from "./input/source";
 import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, scanRowEnd, splitCells } from "../worker/csv";
 import { normalizeCode } from "../worker/normalize";
@@ -32,6 +32,45 @@ export function maxRecordBytes(): number {
   return Number.isInteger(n) && n > 0 ? n : 1024 * 1024;
 }
 
+/**
+ * The most columns a file may have: 1,000, or SCRUB_MAX_COLUMNS. The wizard shows every column to choose the
+ * phone column from; 100,000 columns made that page 22 MB and ~1 GB of memory per load (docs/decisions/114).
+ */
+export function maxColumns(): number {
+  const n = Number(process.env.SCRUB_MAX_COLUMNS ?? 1000);
+  return Number.isInteger(n) && n > 0 ? n : 1000;
+}
+
+/** The longest cell the preview shows: 64 KiB (the scrub itself keeps to the record limit). */
+export const PREVIEW_MAX_CELL_BYTES = 64 * 1024;
+
+/** A first row with more cells than maxColumns(). `message` is fit to show (an InputFormatError). */
+export class TooManyColumnsError extends InputFormatError {
+  constructor(
+    readonly columns: number,
+    readonly limit: number,
+  ) {
+    super(`This file has ${columns.toLocaleString("en-US")} columns; at most ${limit.toLocaleString("en-US")} are supported.`);
+  }
+}
+
+/** A previewed cell longer than PREVIEW_MAX_CELL_BYTES. `message` is fit to show (an InputFormatError). */
+export class CellTooLargeError extends InputFormatError {
+  constructor(
+    readonly column: number,
+    readonly limit: number,
+  ) {
+    super(`Column ${column} has a cell longer than ${sizeText(limit)}; at most ${sizeText(limit)} per cell are supported.`);
+  }
+}
+
+/** Refuses a previewed row with too many cells or too long a cell. */
+function checkPreviewRow(cells: readonly string[], columnLimit: number): void {
+  if (cells.length > columnLimit) throw new TooManyColumnsError(cells.length, columnLimit);
+  const i = cells.findIndex((c) => c.length > PREVIEW_MAX_CELL_BYTES / 4 && Buffer.byteLength(c) > PREVIEW_MAX_CELL_BYTES);
+  if (i >= 0) throw new CellTooLargeError(i + 1, PREVIEW_MAX_CELL_BYTES);
+}
+
 /** A record longer than the limit (usually an unclosed quote). `message` is fit to show. */
 export class RecordTooLargeError extends Error {
   constructor(
@@ -39,7 +78,7 @@ export class RecordTooLargeError extends Error {
     readonly limit: number,
   ) {
     super(
-      `Line ${line}: a record is longer than ${limitText(limit)} (is a quote (") left open on that line?). Please check the file format.`,
+      `Line ${line}: a record is longer than ${sizeText(limit)} (is a quote (") left open on that line?). Please check the file format.`,
     );
     this.name = "RecordTooLargeError";
   }
@@ -51,12 +90,6 @@ export class NotTextFileError extends Error {
     super("The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.");
     this.name = "NotTextFileError";
   }
-}
-
-function limitText(n: number): string {
-  if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
 }
 
 /** 1-based line number of an offset in the (decoded) input (line feeds before it + 1); only on the error path. */
@@ -112,6 +145,7 @@ export class BatchReader {
     private readonly batchBytes = DEFAULT_BATCH_BYTES,
     private readonly recordLimit = maxRecordBytes(),
     private readonly inputOptions: DetectOptions = {},
+    private readonly columnLimit = maxColumns(),
   ) {}
 
   async open(): Promise<void> {
@@ -161,6 +195,7 @@ export class BatchReader {
     if (re > this.pos && this.buf[re - 1] === LF) re--;
     if (re > this.pos && this.buf[re - 1] === CR) re--;
     this.firstRow = splitCells(this.buf, this.pos, re, this.delim);
+    if (this.firstRow.length > this.columnLimit) throw new TooManyColumnsError(this.firstRow.length, this.columnLimit);
     this.firstRowBytes = this.buf.slice(this.pos, re);
     this.firstRowEnd = end2;
   }
@@ -326,10 +361,17 @@ export function headersOf(firstRow: readonly string[] | null): { headers: string
   return { headers: firstRow.map((h) => h.trim()), hasHeader: true };
 }
 
+/**
+ * The header and first rows of a file, at a bounded cost: the first row and one 256 KB batch (a row longer than
+ * that: up to the record limit), never the whole file. Refuses more than maxColumns() columns and cells longer
+ * than PREVIEW_MAX_CELL_BYTES.
+ */
 export async function previewCsv(path: string, maxRows = 10, opts: DetectOptions = {}) {
-  const reader = new BatchReader(path, 256 * 1024, undefined, opts);
+  const columnLimit = maxColumns();
+  const reader = new BatchReader(path, 256 * 1024, undefined, opts, columnLimit);
   try {
     await reader.open();
+    if (reader.firstRow) checkPreviewRow(reader.firstRow, columnLimit);
     const { headers, hasHeader } = headersOf(reader.firstRow);
     if (hasHeader) reader.skipFirstRow();
     const rows: string[][] = [];
@@ -337,7 +379,9 @@ export async function previewCsv(path: string, maxRows = 10, opts: DetectOptions
     if (batch) {
       const parsed = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
       for (let r = 0; r < parsed.count && rows.length < maxRows; r++) {
-        rows.push(splitCells(batch.buf, parsed.rowStart[r], parsed.rowEnd[r], reader.delim));
+        const cells = splitCells(batch.buf, parsed.rowStart[r], parsed.rowEnd[r], reader.delim);
+        checkPreviewRow(cells, columnLimit);
+        rows.push(cells);
       }
     }
     const phoneColumn = hasHeader
