@@ -1,7 +1,7 @@
 /**
  * Batch work from the command line.
  *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--container ID]
- *                    [--states FL,TX] --out DIR [--user ID]
+ *                    [--states FL,TX] --out DIR [--user ID]   (no --user: the built-in operator account owns the job)
  *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|container:ID --input FILE
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
@@ -24,6 +24,7 @@ import { socketPath } from "./http";
 import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
 import { ADMIN_LIST_KINDS, isAdminListKind, isSuppressionType, orList, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob } from "./service";
+import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
 
@@ -91,22 +92,12 @@ function num(v: unknown): number {
   return v == null ? 0 : Number(v);
 }
 
-async function defaultUser(b: Backend, given?: string): Promise<string> {
+/** The job's owner: --user, else the built-in operator account (decision 123). */
+async function jobOwner(b: Backend, given?: string): Promise<string> {
   if (given) return given;
-  if (b.kind === "remote") {
-    if (!b.local) throw new Error("Pass --user ID (the job's owner).");
-    const r = await b.call<{ id: string | null }>("GET", "/v1/users/default");
-    if (!r.id) throw new Error("No admin user found: pass --user ID.");
-    return r.id;
-  }
-  const u = await b.handle.db
-    .selectFrom("users")
-    .select("id")
-    .where("role", "in", ["SuperAdmin", "Admin"] as never)
-    .orderBy("created_at")
-    .executeTakeFirst();
-  if (!u) throw new Error("No admin user found: pass --user ID.");
-  return u.id;
+  if (b.kind === "local") return operatorAccountId(b.handle.db);
+  if (!b.local) throw new Error("Pass --user ID (the job's owner).");
+  return (await b.call<{ id: string }>("GET", "/v1/users/operator")).id;
 }
 
 async function linkOrCopy(from: string, to: string): Promise<void> {
@@ -142,7 +133,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
   const started = Date.now();
   const b = await backend();
   try {
-    const userId = await defaultUser(b, values.user);
+    const userId = await jobOwner(b, values.user);
     let jobId: string;
     let get: () => Promise<Record<string, unknown> & { status: string }>;
     if (b.kind === "local") {
@@ -382,8 +373,26 @@ async function keysCommand(argv: string[]): Promise<number> {
   }
 }
 
+const HELP = `Batch work from the command line.
+  npm run scrub -- --input FILE --type ${TYPE_USAGE} --out DIR [--column NAME] [--sheet NAME]
+                   [--container ID] [--states FL,TX] [--user ID]
+      Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout.
+      --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
+      (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
+  npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]
+  npm run lists -- rebuild [--list …]      npm run lists -- status
+  npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
+  npm run certificate-key [-- rotate]
+Where it runs: SCRUB_SERVICE_URL → that service; DATABASE_URL → this process; otherwise the embedded
+database in DATA_DIR (default ./data), through the running server when one holds it.
+`;
+
 async function main(): Promise<number> {
   const [group, ...argv] = process.argv.slice(2);
+  if (!group || group === "--help" || group === "-h" || argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(HELP);
+    return group ? 0 : 2;
+  }
   if (group === "scrub") return scrubCommand(argv);
   if (group === "lists") return listsCommand(argv);
   if (group === "verify") return verifyCommand(argv);

@@ -8,6 +8,7 @@ import { lockDataDir } from "../../db/dir-lock";
 import { createTestDb } from "../../tests/setup/db";
 import { createHttpScrubClient } from "./http-client";
 import { listenHttp, listenLocalSocket } from "./http";
+import { OPERATOR_EMAIL } from "./operator-account";
 import type { InProcessScrubService } from "./in-process";
 import { adminListIds, cleanupService, createUser, startService, tmpDir } from "./test/helpers";
 
@@ -99,6 +100,20 @@ describe("HTTP API and CLI", () => {
       expect((bad as { code: number }).code).toBe(1);
       expect(bad.stdout).toMatch(/^FAIL good\.csv: good\.csv does not match/m);
       expect(bad.stdout).toMatch(/Does not match: good\.csv\./);
+
+      // without --user the operator account owns the job, also through the server's socket
+      const owned = await promisify(execFile)(
+        process.execPath,
+        ["scrub-service/dist/cli.mjs", "scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "cli-out2")],
+        { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "" } },
+      );
+      const ownedJob = await handle.db
+        .selectFrom("scrub_jobs")
+        .innerJoin("users", "users.id", "scrub_jobs.user_id")
+        .select("users.email")
+        .where("scrub_jobs.id", "=", JSON.parse(owned.stdout).jobId)
+        .executeTakeFirstOrThrow();
+      expect(ownedJob.email).toBe(OPERATOR_EMAIL);
 
       // the public key is printed by the CLI (here through the running server's socket)
       const keys = await promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", "keys"], {

@@ -9,6 +9,7 @@
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
+ *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -19,6 +20,7 @@ import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob, type ScrubService } from "./service";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
+import { operatorAccountId } from "./operator-account";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -197,14 +199,8 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         const body = await readJson(req);
         return send(res, 200, await service.rebuildLists(body.listIds as number[] | undefined));
       }
-      if (resource === "users" && id === "default" && m === "GET" && o.local) {
-        const u = await db
-          .selectFrom("users")
-          .select("id")
-          .where("role", "in", ["SuperAdmin", "Admin"] as never)
-          .orderBy("created_at")
-          .executeTakeFirst();
-        return send(res, 200, { id: u?.id ?? null });
+      if (resource === "users" && id === "operator" && m === "GET" && o.local) {
+        return send(res, 200, { id: await operatorAccountId(db) });
       }
       throw new HttpError(404, "Not found.");
     } catch (e) {

@@ -1,0 +1,51 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client";
+import { OPERATOR_EMAIL } from "./operator-account";
+import { tmpDir } from "./test/helpers";
+
+const run = promisify(execFile);
+
+describe("CLI on a fresh embedded data directory", () => {
+  it("loads a list and scrubs without --user: the operator account owns the jobs", { timeout: 120_000 }, async () => {
+    const dir = tmpDir("cli-fresh");
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
+    const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
+    const listFile = path.join(dir, "litigation.csv");
+    fs.writeFileSync(listFile, "2125550001\n");
+    const input = path.join(dir, "input.csv");
+    fs.writeFileSync(input, "Phone\n2125550001\n4155550003\n");
+
+    const load = JSON.parse((await cli("lists", "load", "--list", "litigation", "--input", listFile)).stdout);
+    expect(load).toMatchObject({ status: "completed", added: 1 });
+    const first = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out1"))).stdout);
+    expect(first).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, invalid: 0, via: "in-process" });
+    expect(fs.readFileSync(path.join(dir, "out1", "good.csv"), "utf8")).toBe("Phone\n4155550003\n");
+    const second = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out2"))).stdout);
+    expect(second.status).toBe("completed");
+
+    const handle = await openDatabase({ dataDir: dir });
+    try {
+      const owners = await handle.db
+        .selectFrom("scrub_jobs")
+        .innerJoin("users", "users.id", "scrub_jobs.user_id")
+        .select(["scrub_jobs.id", "users.email", "users.status", "users.role", "users.password_hash"])
+        .execute();
+      expect(owners.map((o) => o.id).sort()).toEqual([first.jobId, second.jobId].sort());
+      for (const o of owners) expect(o).toMatchObject({ email: OPERATOR_EMAIL, status: "Blocked", role: "UnlimitedUser", password_hash: null });
+      const operators = await handle.db.selectFrom("users").select("id").where("email", "=", OPERATOR_EMAIL).execute();
+      expect(operators).toHaveLength(1);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("--help names the operator account that owns jobs run without --user", async () => {
+    const { stdout } = await run(process.execPath, ["scrub-service/dist/cli.mjs", "scrub", "--help"], { env: { ...process.env, DATA_DIR: tmpDir("cli-help") } });
+    expect(stdout).toContain("--user ID: the user who owns the job. Without it the job is owned by the built-in operator account");
+    expect(stdout).toContain(OPERATOR_EMAIL);
+  });
+});
