@@ -6,7 +6,7 @@ import { LoginError } from "./login-error.server";
  * Sign-in throttling, kept in the database so every replica sees the same counters (docs/decisions/116).
  * Every attempt is counted BEFORE its password is checked, in one transaction that locks the counters'
  * rows, so parallel guesses cannot all pass a check made before any of them was counted. A success
- * forgets its account+address counter.
+ * forgets its account+address counter and gives back what it took from the address and account budgets.
  * Budgets per 15-minute window, each followed by exponential backoff (30 s, 1, 2, 4, 8 min, then 15 min):
  * - per account AND address: 5 free attempts: a guesser is slowed, the owner elsewhere is not;
  * - per address: 20 free attempts across accounts (spraying);
@@ -86,15 +86,35 @@ export async function reserveSignInAttempt(db: Kysely<Database>, email: string, 
   if (refused) throw new LoginError(THROTTLED_MESSAGE);
 }
 
-/** The right password: forget this address's attempts on the account and remember the address as the owner's. */
+/**
+ * The right password: forget this address's attempts on the account, give back the attempt this sign-in
+ * took from the address's and the account's budgets (a success is no failure: an office behind one
+ * address signs in all day), and remember the address as the owner's.
+ */
 export async function recordLoginSuccess(db: Kysely<Database>, email: string, ip: string, now = new Date()): Promise<void> {
   const k = keys(email, ip);
-  await db.deleteFrom("login_throttle").where("key", "=", k.accountIp).execute();
-  await db
-    .insertInto("login_throttle")
-    .values({ key: k.known, failures: 0, window_start: now, locked_until: null })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ window_start: now }))
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const known = await trx
+      .selectFrom("login_throttle")
+      .select("key")
+      .where("key", "=", k.known)
+      .where("window_start", ">", new Date(now.getTime() - THROTTLE.knownAddressMs))
+      .executeTakeFirst();
+    await trx.deleteFrom("login_throttle").where("key", "=", k.accountIp).execute();
+    // The account budget was only counted from an address not yet known (reserveSignInAttempt).
+    const refunds: [string, number][] = [[k.ip, THROTTLE.perIp], ...(known ? [] : [[k.account, THROTTLE.perAccount] as [string, number]])];
+    for (const [key, free] of refunds) {
+      await sql`
+        update login_throttle set failures = greatest(failures - 1, 0),
+          locked_until = case when failures - 1 < ${free} then null else locked_until end
+        where key = ${key}`.execute(trx);
+    }
+    await trx
+      .insertInto("login_throttle")
+      .values({ key: k.known, failures: 0, window_start: now, locked_until: null })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ window_start: now }))
+      .execute();
+  });
 }
 
 /**

@@ -77,4 +77,17 @@ describe("sign-in throttling", () => {
     expect(tally(outcomes).invalid).toBeLessThanOrEqual(THROTTLE.perIp);
     expect(await attempt("sprayed@example.com", "right-password", "198.51.100.99")).toBe("throttled");
   });
+
+  it("successful sign-ins spend no budget: an office behind one address signs in all day", async () => {
+    const office = "192.0.2.77";
+    const people = Array.from({ length: 4 }, (_, i) => `office${i}@example.com`);
+    for (const email of people) await createUser(email, "right-password");
+    for (let round = 0; round < THROTTLE.perIp; round++) {
+      for (const email of people) expect(await attempt(email, "right-password", office)).toBe("in");
+    }
+    // The address's budget is still whole for failures: a sprayer from it is slowed after perIp guesses.
+    const guesses = await Promise.all(Array.from({ length: THROTTLE.perIp + 10 }, (_, i) => attempt(`guess${i}@example.com`, "wrong", office)));
+    expect(tally(guesses).invalid).toBeLessThanOrEqual(THROTTLE.perIp);
+    expect(tally(guesses).throttled).toBeGreaterThanOrEqual(10);
+  });
 });
