@@ -27,6 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       t.description,
       t.dncAndLitigationScrubs,
       t.customDatasetRecords,
+      t.transferReference,
     ]),
   );
   return csvResponse(body, `transaction_history_${isoDay(new Date())}.csv`);

