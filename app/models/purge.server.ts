@@ -44,6 +44,12 @@ export interface HistoryRow {
   bad: number;
   invalid: number;
   files: ResultFileSummary[];
+  /** DNC purges: the Good file is valid for calls until then (registry date + 31 days). */
+  validUntil: string | null;
+  /** The DNC list's age in days when the purge completed. */
+  dncAgeDays: number | null;
+  /** A signed certificate exists (every job completed since certificates began). */
+  hasCertificate: boolean;
 }
 
 const KIND_ORDER: Record<ResultKind, number> = { good: 0, bad: 1, invalid: 2 };
@@ -98,6 +104,9 @@ export async function listHistory(
       "scrub_jobs.good_count",
       "scrub_jobs.bad_count",
       "scrub_jobs.invalid_count",
+      "scrub_jobs.valid_until",
+      "scrub_jobs.dnc_age_days",
+      (eb) => eb.exists(eb.selectFrom("scrub_certificates").select("job_id").whereRef("scrub_certificates.job_id", "=", "scrub_jobs.id")).as("has_certificate"),
       "users.first_name",
       "users.last_name",
       "users.email",
@@ -132,6 +141,9 @@ export async function listHistory(
       bad: Number(j.bad_count),
       invalid: Number(j.invalid_count),
       files: files.get(j.id) ?? [],
+      validUntil: j.valid_until ? j.valid_until.toISOString() : null,
+      dncAgeDays: j.dnc_age_days,
+      hasCertificate: Boolean(j.has_certificate),
     })),
   };
 }
@@ -193,6 +205,8 @@ export interface JobView {
   files: ResultFileSummary[];
   createdAt: string;
   finishedAt: string | null;
+  validUntil: string | null;
+  dncAgeDays: number | null;
 }
 
 export type JobWithFiles = NonNullable<Awaited<ReturnType<typeof getJobForViewer>>>;
@@ -230,6 +244,8 @@ export function jobView(job: JobWithFiles | undefined): JobView | null {
     files: job.files,
     createdAt: j.created_at.toISOString(),
     finishedAt: j.finished_at ? j.finished_at.toISOString() : null,
+    validUntil: j.valid_until ? j.valid_until.toISOString() : null,
+    dncAgeDays: j.dnc_age_days,
   };
 }
 

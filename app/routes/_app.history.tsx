@@ -13,6 +13,7 @@ import { DataTable, type DataTableColumn } from "~/components/ui/data-table";
 import { JOB_STATUS_COLOURS, StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
+import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
 import { formatDateTime, formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { buttonClass } from "~/components/ui/form";
 
@@ -117,6 +118,12 @@ export default function History() {
                   </td>
                   <td className="px-4 py-3 text-right">
                     <DownloadPopup files={row.files} label={row.fileName} />
+                    {row.hasCertificate ? (
+                      <div className="mt-2 flex flex-col items-end gap-1">
+                        <ValidUntil validUntil={row.validUntil} dncAgeDays={row.dncAgeDays} />
+                        <CertificateLinks jobId={row.id} size="sm" />
+                      </div>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -171,6 +171,21 @@ export const openApiDocument = {
         },
       },
     },
+    "/scrubs/{id}/certificate": {
+      get: {
+        tags: ["Scrubs"],
+        summary: "Download the signed scrub certificate",
+        description:
+          "The certificate of a completed scrub, byte for byte as issued: canonical JSON { certificate, signature } with the input's and each result file's SHA-256, the row counts, the list versions used and an Ed25519 signature. Public keys: /.well-known/scrub-certificate-key. Check it with `npm run verify` or at /verify.",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+        responses: {
+          "200": { description: "The certificate file (scrub-certificate/1).", content: { "application/json": {} } },
+          "404": error("No such job or certificate for this account (not_found)."),
+          "409": error("The job has not finished yet (result_not_ready)."),
+          ...commonErrors,
+        },
+      },
+    },
     "/containers": {
       get: {
         tags: ["Containers"],

@@ -17,6 +17,7 @@ import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/f
 import { ProgressBar } from "./stat-card";
 import { isActiveStatus } from "../../../scrub-service/src/job-status";
 import { DownloadButtons } from "./downloads";
+import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
 import { Hidden, NavButtons, PreviousRow, StartPurgingButton } from "./wizard-nav";
 import { OptionalSelectStep } from "./optional-select-step";
 
@@ -542,6 +543,12 @@ function Results({ job }: { job: JobView }) {
       )}
       <h3 className="mt-6 mb-2 text-sm font-semibold">Download results</h3>
       {job.files.length ? <DownloadButtons files={job.files} /> : <p className="text-sm text-slate-500">No downloadable results</p>}
+      {job.status === "completed" ? (
+        <div className="mt-4 space-y-3">
+          <ValidUntil validUntil={job.validUntil} dncAgeDays={job.dncAgeDays} />
+          <CertificateLinks jobId={job.id} />
+        </div>
+      ) : null}
     </div>
   );
 }
