@@ -1,0 +1,57 @@
+import { everyone, signedIn, type MatrixEntry } from "./types";
+
+const unknownJob = "00000000-0000-4000-8000-000000000000";
+
+/** Scrub certificates: owner-only downloads, the public key and the public verifier. */
+export const entries: MatrixEntry[] = [
+  {
+    name: "GET /certificates/$jobId.json (unknown job)",
+    route: () => import("~/routes/certificates.$jobId[.json]"),
+    kind: "loader",
+    path: `/certificates/${unknownJob}.json`,
+    params: { jobId: unknownJob },
+    expect: signedIn(404),
+  },
+  {
+    name: "GET /certificates/$jobId.json (malformed id)",
+    route: () => import("~/routes/certificates.$jobId[.json]"),
+    kind: "loader",
+    path: "/certificates/x'or'1.json",
+    params: { jobId: "x'or'1" },
+    expect: signedIn(404),
+  },
+  {
+    name: "GET /certificates/$jobId (unknown job)",
+    route: () => import("~/routes/certificates.$jobId"),
+    kind: "loader",
+    path: `/certificates/${unknownJob}`,
+    params: { jobId: unknownJob },
+    expect: signedIn(404),
+  },
+  {
+    name: "GET /api/v1/scrubs/$id/certificate (session, no key)",
+    route: () => import("~/routes/api.v1.scrubs.$id.certificate"),
+    kind: "loader",
+    path: `/api/v1/scrubs/${unknownJob}/certificate`,
+    params: { id: unknownJob },
+    expect: everyone(401),
+  },
+  {
+    name: "POST /api/v1/scrubs/$id/certificate (session, no key)",
+    route: () => import("~/routes/api.v1.scrubs.$id.certificate"),
+    kind: "action",
+    path: `/api/v1/scrubs/${unknownJob}/certificate`,
+    params: { id: unknownJob },
+    form: {},
+    expect: everyone(401),
+  },
+  {
+    name: "GET /.well-known/scrub-certificate-key",
+    route: () => import("~/routes/[.well-known].scrub-certificate-key"),
+    kind: "loader",
+    path: "/.well-known/scrub-certificate-key",
+    expect: everyone(200),
+  },
+  { name: "GET /verify", route: () => import("~/routes/verify"), kind: "loader", path: "/verify", expect: everyone(200) },
+  { name: "POST /verify (no certificate)", route: () => import("~/routes/verify"), kind: "action", path: "/verify", form: {}, expect: everyone(200) },
+];
