@@ -38,6 +38,8 @@ export interface ListLoadSubmission {
   list: number | ((trx: Transaction<Database>) => Promise<number>);
   /** The audit row written with the load. */
   audit: (listId: number, loadId: string) => AuditEntry;
+  /** DNC loads: the registry date the admin states for the download (default: when the load completes). */
+  registryDate?: Date | null;
 }
 
 export interface ManualLoadOutcome {
@@ -79,6 +81,7 @@ export async function submitListLoad(db: Kysely<Database>, service: ScrubService
       fileName: source.kind === "file" ? source.upload.originalName : "Manual entry",
       inputPath: source.kind === "file" ? source.upload.path : "",
       usageReserved: amount,
+      registryDate: input.registryDate ?? null,
     });
     await recordAudit(trx, { actorId: input.userId, ...input.audit(listId, loadId) });
     return { loadId, listId };
@@ -88,7 +91,14 @@ export async function submitListLoad(db: Kysely<Database>, service: ScrubService
       await service.enqueueListLoad(loadId);
       return { loadId, listId, outcome: null };
     }
-    const r = await service.loadNumbers({ listId, mode: input.mode as Exclude<typeof input.mode, "changes">, numbers: source.numbers, userId: input.userId, loadId });
+    const r = await service.loadNumbers({
+      listId,
+      mode: input.mode as Exclude<typeof input.mode, "changes">,
+      numbers: source.numbers,
+      userId: input.userId,
+      loadId,
+      registryDate: input.registryDate ?? null,
+    });
     return {
       loadId,
       listId,

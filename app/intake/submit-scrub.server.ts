@@ -6,6 +6,7 @@ import { CSV_MESSAGES } from "~/utils/purge-wizard";
 import { getCategoryOption, getContainerOption } from "~/models/purge.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
+import { staleDncRefusal } from "~/models/dnc-clock.server";
 import { IntakeInputError, precheckUpload } from "./preview.server";
 import { HandOffError, SCRUB_HAND_OFF_FAILED } from "./hand-off";
 import type { StoredUpload } from "./upload-store.server";
@@ -34,6 +35,8 @@ export interface ScrubSubmission {
   /** Whether the user's plan includes the state filter. */
   stateFilterAllowed: boolean;
   origin: Origin;
+  /** The time the DNC registry clock is read at (tests inject it). */
+  now?: Date;
 }
 
 const STATE_CODES = new Set(US_STATES.map((s) => s.code));
@@ -58,6 +61,10 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
     const c = await getContainerOption(db, userId, String(input.containerId));
     if (!c) throw new IntakeInputError("The selected container was not found. Please choose it again.", "container");
     containerId = Number(c.id);
+  }
+  if (input.suppressionType === "DNCAndLitigation") {
+    const refusal = await staleDncRefusal(db, input.now);
+    if (refusal) throw new IntakeInputError(refusal, "suppressionType");
   }
   const states = input.states.filter((s) => STATE_CODES.has(s));
   if (states.length !== input.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
+import { runProofHousekeeping } from "~/proof/housekeeping.server";
 import { sweepUploads } from "~/intake/sweep.server";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -47,6 +48,11 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
     await sweepUploads(db, now);
   } catch (e) {
     console.warn(`[housekeeping] upload sweep failed: ${e instanceof Error ? e.message : e}`);
+  }
+  try {
+    await runProofHousekeeping(db, now);
+  } catch (e) {
+    console.warn(`[housekeeping] DNC clock, reminders or result retention failed: ${e instanceof Error ? e.message : e}`);
   }
 }
 

@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { useAppTestDb } from "../../tests/setup/db";
+import { createSignedInUser } from "../../tests/setup/routes";
+import { listOutbox } from "~/utils/email.server";
+import { dncClock, staleDncRefusal } from "~/models/dnc-clock.server";
+import { saveSettings } from "~/models/settings.server";
+import { runProofHousekeeping } from "./housekeeping.server";
+
+const { handle } = useAppTestDb();
+const DAY = 86_400_000;
+const NOW = new Date("2026-11-23T12:00:00Z");
+
+async function ageDnc(days: number) {
+  await handle().db.updateTable("lists").set({ registry_date: new Date(NOW.getTime() - days * DAY) }).where("kind", "=", "dnc").execute();
+}
+
+describe("the 31-day DNC registry clock (clock injected)", () => {
+  it("warns admins once per list version from 25 days, and past 31 days refuses DNC purges only when the setting says so", async () => {
+    const db = handle().db;
+    const admin = await createSignedInUser(db, { email: "clock-admin@example.com", role: "Admin", firstName: "A", lastName: "D", company: "Co" });
+    await ageDnc(24);
+    expect((await dncClock(db, NOW)).state).toBe("fresh");
+    expect((await runProofHousekeeping(db, NOW)).warned).toBe(0);
+
+    await ageDnc(32);
+    const clock = await dncClock(db, NOW);
+    expect(clock).toMatchObject({ state: "stale", ageDays: 32, validUntil: new Date(NOW.getTime() - DAY).toISOString() });
+    expect((await runProofHousekeeping(db, NOW)).warned).toBeGreaterThan(0);
+    expect((await runProofHousekeeping(db, NOW)).warned).toBe(0); // once per version
+    const mail = await listOutbox(db, { to: "clock-admin@example.com" });
+    expect(mail.map((m) => m.subject)).toEqual(["The DNC list is 32 days old"]);
+    expect(admin.id).toBeTruthy();
+
+    expect(await staleDncRefusal(db, NOW)).toBeNull(); // the setting is off by default: a warning, not a refusal
+    await saveSettings(db, { refuseStaleDnc: true, resultRetentionDays: null }, admin.id);
+    expect(await staleDncRefusal(db, NOW)).toBe(
+      "The DNC list is 32 days old (registry date 2026-10-22): purges that include DNC are refused past 31 days until an admin loads a newer registry download.",
+    );
+    await ageDnc(31);
+    expect(await staleDncRefusal(db, NOW)).toBeNull();
+  });
+
+  it("sends the re-scrub reminder a customer asked for once, and deletes old result files but never certificates", async () => {
+    const db = handle().db;
+    const user = await createSignedInUser(db, { email: "clock-user@example.com", role: "NormalUser", firstName: "U", lastName: "S", company: "Co" });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "retention-"));
+    const file = path.join(dir, "good.csv");
+    fs.writeFileSync(file, "Number\n2125550101\n");
+    const job = await db
+      .insertInto("scrub_jobs")
+      .values({
+        user_id: user.id,
+        file_name: "old.csv",
+        suppression_type: "DNCAndLitigation",
+        status: "completed",
+        input_path: "",
+        finished_at: new Date(NOW.getTime() - 40 * DAY),
+        valid_until: new Date(NOW.getTime() + 2 * DAY),
+        remind_at: new Date(NOW.getTime() - 60_000),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db.insertInto("result_files").values({ job_id: job.id, user_id: user.id, kind: "good", file_name: "old_Good.csv", path: file }).execute();
+    await db.insertInto("scrub_certificates").values({ job_id: job.id, user_id: user.id, document: "{}", key_id: "k" }).execute();
+    await saveSettings(db, { refuseStaleDnc: false, resultRetentionDays: 30 }, user.id);
+
+    const r = await runProofHousekeeping(db, NOW);
+    expect(r).toMatchObject({ reminded: 1, filesDeleted: 1 });
+    expect((await runProofHousekeeping(db, NOW)).reminded).toBe(0);
+    const mail = await listOutbox(db, { to: "clock-user@example.com" });
+    expect(mail.map((m) => m.subject)).toEqual([`Re-scrub old.csv before ${new Date(NOW.getTime() + 2 * DAY).toISOString().slice(0, 10)}`]);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await db.selectFrom("result_files").select("id").where("job_id", "=", job.id).execute()).toEqual([]);
+    expect(await db.selectFrom("scrub_certificates").select("job_id").where("job_id", "=", job.id).execute()).toHaveLength(1);
+    const row = await db.selectFrom("scrub_jobs").select("results_deleted_at").where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row.results_deleted_at?.toISOString()).toBe(NOW.toISOString());
+  });
+});
