@@ -54,6 +54,7 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
       .values({
         user_id: user.id,
         file_name: "old.csv",
+        source: "web",
         suppression_type: "DNCAndLitigation",
         status: "completed",
         input_path: "",

@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
+import { dncClock } from "~/models/dnc-clock.server";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireUser } from "~/utils/auth.server";
@@ -91,7 +93,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return null;
     });
 
-  return { firstName: user.firstName, admin, stats, activity, limits };
+  return { firstName: user.firstName, admin, stats, activity, limits, clock: await dncClock(db) };
 }
 
 function growthText(g: ContainerGrowth): string {
@@ -180,7 +182,7 @@ const quickActions = [
 ];
 
 export default function Dashboard() {
-  const { firstName, admin, stats, activity, limits } = useLoaderData<typeof loader>();
+  const { firstName, admin, stats, activity, limits, clock } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
 
   useEffect(() => {
@@ -193,6 +195,8 @@ export default function Dashboard() {
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader title="Dashboard" subtitle={`Welcome back, ${firstName}.`} />
+      {admin ? <DncClockNotice clock={clock} variant="banner" /> : null}
+      <DncClockNotice clock={clock} variant="line" />
       <div className={`grid gap-4 sm:grid-cols-2 ${admin ? "lg:grid-cols-4" : "lg:grid-cols-3"}`}>
         <StatCard
           label="Total Containers"

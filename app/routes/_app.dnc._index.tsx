@@ -1,6 +1,9 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
+import { dncClock } from "~/models/dnc-clock.server";
+import { getSettings } from "~/models/settings.server";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { ADMIN_ROLES, requireRole, type SessionUser } from "~/utils/auth.server";
@@ -61,7 +64,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadError = DNC_TEXT.loadFailed;
   }
   if (dialog && dialog !== "edit" && type === null) throw data("Unknown DNC list", { status: 404 });
-  return { lists, loads, loadError, dialog, type: type ?? 0, maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES), maxUploadBytes: env().MAX_UPLOAD_BYTES };
+  const [clock, settings] = await Promise.all([dncClock(db), getSettings(db)]);
+  return {
+    lists,
+    loads,
+    loadError,
+    dialog,
+    type: type ?? 0,
+    maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES),
+    maxUploadBytes: env().MAX_UPLOAD_BYTES,
+    clock,
+    refusing: settings.refuseStaleDnc,
+  };
 }
 
 type ActionResult = { intent: string; result: SubmissionResult<string[]> };
@@ -406,13 +420,15 @@ function EditDialog({ lists, type }: { lists: DncList[]; type: 0 | 1 }) {
 }
 
 export default function DncPage() {
-  const { lists, loads, loadError, dialog, type, maxUploadText, maxUploadBytes } = useLoaderData<typeof loader>();
+  const { lists, loads, loadError, dialog, type, maxUploadText, maxUploadBytes, clock, refusing } = useLoaderData<typeof loader>();
   const anyActive = Object.values(loads).some((l) => l.status === "queued" || l.status === "running");
   usePolling(anyActive && !dialog, 2000);
   const target = lists.find((l) => l.suppressionType === type);
   return (
     <div>
       <PageHeader title={DNC_TEXT.title} subtitle="The suppression lists every purge checks." />
+      <DncClockNotice clock={clock} variant="banner" refusing={refusing} />
+      <DncClockNotice clock={clock} variant="line" />
       {loadError && (
         <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {loadError}

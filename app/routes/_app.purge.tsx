@@ -6,6 +6,9 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
+import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
+import { dncClock } from "~/models/dnc-clock.server";
+import { getSettings } from "~/models/settings.server";
 import { useLoaderData, useActionData, useFetcher, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
@@ -49,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const db = await getDb();
   const url = new URL(request.url);
   const gate = await getPlanGate(db, user.id, url.pathname + url.search);
-  if (gate) return { gate, wizard: null };
+  if (gate) return { gate, wizard: null, dnc: null };
 
   const state = parseWizardState(url.searchParams);
   const maxUploadBytes = env().MAX_UPLOAD_BYTES;
@@ -104,8 +107,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!job) throw new Response("Not found", { status: 404 });
   }
 
+  const [clock, settings] = await Promise.all([dncClock(db), getSettings(db)]);
   return {
     gate: null,
+    dnc: { clock, refusing: settings.refuseStaleDnc },
     wizard: {
       state: clean,
       maxUploadBytes,
@@ -223,7 +228,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
 }
 
 export default function Purge() {
-  const { gate, wizard } = useLoaderData<typeof loader>();
+  const { gate, wizard, dnc } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as PurgeActionData | undefined;
   const revalidator = useRevalidator();
   const progress = useFetcher<JobView>();
@@ -257,6 +262,9 @@ export default function Purge() {
   return (
     <div className="mx-auto max-w-5xl">
       <PageHeader title="Purge Your Data" subtitle="Remove litigators, do-not-call numbers and duplicates from your phone lists." />
+      {dnc && wizard.state.type === "DNCAndLitigation" && wizard.state.step < 6 && (dnc.clock.state === "stale" || dnc.clock.state === "never") ? (
+        <DncClockNotice clock={dnc.clock} variant="banner" refusing={dnc.refusing} />
+      ) : null}
       <PurgeWizard wizard={polled && !finished ? { ...wizard, job: polled } : wizard} actionData={actionData} />
     </div>
   );

@@ -32,6 +32,7 @@ async function purgeAndDownload(page: Page, dir: string) {
 test("a purge's certificate downloads, prints, and verifies on /verify; a changed file is named", async ({ page }) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cert-e2e-"));
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
   const files = await purgeAndDownload(page, dir);
   const cert = JSON.parse(fs.readFileSync(files.cert, "utf8"));
   expect(cert.certificate.format).toBe("scrub-certificate/1");
@@ -81,6 +82,7 @@ test("the certificate and verify screens fit a 390 px phone", async ({ page }) =
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(await overflow()).toBeLessThanOrEqual(0);
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cert-e2e-"));
   await purgeAndDownload(page, dir);
   expect(await overflow()).toBeLessThanOrEqual(0);

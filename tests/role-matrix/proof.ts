@@ -1,4 +1,4 @@
-import { everyone, signedIn, type MatrixEntry } from "./types";
+import { adminOnly, everyone, signedIn, type MatrixEntry } from "./types";
 
 const unknownJob = "00000000-0000-4000-8000-000000000000";
 
@@ -51,6 +51,14 @@ export const entries: MatrixEntry[] = [
     kind: "loader",
     path: "/.well-known/scrub-certificate-key",
     expect: everyone(200),
+  },
+  {
+    name: "POST /setting (admin settings)",
+    route: () => import("~/routes/_app.setting"),
+    kind: "action",
+    path: "/setting",
+    form: { refuseStaleDnc: "on", resultRetentionDays: "" },
+    expect: adminOnly,
   },
   { name: "GET /verify", route: () => import("~/routes/verify"), kind: "loader", path: "/verify", expect: everyone(200) },
   { name: "POST /verify (no certificate)", route: () => import("~/routes/verify"), kind: "action", path: "/verify", form: {}, expect: everyone(200) },
