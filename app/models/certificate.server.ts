@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import type { CertificateFile } from "../../scrub-service/src/certificate/document";
-import { isAdminViewer, isUuid, type Viewer } from "./purge.server";
+import { isUuid } from "~/utils/ids";
+import { isAdminViewer, type Viewer } from "./purge.server";
 
 export type { CertificateFile, ScrubCertificate } from "../../scrub-service/src/certificate/document";
 export { keyMap, publishedKeys, type PublishedKey } from "../../scrub-service/src/certificate/keys";
