@@ -31,7 +31,7 @@ test.describe("landing page", () => {
     }
     const footer = page.getByRole("contentinfo");
     await expect(footer).toContainText("1450 Brickell Avenue, Suite 1800");
-    await expect(footer).toContainText("+1 (305) 555-2148");
+    await expect(footer).toContainText("+1 (305) 555-0148");
     await page.getByRole("link", { name: "Learn More" }).click();
     await expect(page).toHaveURL(/#features$/);
   });

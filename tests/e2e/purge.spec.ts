@@ -134,7 +134,7 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
   await expect(page.getByTestId("card-success")).toContainText(/\d+\.\d%/);
   await expect(page.getByTestId("card-active-users")).toBeVisible();
   await expect(page.getByTestId("usage-suppression").getByTestId("available")).toHaveText("Unlimited");
-  await expect(page.getByTestId("recent-activity")).toContainText("Scrub started");
+  await expect(page.getByTestId("recent-activity")).toContainText(`Started a purge "${fileName}"`);
   await expect(page.getByRole("img", { name: /Numbers purged per day over the last 30 days/ })).toBeVisible();
 });
 
