@@ -11,7 +11,7 @@ import { DEMO_ADMIN, signIn } from "./helpers";
 
 async function purgeAndDownload(page: Page, dir: string) {
   await page.goto("/purge?step=4&mode=manual");
-  await page.getByLabel("Phone numbers").fill("2125550101\n3125550188, 2125550101");
+  await page.getByLabel("Phone numbers").fill("2125552101\n3125552188, 2125552101");
   await page.getByRole("button", { name: "Start Purging" }).click();
   await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
   await expect(page.getByTestId("certificate-links")).toBeVisible();

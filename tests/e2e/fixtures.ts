@@ -6,9 +6,10 @@ export type { Page } from "@playwright/test";
 /**
  * Every spec imports `test` from here: a test fails on any uncaught page error or browser console error
  * (a client crash, a hydration mismatch, a CSP violation, a missing script or favicon), in every page of
- * every context it opens. One thing is not an error: a page or a Remix data request answering 4xx on
- * purpose (Access Denied is a 403, an unknown address a 404) makes Chromium log "Failed to load resource";
- * the test asserts that status itself. A test that expects a specific console error names it with
+ * every context it opens. One thing is not an error: a page, a Remix data request or one of the app's JSON
+ * endpoints (the upload XHR's validation answer) answering 4xx on purpose (Access Denied is a 403, an
+ * unknown address a 404) makes Chromium log "Failed to load resource"; the test asserts what the page
+ * shows. A 4xx for anything else (a script, the favicon) and every 5xx stay errors. A test that expects a specific console error names it with
  * `test.use({ expectedConsoleErrors: [/.../] })`.
  */
 export const test = base.extend<{ expectedConsoleErrors: RegExp[]; browserErrors: string[] }>({
@@ -20,7 +21,8 @@ export const test = base.extend<{ expectedConsoleErrors: RegExp[]; browserErrors
         const answeredOnPurpose = new Set<string>();
         ctx.on("response", (res) => {
           const req = res.request();
-          const isPageOrData = req.isNavigationRequest() || new URL(res.url()).pathname.endsWith(".data");
+          const isJsonAnswer = (res.headers()["content-type"] ?? "").startsWith("application/json");
+          const isPageOrData = req.isNavigationRequest() || new URL(res.url()).pathname.endsWith(".data") || isJsonAnswer;
           if (isPageOrData && res.status() >= 400 && res.status() < 500) answeredOnPurpose.add(res.url());
         });
         ctx.on("weberror", (e) => errors.push(`page error: ${e.error().stack ?? e.error().message}`));

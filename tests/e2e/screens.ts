@@ -88,13 +88,13 @@ export async function seedAdminData(page: Page): Promise<Seeded> {
   await dialog.getByLabel("Container name").fill(`Opted-out customers with a long name ${tag}`);
   await dialog.getByLabel("Category").selectOption({ label: `Solar leads ${tag}` });
   await dialog.getByLabel("Description").fill("Customers who asked not to be called again, from the spring campaign");
-  await dialog.getByLabel("Phone numbers").fill("2015550123, 2015550124");
+  await dialog.getByLabel("Phone numbers").fill("2015552123, 2015552124");
   await dialog.getByRole("button", { name: "Create Container" }).click();
   await expect(page.getByText("Container Created")).toBeVisible();
 
   // A manual purge: a history row and a results page.
   await page.goto("/purge?step=4&mode=manual");
-  await page.getByLabel("Phone numbers").fill("2125550101\n2125550101\n3125550188");
+  await page.getByLabel("Phone numbers").fill("2125552101\n2125552101\n3125552188");
   await page.getByRole("button", { name: "Start Purging" }).click();
   await expect(page.getByText("Step 6 of 6: Results")).toBeVisible();
   const resultsPath = new URL(page.url()).pathname + new URL(page.url()).search;
@@ -103,7 +103,7 @@ export async function seedAdminData(page: Page): Promise<Seeded> {
   await page.goto("/purge?step=4");
   await page
     .getByLabel("CSV file")
-    .setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from("Name,Mobile Phone\nAnn,2025550101\n") });
+    .setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from("Name,Mobile Phone\nAnn,2025552101\n") });
   await next(page);
   await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
   const columnStepPath = new URL(page.url()).pathname + new URL(page.url()).search;
