@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
+import { cookieFrom, makeRequest, testContext } from "../../tests/setup/request";
+import { getSession } from "~/utils/session.server";
 import { createJob, createUser, run, tmpDir } from "../../tests/fixtures/purge";
 import { loader as historyLoader } from "./_app.history";
 import { loader as downloadLoader } from "./downloads.$fileId";
@@ -143,9 +144,18 @@ describe("/downloads/$fileId", () => {
     expect(anon.status).toBe(302);
   });
 
-  it("gives 404 when the file is gone from disk", async () => {
+  it("sends the owner back to History with the spec's alert when the file is gone from disk", async () => {
     const db = handle().db;
     await db.updateTable("result_files").set({ path: "/nonexistent/gone.csv" }).where("id", "=", annGoodFile).execute();
-    expect(((await download(ann.cookie, annGoodFile)) as Response).status).toBe(404);
+    const res = (await download(ann.cookie, annGoodFile)) as Response;
+    expect([res.status, res.headers.get("Location")]).toEqual([302, "/history"]);
+    const toast = (await getSession(makeRequest("/history", { cookie: cookieFrom(res) }))).get("toast");
+    expect(toast).toEqual({
+      kind: "error",
+      title: "Failed to download file",
+      description: "This result file is no longer available. Run the purge again to produce it.",
+    });
+    // someone else's id for the same gone file is still 404, telling nothing
+    expect(((await download(bob.cookie, annGoodFile)) as Response).status).toBe(404);
   });
 });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { expect, test, type Page } from "./fixtures";
 import { DEMO_ADMIN, signIn, signUpAndConfirm } from "./helpers";
 
@@ -128,6 +129,21 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
   await expect(row.getByTestId("download-bad")).toContainText("Bad");
   await expect(row.getByTestId("download-invalid")).toContainText("Invalid");
   await expect(page.getByTestId("pagination-summary")).toContainText(/Showing 1 to \d+ of \d+ operations/);
+
+  // A result file gone from disk: its link lands on History with the spec's alert (JS on and off), not nothing.
+  // (tests run one at a time, so the newest job directory is this purge's)
+  const jobsDir = path.join(process.env.E2E_DATA_DIR!, "jobs");
+  const newest = fs
+    .readdirSync(jobsDir)
+    .map((id) => path.join(jobsDir, id, "invalid.csv"))
+    .filter((f) => fs.existsSync(f))
+    .sort((x, y) => fs.statSync(y).mtimeMs - fs.statSync(x).mtimeMs)[0];
+  expect(fs.readFileSync(newest, "utf8")).toBe(invalid.text);
+  fs.rmSync(newest);
+  await row.getByTestId("download-invalid").click();
+  await expect(page).toHaveURL(/\/history$/);
+  await expect(page.getByText("Failed to download file")).toBeVisible();
+  await expect(page.getByText("This result file is no longer available. Run the purge again to produce it.")).toBeVisible();
 
   await page.goto("/dashboard");
   expect(await cardValue(page, "card-purged")).toBe(purgedBefore + 5);

@@ -14,7 +14,8 @@ const KIND_STYLE = {
   invalid: "border-amber-200 bg-amber-50 text-amber-800 hover:bg-amber-100",
 } as const;
 
-/** Plain links (a resource route sends the file as an attachment): work with JavaScript off. */
+/** Plain links (a resource route sends the file as an attachment): work with JavaScript off. No `download`
+ * attribute: a failed download then shows History's alert instead of failing silently in the browser. */
 export function DownloadButtons({ files, size = "md" }: { files: DownloadFile[]; size?: "sm" | "md" }) {
   const pad = size === "sm" ? "px-2.5 py-1 text-xs" : "px-4 py-2 text-sm";
   return (
@@ -23,7 +24,6 @@ export function DownloadButtons({ files, size = "md" }: { files: DownloadFile[];
         <a
           key={f.id}
           href={`/downloads/${f.id}`}
-          download
           className={`inline-flex items-center gap-1.5 rounded-md border font-medium ${pad} ${KIND_STYLE[f.kind]}`}
           data-testid={`download-${f.kind}`}
         >
