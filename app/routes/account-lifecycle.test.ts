@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { sql } from "kysely";
 import { useAppTestDb } from "../../tests/setup/db";
 import { cookieFrom, makeRequest, testContext } from "../../tests/setup/request";
+import { followRedirect, statusOf, type RouteFn } from "../../tests/setup/routes";
 import { action as signupAction, loader as signupLoader, SIGNUP_LIMITS } from "./signup";
 import { action as forgotAction } from "./forgot-password";
 import { action as activationAction, loader as activationLoader, ACTIVATION_MESSAGES } from "./auth.activation.($token).($userId)";
@@ -52,12 +53,11 @@ function linkIn(text: string, kind: "activation" | "resetpassword"): { path: str
   return { path: m[1], token: m[2], userId: m[3] };
 }
 
+/** Posts the confirmation as a browser does (following the redirect of a success to the link's page). */
 async function confirm(link: { path: string; token: string; userId: string }) {
-  return (await activationAction({
-    request: makeRequest(link.path, { method: "POST", form: {} }),
-    context: ctx(),
-    params: { token: link.token, userId: link.userId },
-  })) as unknown as DataResult<{ state: string }>;
+  const params = { token: link.token, userId: link.userId };
+  const answer = await activationAction({ request: makeRequest(link.path, { method: "POST", form: {} }), context: ctx(), params });
+  return (await followRedirect(answer, activationLoader as unknown as RouteFn, params)) as unknown as DataResult<{ state: string }>;
 }
 
 async function login(email: string, password: string) {
@@ -77,12 +77,11 @@ async function forgot(email: string, clientIp?: string) {
   return answer;
 }
 
+/** Posts a new password as a browser does (following the redirect of a success to the link's page). */
 async function reset(link: { path: string; token: string; userId: string }, password: string, confirmPassword = password) {
-  return (await resetAction({
-    request: makeRequest(link.path, { form: { password, confirmPassword } }),
-    context: ctx(),
-    params: { token: link.token, userId: link.userId },
-  })) as unknown as DataResult<{ state: string; result?: Reply }>;
+  const params = { token: link.token, userId: link.userId };
+  const answer = await resetAction({ request: makeRequest(link.path, { form: { password, confirmPassword } }), context: ctx(), params });
+  return (await followRedirect(answer, resetLoader as unknown as RouteFn, params)) as unknown as DataResult<{ state: string; result?: Reply }>;
 }
 
 describe("sign-up validation", () => {
@@ -154,6 +153,7 @@ describe("account lifecycle", () => {
 
     const confirmed = await confirm(link);
     expect(confirmed.data.state).toBe("confirmed");
+    expect(statusOf(confirmed)).toBe(200); // #13 item 10: the page after the POST is the success page, not 400
     const after = await db().selectFrom("users").select(["status", "email_confirmed"]).where("id", "=", user.id).executeTakeFirstOrThrow();
     expect(after).toEqual({ status: "Active", email_confirmed: true });
 
@@ -255,6 +255,7 @@ describe("account lifecycle", () => {
 
     const done = await reset(link, "brand-new-pass");
     expect(done.data.state).toBe("done");
+    expect(statusOf(done)).toBe(200); // #13 item 10: the page after the POST is the success page, not 400
     expect(await getOptionalUser(makeRequest("/dashboard", { cookie: cookieA }))).toBeNull();
     expect(await getOptionalUser(makeRequest("/dashboard", { cookie: cookieB }))).toBeNull();
     const sessions = await db().selectFrom("sessions").select("id_hash").where("user_id", "=", user.id).execute();

@@ -9,6 +9,7 @@ import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { confirmEmail } from "~/models/account.server";
 import { looksLikeTokenLink, validateToken } from "~/models/auth-token.server";
+import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 
@@ -31,21 +32,22 @@ type State = "ready" | "confirmed" | "failed" | "error";
  * confirmation is a POST. With JavaScript the page posts by itself and shows the loading state;
  * without, the visitor presses Confirm Email.
  */
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, userId } = params;
   if (!looksLikeTokenLink(token, userId)) return data({ state: "failed" as State }, { status: 400 });
   const valid = await validateToken(await getDb(), { token, userId, kind: "activation" });
-  return data({ state: (valid ? "ready" : "failed") as State }, { status: valid ? 200 : 400 });
+  if (valid) return data({ state: "ready" as State });
+  const used = justUsedLink(request, "activation");
+  if (used) return data({ state: "confirmed" as State }, { headers: { "Set-Cookie": used.clear } });
+  return data({ state: "failed" as State }, { status: 400 });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   try {
     const ok = await confirmEmail(await getDb(), { token: params.token, userId: params.userId });
     if (!ok) return data({ state: "failed" as State }, { status: 400 });
-    return data(
-      { state: "confirmed" as State },
-      { headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Email Confirmed", description: ACTIVATION_MESSAGES.confirmed }) } },
-    );
+    const toast = await flashToast(request, { kind: "success", title: "Email Confirmed", description: ACTIVATION_MESSAGES.confirmed });
+    return redirectToUsedLink(request, "activation", [["Set-Cookie", toast]]);
   } catch (e) {
     console.error(e);
     return data({ state: "error" as State }, { status: 500 });

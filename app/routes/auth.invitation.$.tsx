@@ -8,6 +8,7 @@ import { buttonClass, FormErrors, secondaryButtonClass, TextField } from "~/comp
 import { completeInvitation, findInvitation } from "~/models/invitation.server";
 import { getDb } from "~/utils/db.server";
 import { INVITATION_MESSAGES, invitationSchema } from "~/utils/invitation-form";
+import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
 
 /*
  * /auth/invitation/{token}/{userId}: the invited user's account setup (public). A splat route so that
@@ -28,7 +29,7 @@ type State =
   | { state: "form"; email: string }
   | { state: "done" };
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, userId, malformed } = linkParts(params["*"]);
   if (!token || !userId) return data<State>({ state: "missing" }, { status: 400 });
   let invited: Awaited<ReturnType<typeof findInvitation>>;
@@ -38,8 +39,10 @@ export async function loader({ params }: LoaderFunctionArgs) {
     console.error(e);
     return data<State>({ state: "error" }, { status: 500 });
   }
-  if (!invited) return data<State>({ state: "invalid" }, { status: 404 });
-  return data<State>({ state: "form", email: invited.email });
+  if (invited) return data<State>({ state: "form", email: invited.email });
+  const used = justUsedLink(request, "invitation");
+  if (used) return data<State>({ state: "done" }, { headers: { "Set-Cookie": used.clear } });
+  return data<State>({ state: "invalid" }, { status: 404 });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -61,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
   }
   if (!ok) return data({ state: "invalid" as const, result: null }, { status: 404 });
-  return data({ state: "done" as const, result: null });
+  return redirectToUsedLink(request, "invitation");
 }
 
 export default function InvitationSetup() {

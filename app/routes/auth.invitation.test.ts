@@ -6,6 +6,7 @@ import { action, loader } from "./auth.invitation.$";
 import { action as umAction } from "./_app.user-management";
 import { verifyLogin, startUserSession } from "~/utils/auth.server";
 import { linksIn } from "~/utils/email.server";
+import { followRedirect, type RouteFn } from "../../tests/setup/routes";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -53,8 +54,10 @@ async function get(splat: string): Promise<Result> {
   return (await loader({ request: makeRequest(`/auth/invitation/${splat}`), params: { "*": splat }, context: testContext })) as unknown as Result;
 }
 
+/** Posts the form as a browser does (following the redirect of a success to the link's page). */
 async function submit(splat: string, form: Record<string, string>): Promise<Result> {
-  return (await action({ request: makeRequest(`/auth/invitation/${splat}`, { form }), params: { "*": splat }, context: testContext })) as unknown as Result;
+  const answer = await action({ request: makeRequest(`/auth/invitation/${splat}`, { form }), params: { "*": splat }, context: testContext });
+  return (await followRedirect(answer, loader as unknown as RouteFn, { "*": splat })) as unknown as Result;
 }
 
 describe("invitation account setup", () => {
@@ -78,6 +81,7 @@ describe("invitation account setup", () => {
 
     const done = await submit(splat, { password: "a good password", confirmPassword: "a good password" });
     expect(done.data.state).toBe("done");
+    expect(done.init?.status ?? 200).toBe(200); // #13 item 10: the page after the POST is the success page, not 404
     const user = await db().selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
     expect(user).toMatchObject({ status: "Active", email_confirmed: true });
     expect(user.password_hash).toMatch(/^\$argon2id\$/);

@@ -15,6 +15,7 @@ import { endUserSessions, flashToast } from "~/utils/session.server";
 import { clearLoginFailures } from "~/utils/throttle.server";
 import { resetPasswordWithToken } from "~/models/account.server";
 import { looksLikeTokenLink, validateToken } from "~/models/auth-token.server";
+import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset password · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 
@@ -32,12 +33,15 @@ export const RESET_MESSAGES = {
 type State = "form" | "missing" | "invalid" | "request" | "done" | "error";
 type ActionResult = { state: State; result?: SubmissionResult<string[]> };
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, userId } = params;
   if (!token || !userId) return data({ state: "missing" as State }, { status: 400 });
   if (!looksLikeTokenLink(token, userId)) return data({ state: "invalid" as State }, { status: 400 });
   const valid = await validateToken(await getDb(), { token, userId, kind: "reset" });
-  return data({ state: (valid ? "form" : "invalid") as State }, { status: valid ? 200 : 400 });
+  if (valid) return data({ state: "form" as State });
+  const used = justUsedLink(request, "reset");
+  if (used) return data({ state: "done" as State }, { headers: { "Set-Cookie": used.clear } });
+  return data({ state: "invalid" as State }, { status: 400 });
 }
 
 /** Sets the new password (single-use link), ends every session of the user, and clears their sign-in lock. */
@@ -56,10 +60,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!done) return data<ActionResult>({ state: "invalid" }, { status: 400 });
     await endUserSessions(done.userId);
     await clearLoginFailures(db, done.email);
-    return data<ActionResult>(
-      { state: "done" },
-      { headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: RESET_MESSAGES.done.title, description: RESET_MESSAGES.done.message }) } },
-    );
+    const toast = await flashToast(request, { kind: "success", title: RESET_MESSAGES.done.title, description: RESET_MESSAGES.done.message });
+    return redirectToUsedLink(request, "reset", [["Set-Cookie", toast]]);
   } catch (e) {
     console.error(e);
     return data<ActionResult>({ state: "error" }, { status: 500 });

@@ -46,3 +46,16 @@ export async function createSignedInUser(
   const cookie = (await startUserSession(makeRequest("/login"), id)).split(";")[0];
   return { id, cookie };
 }
+
+/**
+ * A form's answer as the browser ends up with it: a redirect is followed with a GET of its Location through
+ * `loader`, carrying the cookies it set; any other answer is returned as is.
+ */
+export async function followRedirect(answer: unknown, loader: RouteFn, params: Record<string, string>): Promise<unknown> {
+  if (!(answer instanceof Response) || answer.status < 300 || answer.status >= 400) return answer;
+  const cookie = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return callRoute(loader, makeRequest(answer.headers.get("Location")!, { cookie }), params);
+}
