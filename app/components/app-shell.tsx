@@ -167,7 +167,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
       <div className="w-[3rem] shrink-0 md:w-auto">
         <aside
           data-state={shown ? "expanded" : "collapsed"}
-          className={`sticky top-0 flex h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] ${
+          className={`sticky top-0 z-30 flex h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] ${
             shown ? "md:w-[16rem]" : "md:w-[3rem]"
           } max-md:w-[3rem]`}
         >
