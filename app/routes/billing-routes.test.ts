@@ -190,7 +190,7 @@ describe("ownership", () => {
     const history = (await call(historyLoader as Fn, "/transaction-history", { cookie: other.cookie })) as { total: number };
     expect(history.total).toBe(0);
     const csv = (await call(exportLoader as Fn, "/transaction-history/export", { cookie: other.cookie })) as Response;
-    expect(await csv.text()).toBe("Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records\r\n");
+    expect(await csv.text()).toBe("Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records,Reference\r\n");
   });
 });
 
@@ -268,7 +268,7 @@ describe("transaction history", () => {
     const text = await csv.text();
     const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
     expect(parsed).toEqual([
-      ["Plan Name", "Amount", "Purchase Date", "Start Date", "End Date", "Status", "Description", "DNC & Litigation Scrubs", "Custom Dataset Records"],
+      ["Plan Name", "Amount", "Purchase Date", "Start Date", "End Date", "Status", "Description", "DNC & Litigation Scrubs", "Custom Dataset Records", "Reference"],
       [
         "Business",
         "$500",
@@ -279,11 +279,12 @@ describe("transaction history", () => {
         "Business plan, 30 days, bank transfer",
         "500000",
         "100000",
+        tx.transfer_reference,
       ],
-      ["'=HYPERLINK(\"http://evil\",\"x\")", "$1,234.56", "Mar 04, 2020", "N/A", "N/A", "failed", "'@SUM(1+1),\nsecond line", "1000000", "1000000"],
+      ["'=HYPERLINK(\"http://evil\",\"x\")", "$1,234.56", "Mar 04, 2020", "N/A", "N/A", "failed", "'@SUM(1+1),\nsecond line", "1000000", "1000000", `EVIL-${user.id}`],
     ]);
     // Raw form: quoted fields, doubled quotes, CRLF rows.
-    expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")","$1,234.56","Mar 04, 2020",N/A,N/A,failed,"'@SUM(1+1),\nsecond line",1000000,1000000\r\n`);
+    expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")","$1,234.56","Mar 04, 2020",N/A,N/A,failed,"'@SUM(1+1),\nsecond line",1000000,1000000,EVIL-${user.id}\r\n`);
     // Sorted like the screen: ascending by purchase date puts the 2020 one first.
     const asc = (await call(exportLoader as Fn, "/transaction-history/export?sort=createdAt&dir=asc", { cookie: user.cookie })) as Response;
     expect((await asc.text()).split("\r\n")[1]).toMatch(/^"'=HYPERLINK/);

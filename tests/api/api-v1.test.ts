@@ -632,6 +632,7 @@ describe("the rest of the surface", () => {
       "/scrubs",
       "/scrubs/{id}",
       "/scrubs/{id}/files/{kind}",
+      "/scrubs/{id}/certificate",
       "/containers",
       "/containers/{id}/numbers",
       "/containers/{id}/loads/{loadId}",

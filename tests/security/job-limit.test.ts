@@ -132,7 +132,7 @@ describe("per-user limit of queued/running scrubs", () => {
     const container = await makeContainer(db(), userId);
     for (let i = 0; i < 3; i++) {
       const res = (await apiNumbers.action({
-        request: apiRequest(`/api/v1/containers/${container}/numbers`, { key, json: { numbers: [`212555014${i}`] } }),
+        request: apiRequest(`/api/v1/containers/${container}/numbers`, { key, json: { numbers: [`212555214${i}`] } }),
         params: { id: String(container) },
         context: testContext,
       })) as Response;
