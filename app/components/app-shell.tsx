@@ -85,7 +85,12 @@ function NavList({ items, labels }: { items: NavItem[]; labels: string }) {
 const NARROW_QUERY = "(max-width: 767px)";
 
 /** The phone menu: a <details> whose panel lists every item with its label (works without JavaScript). */
-function PhoneMenu({ items, menuRef }: { items: NavItem[]; menuRef: React.RefObject<HTMLDetailsElement> }) {
+/** The sidebar's Pricing link carries where the user is, so closing the dialog returns there (validated by /pricing). */
+function pricingHref(here: string): string {
+  return here.startsWith("/pricing") ? "/pricing" : `/pricing?${new URLSearchParams({ redirectTo: here })}`;
+}
+
+function PhoneMenu({ items, menuRef, pricing }: { items: NavItem[]; menuRef: React.RefObject<HTMLDetailsElement>; pricing: string }) {
   return (
     <details ref={menuRef} className="group md:hidden" data-testid="phone-menu">
       <summary
@@ -106,7 +111,7 @@ function PhoneMenu({ items, menuRef }: { items: NavItem[]; menuRef: React.RefObj
           <NavList items={items} labels="" />
         </nav>
         <div className="mt-3 space-y-1 px-1">
-          <Link to="/pricing" className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700">
+          <Link to={pricing} className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700">
             Pricing
           </Link>
           <div className="flex justify-center gap-4 pt-2 text-xs text-slate-500">
@@ -175,7 +180,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
             <Link to="/dashboard" className={`truncate px-1 text-base font-semibold ${labels}`}>
               Data Purging Tool
             </Link>
-            <PhoneMenu items={[...menuItems, ...accountMenu]} menuRef={phoneMenu} />
+            <PhoneMenu items={[...menuItems, ...accountMenu]} menuRef={phoneMenu} pricing={pricingHref(redirectTo)} />
             <fetcher.Form method="post" action="/resources/sidebar" className="max-md:hidden">
               <input type="hidden" name="expanded" value={String(!shown)} />
               <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -197,7 +202,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
             </div>
             <div className="space-y-1 px-1">
               <Link
-                to="/pricing"
+                to={pricingHref(redirectTo)}
                 aria-label="Pricing"
                 title="Pricing"
                 className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700"

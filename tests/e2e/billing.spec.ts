@@ -156,3 +156,18 @@ test("a new customer without a plan gets the subscription dialog on /containers,
   await expect(page.getByTestId("create-container-dialog")).toBeVisible();
   await expect(page.getByTestId("pending-transfer")).toHaveCount(0);
 });
+
+test("the sidebar's Pricing dialog closes back to the page the user was on", async ({ page }) => {
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/history?page=1");
+  await expect(page.getByRole("heading", { name: "Recent Operations" })).toBeVisible();
+  await page.locator(`a[aria-label="Pricing"]`).click();
+  await expect(page).toHaveURL(/\/pricing\?redirectTo=%2Fhistory%3Fpage%3D1$/);
+  await page.getByRole("dialog").getByRole("link", { name: "Close" }).click();
+  await expect(page).toHaveURL(/\/history\?page=1$/);
+  // a return path that leaves the site is refused by /pricing: the dialog closes to the dashboard
+  await page.goto(`/pricing?redirectTo=${encodeURIComponent("//evil.example/x")}`);
+  await page.getByRole("dialog").getByRole("link", { name: "Close" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
