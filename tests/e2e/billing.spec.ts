@@ -9,17 +9,19 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   const plan = javaScriptEnabled ? { id: "business", name: "Business", price: "$500" } : { id: "premium", name: "Premium", price: "$1,000" };
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/dashboard$/);
+  // Opened from the dashboard, every pricing page carries the way back (closing returns there).
+  const back = "\\?redirectTo=%2Fdashboard";
 
   // Sidebar Pricing button opens the pricing dialog.
   await page.getByRole("link", { name: "Pricing", exact: true }).click();
-  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page).toHaveURL(new RegExp(`/pricing${back}$`));
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Choose Your Plan" })).toBeVisible();
   for (const name of ["Beginner", "Business", "Premium"]) await expect(dialog.getByRole("heading", { name, exact: true })).toBeVisible();
   await expect(dialog.getByText("Most Popular")).toBeVisible();
 
   await dialog.getByRole("link", { name: `Get Started with ${plan.name}` }).click();
-  await expect(page).toHaveURL(new RegExp(`/pricing/${plan.id}/confirm$`));
+  await expect(page).toHaveURL(new RegExp(`/pricing/${plan.id}/confirm${back}$`));
   await expect(page.getByRole("heading", { name: "Confirm Subscription" })).toBeVisible();
   await expect(page.getByText(`You are about to subscribe to the ${plan.name} plan for ${plan.price}/month.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Credit Card - Coming Soon" })).toBeDisabled();
@@ -28,18 +30,18 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
   if (javaScriptEnabled) {
     // Escape closes the topmost dialog only: back to the plans, not out of pricing.
     await page.keyboard.press("Escape");
-    await expect(page).toHaveURL(/\/pricing$/);
+    await expect(page).toHaveURL(new RegExp(`/pricing${back}$`));
     await page.getByRole("link", { name: `Get Started with ${plan.name}` }).click();
-    await expect(page).toHaveURL(new RegExp(`/pricing/${plan.id}/confirm$`));
+    await expect(page).toHaveURL(new RegExp(`/pricing/${plan.id}/confirm${back}$`));
   } else {
     await page.getByRole("link", { name: "Cancel" }).click();
-    await expect(page).toHaveURL(/\/pricing$/);
+    await expect(page).toHaveURL(new RegExp(`/pricing${back}$`));
     await page.getByRole("link", { name: `Get Started with ${plan.name}` }).click();
   }
   await page.getByRole("button", { name: "Bank Transfer" }).click();
 
   // Complete Payment view with the unique reference.
-  await expect(page).toHaveURL(/\/pricing\/payment\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(new RegExp(`/pricing/payment/[0-9a-f-]{36}(${back})?$`));
   await expect(page.getByRole("heading", { name: "Complete Payment" })).toBeVisible();
   await expect(page.getByText("Credit Card Payment: Coming Soon")).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to Plan" })).toBeVisible();
