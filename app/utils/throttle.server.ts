@@ -42,6 +42,17 @@ export function backoffAfter(n: number, free: number): number {
   return Math.min(THROTTLE.maxDelayMs, THROTTLE.baseDelayMs * 2 ** (n - free));
 }
 
+/** Whether the account signed in from this address within the last day (its owner's known address). */
+async function signedInFromHere(trx: Kysely<Database>, knownKey: string, now: Date): Promise<boolean> {
+  const row = await trx
+    .selectFrom("login_throttle")
+    .select("key")
+    .where("key", "=", knownKey)
+    .where("window_start", ">", new Date(now.getTime() - THROTTLE.knownAddressMs))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Counts one sign-in attempt against every budget that applies and refuses it (LoginError, nothing
  * counted) while any of them is backing off. Call before checking the password.
@@ -49,12 +60,7 @@ export function backoffAfter(n: number, free: number): number {
 export async function reserveSignInAttempt(db: Kysely<Database>, email: string, ip: string, now = new Date()): Promise<void> {
   const k = keys(email, ip);
   const refused = await db.transaction().execute(async (trx) => {
-    const known = await trx
-      .selectFrom("login_throttle")
-      .select("key")
-      .where("key", "=", k.known)
-      .where("window_start", ">", new Date(now.getTime() - THROTTLE.knownAddressMs))
-      .executeTakeFirst();
+    const known = await signedInFromHere(trx, k.known, now);
     const budgets: [string, number][] = [
       [k.accountIp, THROTTLE.perAccountIp],
       [k.ip, THROTTLE.perIp],
@@ -94,12 +100,7 @@ export async function reserveSignInAttempt(db: Kysely<Database>, email: string, 
 export async function recordLoginSuccess(db: Kysely<Database>, email: string, ip: string, now = new Date()): Promise<void> {
   const k = keys(email, ip);
   await db.transaction().execute(async (trx) => {
-    const known = await trx
-      .selectFrom("login_throttle")
-      .select("key")
-      .where("key", "=", k.known)
-      .where("window_start", ">", new Date(now.getTime() - THROTTLE.knownAddressMs))
-      .executeTakeFirst();
+    const known = await signedInFromHere(trx, k.known, now);
     await trx.deleteFrom("login_throttle").where("key", "=", k.accountIp).execute();
     // The account budget was only counted from an address not yet known (reserveSignInAttempt).
     const refunds: [string, number][] = [[k.ip, THROTTLE.perIp], ...(known ? [] : [[k.account, THROTTLE.perAccount] as [string, number]])];
