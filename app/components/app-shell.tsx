@@ -82,6 +82,20 @@ function NavList({ items, labels }: { items: NavItem[]; labels: string }) {
   );
 }
 
+/** The Privacy and Terms links under the Pricing button, in the sidebar and the phone menu. */
+function LegalLinks({ className = "" }: { className?: string }) {
+  return (
+    <div className={`flex justify-center gap-4 pt-2 text-xs text-slate-500 ${className}`}>
+      <Link to="/privacy" className="hover:underline">
+        Privacy
+      </Link>
+      <Link to="/terms" className="hover:underline">
+        Terms
+      </Link>
+    </div>
+  );
+}
+
 const NARROW_QUERY = "(max-width: 767px)";
 
 /** The phone menu: a <details> whose panel lists every item with its label (works without JavaScript). */
@@ -114,14 +128,7 @@ function PhoneMenu({ items, menuRef, pricing }: { items: NavItem[]; menuRef: Rea
           <Link to={pricing} className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700">
             Pricing
           </Link>
-          <div className="flex justify-center gap-4 pt-2 text-xs text-slate-500">
-            <Link to="/privacy" className="hover:underline">
-              Privacy
-            </Link>
-            <Link to="/terms" className="hover:underline">
-              Terms
-            </Link>
-          </div>
+          <LegalLinks />
         </div>
       </div>
     </details>
@@ -212,14 +219,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
                   $
                 </span>
               </Link>
-              <div className={`flex justify-center gap-4 pt-2 text-xs text-slate-500 ${labels}`}>
-                <Link to="/privacy" className="hover:underline">
-                  Privacy
-                </Link>
-                <Link to="/terms" className="hover:underline">
-                  Terms
-                </Link>
-              </div>
+              <LegalLinks className={labels} />
             </div>
           </nav>
           <div className="border-t border-slate-200 p-2">
