@@ -318,7 +318,7 @@ export const openApiDocument = {
             type: "object",
             description: "What the upload was detected as (null until the job has read it): CSV, UTF-16 or Windows-1252 text, Excel (.xlsx), .gz or .zip.",
             properties: {
-              format: { type: ["string", "null"], examples: ["Excel workbook (.xlsx)", "CSV in a .gz file"] },
+              format: { type: ["string", "null"], examples: ["Excel workbook (.xlsx)", "gzip-compressed CSV"] },
               encoding: { type: ["string", "null"], examples: ["UTF-8", "UTF-16LE", "Windows-1252"] },
               delimiter: { type: ["string", "null"], examples: ["comma", "tab"] },
               sheet: { type: ["string", "null"] },

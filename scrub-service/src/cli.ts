@@ -1,6 +1,6 @@
 /**
  * Batch work from the command line.
- *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--container ID]
+ *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--sheet NAME] [--container ID]
  *                    [--states FL,TX] --out DIR [--user ID]   (no --user: the built-in operator account owns the job)
  *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|container:ID --input FILE
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
@@ -19,7 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
 import { DataDirLockedError } from "../../db/dir-lock";
-import { jsonCaller, type JsonCall } from "./http-client";
+import { filePoster, jsonCaller, type FilePost, type JsonCall } from "./http-client";
 import { socketPath } from "./http";
 import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
 import { ADMIN_LIST_KINDS, isAdminListKind, isSuppressionType, orList, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "./list-types";
@@ -33,18 +33,22 @@ const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
 
 type Backend =
   | { kind: "local"; handle: DbHandle; service: InProcessScrubService }
-  | { kind: "remote"; call: JsonCall; local: boolean };
+  | { kind: "remote"; call: JsonCall; postFile: FilePost; local: boolean };
 
 async function backend(): Promise<Backend> {
   const url = process.env.SCRUB_SERVICE_URL;
-  if (url) return { kind: "remote", call: jsonCaller({ url, token: process.env.SCRUB_SERVICE_TOKEN }), local: false };
+  if (url) {
+    const o = { url, token: process.env.SCRUB_SERVICE_TOKEN };
+    return { kind: "remote", call: jsonCaller(o), postFile: filePoster(o), local: false };
+  }
   const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
   let handle: DbHandle;
   try {
     handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   } catch (e) {
     if (e instanceof DataDirLockedError && fs.existsSync(socketPath(dataDir))) {
-      return { kind: "remote", call: jsonCaller({ socketPath: socketPath(dataDir) }), local: true };
+      const o = { socketPath: socketPath(dataDir) };
+      return { kind: "remote", call: jsonCaller(o), postFile: filePoster(o), local: true };
     }
     throw e;
   }
@@ -124,7 +128,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
     },
   });
   if (!values.input || !values.type || !values.out) {
-    throw new Error(`Usage: npm run scrub -- --input FILE --type ${TYPE_USAGE} [--column NAME] [--container ID] [--states FL,TX] --out DIR`);
+    throw new Error(`Usage: npm run scrub -- --input FILE --type ${TYPE_USAGE} [--column NAME] [--sheet NAME] [--container ID] [--states FL,TX] --out DIR`);
   }
   if (!isSuppressionType(values.type)) throw new Error(`--type must be ${suppressionTypeChoices()}`);
   const input = path.resolve(values.input);
@@ -159,16 +163,19 @@ async function scrubCommand(argv: string[]): Promise<number> {
         return { ...job, files, certificate: cert?.document ?? null } as never;
       };
     } else {
-      if (!b.local) throw new Error("With SCRUB_SERVICE_URL, submit files through the HTTP API (POST /v1/jobs).");
-      const r = await b.call<{ id: string }>("POST", "/v1/jobs", {
-        inputPath: input,
+      const params = {
         userId,
         fileName: path.basename(input),
         suppressionType: values.type,
         column: values.column,
+        sheet: values.sheet,
         containerId: values.container,
         states: states?.join(","),
-      });
+      };
+      // the server's own socket reads the file where it is; a remote service (SCRUB_SERVICE_URL) is sent it
+      const r = b.local
+        ? await b.call<{ id: string }>("POST", "/v1/jobs", { inputPath: input, ...params })
+        : await b.postFile<{ id: string }>("/v1/jobs", params, input);
       jobId = r.id;
       get = () => b.call("GET", `/v1/jobs/${jobId}`);
     }
@@ -268,8 +275,12 @@ async function listsCommand(argv: string[]): Promise<number> {
       const db = b.handle.db;
       get = async () => (await db.selectFrom("list_loads").selectAll().where("id", "=", loadId).executeTakeFirstOrThrow()) as never;
     } else {
-      if (!b.local) throw new Error("With SCRUB_SERVICE_URL, upload list files through the HTTP API (POST /v1/list-loads).");
-      loadId = (await b.call<{ id: string }>("POST", "/v1/list-loads", { inputPath: input, listId: id, mode, userId: values.user })).id;
+      const params = { listId: String(id), mode, userId: values.user, fileName: path.basename(input) };
+      loadId = (
+        b.local
+          ? await b.call<{ id: string }>("POST", "/v1/list-loads", { inputPath: input, ...params })
+          : await b.postFile<{ id: string }>("/v1/list-loads", params, input)
+      ).id;
       get = () => b.call("GET", `/v1/list-loads/${loadId}`);
     }
     const load = await poll(get, (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""), b.kind === "local" ? 50 : 250);

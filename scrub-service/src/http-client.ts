@@ -3,6 +3,7 @@
  * database and files live on the shared DATA_DIR, so the client only tells the service to pick them up;
  * countRecords and previewCsv read the local file directly.
  */
+import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { countRecords, previewCsv } from "./pipeline/read";
@@ -17,14 +18,22 @@ export interface HttpClientOptions {
 }
 
 export type JsonCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+/** POSTs a local file as the request body (streamed), the parameters in the query string; answers JSON. */
+export type FilePost = <T>(path: string, params: Record<string, string | undefined>, file: string) => Promise<T>;
 
-export function jsonCaller(o: HttpClientOptions): JsonCall {
-  return <T>(method: string, p: string, body?: unknown) =>
+type Body = { json: unknown } | { file: string } | undefined;
+
+function requester(o: HttpClientOptions) {
+  return <T>(method: string, p: string, body: Body) =>
     new Promise<T>((resolve, reject) => {
-      const payload = body !== undefined ? JSON.stringify(body) : undefined;
+      const payload = body && "json" in body ? JSON.stringify(body.json) : undefined;
       const headers: Record<string, string> = {};
       if (o.token) headers.Authorization = `Bearer ${o.token}`;
       if (payload !== undefined) headers["Content-Type"] = "application/json";
+      if (body && "file" in body) {
+        headers["Content-Type"] = "application/octet-stream";
+        headers["Content-Length"] = String(fs.statSync(body.file).size);
+      }
       const target = o.url ? new URL(p, o.url.replace(/\/?$/, "/")) : null;
       const lib = target?.protocol === "https:" ? https : http;
       const req = lib.request(
@@ -49,8 +58,26 @@ export function jsonCaller(o: HttpClientOptions): JsonCall {
         },
       );
       req.on("error", reject);
-      req.end(payload);
+      if (body && "file" in body) {
+        const file = fs.createReadStream(body.file);
+        file.on("error", (e) => req.destroy(e));
+        file.pipe(req);
+      } else req.end(payload);
     });
+}
+
+export function jsonCaller(o: HttpClientOptions): JsonCall {
+  const send = requester(o);
+  return <T>(method: string, p: string, body?: unknown) => send<T>(method, p, body !== undefined ? { json: body } : undefined);
+}
+
+export function filePoster(o: HttpClientOptions): FilePost {
+  const send = requester(o);
+  return <T>(p: string, params: Record<string, string | undefined>, file: string) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, v);
+    return send<T>("POST", `${p}?${q}`, { file });
+  };
 }
 
 export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
@@ -73,8 +100,8 @@ export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
         await new Promise((res) => setTimeout(res, 200));
       }
     },
-    countRecords: (p) => countRecords(p),
-    previewCsv: (p, maxRows) => previewCsv(p, maxRows),
+    countRecords: (p, opts) => countRecords(p, opts),
+    previewCsv: (p, maxRows, opts) => previewCsv(p, maxRows, opts),
     loadNumbers: (input: ManualLoadInput) => call<ManualLoadResult>("POST", "/v1/list-loads/manual", input),
     listStoreStatus: () => call<ListStoreState[]>("GET", "/v1/lists"),
     rebuildLists: (listIds?: number[]) => call<ListStoreState[]>("POST", "/v1/lists/rebuild", { listIds }),

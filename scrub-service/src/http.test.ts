@@ -11,6 +11,7 @@ import { listenHttp, listenLocalSocket } from "./http";
 import { OPERATOR_EMAIL } from "./operator-account";
 import type { InProcessScrubService } from "./in-process";
 import { adminListIds, cleanupService, createUser, startService, tmpDir } from "./test/helpers";
+import { writeGzip, writeXlsx } from "./test/input-files";
 
 const TOKEN = "test-token-0123456789";
 
@@ -66,6 +67,68 @@ describe("HTTP API and CLI", () => {
     expect(status.find((s) => s.kind === "litigation")).toMatchObject({ size: 1, storeVersion: 2, version: 2 });
     const bad = await fetch(`${base}/v1/jobs?userId=${userId}&suppressionType=Nope`, { method: "POST", headers: auth, body: "x" });
     expect([bad.status, ((await bad.json()) as { error: string }).error]).toEqual([400, "suppressionType must be LitigationOnly or DNCAndLitigation."]);
+  });
+
+  it("applies an FTC change list (mode=changes) posted over HTTP, with its counts; refuses an unknown mode", async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const { dnc } = await adminListIds(handle);
+    const client = createHttpScrubClient({ url: base, token: TOKEN });
+    const post = async (mode: string, body: Buffer) => {
+      const res = await fetch(`${base}/v1/list-loads?listId=${dnc}&mode=${mode}&fileName=f`, { method: "POST", headers: auth, body: new Uint8Array(body) });
+      return { status: res.status, body: (await res.json()) as { id?: string; error?: string } };
+    };
+    const full = await post("add", Buffer.from("212,5553100\n212,5553101\n"));
+    expect(full.status).toBe(202);
+    expect(await client.waitFor("load", full.body.id!, 20_000)).toBe("completed");
+    const gz = await writeGzip(path.join(dir, "http-changes.txt.gz"), ["212,5553102,A,2026-11-20\n", "212,5553100,D,2026-11-20\n", "415,5553199,D,2026-11-21\n"]);
+    const changes = await post("changes", fs.readFileSync(gz));
+    expect(changes.status).toBe(202);
+    expect(await client.waitFor("load", changes.body.id!, 20_000)).toBe("completed");
+    const load = (await (await fetch(`${base}/v1/list-loads/${changes.body.id}`, { headers: auth })).json()) as Record<string, unknown>;
+    expect([load.mode, load.added, load.removed, load.not_present, load.invalid]).toEqual(["changes", 1, 1, 1, 0]);
+    expect(load.source_format).toBe("FTC change list (additions and deletions) · gzip-compressed CSV");
+    expect(await post("merge", Buffer.from("x"))).toEqual({ status: 400, body: { error: "mode must be add, remove, replace, changes." } });
+  });
+
+  it("scrubs the workbook sheet named by `sheet` and records the input on the job", async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const xlsx = await writeXlsx(path.join(dir, "two-sheets.xlsx"), [
+      { name: "Notes", rows: [["Note"], ["not a list"]] },
+      { name: "Leads", rows: [["Name", "Phone"], ["José", 3055550002], ["Ann", 2125550001]] },
+    ]);
+    const res = await fetch(`${base}/v1/jobs?userId=${userId}&fileName=two.xlsx&suppressionType=LitigationOnly&sheet=Leads`, {
+      method: "POST",
+      headers: auth,
+      body: new Uint8Array(fs.readFileSync(xlsx)),
+    });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    expect(await createHttpScrubClient({ url: base, token: TOKEN }).waitFor("job", id, 20_000)).toBe("completed");
+    const job = (await (await fetch(`${base}/v1/jobs/${id}`, { headers: auth })).json()) as Record<string, unknown>;
+    expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet, job.usage_reserved]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads", 3]);
+    expect(await (await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth })).text()).toBe("Name,Phone\nJosé,3055550002\n");
+  });
+
+  it("the CLI sends files to SCRUB_SERVICE_URL: apply-changes and a scrub of a chosen sheet, with what was read", { timeout: 60_000 }, async () => {
+    const { dnc } = await adminListIds(handle);
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+        env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+      });
+    const changes = await writeGzip(path.join(dir, "cli-changes.csv.gz"), ["305,5553300,A,2026-11-20\n", "305,5553301,A,2026-11-20\n", "305,5553300,D,2026-11-21\n"]);
+    const applied = JSON.parse((await cli("lists", "apply-changes", "--list", "dnc", "--input", changes)).stdout);
+    expect(applied).toMatchObject({ listId: dnc, mode: "changes", status: "completed", added: 1, removed: 0, notPresent: 1, invalid: 0 });
+    expect([applied.format, applied.encoding, applied.delimiter]).toEqual(["FTC change list (additions and deletions) · gzip-compressed CSV", "UTF-8", "comma"]);
+
+    const xlsx = await writeXlsx(path.join(dir, "cli-two.xlsx"), [
+      { name: "Summary", rows: [["Total"], [2]] },
+      { name: "Leads", rows: [["Phone", "Name"], [3055553301, "on the DNC list"], [4155553302, "Zoë"]] },
+    ]);
+    const out = path.join(dir, "cli-sheet-out");
+    const scrub = JSON.parse((await cli("scrub", "--input", xlsx, "--type", "DNCAndLitigation", "--sheet", "Leads", "--out", out, "--user", userId)).stdout);
+    expect(scrub).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, via: "running server" });
+    expect(scrub.input).toEqual({ format: "Excel workbook (.xlsx)", encoding: "UTF-8", delimiter: "comma", sheet: "Leads" });
+    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,Name\n4155553302,Zoë\n");
   });
 
   it("the CLI goes through a running server's service when the embedded data directory is locked", { timeout: 60_000 }, async () => {

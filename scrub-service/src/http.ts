@@ -1,11 +1,11 @@
 /**
  * The scrub service's HTTP API (internal: a bearer token on TCP; owner-only Unix socket in embedded mode).
  *
- *   POST /v1/jobs?userId&fileName&suppressionType[&column&containerId&states=FL,TX]   body: the CSV (streamed)
+ *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX]   body: the file (streamed)
  *        (on the Unix socket also JSON {inputPath, …} naming a local file)            → 202 {id}
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
  *   GET  /v1/jobs/:id/files/:kind    → the good|bad|invalid CSV (only once completed)
- *   POST /v1/list-loads?listId&mode&fileName[&userId]  body: the file (streamed)       → 202 {id}
+ *   POST /v1/list-loads?listId&mode=add|remove|replace|changes&fileName[&userId]  body: the file (streamed) → 202 {id}
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
@@ -19,6 +19,8 @@ import { pipeline } from "node:stream/promises";
 import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob, type ScrubService } from "./service";
+import { isInputFormatError } from "./pipeline/input/errors";
+import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { operatorAccountId } from "./operator-account";
 
@@ -30,6 +32,9 @@ export interface HttpOptions {
   /** Unix socket: callers may name local files instead of uploading them. */
   local?: boolean;
 }
+
+const LIST_LOAD_MODES: readonly ListLoadMode[] = ["add", "remove", "replace", "changes"];
+const isListLoadMode = (m: unknown): m is ListLoadMode => LIST_LOAD_MODES.includes(m as ListLoadMode);
 
 class HttpError extends Error {
   constructor(
@@ -118,15 +123,17 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         if (!isSuppressionType(type)) throw new HttpError(400, `suppressionType must be ${suppressionTypeChoices()}.`);
         const states = get("states");
         const containerId = get("containerId");
+        const sheet = get("sheet") || null;
         const jobId = await createScrubJob(db, {
           userId,
           fileName: get("fileName") ?? path.basename(inputPath),
           inputPath,
           suppressionType: type,
           columnName: get("column") ?? null,
+          sheet,
           containerId: containerId ? Number(containerId) : null,
           states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : null,
-          usageReserved: await service.countRecords(inputPath),
+          usageReserved: await service.countRecords(inputPath, { sheet }),
           source: "api",
         });
         await service.enqueue(jobId);
@@ -172,7 +179,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
       if (resource === "list-loads" && !id && m === "POST") {
         const { get, inputPath } = await readSubmission(req, q, o);
         const mode = get("mode");
-        if (mode !== "add" && mode !== "remove" && mode !== "replace") throw new HttpError(400, "mode must be add, remove or replace.");
+        if (!isListLoadMode(mode)) throw new HttpError(400, `mode must be ${LIST_LOAD_MODES.join(", ")}.`);
         const listId = Number(get("listId"));
         if (!Number.isInteger(listId)) throw new HttpError(400, "listId is required.");
         const loadId = await createListLoad(db, {
@@ -209,6 +216,8 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         return;
       }
       if (e instanceof HttpError) return send(res, e.status, { error: e.message });
+      // a file the decoders refuse (a zip bomb, a password-protected workbook, an unknown sheet): its own message
+      if (isInputFormatError(e)) return send(res, 422, { error: e.message });
       return send(res, 500, { error: (e as Error).message });
     }
   };

@@ -97,8 +97,8 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
       runner.kick();
     },
     waitFor: (kind, id, timeoutMs) => runner.waitFor(kind, id, timeoutMs),
-    countRecords: (p) => countRecords(p),
-    previewCsv: (p, maxRows) => previewCsv(p, maxRows),
+    countRecords: (p, opts) => countRecords(p, opts),
+    previewCsv: (p, maxRows, opts) => previewCsv(p, maxRows, opts),
     async loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult> {
       const { numbers, valid, rejected } = numbersOfEntries(input.numbers);
       const db = o.handle.db;

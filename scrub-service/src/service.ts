@@ -11,8 +11,10 @@ import fs from "node:fs";
 import type { Kysely } from "kysely";
 import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schema";
 import type { ListKind } from "./list-types";
+import type { CountOptions } from "./pipeline/read";
+import type { DetectOptions } from "./pipeline/input/detect";
 
-export type { SuppressionTypeName, ListLoadMode };
+export type { SuppressionTypeName, ListLoadMode, CountOptions, DetectOptions };
 export {
   normalizePhone,
   parsePhone,
@@ -197,10 +199,14 @@ export interface ScrubService {
   enqueueListLoad(loadId: string): Promise<void>;
   /** Resolves when the job or load has finished (completed or failed); for CLI and tests. */
   waitFor(kind: "job" | "load", id: string, timeoutMs?: number): Promise<"completed" | "failed">;
-  /** A fast upper bound of the data rows of a file (newline count), to reserve plan usage. */
-  countRecords(path: string): Promise<number>;
-  /** Headers, delimiter and the first rows of a CSV, for the wizard's column step. */
-  previewCsv(path: string, maxRows?: number): Promise<CsvPreview>;
+  /**
+   * A fast upper bound of the data rows of a file (newline count of its decoded text: a .gz, .zip or .xlsx is
+   * counted as the rows it holds), to reserve plan usage. `sheet`: the workbook sheet; `manyMembers`: every file
+   * of a zip (list loads); `skipHeader`: less a first line without digits.
+   */
+  countRecords(path: string, opts?: CountOptions): Promise<number>;
+  /** Headers, delimiter, the first rows and what the file was detected as, for the wizard's column step. */
+  previewCsv(path: string, maxRows?: number, opts?: DetectOptions): Promise<CsvPreview>;
   /** Small synchronous add/remove/replace of typed numbers (manual entry); a list_loads row records it. */
   loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult>;
   /** Each list's version in the database and in the list store (DNC admin page, health). */

@@ -62,7 +62,7 @@ for (const kind of storeKinds) {
       expect([applied.status, applied.error]).toEqual(["completed", null]);
       // additions: 5552103 new, 5552101 already there; deletions: 5552100 and 5552124 removed, 4155552199 and 6465552111 not on the list
       expect([Number(applied.added), Number(applied.already_present), Number(applied.removed), Number(applied.not_present), Number(applied.invalid)]).toEqual([1, 1, 2, 2, 1]);
-      expect(applied.source_format).toBe("FTC change list (additions and deletions) · CSV in a .gz file");
+      expect(applied.source_format).toBe("FTC change list (additions and deletions) · gzip-compressed CSV");
       expect(await numbersOnList()).toEqual(["2125552101", "2125552102", "2125552103", "3055552123"]);
 
       // a change list loaded as plain numbers, or plain numbers applied as changes: refused, nothing changed

@@ -306,45 +306,60 @@ export class BatchReader {
   }
 }
 
+export interface CountOptions extends DetectOptions {
+  /** Less one when the first line holds no digit (a header such as `Phone`): list loads reserve numbers, not lines. */
+  skipHeader?: boolean;
+}
+
 /**
- * A fast upper bound of the data rows: the number of line feeds (+1 for a last line without one). A plain
- * file is counted from disk; other inputs are decoded on the way (a .gz is inflated, a workbook converted).
- * A file the decoders refuse is counted as raw bytes: the count only reserves usage, and the scrub then
- * fails with the decoder's own message.
+ * A fast upper bound of the data rows, counted on the decoded text (a .gz inflated, a zip's member(s) unpacked,
+ * a workbook's sheet converted, UTF-16 transcoded): the number of line feeds (+1 for a last line without one).
+ * A plain UTF-8 file is counted straight from disk. A file the decoders refuse is counted as raw bytes: the count
+ * only reserves usage, and the scrub or load then fails with the decoder's own message.
  */
-export async function countRecords(path: string, opts: DetectOptions = {}): Promise<number> {
+export async function countRecords(path: string, opts: CountOptions = {}): Promise<number> {
   let opened: Awaited<ReturnType<typeof openInput>>;
   try {
     opened = await openInput(path, opts);
   } catch (e) {
     if (!isInputFormatError(e)) throw e;
-    return countLines(await rawSource(path));
+    return countLines(await rawSource(path), opts.skipHeader);
   }
   try {
-    return await countLines(opened.source);
+    return await countLines(opened.source, opts.skipHeader);
   } catch (e) {
     if (!isInputFormatError(e)) throw e;
-    return countLines(await rawSource(path));
+    return countLines(await rawSource(path), opts.skipHeader);
   }
 }
 
-async function countLines(source: ByteSource): Promise<number> {
+async function countLines(source: ByteSource, skipHeader = false): Promise<number> {
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     let count = 0;
     let last = LF;
     let total = 0;
+    // the first line, while it is being read: does it hold a digit?
+    let firstLine: "open" | "digit" | "none" = "open";
+    let firstHasDigit = false;
     for (;;) {
       const bytesRead = await source.read(buf, 0, buf.length);
       if (!bytesRead) break;
       total += bytesRead;
       let i = -1;
       const view = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+      if (skipHeader && firstLine === "open") {
+        const end = view.indexOf(LF);
+        const upTo = end < 0 ? view.length : end;
+        for (let k = 0; k < upTo && !firstHasDigit; k++) if (view[k] >= 48 && view[k] <= 57) firstHasDigit = true;
+        if (end >= 0) firstLine = firstHasDigit ? "digit" : "none";
+      }
       while ((i = view.indexOf(LF, i + 1)) >= 0) count++;
       last = view[bytesRead - 1];
     }
     if (total > 0 && last !== LF) count++;
-    return count;
+    if (skipHeader && firstLine === "open" && total > 0) firstLine = firstHasDigit ? "digit" : "none";
+    return skipHeader && firstLine === "none" ? Math.max(0, count - 1) : count;
   } finally {
     await source.close();
   }

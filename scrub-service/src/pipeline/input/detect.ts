@@ -228,11 +228,11 @@ export async function detectInput(path: string, opts: DetectOptions = {}): Promi
   return info;
 }
 
-/** "CSV", "Excel workbook (.xlsx)", "CSV in a .gz file", "3 CSV files in a .zip file". */
+/** "CSV", "Excel workbook (.xlsx)", "gzip-compressed CSV", "zip-compressed CSV", "3 CSV files in a .zip file". */
 export function formatLabel(info: InputInfo): string {
   if (info.format === "xlsx") return "Excel workbook (.xlsx)";
-  if (info.container === "gzip") return "CSV in a .gz file";
-  if (info.container === "zip") return info.members.length > 1 ? `${info.members.length} CSV files in a .zip file` : "CSV in a .zip file";
+  if (info.container === "gzip") return "gzip-compressed CSV";
+  if (info.container === "zip") return info.members.length > 1 ? `${info.members.length} CSV files in a .zip file` : "zip-compressed CSV";
   return "CSV";
 }
 

@@ -83,7 +83,7 @@ describe("input decoding", () => {
     const zip = writeZip(path.join(dir, "upload.csv"), [{ name: "folder/", data: Buffer.alloc(0), store: true }, { name: "folder/leads.csv", data: Buffer.from(csv) }]);
     expect(await detectInput(zip)).toMatchObject({ container: "zip", format: "csv", members: ["folder/leads.csv"] });
     expect(await rowsOf(zip)).toEqual([["phone", "name"], ["2125550100", "Ann"], ["3055550123", "Bo, Jr"]]);
-    expect((await previewCsv(zip)).input.format).toBe("CSV in a .zip file");
+    expect((await previewCsv(zip)).input.format).toBe("zip-compressed CSV");
     // a zipped UTF-16 file is decoded too
     const z16 = writeZip(path.join(dir, "z16.zip"), [{ name: "u.txt", data: fs.readFileSync(writeUtf16(path.join(dir, "u.txt"), TEXT)) }]);
     expect((await rowsOf(z16))[1]).toEqual(["José Müller", "São Paulo", "2125550100"]);
