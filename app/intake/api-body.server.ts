@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "~/utils/api.server";
 import { readUploadForm } from "./upload-form.server";
-import { deleteUpload, saveTypedNumbers, uploadTooLargeMessage, type StoredUpload } from "./upload-store.server";
+import { deleteUpload, saveTypedNumbers, StorageFullError, type StoredUpload } from "./upload-store.server";
 
 /*
  * Request bodies of the public API: multipart/form-data with a CSV `file` (through the one upload reader:
@@ -26,7 +26,7 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
     const form = await readUploadForm(request, { userId, maxTextBytes: 64 * 1024 });
-    if (form.tooLarge) throw new ApiError(413, "payload_too_large", uploadTooLargeMessage(form.tooLarge));
+    if (form.refusal) throw new ApiError(form.refusal.status, form.refusal.status === 413 ? "payload_too_large" : "insufficient_storage", form.refusal.message);
     if (form.malformed || form.textTooLarge) {
       await form.discard();
       throw new ApiError(422, "validation_failed", "The multipart body could not be read.");
@@ -87,5 +87,10 @@ export const numbersSchema = z
 /** Writes JSON numbers as a one-column CSV (header Number) in the user's uploads. */
 export async function saveNumbersAsCsv(userId: string, numbers: (string | number)[]): Promise<StoredUpload> {
   const cleaned = numbers.map((n) => String(n).replace(/[\r\n",]/g, " ").trim());
-  return saveTypedNumbers(userId, cleaned);
+  try {
+    return await saveTypedNumbers(userId, cleaned);
+  } catch (e) {
+    if (e instanceof StorageFullError) throw new ApiError(e.status, "insufficient_storage", e.message);
+    throw e;
+  }
 }

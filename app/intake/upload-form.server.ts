@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { env } from "~/utils/env.server";
-import { deleteUpload, storeUploadStream, UploadTooLargeError, type StoredUpload } from "./upload-store.server";
+import { deleteUpload, STORAGE_FULL_MESSAGE, storeUploadStream, StorageFullError, uploadTooLargeMessage, UploadTooLargeError, type StoredUpload } from "./upload-store.server";
 
 /*
  * The one reader of upload forms (the purge wizard, the container and DNC dialogs, the staging endpoint and the
@@ -25,6 +25,11 @@ export interface UploadForm {
   upload: StoredUpload | null;
   /** Set when a file was larger than the cap: nothing of it is kept. Holds the cap. */
   tooLarge: number | null;
+  /**
+   * Why the file was not kept, as every caller answers it: larger than the cap (413), or no room on our disk
+   * (507, never blaming the file). Null when the file (if any) was stored.
+   */
+  refusal: { status: 413 | 507; message: string } | null;
   /** Set when a text field was larger than its cap. */
   textTooLarge: boolean;
   /** More than one file was sent in `file` (all were deleted). */
@@ -40,6 +45,7 @@ function emptyForm(patch: Partial<UploadForm> = {}): UploadForm {
     fields: new FormData(),
     upload: null,
     tooLarge: null,
+    refusal: patch.tooLarge ? { status: 413, message: uploadTooLargeMessage(patch.tooLarge) } : null,
     textTooLarge: false,
     manyFiles: false,
     malformed: false,
@@ -87,6 +93,7 @@ export async function readUploadForm(
   const stored: StoredUpload[] = [];
   const writes: Promise<void>[] = [];
   let tooLarge: number | null = null;
+  let storageFull = false;
   let textTooLarge = false;
   const discard = async () => {
     await Promise.all(stored.map((u) => deleteUpload(u).catch(() => {})));
@@ -124,6 +131,7 @@ export async function readUploadForm(
         (e) => {
           stream.resume();
           if (e instanceof UploadTooLargeError) tooLarge = e.limit;
+          else if (e instanceof StorageFullError) storageFull = true;
           else throw e;
         },
       );
@@ -148,7 +156,12 @@ export async function readUploadForm(
     await discard();
     return emptyForm({ fields, manyFiles: true, discard });
   }
-  return { fields, upload: stored[0] ?? null, tooLarge, textTooLarge, manyFiles: false, malformed: false, discard };
+  if (storageFull) {
+    await discard();
+    return emptyForm({ fields, refusal: { status: 507, message: STORAGE_FULL_MESSAGE } });
+  }
+  const refusal = tooLarge ? { status: 413 as const, message: uploadTooLargeMessage(tooLarge) } : null;
+  return { fields, upload: stored[0] ?? null, tooLarge, refusal, textTooLarge, manyFiles: false, malformed: false, discard };
 }
 
 /**

@@ -42,6 +42,24 @@ export class UploadTooLargeError extends Error {
   }
 }
 
+/** The one "no room to store it" message: the server's disk is full, which is never the sender's fault. */
+export const STORAGE_FULL_MESSAGE = "The server has no room to store this upload just now. Nothing is wrong with your file; please try again later.";
+
+/** The disk (or the quota) was full while an upload was being stored; nothing of it is kept. */
+export class StorageFullError extends Error {
+  readonly status = 507;
+  constructor(readonly cause: unknown) {
+    super(STORAGE_FULL_MESSAGE);
+    this.name = "StorageFullError";
+  }
+}
+
+/** A write failure as StorageFullError when the disk or quota is full; any other error as it is. */
+function orStorageFull(e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT" ? new StorageFullError(e) : e;
+}
+
 /** The one "file too large" message (web, API and the server's early refusal say the same). */
 export function uploadTooLargeMessage(limit = env().MAX_UPLOAD_BYTES): string {
   return `File is too large. The limit is ${formatBytes(limit)}.`;
@@ -67,9 +85,15 @@ export function cleanOriginalName(name: string | undefined | null): string {
 const newId = () => crypto.randomBytes(16).toString("hex");
 const metaPath = (upload: Pick<StoredUpload, "path" | "id">) => path.join(path.dirname(upload.path), `${upload.id}.json`);
 
+/** Writes the upload's metadata beside its data; on failure (a full disk) neither is kept. */
 async function writeMeta(upload: StoredUpload): Promise<void> {
   const { path: _p, ...rest } = upload;
-  await fsp.writeFile(metaPath(upload), JSON.stringify(rest));
+  try {
+    await fsp.writeFile(metaPath(upload), JSON.stringify(rest));
+  } catch (e) {
+    await Promise.all([fsp.rm(metaPath(upload), { force: true }), fsp.rm(upload.path, { force: true })]);
+    throw orStorageFull(e);
+  }
 }
 
 /**
@@ -92,16 +116,20 @@ export async function storeUploadStream(
   const partPath = `${finalPath}.part`;
   const out = fs.createWriteStream(partPath, { flags: "wx" });
   const failed = new Promise<never>((_, reject) => out.once("error", reject));
-  failed.catch(() => {});
+  let writeError: unknown = null;
+  failed.catch((e) => (writeError ??= e));
   const rows = new RowCounter();
   let bytes = 0;
   try {
+    // Past the cap or after a write error (a full disk) the rest is read and dropped: leaving the loop early
+    // would stall the multipart parser that feeds `data`, and the client would get no answer.
     for await (const chunk of data) {
       bytes += chunk.byteLength;
-      if (bytes > maxBytes) continue;
+      if (bytes > maxBytes || writeError) continue;
       rows.push(chunk);
-      if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]);
+      if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]).catch(() => {});
     }
+    if (writeError) throw writeError;
     await Promise.race([new Promise<void>((resolve) => out.end(() => resolve())), failed]);
     if (bytes > maxBytes) throw new UploadTooLargeError(maxBytes);
     if (bytes === 0 && !fileName) {
@@ -112,7 +140,7 @@ export async function storeUploadStream(
   } catch (e) {
     out.destroy();
     await fsp.rm(partPath, { force: true });
-    throw e;
+    throw orStorageFull(e);
   }
   const upload: StoredUpload = {
     id,
@@ -151,7 +179,10 @@ export async function saveTypedNumbers(userId: string, numbers: string[], opts: 
   try {
     await fsp.writeFile(`${finalPath}.part`, body, { flag: "wx" });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !wanted) throw e;
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !wanted) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") await fsp.rm(`${finalPath}.part`, { force: true });
+      throw orStorageFull(e);
+    }
     // A parallel request of the same submission is writing it: wait for it.
     for (let i = 0; i < 50; i++) {
       const first = await sameSubmission(userId, id, body);

@@ -2,7 +2,7 @@ import { getScrubService } from "~/utils/scrub.server";
 import { CSV_MESSAGES, parseWizardState, wizardHref } from "~/utils/purge-wizard";
 import { IntakeInputError, previewUpload } from "./preview.server";
 import type { UploadForm } from "./upload-form.server";
-import { deleteUpload, getUpload, uploadTooLargeMessage } from "./upload-store.server";
+import { deleteUpload, getUpload } from "./upload-store.server";
 
 export type WizardUploadOutcome = { ok: true; redirectTo: string } | { ok: false; status: number; message: string };
 
@@ -11,7 +11,7 @@ export type WizardUploadOutcome = { ok: true; redirectTo: string } | { ok: false
  * new file (and delete it when refused), or keep the one uploaded before when no new file came.
  */
 export async function acceptWizardUpload(userId: string, form: UploadForm): Promise<WizardUploadOutcome> {
-  if (form.tooLarge) return { ok: false, status: 413, message: uploadTooLargeMessage(form.tooLarge) };
+  if (form.refusal) return { ok: false, ...form.refusal };
   if (form.malformed) return { ok: false, status: 400, message: CSV_MESSAGES.unreadable };
   const state = parseWizardState(form.fields);
   if (form.upload) {

@@ -25,7 +25,7 @@ import { getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { NoPlanGate } from "~/components/pricing";
 import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
-import { claimStagedUpload, deleteUpload, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { claimStagedUpload, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitListLoad, type ListLoadSubmission, type LoadSource } from "~/intake/submit-list-load.server";
 import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
 import { IntakeInputError } from "~/intake/preview.server";
@@ -135,7 +135,7 @@ export async function action({ request }: ActionFunctionArgs) {
   let upload = form.upload;
   try {
     const intent = String(form.fields.get("intent") ?? "");
-    if (form.tooLarge) return formError(intent, uploadTooLargeMessage(form.tooLarge), 413);
+    if (form.refusal) return formError(intent, form.refusal.message, form.refusal.status);
     if (form.textTooLarge) return formError(intent, MANUAL_TOO_LARGE_MESSAGE, 413);
     if (!upload && form.fields.get("method") === "csv") upload = (await claimStagedUpload(user.id, form.fields.get("uploadToken"))) ?? null;
     const handler = CONTAINER_INTENTS[intent];

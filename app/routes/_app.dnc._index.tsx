@@ -15,7 +15,7 @@ import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
 import { readUploadForm, type UploadForm } from "~/intake/upload-form.server";
-import { claimStagedUpload, deleteUpload, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { claimStagedUpload, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitListLoad, type LoadSource } from "~/intake/submit-list-load.server";
 import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
 import { IntakeInputError } from "~/intake/preview.server";
@@ -102,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const intent = String(form.fields.get("intent") ?? "");
     const formError = (message: string, status: number) =>
       reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
-    if (form.tooLarge) return formError(uploadTooLargeMessage(form.tooLarge), 413);
+    if (form.refusal) return formError(form.refusal.message, form.refusal.status);
     if (form.textTooLarge) return formError(MANUAL_TOO_LARGE_MESSAGE, 413);
     if (!upload && form.fields.get("method") === "csv") upload = (await claimStagedUpload(admin.id, form.fields.get("uploadToken"))) ?? null;
     const handler = DNC_INTENTS[intent];

@@ -16,7 +16,7 @@ import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getScrubService, US_STATES } from "~/utils/scrub.server";
-import { getUpload, readUploadHead, saveTypedNumbers, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { getUpload, readUploadHead, saveTypedNumbers, StorageFullError, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
 import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
 import { IntakeInputError, previewUpload, type CsvSummary } from "~/intake/preview.server";
 import { submitScrub } from "~/intake/submit-scrub.server";
@@ -159,7 +159,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readUploadForm(request, { userId: user.id });
   const intent = String(form.fields.get("intent") ?? "");
   try {
-    if (form.tooLarge) return fail("upload", uploadTooLargeMessage(form.tooLarge), 413);
+    if (form.refusal) return fail("upload", form.refusal.message, form.refusal.status);
     if (form.malformed) {
       return isMultipart(request) ? fail("upload", CSV_MESSAGES.unreadable) : fail("", "The form could not be read. Please try again.");
     }
@@ -193,7 +193,13 @@ async function manualIntent(ctx: PurgeActionContext) {
   const checked = checkManualNumbers(submission.value.numbers);
   const numbers = checked.ok ? checked.numbers : [];
   const submissionId = ctx.form.fields.get("submission");
-  const upload = await saveTypedNumbers(ctx.user.id, numbers, { id: typeof submissionId === "string" ? submissionId : undefined });
+  let upload: StoredUpload;
+  try {
+    upload = await saveTypedNumbers(ctx.user.id, numbers, { id: typeof submissionId === "string" ? submissionId : undefined });
+  } catch (e) {
+    if (e instanceof StorageFullError) return fail("manual", e.message, e.status, "Error");
+    throw e;
+  }
   return start(ctx, "manual", { ...ctx.state, mode: "manual" }, upload, "Number");
 }
 

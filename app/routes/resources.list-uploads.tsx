@@ -4,7 +4,7 @@ import { getDb } from "~/utils/db.server";
 import { getPlanState, NoPlanError } from "~/models/usage.server";
 import { PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { isMultipart, readUploadForm } from "~/intake/upload-form.server";
-import { pruneStagedUploads, uploadTooLargeMessage } from "~/intake/upload-store.server";
+import { pruneStagedUploads } from "~/intake/upload-store.server";
 
 /**
  * POST (multipart, one `file` part): stages a list file for the container and DNC dialogs while they show
@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ error: new NoPlanError("container").message }, { status: 402 });
   }
   const form = await readUploadForm(request, { userId: user.id, maxTextBytes: 16 * 1024, staged: true });
-  if (form.tooLarge) return Response.json({ error: uploadTooLargeMessage(form.tooLarge) }, { status: 413 });
+  if (form.refusal) return Response.json({ error: form.refusal.message }, { status: form.refusal.status });
   if (!form.upload) return Response.json({ error: PHONE_ENTRY_MESSAGES.noFile }, { status: 400 });
   await pruneStagedUploads(user.id);
   return Response.json({ token: form.upload.id, fileName: form.upload.originalName, bytes: form.upload.bytes });

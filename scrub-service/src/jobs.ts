@@ -412,9 +412,9 @@ export class JobRunner {
       try {
         file = await numbersOfFile(load.input_path, (b) => (bytes = b));
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
         if (isInputFormatError(e)) throw new ScrubInputError(e.message);
-        throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : `The file could not be read: ${(e as Error).message}`);
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
+        throw e; // our side (disk, a bug): failureText words it for the admin, the log keeps the cause
       }
       const f = file;
       const complete = async (s: BulkSession, c: ChangeCounts, removed: number, notPresent: number) => {

@@ -6,6 +6,7 @@ import type { DbHandle } from "../../db/client";
 import { createScrubJob } from "../../scrub-service/src/service";
 import { BatchReader, RecordTooLargeError, countRecords, previewCsv } from "../../scrub-service/src/pipeline/read";
 import { normalizePhone } from "../../scrub-service/src/worker/normalize";
+import { numbersOfFile } from "../../scrub-service/src/lists/input";
 import { cleanupService, createUser, startService, tmpDir } from "../../scrub-service/src/test/helpers";
 import type { InProcessScrubService } from "../../scrub-service/src/in-process";
 import { IntakeInputError, previewUpload } from "~/intake/preview.server";
@@ -119,7 +120,52 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     // The wizard's preview reads the first rows only and is fine; a preview that hits the record gets the spec's message.
     expect((await wizardAnswer(p)).ok).toBe(true);
     const openAtTop = file('Phone,Name\n"2125552101,Ann\n' + "x,y\n".repeat(300_000));
-    expect(await wizardAnswer(openAtTop)).toEqual({ ok: false, message: CSV_MESSAGES.unreadable });
+    expect(await wizardAnswer(openAtTop)).toEqual({
+      ok: false,
+      message: 'Line 2: a record is longer than 1 MB (is a quote (") left open on that line?). Please check the file format.',
+    });
+  });
+
+  const unclosed = (line: number) => `Line ${line}: a quote (") opens a field that is never closed. Please check the file format.`;
+
+  it("an unclosed quote in a small file names its line in the scrub, the wizard and a list load; nothing half-written", async () => {
+    // Without the check, the open quote swallows every later line into one cell and the rows silently vanish.
+    const p = file('Name,Phone\nAnn,2125552101\n"Bob,3105552102\nCid,4155552103\nDee,6465552104\n');
+    expect(await wizardAnswer(p)).toEqual({ ok: false, message: unclosed(3) });
+    const r = await scrub(p, "Phone");
+    expect(r.status).toBe("failed");
+    expect(r.job.error).toBe(unclosed(3));
+    expect(r.files).toEqual([]);
+    expect(await orphanOutputs()).toEqual([]);
+    await expect(numbersOfFile(p)).rejects.toThrow(unclosed(3));
+    // in a header, and in a last line without a line feed
+    expect(await wizardAnswer(file('"Phone,Name\n2125552101,Ann\n'))).toEqual({ ok: false, message: unclosed(1) });
+    expect((await scrub(file('Phone,Note\n2125552101,a\n3105552102,"open'), "Phone")).job.error).toBe(unclosed(3));
+  });
+
+  it("the line is right across tiny batches, CRLF, quoted newlines before it and UTF-16; closed quotes are never flagged", async () => {
+    const rows = ["id,note,phone"];
+    for (let i = 0; i < 40; i++) rows.push(`${i},"two\nlines, ""quoted""",${2125552000 + i}`); // each row spans two lines
+    const body = rows.join("\r\n") + '\r\n41,"never closed,2125552999\r\n42,x,2125552998\r\n';
+    const readAll = async (p: string, batch: number) => {
+      const reader = new BatchReader(p, batch);
+      try {
+        await reader.open();
+        reader.skipFirstRow();
+        let n = 0;
+        while (await reader.next()) n++;
+        return n;
+      } finally {
+        await reader.close();
+      }
+    };
+    for (const batch of [64, 1000, 1 << 20]) await expect(readAll(file(body), batch), `batch ${batch}`).rejects.toThrow(unclosed(82));
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body.replace(/,/g, "\t"), "utf16le")]);
+    await expect(readAll(file(utf16, `u16-${seq}.txt`), 256)).rejects.toThrow(unclosed(82));
+    // Well-formed quoting (a quote closing at the very end, an escaped quote, a quote inside a field) reads to the end.
+    for (const ok of ['Phone,Note\n2125552101,"closed"', 'Phone,Note\n2125552101,"a ""b"""\n', 'Phone,Note\n2125552101,5" tall\n', 'Phone,Note\n2125552101,"x\ny"']) {
+      expect(await readAll(file(ok), 64), ok).toBeGreaterThan(0);
+    }
   });
 
   it("the reader stops at the limit instead of growing its buffer to the file's size", async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -18,6 +19,8 @@ import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import { getPlanState } from "~/models/usage.server";
 import { getSession } from "~/utils/session.server";
 import { LOAD_HAND_OFF_FAILED, SCRUB_HAND_OFF_FAILED } from "~/intake/hand-off";
+import { STORAGE_FULL_MESSAGE, uploadsRoot } from "~/intake/upload-store.server";
+import { skipWithout } from "../setup/services";
 import * as purge from "~/routes/_app.purge";
 import * as purgeUpload from "~/routes/purge.upload";
 import * as listUploads from "~/routes/resources.list-uploads";
@@ -279,6 +282,74 @@ describe("one failure policy when the scrub service cannot be reached", () => {
       expect(await used(u.id)).toEqual(before);
     } finally {
       installScrubService(realService);
+    }
+  });
+});
+
+const noRoot = await skipWithout("tests/security/uploads.test.ts (a full disk)", [{ kind: "root" }, { kind: "program", name: "mount" }]);
+
+describe.skipIf(noRoot)("a full disk while an upload is stored (#13 item 8): the server's words, never the file's, never a 500", () => {
+  /** Mounts a 64 KiB tmpfs over the user's upload folder, so a 300 KB file cannot be stored. */
+  function fillDiskFor(userId: string): () => void {
+    const dir = path.join(uploadsRoot(), userId);
+    fs.mkdirSync(dir, { recursive: true });
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]);
+    return () => execFileSync("umount", [dir]);
+  }
+  const BIG = "Name,Phone\n" + "Ann Example,2125552142\n".repeat(14_000); // ~320 KB
+  const leftOver = (userId: string) => fs.readdirSync(path.join(uploadsRoot(), userId));
+
+  it("the API answers 507 insufficient_storage in JSON for a file and for JSON numbers; no job, nothing kept, nothing charged", async () => {
+    const userId = await makeUser(db(), { plan: "business" });
+    const key = await makeKey(db(), userId);
+    const unmount = fillDiskFor(userId);
+    try {
+      const fd = new FormData();
+      fd.set("suppression_type", "LitigationOnly");
+      fd.set("file", new File([BIG], "big.csv"));
+      const res = await scrubsApi.action({ request: apiRequest("/api/v1/scrubs", { key: key.key, form: fd }), params: {}, context: testContext });
+      expect(res.status).toBe(507);
+      expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+      expect((await bodyOf(res)).error).toMatchObject({ code: "insufficient_storage", message: STORAGE_FULL_MESSAGE });
+
+      const numbers = Array.from({ length: 20_000 }, (_, i) => String(2125550000 + (i % 9000) + 1000));
+      const json = await scrubsApi.action({
+        request: apiRequest("/api/v1/scrubs", { key: key.key, json: { suppression_type: "LitigationOnly", numbers } }),
+        params: {},
+        context: testContext,
+      });
+      expect(json.status).toBe(507);
+      expect((await bodyOf(json)).error).toMatchObject({ code: "insufficient_storage" });
+      expect(leftOver(userId)).toEqual([]);
+    } finally {
+      unmount();
+    }
+    expect(await db().selectFrom("scrub_jobs").select("id").where("user_id", "=", userId).execute()).toEqual([]);
+  });
+
+  it("the purge wizard (JavaScript and not), typed numbers and the list dialogs say the server is full, not that the file is bad", async () => {
+    const u = await signedIn();
+    const unmount = fillDiskFor(u.id);
+    try {
+      const withJs = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "big.csv", content: BIG }), params: {}, context: testContext })) as Response;
+      expect(withJs.status).toBe(507);
+      expect(((await withJs.json()) as { error: { message: string } }).error.message).toBe(STORAGE_FULL_MESSAGE);
+
+      const noJs = await callRoute(purge.action, form("/purge", u.cookie, { intent: "upload", mode: "csv" }, { name: "big.csv", content: BIG }));
+      expect(statusOf(noJs)).toBe(507);
+      expect(JSON.stringify(noJs)).toContain(STORAGE_FULL_MESSAGE);
+
+      const typed = Array.from({ length: 9_000 }, (_, i) => `(212) 555-${2000 + (i % 8000)}`).join("\n");
+      const manual = await callRoute(purge.action, form("/purge", u.cookie, { intent: "manual", mode: "manual", type: "LitigationOnly", numbers: typed }));
+      expect(statusOf(manual)).toBe(507);
+      expect(JSON.stringify(manual)).toContain(STORAGE_FULL_MESSAGE);
+
+      const staged = (await listUploads.action({ request: form("/resources/list-uploads", u.cookie, {}, { name: "big.csv", content: BIG }), params: {}, context: testContext })) as Response;
+      expect(staged.status).toBe(507);
+      expect(await staged.json()).toEqual({ error: STORAGE_FULL_MESSAGE });
+      expect(leftOver(u.id)).toEqual([]);
+    } finally {
+      unmount();
     }
   });
 });

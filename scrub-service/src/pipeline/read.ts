@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { describeInput, type DetectOptions, type InputInfo } from "./input/detect";
 import { InputFormatError, isInputFormatError, sizeText } from "./input/errors";
 import { openInput, rawSource, type ByteSource } from "./input/source";
-import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, scanRowEnd, splitCells } from "../worker/csv";
+import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, quoteLeftOpen, scanRowEnd, splitCells } from "../worker/csv";
 import { normalizeCode } from "../worker/normalize";
 
 export interface Batch {
@@ -71,8 +71,8 @@ function checkPreviewRow(cells: readonly string[], columnLimit: number): void {
   if (i >= 0) throw new CellTooLargeError(i + 1, PREVIEW_MAX_CELL_BYTES);
 }
 
-/** A record longer than the limit (usually an unclosed quote). `message` is fit to show. */
-export class RecordTooLargeError extends Error {
+/** A record longer than the limit (usually an unclosed quote). `message` is fit to show (an InputFormatError). */
+export class RecordTooLargeError extends InputFormatError {
   constructor(
     readonly line: number,
     readonly limit: number,
@@ -80,7 +80,13 @@ export class RecordTooLargeError extends Error {
     super(
       `Line ${line}: a record is longer than ${sizeText(limit)} (is a quote (") left open on that line?). Please check the file format.`,
     );
-    this.name = "RecordTooLargeError";
+  }
+}
+
+/** A quoted field opened on `line` and never closed before the end of the file. `message` is fit to show. */
+export class UnclosedQuoteError extends InputFormatError {
+  constructor(readonly line: number) {
+    super(`Line ${line}: a quote (") opens a field that is never closed. Please check the file format.`);
   }
 }
 
@@ -190,7 +196,10 @@ export class BatchReader {
       if (end2 >= 0 || this.eof) break;
       await this.fill();
     }
-    if (end2 < 0) end2 = this.len;
+    if (end2 < 0) {
+      if (quoteLeftOpen(this.buf, this.pos, this.len, this.delim)) throw new UnclosedQuoteError(await lineAt(this.path, this.inputOptions, this.base + this.pos));
+      end2 = this.len;
+    }
     re = end2;
     if (re > this.pos && this.buf[re - 1] === LF) re--;
     if (re > this.pos && this.buf[re - 1] === CR) re--;
@@ -266,6 +275,12 @@ export class BatchReader {
         const lastStart = lastRowBoundary(this.buf, this.pos, this.len, this.delim);
         if (this.len - lastStart > this.recordLimit) {
           throw new RecordTooLargeError(await lineAt(this.path, this.inputOptions, this.base + lastStart), this.recordLimit);
+        }
+      }
+      if (this.eof) {
+        const lastStart = lastRowBoundary(this.buf, this.pos, this.len, this.delim);
+        if (quoteLeftOpen(this.buf, lastStart, this.len, this.delim)) {
+          throw new UnclosedQuoteError(await lineAt(this.path, this.inputOptions, this.base + lastStart));
         }
       }
       const boundary = this.eof ? this.len : lastRowBoundary(this.buf, this.pos, this.len, this.delim);

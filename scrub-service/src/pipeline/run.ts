@@ -14,7 +14,7 @@ import { describeInput } from "./input/detect";
 import { isInputFormatError } from "./input/errors";
 import { lookupLists, type ListCheck } from "./list-checks";
 import { ResultFiles, type OutputKind } from "./output";
-import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError, RecordTooLargeError } from "./read";
+import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError } from "./read";
 import { dupArray, newSlot, verdictArrays, type Slot } from "./slots";
 import { badStages, classify, REASONS } from "./stages";
 
@@ -86,9 +86,12 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     await reader.open();
   } catch (e) {
     await reader.close();
-    const code = (e as NodeJS.ErrnoException).code;
-    if (e instanceof RecordTooLargeError || e instanceof NotTextFileError || isInputFormatError(e)) throw new ScrubInputError(e.message);
-    throw new ScrubInputError(code === "ENOENT" ? "The uploaded file is missing." : "Error reading CSV file. Please check the file format.");
+    const { code, syscall } = e as NodeJS.ErrnoException;
+    if (e instanceof NotTextFileError || isInputFormatError(e)) throw new ScrubInputError((e as Error).message);
+    if (code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
+    // Our side (disk, permissions, too many open files): failureText words it; the file is not to blame.
+    if (syscall) throw e;
+    throw new ScrubInputError("Error reading CSV file. Please check the file format.");
   }
   const outs = new ResultFiles(input.outDir);
   const progress: ScrubProgress = {
@@ -236,7 +239,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     };
   } catch (e) {
     await outs.abort();
-    if (e instanceof RecordTooLargeError || isInputFormatError(e)) throw new ScrubInputError(e.message);
+    if (isInputFormatError(e)) throw new ScrubInputError(e.message);
     throw e;
   } finally {
     await dedupeWorker?.close();

@@ -89,6 +89,36 @@ export function scanRowEnd(buf: Uint8Array, i: number, end: number, delim: numbe
 }
 
 /**
+ * Whether the last record of a file, buf[start, end) (a row start to the end of the input), leaves a quoted
+ * field open: a quote that is never closed would otherwise swallow every later line into one cell.
+ */
+export function quoteLeftOpen(buf: Uint8Array, start: number, end: number, delim: number): boolean {
+  let fieldStart = true;
+  let i = start;
+  while (i < end) {
+    const c = buf[i];
+    if (fieldStart && c === QUOTE) {
+      i++;
+      for (;;) {
+        while (i < end && buf[i] !== QUOTE) i++;
+        if (i >= end) return true;
+        if (i + 1 < end && buf[i + 1] === QUOTE) {
+          i += 2;
+          continue;
+        }
+        i++;
+        break;
+      }
+      fieldStart = false;
+      continue;
+    }
+    fieldStart = c === delim || c === LF;
+    i++;
+  }
+  return false;
+}
+
+/**
  * End (exclusive) of the last complete row in buf[start, end): the batch boundary. `start` must be a row start.
  * Returns start when not even one row is complete.
  */
