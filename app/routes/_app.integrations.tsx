@@ -84,135 +84,166 @@ const TOGGLE_LABEL = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const db = await getDb();
   const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const back = (id?: string | null) => (id ? `/integrations?integration=${encodeURIComponent(id)}` : "/integrations");
-  const toast = async (title: string, description?: string, kind: "success" | "error" | "info" = "success") => ({
-    headers: { "Set-Cookie": await flashToast(request, { kind, title, description }) },
-  });
-  const notFound = () => {
-    throw data({ message: "Integration not found" }, { status: 404 });
-  };
+  const handler = INTEGRATION_INTENTS[String(formData.get("intent") ?? "")];
+  if (!handler) return data({ message: "Unknown action" }, { status: 400 });
+  return handler({ request, user, db: await getDb(), formData, intent: String(formData.get("intent")) });
+}
 
-  if (intent === "create-integration" || intent === "update-integration") {
-    const submission = parseWithZod(formData, { schema: integrationSchema });
-    if (submission.status !== "success") return data<ActionData>({ form: "integration", result: submission.reply() }, { status: 400 });
-    const v = submission.value;
-    const fieldErrors: Record<string, string[]> = {};
-    const webhookUrl = v.webhookUrl || null;
-    const urlProblem = webhookUrl ? webhookUrlProblem(webhookUrl) : null;
-    if (urlProblem) fieldErrors.webhookUrl = [urlProblem];
-    const containerId = v.containerId ? Number(v.containerId) : null;
-    if (containerId !== null && !(await findOwnContainer(db, user.id, containerId))) fieldErrors.containerId = ["Choose one of your containers"];
-    if (Object.keys(fieldErrors).length) {
-      return data<ActionData>({ form: "integration", result: submission.reply({ fieldErrors }) }, { status: 400 });
-    }
-    const input = { userId: user.id, name: v.name, description: v.description ?? "", containerId, webhookUrl };
-    if (intent === "create-integration") {
-      if ((await countIntegrations(db, user.id)) >= MAX_INTEGRATIONS_PER_USER) {
-        return data<ActionData>(
-          { form: "integration", result: submission.reply({ formErrors: [`You can have at most ${MAX_INTEGRATIONS_PER_USER} integrations.`] }) },
-          { status: 400 },
-        );
-      }
-      const created = await createIntegration(db, input);
-      await recordAudit(db, { actorId: user.id, action: "integration.create", targetType: "integration", targetId: created.id, details: { name: v.name } });
-      // A first key comes with the integration, shown once like every key.
-      const key = await createApiKey(db, { userId: user.id, integrationId: created.id, name: "Default key" });
-      if ("error" in key) throw new Error(`could not create the first key: ${key.error}`);
-      await recordAudit(db, { actorId: user.id, action: "api_key.create", targetType: "api_key", targetId: key.id, details: { integrationId: created.id } });
-      return data<ActionData>({
-        revealed: {
-          kind: "api-key",
-          value: key.key,
-          label: `Integration "${v.name}" created`,
-          integrationId: created.id,
-          ...(created.webhookSecret ? { secret: created.webhookSecret } : {}),
-        },
-      });
-    }
-    const id = v.integrationId ?? "";
-    const updated = await updateIntegration(db, { ...input, id });
-    if (!updated.updated) return notFound();
-    await recordAudit(db, { actorId: user.id, action: "integration.update", targetType: "integration", targetId: id, details: { name: v.name } });
-    if (updated.webhookSecret) {
-      return data<ActionData>({
-        revealed: { kind: "webhook-secret", value: updated.webhookSecret, label: `Integration "${v.name}" updated`, integrationId: id },
-      });
-    }
-    return redirect(back(id), await toast("Integration Updated"));
+interface IntegrationActionContext {
+  request: Request;
+  user: Awaited<ReturnType<typeof requireUser>>;
+  db: Awaited<ReturnType<typeof getDb>>;
+  formData: FormData;
+  intent: string;
+}
+
+const back = (id?: string | null) => (id ? `/integrations?integration=${encodeURIComponent(id)}` : "/integrations");
+
+async function toast(request: Request, title: string, description?: string, kind: "success" | "error" | "info" = "success") {
+  return { headers: { "Set-Cookie": await flashToast(request, { kind, title, description }) } };
+}
+
+function notFound(): never {
+  throw data({ message: "Integration not found" }, { status: 404 });
+}
+
+const INTEGRATION_INTENTS: Record<string, (ctx: IntegrationActionContext) => Promise<Response | ReturnType<typeof data>>> = {
+  "create-integration": saveIntegration,
+  "update-integration": saveIntegration,
+  "create-key": createKey,
+  "rename-key": renameKey,
+  toggle: toggleSetting,
+  "revoke-key": revokeKey,
+  "delete-integration": removeIntegration,
+  "rotate-secret": rotateSecret,
+};
+
+async function saveIntegration({ request, user, db, formData, intent }: IntegrationActionContext) {
+  const submission = parseWithZod(formData, { schema: integrationSchema });
+  if (submission.status !== "success") return data<ActionData>({ form: "integration", result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  const fieldErrors: Record<string, string[]> = {};
+  const webhookUrl = v.webhookUrl || null;
+  const urlProblem = webhookUrl ? webhookUrlProblem(webhookUrl) : null;
+  if (urlProblem) fieldErrors.webhookUrl = [urlProblem];
+  const containerId = v.containerId ? Number(v.containerId) : null;
+  if (containerId !== null && !(await findOwnContainer(db, user.id, containerId))) fieldErrors.containerId = ["Choose one of your containers"];
+  if (Object.keys(fieldErrors).length) {
+    return data<ActionData>({ form: "integration", result: submission.reply({ fieldErrors }) }, { status: 400 });
   }
-
-  if (intent === "create-key") {
-    const submission = parseWithZod(formData, { schema: createKeySchema });
-    if (submission.status !== "success") return data<ActionData>({ form: "key", result: submission.reply() }, { status: 400 });
-    const created = await createApiKey(db, { userId: user.id, integrationId: submission.value.integrationId, name: submission.value.name });
-    if ("error" in created) {
-      if (created.error === "not_found") return notFound();
+  const input = { userId: user.id, name: v.name, description: v.description ?? "", containerId, webhookUrl };
+  if (intent === "create-integration") {
+    if ((await countIntegrations(db, user.id)) >= MAX_INTEGRATIONS_PER_USER) {
       return data<ActionData>(
-        { form: "key", result: submission.reply({ formErrors: [`An integration can have at most ${MAX_KEYS_PER_INTEGRATION} active keys. Revoke one first.`] }) },
+        { form: "integration", result: submission.reply({ formErrors: [`You can have at most ${MAX_INTEGRATIONS_PER_USER} integrations.`] }) },
         { status: 400 },
       );
     }
-    await recordAudit(db, {
-      actorId: user.id,
-      action: "api_key.create",
-      targetType: "api_key",
-      targetId: created.id,
-      details: { integrationId: submission.value.integrationId, name: submission.value.name },
-    });
+    const created = await createIntegration(db, input);
+    await recordAudit(db, { actorId: user.id, action: "integration.create", targetType: "integration", targetId: created.id, details: { name: v.name } });
+    // A first key comes with the integration, shown once like every key.
+    const key = await createApiKey(db, { userId: user.id, integrationId: created.id, name: "Default key" });
+    if ("error" in key) throw new Error(`could not create the first key: ${key.error}`);
+    await recordAudit(db, { actorId: user.id, action: "api_key.create", targetType: "api_key", targetId: key.id, details: { integrationId: created.id } });
     return data<ActionData>({
-      revealed: { kind: "api-key", value: created.key, label: `API key "${submission.value.name}" created`, integrationId: submission.value.integrationId },
+      revealed: {
+        kind: "api-key",
+        value: key.key,
+        label: `Integration "${v.name}" created`,
+        integrationId: created.id,
+        ...(created.webhookSecret ? { secret: created.webhookSecret } : {}),
+      },
     });
   }
-
-  if (intent === "rename-key") {
-    const submission = parseWithZod(formData, { schema: renameKeySchema });
-    if (submission.status !== "success") return data<ActionData>({ form: "rename", result: submission.reply() }, { status: 400 });
-    const { id, name } = submission.value;
-    const key = (await listApiKeys(db, user.id)).find((k) => k.id === id);
-    if (!key || !(await renameApiKey(db, { id, userId: user.id, name }))) return notFound();
-    await recordAudit(db, { actorId: user.id, action: "api_key.rename", targetType: "api_key", targetId: id, details: { name } });
-    return redirect(back(key.integrationId), await toast("API Key Renamed", `${key.prefix}… is now "${name}".`));
+  const id = v.integrationId ?? "";
+  const updated = await updateIntegration(db, { ...input, id });
+  if (!updated.updated) return notFound();
+  await recordAudit(db, { actorId: user.id, action: "integration.update", targetType: "integration", targetId: id, details: { name: v.name } });
+  if (updated.webhookSecret) {
+    return data<ActionData>({
+      revealed: { kind: "webhook-secret", value: updated.webhookSecret, label: `Integration "${v.name}" updated`, integrationId: id },
+    });
   }
+  return redirect(back(id), await toast(request, "Integration Updated"));
+}
 
-  if (intent === "toggle") {
-    const submission = parseWithZod(formData, { schema: toggleSchema });
-    if (submission.status !== "success") return data({ message: "Invalid toggle" }, { status: 400 });
-    const { integrationId, toggle, value } = submission.value;
-    const ok = await setIntegrationToggle(db, { id: integrationId, userId: user.id, toggle, on: value === "on" });
-    if (!ok) return notFound();
-    await recordAudit(db, { actorId: user.id, action: "integration.toggle", targetType: "integration", targetId: integrationId, details: { toggle, value } });
-    return redirect(back(integrationId), await toast(`${TOGGLE_LABEL[toggle]} turned ${value}`));
+async function createKey({ user, db, formData }: IntegrationActionContext) {
+  const submission = parseWithZod(formData, { schema: createKeySchema });
+  if (submission.status !== "success") return data<ActionData>({ form: "key", result: submission.reply() }, { status: 400 });
+  const created = await createApiKey(db, { userId: user.id, integrationId: submission.value.integrationId, name: submission.value.name });
+  if ("error" in created) {
+    if (created.error === "not_found") return notFound();
+    return data<ActionData>(
+      { form: "key", result: submission.reply({ formErrors: [`An integration can have at most ${MAX_KEYS_PER_INTEGRATION} active keys. Revoke one first.`] }) },
+      { status: 400 },
+    );
   }
+  await recordAudit(db, {
+    actorId: user.id,
+    action: "api_key.create",
+    targetType: "api_key",
+    targetId: created.id,
+    details: { integrationId: submission.value.integrationId, name: submission.value.name },
+  });
+  return data<ActionData>({
+    revealed: { kind: "api-key", value: created.key, label: `API key "${submission.value.name}" created`, integrationId: submission.value.integrationId },
+  });
+}
 
-  if (intent === "revoke-key" || intent === "delete-integration" || intent === "rotate-secret") {
-    const submission = parseWithZod(formData, { schema: idSchema });
-    if (submission.status !== "success") return data({ message: "Missing id" }, { status: 400 });
-    const { id } = submission.value;
-    if (intent === "revoke-key") {
-      const keys = await listApiKeys(db, user.id);
-      const key = keys.find((k) => k.id === id);
-      if (!key || !(await revokeApiKey(db, { id, userId: user.id }))) return notFound();
-      await recordAudit(db, { actorId: user.id, action: "api_key.revoke", targetType: "api_key", targetId: id });
-      return redirect(back(key.integrationId), await toast("API Key Revoked", `${key.name} (${key.prefix}…) no longer works.`));
-    }
-    if (intent === "delete-integration") {
-      const integration = await getIntegration(db, { id, userId: user.id });
-      if (!integration || !(await deleteIntegration(db, { id, userId: user.id }))) return notFound();
-      await recordAudit(db, { actorId: user.id, action: "integration.delete", targetType: "integration", targetId: id });
-      return redirect("/integrations", await toast("Integration Deleted", `${integration.name} and its API keys were removed.`));
-    }
-    const integration = await getIntegration(db, { id, userId: user.id });
-    if (!integration) return notFound();
-    const secret = await rotateWebhookSecret(db, { id, userId: user.id });
-    if (!secret) return redirect(back(id), await toast("No webhook URL", "Set a webhook URL first.", "error"));
-    await recordAudit(db, { actorId: user.id, action: "integration.rotate_secret", targetType: "integration", targetId: id });
-    return data<ActionData>({ revealed: { kind: "webhook-secret", value: secret, label: `New webhook secret for "${integration.name}"`, integrationId: id } });
-  }
+async function renameKey({ request, user, db, formData }: IntegrationActionContext) {
+  const submission = parseWithZod(formData, { schema: renameKeySchema });
+  if (submission.status !== "success") return data<ActionData>({ form: "rename", result: submission.reply() }, { status: 400 });
+  const { id, name } = submission.value;
+  const key = (await listApiKeys(db, user.id)).find((k) => k.id === id);
+  if (!key || !(await renameApiKey(db, { id, userId: user.id, name }))) return notFound();
+  await recordAudit(db, { actorId: user.id, action: "api_key.rename", targetType: "api_key", targetId: id, details: { name } });
+  return redirect(back(key.integrationId), await toast(request, "API Key Renamed", `${key.prefix}… is now "${name}".`));
+}
 
-  return data({ message: "Unknown action" }, { status: 400 });
+async function toggleSetting({ request, user, db, formData }: IntegrationActionContext) {
+  const submission = parseWithZod(formData, { schema: toggleSchema });
+  if (submission.status !== "success") return data({ message: "Invalid toggle" }, { status: 400 });
+  const { integrationId, toggle, value } = submission.value;
+  const ok = await setIntegrationToggle(db, { id: integrationId, userId: user.id, toggle, on: value === "on" });
+  if (!ok) return notFound();
+  await recordAudit(db, { actorId: user.id, action: "integration.toggle", targetType: "integration", targetId: integrationId, details: { toggle, value } });
+  return redirect(back(integrationId), await toast(request, `${TOGGLE_LABEL[toggle]} turned ${value}`));
+}
+
+/** The id of the key or integration an intent acts on, or a 400 answer. */
+function idOf(formData: FormData): string | Response {
+  const submission = parseWithZod(formData, { schema: idSchema });
+  return submission.status === "success" ? submission.value.id : Response.json({ message: "Missing id" }, { status: 400 });
+}
+
+async function revokeKey({ request, user, db, formData }: IntegrationActionContext) {
+  const id = idOf(formData);
+  if (id instanceof Response) return id;
+  const key = (await listApiKeys(db, user.id)).find((k) => k.id === id);
+  if (!key || !(await revokeApiKey(db, { id, userId: user.id }))) return notFound();
+  await recordAudit(db, { actorId: user.id, action: "api_key.revoke", targetType: "api_key", targetId: id });
+  return redirect(back(key.integrationId), await toast(request, "API Key Revoked", `${key.name} (${key.prefix}…) no longer works.`));
+}
+
+async function removeIntegration({ request, user, db, formData }: IntegrationActionContext) {
+  const id = idOf(formData);
+  if (id instanceof Response) return id;
+  const integration = await getIntegration(db, { id, userId: user.id });
+  if (!integration || !(await deleteIntegration(db, { id, userId: user.id }))) return notFound();
+  await recordAudit(db, { actorId: user.id, action: "integration.delete", targetType: "integration", targetId: id });
+  return redirect("/integrations", await toast(request, "Integration Deleted", `${integration.name} and its API keys were removed.`));
+}
+
+async function rotateSecret({ request, user, db, formData }: IntegrationActionContext) {
+  const id = idOf(formData);
+  if (id instanceof Response) return id;
+  const integration = await getIntegration(db, { id, userId: user.id });
+  if (!integration) return notFound();
+  const secret = await rotateWebhookSecret(db, { id, userId: user.id });
+  if (!secret) return redirect(back(id), await toast(request, "No webhook URL", "Set a webhook URL first.", "error"));
+  await recordAudit(db, { actorId: user.id, action: "integration.rotate_secret", targetType: "integration", targetId: id });
+  return data<ActionData>({ revealed: { kind: "webhook-secret", value: secret, label: `New webhook secret for "${integration.name}"`, integrationId: id } });
 }
 
 function formatWhen(iso: string | null): string {
