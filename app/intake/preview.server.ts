@@ -1,5 +1,5 @@
 import type { ScrubService } from "~/utils/scrub.server";
-import { isInputFormatError, parsePhone } from "~/utils/scrub.server";
+import { parsePhone, readErrorMessage } from "~/utils/scrub.server";
 import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
 import type { StoredUpload } from "./upload-store.server";
 
@@ -31,8 +31,8 @@ export async function previewUpload(service: ScrubService, upload: StoredUpload)
   try {
     preview = await service.previewCsv(upload.path, PRECHECK_ROWS);
   } catch (e) {
-    // the decoders know what is wrong with a workbook, an archive or a compressed file: say it
-    throw new IntakeInputError(isInputFormatError(e) ? e.message : CSV_MESSAGES.unreadable);
+    // the readers know what is wrong with a workbook, an archive, a binary file or an open quote: say it
+    throw new IntakeInputError(readErrorMessage(e) ?? CSV_MESSAGES.unreadable);
   }
   if (!preview.headers.length || preview.headers.every((h) => !h.trim())) {
     // A file with rows but no usable header cells, or nothing at all.

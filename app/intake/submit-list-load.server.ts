@@ -3,7 +3,7 @@ import type { Database, ListLoadMode } from "../../db/schema";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { failListLoad } from "~/models/list-load.server";
-import { createListLoad, type ScrubService } from "~/utils/scrub.server";
+import { createListLoad, readErrorMessage, type ScrubService } from "~/utils/scrub.server";
 import { CSV_MESSAGES } from "~/utils/purge-wizard";
 import { HandOffError, LOAD_HAND_OFF_FAILED } from "./hand-off";
 import { IntakeInputError } from "./preview.server";
@@ -58,21 +58,37 @@ export interface SubmittedLoad {
   outcome: ManualLoadOutcome | null;
 }
 
-/** Upper bound of the numbers a load may add (what is reserved against the container limit). */
-export function loadAmount(source: LoadSource): number {
-  return source.kind === "manual" ? source.numbers.length : source.upload.lines;
+/**
+ * A list file checked before its load is queued: a file the decoders refuse (a zip bomb, a damaged archive, a
+ * binary file) or one without a row gets its own message now, not a failed load later. With `count`, the
+ * upper bound of the numbers it may add, counted on its decoded rows (a .gz, .zip or .xlsx counts the rows it
+ * holds, every member of an FTC area-code zip included), for the container reservation.
+ */
+async function checkListFile(service: ScrubService, upload: StoredUpload, count: boolean): Promise<number> {
+  let rows: number;
+  try {
+    const preview = await service.previewCsv(upload.path, 1, { manyMembers: true });
+    rows = preview.rows.length;
+  } catch (e) {
+    throw new IntakeInputError(readErrorMessage(e) ?? CSV_MESSAGES.unreadable);
+  }
+  if (!rows) throw new IntakeInputError(CSV_MESSAGES.empty);
+  if (!count) return 0;
+  const numbers = await service.countRecords(upload.path, { manyMembers: true, skipHeader: true });
+  if (numbers <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
+  return numbers;
 }
 
 /** Throws IntakeInputError, NoPlanError / UsageLimitError (plan), whatever `list` throws, or HandOffError. */
 export async function submitListLoad(db: Kysely<Database>, service: ScrubService, input: ListLoadSubmission): Promise<SubmittedLoad> {
   const { source } = input;
-  if (source.kind === "file" && source.upload.lines <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
   if (source.kind === "manual" && input.mode === "changes") {
     throw new IntakeInputError("An FTC change list is a file (each record says add or delete): upload the file.");
   }
+  const fileNumbers = source.kind === "file" ? await checkListFile(service, source.upload, input.reserve) : 0;
+  const amount = !input.reserve ? 0 : source.kind === "manual" ? source.numbers.length : fileNumbers;
   const { loadId, listId } = await db.transaction().execute(async (trx) => {
     const listId = typeof input.list === "number" ? input.list : await input.list(trx);
-    const amount = input.reserve ? loadAmount(source) : 0;
     if (input.reserve) await reserveUsage(trx, { userId: input.userId, kind: "container", amount });
     const loadId = await createListLoad(trx, {
       listId,

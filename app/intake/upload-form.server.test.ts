@@ -6,19 +6,12 @@ import { describe, expect, it } from "vitest";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-test-"));
 process.env.DATA_DIR = dataDir;
 const { readUploadForm } = await import("./upload-form.server");
-const { RowCounter } = await import("./row-counter");
 
 const user = (n: number) => `${String(n).repeat(8)}-1111-4111-8111-111111111111`;
 const filesOf = (userId: string) => {
   const dir = path.join(dataDir, "uploads", userId);
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 };
-
-function countRows(...chunks: string[]): number {
-  const c = new RowCounter();
-  for (const ch of chunks) c.push(new TextEncoder().encode(ch));
-  return c.count();
-}
 
 function multipart(fields: Record<string, string | File>): Request {
   const fd = new FormData();
@@ -27,12 +20,12 @@ function multipart(fields: Record<string, string | File>): Request {
 }
 
 describe("readUploadForm", () => {
-  it("streams a file to disk and counts its lines", async () => {
+  it("streams a file to disk", async () => {
     const req = multipart({ name: "Box", file: new File(["Phone\n2015552123\n3125552199"], "nums.csv", { type: "text/csv" }) });
     const form = await readUploadForm(req, { userId: user(1) });
     expect(form.fields.get("name")).toBe("Box");
     const f = form.upload;
-    expect(f).toMatchObject({ originalName: "nums.csv", bytes: 27, lines: 2 });
+    expect(f).toMatchObject({ originalName: "nums.csv", bytes: 27 });
     expect(fs.readFileSync(f!.path, "utf8")).toBe("Phone\n2015552123\n3125552199");
     expect(form.fields.get("file")).toBeNull();
     await form.discard();
@@ -81,15 +74,6 @@ describe("readUploadForm", () => {
     expect(form.malformed).toBe(true);
   });
 
-  it("counts the numbers a file can hold: non-empty lines, less a header without digits", () => {
-    expect(countRows("Phone\n2015552123\n3125552199\n")).toBe(2);
-    expect(countRows("Phone\r\n2015552123\r\n\r\n\r\n3125552199")).toBe(2);
-    expect(countRows("2015552123\n3125552199\n")).toBe(2);
-    expect(countRows("Pho", "ne\n201555", "0123\n\n")).toBe(1);
-    expect(countRows("Phone")).toBe(0);
-    expect(countRows("")).toBe(0);
-    expect(countRows("\n\n  \n2015552123")).toBe(1);
-  });
 });
 
 /** A multipart body written by hand, so the part header is exactly what a browser or client sent. */

@@ -5,7 +5,6 @@ import path from "node:path";
 import { env } from "~/utils/env.server";
 import { formatBytes } from "~/utils/format";
 import { UPLOAD_ID_RE, UUID_RE } from "~/utils/ids";
-import { RowCounter } from "./row-counter";
 
 /**
  * The one upload store. Every file a person or an API client sends (purge wizard, container and DNC dialogs,
@@ -23,11 +22,6 @@ export interface StoredUpload {
   /** The browser's file name (base name, display-safe). */
   originalName: string;
   bytes: number;
-  /**
-   * An upper bound of the numbers in the file, for the plan-usage reservation of list loads: its non-empty
-   * lines, less one when the first of them has no digit (a header such as `Phone`).
-   */
-  lines: number;
   createdAt: string;
   /** Typed-in numbers written as a one-column CSV. */
   manual: boolean;
@@ -97,9 +91,8 @@ async function writeMeta(upload: StoredUpload): Promise<void> {
 }
 
 /**
- * The one place an upload's bytes are read: streams `data` to the user's folder (with backpressure), counting
- * lines on the way, and returns the stored upload. Past `maxBytes` the rest of the part is read and dropped
- * (so the client gets our answer, not a reset connection), nothing is kept, and UploadTooLargeError is thrown.
+ * The one place an upload's bytes are read: streams `data` to the user's folder (with backpressure) and returns
+ * the stored upload. Past `maxBytes` the rest of the part is read and dropped (so the client gets our answer, not a reset connection), nothing is kept, and UploadTooLargeError is thrown.
  * Returns null for an empty part without a name (no file chosen).
  */
 export async function storeUploadStream(
@@ -118,7 +111,6 @@ export async function storeUploadStream(
   const failed = new Promise<never>((_, reject) => out.once("error", reject));
   let writeError: unknown = null;
   failed.catch((e) => (writeError ??= e));
-  const rows = new RowCounter();
   let bytes = 0;
   try {
     // Past the cap or after a write error (a full disk) the rest is read and dropped: leaving the loop early
@@ -126,7 +118,6 @@ export async function storeUploadStream(
     for await (const chunk of data) {
       bytes += chunk.byteLength;
       if (bytes > maxBytes || writeError) continue;
-      rows.push(chunk);
       if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]).catch(() => {});
     }
     if (writeError) throw writeError;
@@ -148,7 +139,6 @@ export async function storeUploadStream(
     path: finalPath,
     originalName: cleanOriginalName(fileName),
     bytes,
-    lines: rows.count(),
     createdAt: new Date().toISOString(),
     manual: false,
     staged: opts.staged ?? false,
@@ -198,7 +188,6 @@ export async function saveTypedNumbers(userId: string, numbers: string[], opts: 
     path: finalPath,
     originalName: "manual-entry.csv",
     bytes: Buffer.byteLength(body),
-    lines: numbers.length,
     createdAt: new Date().toISOString(),
     manual: true,
     staged: false,

@@ -15,6 +15,7 @@ export {
   US_STATES,
   stateOfAreaCode,
   isInputFormatError,
+  readErrorMessage,
 } from "../../scrub-service/src/service";
 
 /**

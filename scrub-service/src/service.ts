@@ -28,7 +28,7 @@ export {
 } from "./worker/normalize";
 export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./worker/area-codes";
 export { defaultPhoneColumn } from "./worker/csv";
-export { isInputFormatError } from "./pipeline/input/errors";
+export { isInputFormatError, readErrorMessage } from "./pipeline/input/errors";
 
 export { MAX_ATTEMPTS, shownStatus, isActiveStatus, type ShownStatus } from "./job-status";
 

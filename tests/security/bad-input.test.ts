@@ -77,7 +77,7 @@ async function orphanOutputs(): Promise<string[]> {
 
 /** What the purge wizard's upload step answers for this file: the summary, or the spec's message. */
 async function wizardAnswer(p: string): Promise<{ ok: true; headers: string[]; phoneColumn: string | null } | { ok: false; message: string }> {
-  const upload: StoredUpload = { id: "x", userId, path: p, originalName: path.basename(p), bytes: fs.statSync(p).size, createdAt: "", manual: false, lines: 0, staged: false };
+  const upload: StoredUpload = { id: "x", userId, path: p, originalName: path.basename(p), bytes: fs.statSync(p).size, createdAt: "", manual: false, staged: false };
   try {
     const s = await previewUpload(svc, upload);
     return { ok: true, headers: s.headers, phoneColumn: s.phoneColumn };
@@ -117,7 +117,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(r.job.error).toBe('Line 4: a record is longer than 1 MB (is a quote (") left open on that line?). Please check the file format.');
     expect(r.files).toEqual([]);
     expect(await orphanOutputs()).toEqual([]);
-    // The wizard's preview reads the first rows only and is fine; a preview that hits the record gets the spec's message.
+    // The wizard's preview reads the first rows only and is fine; a preview that hits the record names its line too.
     expect((await wizardAnswer(p)).ok).toBe(true);
     const openAtTop = file('Phone,Name\n"2125552101,Ann\n' + "x,y\n".repeat(300_000));
     expect(await wizardAnswer(openAtTop)).toEqual({
@@ -333,8 +333,12 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     const zip = Buffer.concat([Buffer.from("PK\x03\x04\x14\x00\x00\x00\x08\x00", "latin1"), Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256))]);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(50_000, 0)]);
     const cases = [
-      // the wizard's general message (the security work on #13 item 8 makes it specific), the engine's own
-      { bytes: png, wizard: CSV_MESSAGES.unreadable, engine: "The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again." },
+      // the wizard and the engine say the same precise sentence
+      {
+        bytes: png,
+        wizard: "The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.",
+        engine: "The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.",
+      },
       // a broken zip is named as such by both
       { bytes: zip, wizard: ZIP_DAMAGED, engine: ZIP_DAMAGED },
     ];

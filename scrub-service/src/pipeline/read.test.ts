@@ -75,6 +75,23 @@ describe("batch splitter", () => {
     expect(await countRecords(file)).toBe(0);
   });
 
+  it("counts the numbers a list file can hold (skipHeader): non-empty lines, less a first line without digits", async () => {
+    const dir = tmpDir("count-list");
+    const count = async (text: string | Buffer) => {
+      const file = path.join(dir, "l.csv");
+      fs.writeFileSync(file, text);
+      return countRecords(file, { skipHeader: true });
+    };
+    expect(await count("Phone\n2015552123\n3125552199\n")).toBe(2);
+    expect(await count("Phone\r\n2015552123\r\n\r\n\r\n3125552199")).toBe(2);
+    expect(await count("2015552123\n3125552199\n")).toBe(2);
+    expect(await count("Phone")).toBe(0);
+    expect(await count("")).toBe(0);
+    expect(await count("\n\n  \n2015552123")).toBe(1);
+    // a first line longer than one 1 MiB read, with its only digit past the first read
+    expect(await count("x".repeat(1.5 * 1024 * 1024) + "1\n2015552123\n")).toBe(2);
+  });
+
   it("parses batches of rows shorter than its initial estimate (growing its arrays)", () => {
     const text = "1\n".repeat(5000) + "2125552123";
     const b = enc.encode(text);

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import { describeInput, type DetectOptions, type InputInfo } from "./input/detect";
 import { InputFormatError, isInputFormatError, sizeText } from "./input/errors";
 import { openInput, rawSource, type ByteSource } from "./input/source";
+import { RowCounter } from "./input/row-counter";
 import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, quoteLeftOpen, scanRowEnd, splitCells } from "../worker/csv";
 import { normalizeCode } from "../worker/normalize";
 
@@ -322,7 +323,7 @@ export class BatchReader {
 }
 
 export interface CountOptions extends DetectOptions {
-  /** Less one when the first line holds no digit (a header such as `Phone`): list loads reserve numbers, not lines. */
+  /** Non-empty lines, less one when the first holds no digit (a header such as `Phone`): list loads reserve numbers. */
   skipHeader?: boolean;
 }
 
@@ -351,30 +352,26 @@ export async function countRecords(path: string, opts: CountOptions = {}): Promi
 async function countLines(source: ByteSource, skipHeader = false): Promise<number> {
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
+    const rows = skipHeader ? new RowCounter() : null;
     let count = 0;
     let last = LF;
     let total = 0;
-    // the first line, while it is being read: does it hold a digit?
-    let firstLine: "open" | "digit" | "none" = "open";
-    let firstHasDigit = false;
     for (;;) {
       const bytesRead = await source.read(buf, 0, buf.length);
       if (!bytesRead) break;
       total += bytesRead;
-      let i = -1;
       const view = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
-      if (skipHeader && firstLine === "open") {
-        const end = view.indexOf(LF);
-        const upTo = end < 0 ? view.length : end;
-        for (let k = 0; k < upTo && !firstHasDigit; k++) if (view[k] >= 48 && view[k] <= 57) firstHasDigit = true;
-        if (end >= 0) firstLine = firstHasDigit ? "digit" : "none";
+      if (rows) {
+        rows.push(view);
+        continue;
       }
+      let i = -1;
       while ((i = view.indexOf(LF, i + 1)) >= 0) count++;
       last = view[bytesRead - 1];
     }
+    if (rows) return rows.count();
     if (total > 0 && last !== LF) count++;
-    if (skipHeader && firstLine === "open" && total > 0) firstLine = firstHasDigit ? "digit" : "none";
-    return skipHeader && firstLine === "none" ? Math.max(0, count - 1) : count;
+    return count;
   } finally {
     await source.close();
   }

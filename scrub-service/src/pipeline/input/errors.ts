@@ -14,6 +14,14 @@ export function isInputFormatError(e: unknown): e is InputFormatError {
   return e instanceof Error && e.name === "InputFormatError";
 }
 
+/** Errors of the readers whose message is written for the customer (by name: they may cross bundles). */
+const SHOWN_READ_ERRORS = new Set(["InputFormatError", "NotTextFileError", "RecordTooLargeError"]);
+
+/** The customer's sentence for a reader's error (a refused archive, a binary file, an open quote), or null. */
+export function readErrorMessage(e: unknown): string | null {
+  return e instanceof Error && SHOWN_READ_ERRORS.has(e.name) ? e.message : null;
+}
+
 export function sizeText(n: number): string {
   if (n >= 1024 ** 3) return `${+(n / 1024 ** 3).toFixed(1)} GB`;
   if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MB`;

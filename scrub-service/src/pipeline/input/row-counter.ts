@@ -1,4 +1,8 @@
-/** Counts non-empty lines of a byte stream and whether the first one holds a digit (see StoredUpload.lines). */
+/**
+ * Counts the numbers a list file can hold: its non-empty lines, less one when the first of them has no digit (a
+ * header such as `Phone`). Fed the decoded text (countRecords with skipHeader), so a .gz, .zip or .xlsx counts
+ * the rows it holds, not its compressed bytes' line feeds.
+ */
 export class RowCounter {
   private lines = 0;
   private content = false;
