@@ -15,7 +15,7 @@ export function isInputFormatError(e: unknown): e is InputFormatError {
 }
 
 /** Errors of the readers whose message is written for the customer (by name: they may cross bundles). */
-const SHOWN_READ_ERRORS = new Set(["InputFormatError", "NotTextFileError", "RecordTooLargeError"]);
+const SHOWN_READ_ERRORS = new Set(["InputFormatError", "NotTextFileError"]);
 
 /** The customer's sentence for a reader's error (a refused archive, a binary file, an open quote), or null. */
 export function readErrorMessage(e: unknown): string | null {
