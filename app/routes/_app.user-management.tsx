@@ -192,144 +192,166 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+interface UserActionContext {
+  request: Request;
+  actor: SessionUser;
+  formData: FormData;
+  db: Awaited<ReturnType<typeof getDb>>;
+}
+
 async function handleAction(request: Request, actor: SessionUser, formData: FormData) {
   const intent = String(formData.get("intent") ?? "");
-  const db = await getDb();
+  const handler = USER_INTENTS[intent];
+  if (!handler) return data({ error: "Unknown action." }, { status: 400 });
+  return handler({ request, actor, formData, db: await getDb() });
+}
 
-  if (intent === "create") {
-    const submission = parseWithZod(formData, { schema: userFormSchema });
-    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    const v = normalizeUserForm(submission.value);
+const USER_INTENTS: Record<string, (ctx: UserActionContext) => Promise<Response | ReturnType<typeof data>>> = {
+  create: createUser,
+  update: updateUser,
+  "toggle-status": (ctx) => withTarget(ctx, "toggle-status", toggleStatus),
+  delete: (ctx) => withTarget(ctx, "delete", deleteUser),
+  "resend-invitation": (ctx) => withTarget(ctx, "resend-invitation", resendInvitation),
+};
+
+async function createUser({ request, actor, formData, db }: UserActionContext) {
+  const submission = parseWithZod(formData, { schema: userFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const v = normalizeUserForm(submission.value);
+  if (!grantableRoles(actor).includes(v.role)) forbidden(actor, "Only SuperAdmin can grant the Admin or SuperAdmin role.");
+  const plans = await planCatalogue(db);
+  if (v.plan !== NO_PLAN && !plans.some((p) => p.id === v.plan)) {
+    return data(submission.reply({ fieldErrors: { plan: ["Choose a plan from the list"] } }), { status: 400 });
+  }
+  let created: ManagedUser | null = null;
+  try {
+    created = await db.transaction().execute(async (trx) => {
+      if (await liveEmailTaken(trx, v.email)) return null;
+      const user = await createInvitedUser(trx, actor.id, v);
+      if (v.plan !== NO_PLAN) await planLookup().grant(trx, { userId: user.id, planId: v.plan, actorId: actor.id });
+      return user;
+    });
+  } catch (e) {
+    if (!isDuplicateEmailError(e)) throw e;
+  }
+  if (!created) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
+  const sent = await sendInvitation(db, request, { user: created, inviter: actor });
+  const to = backToList(request, { clearFilters: true });
+  if (!sent.ok) {
+    return redirectWithToast(request, to, {
+      kind: "error",
+      title: "Failed to send invitation",
+      description: `The user was created, but the invitation e-mail to ${created.email} could not be sent. Use Resend Invitation to try again.`,
+    });
+  }
+  return redirectWithToast(request, to, {
+    kind: "success",
+    title: "User created successfully",
+    description: `Invitation sent! User will receive setup email at ${created.email}`,
+  });
+}
+
+async function updateUser({ request, actor, formData, db }: UserActionContext) {
+  const submission = parseWithZod(formData, { schema: editUserFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const v = normalizeUserForm(submission.value);
+  const target = await getManagedUser(db, v.userId);
+  if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: "Failed to update user", description: "User not found." });
+  if (!canEditUser(actor, target)) forbidden(actor, "You don't have permission to edit this user.");
+  if (v.role !== target.role) {
+    if (!canChangeRole(actor, target)) forbidden(actor, "You cannot change your own role.");
     if (!grantableRoles(actor).includes(v.role)) forbidden(actor, "Only SuperAdmin can grant the Admin or SuperAdmin role.");
+  }
+  if (v.status !== target.status) {
+    if (!canBlockUser(actor, target)) forbidden(actor, "You cannot change the status of your own account.");
+    if (v.status === "Pending" || v.status === "Draft") {
+      return data(submission.reply({ fieldErrors: { status: ["Only Active or Blocked can be chosen for this user"] } }), { status: 400 });
+    }
+  }
+  const lookup = planLookup();
+  const currentPlan = (await lookup.activePlanIds(db, [target.id])).get(target.id) ?? NO_PLAN;
+  if (v.plan !== currentPlan) {
     const plans = await planCatalogue(db);
     if (v.plan !== NO_PLAN && !plans.some((p) => p.id === v.plan)) {
       return data(submission.reply({ fieldErrors: { plan: ["Choose a plan from the list"] } }), { status: 400 });
     }
-    let created: ManagedUser | null = null;
-    try {
-      created = await db.transaction().execute(async (trx) => {
-        if (await liveEmailTaken(trx, v.email)) return null;
-        const user = await createInvitedUser(trx, actor.id, v);
-        if (v.plan !== NO_PLAN) await planLookup().grant(trx, { userId: user.id, planId: v.plan, actorId: actor.id });
-        return user;
-      });
-    } catch (e) {
-      if (!isDuplicateEmailError(e)) throw e;
+    if (v.plan === NO_PLAN) {
+      return data(submission.reply({ fieldErrors: { plan: ["An active plan cannot be removed here; it ends with its period"] } }), { status: 400 });
     }
-    if (!created) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
-    const sent = await sendInvitation(db, request, { user: created, inviter: actor });
-    const to = backToList(request, { clearFilters: true });
-    if (!sent.ok) {
-      return redirectWithToast(request, to, {
-        kind: "error",
-        title: "Failed to send invitation",
-        description: `The user was created, but the invitation e-mail to ${created.email} could not be sent. Use Resend Invitation to try again.`,
-      });
-    }
-    return redirectWithToast(request, to, {
-      kind: "success",
-      title: "User created successfully",
-      description: `Invitation sent! User will receive setup email at ${created.email}`,
-    });
   }
+  let result: { statusChanged: boolean; roleChanged: boolean } | null = null;
+  try {
+    result = await db.transaction().execute(async (trx) => {
+      if (await liveEmailTaken(trx, v.email, target.id)) return null;
+      const r = await updateManagedUser(trx, actor.id, target, v);
+      if (v.plan !== currentPlan && v.plan !== NO_PLAN) await lookup.grant(trx, { userId: target.id, planId: v.plan, actorId: actor.id });
+      return r;
+    });
+  } catch (e) {
+    if (!isDuplicateEmailError(e)) throw e;
+  }
+  if (!result) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
+  if (result.statusChanged && v.status === "Blocked") await endUserSessions(target.id);
+  return redirectWithToast(request, backToList(request), {
+    kind: "success",
+    title: "User updated successfully!",
+    ...(result.roleChanged ? { description: "User role updated successfully" } : {}),
+  });
+}
 
-  if (intent === "update") {
-    const submission = parseWithZod(formData, { schema: editUserFormSchema });
-    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    const v = normalizeUserForm(submission.value);
-    const target = await getManagedUser(db, v.userId);
-    if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: "Failed to update user", description: "User not found." });
-    if (!canEditUser(actor, target)) forbidden(actor, "You don't have permission to edit this user.");
-    if (v.role !== target.role) {
-      if (!canChangeRole(actor, target)) forbidden(actor, "You cannot change your own role.");
-      if (!grantableRoles(actor).includes(v.role)) forbidden(actor, "Only SuperAdmin can grant the Admin or SuperAdmin role.");
-    }
-    if (v.status !== target.status) {
-      if (!canBlockUser(actor, target)) forbidden(actor, "You cannot change the status of your own account.");
-      if (v.status === "Pending" || v.status === "Draft") {
-        return data(submission.reply({ fieldErrors: { status: ["Only Active or Blocked can be chosen for this user"] } }), { status: 400 });
-      }
-    }
-    const lookup = planLookup();
-    const currentPlan = (await lookup.activePlanIds(db, [target.id])).get(target.id) ?? NO_PLAN;
-    if (v.plan !== currentPlan) {
-      const plans = await planCatalogue(db);
-      if (v.plan !== NO_PLAN && !plans.some((p) => p.id === v.plan)) {
-        return data(submission.reply({ fieldErrors: { plan: ["Choose a plan from the list"] } }), { status: 400 });
-      }
-      if (v.plan === NO_PLAN) {
-        return data(submission.reply({ fieldErrors: { plan: ["An active plan cannot be removed here; it ends with its period"] } }), { status: 400 });
-      }
-    }
-    let result: { statusChanged: boolean; roleChanged: boolean } | null = null;
-    try {
-      result = await db.transaction().execute(async (trx) => {
-        if (await liveEmailTaken(trx, v.email, target.id)) return null;
-        const r = await updateManagedUser(trx, actor.id, target, v);
-        if (v.plan !== currentPlan && v.plan !== NO_PLAN) await lookup.grant(trx, { userId: target.id, planId: v.plan, actorId: actor.id });
-        return r;
-      });
-    } catch (e) {
-      if (!isDuplicateEmailError(e)) throw e;
-    }
-    if (!result) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
-    if (result.statusChanged && v.status === "Blocked") await endUserSessions(target.id);
+/** The user a row action names (from the form), or the failure toast when there is none. */
+async function withTarget(
+  ctx: UserActionContext,
+  intent: "toggle-status" | "delete" | "resend-invitation",
+  act: (ctx: UserActionContext, target: ManagedUser, failTitle: string) => Promise<Response>,
+) {
+  const { request, actor, formData, db } = ctx;
+  const failTitle = FAILURE_TITLES[intent];
+  if (intent === "delete" && actor.role !== "SuperAdmin") forbidden(actor, "Only SuperAdmin can delete users.");
+  const parsed = targetSchema.safeParse({ userId: formData.get("userId") });
+  const target = parsed.success ? await getManagedUser(db, parsed.data.userId) : undefined;
+  if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "User not found." });
+  return act(ctx, target, failTitle);
+}
+
+async function toggleStatus({ request, actor, db }: UserActionContext, target: ManagedUser) {
+  if (!canBlockUser(actor, target)) {
+    forbidden(actor, actor.id === target.id ? "You cannot block your own account." : "You don't have permission to change this user's status.");
+  }
+  const next = toggledStatus(target.status);
+  await db.transaction().execute((trx) => setUserStatus(trx, actor.id, target, next));
+  if (next === "Blocked") await endUserSessions(target.id);
+  return redirectWithToast(request, backToList(request), {
+    kind: "success",
+    title: next === "Blocked" ? "User blocked successfully!" : "User activated successfully!",
+  });
+}
+
+async function deleteUser({ request, actor, db }: UserActionContext, target: ManagedUser) {
+  if (!canDeleteUser(actor, target)) forbidden(actor, "You cannot delete your own account.");
+  await db.transaction().execute((trx) => softDeleteUser(trx, actor.id, target));
+  await endUserSessions(target.id);
+  return redirectWithToast(request, backToList(request), { kind: "success", title: "User deleted successfully!" });
+}
+
+async function resendInvitation({ request, actor, db }: UserActionContext, target: ManagedUser, failTitle: string) {
+  if (!canEditUser(actor, target)) forbidden(actor, "You don't have permission to invite this user.");
+  if (!target.awaitingSetup) {
     return redirectWithToast(request, backToList(request), {
-      kind: "success",
-      title: "User updated successfully!",
-      ...(result.roleChanged ? { description: "User role updated successfully" } : {}),
+      kind: "error",
+      title: failTitle,
+      description: "This user has already set up their account.",
     });
   }
-
-  if (intent === "toggle-status" || intent === "delete" || intent === "resend-invitation") {
-    const failTitle =
-      intent === "toggle-status" ? "Failed to update user status" : intent === "delete" ? "Failed to delete user" : "Failed to send invitation";
-    if (intent === "delete" && actor.role !== "SuperAdmin") forbidden(actor, "Only SuperAdmin can delete users.");
-    const parsed = targetSchema.safeParse({ userId: formData.get("userId") });
-    const target = parsed.success ? await getManagedUser(db, parsed.data.userId) : undefined;
-    if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "User not found." });
-
-    if (intent === "toggle-status") {
-      if (!canBlockUser(actor, target)) {
-        forbidden(actor, actor.id === target.id ? "You cannot block your own account." : "You don't have permission to change this user's status.");
-      }
-      const next = toggledStatus(target.status);
-      await db.transaction().execute((trx) => setUserStatus(trx, actor.id, target, next));
-      if (next === "Blocked") await endUserSessions(target.id);
-      return redirectWithToast(request, backToList(request), {
-        kind: "success",
-        title: next === "Blocked" ? "User blocked successfully!" : "User activated successfully!",
-      });
-    }
-
-    if (intent === "delete") {
-      if (!canDeleteUser(actor, target)) forbidden(actor, "You cannot delete your own account.");
-      await db.transaction().execute((trx) => softDeleteUser(trx, actor.id, target));
-      await endUserSessions(target.id);
-      return redirectWithToast(request, backToList(request), { kind: "success", title: "User deleted successfully!" });
-    }
-
-    // resend-invitation
-    if (!canEditUser(actor, target)) forbidden(actor, "You don't have permission to invite this user.");
-    if (!target.awaitingSetup) {
-      return redirectWithToast(request, backToList(request), {
-        kind: "error",
-        title: failTitle,
-        description: "This user has already set up their account.",
-      });
-    }
-    const sent = await sendInvitation(db, request, { user: target, inviter: actor });
-    if (!sent.ok) {
-      return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "The invitation e-mail could not be sent." });
-    }
-    return redirectWithToast(request, backToList(request), {
-      kind: "success",
-      title: "Invitation sent successfully",
-      description: `Invitation sent! User will receive setup email at ${target.email}`,
-    });
+  const sent = await sendInvitation(db, request, { user: target, inviter: actor });
+  if (!sent.ok) {
+    return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "The invitation e-mail could not be sent." });
   }
-
-  return data({ error: "Unknown action." }, { status: 400 });
+  return redirectWithToast(request, backToList(request), {
+    kind: "success",
+    title: "Invitation sent successfully",
+    description: `Invitation sent! User will receive setup email at ${target.email}`,
+  });
 }
 
 export { RouteErrorBoundary as ErrorBoundary };
