@@ -22,6 +22,7 @@ import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { StatCard } from "~/components/purge/stat-card";
 import { DailyChart } from "~/components/purge/daily-chart";
 import { formatDate, formatDateTime, formatNumber, formatRate } from "~/utils/format";
+import { StackedBar } from "~/components/ui/bar";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Data Purging Tool" }];
 
@@ -154,9 +155,10 @@ function UsageLimits({ limits }: { limits: ReturnType<typeof useLoaderData<typeo
                 <th scope="row" className="py-2 pr-4 text-left font-medium text-slate-900">
                   {r.label}
                   {r.limit !== null && r.limit > 0 && (
-                    <div className="mt-1 h-1.5 w-32 overflow-hidden rounded-full bg-slate-200" aria-hidden>
-                      <div className={`h-full ${pct >= 90 ? "bg-red-500" : "bg-blue-500"}`} style={{ width: `${pct}%` }} />
-                    </div>
+                    <StackedBar
+                      className="mt-1 h-1.5 w-32"
+                      segments={[{ key: "used", percent: pct, fill: pct >= 90 ? "fill-red-500" : "fill-blue-500" }]}
+                    />
                   )}
                 </th>
                 <td className="py-2 pr-4 text-right tabular-nums" data-testid="available">

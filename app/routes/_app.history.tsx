@@ -8,7 +8,8 @@ import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server"
 import { isActiveStatus } from "../../scrub-service/src/job-status";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { ProgressBar, StatCard } from "~/components/purge/stat-card";
+import { StatCard } from "~/components/purge/stat-card";
+import { ProgressBar } from "~/components/ui/bar";
 import { DataTable, type DataTableColumn } from "~/components/ui/data-table";
 import { JOB_STATUS_COLOURS, StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hiddenFields, parseWizardState, previousStep, wizardHref } from "./purge-wizard";
 import { downloadName, downloadNameUtf8 } from "~/models/purge.server";
+import { ADMIN_LIST_KINDS, DEFAULT_SUPPRESSION_TYPE, listsOfSuppression } from "../../scrub-service/src/list-types";
 
 describe("wizard state in the URL", () => {
   it("reads a state and falls back to defaults for anything malformed", () => {
@@ -9,7 +10,7 @@ describe("wizard state in the URL", () => {
     );
     expect(s).toEqual({
       step: 1,
-      type: "LitigationOnly",
+      type: "DNCAndLitigation",
       category: "",
       container: "12",
       mode: "manual",
@@ -18,6 +19,15 @@ describe("wizard state in the URL", () => {
       states: ["CA", "TX"],
       job: "",
     });
+  });
+
+  it("starts with the suppression type that checks every list (decision 124)", () => {
+    expect(DEFAULT_SUPPRESSION_TYPE).toBe("DNCAndLitigation");
+    expect(listsOfSuppression(DEFAULT_SUPPRESSION_TYPE)).toEqual(ADMIN_LIST_KINDS);
+    expect(parseWizardState(new URLSearchParams("")).type).toBe("DNCAndLitigation");
+    // A chosen type is always in the URL, so a link keeps its meaning whatever the default.
+    expect(wizardHref(parseWizardState(new URLSearchParams("type=LitigationOnly")))).toContain("type=LitigationOnly");
+    expect(wizardHref(parseWizardState(new URLSearchParams("")))).toContain("type=DNCAndLitigation");
   });
 
   it("round-trips through wizardHref", () => {

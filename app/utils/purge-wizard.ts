@@ -80,7 +80,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
   const s = { ...state, ...overrides };
   const p = new URLSearchParams();
   p.set("step", String(s.step));
-  if (s.type !== DEFAULT_SUPPRESSION_TYPE) p.set("type", s.type);
+  p.set("type", s.type);
   if (s.category) p.set("category", s.category);
   if (s.container) p.set("container", s.container);
   p.set("mode", s.mode);

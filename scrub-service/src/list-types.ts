@@ -45,7 +45,14 @@ export const CONTAINER_REASON = { reason: "container", label: "Your container" }
 
 export const ADMIN_LIST_KINDS = LIST_TYPES.map((t) => t.kind) as AdminListKind[];
 export const SUPPRESSION_TYPE_NAMES = LIST_TYPES.map((t) => t.suppressionType) as [SuppressionTypeName, ...SuppressionTypeName[]];
-export const DEFAULT_SUPPRESSION_TYPE: SuppressionTypeName = LIST_TYPES[0].suppressionType;
+/**
+ * The suppression type a purge starts with: the one that checks the most lists (today DNC and Litigation), so a
+ * customer who does not change it gets every check, never fewer (decision 124).
+ */
+export const DEFAULT_SUPPRESSION_TYPE: SuppressionTypeName = LIST_TYPES.reduce<ListType>(
+  (widest, t) => (t.includes.length > widest.includes.length ? t : widest),
+  LIST_TYPES[0],
+).suppressionType;
 
 export function isAdminListKind(value: unknown): value is AdminListKind {
   return LIST_TYPES.some((t) => t.kind === value);

@@ -55,8 +55,7 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
   await page.goto("/purge");
   await expect(page.getByRole("heading", { name: "Purge Your Data" })).toBeVisible();
   await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
-  await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
-  await page.getByRole("radio", { name: /DNC and Litigation/ }).check();
+  await expect(page.getByRole("radio", { name: /DNC and Litigation/ })).toBeChecked();
   await next(page);
 
   await expect(page.getByText("Step 2 of 6: Choose Category")).toBeVisible();
@@ -193,7 +192,37 @@ test("Start New Purge resets the wizard", async ({ page }) => {
   await page.getByRole("link", { name: "Start New Purge" }).click();
   await expect(page).toHaveURL(/\/purge$/);
   await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
-  await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
+  await expect(page.getByRole("radio", { name: /DNC and Litigation/ })).toBeChecked();
+});
+
+test("step 1 starts on DNC and Litigation (decision 124); Your choices shows the selected type, live with JS and after Next without", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/purge");
+    const chosen = page.getByTestId("choice-suppression-type");
+    await expect(page.getByRole("radio", { name: /DNC and Litigation/ })).toBeChecked();
+    await expect(chosen).toHaveText("DNC and Litigation");
+
+    await page.getByRole("radio", { name: /Litigation Only/ }).check();
+    if (javaScriptEnabled) await expect(chosen).toHaveText("Litigation Only");
+    await next(page);
+    await expect(page.getByText("Step 2 of 6: Choose Category")).toBeVisible();
+    await expect(page).toHaveURL(/type=LitigationOnly/);
+    await expect(chosen).toHaveText("Litigation Only");
+
+    await page.getByRole("link", { name: "Previous" }).click();
+    await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
+    await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
+    await expect(chosen).toHaveText("Litigation Only");
+    await page.getByRole("radio", { name: /DNC and Litigation/ }).check();
+    if (javaScriptEnabled) await expect(chosen).toHaveText("DNC and Litigation");
+    await next(page);
+    await expect(page).toHaveURL(/type=DNCAndLitigation/);
+    await expect(chosen).toHaveText("DNC and Litigation");
+  }
 });
 
 test("a new customer gets the subscription dialog on /purge; with a plan they purge and see only their own figures", async ({

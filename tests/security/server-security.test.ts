@@ -57,6 +57,8 @@ describe("security headers", () => {
     expect(csp).toContain("form-action 'self'");
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toMatch(/(^|; )style-src 'self'(;|$)/);
+    expect(csp).not.toContain("unsafe-inline");
     const nonceA = (await a.json()).nonce as string;
     const nonceB = (await b.json()).nonce as string;
     expect(csp).toContain(`'nonce-${nonceA}'`);

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
+import { ProgressBar as Bar } from "~/components/ui/bar";
 import { isActiveStatus, type ShownStatus } from "../../../scrub-service/src/job-status";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { formatNumber } from "~/utils/format";
@@ -64,16 +65,7 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
         <span>{label}</span>
         <span>{p}%</span>
       </div>
-      <div
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={p}
-        className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
-      >
-        <div className="h-full rounded-full bg-blue-600 transition-[width]" style={{ width: `${p}%` }} />
-      </div>
+      <Bar percent={p} label={label} className="h-2 w-full" />
     </div>
   );
 }

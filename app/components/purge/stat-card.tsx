@@ -26,20 +26,3 @@ export function StatCard({
     </section>
   );
 }
-
-export function ProgressBar({ percent, label, tone = "blue" }: { percent: number; label: string; tone?: "blue" | "green" | "red" }) {
-  const p = Math.max(0, Math.min(100, percent));
-  const color = { blue: "bg-blue-600", green: "bg-green-600", red: "bg-red-600" }[tone];
-  return (
-    <div
-      role="progressbar"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={Math.round(p)}
-      className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
-    >
-      <div className={`h-full rounded-full ${color} transition-[width] duration-500`} style={{ width: `${p}%` }} />
-    </div>
-  );
-}

@@ -13,8 +13,9 @@ import {
 } from "~/utils/purge-wizard";
 import { formatBytes, formatNumber, formatRate, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import type { JobView } from "~/models/purge.server";
+import type { SuppressionTypeName } from "../../../scrub-service/src/list-types";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { ProgressBar } from "./stat-card";
+import { ProgressBar, StackedBar } from "~/components/ui/bar";
 import { isActiveStatus } from "../../../scrub-service/src/job-status";
 import { DownloadButtons } from "./downloads";
 import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
@@ -94,10 +95,11 @@ function StepProgress({ step, mode }: { step: number; mode: WizardState["mode"] 
   );
 }
 
-function Summary({ wizard }: { wizard: WizardData }) {
+/** `type` is the suppression type chosen on the page right now (JS on, before Next); the URL's otherwise. */
+function Summary({ wizard, type }: { wizard: WizardData; type: SuppressionTypeName }) {
   const { state } = wizard;
   const rows: [string, string][] = [
-    ["Suppression type", SUPPRESSION_LABEL[state.type]],
+    ["Suppression type", SUPPRESSION_LABEL[type]],
     ["Category", wizard.categoryName ?? "None"],
     ["Container", wizard.containerName ?? "None"],
   ];
@@ -111,7 +113,9 @@ function Summary({ wizard }: { wizard: WizardData }) {
         {rows.map(([k, v]) => (
           <div key={k}>
             <dt className="text-xs text-slate-500">{k}</dt>
-            <dd className="font-medium break-words text-slate-900">{v}</dd>
+            <dd className="font-medium break-words text-slate-900" data-testid={`choice-${k.toLowerCase().replace(/ /g, "-")}`} aria-live="polite">
+              {v}
+            </dd>
           </div>
         ))}
       </dl>
@@ -119,7 +123,7 @@ function Summary({ wizard }: { wizard: WizardData }) {
   );
 }
 
-function Step1({ wizard }: { wizard: WizardData }) {
+function Step1({ wizard, onTypeChange }: { wizard: WizardData; onTypeChange: (type: SuppressionTypeName) => void }) {
   const { state } = wizard;
   return (
     <Form method="get" action="/purge">
@@ -133,7 +137,14 @@ function Step1({ wizard }: { wizard: WizardData }) {
               key={t.value}
               className="flex cursor-pointer gap-3 rounded-lg border border-slate-200 p-4 hover:border-blue-300 has-[:checked]:border-blue-500 has-[:checked]:bg-blue-50"
             >
-              <input type="radio" name="type" value={t.value} defaultChecked={state.type === t.value} className="mt-1 h-4 w-4 accent-blue-600" />
+              <input
+                type="radio"
+                name="type"
+                value={t.value}
+                defaultChecked={state.type === t.value}
+                onChange={(e) => e.currentTarget.checked && onTypeChange(t.value)}
+                className="mt-1 h-4 w-4 accent-blue-600"
+              />
               <span>
                 <span className="block font-medium text-slate-900">{t.label}</span>
                 <span className="block text-sm text-slate-600">{t.description}</span>
@@ -494,9 +505,9 @@ export function Processing({ job }: { job: JobView }) {
 function Results({ job }: { job: JobView }) {
   const total = job.good + job.bad + job.invalid;
   const parts = [
-    { key: "good", label: "Good", value: job.good, color: "bg-green-500", text: "text-green-700" },
-    { key: "bad", label: "Bad", value: job.bad, color: "bg-red-500", text: "text-red-700" },
-    { key: "invalid", label: "Invalid", value: job.invalid, color: "bg-amber-500", text: "text-amber-700" },
+    { key: "good", label: "Good", value: job.good, fill: "fill-green-500", text: "text-green-700" },
+    { key: "bad", label: "Bad", value: job.bad, fill: "fill-red-500", text: "text-red-700" },
+    { key: "invalid", label: "Invalid", value: job.invalid, fill: "fill-amber-500", text: "text-amber-700" },
   ];
   const reasons = Object.entries(job.reasons).filter(([, v]) => v > 0);
   return (
@@ -517,11 +528,11 @@ function Results({ job }: { job: JobView }) {
         ))}
       </div>
       {total > 0 && (
-        <div className="mt-4 flex h-3 w-full overflow-hidden rounded-full bg-slate-100" aria-hidden>
-          {parts.map((p) => (
-            <div key={p.key} className={p.color} style={{ width: `${(p.value / total) * 100}%` }} />
-          ))}
-        </div>
+        <StackedBar
+          className="mt-4 h-3 w-full"
+          track="bg-slate-100"
+          segments={parts.map((p) => ({ key: p.key, percent: (p.value / total) * 100, fill: p.fill }))}
+        />
       )}
       {reasons.length > 0 && (
         <table className="mt-4 min-w-[16rem] text-sm" aria-label="Reasons">
@@ -580,6 +591,10 @@ function Step6({ wizard }: { wizard: WizardData }) {
 
 export function PurgeWizard({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeActionData }) {
   const { state } = wizard;
+  // The type picked on step 1 before Next, for "Your choices"; it resets whenever the URL's step or type changes.
+  const urlChoice = `${state.step}:${state.type}`;
+  const [picked, setPicked] = useState<{ urlChoice: string; type: SuppressionTypeName } | null>(null);
+  const summaryType = picked && picked.urlChoice === urlChoice ? picked.type : state.type;
   const generalError = actionData?.error && !["manual", "upload", "start"].includes(actionData.intent) ? actionData.error : undefined;
   return (
     <>
@@ -591,14 +606,14 @@ export function PurgeWizard({ wizard, actionData }: { wizard: WizardData; action
               <ValidationAlert title={generalError.title} message={generalError.message} />
             </div>
           )}
-          {state.step === 1 && <Step1 wizard={wizard} />}
+          {state.step === 1 && <Step1 wizard={wizard} onTypeChange={(type) => setPicked({ urlChoice, type })} />}
           {state.step === 2 && <Step2 wizard={wizard} />}
           {state.step === 3 && <Step3 wizard={wizard} />}
           {state.step === 4 && <Step4 wizard={wizard} actionData={actionData} />}
           {state.step === 5 && <Step5 wizard={wizard} actionData={actionData} />}
           {state.step === 6 && <Step6 wizard={wizard} />}
         </section>
-        <Summary wizard={wizard} />
+        <Summary wizard={wizard} type={summaryType} />
       </div>
     </>
   );
