@@ -4,7 +4,9 @@ import {
   ADMIN_LIST_KINDS,
   listTypeOfDncType,
   listTypeOfKind,
+  suppressionTypesChecking,
   type AdminListKind,
+  type ListTone,
   type DncType,
   type SuppressionTypeName,
 } from "../../scrub-service/src/list-types";
@@ -13,12 +15,16 @@ import { loadColumns, toLoadItem, type ListLoadItem } from "./container.server";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The admin lists, one per list type (scrub-service/src/list-types.ts): type 0 = Litigation Only, 1 = DNC and Litigation. */
+/** The admin lists, one per list type (scrub-service/src/list-types.ts): type 0 = Litigation List, 1 = DNC List. */
 export interface DncList {
   id: number;
   suppressionType: DncType;
   suppressionTypeName: SuppressionTypeName;
+  /** The list's name from the registry ("DNC List"), never a suppression type's. */
   name: string;
+  tone: ListTone;
+  /** Labels of the suppression types whose purges check this list. */
+  checkedBy: string[];
   description: string;
   phoneCount: number;
   createdAt: string;
@@ -42,7 +48,9 @@ function toDncList(r: { id: number; kind: string; name: string; description: str
     id: r.id,
     suppressionType: t.type,
     suppressionTypeName: t.suppressionType,
-    name: r.name,
+    name: t.name,
+    tone: t.tone,
+    checkedBy: suppressionTypesChecking(t.kind).map((c) => c.label),
     description: r.description,
     phoneCount: Number(r.size),
     createdAt: r.created_at.toISOString(),

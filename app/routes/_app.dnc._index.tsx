@@ -28,6 +28,7 @@ import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass 
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
+import { LIST_TONE_CLASSES } from "~/components/lists/list-tones";
 
 export const meta: MetaFunction = () => [{ title: "DNC Management · Data Purging Tool" }];
 
@@ -204,11 +205,6 @@ function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
   return actionData?.intent === intent ? actionData.result : undefined;
 }
 
-const CARD_STYLE: Record<0 | 1, { ring: string; badge: string; bar: string }> = {
-  0: { ring: "border-blue-200", badge: "bg-blue-100 text-blue-800 ring-blue-200", bar: "bg-blue-600" },
-  1: { ring: "border-red-200", badge: "bg-red-100 text-red-800 ring-red-200", bar: "bg-red-600" },
-};
-
 function lastLoadText(load: ListLoadItem): string {
   const when = formatDate(load.finishedAt ?? load.createdAt);
   if (load.status === "failed") return `Last load failed (${when}).`;
@@ -223,7 +219,7 @@ function describeLoadText(l: ListLoadItem): string {
 }
 
 function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
-  const style = CARD_STYLE[list.suppressionType];
+  const style = LIST_TONE_CLASSES[list.tone];
   const active = load && (load.status === "queued" || load.status === "running");
   const q = `type=${list.suppressionType}`;
   return (
@@ -232,9 +228,14 @@ function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
       <div className="flex items-start justify-between gap-2">
         <div>
           <h2 className="text-lg font-semibold text-slate-900">{list.name}</h2>
-          <span className={`mt-1 inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ${style.badge}`}>
-            Type {list.suppressionType}
-          </span>
+          <p className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-600" data-testid="checked-by">
+            <span>Checked by:</span>
+            {list.checkedBy.map((label) => (
+              <span key={label} className={`inline-flex rounded-full px-2 py-0.5 font-medium ring-1 ${style.badge}`}>
+                {label}
+              </span>
+            ))}
+          </p>
         </div>
         <CardMenu
           label={`Actions for ${list.name}`}

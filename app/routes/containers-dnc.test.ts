@@ -363,12 +363,19 @@ describe("/dnc", () => {
 
   it("lists the two fixed lists and adds, removes and replaces numbers as an admin", async () => {
     const admin = await signedInUser("Admin");
-    const page = bodyOf<{ lists: Array<{ suppressionType: number; name: string; phoneCount: number }> }>(
+    const page = bodyOf<{ lists: Array<{ suppressionType: number; name: string; tone: string; checkedBy: string[]; phoneCount: number }> }>(
       await run(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })),
     );
-    expect(page.lists.map((l) => [l.suppressionType, l.name])).toEqual([
-      [0, "Litigation Only"],
-      [1, "DNC and Litigation"],
+    // Cards are titled with the lists' own names and say which suppression types check them (decision 126).
+    expect(page.lists.map((l) => [l.suppressionType, l.name, l.tone, l.checkedBy])).toEqual([
+      [0, "Litigation List", "blue", ["Litigation Only", "DNC and Litigation"]],
+      [1, "DNC List", "red", ["DNC and Litigation"]],
+    ]);
+    // The stored names agree with the registry (migration 0017 renamed the seeded rows).
+    const stored = await db().selectFrom("lists").select(["kind", "name"]).where("kind", "<>", "container").orderBy("suppression_type").execute();
+    expect(stored).toEqual([
+      { kind: "litigation", name: "Litigation List" },
+      { kind: "dnc", name: "DNC List" },
     ]);
     const invalid = await run(dnc.action, multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "add", method: "manual", numbers: "20155501234" }));
     expect(errorsOf(invalid).numbers?.[0]).toBe("The following numbers are invalid (must be exactly 10 digits with no alphabets): 20155501234");

@@ -4,8 +4,25 @@
  * Pure data without imports, so the browser bundle may import it as well as the engine (docs/decisions/095).
  *
  * Adding a list type (a state DNC list, say) = one entry below + its data: a migration that inserts its
- * `lists` row (kind, suppression_type = `type`) and admits the kind in the lists_kind check constraint.
+ * `lists` row (kind, suppression_type = `type`, name = `name`). The database admits any short lower-case kind
+ * (migration 0017) and the DNC page draws one card per entry, titled `name`, in the colours of `tone`.
  */
+
+/** Card colours a list type may take on the DNC page (app/components/lists/list-tones.ts has one palette each). */
+export const LIST_TONES = ["blue", "red", "amber", "green", "violet", "slate"] as const;
+export type ListTone = (typeof LIST_TONES)[number];
+
+interface ListTypeShape {
+  kind: string;
+  type: number;
+  suppressionType: string;
+  name: string;
+  tone: ListTone;
+  label: string;
+  description: string;
+  includes: readonly string[];
+  reasonLabel: string;
+}
 
 export const LIST_TYPES = [
   {
@@ -15,6 +32,9 @@ export const LIST_TYPES = [
     type: 0,
     /** The suppression type named after this list (scrub_jobs.suppression_type, the API's suppression_type). */
     suppressionType: "LitigationOnly",
+    /** The list's own name (DNC page card title, lists.name); `label` names the suppression type. */
+    name: "Litigation List",
+    tone: "blue",
     label: "Litigation Only",
     description: "Removes numbers on the litigation list (known TCPA litigators).",
     /** The lists a scrub of this suppression type checks, in the order that gives the reason. */
@@ -25,12 +45,14 @@ export const LIST_TYPES = [
     kind: "dnc",
     type: 1,
     suppressionType: "DNCAndLitigation",
+    name: "DNC List",
+    tone: "red",
     label: "DNC and Litigation",
     description: "Removes numbers on the do-not-call list and on the litigation list.",
     includes: ["litigation", "dnc"],
     reasonLabel: "DNC list",
   },
-] as const;
+] as const satisfies readonly ListTypeShape[];
 
 export type ListType = (typeof LIST_TYPES)[number];
 /** An admin list's kind. */
@@ -53,6 +75,11 @@ export const DEFAULT_SUPPRESSION_TYPE: SuppressionTypeName = LIST_TYPES.reduce<L
   (widest, t) => (t.includes.length > widest.includes.length ? t : widest),
   LIST_TYPES[0],
 ).suppressionType;
+
+/** The suppression types whose scrubs check this admin list ("Litigation Only, DNC and Litigation"). */
+export function suppressionTypesChecking(kind: AdminListKind): ListType[] {
+  return LIST_TYPES.filter((t) => (t.includes as readonly string[]).includes(kind));
+}
 
 export function isAdminListKind(value: unknown): value is AdminListKind {
   return LIST_TYPES.some((t) => t.kind === value);

@@ -122,8 +122,11 @@ test("an admin loads the DNC lists: manual numbers, a streamed file with progres
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/dnc");
   await expect(page.getByRole("heading", { name: "DNC Management" })).toBeVisible();
-  await expect(page.getByTestId("dnc-card-0").getByRole("heading", { name: "Litigation Only" })).toBeVisible();
-  await expect(page.getByTestId("dnc-card-1").getByRole("heading", { name: "DNC and Litigation" })).toBeVisible();
+  // Titled with the lists' names from the registry; the suppression types that check each list are named too.
+  await expect(page.getByTestId("dnc-card-0").getByRole("heading", { name: "Litigation List" })).toBeVisible();
+  await expect(page.getByTestId("dnc-card-1").getByRole("heading", { name: "DNC List" })).toBeVisible();
+  await expect(page.getByTestId("dnc-card-0").getByTestId("checked-by")).toHaveText("Checked by:Litigation OnlyDNC and Litigation");
+  await expect(page.getByTestId("dnc-card-1").getByTestId("checked-by")).toHaveText("Checked by:DNC and Litigation");
 
   const before0 = await phoneCount(page, 0);
   await openCardMenu(page, "dnc-card-0");

@@ -213,7 +213,7 @@ test("step 1 starts on DNC and Litigation (decision 124); Your choices shows the
     await expect(page).toHaveURL(/type=LitigationOnly/);
     await expect(chosen).toHaveText("Litigation Only");
 
-    await page.getByRole("link", { name: "Previous" }).click();
+    await page.getByRole("button", { name: "Previous" }).click();
     await expect(page.getByText("Step 1 of 6: Suppression Type")).toBeVisible();
     await expect(page.getByRole("radio", { name: /Litigation Only/ })).toBeChecked();
     await expect(chosen).toHaveText("Litigation Only");

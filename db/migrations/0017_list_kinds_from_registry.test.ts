@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { sql } from "kysely";
+import { createTestDb, describeEachDb } from "../../tests/setup/db";
+import type { DbHandle } from "../client";
+import { LIST_TYPES } from "../../scrub-service/src/list-types";
+
+/*
+ * Migration 0017: the database admits any list kind the registry may add (a new list type's migration only
+ * inserts its row), still one list per admin kind and per DNC page type, and the seeded lists carry the
+ * registry's names.
+ */
+describeEachDb("lists after migration 0017", (kind) => {
+  let handle: DbHandle;
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+  }, 240_000);
+  afterAll(() => handle.close());
+
+  it("the admin lists are the registry's, by kind, type and name", async () => {
+    const rows = await handle.db.selectFrom("lists").select(["kind", "suppression_type", "name"]).where("kind", "<>", "container").orderBy("suppression_type").execute();
+    expect(rows).toEqual(LIST_TYPES.map((t) => ({ kind: t.kind, suppression_type: t.type, name: t.name })));
+  });
+
+  it("a third list type needs only its row; a duplicate kind or type, an admin list without a type and a malformed kind are refused", async () => {
+    const insert = (kind: string, type: number | null, name = "x") =>
+      sql`insert into lists (kind, suppression_type, name) values (${kind}, ${type}, ${name})`.execute(handle.db);
+    await insert("state_tx", 2, "Texas DNC List");
+    const added = await handle.db.selectFrom("lists").select(["name"]).where("kind", "=", "state_tx").execute();
+    expect(added).toEqual([{ name: "Texas DNC List" }]);
+
+    await expect(insert("state_tx", 3)).rejects.toThrow(/lists_one_admin_list/);
+    await expect(insert("state_fl", 2)).rejects.toThrow(/lists_one_admin_type/);
+    await expect(insert("state_fl", null)).rejects.toThrow(/lists_admin_list_type/);
+    for (const bad of ["", "State", "1dnc", "dnc list", "a".repeat(33), "dnc;drop"]) {
+      await expect(insert(bad, 9), bad).rejects.toThrow(/lists_kind_check/);
+    }
+  });
+});
