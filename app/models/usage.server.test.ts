@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { useAppTestDb } from "../../tests/setup/db";
 import type { RoleName } from "../../db/schema";
-import { getPlanState, NoPlanError, reserveUsage, UsageLimitError } from "./usage.server";
+import { getPlanState, NoPlanError, recordLookupUsage, reserveUsage, UsageLimitError } from "./usage.server";
 import {
   createBankTransferTransaction,
   getUserTransaction,
@@ -336,5 +336,39 @@ describe("review races", () => {
     ]);
     expect(new Set(results.map((r) => r.transaction.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+});
+
+describe("live lookups (decision 111)", () => {
+  it("count as DNC suppression usage with purges, under the same limit", async () => {
+    const user = await createUser();
+    await expect(recordLookupUsage(db(), { userId: user, amount: 1 })).rejects.toBeInstanceOf(NoPlanError);
+    await subscribeAndPay(user, "business");
+    await recordLookupUsage(db(), { userId: user, amount: 400 });
+    await recordLookupUsage(db(), { userId: user, amount: 600 });
+    expect((await getPlanState(db(), user)).suppression.used).toBe(1000);
+    await startPurge(user, 498_000);
+    await expect(recordLookupUsage(db(), { userId: user, amount: 1001 })).rejects.toBeInstanceOf(UsageLimitError);
+    await recordLookupUsage(db(), { userId: user, amount: 1000 });
+    expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 500000, used: 500000, available: 0 });
+    await expect(startPurge(user, 1)).rejects.toBeInstanceOf(UsageLimitError);
+    const rows = await db().selectFrom("lookup_usage").selectAll().where("user_id", "=", user).execute();
+    expect(rows.reduce((n, r) => n + Number(r.numbers), 0)).toBe(2000);
+    expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(3);
+  });
+
+  it("a period that starts inside a minute counts only the lookups made from its start", async () => {
+    const user = await createUser();
+    const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000 + 30_000); // hh:mm:30, ten minutes ago
+    await subscribeAndPay(user, "beginner", new Date(start.getTime() - 30 * DAY)); // an old period, long expired
+    await db()
+      .insertInto("lookup_usage")
+      .values({ user_id: user, bucket_start: new Date(start.getTime() - 30_000), requests: 1, numbers: 7 }) // earlier in that minute
+      .execute();
+    await subscribeAndPay(user, "business", start);
+    await recordLookupUsage(db(), { userId: user, amount: 5, now: new Date(start.getTime() + 10_000) });
+    const bucket = await db().selectFrom("lookup_usage").select("bucket_start").where("user_id", "=", user).where("numbers", "=", BigInt(5)).executeTakeFirstOrThrow();
+    expect(new Date(bucket.bucket_start).getTime()).toBe(start.getTime());
+    expect((await getPlanState(db(), user)).suppression.used).toBe(5);
   });
 });

@@ -91,20 +91,29 @@ export async function findActivePeriod(db: DbOrTrx, userId: string, now: Date = 
     .executeTakeFirst();
 }
 
-/** Numbers purged (or held by running purges) by the user in [start, end). */
+/** Numbers purged (or held by running purges) and looked up through the API by the user in [start, end). */
 export async function suppressionUsed(db: DbOrTrx, userId: string, start: Date, end: Date): Promise<number> {
-  const row = await db
-    .selectFrom("scrub_jobs")
-    .select(
-      sql<string>`coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)`.as(
-        "used",
-      ),
-    )
-    .where("user_id", "=", userId)
-    .where("created_at", ">=", start)
-    .where("created_at", "<", end)
-    .executeTakeFirstOrThrow();
-  return Number(row.used);
+  const [jobs, lookups] = await Promise.all([
+    db
+      .selectFrom("scrub_jobs")
+      .select(
+        sql<string>`coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)`.as(
+          "used",
+        ),
+      )
+      .where("user_id", "=", userId)
+      .where("created_at", ">=", start)
+      .where("created_at", "<", end)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("lookup_usage")
+      .select(sql<string>`coalesce(sum(numbers), 0)`.as("used"))
+      .where("user_id", "=", userId)
+      .where("bucket_start", ">=", start)
+      .where("bucket_start", "<", end)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return Number(jobs.used) + Number(lookups.used);
 }
 
 /** Numbers added (or held by running loads) to the user's containers in [start, end). */
@@ -291,3 +300,60 @@ export async function reserveUsage(
   };
 }
 
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Counts `amount` looked-up numbers against the user's DNC suppression usage, atomically with the limit check
+ * (the user-row lock reserveUsage takes, so lookups and purges never both slip under the limit). The numbers
+ * are added to the user's row of the current minute in `lookup_usage`; when the plan period started inside this
+ * minute the row starts at the period's start, so the period's sum counts exactly the lookups made in it.
+ * Throws NoPlanError or UsageLimitError like reserveUsage; the per-user cap on active scrubs does not apply
+ * (a lookup is answered at once, it queues nothing).
+ */
+export async function recordLookupUsage(db: Db, input: { userId: string; amount: number; now?: Date }): Promise<Reservation> {
+  const amount = Math.trunc(input.amount);
+  if (!Number.isFinite(amount) || amount < 0) throw new Error(`recordLookupUsage: invalid amount ${input.amount}`);
+  return db.transaction().execute(async (trx) => {
+    await sql`select id from users where id = ${input.userId} for update`.execute(trx);
+    const now = input.now ?? new Date();
+    const state = await getPlanState(trx, input.userId, { now });
+    const f = state.suppression;
+    let available: number | null = null;
+    if (!state.unlimited) {
+      if (!state.plan) throw new NoPlanError("suppression");
+      const limit = f.limit ?? 0;
+      if (f.used + amount > limit) {
+        throw new UsageLimitError("suppression", {
+          planName: state.plan.name,
+          limit,
+          used: f.used,
+          requested: amount,
+          available: Math.max(0, limit - f.used),
+          periodEnd: state.periodEnd,
+        });
+      }
+      available = limit - f.used - amount;
+    }
+    const minute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+    const bucket = state.plan && state.periodStart > minute ? state.periodStart : minute;
+    await trx
+      .insertInto("lookup_usage")
+      .values({ user_id: input.userId, bucket_start: bucket, requests: 1, numbers: amount })
+      .onConflict((oc) =>
+        oc.columns(["user_id", "bucket_start"]).doUpdateSet({
+          requests: sql`lookup_usage.requests + 1`,
+          numbers: sql`lookup_usage.numbers + ${amount}`,
+        }),
+      )
+      .execute();
+    return {
+      unlimited: state.unlimited,
+      limit: f.limit,
+      used: f.used,
+      available,
+      periodStart: state.periodStart,
+      periodEnd: state.periodEnd,
+    };
+  });
+}

@@ -4,7 +4,7 @@
  */
 
 import { API_ERROR_CODES } from "./api-error-codes";
-import { SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
+import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
 
 const error = (description: string) => ({
   description,
@@ -55,7 +55,7 @@ export const openApiDocument = {
   },
   servers: [{ url: "/api/v1" }],
   security: [{ bearerAuth: [] }],
-  tags: [{ name: "Scrubs" }, { name: "Containers" }, { name: "Account" }],
+  tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Account" }],
   paths: {
     "/scrubs": {
       get: {
@@ -183,6 +183,57 @@ export const openApiDocument = {
           "404": error("No such job or certificate for this account (not_found)."),
           "409": error("The job has not finished yet (result_not_ready)."),
           ...commonErrors,
+        },
+      },
+    },
+    "/lookup": {
+      post: {
+        tags: ["Lookup"],
+        summary: "Look numbers up (live, for dialers)",
+        description:
+          "Up to 1,000 numbers (strings or integers) answered at once, in the order sent: the normalized 10-digit number, whether it is valid (else the reason and " +
+          "a sentence), its kind, region and state, the suppression lists holding it (lists) and which of your containers hold it (containers; never another account's). " +
+          "suppressed / suppressed_by say what a scrub would do with it: the first list of suppression_type (default DNCAndLitigation) that holds it, else \"container\" " +
+          "when container_id (default: the integration's container) holds it. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
+          "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
+          "never an answer that a number is on no list.",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["numbers"],
+                properties: {
+                  numbers: { type: "array", minItems: 1, maxItems: 1000, items: { type: ["string", "integer"] } },
+                  suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+                  container_id: { type: ["integer", "null"], description: "One of your containers that suppresses too; null for none." },
+                },
+              },
+              example: { numbers: ["(212) 555-2142", 4155552100, "12"] },
+            },
+          },
+        },
+        responses: {
+          "200": {
+            description: "One result per number, in order.",
+            headers: rateHeaders,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/LookupAnswer" } } },
+          },
+          ...commonErrors,
+          ...workErrors,
+          "404": error("container_id is not one of your containers (not_found)."),
+          "413": error("The body is larger than 64 KB (payload_too_large)."),
+          "415": error("The body is not application/json (unsupported_media_type)."),
+          "422": error("numbers is missing, empty or longer than 1,000, or another field is invalid (validation_failed)."),
+          "429": {
+            ...error("More than 1000 requests in the current hour (rate_limited)."),
+            headers: { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" } } },
+          },
+          "503": {
+            ...error("A suppression list could not be read at its current version (service_unavailable); nothing was counted. Retry."),
+            headers: { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } },
+          },
         },
       },
     },
@@ -394,6 +445,40 @@ export const openApiDocument = {
           rate_limit: {
             type: "object",
             properties: { limit_per_hour: { type: "integer" }, remaining: { type: "integer" }, reset: { type: "string", format: "date-time" } },
+          },
+        },
+      },
+      LookupResult: {
+        type: "object",
+        properties: {
+          input: { type: ["string", "integer"], description: "The entry as sent." },
+          number: { type: ["string", "null"], description: "The normalized 10-digit number; null when invalid." },
+          valid: { type: "boolean" },
+          reason: { type: ["string", "null"], description: "Why the entry is invalid (e.g. wrong_length), else null." },
+          message: { type: ["string", "null"], description: "The reason in words." },
+          kind: { type: ["string", "null"], description: "The number's kind (e.g. us, toll_free)." },
+          region: { type: ["string", "null"], description: "ISO 3166 region of the area code." },
+          state: { type: ["string", "null"], description: "US state of the area code." },
+          lists: { type: "array", items: { type: "string", enum: [...ADMIN_LIST_KINDS] }, description: "The suppression lists holding it." },
+          containers: {
+            type: "array",
+            items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } },
+            description: "Your containers holding it.",
+          },
+          suppressed: { type: "boolean" },
+          suppressed_by: { type: ["string", "null"], description: "The list kind, or container, that suppresses it under suppression_type." },
+        },
+      },
+      LookupAnswer: {
+        type: "object",
+        properties: {
+          data: { type: "array", items: { $ref: "#/components/schemas/LookupResult" } },
+          suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+          container_id: { type: ["integer", "null"] },
+          lists: { type: "array", items: { type: "object", properties: { kind: { type: "string" }, version: { type: "integer" } } } },
+          containers: {
+            type: "array",
+            items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, version: { type: "integer" } } },
           },
         },
       },

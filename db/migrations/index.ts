@@ -9,6 +9,7 @@ import * as m0007 from "./0007_scrub_proof";
 import * as m0013 from "./0013_input_formats";
 import * as m0010 from "./0010_list_load_attempts";
 import * as m0017 from "./0017_list_kinds_from_registry";
+import * as m0011 from "./0011_lookup_usage";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0013_input_formats": m0013,
   "0010_list_load_attempts": m0010,
   "0017_list_kinds_from_registry": m0017,
+  "0011_lookup_usage": m0011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -60,7 +60,19 @@ export interface TransactionsTable {
   updated_at: Generated<Date>;
 }
 
+/**
+ * 0011: numbers looked up through POST /api/v1/lookup, one row per user and minute (bucket_start: the minute,
+ * or the plan period's start when that falls inside the minute). Summed into the DNC suppression usage.
+ */
+export interface LookupUsageTable {
+  user_id: string;
+  bucket_start: Date;
+  requests: Generated<number>;
+  numbers: BigintCount;
+}
+
 export interface BillingTables {
   plans: PlansTable;
   transactions: TransactionsTable;
+  lookup_usage: LookupUsageTable;
 }

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { countRecords, previewCsv } from "./pipeline/read";
-import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
+import { ListStoreError } from "./lists/store";
+import type { ListStoreState, LookupAnswer, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
 
 export interface HttpClientOptions {
   /** http(s)://host:port of the service, or unset with socketPath. */
@@ -51,8 +52,9 @@ function requester(o: HttpClientOptions) {
             } catch {
               data = { error: text };
             }
-            if ((res.statusCode ?? 500) >= 400) reject(new Error(data.error ?? `scrub service answered ${res.statusCode}`));
-            else resolve(data as T);
+            if ((res.statusCode ?? 500) >= 400) {
+              reject(Object.assign(new Error(data.error ?? `scrub service answered ${res.statusCode}`), { status: res.statusCode }));
+            } else resolve(data as T);
           });
           res.on("error", reject);
         },
@@ -105,6 +107,16 @@ export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
     loadNumbers: (input: ManualLoadInput) => call<ManualLoadResult>("POST", "/v1/list-loads/manual", input),
     listStoreStatus: () => call<ListStoreState[]>("GET", "/v1/lists"),
     rebuildLists: (listIds?: number[]) => call<ListStoreState[]>("POST", "/v1/lists/rebuild", { listIds }),
+    async lookup(input) {
+      try {
+        return await call<LookupAnswer>("POST", "/v1/lookup", input);
+      } catch (e) {
+        // The service's store could not serve a list (503), or the service did not answer: fail closed.
+        const status = (e as { status?: number }).status;
+        if (status === undefined || status === 503) throw new ListStoreError(`The scrub service could not look the numbers up: ${(e as Error).message}`);
+        throw e;
+      }
+    },
     async close() {},
   };
 }

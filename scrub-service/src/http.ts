@@ -8,6 +8,7 @@
  *   POST /v1/list-loads?listId&mode=add|remove|replace|changes&fileName[&userId]  body: the file (streamed) → 202 {id}
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
+ *   POST /v1/lookup {userId, numbers} → LookupAnswer (503 when a list's copy cannot be read: fail closed)
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
@@ -23,6 +24,8 @@ import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { operatorAccountId } from "./operator-account";
+import { checkLookupInput } from "./lists/lookup";
+import { ListStoreError } from "./lists/store";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -205,6 +208,21 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
       if (resource === "lists" && id === "rebuild" && m === "POST") {
         const body = await readJson(req);
         return send(res, 200, await service.rebuildLists(body.listIds as number[] | undefined));
+      }
+      if (resource === "lookup" && !id && m === "POST") {
+        let input;
+        try {
+          input = checkLookupInput(await readJson(req));
+        } catch (e) {
+          if (e instanceof RangeError) throw new HttpError(400, e.message);
+          throw e;
+        }
+        try {
+          return send(res, 200, await service.lookup(input));
+        } catch (e) {
+          if (e instanceof ListStoreError) throw new HttpError(503, e.message);
+          throw e;
+        }
       }
       if (resource === "users" && id === "operator" && m === "GET" && o.local) {
         return send(res, 200, { id: await operatorAccountId(db) });

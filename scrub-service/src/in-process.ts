@@ -12,6 +12,7 @@ import { EmbeddedListStore } from "./lists/embedded-store";
 import { recordLoadProvenance, typedEntriesSource } from "./lists/provenance";
 import { numbersOfEntries } from "./lists/input";
 import { ListManager } from "./lists/manager";
+import { lookupNumbers } from "./lists/lookup";
 import { RedisListStore } from "./lists/redis-store";
 import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
@@ -162,6 +163,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
       for (const id of ids) await manager.rebuild(id);
       return (await manager.status()).filter((s) => ids.includes(s.listId));
     },
+    lookup: (input) => lookupNumbers(manager, input),
     async close() {
       await runner.stop();
       await pool?.destroy();

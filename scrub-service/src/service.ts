@@ -13,6 +13,11 @@ import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schem
 import type { ListKind } from "./list-types";
 import type { CountOptions } from "./pipeline/read";
 import type { DetectOptions } from "./pipeline/input/detect";
+import type { LookupAnswer, LookupInput } from "./lists/lookup";
+
+export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
+export { MAX_LOOKUP_NUMBERS } from "./lists/lookup";
+export { ListStoreError } from "./lists/store";
 
 export type { SuppressionTypeName, ListLoadMode, CountOptions, DetectOptions };
 export {
@@ -213,5 +218,10 @@ export interface ScrubService {
   listStoreStatus(): Promise<ListStoreState[]>;
   /** Reloads the list store (Redis) from the database: every list, or the given ones. */
   rebuildLists(listIds?: number[]): Promise<ListStoreState[]>;
+  /**
+   * Live lookup: which admin lists and which of the user's containers hold each number, at the lists' current
+   * versions. Throws ListStoreError when any list's copy cannot be read at its version (fail closed).
+   */
+  lookup(input: LookupInput): Promise<LookupAnswer>;
   close(): Promise<void>;
 }

@@ -633,6 +633,7 @@ describe("the rest of the surface", () => {
       "/scrubs/{id}",
       "/scrubs/{id}/files/{kind}",
       "/scrubs/{id}/certificate",
+      "/lookup",
       "/containers",
       "/containers/{id}/numbers",
       "/containers/{id}/loads/{loadId}",

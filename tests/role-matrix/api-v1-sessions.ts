@@ -19,6 +19,7 @@ export const entries: MatrixEntry[] = [
     id,
     kind: "good",
   }),
+  ...api("/api/v1/lookup", () => import("~/routes/api.v1.lookup"), "/api/v1/lookup"),
   ...api("/api/v1/containers", () => import("~/routes/api.v1.containers._index"), "/api/v1/containers"),
   ...api("/api/v1/containers/$id/numbers", () => import("~/routes/api.v1.containers.$id.numbers"), `/api/v1/containers/${id}/numbers`, { id }),
   ...api(

@@ -195,6 +195,24 @@ export class ListManager {
     }
   }
 
+  /**
+   * A reader of exactly `info.version` of the list for a live lookup, without waiting: the store's copy at that
+   * version (filled from the database first when the store fills on demand), or null when the list is empty.
+   * Throws ListStoreError when the store cannot serve that version (missing, changing, stale, unreachable).
+   */
+  async snapshotAt(info: ListInfo): Promise<ListSnapshot | null> {
+    if (info.size === 0 && info.version >= 1) return null;
+    try {
+      return await this.store.snapshot(info.id, info.version);
+    } catch (e) {
+      if (!(e instanceof ListStoreError) || !this.store.fillsOnDemand) throw e;
+    }
+    await this.exclusive(info.id, async () => {
+      if ((await this.store.version(info.id)) !== info.version) await this.fillFromDatabase(info.id);
+    });
+    return this.store.snapshot(info.id, info.version);
+  }
+
   /** Status of every list: database version vs the store's. */
   async status(): Promise<{ listId: number; kind: ListInfo["kind"]; version: number; size: number; storeVersion: number | null }[]> {
     const out = [];

@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiHandler, json, notFound, validate } from "~/utils/api.server";
+import { intakeErrorToApi } from "~/utils/api-work.server";
+import { recordLookupUsage } from "~/models/usage.server";
+import { getScrubService } from "~/utils/scrub.server";
+import { lookUp, lookupResponse, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/utils/lookup.server";
+
+const handle = apiHandler({
+  /**
+   * POST /api/v1/lookup: up to 1,000 numbers answered at once, in order: normalized number, valid or the
+   * reason, and the lists and the key owner's containers holding it. Counted as DNC suppression usage once
+   * answered; a list that cannot be read fails the request (503) and counts nothing.
+   */
+  async POST({ request, api }) {
+    await requireLookupAccess(api);
+    const input = validate(lookupSchema, await readLookupBody(request));
+    const entries = parseEntries(input.numbers);
+    const answer = await lookUp(await getScrubService(), api.userId, entries.distinct);
+    let containerId: number | null = null;
+    if (input.container_id != null) {
+      if (!answer.lists.some((l) => l.kind === "container" && l.id === input.container_id)) throw notFound("Container");
+      containerId = input.container_id;
+    } else if (input.container_id === undefined && api.containerId != null && answer.lists.some((l) => l.id === api.containerId)) {
+      containerId = api.containerId; // the integration's default container, while it still exists
+    }
+    try {
+      await recordLookupUsage(api.db, { userId: api.userId, amount: input.numbers.length });
+    } catch (e) {
+      throw intakeErrorToApi(e);
+    }
+    return json(api, lookupResponse(input.numbers, entries, answer, { suppressionType: input.suppression_type, containerId }));
+  },
+});
+
+export const loader = (args: LoaderFunctionArgs) => handle(args);
+export const action = (args: ActionFunctionArgs) => handle(args);

@@ -1,0 +1,316 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sql } from "kysely";
+
+process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "api-lookup-"));
+
+import { useAppTestDb } from "../setup/db";
+import { testContext } from "../setup/request";
+import { freePort } from "../setup/processes";
+import { apiRequest, bodyOf, installScrubService, makeContainer, makeKey, makeUser } from "./helpers";
+import * as lookup from "~/routes/api.v1.lookup";
+import * as usage from "~/routes/api.v1.usage";
+import { openApiDocument } from "~/utils/openapi";
+import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/utils/lookup.server";
+import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "../../scrub-service/src/test/helpers";
+import { listenHttp } from "../../scrub-service/src/http";
+import { createHttpScrubClient } from "../../scrub-service/src/http-client";
+import type { EmbeddedListStore } from "../../scrub-service/src/lists/embedded-store";
+import type { InProcessScrubService } from "../../scrub-service/src/in-process";
+import type { ScrubService } from "../../scrub-service/src/service";
+
+/*
+ * POST /api/v1/lookup against the real engine: the embedded index and (with REDIS_URL) Redis, each in process
+ * (embedded mode) and behind the scrub service's HTTP API (services mode, SCRUB_SERVICE_URL); PostgreSQL when
+ * DATABASE_URL is set. Numbers use 555-2XXX.
+ */
+
+const { handle } = useAppTestDb();
+const db = () => handle().db;
+
+const LITIGATION = "2125552101";
+const DNC = "3105552102";
+const BOTH = "4155552103";
+const CLEAN = "7135552104";
+const ALICE_ONLY = "6175552105";
+const BOB_ONLY = "5035552106";
+
+let alice: { userId: string; key: string; container: number; other: number };
+let bob: { userId: string; key: string; container: number };
+let loader: InProcessScrubService;
+
+function post(key: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+  const request =
+    typeof body === "string"
+      ? apiRequest("/api/v1/lookup", { key, body, method: "POST", headers: { "Content-Type": "application/json", ...headers } })
+      : apiRequest("/api/v1/lookup", { key, json: body, headers });
+  return lookup.action({ request, params: {}, context: testContext });
+}
+
+async function suppressionUsed(key: string): Promise<number> {
+  const res = await usage.loader({ request: apiRequest("/api/v1/usage", { key }), params: {}, context: testContext });
+  return (await bodyOf(res)).suppression.used;
+}
+
+beforeAll(async () => {
+  const aliceId = await makeUser(db(), { plan: "business" });
+  alice = {
+    userId: aliceId,
+    key: (await makeKey(db(), aliceId)).key,
+    container: await makeContainer(db(), aliceId, "Alice customers"),
+    other: await makeContainer(db(), aliceId, "Alice empty"),
+  };
+  const bobId = await makeUser(db(), { plan: "premium" });
+  bob = { userId: bobId, key: (await makeKey(db(), bobId)).key, container: await makeContainer(db(), bobId, "Bob list") };
+  // The lists, written through the engine (PostgreSQL/PGlite is the source of truth; each store below is filled from it).
+  loader = await startService(handle(), "embedded", { autoStart: false });
+  const { litigation, dnc } = await adminListIds(handle());
+  await loader.loadNumbers({ listId: litigation, mode: "add", numbers: [LITIGATION, BOTH] });
+  await loader.loadNumbers({ listId: dnc, mode: "add", numbers: [DNC, BOTH] });
+  await loader.loadNumbers({ listId: alice.container, mode: "add", numbers: [ALICE_ONLY, BOTH], userId: aliceId });
+  await loader.loadNumbers({ listId: bob.container, mode: "add", numbers: [BOB_ONLY, BOTH, CLEAN], userId: bobId });
+});
+
+afterAll(async () => {
+  await loader?.close();
+});
+
+const modes = storeKinds.flatMap((store) => [
+  { store, over: "in-process" as const },
+  { store, over: "http" as const },
+]);
+
+describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
+  let service: InProcessScrubService;
+  let served: ScrubService;
+  let stopHttp: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    service = store === "embedded" ? loader : await startService(handle(), "redis", { autoStart: false });
+    if (store === "redis") await service.rebuildLists();
+    if (over === "http") {
+      const port = await freePort();
+      const http = await listenHttp(service, { handle: handle(), dataDir: tmpDir("svc"), token: "t0ken", port, host: "127.0.0.1" });
+      stopHttp = http.close;
+      served = createHttpScrubClient({ url: `http://127.0.0.1:${port}`, token: "t0ken" });
+    } else served = service;
+    installScrubService(served);
+  });
+
+  afterAll(async () => {
+    await stopHttp?.();
+    if (service && service !== loader) await cleanupService(service);
+  });
+
+  it("answers each number in order: normalized, valid, its lists and the owner's containers", async () => {
+    const res = await post(alice.key, { numbers: [`(${LITIGATION.slice(0, 3)}) ${LITIGATION.slice(3, 6)}-${LITIGATION.slice(6)}`, `+1 ${DNC}`, Number(BOTH), CLEAN, ALICE_ONLY, BOB_ONLY] });
+    expect(res.status).toBe(200);
+    const body = await bodyOf(res);
+    expect(body.data.map((r: any) => [r.number, r.valid, r.lists, r.containers.map((c: any) => c.name), r.suppressed_by])).toEqual([
+      [LITIGATION, true, ["litigation"], [], "litigation"],
+      [DNC, true, ["dnc"], [], "dnc"],
+      [BOTH, true, ["litigation", "dnc"], ["Alice customers"], "litigation"],
+      [CLEAN, true, [], [], null],
+      [ALICE_ONLY, true, [], ["Alice customers"], null],
+      // Bob's container holds it, but Alice's key never sees Bob's containers
+      [BOB_ONLY, true, [], [], null],
+    ]);
+    expect(body.data[0]).toMatchObject({ input: "(212) 555-2101", kind: "us", region: "US", state: "NY", suppressed: true, reason: null });
+    expect(body.data[2].input).toBe(Number(BOTH));
+    expect(body.suppression_type).toBe("DNCAndLitigation");
+    expect(body.lists.map((l: any) => l.kind)).toEqual(["litigation", "dnc"]);
+    expect(body.containers.map((c: any) => c.id).sort()).toEqual([alice.container, alice.other].sort());
+    expect(JSON.stringify(body)).not.toContain("Bob list");
+    expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
+  });
+
+  it("never reports another user's container, and refuses it by id (404)", async () => {
+    const mine = await bodyOf(await post(bob.key, { numbers: [BOB_ONLY, ALICE_ONLY] }));
+    expect(mine.data.map((r: any) => r.containers.map((c: any) => c.id))).toEqual([[bob.container], []]);
+    const res = await post(alice.key, { numbers: [BOB_ONLY], container_id: bob.container });
+    expect(res.status).toBe(404);
+    expect((await bodyOf(res)).error.code).toBe("not_found");
+  });
+
+  it("follows the suppression type and the chosen container like a scrub", async () => {
+    const body = await bodyOf(await post(alice.key, { numbers: [DNC, ALICE_ONLY, BOTH], suppression_type: "LitigationOnly", container_id: alice.container }));
+    expect(body.data.map((r: any) => [r.lists, r.suppressed, r.suppressed_by])).toEqual([
+      [["dnc"], false, null],
+      [[], true, "container"],
+      [["litigation", "dnc"], true, "litigation"],
+    ]);
+  });
+
+  it("answers invalid entries with the normalizer's reason", async () => {
+    const body = await bodyOf(await post(alice.key, { numbers: ["123", "2125550142", "not a phone", LITIGATION] }));
+    expect(body.data.map((r: any) => [r.valid, r.reason, r.number])).toEqual([
+      [false, "wrong_length", null],
+      [false, "fictional_number", null],
+      [false, expect.any(String), null],
+      [true, null, LITIGATION],
+    ]);
+    expect(body.data[0].message).toMatch(/10 digits/);
+  });
+});
+
+describe("lookup: refusals", () => {
+  let service: InProcessScrubService;
+  beforeAll(async () => {
+    service = loader;
+    installScrubService(service);
+  });
+
+  it("refuses 1,001 numbers and an empty list (422), before counting anything", async () => {
+    const before = await suppressionUsed(alice.key);
+    const many = await post(alice.key, { numbers: Array.from({ length: 1001 }, () => CLEAN) });
+    expect(many.status).toBe(422);
+    expect((await bodyOf(many)).error.message).toMatch(/at most 1,000 numbers/);
+    const empty = await post(alice.key, { numbers: [] });
+    expect(empty.status).toBe(422);
+    expect((await bodyOf(empty)).error.message).toMatch(/at least one number/);
+    expect((await post(alice.key, { nums: [CLEAN] })).status).toBe(422);
+    expect(await suppressionUsed(alice.key)).toBe(before);
+  });
+
+  it("accepts exactly 1,000 numbers", async () => {
+    const res = await post(alice.key, { numbers: Array.from({ length: 1000 }, (_, i) => `713555${String(2000 + i).padStart(4, "0")}`) });
+    expect(res.status).toBe(200);
+    expect((await bodyOf(res)).data).toHaveLength(1000);
+  });
+
+  it("400 invalid_json for a malformed body, 415 for another type, 413 past the cap", async () => {
+    const bad = await post(alice.key, '{"numbers": [');
+    expect(bad.status).toBe(400);
+    expect((await bodyOf(bad)).error.code).toBe("invalid_json");
+    const text = await lookup.action({
+      request: apiRequest("/api/v1/lookup", { key: alice.key, body: "2125552101", method: "POST", headers: { "Content-Type": "text/plain" } }),
+      params: {},
+      context: testContext,
+    });
+    expect(text.status).toBe(415);
+    const big = await post(alice.key, JSON.stringify({ numbers: [CLEAN], pad: "x".repeat(MAX_LOOKUP_BODY_BYTES) }));
+    expect(big.status).toBe(413);
+    expect((await bodyOf(big)).error.code).toBe("payload_too_large");
+  });
+
+  it("401 for a wrong or missing key", async () => {
+    const wrong = await post("dpt_wrong", { numbers: [CLEAN] });
+    expect(wrong.status).toBe(401);
+    expect((await bodyOf(wrong)).error.code).toBe("invalid_api_key");
+    expect((await post(undefined, { numbers: [CLEAN] })).status).toBe(401);
+  });
+
+  it("405 for GET", async () => {
+    const res = await lookup.loader({ request: apiRequest("/api/v1/lookup", { key: alice.key }), params: {}, context: testContext });
+    expect(res.status).toBe(405);
+  });
+
+  it("403 without a plan or with a plan without API access, like scrubs", async () => {
+    const none = await makeUser(db(), { plan: null });
+    const r1 = await post((await makeKey(db(), none)).key, { numbers: [CLEAN] });
+    expect(r1.status).toBe(403);
+    expect((await bodyOf(r1)).error.code).toBe("no_plan");
+    const beginner = await makeUser(db(), { plan: "beginner" });
+    const r2 = await post((await makeKey(db(), beginner)).key, { numbers: [CLEAN] });
+    expect(r2.status).toBe(403);
+    expect((await bodyOf(r2)).error.code).toBe("api_not_in_plan");
+    const unlimited = await makeUser(db(), { role: "UnlimitedUser" });
+    expect((await post((await makeKey(db(), unlimited)).key, { numbers: [CLEAN] })).status).toBe(200);
+  });
+
+  it("counts every entry as DNC suppression usage and enforces the plan's limit (403 usage_limit_exceeded)", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    await db().updateTable("transactions").set({ dnc_and_litigation_scrubs: 5 }).where("user_id", "=", id).execute();
+    const { key } = await makeKey(db(), id);
+    expect(await suppressionUsed(key)).toBe(0);
+    expect((await post(key, { numbers: [CLEAN, "123", LITIGATION] })).status).toBe(200);
+    expect(await suppressionUsed(key)).toBe(3);
+    const over = await post(key, { numbers: [CLEAN, CLEAN, CLEAN] });
+    expect(over.status).toBe(403);
+    const err = (await bodyOf(over)).error;
+    expect(err.code).toBe("usage_limit_exceeded");
+    expect(err.details).toMatchObject({ limit: 5, used: 3, requested: 3, available: 2 });
+    expect(await suppressionUsed(key)).toBe(3);
+    expect((await post(key, { numbers: [CLEAN, DNC] })).status).toBe(200);
+    expect(await suppressionUsed(key)).toBe(5);
+    expect((await post(key, { numbers: [CLEAN] })).status).toBe(403);
+  });
+
+  it("fails closed with 503 when the list store is unavailable, and counts nothing", async () => {
+    const before = await suppressionUsed(alice.key);
+    const store = service.store as EmbeddedListStore;
+    store.failing = true;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const res = await post(alice.key, { numbers: [LITIGATION, CLEAN] });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("30");
+      expect(await bodyOf(res)).toEqual({ error: { code: "service_unavailable", message: LOOKUP_UNAVAILABLE } });
+      expect(warn.mock.calls.join(" ")).toMatch(/unavailable/);
+    } finally {
+      store.failing = false;
+      warn.mockRestore();
+    }
+    expect(await suppressionUsed(alice.key)).toBe(before);
+    expect((await post(alice.key, { numbers: [LITIGATION] })).status).toBe(200);
+  });
+
+  it("fails closed with 503 when the scrub service does not answer (services mode)", async () => {
+    const port = await freePort();
+    installScrubService(createHttpScrubClient({ url: `http://127.0.0.1:${port}`, token: "x" }));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const res = await post(alice.key, { numbers: [LITIGATION] });
+      expect(res.status).toBe(503);
+    } finally {
+      warn.mockRestore();
+      installScrubService(service);
+    }
+  });
+
+  it("is in the OpenAPI document", () => {
+    const op = (openApiDocument.paths as Record<string, any>)["/lookup"].post;
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404", "413", "422", "429", "503"]));
+  });
+});
+
+if (storeKinds.includes("redis")) {
+  describe("lookup: Redis copy stale or unreachable", () => {
+    it("503 when the database has a newer version than the Redis copy", async () => {
+      const svc = await startService(handle(), "redis", { autoStart: false });
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        await svc.rebuildLists();
+        installScrubService(svc);
+        expect((await post(alice.key, { numbers: [DNC] })).status).toBe(200);
+        const { dnc } = await adminListIds(handle());
+        await db().updateTable("lists").set({ version: sql`version + 1` }).where("id", "=", dnc).execute();
+        const res = await post(alice.key, { numbers: [DNC] });
+        expect(res.status).toBe(503);
+        expect(warn.mock.calls.join(" ")).toMatch(/no current copy/);
+        await db().updateTable("lists").set({ version: sql`version - 1` }).where("id", "=", dnc).execute();
+      } finally {
+        warn.mockRestore();
+        installScrubService(loader);
+        await cleanupService(svc);
+      }
+    });
+
+    it("503 when Redis does not answer", async () => {
+      const port = await freePort();
+      const svc = await startService(handle(), "redis", { autoStart: false, redisUrl: `redis://127.0.0.1:${port}` });
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        installScrubService(svc);
+        const res = await post(alice.key, { numbers: [DNC] });
+        expect(res.status).toBe(503);
+      } finally {
+        warn.mockRestore();
+        installScrubService(loader);
+        await svc.close().catch(() => {});
+      }
+    });
+  });
+}
