@@ -1,10 +1,8 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { consumeToken, issueToken, tokenUrl, validateToken } from "./auth-token.server";
+import { consumeToken, validateToken } from "./auth-token.server";
 import { recordAudit } from "./user.server";
 import type { Db } from "./user-management.server";
-import { sendEmail, type SendResult } from "~/utils/email.server";
-import { invitationEmail } from "~/utils/email-templates.server";
 import { hashPassword } from "~/utils/password.server";
 
 /*
@@ -17,27 +15,6 @@ export interface InvitedUser {
   id: string;
   email: string;
   firstName: string;
-}
-
-/** Issues a fresh invitation link (older unused ones stop working) and e-mails it. */
-export async function sendInvitation(
-  db: Db,
-  request: Request,
-  { user, inviter }: { user: InvitedUser; inviter: { id: string; firstName: string; lastName: string } },
-): Promise<SendResult> {
-  const conn = db as Kysely<Database>;
-  const issued = await issueToken(conn, { userId: user.id, kind: "invitation" });
-  const url = tokenUrl("invitation", issued.token, user.id);
-  const mail = invitationEmail({ firstName: user.firstName, inviterName: `${inviter.firstName} ${inviter.lastName}`, url });
-  const result = await sendEmail({ to: user.email, ...mail }, conn);
-  await recordAudit(conn, {
-    actorId: inviter.id,
-    action: "user.invitation_sent",
-    targetType: "user",
-    targetId: user.id,
-    details: { email: user.email, delivered: result.ok, expiresAt: issued.expiresAt.toISOString() },
-  });
-  return result;
 }
 
 /** The invited user behind a valid, unused, unexpired link (live, not set up yet); null otherwise. */

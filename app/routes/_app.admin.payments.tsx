@@ -5,17 +5,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { z } from "zod";
 import { ADMIN_ROLES, requireRole } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
-import { appUrl } from "~/utils/env.server";
 import { flashToast } from "~/utils/session.server";
-import { sendEmail } from "~/utils/email.server";
-import { paymentReceivedEmail, paymentRejectedEmail } from "~/utils/billing-email.server";
-import {
-  listTransfersForReview,
-  markTransactionPaid,
-  rejectTransaction,
-  ReviewConflictError,
-  type ReviewFilter,
-} from "~/models/transaction.server";
+import { confirmPayment, rejectPayment } from "~/billing/review-payment.server";
+import { listTransfersForReview, ReviewConflictError, type ReviewFilter } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
@@ -81,58 +73,12 @@ function backTo(request: Request): string {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, ADMIN_ROLES, DENIED);
-  const db = await getDb();
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
   try {
-    if (v.intent === "paid") {
-      const t = await markTransactionPaid(db, { id: v.transactionId, adminId: admin.id });
-      await sendEmail(
-        {
-          to: t.userEmail,
-          ...paymentReceivedEmail({
-            firstName: t.firstName,
-            planName: t.planName,
-            amountCents: t.amountCents,
-            reference: t.transferReference,
-            startDate: t.startDate!,
-            endDate: t.endDate!,
-            dashboardUrl: `${appUrl()}/dashboard`,
-          }),
-        },
-        db,
-      );
-      return redirect(backTo(request), {
-        headers: {
-          "Set-Cookie": await flashToast(request, {
-            kind: "success",
-            title: "Payment Confirmed",
-            description: `${t.planName} plan active for ${t.userEmail} until ${formatDate(t.endDate)}.`,
-          }),
-        },
-      });
-    }
-    const t = await rejectTransaction(db, { id: v.transactionId, adminId: admin.id, note: v.note });
-    await sendEmail(
-      {
-        to: t.userEmail,
-        ...paymentRejectedEmail({
-          firstName: t.firstName,
-          planName: t.planName,
-          amountCents: t.amountCents,
-          reference: t.transferReference,
-          note: v.note,
-          pricingUrl: `${appUrl()}/pricing`,
-        }),
-      },
-      db,
-    );
-    return redirect(backTo(request), {
-      headers: {
-        "Set-Cookie": await flashToast(request, { kind: "info", title: "Payment Rejected", description: `Transfer ${t.transferReference} was rejected.` }),
-      },
-    });
+    const review = PAYMENT_INTENTS[v.intent] as (request: Request, adminId: string, v: Review) => Promise<Response>;
+    return await review(request, admin.id, v);
   } catch (e) {
     if (e instanceof ReviewConflictError) {
       if (e.message === "Transaction not found.") return data(submission.reply({ formErrors: [e.message] }), { status: 404 });
@@ -144,6 +90,32 @@ export async function action({ request }: ActionFunctionArgs) {
     throw e;
   }
 }
+
+type Review = z.infer<typeof schema>;
+
+/** One named function per review intent; each answers with a redirect back to the list and a toast. */
+const PAYMENT_INTENTS: { [I in Review["intent"]]: (request: Request, adminId: string, v: Extract<Review, { intent: I }>) => Promise<Response> } = {
+  paid: async (request, adminId, v) => {
+    const t = await confirmPayment(await getDb(), { transactionId: v.transactionId, adminId });
+    return redirect(backTo(request), {
+      headers: {
+        "Set-Cookie": await flashToast(request, {
+          kind: "success",
+          title: "Payment Confirmed",
+          description: `${t.planName} plan active for ${t.userEmail} until ${formatDate(t.endDate)}.`,
+        }),
+      },
+    });
+  },
+  reject: async (request, adminId, v) => {
+    const t = await rejectPayment(await getDb(), { transactionId: v.transactionId, adminId, note: v.note });
+    return redirect(backTo(request), {
+      headers: {
+        "Set-Cookie": await flashToast(request, { kind: "info", title: "Payment Rejected", description: `Transfer ${t.transferReference} was rejected.` }),
+      },
+    });
+  },
+};
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 

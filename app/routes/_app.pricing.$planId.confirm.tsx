@@ -9,7 +9,7 @@ import { getDb } from "~/utils/db.server";
 import { appUrl } from "~/utils/env.server";
 import { flashToast } from "~/utils/session.server";
 import { sendEmail } from "~/utils/email.server";
-import { bankDetails, bankLines, paymentInstructionsEmail } from "~/utils/billing-email.server";
+import { bankDetails, bankLines, paymentInstructionsEmail } from "~/billing/emails.server";
 import { getPlan } from "~/models/plan.server";
 import { getPlanState } from "~/models/usage.server";
 import { createBankTransferTransaction } from "~/models/transaction.server";

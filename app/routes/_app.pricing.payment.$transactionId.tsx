@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/utils/auth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { getDb } from "~/utils/db.server";
-import { bankDetails, bankLines } from "~/utils/billing-email.server";
+import { bankDetails, bankLines } from "~/billing/emails.server";
 import { getUserTransaction } from "~/models/transaction.server";
 import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";

@@ -36,7 +36,7 @@ import {
   userStats,
   type ManagedUser,
 } from "~/models/user-management.server";
-import { sendInvitation } from "~/models/invitation.server";
+import { sendInvitation } from "~/accounts/mail.server";
 import { planCatalogue, planLookup } from "~/models/user-management-plans.server";
 import { formatDate } from "~/utils/format";
 
@@ -235,7 +235,7 @@ async function createUser({ request, actor, formData, db }: UserActionContext) {
     if (!isDuplicateEmailError(e)) throw e;
   }
   if (!created) return data(submission.reply({ fieldErrors: { email: [DUPLICATE_EMAIL] } }), { status: 409 });
-  const sent = await sendInvitation(db, request, { user: created, inviter: actor });
+  const sent = await sendInvitation(db, { user: created, inviter: actor });
   const to = backToList(request, { clearFilters: true });
   if (!sent.ok) {
     return redirectWithToast(request, to, {
@@ -343,7 +343,7 @@ async function resendInvitation({ request, actor, db }: UserActionContext, targe
       description: "This user has already set up their account.",
     });
   }
-  const sent = await sendInvitation(db, request, { user: target, inviter: actor });
+  const sent = await sendInvitation(db, { user: target, inviter: actor });
   if (!sent.ok) {
     return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "The invitation e-mail could not be sent." });
   }

@@ -11,7 +11,7 @@ import { clientIp, getOptionalUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";
 import { alreadyRegisteredEmail, greetingName } from "~/utils/email-templates.server";
-import { sendConfirmationLink } from "~/utils/account-mail.server";
+import { sendConfirmationLink } from "~/accounts/mail.server";
 import { appUrl } from "~/utils/env.server";
 import { hashPassword } from "~/utils/password.server";
 import { flashToast } from "~/utils/session.server";

@@ -8,7 +8,7 @@ import { findLiveUserByEmail, getActiveUserById, type SessionUser } from "~/mode
 import { verifyPassword } from "./password.server";
 import { recordLoginSuccess, reserveSignInAttempt } from "./throttle.server";
 import { LoginError } from "./login-error.server";
-import { resendConfirmationOnSignIn } from "./account-mail.server";
+import { resendConfirmationOnSignIn } from "~/accounts/mail.server";
 
 export type { SessionUser };
 

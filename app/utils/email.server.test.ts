@@ -3,7 +3,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { linksIn, listOutbox, outboxPageEnabled, sendEmail, splitLinks, usesOutbox } from "./email.server";
 import { confirmationEmail, escapeHtml, invitationEmail, passwordResetEmail } from "./email-templates.server";
-import { paymentReceivedEmail } from "./billing-email.server";
+import { paymentReceivedEmail } from "~/billing/emails.server";
 import { loader as outboxLoader } from "~/routes/dev.outbox";
 
 const { handle } = useAppTestDb();

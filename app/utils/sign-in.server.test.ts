@@ -6,7 +6,7 @@ import { LOGIN_MESSAGES } from "./auth.server";
 import { hashPassword } from "./password.server";
 import { THROTTLE, THROTTLED_MESSAGE } from "./throttle.server";
 import type { UserStatus } from "../../db/schema";
-import { CONFIRMATION_RESEND_LIMIT } from "./account-mail.server";
+import { CONFIRMATION_RESEND_LIMIT } from "~/accounts/mail.server";
 import { listOutbox } from "./email.server";
 
 const { handle } = useAppTestDb();

@@ -1,6 +1,6 @@
-import { env } from "./env.server";
-import { escapeHtml } from "./email-templates.server";
-import { formatDate, formatUsd } from "./format";
+import { env } from "~/utils/env.server";
+import { escapeHtml } from "~/utils/email-templates.server";
+import { formatDate, formatUsd } from "~/utils/format";
 
 /* Bank details (env, with demo defaults) and the billing e-mails. */
 
