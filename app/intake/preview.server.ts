@@ -1,4 +1,4 @@
-import type { ScrubService } from "~/utils/scrub.server";
+import type { InputDescription, ScrubService } from "~/utils/scrub.server";
 import { parsePhone, readErrorMessage } from "~/utils/scrub.server";
 import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
 import type { StoredUpload } from "./upload-store.server";
@@ -19,17 +19,19 @@ export interface CsvSummary {
   hasHeader: boolean;
   rows: string[][];
   phoneColumn: string | null;
+  /** What the file was detected as (format, encoding, delimiter) and a workbook's sheets. */
+  input: InputDescription | null;
 }
 
 /**
- * The one place an upload is previewed: its header and first rows, or IntakeInputError with the spec's
- * messages. (Input formats other than CSV plug in here and in storeUploadStream.)
+ * The one place an upload is previewed: its header and first rows (of `sheet` in a workbook; the first by
+ * default), what it was detected as, or IntakeInputError with the spec's messages or the reader's own.
  */
-export async function previewUpload(service: ScrubService, upload: StoredUpload): Promise<CsvSummary> {
+export async function previewUpload(service: ScrubService, upload: StoredUpload, sheet: string | null = null): Promise<CsvSummary> {
   if (upload.bytes === 0) throw new IntakeInputError(CSV_MESSAGES.empty);
   let preview: Awaited<ReturnType<ScrubService["previewCsv"]>>;
   try {
-    preview = await service.previewCsv(upload.path, PRECHECK_ROWS);
+    preview = await service.previewCsv(upload.path, PRECHECK_ROWS, { sheet });
   } catch (e) {
     // the readers know what is wrong with a workbook, an archive, a binary file or an open quote: say it
     throw new IntakeInputError(readErrorMessage(e) ?? CSV_MESSAGES.unreadable);
@@ -39,7 +41,7 @@ export async function previewUpload(service: ScrubService, upload: StoredUpload)
     throw new IntakeInputError(preview.rows.length ? CSV_MESSAGES.headers : CSV_MESSAGES.empty);
   }
   if (!preview.rows.length) throw new IntakeInputError(CSV_MESSAGES.empty);
-  return { headers: preview.headers, hasHeader: preview.hasHeader, rows: preview.rows, phoneColumn: preview.phoneColumn };
+  return { headers: preview.headers, hasHeader: preview.hasHeader, rows: preview.rows, phoneColumn: preview.phoneColumn, input: preview.input ?? null };
 }
 
 /**
@@ -47,9 +49,9 @@ export async function previewUpload(service: ScrubService, upload: StoredUpload)
  * at all in the first rows, or an unreadable file, does). `column` null: the file's default phone column;
  * "" : none was chosen. Returns the column checked.
  */
-export async function precheckUpload(service: ScrubService, upload: StoredUpload, column: string | null): Promise<string> {
+export async function precheckUpload(service: ScrubService, upload: StoredUpload, column: string | null, sheet: string | null = null): Promise<string> {
   if (column === "") throw new IntakeInputError(CSV_MESSAGES.noColumn, "column");
-  const summary = await previewUpload(service, upload);
+  const summary = await previewUpload(service, upload, sheet);
   const checked = column ?? summary.phoneColumn ?? summary.headers[0];
   const index = summary.headers.indexOf(checked);
   if (index < 0) throw new IntakeInputError(CSV_MESSAGES.columnMissing(checked), "column");

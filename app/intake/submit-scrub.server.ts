@@ -28,6 +28,8 @@ export interface ScrubSubmission {
   suppressionType: SuppressionType;
   /** The phone column; null lets the engine pick the file's phone column; "" means none was chosen. */
   column: string | null;
+  /** The workbook sheet to read (an .xlsx); null/empty: the first. */
+  sheet?: string | null;
   /** The user's category and container (ids as sent; others' are refused). */
   categoryId?: string | null;
   containerId?: string | number | null;
@@ -70,16 +72,17 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
   if (states.length !== input.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");
   if (states.length && !input.stateFilterAllowed) throw new IntakeInputError("Your plan does not include the state filter.", "states");
   // Typed numbers were checked entry by entry where they were split; a file gets the spec's pre-check.
-  if (!upload.manual) await precheckUpload(service, upload, input.column);
+  const sheet = input.sheet || null;
+  if (!upload.manual) await precheckUpload(service, upload, input.column, sheet);
 
-  const rows = await service.countRecords(upload.path);
+  const rows = await service.countRecords(upload.path, { sheet });
   if (rows <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
   const fileName = input.fileName ?? upload.originalName;
   const started = await db.transaction().execute(async (trx) => {
     // The same lock reserveUsage takes: a double submit waits here, then finds the first one's job.
     await sql`select id from users where id = ${userId} for update`.execute(trx);
     if (input.origin.source === "web") {
-      const twin = await findDuplicateJob(trx, { userId, upload, suppressionType: input.suppressionType, column: input.column, containerId, categoryId, states });
+      const twin = await findDuplicateJob(trx, { userId, upload, suppressionType: input.suppressionType, column: input.column, sheet, containerId, categoryId, states });
       if (twin) return { jobId: twin, duplicate: true };
     }
     await reserveUsage(trx, { userId, kind: "suppression", amount: rows });
@@ -90,6 +93,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
       inputPath: upload.path,
       suppressionType: input.suppressionType,
       columnName: input.column,
+      sheet,
       containerId,
       categoryId,
       states: states.length ? states : null,
@@ -102,7 +106,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
       action: "scrub.started",
       targetType: "scrub_job",
       targetId: jobId,
-      details: { fileName, suppressionType: input.suppressionType, rows, source: input.origin.source, ...(apiKeyId ? { apiKeyId } : {}) },
+      details: { fileName, suppressionType: input.suppressionType, rows, source: input.origin.source, ...(sheet ? { sheet } : {}), ...(apiKeyId ? { apiKeyId } : {}) },
     });
     return { jobId, duplicate: false };
   });
@@ -138,6 +142,7 @@ async function findDuplicateJob(
     upload: StoredUpload;
     suppressionType: SuppressionType;
     column: string | null;
+    sheet: string | null;
     containerId: number | null;
     categoryId: string | null;
     states: string[];
@@ -145,7 +150,7 @@ async function findDuplicateJob(
 ): Promise<string | null> {
   const recent = await db
     .selectFrom("scrub_jobs")
-    .select(["id", "input_path", "column_name", "container_id", "category_id", "states"])
+    .select(["id", "input_path", "column_name", "input_sheet", "container_id", "category_id", "states"])
     .where("user_id", "=", input.userId)
     .where("source", "=", "web")
     .where("status", "<>", "failed")
@@ -157,6 +162,7 @@ async function findDuplicateJob(
   const states = input.states.join(",");
   for (const j of recent) {
     if (j.column_name !== input.column || j.container_id !== input.containerId || j.category_id !== input.categoryId) continue;
+    if ((j.input_sheet ?? null) !== input.sheet) continue;
     if ((j.states ?? []).join(",") !== states) continue;
     if (j.input_path === input.upload.path) return j.id;
   }

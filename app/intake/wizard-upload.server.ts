@@ -19,7 +19,7 @@ export async function acceptWizardUpload(userId: string, form: UploadForm): Prom
       const summary = await previewUpload(await getScrubService(), form.upload);
       return {
         ok: true,
-        redirectTo: wizardHref(state, { step: 5, mode: "csv", upload: form.upload.id, column: summary.phoneColumn ?? "", job: "" }),
+        redirectTo: wizardHref(state, { step: 5, mode: "csv", upload: form.upload.id, sheet: "", column: summary.phoneColumn ?? "", job: "" }),
       };
     } catch (e) {
       await deleteUpload(form.upload);

@@ -88,7 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let previewError: string | null = null;
   if (clean.step === 5 && upload) {
     try {
-      preview = await previewUpload(await getScrubService(), upload);
+      preview = await previewUpload(await getScrubService(), upload, clean.sheet || null);
     } catch (e) {
       if (!(e instanceof IntakeInputError)) throw e;
       previewError = e.message;
@@ -217,6 +217,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       upload,
       suppressionType: state.type,
       column,
+      sheet: state.mode === "csv" ? state.sheet || null : null,
       categoryId: state.category,
       containerId: state.container,
       states: state.states,

@@ -17,6 +17,7 @@ const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
 const submission = z.object({
   suppression_type: z.enum(SUPPRESSION_TYPE_NAMES, { error: `suppression_type must be ${suppressionTypeChoices()}` }),
   column: z.string().trim().min(1).max(200).optional(),
+  sheet: z.string().min(1).max(200).optional(),
   container_id: z.coerce.number({ error: "container_id must be a container id" }).int().positive().max(2_147_483_647).nullable().optional(),
   states: z
     .array(z.string().trim().toUpperCase())
@@ -38,6 +39,7 @@ function fromMultipart(fields: Record<string, string[]>) {
   return {
     suppression_type: one("suppression_type"),
     column: one("column") || undefined,
+    sheet: one("sheet") || undefined,
     container_id: one("container_id") || undefined,
     states: states.length ? states : undefined,
     file_name: one("file_name") || undefined,
@@ -91,6 +93,7 @@ const handle = apiHandler({
         fileName: cleanOriginalName(input.file_name ?? (body.kind === "json" ? "api-numbers.csv" : upload.originalName)),
         suppressionType: input.suppression_type,
         column: input.column ?? null,
+        sheet: input.sheet ?? null,
         containerId,
         states: input.states ?? [],
         stateFilterAllowed: true,

@@ -89,3 +89,12 @@ export function reasonLabel(reason: string): string {
   const words = reason.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/**
+ * What an upload was read as, in one line for the column step: "Excel workbook (.xlsx), sheet Leads",
+ * "CSV, UTF-16LE, tab-delimited", "gzip-compressed CSV, UTF-8, comma-delimited".
+ */
+export function inputSummary(input: { format: string; encoding: string; delimiter: string; sheet: string | null }): string {
+  if (input.sheet !== null) return `${input.format}, sheet ${input.sheet}`;
+  return `${input.format}, ${input.encoding}, ${input.delimiter}-delimited`;
+}

@@ -102,9 +102,15 @@ export const openApiDocument = {
                 type: "object",
                 required: ["file", "suppression_type"],
                 properties: {
-                  file: { type: "string", format: "binary", description: "CSV with a header row." },
+                  file: {
+                    type: "string",
+                    format: "binary",
+                    description:
+                      "The list: CSV or tab/semicolon/pipe-delimited text (UTF-8, UTF-16 with BOM or Windows-1252), an Excel workbook (.xlsx), or one of them as .gz or .zip. The job's `input` says what it was read as.",
+                  },
                   suppression_type: { $ref: "#/components/schemas/SuppressionType" },
                   column: { type: "string", description: "Phone column header; default: the first header like phone/number/mobile/cell/tel." },
+                  sheet: { type: "string", description: "The workbook sheet to scrub (an .xlsx); default: the first sheet." },
                   container_id: { type: "integer", description: "One of your containers; its numbers are suppressed too." },
                   states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
                   file_name: { type: "string" },

@@ -16,6 +16,7 @@ describe("wizard state in the URL", () => {
       mode: "manual",
       upload: "",
       column: "",
+      sheet: "",
       states: ["CA", "TX"],
       job: "",
     });
@@ -33,7 +34,7 @@ describe("wizard state in the URL", () => {
   it("round-trips through wizardHref", () => {
     const s = parseWizardState(
       new URLSearchParams(
-        "step=5&type=DNCAndLitigation&category=6f1c0e6a-1b2c-4d3e-8f90-123456789abc&mode=csv&upload=0123456789abcdef0123456789abcdef&column=Mobile%20Phone&state=NY",
+        "step=5&type=DNCAndLitigation&category=6f1c0e6a-1b2c-4d3e-8f90-123456789abc&mode=csv&upload=0123456789abcdef0123456789abcdef&sheet=Leads%202026&column=Mobile%20Phone&state=NY",
       ),
     );
     const again = parseWizardState(new URL(wizardHref(s), "http://x").searchParams);
@@ -43,6 +44,7 @@ describe("wizard state in the URL", () => {
       ["category", "6f1c0e6a-1b2c-4d3e-8f90-123456789abc"],
       ["mode", "csv"],
       ["upload", "0123456789abcdef0123456789abcdef"],
+      ["sheet", "Leads 2026"],
       ["state", "NY"],
     ]);
   });

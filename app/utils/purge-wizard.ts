@@ -31,6 +31,8 @@ export interface WizardState {
   mode: UploadMode;
   upload: string;
   column: string;
+  /** The workbook sheet read (an .xlsx; "" = the first). */
+  sheet: string;
   states: string[];
   job: string;
 }
@@ -44,6 +46,7 @@ const stateSchema = z.object({
   mode: z.enum(["manual", "csv"]).catch("csv"),
   upload: z.string().regex(UPLOAD_ID_RE).catch(""),
   column: z.string().max(500).catch(""),
+  sheet: z.string().max(200).catch(""),
   job: z.string().regex(UUID_RE).catch(""),
 });
 
@@ -61,6 +64,7 @@ export function parseWizardState(source: URLSearchParams | FormData): WizardStat
     mode: get("mode"),
     upload: get("upload") ?? "",
     column: get("column") ?? "",
+    sheet: get("sheet") ?? "",
     job: get("job") ?? "",
   });
   const states = [
@@ -85,6 +89,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
   if (s.container) p.set("container", s.container);
   p.set("mode", s.mode);
   if (s.upload) p.set("upload", s.upload);
+  if (s.sheet) p.set("sheet", s.sheet);
   if (s.column) p.set("column", s.column);
   for (const st of s.states) p.append("state", st);
   if (s.job) p.set("job", s.job);
@@ -94,7 +99,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
 /** Hidden fields for every part of the state except the ones the current step edits. */
 export function hiddenFields(state: WizardState, omit: (keyof WizardState)[]): [string, string][] {
   const out: [string, string][] = [];
-  const keys: (keyof WizardState)[] = ["type", "category", "container", "mode", "upload", "column", "job"];
+  const keys: (keyof WizardState)[] = ["type", "category", "container", "mode", "upload", "sheet", "column", "job"];
   for (const k of keys) {
     if (omit.includes(k)) continue;
     const v = state[k];

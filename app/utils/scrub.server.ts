@@ -4,7 +4,7 @@ import { dbHandle } from "./db.server";
 import { env } from "./env.server";
 import { singleton } from "./singleton.server";
 
-export type { ScrubService } from "../../scrub-service/src/service";
+export type { ScrubService, InputDescription } from "../../scrub-service/src/service";
 export {
   createScrubJob,
   createListLoad,
