@@ -4,7 +4,8 @@ import { env } from "./env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
 import { getDb } from "./db.server";
-import { getScrubService, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "./scrub.server";
+import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "./scrub.server";
+import { describeRedisTarget } from "../../scrub-service/src/lists/redis-client";
 import { startHousekeeping, stopHousekeeping } from "./housekeeping.server";
 
 /**
@@ -25,7 +26,8 @@ export async function boot(): Promise<void> {
   if (!e.SCRUB_SERVICE_URL) {
     const service = await getScrubService();
     await startLocalScrubSocket();
-    if (e.REDIS_URL) await reportListStoreAtStart(service, e.REDIS_URL);
+    const redis = listRedis();
+    if (redis) await reportListStoreAtStart(service, redis);
   }
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
   if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
@@ -33,7 +35,7 @@ export async function boot(): Promise<void> {
   startHousekeeping(getDb);
   console.log(
     `[boot] database: ${e.DATABASE_URL ? "PostgreSQL" : `PGlite (${e.DATA_DIR})`}; ` +
-      `lists: ${e.REDIS_URL ? "Redis" : "embedded index"}; ` +
+      `lists: ${listRedis() ? describeRedisTarget(listRedis()!) : "embedded index"}; ` +
       `scrub service: ${e.SCRUB_SERVICE_URL ?? "in-process"}; e-mail: ${e.SMTP_URL ? "SMTP" : "outbox"}`,
   );
 }

@@ -8,6 +8,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./data"),
   REDIS_URL: z.string().url().optional(),
+  /** host:port,host:port,… of a Redis Cluster (wins over REDIS_URL; decision 112). */
+  REDIS_CLUSTER_NODES: z.string().optional(),
   SCRUB_SERVICE_URL: z.string().url().optional(),
   SCRUB_SERVICE_TOKEN: z.string().min(16).optional(),
   SMTP_URL: z.string().optional(),

@@ -3,6 +3,13 @@ import type { ScrubService } from "../../scrub-service/src/service";
 import { dbHandle } from "./db.server";
 import { env } from "./env.server";
 import { singleton } from "./singleton.server";
+import { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "../../scrub-service/src/lists/redis-client";
+
+/** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_URL), or null for the embedded index. */
+export function listRedis(): RedisTarget | null {
+  const e = env();
+  return redisTargetFromEnv({ REDIS_URL: e.REDIS_URL, REDIS_CLUSTER_NODES: e.REDIS_CLUSTER_NODES });
+}
 
 export type { ScrubService, InputDescription } from "../../scrub-service/src/service";
 export {
@@ -33,7 +40,7 @@ export function getScrubService(): Promise<ScrubService> {
     return createInProcessScrubService({
       handle: await dbHandle(),
       dataDir: path.resolve(e.DATA_DIR),
-      redisUrl: e.REDIS_URL,
+      redis: listRedis(),
       redisPrefix: process.env.SCRUB_REDIS_PREFIX,
     });
   });
@@ -73,13 +80,13 @@ export async function stopScrubService(): Promise<void> {
  * then fail closed with a human message to customers) or holds stale lists, with the command that fixes it.
  * Never throws: the web app serves what it can without Redis.
  */
-export async function reportListStoreAtStart(service: ScrubService, redisUrl: string, waitMs = 5000): Promise<"ok" | "stale" | "unreachable"> {
-  let where = "Redis";
-  try {
-    where = `Redis at ${new URL(redisUrl).host}`;
-  } catch {
-    // keep the generic name: the URL is not shown (it may hold a password)
-  }
+export async function reportListStoreAtStart(
+  service: ScrubService,
+  redis: string | RedisTarget,
+  waitMs = 5000,
+): Promise<"ok" | "stale" | "unreachable"> {
+  // never the URL itself: it may hold a password
+  const where = describeRedisTarget(typeof redis === "string" ? { kind: "node", url: redis } : redis);
   let timer: NodeJS.Timeout | undefined;
   try {
     const status = await Promise.race([
@@ -90,8 +97,10 @@ export async function reportListStoreAtStart(service: ScrubService, redisUrl: st
     ]);
     const stale = status.filter((s) => s.storeVersion !== s.version);
     if (stale.length === 0) return "ok";
+    const old = stale.filter((s) => s.note);
     console.warn(
       `[boot] ${where} holds no current copy of ${stale.length} list(s) (ids ${stale.map((s) => s.listId).join(", ")}); ` +
+        (old.length ? `list(s) ${old.map((s) => s.listId).join(", ")} are in an older key layout; ` : "") +
         "scrubs using them fail until you run `npm run lists -- rebuild`.",
     );
     return "stale";

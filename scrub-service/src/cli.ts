@@ -22,6 +22,7 @@ import { DataDirLockedError } from "../../db/dir-lock";
 import { filePoster, jsonCaller, type FilePost, type JsonCall } from "./http-client";
 import { socketPath } from "./http";
 import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
+import { redisTargetFromEnv } from "./lists/redis-client";
 import { ADMIN_LIST_KINDS, isAdminListKind, isSuppressionType, orList, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob } from "./service";
 import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
@@ -56,7 +57,7 @@ async function backend(): Promise<Backend> {
   const service = await createInProcessScrubService({
     handle,
     dataDir,
-    redisUrl: process.env.REDIS_URL,
+    redis: redisTargetFromEnv(),
     redisPrefix: process.env.SCRUB_REDIS_PREFIX,
     autoStart: false,
     threads: process.env.SCRUB_THREADS ? Number(process.env.SCRUB_THREADS) : undefined,

@@ -14,6 +14,7 @@ import { numbersOfEntries } from "./lists/input";
 import { ListManager } from "./lists/manager";
 import { lookupNumbers } from "./lists/lookup";
 import { RedisListStore } from "./lists/redis-store";
+import type { RedisTarget } from "./lists/redis-client";
 import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
 import { invalidReasonText, reasonOfCode } from "./worker/normalize";
@@ -23,7 +24,9 @@ import { defaultWorkerPath } from "./dist-paths";
 export interface InProcessOptions {
   handle: DbHandle;
   dataDir: string;
+  /** One Redis node (tests); `redis` takes a cluster too (redisTargetFromEnv). */
   redisUrl?: string;
+  redis?: RedisTarget | null;
   /** Redis key prefix (tests: unique per run). */
   redisPrefix?: string;
   /** The built worker (scrub-service/dist/worker.mjs). */
@@ -53,8 +56,8 @@ export interface InProcessScrubService extends ScrubService {
 }
 
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
-  const store: ListStore =
-    o.store ?? (o.redisUrl ? new RedisListStore({ url: o.redisUrl, prefix: o.redisPrefix }) : new EmbeddedListStore());
+  const target: RedisTarget | null = o.redisUrl ? { kind: "node", url: o.redisUrl } : (o.redis ?? null);
+  const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix }) : new EmbeddedListStore());
   const manager = new ListManager(o.handle, store, {
     waitMs: o.listWaitMs,
     cacheDir: path.join(o.dataDir, "cache"),

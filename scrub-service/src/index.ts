@@ -1,6 +1,6 @@
 /**
  * The standalone scrub service (SCRUB_SERVICE_URL mode): wiring and HTTP entry only.
- *   DATABASE_URL (shared with the app), REDIS_URL, DATA_DIR (shared disk), SCRUB_SERVICE_TOKEN (required),
+ *   DATABASE_URL (shared with the app), REDIS_URL or REDIS_CLUSTER_NODES, DATA_DIR (shared disk), SCRUB_SERVICE_TOKEN (required),
  *   SCRUB_SERVICE_PORT (default 3100). Run: npm run scrub-service
  * Several replicas may share one database, one Redis and one DATA_DIR (decision 125); a job whose replica
  * dies is retried on another once its lease (SCRUB_LEASE_MS, default 30 s) runs out.
@@ -10,6 +10,7 @@ import path from "node:path";
 import { migrateToLatest, openDatabase } from "../../db/client";
 import { listenHttp } from "./http";
 import { createInProcessScrubService } from "./in-process";
+import { describeRedisTarget, redisTargetFromEnv } from "./lists/redis-client";
 
 function numberEnv(name: string): number | undefined {
   const v = process.env[name];
@@ -17,6 +18,11 @@ function numberEnv(name: string): number | undefined {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number (got "${v}").`);
   return n;
+}
+
+function describeLists(): string {
+  const t = redisTargetFromEnv();
+  return t ? describeRedisTarget(t) : "embedded index";
 }
 
 async function main(): Promise<void> {
@@ -28,7 +34,7 @@ async function main(): Promise<void> {
   const service = await createInProcessScrubService({
     handle,
     dataDir,
-    redisUrl: process.env.REDIS_URL,
+    redis: redisTargetFromEnv(),
     redisPrefix: process.env.SCRUB_REDIS_PREFIX,
     leaseMs: numberEnv("SCRUB_LEASE_MS"),
     threads: numberEnv("SCRUB_THREADS"),
@@ -38,7 +44,7 @@ async function main(): Promise<void> {
   const server = await listenHttp(service, { handle, dataDir, token, port });
   console.log(
     `[scrub-service] listening on :${port}; database ${process.env.DATABASE_URL ? "PostgreSQL" : `PGlite (${dataDir})`}; ` +
-      `lists ${process.env.REDIS_URL ? "Redis" : "embedded index"}`,
+      `lists ${describeLists()}`,
   );
   let stopping = false;
   const stop = async (signal: string) => {

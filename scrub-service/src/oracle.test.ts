@@ -286,7 +286,7 @@ for (const kind of storeKinds) {
     });
 
     it(`splits ${ROWS.toLocaleString("en-US")} random rows exactly like the reference`, { timeout: 120_000 }, async () => {
-      const g = generate(kind === "redis" ? 1234 : 5678);
+      const g = generate(kind === "redis" ? 1234 : kind === "cluster" ? 4321 : 5678);
       const userId = await createUser(handle);
       const ids = await adminListIds(handle);
       const containerId = await createContainer(handle, userId);

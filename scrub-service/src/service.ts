@@ -194,6 +194,10 @@ export interface ListStoreState {
   size: number;
   /** The version the list store holds, or null when missing. Scrubs fail closed unless equal. */
   storeVersion: number | null;
+  /** Redis: per master, the area codes it serves and how many serve the current copy. */
+  nodes?: { node: string; areaCodes: number; current: number }[];
+  /** Why the store's copy is not used beyond its version (e.g. an older key layout). */
+  note?: string;
 }
 
 export interface ScrubService {

@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableDbKinds, createTestDb, type TestDbKind } from "../../../tests/setup/db";
 import type { DbHandle } from "../../../db/client";
-import { createContainer, createUser, REDIS_URL, storeKinds, uniquePrefix } from "../test/helpers";
+import { createContainer, createUser, newRedisStore, storeKinds, type StoreKind } from "../test/helpers";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
 import { partitionOf } from "./rows";
@@ -57,8 +57,8 @@ function expectSame(a: Float64Array, b: Float64Array): void {
   expect(diff).toBe(0);
 }
 
-function newStore(kind: "embedded" | "redis"): ListStore {
-  return kind === "redis" ? new RedisListStore({ url: REDIS_URL!, prefix: uniquePrefix() }) : new EmbeddedListStore();
+function newStore(kind: StoreKind): ListStore {
+  return kind === "embedded" ? new EmbeddedListStore() : newRedisStore(kind);
 }
 
 async function closeStore(store: ListStore): Promise<void> {
@@ -250,26 +250,17 @@ describe("list_numbers partitions", () => {
   });
 });
 
-if (storeKinds.includes("redis")) {
-  describe("Redis copies written whole", () => {
+for (const kind of storeKinds.filter((k) => k !== "embedded") as ("redis" | "cluster")[]) {
+  describe(`Redis copies written whole [${kind}]`, () => {
     it("a replaced generation's sets are all deleted, by SCAN and by enumerating the NPA-NXX names", async () => {
       for (const scanBelowKeys of [Number.MAX_SAFE_INTEGER, 0]) {
-        const store = new RedisListStore({ url: REDIS_URL!, prefix: uniquePrefix(), scanBelowKeys });
+        const store = newRedisStore(kind, { scanBelowKeys });
         try {
           const a = numbersFrom(41, 20_000, 3_000_000_000);
           const b = numbersFrom(42, 20_000, 3_000_000_000);
           const first = await store.replace(7, [a.subarray(0, 7_000), a.subarray(7_000)]);
           await store.finishChange(7, 1, first);
-          const countKeys = async (gen: number) => {
-            let n = 0;
-            let cursor = "0";
-            do {
-              const [next, keys] = await store.redis.scan(cursor, "MATCH", `${store.prefix}n:7:${gen}:*`, "COUNT", 5000);
-              cursor = next;
-              n += keys.length;
-            } while (cursor !== "0");
-            return n;
-          };
+          const countKeys = (gen: number) => store.countKeys(`${store.prefix}n:7:${gen}:*`);
           expect(await countKeys(first.generation)).toBeGreaterThan(1_000);
           const second = await store.replace(7, [b]);
           await store.finishChange(7, 2, second);

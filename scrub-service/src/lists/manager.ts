@@ -22,7 +22,7 @@ import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";
 import { writeRows, type ChangeCounts } from "./rows";
-import { ListStoreError, type ChangeMode, type ListSnapshot, type ListStore } from "./store";
+import { ListStoreError, type ChangeMode, type CopyDetail, type ListSnapshot, type ListStore } from "./store";
 import { atOneVersion, currentLists, readListInfo, type ListInfo } from "./versions";
 
 export type { ChangeCounts } from "./rows";
@@ -214,9 +214,11 @@ export class ListManager {
   }
 
   /** Status of every list: database version vs the store's. */
-  async status(): Promise<{ listId: number; kind: ListInfo["kind"]; version: number; size: number; storeVersion: number | null }[]> {
+  async status(): Promise<({ listId: number; kind: ListInfo["kind"]; version: number; size: number; storeVersion: number | null } & CopyDetail)[]> {
     const out = [];
-    for (const l of await currentLists(this.handle)) out.push({ ...l, storeVersion: await this.store.version(l.listId) });
+    for (const l of await currentLists(this.handle)) {
+      out.push({ ...l, storeVersion: await this.store.version(l.listId), ...(await this.store.describeCopy?.(l.listId)) });
+    }
     return out;
   }
 

@@ -1,19 +1,38 @@
 /**
- * Redis list store. Compact encoding: one set per (list, generation, NPA-NXX), members the last 4 digits,
- * so Redis keeps each set as an intset (2 bytes per member while a set has ≤ set-max-intset-entries
- * members, 512 by default). Keys are hash-tagged by area code ({NPA}) so Redis Cluster puts a batch's
- * lookups on few nodes.
+ * Redis list store, on one Redis node or a Redis Cluster (decisions 011 and 112). Compact encoding: one set
+ * per (list, generation, NPA-NXX), members the last 4 digits, so Redis keeps each set as an intset (2 bytes
+ * per member while a set has ≤ set-max-intset-entries members, 512 by default). Every key that a script
+ * touches carries a hash tag, so each script call stays on one cluster node:
  *
- *   <p>meta:<list>                 hash {version, gen, state: ready|changing}
- *   <p>gen:<list>:<gen>            "1" while that generation is served (a scrub's snapshot checks it)
- *   <p>n:<list>:<gen>:{NPA}NXX     set of line numbers (0–9999)
+ *   <p>meta:{list:<list>}           hash {version, gen, state: ready|changing}        (the list's own slot)
+ *   <p>live:{NPA}                   hash <list> → the generation served for that area code
+ *   <p>n:<list>:<gen>:{NPA}NXX      set of line numbers (0–9999)
+ *   <p>gencounter:<list>            generation counter
+ *
+ * A lookup reads an area code's sets only after checking, in the same script on the same node, that the
+ * area code's `live` entry names the generation the scrub's snapshot holds. The entry is written after the
+ * generation's sets on that node (and a node replicates in order), so a node that restarted empty, or a
+ * replica promoted without them, answers "lost" rather than "not on the list": the scrub fails closed.
+ * Older layouts (`<p>meta:<list>`, `<p>gen:<list>:<gen>`) read as no copy: the start-up check names the
+ * lists stale and `npm run lists -- rebuild` writes the current layout and deletes the old keys.
  */
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import {
+  createRedisClient,
+  isCluster,
+  keySlot,
+  masters,
+  nodeName,
+  slotOwner,
+  type RedisClient,
+  type RedisTarget,
+} from "./redis-client";
 import {
   chunksOf,
   ListStoreError,
   type ChangeMode,
   type ChangeStart,
+  type CopyDetail,
   type ListSnapshot,
   type ListStore,
   type ReplaceHandle,
@@ -22,8 +41,12 @@ import {
 
 /** Numbers per script call (one area code per call: one hash slot, so Redis Cluster routes it whole). */
 const SCRIPT_BATCH = 5000;
-/** Numbers per lookup call (a scrub batch's Bloom positives are usually fewer). */
+/** Numbers per lookup round (a scrub batch's Bloom positives are usually fewer). */
 const LOOKUP_BATCH = 20_000;
+/** Script calls in flight at once for writes (they go out back to back, as a pipeline would). */
+const WRITE_WINDOW = 200;
+/** Area codes with a `live` entry: every three-digit code, so a missing entry always means a lost one. */
+const AREA_CODES = 1000;
 
 /**
  * Applies SADD/SREM for numbers of one area code: ARGV[1] key prefix ending in {NPA}, ARGV[2] the 7-digit
@@ -45,20 +68,47 @@ if cur then redis.call(op, p .. cur, unpack(members)) end
 return n`;
 
 /**
- * Membership of many numbers in one call: KEYS[1] the generation marker (nil when the generation is gone),
- * ARGV[1] the set key prefix, ARGV[2] packed 10-digit numbers; answers a string of '0'/'1'. One call per
- * batch: per-area-code calls cost ioredis ~14 µs and ~1 KB of garbage each (800 per batch). The keys it
- * builds span area codes (slots), which a single Redis node serves; a Redis Cluster deployment would split
- * the calls by the {NPA} tag again (decision 011).
+ * Membership of many numbers whose area codes this node serves: KEYS[1] routes the call (an area code's
+ * `live` key), ARGV[1] the store prefix, ARGV[2] the list, ARGV[3] the snapshot's generation, ARGV[4] packed
+ * 10-digit numbers. Answers a string of '0'/'1', or '!R<NPA>' when an area code serves another generation
+ * (replaced) and '!L<NPA>' when it has no entry (lost). One call per node and batch: per-area-code calls
+ * cost ioredis ~14 µs and ~1 KB of garbage each. Undeclared keys of several slots of one node are allowed to
+ * scripts without flags (Redis 7); a key of another node is refused by Redis, so a stale slot map fails
+ * the call, never answers wrongly.
  */
 const LOOKUP_LUA = `
-if redis.call('exists', KEYS[1]) == 0 then return false end
-local p, s = ARGV[1], ARGV[2]
+local p, list, gen, s = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local n = #s / 10
 local out = {}
+local seen = {}
 for i = 0, n - 1 do
   local o = i * 10
-  out[i + 1] = redis.call('sismember', p .. '{' .. string.sub(s, o + 1, o + 3) .. '}' .. string.sub(s, o + 4, o + 6), tonumber(string.sub(s, o + 7, o + 10)))
+  local npa = string.sub(s, o + 1, o + 3)
+  if not seen[npa] then
+    local g = redis.call('hget', p .. 'live:{' .. npa .. '}', list)
+    if g ~= gen then return (g and '!R' or '!L') .. npa end
+    seen[npa] = true
+  end
+  out[i + 1] = redis.call('sismember', p .. 'n:' .. list .. ':' .. gen .. ':{' .. npa .. '}' .. string.sub(s, o + 4, o + 6), tonumber(string.sub(s, o + 7, o + 10)))
+end
+return table.concat(out)`;
+
+/**
+ * The `live` entries of one node's area codes: ARGV[1] prefix, ARGV[2] list, ARGV[3] generation, ARGV[4]
+ * 'set' | 'del' | 'check', ARGV[5] area codes (3 characters each). 'check' answers one character per code:
+ * '1' this generation, '2' another one, '0' none.
+ */
+const LIVE_LUA = `
+local p, list, gen, op, s = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local out = {}
+for i = 0, #s / 3 - 1 do
+  local key = p .. 'live:{' .. string.sub(s, i * 3 + 1, i * 3 + 3) .. '}'
+  if op == 'set' then redis.call('hset', key, list, gen)
+  elseif op == 'del' then redis.call('hdel', key, list)
+  else
+    local g = redis.call('hget', key, list)
+    out[i + 1] = g == gen and '1' or (g and '2' or '0')
+  end
 end
 return table.concat(out)`;
 
@@ -89,22 +139,14 @@ type ScriptRedis = {
   scrubUnlinkArea(key: string, prefix: string): Promise<number>;
   scrubRestore(key: string, prefix: string, records: Buffer): Promise<number>;
   scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
-  scrubLookup(marker: string, prefix: string, packed: Buffer): Promise<string | null>;
+  scrubLookup(key: string, prefix: string, list: string, gen: string, packed: Buffer): Promise<string | null>;
+  scrubLive(key: string, prefix: string, list: string, gen: string, op: string, npas: string): Promise<string>;
 };
 
-/** Groups numbers by area code: npa → packed 7-digit rests, with the original indexes. */
-function byArea(numbers: Float64Array, count: number): Map<number, { packed: string[]; idx: number[] }> {
-  const m = new Map<number, { packed: string[]; idx: number[] }>();
-  for (let i = 0; i < count; i++) {
-    const x = numbers[i];
-    const npa = Math.floor(x / 10_000_000);
-    let g = m.get(npa);
-    if (!g) m.set(npa, (g = { packed: [], idx: [] }));
-    g.packed.push(String(x - npa * 10_000_000).padStart(7, "0"));
-    g.idx.push(i);
-  }
-  return m;
-}
+export const OLD_LAYOUT_NOTE =
+  "Redis holds this list in the key layout before Redis Cluster support (decision 112); it is not used until `npm run lists -- rebuild`";
+
+const npa3 = (npa: number) => String(npa).padStart(3, "0");
 
 /** numbers[from, to) (10-digit) as ASCII digits, 10 bytes each: String() and join cost ~1 µs a number. */
 function packDigits(numbers: Float64Array, from: number, to: number): Buffer {
@@ -157,6 +199,13 @@ function signPayload(b: Buffer, from: number, to: number): void {
   b.writeUInt32LE(hi >>> 0, to + 4);
 }
 
+const AREA_SLOTS = new Int16Array(AREA_CODES).fill(-1);
+/** The hash slot of an area code's keys (tag {NPA}). */
+function areaSlot(npa: number): number {
+  if (AREA_SLOTS[npa] < 0) AREA_SLOTS[npa] = keySlot(`{${npa3(npa)}}`);
+  return AREA_SLOTS[npa];
+}
+
 /** Restore script: bytes of records per call, calls and bytes per pipeline. */
 const RESTORE_BYTES = 1 << 20;
 const RESTORE_CALLS = 100;
@@ -173,7 +222,9 @@ function increasingAfter(c: Float64Array, after: number): boolean {
 }
 
 export interface RedisStoreOptions {
-  url: string;
+  /** One Redis node (REDIS_URL); or `target` for a cluster. */
+  url?: string;
+  target?: RedisTarget;
   /** Key prefix (tests use a unique one per run). */
   prefix?: string;
   /**
@@ -184,40 +235,57 @@ export interface RedisStoreOptions {
   scanBelowKeys?: number;
 }
 
+/** One master's part of a list's copy, for `npm run lists -- status`. */
+export interface RedisNodeCopy {
+  node: string;
+  /** Area codes (of 1,000) whose hash slots this node serves. */
+  areaCodes: number;
+  /** Of those, the ones whose `live` entry names the served generation (all of them when the copy is whole). */
+  current: number;
+}
+
 export class RedisListStore implements ListStore {
   readonly kind = "redis" as const;
   /** One copy for every process: written by loads and `lists rebuild`, never by a scrub. */
   readonly fillsOnDemand = false;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
+  readonly target: RedisTarget;
   readonly prefix: string;
   readonly scanBelowKeys: number;
 
   constructor(opts: RedisStoreOptions) {
     this.prefix = opts.prefix ?? "dps:";
     this.scanBelowKeys = opts.scanBelowKeys ?? 1_000_000;
-    this.redis = new Redis(opts.url, {
-      lazyConnect: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 3000,
-      commandTimeout: 30_000,
-      enableOfflineQueue: true,
-    });
-    // Errors surface on commands (a scrub then fails closed); don't crash on the connection event.
-    this.redis.on("error", () => {});
+    const target = opts.target ?? (opts.url ? ({ kind: "node", url: opts.url } as const) : null);
+    if (!target) throw new Error("RedisListStore needs a url or a target");
+    this.target = target;
+    this.redis = createRedisClient(target);
     this.redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
     this.redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
+    this.redis.defineCommand("scrubLive", { numberOfKeys: 1, lua: LIVE_LUA });
     this.redis.defineCommand("scrubRestore", { numberOfKeys: 1, lua: RESTORE_LUA });
     this.redis.defineCommand("scrubUnlinkArea", { numberOfKeys: 1, lua: UNLINK_AREA_LUA });
   }
 
-  private metaKey(listId: number): string {
-    return `${this.prefix}meta:${listId}`;
+  private get scripts(): ScriptRedis {
+    return this.redis as unknown as ScriptRedis;
   }
-  private genKey(listId: number, gen: number): string {
-    return `${this.prefix}gen:${listId}:${gen}`;
+
+  private metaKey(listId: number): string {
+    return `${this.prefix}meta:{list:${listId}}`;
+  }
+  private liveKey(npa: number | string): string {
+    return `${this.prefix}live:{${typeof npa === "number" ? npa3(npa) : npa}}`;
   }
   private setPrefix(listId: number, gen: number): string {
     return `${this.prefix}n:${listId}:${gen}:`;
+  }
+  /** Keys of the layout before decision 112 (one Redis node only). */
+  private legacyMetaKey(listId: number): string {
+    return `${this.prefix}meta:${listId}`;
+  }
+  private legacyGenKey(listId: number, gen: number): string {
+    return `${this.prefix}gen:${listId}:${gen}`;
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -229,16 +297,73 @@ export class RedisListStore implements ListStore {
     }
   }
 
+  /** Runs script calls WRITE_WINDOW at a time (each routed to its slot's node); the first error fails all. */
+  private async all<T>(what: string, calls: (() => Promise<T>)[]): Promise<T[]> {
+    const out: T[] = [];
+    for (let s = 0; s < calls.length; s += WRITE_WINDOW) {
+      out.push(...(await this.call(what, () => Promise.all(calls.slice(s, s + WRITE_WINDOW).map((f) => f())))));
+    }
+    return out;
+  }
+
+  /** Area codes grouped by the master serving their slot (one group outside a cluster). */
+  private async areaGroups(npas: Iterable<number>): Promise<number[][]> {
+    if (isCluster(this.redis) && this.redis.status !== "ready") await this.call("connect", () => this.redis.ping());
+    const groups = new Map<string, number[]>();
+    for (const npa of npas) {
+      const owner = slotOwner(this.redis, areaSlot(npa));
+      let g = groups.get(owner);
+      if (!g) groups.set(owner, (g = []));
+      g.push(npa);
+    }
+    return [...groups.values()];
+  }
+
+  /** Sets, deletes or checks the `live` entries of every area code for a list (one script call per node). */
+  private async live(listId: number, gen: number, op: "set" | "del" | "check"): Promise<{ npas: number[]; answer: string }[]> {
+    const groups = await this.areaGroups(Array.from({ length: AREA_CODES }, (_, i) => i));
+    const answers = await this.all(
+      `${op} live`,
+      groups.map((g) => () => this.scripts.scrubLive(this.liveKey(g[0]), this.prefix, String(listId), String(gen), op, g.map(npa3).join(""))),
+    );
+    return groups.map((npas, i) => ({ npas, answer: answers[i] }));
+  }
+
   private async meta(listId: number): Promise<{ version: number | null; gen: number; state: string } | null> {
     const m = await this.call("meta", () => this.redis.hgetall(this.metaKey(listId)));
     if (!m || !m.gen) return null;
     return { version: m.version ? Number(m.version) : null, gen: Number(m.gen), state: m.state ?? "" };
   }
 
+  /** The ready copy's version when every area code serves its generation (a lost node makes it null). */
   async version(listId: number): Promise<number | null> {
     const m = await this.meta(listId);
     if (!m || m.state !== "ready") return null;
-    return m.version;
+    const live = await this.live(listId, m.gen, "check");
+    return live.every((g) => !/[02]/.test(g.answer)) ? m.version : null;
+  }
+
+  /** Per master: the area codes it serves and how many of them serve the list's current generation. */
+  async nodeCopies(listId: number): Promise<RedisNodeCopy[]> {
+    const m = await this.meta(listId);
+    const live = await this.live(listId, m?.gen ?? 0, "check");
+    return live
+      .map(({ npas, answer }) => ({
+        node: isCluster(this.redis) ? (slotOwner(this.redis, areaSlot(npas[0])) || "?") : nodeName(this.redis as Redis),
+        areaCodes: npas.length,
+        current: m ? [...answer].filter((c) => c === "1").length : 0,
+      }))
+      .sort((a, b) => a.node.localeCompare(b.node));
+  }
+
+  async describeCopy(listId: number): Promise<CopyDetail> {
+    const [nodes, old] = await Promise.all([this.nodeCopies(listId), this.hasOldLayout(listId)]);
+    return old ? { nodes, note: OLD_LAYOUT_NOTE } : { nodes };
+  }
+
+  /** True when the list has keys of the layout before decision 112 (they read as no copy until rebuilt). */
+  async hasOldLayout(listId: number): Promise<boolean> {
+    return (await this.call("meta", () => this.redis.exists(this.legacyMetaKey(listId)))) === 1;
   }
 
   async snapshot(listId: number, version: number): Promise<ListSnapshot> {
@@ -250,11 +375,9 @@ export class RedisListStore implements ListStore {
         }, the database has version ${version}. Rebuild it with \`npm run lists -- rebuild\`.`,
       );
     }
-    const gen = m.gen;
-    const marker = this.genKey(listId, gen);
-    const prefix = this.setPrefix(listId, gen);
-    const redis = this.redis;
-    const call = this.call.bind(this);
+    const store = this;
+    const list = String(listId);
+    const gen = String(m.gen);
     return {
       listId,
       version,
@@ -262,32 +385,93 @@ export class RedisListStore implements ListStore {
         const out = new Uint8Array(count);
         for (let s = 0; s < count; s += LOOKUP_BATCH) {
           const e = Math.min(count, s + LOOKUP_BATCH);
-          const packed = packDigits(numbers, s, e);
-          const sp = redis as unknown as ScriptRedis;
-          const answers = await call("lookup", () => sp.scrubLookup(marker, prefix, packed));
-          if (answers === null) {
-            throw new ListStoreError(
-              `List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`,
-            );
+          const parts = store.byNode(numbers, s, e);
+          const answers = await store.call("lookup", () =>
+            Promise.all(parts.map((p) => store.scripts.scrubLookup(store.liveKey(p.npa), store.prefix, list, gen, p.packed))),
+          );
+          for (let k = 0; k < parts.length; k++) {
+            const a = answers[k];
+            const idx = parts[k].idx;
+            if (typeof a === "string" && a.startsWith("!R")) {
+              throw new ListStoreError(
+                `List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`,
+              );
+            }
+            if (typeof a === "string" && a.startsWith("!L")) {
+              throw new ListStoreError(
+                `The list store (Redis) lost list ${listId}'s copy for area code ${a.slice(2)} (a node restarted empty or failed ` +
+                  "over to a replica without it). Rebuild it with `npm run lists -- rebuild`.",
+              );
+            }
+            if (typeof a !== "string" || a.length !== (idx ? idx.length : e - s)) {
+              throw new ListStoreError("The list store (Redis) gave an incomplete answer.");
+            }
+            if (idx) {
+              for (let i = 0; i < idx.length; i++) if (a.charCodeAt(i) === 49) out[idx[i]] = 1;
+            } else {
+              for (let i = s; i < e; i++) if (a.charCodeAt(i - s) === 49) out[i] = 1;
+            }
           }
-          if (typeof answers !== "string" || answers.length !== e - s) throw new ListStoreError("The list store (Redis) gave an incomplete answer.");
-          for (let i = s; i < e; i++) if (answers.charCodeAt(i - s) === 49) out[i] = 1;
         }
         return out;
       },
     };
   }
 
+  /**
+   * numbers[s, e) packed per master (one part without indexes outside a cluster): each part's script call
+   * goes to the node of its first area code, which serves the others too as far as the client knows.
+   */
+  private byNode(numbers: Float64Array, s: number, e: number): { npa: number; packed: Buffer; idx: Uint32Array | null }[] {
+    if (!isCluster(this.redis)) return [{ npa: Math.floor(numbers[s] / 10_000_000), packed: packDigits(numbers, s, e), idx: null }];
+    const owners = new Map<string, number>();
+    const groupOf = new Int16Array(AREA_CODES).fill(-1);
+    const sizes: number[] = [];
+    const firstNpa: number[] = [];
+    const groupOfNumber = new Int16Array(e - s);
+    for (let i = s; i < e; i++) {
+      const npa = Math.floor(numbers[i] / 10_000_000) % AREA_CODES;
+      let g = groupOf[npa];
+      if (g < 0) {
+        const owner = slotOwner(this.redis, areaSlot(npa)) || `?${npa}`;
+        let known = owners.get(owner);
+        if (known === undefined) {
+          owners.set(owner, (known = sizes.length));
+          sizes.push(0);
+          firstNpa.push(npa);
+        }
+        g = groupOf[npa] = known;
+      }
+      groupOfNumber[i - s] = g;
+      sizes[g]++;
+    }
+    const idx = sizes.map((n) => new Uint32Array(n));
+    const fill = new Array<number>(sizes.length).fill(0);
+    for (let i = s; i < e; i++) {
+      const g = groupOfNumber[i - s];
+      idx[g][fill[g]++] = i;
+    }
+    return idx.map((ix, g) => {
+      const picked = new Float64Array(ix.length);
+      for (let k = 0; k < ix.length; k++) picked[k] = numbers[ix[k]];
+      return { npa: firstNpa[g], packed: packDigits(picked, 0, picked.length), idx: ix };
+    });
+  }
+
+  /** A new generation number above the served one (and above an old-layout copy's). */
+  private async nextGeneration(listId: number, m: { gen: number } | null): Promise<number> {
+    const counter = await this.call("generation", () => this.redis.incr(`${this.prefix}gencounter:${listId}`));
+    const legacy = Number((await this.call("meta", () => this.redis.hget(this.legacyMetaKey(listId), "gen"))) ?? 0);
+    const floor = Math.max(m?.gen ?? 0, legacy);
+    return counter <= floor ? floor + counter : counter;
+  }
+
   async beginChange(listId: number): Promise<void> {
     const m = await this.meta(listId);
     if (!m) {
-      await this.call("begin", () =>
-        this.redis
-          .multi()
-          .hset(this.metaKey(listId), { gen: 1, version: "", state: "changing" })
-          .set(this.genKey(listId, 1), "1")
-          .exec(),
-      );
+      const gen = await this.nextGeneration(listId, null);
+      await this.call("begin", () => this.redis.hset(this.metaKey(listId), { gen, version: "", state: "changing" }));
+      await this.live(listId, gen, "set");
       return;
     }
     await this.call("begin", () => this.redis.hset(this.metaKey(listId), { state: "changing" }));
@@ -306,7 +490,7 @@ export class RedisListStore implements ListStore {
         break;
       }
     }
-    const calls: [string, Buffer][] = [];
+    const calls: (() => Promise<number>)[] = [];
     for (let i = 0; i < sorted.length; ) {
       const npa = Math.floor(sorted[i] / 10_000_000);
       const base = npa * 10_000_000;
@@ -322,16 +506,11 @@ export class RedisListStore implements ListStore {
           r = q;
         }
       }
-      calls.push([`${prefix}{${npa}}`, packed]);
+      const key = `${prefix}{${npa3(npa)}}`;
+      calls.push(() => this.scripts.scrubWrite(key, key, packed, op));
       i = j;
     }
-    for (let s = 0; s < calls.length; s += 200) {
-      const p = this.redis.pipeline();
-      const sp = p as unknown as ScriptRedis;
-      for (const [k, packed] of calls.slice(s, s + 200)) sp.scrubWrite(k, k, packed, op);
-      const res = await this.call(op, () => p.exec());
-      for (const [err] of res ?? []) if (err) throw new ListStoreError(`The list store (Redis) failed ${op}: ${err.message}`);
-    }
+    await this.all(op, calls);
   }
 
   async add(listId: number, numbers: Float64Array): Promise<void> {
@@ -347,11 +526,7 @@ export class RedisListStore implements ListStore {
   }
 
   async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>): Promise<ReplaceHandle> {
-    const generation = await this.call("replace", () => this.redis.incr(`${this.prefix}gencounter:${listId}`));
-    const m = await this.meta(listId);
-    // generations must not collide with the served one
-    const gen = m && generation <= m.gen ? m.gen + generation : generation;
-    if (m && gen <= m.gen) throw new ListStoreError("generation clash");
+    const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
     try {
       const rdb = await this.rdbVersion();
@@ -423,7 +598,7 @@ export class RedisListStore implements ListStore {
   private async restoreSets(prefix: string, numbers: Float64Array, rdb: number): Promise<void> {
     let i = 0;
     while (i < numbers.length) {
-      // one pipeline of script calls, each one area code's records (≤ RESTORE_BYTES)
+      // one round of script calls, each one area code's records (≤ RESTORE_BYTES)
       const calls: [string, Buffer][] = [];
       let total = 0;
       while (i < numbers.length && calls.length < RESTORE_CALLS && total < RESTORE_PIPELINE_BYTES) {
@@ -479,80 +654,123 @@ export class RedisListStore implements ListStore {
           buf.write(String(o - start).padStart(5, "0"), lenAt, "latin1");
           g = e;
         }
-        calls.push([`${prefix}{${npa}}`, buf.subarray(0, o)]);
+        calls.push([`${prefix}{${npa3(npa)}}`, buf.subarray(0, o)]);
         total += o;
         i = j;
       }
-      const p = this.redis.pipeline();
-      const sp = p as unknown as ScriptRedis;
-      for (const [k, records] of calls) sp.scrubRestore(k, k, records);
-      const res = await this.call("restore", () => p.exec());
-      for (const [err] of res ?? []) if (err) throw new ListStoreError(`The list store (Redis) failed a restore: ${err.message}`);
+      await this.all(
+        "restore",
+        calls.map(([k, records]) => () => this.scripts.scrubRestore(k, k, records)),
+      );
     }
   }
 
+  /**
+   * Makes the copy current at `version`. A replacement is swapped in area code by area code (`live` entries
+   * first: a running scrub of the old generation then fails closed), then the meta names it; the old
+   * generation's sets (and an old-layout copy's) are deleted last.
+   */
   async finishChange(listId: number, version: number, replaced?: ReplaceHandle): Promise<void> {
     if (!replaced) {
       await this.call("finish", () => this.redis.hset(this.metaKey(listId), { version, state: "ready" }));
       return;
     }
     const old = await this.meta(listId);
-    await this.call("swap", () =>
-      this.redis
-        .multi()
-        .set(this.genKey(listId, replaced.generation), "1")
-        .hset(this.metaKey(listId), { gen: replaced.generation, version, state: "ready" })
-        .exec(),
-    );
+    await this.live(listId, replaced.generation, "set");
+    await this.call("swap", () => this.redis.hset(this.metaKey(listId), { gen: replaced.generation, version, state: "ready" }));
     if (old && old.gen !== replaced.generation) await this.deleteGeneration(listId, old.gen);
+    await this.dropOldLayout(listId);
   }
 
   async abortReplace(listId: number, replaced: ReplaceHandle): Promise<void> {
     await this.deleteGeneration(listId, replaced.generation);
   }
 
-  /** Deletes a generation: its marker first (running snapshots then fail closed), then its sets. */
+  /** Deletes an old-layout copy (before decision 112): its marker, meta and sets. */
+  private async dropOldLayout(listId: number): Promise<void> {
+    const gen = Number((await this.call("meta", () => this.redis.hget(this.legacyMetaKey(listId), "gen"))) ?? 0);
+    if (!gen) return;
+    await this.call("delete", () => this.redis.del(this.legacyGenKey(listId, gen)));
+    await this.call("delete", () => this.redis.del(this.legacyMetaKey(listId)));
+    await this.deleteGeneration(listId, gen);
+  }
+
+  /** Deletes a generation's sets (no `live` entry names it any more). */
   private async deleteGeneration(listId: number, gen: number): Promise<void> {
-    await this.call("delete", () => this.redis.del(this.genKey(listId, gen)));
-    const keys = await this.call("dbsize", () => this.redis.dbsize());
-    if (keys < this.scanBelowKeys) {
-      await this.unlinkMatching(`${this.setPrefix(listId, gen)}*`);
+    const prefix = this.setPrefix(listId, gen);
+    if ((await this.keyCount()) < this.scanBelowKeys) {
+      await this.unlinkMatching(`${prefix}*`);
       return;
     }
-    const prefix = this.setPrefix(listId, gen);
-    for (let npa = 0; npa < 1000; npa += 100) {
-      const p = this.redis.pipeline();
-      const sp = p as unknown as ScriptRedis;
-      for (let a = npa; a < npa + 100; a++) sp.scrubUnlinkArea(`${prefix}{${a}}`, `${prefix}{${a}}`);
-      const res = await this.call("unlink", () => p.exec());
-      for (const [err] of res ?? []) if (err) throw new ListStoreError(`The list store (Redis) failed to delete: ${err.message}`);
+    const calls: (() => Promise<number>)[] = [];
+    for (let npa = 0; npa < AREA_CODES; npa++) {
+      const key = `${prefix}{${npa3(npa)}}`;
+      calls.push(() => this.scripts.scrubUnlinkArea(key, key));
+      // the layout before decision 112 wrote area codes without leading zeros
+      if (npa < 100) calls.push(() => this.scripts.scrubUnlinkArea(`${prefix}{${npa}}`, `${prefix}{${npa}}`));
+    }
+    await this.all("unlink", calls);
+  }
+
+  /** Keys on every master. */
+  private async keyCount(): Promise<number> {
+    const nodes = await this.call("dbsize", () => masters(this.redis));
+    const sizes = await this.call("dbsize", () => Promise.all(nodes.map((n) => n.dbsize())));
+    return sizes.reduce((a, b) => a + b, 0);
+  }
+
+  /** SCAN … MATCH on every master; calls `each` with each page of keys found on that node. */
+  private async scanAll(pattern: string, each: (node: Redis, keys: string[]) => Promise<void>): Promise<void> {
+    for (const node of await this.call("scan", () => masters(this.redis))) {
+      let cursor = "0";
+      do {
+        const [next, keys] = await this.call("scan", () => node.scan(cursor, "MATCH", pattern, "COUNT", 5000));
+        cursor = next;
+        if (keys.length) await each(node, keys);
+      } while (cursor !== "0");
     }
   }
 
-  async unlinkMatching(pattern: string): Promise<number> {
-    let cursor = "0";
+  /** Keys matching a pattern on every master (tests, status). */
+  async countKeys(pattern: string): Promise<number> {
     let n = 0;
-    do {
-      const [next, keys] = await this.call("scan", () => this.redis.scan(cursor, "MATCH", pattern, "COUNT", 5000));
-      cursor = next;
-      if (keys.length) {
-        await this.call("unlink", () => this.redis.unlink(...keys));
-        n += keys.length;
+    await this.scanAll(pattern, async (_, keys) => {
+      n += keys.length;
+    });
+    return n;
+  }
+
+  async unlinkMatching(pattern: string): Promise<number> {
+    let n = 0;
+    await this.scanAll(pattern, async (node, keys) => {
+      // one UNLINK per hash slot: a cluster node refuses a multi-key command across slots
+      const bySlot = new Map<number, string[]>();
+      for (const k of keys) {
+        const slot = isCluster(this.redis) ? keySlot(k) : 0;
+        let g = bySlot.get(slot);
+        if (!g) bySlot.set(slot, (g = []));
+        g.push(k);
       }
-    } while (cursor !== "0");
+      await this.call("unlink", () => Promise.all([...bySlot.values()].map((g) => node.unlink(...g))));
+      n += keys.length;
+    });
     return n;
   }
 
   async drop(listId: number): Promise<void> {
+    const m = await this.meta(listId);
+    await this.live(listId, m?.gen ?? 0, "del");
     await this.call("drop", () => this.redis.del(this.metaKey(listId)));
+    await this.call("drop", () => this.redis.del(this.legacyMetaKey(listId)));
     await this.unlinkMatching(`${this.prefix}gen:${listId}:*`);
     await this.unlinkMatching(`${this.prefix}n:${listId}:*`);
   }
 
+  /** used_memory summed over the masters. */
   async memoryBytes(): Promise<number> {
-    const info = await this.call("info", () => this.redis.info("memory"));
-    const m = /used_memory:(\d+)/.exec(info);
-    return m ? Number(m[1]) : 0;
+    const nodes = await this.call("info", () => masters(this.redis));
+    const infos = await this.call("info", () => Promise.all(nodes.map((n) => n.info("memory"))));
+    return infos.reduce((sum, info) => sum + Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0), 0);
   }
 
   change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange {

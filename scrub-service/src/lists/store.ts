@@ -1,6 +1,6 @@
 /**
  * The list store answers "is this number on list L?" for the Bloom filter's positives.
- * Redis sets when REDIS_URL is set, an embedded in-process index otherwise. PostgreSQL stays the source
+ * Redis sets when REDIS_URL or REDIS_CLUSTER_NODES is set, an embedded in-process index otherwise. PostgreSQL stays the source
  * of truth: the store holds a copy tagged with the list's version, and a copy that is missing, being
  * changed, or of another version makes scrubs fail closed (ListStoreError), never report "clean".
  */
@@ -46,6 +46,14 @@ export interface StoreChange {
   failed(): Promise<void>;
 }
 
+/** Where a list's copy lives, for status (a store that has nothing to say leaves it out). */
+export interface CopyDetail {
+  /** Per Redis master: the area codes it serves and how many serve the current copy. */
+  nodes?: { node: string; areaCodes: number; current: number }[];
+  /** Why the copy is not usable beyond its version, e.g. an older key layout. */
+  note?: string;
+}
+
 export interface ListStore {
   /** For status and logs only: callers never branch on it (the interface hides the store). */
   readonly kind: "redis" | "embedded";
@@ -84,6 +92,8 @@ export interface ListStore {
   loadCopy(listId: number, version: number, file: string): Promise<boolean>;
   /** Removes the list's copy entirely. */
   drop(listId: number): Promise<void>;
+  /** Optional detail for `npm run lists -- status` and the start-up check. */
+  describeCopy?(listId: number): Promise<CopyDetail>;
   /** Bytes the store uses (Redis used_memory, or the embedded arrays). */
   memoryBytes(): Promise<number>;
   close(): Promise<void>;

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import type { DbHandle } from "../../../db/client";
 import { createInProcessScrubService, type InProcessOptions, type InProcessScrubService } from "../in-process";
+import { parseClusterNodes, type RedisTarget } from "../lists/redis-client";
+import { RedisListStore } from "../lists/redis-store";
 
 export function tmpDir(label = "scrub"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`));
@@ -47,8 +49,30 @@ export async function adminListIds(handle: DbHandle): Promise<{ litigation: numb
 }
 
 export const REDIS_URL = process.env.REDIS_URL;
-/** Redis tests run when REDIS_URL is set; under CI they must (global setup refuses CI without it). */
-export const storeKinds: ("embedded" | "redis")[] = REDIS_URL ? ["embedded", "redis"] : ["embedded"];
+/** A Redis Cluster's nodes (scripts/redis-cluster.sh start; .ci/run exports it). */
+export const REDIS_CLUSTER_NODES = process.env.REDIS_CLUSTER_NODES;
+export type StoreKind = "embedded" | "redis" | "cluster";
+/**
+ * Redis tests run when REDIS_URL is set, cluster tests when REDIS_CLUSTER_NODES is; under CI both are
+ * (global setup refuses CI without REDIS_URL, lists/redis-cluster.test.ts fails without the cluster).
+ */
+export const storeKinds: StoreKind[] = [
+  "embedded",
+  ...(REDIS_URL ? (["redis"] as const) : []),
+  ...(REDIS_CLUSTER_NODES ? (["cluster"] as const) : []),
+];
+
+/** The Redis of a store kind (null: embedded). */
+export function redisOf(kind: StoreKind): RedisTarget | null {
+  if (kind === "redis") return { kind: "node", url: REDIS_URL! };
+  if (kind === "cluster") return parseClusterNodes(REDIS_CLUSTER_NODES!);
+  return null;
+}
+
+/** A Redis list store of a kind with a fresh key prefix. */
+export function newRedisStore(kind: "redis" | "cluster", extra: { scanBelowKeys?: number } = {}): RedisListStore {
+  return new RedisListStore({ target: redisOf(kind)!, prefix: uniquePrefix(), ...extra });
+}
 
 export function uniquePrefix(): string {
   return `test:${process.pid}:${crypto.randomBytes(4).toString("hex")}:`;
@@ -56,14 +80,14 @@ export function uniquePrefix(): string {
 
 export async function startService(
   handle: DbHandle,
-  kind: "embedded" | "redis",
+  kind: StoreKind,
   extra: Partial<InProcessOptions> = {},
 ): Promise<InProcessScrubService> {
   return createInProcessScrubService({
     handle,
     dataDir: extra.dataDir ?? tmpDir("data"),
-    redisUrl: kind === "redis" ? REDIS_URL : undefined,
-    redisPrefix: kind === "redis" ? uniquePrefix() : undefined,
+    redis: redisOf(kind),
+    redisPrefix: kind !== "embedded" ? uniquePrefix() : undefined,
     threads: 2,
     listWaitMs: 0,
     progressMs: 50,
@@ -73,11 +97,9 @@ export async function startService(
 
 /** Deletes the Redis keys of a test service. */
 export async function cleanupService(s: InProcessScrubService): Promise<void> {
-  const store = s.store as { clearAll?: () => Promise<void> };
   await s.close().catch(() => {});
-  if (store.clearAll) {
-    const { RedisListStore } = await import("../lists/redis-store");
-    const fresh = new RedisListStore({ url: REDIS_URL!, prefix: (s.store as unknown as { prefix: string }).prefix });
+  if (s.store instanceof RedisListStore) {
+    const fresh = new RedisListStore({ target: s.store.target, prefix: s.store.prefix });
     await fresh.clearAll();
     await fresh.close();
   }

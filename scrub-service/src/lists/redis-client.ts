@@ -1,0 +1,132 @@
+/**
+ * The one place that makes a Redis client for the list store (app, scrub service, CLI, scripts):
+ *   REDIS_CLUSTER_NODES=host:port,host:port,…  → ioredis Cluster (a Redis Cluster; the nodes are seeds)
+ *   REDIS_URL=redis://…                         → one Redis node
+ * With both set the cluster is used. Entries of REDIS_CLUSTER_NODES may also be redis:// URLs; the first
+ * one's user name and password are used for every node.
+ */
+import { Cluster, Redis } from "ioredis";
+
+export type RedisTarget = { kind: "node"; url: string } | { kind: "cluster"; nodes: { host: string; port: number }[]; username?: string; password?: string };
+
+export type RedisClient = Redis | Cluster;
+
+/** Parses REDIS_CLUSTER_NODES; throws a message naming the bad entry. */
+export function parseClusterNodes(text: string): Extract<RedisTarget, { kind: "cluster" }> {
+  const nodes: { host: string; port: number }[] = [];
+  let username: string | undefined;
+  let password: string | undefined;
+  for (const raw of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+    let host: string;
+    let port: number;
+    if (raw.includes("://")) {
+      const u = new URL(raw);
+      host = u.hostname;
+      port = Number(u.port || 6379);
+      if (nodes.length === 0) {
+        username = u.username ? decodeURIComponent(u.username) : undefined;
+        password = u.password ? decodeURIComponent(u.password) : undefined;
+      }
+    } else {
+      const at = raw.lastIndexOf(":");
+      host = at > 0 ? raw.slice(0, at).replace(/^\[|\]$/g, "") : raw;
+      port = at > 0 ? Number(raw.slice(at + 1)) : 6379;
+    }
+    if (!host || !Number.isInteger(port) || port <= 0 || port > 65535) {
+      throw new Error(`REDIS_CLUSTER_NODES: "${raw}" is not host:port.`);
+    }
+    nodes.push({ host, port });
+  }
+  if (nodes.length === 0) throw new Error("REDIS_CLUSTER_NODES is set but names no node (host:port,host:port,…).");
+  return { kind: "cluster", nodes, username, password };
+}
+
+/** The list store's Redis from the environment, or null (embedded index). */
+export function redisTargetFromEnv(env: Record<string, string | undefined> = process.env): RedisTarget | null {
+  if (env.REDIS_CLUSTER_NODES) return parseClusterNodes(env.REDIS_CLUSTER_NODES);
+  if (env.REDIS_URL) return { kind: "node", url: env.REDIS_URL };
+  return null;
+}
+
+/** For logs: where the lists live, never a password. */
+export function describeRedisTarget(t: RedisTarget): string {
+  if (t.kind === "cluster") return `Redis Cluster (${t.nodes.map((n) => `${n.host}:${n.port}`).join(", ")})`;
+  try {
+    return `Redis at ${new URL(t.url).host}`;
+  } catch {
+    return "Redis";
+  }
+}
+
+/**
+ * A client that fails rather than waits: one retry per command, 3 s to connect, 30 s per command; in a
+ * cluster, a lost node's commands are retried through up to 16 redirections/refreshes (about 2 s) and then
+ * fail, so a scrub fails closed instead of hanging.
+ */
+export function createRedisClient(t: RedisTarget): RedisClient {
+  const common = { maxRetriesPerRequest: 1, connectTimeout: 3000, commandTimeout: 30_000 };
+  const client: RedisClient =
+    t.kind === "node"
+      ? new Redis(t.url, { ...common, lazyConnect: false, enableOfflineQueue: true })
+      : new Cluster(t.nodes, {
+          redisOptions: { ...common, username: t.username, password: t.password },
+          enableOfflineQueue: true,
+          enableAutoPipelining: true,
+          maxRedirections: 16,
+          retryDelayOnFailover: 100,
+          retryDelayOnClusterDown: 100,
+          retryDelayOnTryAgain: 100,
+          slotsRefreshTimeout: 2000,
+          scaleReads: "master",
+        });
+  // Errors surface on commands (a scrub then fails closed); don't crash on the connection event.
+  client.on("error", () => {});
+  return client;
+}
+
+export function isCluster(c: RedisClient): c is Cluster {
+  return c instanceof Cluster;
+}
+
+/** Every master (the one node outside a cluster): SCAN, DBSIZE and INFO run on each. */
+export async function masters(c: RedisClient): Promise<Redis[]> {
+  if (!isCluster(c)) return [c];
+  if (c.status !== "ready") await c.ping(); // queued until the slots are known
+  const m = c.nodes("master");
+  if (m.length === 0) throw new Error("the Redis Cluster has no reachable master");
+  return m;
+}
+
+/** host:port of a node connection. */
+export function nodeName(r: Redis): string {
+  return `${r.options.host}:${r.options.port}`;
+}
+
+/** CRC16/XMODEM as Redis Cluster hashes keys (slot = crc16(tag) mod 16384). */
+const CRC16 = new Uint16Array(256);
+for (let i = 0; i < 256; i++) {
+  let c = i << 8;
+  for (let k = 0; k < 8; k++) c = c & 0x8000 ? (c << 1) ^ 0x1021 : c << 1;
+  CRC16[i] = c & 0xffff;
+}
+
+/** The hash slot of a key's tag (the text between the first { and the next }), or of the whole key. */
+export function keySlot(key: string): number {
+  const open = key.indexOf("{");
+  if (open >= 0) {
+    const close = key.indexOf("}", open + 1);
+    if (close > open + 1) key = key.slice(open + 1, close);
+  }
+  let crc = 0;
+  for (const b of Buffer.from(key)) crc = ((crc << 8) & 0xffff) ^ CRC16[((crc >> 8) ^ b) & 0xff];
+  return crc & 0x3fff;
+}
+
+/**
+ * The master serving each hash slot as the client last learnt it ("" outside a cluster, or when not known
+ * yet). A stale answer only makes a script touch a key its node does not hold, which Redis refuses.
+ */
+export function slotOwner(c: RedisClient, slot: number): string {
+  if (!isCluster(c)) return "";
+  return c.slots[slot]?.[0] ?? "";
+}
