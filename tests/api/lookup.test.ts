@@ -88,8 +88,8 @@ describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
   let stopHttp: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    service = store === "embedded" ? loader : await startService(handle(), "redis", { autoStart: false });
-    if (store === "redis") await service.rebuildLists();
+    service = store === "embedded" ? loader : await startService(handle(), store, { autoStart: false });
+    if (store !== "embedded") await service.rebuildLists();
     if (over === "http") {
       const port = await freePort();
       const http = await listenHttp(service, { handle: handle(), dataDir: tmpDir("svc"), token: "t0ken", port, host: "127.0.0.1" });
