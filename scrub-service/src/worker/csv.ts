@@ -57,6 +57,20 @@ export function detectDelimiter(buf: Uint8Array, start: number, end: number): nu
 }
 
 /**
+ * Index just past the quote closing a quoted field whose content starts at `i`, or -1 when buf[, end) ends
+ * first. A quote as the last byte is ambiguous (`""` or a close) unless `atEnd` says nothing follows.
+ */
+function pastQuoted(buf: Uint8Array, i: number, end: number, atEnd: boolean): number {
+  for (;;) {
+    while (i < end && buf[i] !== QUOTE) i++;
+    if (i >= end) return -1;
+    if (i + 1 >= end) return atEnd ? i + 1 : -1;
+    if (buf[i + 1] !== QUOTE) return i + 1;
+    i += 2;
+  }
+}
+
+/**
  * Index just past the LF that ends the row starting at `i`, or -1 if the row does not end before `end`
  * (it continues in the next chunk). A final row without LF at end of file is handled by the caller.
  */
@@ -65,19 +79,8 @@ export function scanRowEnd(buf: Uint8Array, i: number, end: number, delim: numbe
   while (i < end) {
     const c = buf[i];
     if (fieldStart && c === QUOTE) {
-      // quoted field: find the closing quote
-      i++;
-      for (;;) {
-        while (i < end && buf[i] !== QUOTE) i++;
-        if (i >= end) return -1;
-        if (i + 1 >= end) return -1; // cannot tell "" from a closing quote yet
-        if (buf[i + 1] === QUOTE) {
-          i += 2;
-          continue;
-        }
-        i++;
-        break;
-      }
+      i = pastQuoted(buf, i + 1, end, false);
+      if (i < 0) return -1;
       fieldStart = false;
       continue;
     }
@@ -98,17 +101,8 @@ export function quoteLeftOpen(buf: Uint8Array, start: number, end: number, delim
   while (i < end) {
     const c = buf[i];
     if (fieldStart && c === QUOTE) {
-      i++;
-      for (;;) {
-        while (i < end && buf[i] !== QUOTE) i++;
-        if (i >= end) return true;
-        if (i + 1 < end && buf[i + 1] === QUOTE) {
-          i += 2;
-          continue;
-        }
-        i++;
-        break;
-      }
+      i = pastQuoted(buf, i + 1, end, true);
+      if (i < 0) return true;
       fieldStart = false;
       continue;
     }
