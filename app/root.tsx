@@ -17,6 +17,8 @@ import { getOptionalUser } from "./utils/auth.server";
 import { readSidebarExpanded } from "./utils/sidebar.server";
 import { Toaster } from "./components/ui/toaster";
 import { useNonce } from "./utils/nonce";
+import { TimeZoneProvider } from "./utils/time-zone";
+import { viewerTimeZone } from "./utils/time-zone.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -31,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   const headers = new Headers();
   if (toast) headers.append("Set-Cookie", await commitSession(session));
-  return data({ user, toast, sidebarExpanded: readSidebarExpanded(request) }, { headers });
+  return data({ user, toast, sidebarExpanded: readSidebarExpanded(request), timeZone: viewerTimeZone(request) }, { headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -54,12 +56,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+  const { toast, timeZone } = useLoaderData<typeof loader>();
   return (
-    <>
+    <TimeZoneProvider serverZone={timeZone}>
       <Outlet />
       <Toaster toast={toast} />
-    </>
+    </TimeZoneProvider>
   );
 }
 

@@ -14,6 +14,7 @@ import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass 
 import { formatDate, formatUsd } from "~/utils/format";
 import { DataTable, EmptyTableRow, type DataTableColumn } from "~/components/ui/data-table";
 import { StatusBadge } from "~/components/ui/status-badge";
+import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Data Purging Tool" }];
 
@@ -137,7 +138,7 @@ function ReviewPanel({ row, closeTo }: { row: Row; closeTo: string }) {
           </h2>
           <p className="mt-1 text-sm text-slate-600">
             {row.userName || row.userEmail} ({row.userEmail}
-            {row.company ? `, ${row.company}` : ""}) · {row.planName} plan · {formatUsd(row.amountCents)} · requested {formatDate(row.createdAt)}
+            {row.company ? `, ${row.company}` : ""}) · {row.planName} plan · {formatUsd(row.amountCents)} · requested <DateOnly value={row.createdAt} />
           </p>
           <p className="mt-1 text-sm text-slate-600">
             Check that {formatUsd(row.amountCents)} with the reference {row.reference} reached the account. Marking it paid activates the plan
@@ -174,7 +175,14 @@ function ReviewPanel({ row, closeTo }: { row: Row; closeTo: string }) {
       ) : (
         <p className="mt-4 text-sm text-slate-600">
           Already reviewed: <StatusBadge status={row.status} shape="boldCompact" />
-          {row.reviewerEmail ? ` by ${row.reviewerEmail}` : ""} {row.reviewedAt ? `on ${formatDate(row.reviewedAt)}` : ""}.
+          {row.reviewerEmail ? ` by ${row.reviewerEmail}` : ""} {row.reviewedAt ? (
+            <>
+              on <DateOnly value={row.reviewedAt} />
+            </>
+          ) : (
+            ""
+          )}
+          .
         </p>
       )}
     </section>
@@ -266,14 +274,14 @@ export default function AdminPayments() {
               </td>
               <td className="px-4 py-3">{r.planName}</td>
               <td className="px-4 py-3">{formatUsd(r.amountCents)}</td>
-              <td className="px-4 py-3">{formatDate(r.createdAt)}</td>
+              <td className="px-4 py-3"><DateOnly value={r.createdAt} /></td>
               <td className="px-4 py-3">
                 <StatusBadge status={r.status} />
               </td>
               <td className="px-4 py-3 text-slate-600">
                 {r.reviewedAt ? (
                   <>
-                    {formatDate(r.reviewedAt)}
+                    <DateOnly value={r.reviewedAt} />
                     {r.reviewerEmail && <div className="text-xs text-slate-500">{r.reviewerEmail}</div>}
                     {r.reviewNote && <div className="text-xs text-slate-500">{r.reviewNote}</div>}
                   </>

@@ -7,7 +7,7 @@ import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
-import { formatBytes, formatDate, formatNumber } from "~/utils/format";
+import { formatBytes, formatNumber } from "~/utils/format";
 import { recordAudit } from "~/models/user.server";
 import { CategoryNameTakenError, createCategory, listCategories, type CategoryItem } from "~/models/category.server";
 import {
@@ -44,6 +44,7 @@ import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass,
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
+import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
@@ -364,7 +365,7 @@ function ContainerCard({ container, load }: { container: ContainerItem; load?: L
         </div>
         <div>
           <dt className="text-xs text-slate-500">Created</dt>
-          <dd className="font-medium text-slate-900">{formatDate(container.createdAt)}</dd>
+          <dd className="font-medium text-slate-900"><DateOnly value={container.createdAt} /></dd>
         </div>
       </dl>
       {active && (

@@ -21,8 +21,9 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { StatCard } from "~/components/purge/stat-card";
 import { DailyChart } from "~/components/purge/daily-chart";
-import { formatDate, formatDateTime, formatNumber, formatRate } from "~/utils/format";
+import { formatNumber, formatRate } from "~/utils/format";
 import { StackedBar } from "~/components/ui/bar";
+import { DateOnly, DateTime } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Data Purging Tool" }];
 
@@ -121,7 +122,7 @@ function UsageLimits({ limits }: { limits: ReturnType<typeof useLoaderData<typeo
           "Your account has no usage limits."
         ) : limits.planName ? (
           <>
-            {limits.planName} plan · current period {formatDate(limits.periodStart)} to {formatDate(limits.periodEnd)}
+            {limits.planName} plan · current period <DateOnly value={limits.periodStart} /> to <DateOnly value={limits.periodEnd} />
           </>
         ) : (
           <>
@@ -263,7 +264,7 @@ export default function Dashboard() {
                   {a.detail && <p className="text-xs break-words text-slate-600">{a.detail}</p>}
                   <p className="text-xs text-slate-400">
                     {a.actor ? `${a.actor} · ` : ""}
-                    {formatDateTime(a.at)}
+                    <DateTime value={a.at} />
                   </p>
                 </li>
               ))}

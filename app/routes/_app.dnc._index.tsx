@@ -29,6 +29,8 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
 import { LIST_TONE_CLASSES } from "~/components/lists/list-tones";
+import { DateOnly } from "~/components/ui/date-time";
+import { useTimeZone } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "DNC Management · Data Purging Tool" }];
 
@@ -205,8 +207,8 @@ function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
   return actionData?.intent === intent ? actionData.result : undefined;
 }
 
-function lastLoadText(load: ListLoadItem): string {
-  const when = formatDate(load.finishedAt ?? load.createdAt);
+function lastLoadText(load: ListLoadItem, timeZone: string): string {
+  const when = formatDate(load.finishedAt ?? load.createdAt, timeZone);
   if (load.status === "failed") return `Last load failed (${when}).`;
   return `Last change ${when}: ${describeLoadText(load)}`;
 }
@@ -220,6 +222,7 @@ function describeLoadText(l: ListLoadItem): string {
 
 function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
   const style = LIST_TONE_CLASSES[list.tone];
+  const timeZone = useTimeZone();
   const active = load && (load.status === "queued" || load.status === "running");
   const q = `type=${list.suppressionType}`;
   return (
@@ -258,11 +261,11 @@ function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
         </div>
         <div>
           <dt className="text-xs text-slate-500">Created</dt>
-          <dd className="font-medium text-slate-900">{formatDate(list.createdAt)}</dd>
+          <dd className="font-medium text-slate-900"><DateOnly value={list.createdAt} /></dd>
         </div>
         <div>
           <dt className="text-xs text-slate-500">Updated</dt>
-          <dd className="font-medium text-slate-900">{formatDate(list.updatedAt)}</dd>
+          <dd className="font-medium text-slate-900"><DateOnly value={list.updatedAt} /></dd>
         </div>
       </dl>
       {active ? (
@@ -272,7 +275,7 @@ function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
       ) : (
         load && (
           <p className={`mt-4 text-xs ${load.status === "failed" ? "text-red-700" : "text-slate-500"}`}>
-            {lastLoadText(load)}{" "}
+            {lastLoadText(load, timeZone)}{" "}
             {load.status === "failed" && (
               <Link to={`/dnc/loads/${load.id}`} className="underline">
                 Details

@@ -15,8 +15,9 @@ import { JOB_STATUS_COLOURS, StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
 import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
-import { formatDateTime, formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
+import { formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { buttonClass } from "~/components/ui/form";
+import { DateTime } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Purging History · Data Purging Tool" }];
 
@@ -87,7 +88,7 @@ export default function History() {
               {history.rows.map((row) => (
                 <tr key={row.id} className="align-top hover:bg-slate-50" data-testid="history-row">
                   <td className="px-4 py-3 whitespace-nowrap">
-                    <div className="text-slate-900">{formatDateTime(row.createdAt)}</div>
+                    <div className="text-slate-900"><DateTime value={row.createdAt} /></div>
                     <div className="text-xs text-slate-500">{row.creatorName}</div>
                   </td>
                   <td className="max-w-xs px-4 py-3">

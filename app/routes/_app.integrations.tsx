@@ -34,6 +34,7 @@ import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSc
 import { flashToast } from "~/utils/session.server";
 import { webhookUrlProblem } from "~/utils/webhook-url.server";
 import { API_REQUESTS_PER_HOUR } from "~/utils/rate-limit.server";
+import { DateTime } from "~/components/ui/date-time";
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
 
@@ -246,9 +247,8 @@ async function rotateSecret({ request, user, db, formData }: IntegrationActionCo
   return data<ActionData>({ revealed: { kind: "webhook-secret", value: secret, label: `New webhook secret for "${integration.name}"`, integrationId: id } });
 }
 
-function formatWhen(iso: string | null): string {
-  if (!iso) return "Never";
-  return new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+function When({ iso }: { iso: string | null }) {
+  return iso ? <DateTime value={iso} /> : <>Never</>;
 }
 
 function Card({ title, children, actions, id }: { title: string; children: React.ReactNode; actions?: React.ReactNode; id?: string }) {
@@ -496,7 +496,7 @@ export default function Integrations() {
                       {i.webhookUrl ?? "—"}
                     </td>
                     <td className="py-3 pr-4 text-slate-700">{i.activeKeys}</td>
-                    <td className="py-3 pr-4 text-slate-700">{formatWhen(i.lastUsedAt)}</td>
+                    <td className="py-3 pr-4 text-slate-700"><When iso={i.lastUsedAt} /></td>
                     <td className="py-3 pr-4">
                       <span
                         className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
@@ -612,7 +612,7 @@ export default function Integrations() {
                       </p>
                       <p className="font-mono text-xs text-slate-500">{k.prefix}…</p>
                       <p className="text-xs text-slate-500">
-                        Created {formatWhen(k.createdAt)} · Last used {formatWhen(k.lastUsedAt)}
+                        Created <When iso={k.createdAt} /> · Last used <When iso={k.lastUsedAt} />
                       </p>
                     </div>
                     {!k.revokedAt && renaming === k.id && (
@@ -672,7 +672,7 @@ export default function Integrations() {
               <DataTable headerCellClass="py-2 pr-4" columns={[{ label: "Time" }, { label: "Event" }, { label: "Attempt" }, { label: "Result" }, { label: "Next attempt" }]}>
                     {deliveries.map((x) => (
                       <tr key={x.id} data-testid="delivery-row">
-                        <td className="py-2 pr-3 whitespace-nowrap text-slate-700">{formatWhen(x.createdAt)}</td>
+                        <td className="py-2 pr-3 whitespace-nowrap text-slate-700"><When iso={x.createdAt} /></td>
                         <td className="py-2 pr-3">
                           <p className="font-mono text-xs">{x.event}</p>
                           <p className="text-xs text-slate-500">{x.integrationName}</p>
@@ -687,7 +687,7 @@ export default function Integrations() {
                             </span>
                           )}
                         </td>
-                        <td className="py-2 text-slate-700">{x.nextAttemptAt ? formatWhen(x.nextAttemptAt) : x.error === null ? "—" : x.eventStatus === "failed" ? "Gave up" : "—"}</td>
+                        <td className="py-2 text-slate-700">{x.nextAttemptAt ? <When iso={x.nextAttemptAt} /> : x.error === null ? "—" : x.eventStatus === "failed" ? "Gave up" : "—"}</td>
                       </tr>
                     ))}
                   </DataTable>

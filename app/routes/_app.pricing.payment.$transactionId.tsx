@@ -7,8 +7,9 @@ import { bankDetails, bankLines } from "~/billing/emails.server";
 import { getUserTransaction } from "~/models/transaction.server";
 import { BankTransferInstructions, RouteDialog } from "~/components/pricing";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatDate, formatUsd } from "~/utils/format";
+import { formatUsd } from "~/utils/format";
 import { StatusBadge } from "~/components/ui/status-badge";
+import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Complete Payment · Data Purging Tool" }];
 
@@ -70,7 +71,7 @@ export default function CompletePayment() {
       )}
       {tx.status === "active" && (
         <p className="mt-5 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
-          Payment received. Your {tx.planName} plan is active until {formatDate(tx.endDate)}.
+          Payment received. Your {tx.planName} plan is active until <DateOnly value={tx.endDate} />.
         </p>
       )}
       {tx.status === "rejected" && (

@@ -7,7 +7,8 @@ import { listPlans } from "~/models/plan.server";
 import { getPlanState } from "~/models/usage.server";
 import { listPendingForUser } from "~/models/transaction.server";
 import { PricingCards, RouteDialog } from "~/components/pricing";
-import { formatDate, formatUsd } from "~/utils/format";
+import { formatUsd } from "~/utils/format";
+import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Pricing · Data Purging Tool" }];
 
@@ -46,7 +47,7 @@ export default function Pricing() {
           </p>
         )}
         {activePlanId && activeUntil && (
-          <p className="mb-4 text-sm text-slate-600">Your current plan is active until {formatDate(activeUntil)}.</p>
+          <p className="mb-4 text-sm text-slate-600">Your current plan is active until <DateOnly value={activeUntil} />.</p>
         )}
         {pending.length > 0 && (
           <ul className="mb-6 space-y-1 rounded-lg border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900" data-testid="pending-transfer">

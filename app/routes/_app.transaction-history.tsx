@@ -5,11 +5,12 @@ import { getDb } from "~/utils/db.server";
 import { listUserTransactions } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { formatNumber, formatDate, formatUsd } from "~/utils/format";
+import { formatNumber, formatUsd } from "~/utils/format";
 import { DataTable, EmptyTableRow, HeaderCell } from "~/components/ui/data-table";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
 import { HISTORY_PAGE_SIZE, parseHistoryParams, type HistorySort } from "~/utils/transaction-history";
+import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Transaction History · Data Purging Tool" }];
 
@@ -179,17 +180,17 @@ export default function TransactionHistory() {
                   <div>
                     <div className="font-medium text-slate-900">{t.planName || "N/A"}</div>
                     <div className="text-xs text-slate-500">
-                      {formatUsd(t.amountCents)} · ends {formatDate(t.endDate)}
+                      {formatUsd(t.amountCents)} · ends <DateOnly value={t.endDate} />
                     </div>
                   </div>
                 </div>
               </td>
               <td className="px-4 py-3 font-medium">{formatUsd(t.amountCents)}</td>
-              <td className="px-4 py-3">{formatDate(t.createdAt)}</td>
+              <td className="px-4 py-3"><DateOnly value={t.createdAt} /></td>
               <td className="px-4 py-3">
                 <StatusBadge status={t.status} data-status={t.status} />
               </td>
-              <td className="hidden px-4 py-3 md:table-cell">{formatDate(t.startDate)}</td>
+              <td className="hidden px-4 py-3 md:table-cell"><DateOnly value={t.startDate} /></td>
               <td className="px-4 py-3 text-xs text-slate-600">
                 <div>DNC: {formatNumber(t.dnc)}</div>
                 <div>Container: {formatNumber(t.container)}</div>

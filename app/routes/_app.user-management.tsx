@@ -38,7 +38,8 @@ import {
 } from "~/models/user-management.server";
 import { sendInvitation } from "~/accounts/mail.server";
 import { planCatalogue, planLookup } from "~/models/user-management-plans.server";
-import { formatDate } from "~/utils/format";
+
+import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "User Management · Data Purging Tool" }];
 
@@ -132,7 +133,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       emailConfirmed: u.emailConfirmed,
       awaitingSetup: u.awaitingSetup,
       plan: u.plan,
-      created: formatDate(u.createdAt),
+      created: u.createdAt instanceof Date ? u.createdAt.toISOString() : String(u.createdAt),
       can: {
         edit: canEditUser(viewer, u),
         block: canBlockUser(viewer, u),
@@ -594,7 +595,7 @@ export default function UserManagement() {
                   <StatusBadge status={u.status} shape="inset" data-status={u.status} />
                   {u.can.resend && <ResendInvitation user={u} />}
                 </td>
-                <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell">{u.created}</td>
+                <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell"><DateOnly value={u.created} /></td>
                 <td className="px-3 py-3 text-right">
                   <RowActions user={u} search={location.search} />
                 </td>

@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { AuthCard } from "~/components/auth-card";
+import { RedirectAfter } from "~/components/ui/redirect-after";
 import { AuthStatus, PrimaryLink, SecondaryLink } from "~/components/auth-status";
 import { buttonClass } from "~/components/ui/form";
 import { useHydrated } from "~/components/account-fields";
@@ -101,11 +102,6 @@ function Confirm() {
 }
 
 function Confirmed() {
-  const navigate = useNavigate();
-  useEffect(() => {
-    const t = setTimeout(() => navigate("/login"), REDIRECT_SECONDS * 1000);
-    return () => clearTimeout(t);
-  }, [navigate]);
   return (
     <AuthStatus
       tone="success"
@@ -118,9 +114,7 @@ function Confirmed() {
       }
       testId="activation-success"
     >
-      <noscript>
-        <meta httpEquiv="refresh" content={`${REDIRECT_SECONDS};url=/login`} />
-      </noscript>
+      <RedirectAfter to="/login" seconds={REDIRECT_SECONDS} />
       <PrimaryLink to="/login">Go to Login</PrimaryLink>
     </AuthStatus>
   );

@@ -1,8 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { RedirectAfter } from "~/components/ui/redirect-after";
 import { AuthCard } from "~/components/auth-card";
 import { buttonClass, FormErrors, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { completeInvitation, findInvitation } from "~/models/invitation.server";
@@ -143,16 +143,11 @@ function SetupForm({ email, lastResult }: { email: string; lastResult: Submissio
   );
 }
 
-/** Spec: a success screen that goes to /login after 3 seconds (meta refresh without JavaScript). */
+/** Spec: a success screen that goes to /login after 3 seconds (the router with JavaScript, a meta refresh without). */
 function SetupComplete() {
-  const navigate = useNavigate();
-  useEffect(() => {
-    const t = setTimeout(() => navigate("/login"), 3000);
-    return () => clearTimeout(t);
-  }, [navigate]);
   return (
     <AuthCard title={INVITATION_MESSAGES.success}>
-      <meta httpEquiv="refresh" content="3;url=/login" />
+      <RedirectAfter to="/login" seconds={3} />
       <p role="status" className="text-sm text-slate-700">
         Your password is set. Redirecting you to sign in...
       </p>

@@ -13,7 +13,7 @@ import { loader as historyLoader } from "./_app.transaction-history";
 import { loader as exportLoader } from "./transaction-history.export";
 import { getPlanState, reserveUsage, UsageLimitError } from "~/models/usage.server";
 import { getPlanGate } from "~/models/plan-gate.server";
-import { formatDate, isoDay } from "~/utils/format";
+import { isoDay, isoTimestamp } from "~/utils/format";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -272,17 +272,19 @@ describe("transaction history", () => {
       [
         "Business",
         "$500",
-        formatDate(tx.created_at),
-        formatDate(tx.start_date),
-        formatDate(tx.end_date),
+        isoTimestamp(tx.created_at),
+        isoTimestamp(tx.start_date),
+        isoTimestamp(tx.end_date),
         "active",
         "Business plan, 30 days, bank transfer",
         "500000",
         "100000",
         tx.transfer_reference,
       ],
-      ["'=HYPERLINK(\"http://evil\",\"x\")", "$1,234.56", "Mar 04, 2020", "N/A", "N/A", "failed", "'@SUM(1+1),\nsecond line", "1000000", "1000000", `EVIL-${user.id}`],
+      ["'=HYPERLINK(\"http://evil\",\"x\")", "$1,234.56", "2020-03-04T05:06:07+00:00", "", "", "failed", "'@SUM(1+1),\nsecond line", "1000000", "1000000", `EVIL-${user.id}`],
     ]);
+    // Dates in exports are ISO-8601 with their offset (screens show the viewer's zone; a file is read by programs).
+    for (const cell of parsed[1].slice(2, 5)) expect(cell).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     // Raw form: quoted fields, doubled quotes, CRLF rows.
     expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")","$1,234.56","Mar 04, 2020",N/A,N/A,failed,"'@SUM(1+1),\nsecond line",1000000,1000000,EVIL-${user.id}\r\n`);
     // Sorted like the screen: ascending by purchase date puts the 2020 one first.

@@ -3,7 +3,7 @@ import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listAllUserTransactions } from "~/models/transaction.server";
 import { csvResponse, toCsv } from "~/utils/csv.server";
-import { formatDate, formatUsd, isoDay } from "~/utils/format";
+import { formatUsd, isoDay, isoTimestamp } from "~/utils/format";
 import { CSV_HEADER, parseHistoryParams } from "~/utils/transaction-history";
 
 /**
@@ -20,9 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     rows.map((t) => [
       t.planName || "N/A",
       formatUsd(t.amountCents),
-      formatDate(t.createdAt),
-      formatDate(t.startDate),
-      formatDate(t.endDate),
+      isoTimestamp(t.createdAt),
+      isoTimestamp(t.startDate),
+      isoTimestamp(t.endDate),
       t.status,
       t.description,
       t.dncAndLitigationScrubs,

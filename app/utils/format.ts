@@ -1,6 +1,8 @@
 /**
- * The one formatting module for numbers, money, sizes and dates, shared by server, browser, e-mails and exports
- * (fixed locale and UTC, so server and client render the same text).
+ * The one formatting module for numbers, money, sizes and dates, shared by server, browser, e-mails and exports.
+ * Locale en-US. Dates on screens are shown in the viewer's time zone with the zone named ("Nov 05, 2026, 3:04 PM
+ * EST"); the zone comes from app/utils/time-zone.tsx (`useTimeZone()`, UTC until the browser has said). Texts
+ * built on the server without a viewer (e-mails, messages) use UTC; CSV exports use `isoTimestamp`.
  */
 import { CONTAINER_REASON, LIST_TYPES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
 import { INVALID_REASON_LABELS } from "../../scrub-service/src/worker/invalid-reasons";
@@ -15,21 +17,76 @@ export function formatRate(fraction: number): string {
   return `${v.toFixed(1)}%`;
 }
 
-/** "Nov 21, 2026, 11:46 PM UTC" — always UTC so server and browser agree. */
-export function formatDateTime(iso: string): string {
-  const d = new Date(iso);
-  return `${d.toLocaleString("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-  })} UTC`;
+/** Shown when the viewer's time zone is unknown (no cookie yet, JavaScript off): named on screen as "UTC". */
+export const DEFAULT_TIME_ZONE = "UTC";
+
+/** An IANA zone name the runtime knows ("America/New_York"), checked before it reaches Intl. */
+export function isValidTimeZone(value: unknown): value is string {
+  if (typeof value !== "string" || value.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
+  const zone = isValidTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  const key = `${zone}|${withTime}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      year: "numeric",
+      month: "short",
+      day: "2-digit",
+      ...(withTime ? { hour: "numeric", minute: "2-digit", hour12: true, timeZoneName: "short" } : {}),
+    });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+function toDate(value: Date | string | null | undefined): Date | null {
+  if (value == null) return null;
+  const d = typeof value === "string" ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+function dateParts(d: Date, timeZone: string, withTime: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of formatter(timeZone, withTime).formatToParts(d)) out[p.type] = p.value;
+  return out;
+}
+
+/** MMM dd, yyyy (the spec's date display) in the given zone: "Nov 05, 2026"; "N/A" when absent. */
+export function formatDate(value: Date | string | null | undefined, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const d = toDate(value);
+  if (!d) return "N/A";
+  const p = dateParts(d, timeZone, false);
+  return `${p.month} ${p.day}, ${p.year}`;
+}
+
+/** The same date with the time and the zone named: "Nov 05, 2026, 3:04 PM EST"; "N/A" when absent. */
+export function formatDateTime(value: Date | string | null | undefined, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const d = toDate(value);
+  if (!d) return "N/A";
+  const p = dateParts(d, timeZone, true);
+  return `${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute} ${p.dayPeriod} ${p.timeZoneName}`;
+}
+
+/** A calendar day (yyyy-MM-dd, no zone) as "Nov 05". */
 export function formatDay(isoDay: string): string {
-  return new Date(`${isoDay}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  const p = dateParts(new Date(`${isoDay}T12:00:00Z`), "UTC", false);
+  return `${p.month} ${p.day}`;
+}
+
+/** ISO-8601 with its offset, to the second, for CSV exports and machine-read text: "2026-11-05T20:04:05+00:00". */
+export function isoTimestamp(value: Date | string | null | undefined): string {
+  const d = toDate(value);
+  return d ? d.toISOString().replace(/\.\d{3}Z$/, "+00:00") : "";
 }
 
 export function formatBytes(n: number): string {
@@ -51,16 +108,6 @@ export const REASON_LABEL: Record<string, string> = {
   state: "Outside chosen states",
   ...INVALID_REASON_LABELS,
 };
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** MMM dd, yyyy in UTC (the spec's date display), e.g. Nov 05, 2026; "N/A" when absent. */
-export function formatDate(value: Date | string | null | undefined): string {
-  if (value == null) return "N/A";
-  const d = typeof value === "string" ? new Date(value) : value;
-  if (Number.isNaN(d.getTime())) return "N/A";
-  return `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, "0")}, ${d.getUTCFullYear()}`;
-}
 
 /** yyyy-MM-dd in UTC. */
 export function isoDay(d: Date): string {

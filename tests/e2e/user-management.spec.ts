@@ -32,6 +32,13 @@ async function invitationLink(page: Page, email: string): Promise<string> {
 }
 
 async function completeSetup(page: Page, link: string, password: string) {
+  // The done page moves on by exactly one mechanism: the router with JavaScript (no page load of /login), the
+  // meta refresh without (one page load). Both racing showed as two loads of /login.
+  const loginLoads: string[] = [];
+  const onRequest = (req: import("@playwright/test").Request) => {
+    if (req.resourceType() === "document" && new URL(req.url()).pathname === "/login") loginLoads.push(req.url());
+  };
+  page.on("request", onRequest);
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "Set up your account" })).toBeVisible();
   await page.getByLabel("New Password").fill(password);
@@ -39,7 +46,13 @@ async function completeSetup(page: Page, link: string, password: string) {
   await page.getByRole("button", { name: "Complete Setup" }).click();
   await expect(page.getByRole("heading", { name: "Account setup completed successfully" })).toBeVisible();
   // The success screen moves on to sign-in after 3 seconds (timer with JS, meta refresh without).
+  const javaScriptEnabled = test.info().project.use.javaScriptEnabled !== false;
+  const refreshes = page.locator('meta[http-equiv="refresh"]');
+  await expect(refreshes).toHaveCount(javaScriptEnabled ? 0 : 1);
   await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+  page.off("request", onRequest);
+  expect(loginLoads).toHaveLength(javaScriptEnabled ? 0 : 1);
 }
 
 test("invite → set password → sign in", async ({ page }) => {

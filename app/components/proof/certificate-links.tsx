@@ -1,5 +1,6 @@
-import { formatDate } from "~/utils/format";
+
 import { REGISTRY_VALID_DAYS } from "../../../scrub-service/src/certificate/document";
+import { DateOnly } from "~/components/ui/date-time";
 
 /** "Certificate": the signed JSON (download) and its printable page. Plain links: work without JavaScript. */
 export function CertificateLinks({ jobId, size = "md" }: { jobId: string; size?: "sm" | "md" }) {
@@ -24,7 +25,7 @@ export function ValidUntil({ validUntil, dncAgeDays }: { validUntil: string | nu
   const stale = dncAgeDays != null && dncAgeDays > REGISTRY_VALID_DAYS;
   return (
     <div className="space-y-1 text-sm" data-testid="valid-until">
-      <p className={stale ? "font-medium text-red-700" : "text-slate-700"}>Good file valid for calls until {formatDate(validUntil)}</p>
+      <p className={stale ? "font-medium text-red-700" : "text-slate-700"}>Good file valid for calls until <DateOnly value={validUntil} /></p>
       {stale ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-800">
           The DNC list used was {dncAgeDays} days old: older than the {REGISTRY_VALID_DAYS} days the safe harbor allows. Re-scrub after an

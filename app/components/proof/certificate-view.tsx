@@ -1,5 +1,6 @@
 import type { CertificateFile } from "../../../scrub-service/src/certificate/document";
-import { formatDateTime, formatNumber, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
+import { formatNumber, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
+import { DateTime } from "~/components/ui/date-time";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -22,7 +23,7 @@ export function CertificateView({ file }: { file: CertificateFile }) {
         <Row label="Owner">
           {c.owner.name} · {c.owner.email} · {c.owner.company}
         </Row>
-        <Row label="Issued">{formatDateTime(c.issuedAt)}</Row>
+        <Row label="Issued"><DateTime value={c.issuedAt} /></Row>
         <Row label="Input file">
           {c.input.fileName} ({formatNumber(c.input.bytes)} bytes)
           <br />
@@ -43,8 +44,8 @@ export function CertificateView({ file }: { file: CertificateFile }) {
         <Row label="Normalizer rules">{c.normalizerRulesVersion}</Row>
         {c.dncRegistry ? (
           <Row label="DNC registry clock">
-            Registry date {formatDateTime(c.dncRegistry.registryDate)}, {c.dncRegistry.ageDays} days old at completion
-            {c.dncRegistry.withinWindow ? "" : " (older than 31 days)"}; Good file valid for calls until {formatDateTime(c.dncRegistry.validUntil)}
+            Registry date <DateTime value={c.dncRegistry.registryDate} />, {c.dncRegistry.ageDays} days old at completion
+            {c.dncRegistry.withinWindow ? "" : " (older than 31 days)"}; Good file valid for calls until <DateTime value={c.dncRegistry.validUntil} />
           </Row>
         ) : null}
       </dl>
@@ -57,7 +58,13 @@ export function CertificateView({ file }: { file: CertificateFile }) {
                 {l.name} ({l.kind}), list {l.listId} version {l.version}: {formatNumber(l.count)} numbers
               </p>
               <p className="text-slate-600">
-                {l.registryDate ? `Registry/load date ${formatDateTime(l.registryDate)}` : "Never loaded"}
+                {l.registryDate ? (
+                  <>
+                    Registry/load date <DateTime value={l.registryDate} />
+                  </>
+                ) : (
+                  "Never loaded"
+                )}
                 {l.sourceFileName ? ` · source ${l.sourceFileName}` : ""}
               </p>
               {l.sourceSha256 ? (
