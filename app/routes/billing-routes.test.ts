@@ -286,7 +286,7 @@ describe("transaction history", () => {
     // Dates in exports are ISO-8601 with their offset (screens show the viewer's zone; a file is read by programs).
     for (const cell of parsed[1].slice(2, 5)) expect(cell).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     // Raw form: quoted fields, doubled quotes, CRLF rows.
-    expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")","$1,234.56","Mar 04, 2020",N/A,N/A,failed,"'@SUM(1+1),\nsecond line",1000000,1000000,EVIL-${user.id}\r\n`);
+    expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")","$1,234.56",2020-03-04T05:06:07+00:00,,,failed,"'@SUM(1+1),\nsecond line",1000000,1000000,EVIL-${user.id}\r\n`);
     // Sorted like the screen: ascending by purchase date puts the 2020 one first.
     const asc = (await call(exportLoader as Fn, "/transaction-history/export?sort=createdAt&dir=asc", { cookie: user.cookie })) as Response;
     expect((await asc.text()).split("\r\n")[1]).toMatch(/^"'=HYPERLINK/);
