@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
 import { createTestDb } from "../setup/db";
-import { cleanupService, REDIS_URL, startService, tmpDir } from "../../scrub-service/src/test/helpers";
+import { sql } from "kysely";
+import { adminListIds, cleanupService, REDIS_URL, startService, tmpDir } from "../../scrub-service/src/test/helpers";
+import { OLD_LAYOUT_NOTE, type RedisListStore } from "../../scrub-service/src/lists/redis-store";
 import { reportListStoreAtStart } from "~/utils/scrub.server";
 
 /*
@@ -37,6 +39,46 @@ describe("list store at start", () => {
       expect(warned.mock.calls.flat().join(" ")).toMatch(/holds no current copy of \d+ list\(s\).*npm run lists -- rebuild/);
       await svc.rebuildLists();
       expect(await reportListStoreAtStart(svc, REDIS_URL!)).toBe("ok");
+    } finally {
+      warned.mockRestore();
+      await cleanupService(svc);
+    }
+  });
+
+  it.runIf(REDIS_URL)("lists in the key layout before Redis Cluster support read as stale, are named at start, and a rebuild replaces them", async () => {
+    const svc = await startService(handle, "redis", { dataDir: tmpDir("start") });
+    const store = svc.store as RedisListStore;
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await svc.rebuildLists();
+      const { litigation } = await adminListIds(handle);
+      await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125552100n }).execute();
+      const { version } = await handle.db
+        .updateTable("lists")
+        .set({ size: sql`size + 1`, version: sql`version + 1` })
+        .where("id", "=", litigation)
+        .returning("version")
+        .executeTakeFirstOrThrow();
+      // What the old code wrote for that version: meta and marker keyed by the list id alone, sets under gen 1.
+      await store.drop(litigation);
+      const p = store.prefix;
+      await store.redis.hset(`${p}meta:${litigation}`, { version, gen: 1, state: "ready" });
+      await store.redis.set(`${p}gen:${litigation}:1`, "1");
+      await store.redis.sadd(`${p}n:${litigation}:1:{212}555`, 2100);
+
+      const lit = (await svc.listStoreStatus()).find((s) => s.listId === litigation)!;
+      expect([lit.version, lit.storeVersion, lit.note]).toEqual([Number(version), null, OLD_LAYOUT_NOTE]);
+      expect(await reportListStoreAtStart(svc, REDIS_URL!)).toBe("stale");
+      expect(warned.mock.calls.flat().join(" ")).toMatch(
+        new RegExp(`list\\(s\\) ${litigation} are in an older key layout; scrubs using them fail until you run \`npm run lists -- rebuild\``),
+      );
+
+      await svc.rebuildLists([litigation]);
+      const after = (await svc.listStoreStatus()).find((s) => s.listId === litigation)!;
+      expect([after.storeVersion, after.note]).toEqual([Number(version), undefined]);
+      expect(await store.redis.exists(`${p}meta:${litigation}`, `${p}gen:${litigation}:1`, `${p}n:${litigation}:1:{212}555`)).toBe(0);
+      const snap = await store.snapshot(litigation, Number(version));
+      expect([...(await snap.has(new Float64Array([2125552100, 2125552101]), 2))]).toEqual([1, 0]);
     } finally {
       warned.mockRestore();
       await cleanupService(svc);
