@@ -8,6 +8,7 @@ import { listOutbox } from "~/utils/email.server";
 import { dncClock, staleDncRefusal } from "~/models/dnc-clock.server";
 import { saveSettings } from "~/models/settings.server";
 import { runProofHousekeeping } from "./housekeeping.server";
+import { formatDate } from "~/utils/format";
 
 const { handle } = useAppTestDb();
 const DAY = 86_400_000;
@@ -72,7 +73,7 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     expect(r).toMatchObject({ reminded: 1, filesDeleted: 1 });
     expect((await runProofHousekeeping(db, NOW)).reminded).toBe(0);
     const mail = await listOutbox(db, { to: "clock-user@example.com" });
-    expect(mail.map((m) => m.subject)).toEqual([`Re-scrub old.csv before ${new Date(NOW.getTime() + 2 * DAY).toISOString().slice(0, 10)}`]);
+    expect(mail.map((m) => m.subject)).toEqual([`Re-scrub old.csv before ${formatDate(new Date(NOW.getTime() + 2 * DAY))}`]);
     expect(fs.existsSync(file)).toBe(false);
     expect(await db.selectFrom("result_files").select("id").where("job_id", "=", job.id).execute()).toEqual([]);
     expect(await db.selectFrom("scrub_certificates").select("job_id").where("job_id", "=", job.id).execute()).toHaveLength(1);

@@ -5,6 +5,7 @@ import { sendEmail } from "~/utils/email.server";
 import { appUrl } from "~/utils/env.server";
 import { dncClock, REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS } from "~/models/dnc-clock.server";
 import { getSettings } from "~/models/settings.server";
+import { formatDate, formatDateTime } from "~/utils/format";
 
 const DAY_MS = 86_400_000;
 
@@ -52,8 +53,8 @@ async function sendReminders(db: Kysely<Database>, now: Date): Promise<number> {
     if (!user) continue;
     await sendEmail({
       to: user.email,
-      subject: `Re-scrub ${j.file_name} before ${j.valid_until?.toISOString().slice(0, 10)}`,
-      text: `The Good file of your purge of ${j.file_name} is valid for calls until ${j.valid_until?.toISOString().slice(0, 10)} (the DNC registry date + ${REGISTRY_VALID_DAYS} days). Run it again before then: ${appUrl()}/purge`,
+      subject: `Re-scrub ${j.file_name} before ${formatDate(j.valid_until)}`,
+      text: `The Good file of your purge of ${j.file_name} is valid for calls until ${formatDateTime(j.valid_until)} (the DNC registry date + ${REGISTRY_VALID_DAYS} days). Run it again before then: ${appUrl()}/purge`,
     });
   }
   return due.length;
