@@ -18,6 +18,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** The admin lists, one per list type (scrub-service/src/list-types.ts): type 0 = Litigation List, 1 = DNC List. */
 export interface DncList {
   id: number;
+  kind: AdminListKind;
   suppressionType: DncType;
   suppressionTypeName: SuppressionTypeName;
   /** The list's name from the registry ("DNC List"), never a suppression type's. */
@@ -46,6 +47,7 @@ function toDncList(r: { id: number; kind: string; name: string; description: str
   const t = listTypeOfKind(r.kind as AdminListKind);
   return {
     id: r.id,
+    kind: t.kind,
     suppressionType: t.type,
     suppressionTypeName: t.suppressionType,
     name: t.name,

@@ -2,6 +2,9 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
+import { ListVersionHistory } from "~/components/proof/list-version-history";
+import { listVersions, type ListVersion } from "~/models/list-version.server";
+import { isoDay, parseOptionalRegistryDate } from "../../scrub-service/src/lists/registry-date";
 import { dncClock } from "~/models/dnc-clock.server";
 import { getSettings } from "~/models/settings.server";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
@@ -11,6 +14,7 @@ import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
 import { formatBytes, formatDate, formatNumber } from "~/utils/format";
+import { REGISTRY_VALID_DAYS } from "../../scrub-service/src/certificate/document";
 import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
@@ -57,11 +61,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const type = parseDncType(url.searchParams.get("type"));
   let lists: DncList[] = [];
   let loads: Record<number, ListLoadItem> = {};
+  let versions: Record<number, ListVersion[]> = {};
   let loadError: string | null = null;
   try {
     const [l, ld] = await Promise.all([listDncLists(db), latestDncLoads(db)]);
     lists = l;
     loads = Object.fromEntries(ld);
+    versions = Object.fromEntries(await listVersions(db, l.map((x) => x.id)));
   } catch (e) {
     console.error(e);
     loadError = DNC_TEXT.loadFailed;
@@ -71,8 +77,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     lists,
     loads,
+    versions,
     loadError,
     dialog,
+    // The parser's one day of slack (an admin east of Greenwich may already be a day ahead of UTC).
+    registryDateMax: isoDay(new Date(Date.now() + 86_400_000)),
     type: type ?? 0,
     maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES),
     maxUploadBytes: env().MAX_UPLOAD_BYTES,
@@ -86,6 +95,8 @@ type ActionResult = { intent: string; result: SubmissionResult<string[]> };
 function reply(intent: string, result: SubmissionResult<string[]>, status: number) {
   return data<ActionResult>({ intent, result }, { status });
 }
+
+const REGISTRY_DATE_DNC_ONLY = "A registry date applies to the DNC list only (the day of the FTC registry download).";
 
 type DncIntent = (ctx: DncActionContext) => Promise<{ response: Response | ReturnType<typeof reply>; handedOver?: boolean }>;
 interface DncActionContext {
@@ -157,6 +168,11 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
   const db = await getDb();
   const list = await getDncList(db, type);
   if (!list) throw data("Unknown DNC list", { status: 404 });
+  const stated = parseOptionalRegistryDate(v.registryDate);
+  const registryDate = stated.ok ? stated.date : null;
+  if (registryDate && list.kind !== "dnc") {
+    return { response: reply("load", submission.reply({ fieldErrors: { registryDate: [REGISTRY_DATE_DNC_ONLY] } }), 400) };
+  }
   const source: LoadSource =
     v.method === "csv" && upload ? { kind: "file", upload } : { kind: "manual", numbers: splitManualNumbers(v.numbers).numbers };
   let submitted;
@@ -168,11 +184,18 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
       source,
       reserve: false,
       list: list.id,
+      registryDate,
       audit: (listId, loadId) => ({
         action: `dnc.${mode}`,
         targetType: "list",
         targetId: String(listId),
-        details: { suppressionType: type, loadId, source: source.kind, fileName: upload?.originalName ?? null },
+        details: {
+          suppressionType: type,
+          loadId,
+          source: source.kind,
+          fileName: upload?.originalName ?? null,
+          registryDate: registryDate ? isoDay(registryDate) : null,
+        },
       }),
     });
   } catch (e) {
@@ -220,7 +243,7 @@ function describeLoadText(l: ListLoadItem): string {
   return `${l.mode === "replace" ? "replaced, " : ""}${f(l.added)} added, ${f(l.alreadyPresent)} already present${l.invalid ? `, ${f(l.invalid)} invalid` : ""}.`;
 }
 
-function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
+function DncCard({ list, load, versions }: { list: DncList; load?: ListLoadItem; versions: ListVersion[] }) {
   const style = LIST_TONE_CLASSES[list.tone];
   const timeZone = useTimeZone();
   const active = load && (load.status === "queued" || load.status === "running");
@@ -268,6 +291,7 @@ function DncCard({ list, load }: { list: DncList; load?: ListLoadItem }) {
           <dd className="font-medium text-slate-900"><DateOnly value={list.updatedAt} /></dd>
         </div>
       </dl>
+      <ListVersionHistory versions={versions} registry={list.kind === "dnc"} />
       {active ? (
         <Link to={`/dnc/loads/${load.id}`} className="mt-4 block rounded-md bg-slate-50 p-2 hover:bg-slate-100">
           <ProgressBar percent={load.percent} label={`Loading ${load.fileName}`} />
@@ -336,7 +360,19 @@ function Buttons({ label, busy, danger, uploading = false }: { label: string; bu
   );
 }
 
-function LoadDialog({ mode, list, maxUploadText, maxUploadBytes }: { mode: Mode; list: DncList; maxUploadText: string; maxUploadBytes: number }) {
+function LoadDialog({
+  mode,
+  list,
+  maxUploadText,
+  maxUploadBytes,
+  registryDateMax,
+}: {
+  mode: Mode;
+  list: DncList;
+  maxUploadText: string;
+  maxUploadBytes: number;
+  registryDateMax: string;
+}) {
   const lastResult = useLastResult("load");
   const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
@@ -381,9 +417,37 @@ function LoadDialog({ mode, list, maxUploadText, maxUploadBytes }: { mode: Mode;
               : "A CSV with a 'Phone' column, one number per line, or the FTC's full list (area code, number); CSV, Excel (.xlsx), .zip or .gz."
           }
         />
+        {list.kind === "dnc" && <RegistryDateField field={fields.registryDate} max={registryDateMax} mode={mode} />}
         <Buttons label={DIALOG_TITLES[mode]} busy="Loading..." danger={mode !== "add"} uploading={uploading} />
       </Form>
     </ListDialog>
+  );
+}
+
+/** The day of the FTC download this load comes from: it starts the 31-day clock (decision 110). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function RegistryDateField({ field, max, mode }: { field: any; max: string; mode: Mode }) {
+  const fallback = mode === "remove" ? "Empty: the list keeps its registry date (a removal is no newer download)." : "Empty: the load time.";
+  return (
+    <div>
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
+        Registry date
+      </label>
+      <input
+        id={field.id}
+        name={field.name}
+        type="date"
+        max={max}
+        defaultValue={typeof field.initialValue === "string" ? field.initialValue : ""}
+        aria-invalid={field.errors ? true : undefined}
+        aria-describedby={`${field.id}-hint${field.errors ? ` ${field.errorId}` : ""}`}
+        className={`${inputClass} max-w-48`}
+      />
+      <p id={`${field.id}-hint`} className="mt-1 text-xs text-slate-500">
+        The day this file was downloaded from the National Do Not Call Registry. It starts the {REGISTRY_VALID_DAYS}-day clock. {fallback}
+      </p>
+      <FieldErrors id={field.errorId} errors={field.errors} />
+    </div>
   );
 }
 
@@ -424,7 +488,7 @@ function EditDialog({ lists, type }: { lists: DncList[]; type: 0 | 1 }) {
 }
 
 export default function DncPage() {
-  const { lists, loads, loadError, dialog, type, maxUploadText, maxUploadBytes, clock, refusing } = useLoaderData<typeof loader>();
+  const { lists, loads, versions, loadError, dialog, type, maxUploadText, maxUploadBytes, clock, refusing, registryDateMax } = useLoaderData<typeof loader>();
   const anyActive = Object.values(loads).some((l) => l.status === "queued" || l.status === "running");
   usePolling(anyActive && !dialog, 2000);
   const target = lists.find((l) => l.suppressionType === type);
@@ -440,10 +504,10 @@ export default function DncPage() {
       )}
       <ul className="grid gap-4 md:grid-cols-2" aria-label="DNC lists">
         {lists.map((l) => (
-          <DncCard key={l.id} list={l} load={loads[l.id]} />
+          <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
         ))}
       </ul>
-      {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
+      {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} registryDateMax={registryDateMax} />}
       {dialog === "edit" && lists.length > 0 && <EditDialog key={type} lists={lists} type={type} />}
     </div>
   );

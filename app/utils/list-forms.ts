@@ -2,6 +2,7 @@ import { z } from "zod";
 import { manualEntryError, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { UPLOAD_ID_RE } from "./ids";
 import { LIST_TYPES } from "../../scrub-service/src/list-types";
+import { parseOptionalRegistryDate } from "../../scrub-service/src/lists/registry-date";
 
 /*
  * The forms of /containers and /dnc, one zod schema each, shared by the actions (server) and the dialogs
@@ -116,6 +117,15 @@ export const dncLoadSchema = (hasFile: HasFile) =>
       numbers: z.string().optional(),
       file: z.any().optional(),
       uploadToken: z.string().optional(),
+      /** The DNC list only: the day of the FTC download (empty: the load time). Checked by parseRegistryDate. */
+      registryDate: z
+        .string()
+        .max(40)
+        .optional()
+        .superRefine((v, ctx) => {
+          const r = parseOptionalRegistryDate(v);
+          if (!r.ok) ctx.addIssue({ code: "custom", message: r.message });
+        }),
     }),
     hasFile,
   );

@@ -48,4 +48,38 @@ describe("CLI on a fresh embedded data directory", () => {
     expect(stdout).toContain("--user ID: the user who owns the job. Without it the job is owned by the built-in operator account");
     expect(stdout).toContain(OPERATOR_EMAIL);
   });
+
+  it("states the DNC registry date on load and apply-changes, and refuses a bad one before loading", { timeout: 120_000 }, async () => {
+    const dir = tmpDir("cli-registry");
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
+    const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
+    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    const full = path.join(dir, "full.txt");
+    fs.writeFileSync(full, "212,5552401\n212,5552402\n");
+    const changes = path.join(dir, "changes.txt");
+    fs.writeFileSync(changes, "212,5552403,A,2026-11-20\n212,5552401,D,2026-11-20\n");
+
+    const load = JSON.parse((await cli("lists", "load", "--list", "dnc", "--input", full, "--registry-date", day(20))).stdout);
+    expect(load).toMatchObject({ status: "completed", added: 2, registryDate: `${day(20)}T00:00:00.000Z` });
+    const applied = JSON.parse((await cli("lists", "apply-changes", "--list", "dnc", "--input", changes, "--registry-date", day(4))).stdout);
+    expect(applied).toMatchObject({ status: "completed", mode: "changes", added: 1, removed: 1, registryDate: `${day(4)}T00:00:00.000Z` });
+
+    const fails = async (...args: string[]) => {
+      const e = (await cli("lists", ...args).catch((x: { code: number; stderr: string }) => x)) as { code?: number; stderr: string };
+      return [e.code, e.stderr.trim()];
+    };
+    expect(await fails("load", "--list", "dnc", "--input", full, "--registry-date", "2026-02-30")).toEqual([2, "Registry date 2026-02-30 is not a real calendar date."]);
+    expect(await fails("load", "--list", "litigation", "--input", full, "--registry-date", day(1))).toEqual([
+      2,
+      "--registry-date applies to --list dnc only (the date of the FTC registry download).",
+    ]);
+    const handle = await openDatabase({ dataDir: dir });
+    try {
+      const dnc = await handle.db.selectFrom("lists").select(["registry_date", "size"]).where("kind", "=", "dnc").executeTakeFirstOrThrow();
+      expect([dnc.registry_date?.toISOString(), Number(dnc.size)]).toEqual([`${day(4)}T00:00:00.000Z`, 2]);
+      expect(await handle.db.selectFrom("list_loads").select("id").execute()).toHaveLength(2);
+    } finally {
+      await handle.close();
+    }
+  });
 });

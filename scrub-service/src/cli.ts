@@ -3,6 +3,7 @@
  *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--sheet NAME] [--container ID]
  *                    [--states FL,TX] --out DIR [--user ID]   (no --user: the built-in operator account owns the job)
  *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|container:ID --input FILE
+ *     [--registry-date YYYY-MM-DD] (dnc only: the day of the FTC download, starts the 31-day clock; default: load time)
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
@@ -25,6 +26,7 @@ import { createInProcessScrubService, type InProcessScrubService } from "./in-pr
 import { redisTargetFromEnv } from "./lists/redis-client";
 import { ADMIN_LIST_KINDS, isAdminListKind, isSuppressionType, orList, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob } from "./service";
+import { isoDay, parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
@@ -243,8 +245,12 @@ async function listsCommand(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { list: { type: "string", multiple: true }, input: { type: "string" }, user: { type: "string" } },
+    options: { list: { type: "string", multiple: true }, input: { type: "string" }, user: { type: "string" }, "registry-date": { type: "string" } },
   });
+  // Checked before anything is opened: a wrong date never starts a load.
+  const stated = parseOptionalRegistryDate(values["registry-date"]);
+  if (!stated.ok) throw new Error(stated.message);
+  if (stated.date && values.list?.[0] !== "dnc") throw new Error("--registry-date applies to --list dnc only (the date of the FTC registry download).");
   const b = await backend();
   const started = Date.now();
   try {
@@ -270,13 +276,21 @@ async function listsCommand(argv: string[]): Promise<number> {
     let get: () => Promise<Record<string, unknown> & { status: string }>;
     let loadId: string;
     if (b.kind === "local") {
-      loadId = await createListLoad(b.handle.db, { listId: id, mode, userId: values.user ?? null, fileName: path.basename(input), inputPath: input });
+      loadId = await createListLoad(b.handle.db, {
+        listId: id,
+        mode,
+        userId: values.user ?? null,
+        fileName: path.basename(input),
+        inputPath: input,
+        registryDate: stated.date,
+      });
       b.service.runner.only = { jobs: [], loads: [loadId] };
       await b.service.runner.start();
       const db = b.handle.db;
       get = async () => (await db.selectFrom("list_loads").selectAll().where("id", "=", loadId).executeTakeFirstOrThrow()) as never;
     } else {
-      const params = { listId: String(id), mode, userId: values.user, fileName: path.basename(input) };
+      const registryDate = stated.date ? isoDay(stated.date) : undefined;
+      const params = { listId: String(id), mode, userId: values.user, fileName: path.basename(input), registryDate };
       loadId = (
         b.local
           ? await b.call<{ id: string }>("POST", "/v1/list-loads", { inputPath: input, ...params })
@@ -301,6 +315,7 @@ async function listsCommand(argv: string[]): Promise<number> {
           notPresent: num(load.not_present),
           invalid: num(load.invalid),
           format: load.source_format ?? null,
+          registryDate: load.registry_date ? new Date(load.registry_date as string).toISOString() : null,
           encoding: load.input_encoding ?? null,
           delimiter: load.input_delimiter ?? null,
           seconds,
@@ -392,6 +407,7 @@ const HELP = `Batch work from the command line.
       --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
       (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]
+                  [--registry-date YYYY-MM-DD]  (--list dnc: the day of the FTC download; default: the load time)
   npm run lists -- rebuild [--list …]      npm run lists -- status
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
   npm run certificate-key [-- rotate]

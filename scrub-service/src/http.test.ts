@@ -131,6 +131,45 @@ describe("HTTP API and CLI", () => {
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,Name\n4155553302,Zoë\n");
   });
 
+  it("loads into the DNC list with a stated registry date, applies an FTC change list (mode=changes), and refuses a bad date", async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const { dnc, litigation } = await adminListIds(handle);
+    const client = createHttpScrubClient({ url: base, token: TOKEN });
+    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    const post = (query: string, body: string) => fetch(`${base}/v1/list-loads?${query}`, { method: "POST", headers: { ...auth, "Content-Type": "text/plain" }, body });
+    const full = await post(`listId=${dnc}&mode=add&fileName=full.txt&registryDate=${day(10)}`, "212,5552301\n212,5552302\n");
+    expect(full.status).toBe(202);
+    const { id } = (await full.json()) as { id: string };
+    expect(await client.waitFor("load", id, 20_000)).toBe("completed");
+    const changes = await post(`listId=${dnc}&mode=changes&fileName=changes.txt&registryDate=${day(2)}`, "212,5552303,A,2026-11-20\n212,5552301,D,2026-11-20\n");
+    expect(changes.status).toBe(202);
+    const applied = (await changes.json()) as { id: string };
+    expect(await client.waitFor("load", applied.id, 20_000)).toBe("completed");
+    const row = (await (await fetch(`${base}/v1/list-loads/${applied.id}`, { headers: auth })).json()) as Record<string, unknown>;
+    expect(row).toMatchObject({ mode: "changes", added: 1, removed: 1, registry_date: `${day(2)}T00:00:00.000Z` });
+    const list = await handle.db.selectFrom("lists").select("registry_date").where("id", "=", dnc).executeTakeFirstOrThrow();
+    expect(list.registry_date?.toISOString()).toBe(`${day(2)}T00:00:00.000Z`);
+
+    const refused = async (query: string) => {
+      const r = await post(query, "212,5552304\n");
+      return [r.status, ((await r.json()) as { error: string }).error];
+    };
+    expect(await refused(`listId=${dnc}&mode=add&registryDate=2026-13-01`)).toEqual([400, "Registry date 2026-13-01 is not a real calendar date."]);
+    expect(await refused(`listId=${dnc}&mode=add&registryDate=${day(-5)}`)).toEqual([
+      400,
+      `Registry date ${day(-5)} is in the future: state the day the registry file was downloaded.`,
+    ]);
+    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([400, "registryDate applies to the DNC list only."]);
+    const manual = await fetch(`${base}/v1/list-loads/manual`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ listId: dnc, mode: "add", numbers: ["2125552305"], registryDate: `${day(1)}T00:00:00.000Z` }),
+    });
+    expect(manual.status).toBe(200);
+    const after = await handle.db.selectFrom("lists").select("registry_date").where("id", "=", dnc).executeTakeFirstOrThrow();
+    expect(after.registry_date?.toISOString()).toBe(`${day(1)}T00:00:00.000Z`);
+  });
+
   it("the CLI goes through a running server's service when the embedded data directory is locked", { timeout: 60_000 }, async () => {
     const release = lockDataDir(dir); // as the running server holds it
     const sock = await listenLocalSocket(svc, { handle, dataDir: dir });

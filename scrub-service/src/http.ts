@@ -5,7 +5,8 @@
  *        (on the Unix socket also JSON {inputPath, …} naming a local file)            → 202 {id}
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
  *   GET  /v1/jobs/:id/files/:kind    → the good|bad|invalid CSV (only once completed)
- *   POST /v1/list-loads?listId&mode=add|remove|replace|changes&fileName[&userId]  body: the file (streamed) → 202 {id}
+ *   POST /v1/list-loads?listId&mode&fileName[&userId&registryDate=YYYY-MM-DD]  body: the file → 202 {id}
+ *        (mode add|remove|replace|changes; registryDate: DNC list only, default the load time)
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
  *   POST /v1/lookup {userId, numbers} → LookupAnswer (503 when a list's copy cannot be read: fail closed)
@@ -19,13 +20,14 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices } from "./list-types";
-import { createListLoad, createScrubJob, type ScrubService } from "./service";
+import { createListLoad, createScrubJob, type ManualLoadInput, type ScrubService } from "./service";
 import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { operatorAccountId } from "./operator-account";
 import { checkLookupInput } from "./lists/lookup";
 import { ListStoreError } from "./lists/store";
+import { parseRegistryDate } from "./lists/registry-date";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -97,6 +99,18 @@ async function readSubmission(
   return { get, inputPath };
 }
 
+/**
+ * A registry date stated over HTTP: YYYY-MM-DD (or the app's Date as JSON, an ISO time at midnight UTC),
+ * checked like the DNC form and the CLI check it; absent → null (the load time).
+ */
+function statedRegistryDate(value: unknown): Date | null {
+  if (value == null || value === "") return null;
+  const text = String(value).replace(/^(\d{4}-\d{2}-\d{2})T00:00:00(\.000)?Z$/, "$1");
+  const r = parseRegistryDate(text);
+  if (!r.ok) throw new HttpError(400, r.message);
+  return r.date;
+}
+
 function tokenOk(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
   const want = Buffer.from(token);
@@ -105,6 +119,10 @@ function tokenOk(header: string | undefined, token: string): boolean {
 
 export function createHandler(service: ScrubService, o: HttpOptions) {
   const db = o.handle.db;
+  const requireDncList = async (listId: number) => {
+    const list = await db.selectFrom("lists").select("kind").where("id", "=", listId).executeTakeFirst();
+    if (list?.kind !== "dnc") throw new HttpError(400, "registryDate applies to the DNC list only.");
+  };
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       const url = new URL(req.url ?? "/", "http://scrub");
@@ -177,7 +195,9 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
       }
       if (resource === "list-loads" && id === "manual" && m === "POST") {
         const body = await readJson(req);
-        return send(res, 200, await service.loadNumbers(body as never));
+        const registryDate = statedRegistryDate(body.registryDate);
+        if (registryDate) await requireDncList(Number(body.listId));
+        return send(res, 200, await service.loadNumbers({ ...(body as unknown as ManualLoadInput), registryDate }));
       }
       if (resource === "list-loads" && !id && m === "POST") {
         const { get, inputPath } = await readSubmission(req, q, o);
@@ -185,12 +205,15 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         if (!isListLoadMode(mode)) throw new HttpError(400, `mode must be ${LIST_LOAD_MODES.join(", ")}.`);
         const listId = Number(get("listId"));
         if (!Number.isInteger(listId)) throw new HttpError(400, "listId is required.");
+        const registryDate = statedRegistryDate(get("registryDate"));
+        if (registryDate) await requireDncList(listId);
         const loadId = await createListLoad(db, {
           listId,
           mode,
           userId: get("userId") ?? null,
           fileName: get("fileName") ?? path.basename(inputPath),
           inputPath,
+          registryDate,
         });
         await service.enqueueListLoad(loadId);
         return send(res, 202, { id: loadId });

@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { useAppTestDb } from "../../tests/setup/db";
+import { makeRequest } from "../../tests/setup/request";
+import { callRoute, createSignedInUser } from "../../tests/setup/routes";
+import { parseOptionalRegistryDate, parseRegistryDate } from "../../scrub-service/src/lists/registry-date";
+
+// Before anything reads the environment: uploads go to a fresh directory.
+process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "registry-date-test-"));
+
+const { getScrubService } = await import("~/utils/scrub.server");
+const { dncClock } = await import("~/models/dnc-clock.server");
+const dnc = await import("../routes/_app.dnc._index");
+
+const { handle } = useAppTestDb();
+const db = () => handle().db;
+const DAY = 86_400_000;
+const NOW = new Date("2026-11-23T15:00:00Z");
+
+afterAll(async () => {
+  await (await getScrubService()).close();
+});
+
+function multipart(cookie: string, fields: Record<string, string | File>): Request {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  return new Request("http://localhost/dnc", { method: "POST", body: fd, headers: { Cookie: cookie } });
+}
+function bodyOf<T>(r: unknown): T {
+  const d = r as { type?: string; data?: unknown };
+  return (d?.type === "DataWithResponseInit" ? d.data : r) as T;
+}
+const errorsOf = (r: unknown) => bodyOf<{ result: { error?: Record<string, string[]> } }>(r).result.error ?? {};
+const dayAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10);
+
+describe("parseRegistryDate: a real date, not in the future, at most 365 days old", () => {
+  it("accepts today, tomorrow (UTC slack) and 365 days ago as midnight UTC", () => {
+    expect(parseRegistryDate("2026-11-23", NOW)).toEqual({ ok: true, date: new Date("2026-11-23T00:00:00Z") });
+    expect(parseRegistryDate(" 2026-11-24 ", NOW)).toEqual({ ok: true, date: new Date("2026-11-24T00:00:00Z") });
+    expect(parseRegistryDate("2025-11-23", NOW)).toMatchObject({ ok: true });
+    expect(parseOptionalRegistryDate("", NOW)).toEqual({ ok: true, date: null });
+    expect(parseOptionalRegistryDate(undefined, NOW)).toEqual({ ok: true, date: null });
+  });
+  it("refuses the rest, each with a precise message", () => {
+    expect(parseRegistryDate("2026-11-25", NOW)).toEqual({
+      ok: false,
+      message: "Registry date 2026-11-25 is in the future: state the day the registry file was downloaded.",
+    });
+    expect(parseRegistryDate("2025-11-22", NOW)).toEqual({ ok: false, message: "Registry date 2025-11-22 is more than 365 days ago: check the year." });
+    expect(parseRegistryDate("2026-02-30", NOW)).toEqual({ ok: false, message: "Registry date 2026-02-30 is not a real calendar date." });
+    expect(parseRegistryDate("11/01/2026", NOW)).toEqual({ ok: false, message: 'Registry date must be a date written YYYY-MM-DD (got "11/01/2026").' });
+    expect(parseRegistryDate("2026-11-01T00:00:00Z", NOW)).toMatchObject({ ok: false });
+  });
+});
+
+describe("the DNC Management load form's registry date", () => {
+  it("stores a stated date on the version's provenance and the list, drives the clock, and shows in the version history", async () => {
+    const admin = await createSignedInUser(db(), { email: "rd-admin@example.com", role: "Admin", firstName: "R", lastName: "D", company: "Co" });
+    const stated = dayAgo(32);
+    const r = (await callRoute(
+      dnc.action,
+      multipart(admin.cookie, { intent: "load", type: "1", mode: "add", method: "manual", numbers: "2015552123", registryDate: stated }),
+    )) as Response;
+    expect(r.headers.get("Location")).toBe("/dnc");
+    const load = await db()
+      .selectFrom("list_loads")
+      .innerJoin("lists", "lists.id", "list_loads.list_id")
+      .select(["list_loads.registry_date", "list_loads.list_version", "lists.registry_date as list_registry_date"])
+      .where("lists.kind", "=", "dnc")
+      .orderBy("list_loads.created_at", "desc")
+      .executeTakeFirstOrThrow();
+    expect(load.registry_date?.toISOString()).toBe(`${stated}T00:00:00.000Z`);
+    expect(load.list_registry_date?.toISOString()).toBe(`${stated}T00:00:00.000Z`);
+    const clock = await dncClock(db());
+    expect(clock).toMatchObject({ state: "stale", ageDays: 32, validUntil: new Date(Date.parse(`${stated}T00:00:00Z`) + 31 * DAY).toISOString() });
+    const audit = await db().selectFrom("audit_log").select("details").where("action", "=", "dnc.add").where("actor_id", "=", admin.id).executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({ registryDate: stated });
+
+    // A removal without a stated date is no newer download: the clock keeps running.
+    await callRoute(dnc.action, multipart(admin.cookie, { intent: "load", type: "1", mode: "remove", method: "manual", numbers: "2015552123" }));
+    expect((await dncClock(db())).ageDays).toBe(32);
+
+    // A file load with a stated date (the FTC full list), then the page's version history.
+    const fresh = dayAgo(3);
+    const file = new File(["201,5552124\n312,5552199\n"], "2026-11-20-full.txt", { type: "text/plain" });
+    const f = (await callRoute(dnc.action, multipart(admin.cookie, { intent: "load", type: "1", mode: "replace", method: "csv", file, registryDate: fresh }))) as Response;
+    const loadId = /^\/dnc\/loads\/([0-9a-f-]{36})$/.exec(f.headers.get("Location") ?? "")?.[1];
+    expect(await (await getScrubService()).waitFor("load", loadId!)).toBe("completed");
+    expect(await dncClock(db())).toMatchObject({ state: "fresh", ageDays: 3 });
+    const page = bodyOf<{ lists: { id: number; kind: string }[]; versions: Record<number, { registryDate: string; fileName: string; mode: string }[]> }>(
+      await callRoute(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })),
+    );
+    const dncList = page.lists.find((l) => l.kind === "dnc")!;
+    expect(page.versions[dncList.id].map((v) => [v.mode, v.registryDate.slice(0, 10)])).toEqual([
+      ["replace", fresh],
+      ["remove", stated],
+      ["add", stated],
+    ]);
+    expect(page.versions[dncList.id][0].fileName).toBe("2026-11-20-full.txt");
+  });
+
+  it("refuses a future, impossible or absurdly old date, and a date on the litigation list, loading nothing", async () => {
+    const admin = await createSignedInUser(db(), { email: "rd-admin2@example.com", role: "SuperAdmin", firstName: "R", lastName: "D", company: "Co" });
+    const before = await db().selectFrom("list_loads").select("id").execute();
+    const post = (fields: Record<string, string>) =>
+      callRoute(dnc.action, multipart(admin.cookie, { intent: "load", mode: "add", method: "manual", numbers: "2015552125", type: "1", ...fields }));
+    const future = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+    expect(errorsOf(await post({ registryDate: future })).registryDate).toEqual([
+      `Registry date ${future} is in the future: state the day the registry file was downloaded.`,
+    ]);
+    expect(errorsOf(await post({ registryDate: "2026-02-30" })).registryDate).toEqual(["Registry date 2026-02-30 is not a real calendar date."]);
+    expect(errorsOf(await post({ registryDate: dayAgo(400) })).registryDate).toEqual([`Registry date ${dayAgo(400)} is more than 365 days ago: check the year.`]);
+    expect(errorsOf(await post({ type: "0", registryDate: dayAgo(1) })).registryDate).toEqual([
+      "A registry date applies to the DNC list only (the day of the FTC registry download).",
+    ]);
+    expect(await db().selectFrom("list_loads").select("id").execute()).toEqual(before);
+  });
+});
