@@ -1,4 +1,5 @@
 import { auditSentence } from "./audit-sentences";
+import { reminderState, type ReminderState } from "~/proof/reminder-state";
 import { sql, type Kysely } from "kysely";
 import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
 import { jobStatusLabel } from "~/utils/format";
@@ -50,6 +51,8 @@ export interface HistoryRow {
   dncAgeDays: number | null;
   /** A signed certificate exists (every job completed since certificates began). */
   hasCertificate: boolean;
+  /** The owner's "remind me to re-scrub" request (decision 110). */
+  reminder: ReminderState;
 }
 
 const KIND_ORDER: Record<ResultKind, number> = { good: 0, bad: 1, invalid: 2 };
@@ -106,6 +109,8 @@ export async function listHistory(
       "scrub_jobs.invalid_count",
       "scrub_jobs.valid_until",
       "scrub_jobs.dnc_age_days",
+      "scrub_jobs.remind_at",
+      "scrub_jobs.reminder_sent_at",
       (eb) => eb.exists(eb.selectFrom("scrub_certificates").select("job_id").whereRef("scrub_certificates.job_id", "=", "scrub_jobs.id")).as("has_certificate"),
       "users.first_name",
       "users.last_name",
@@ -144,6 +149,7 @@ export async function listHistory(
       validUntil: j.valid_until ? j.valid_until.toISOString() : null,
       dncAgeDays: j.dnc_age_days,
       hasCertificate: Boolean(j.has_certificate),
+      reminder: reminderState(j),
     })),
   };
 }
@@ -207,6 +213,7 @@ export interface JobView {
   finishedAt: string | null;
   validUntil: string | null;
   dncAgeDays: number | null;
+  reminder: ReminderState;
 }
 
 export type JobWithFiles = NonNullable<Awaited<ReturnType<typeof getJobForViewer>>>;
@@ -246,6 +253,7 @@ export function jobView(job: JobWithFiles | undefined): JobView | null {
     finishedAt: j.finished_at ? j.finished_at.toISOString() : null,
     validUntil: j.valid_until ? j.valid_until.toISOString() : null,
     dncAgeDays: j.dnc_age_days,
+    reminder: reminderState(j),
   };
 }
 

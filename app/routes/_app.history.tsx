@@ -15,6 +15,7 @@ import { JOB_STATUS_COLOURS, StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
 import { DownloadPopup } from "~/components/purge/downloads";
 import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
+import { ReminderForm } from "~/components/proof/reminder-form";
 import { formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { buttonClass } from "~/components/ui/form";
 import { DateTime } from "~/components/ui/date-time";
@@ -123,6 +124,9 @@ export default function History() {
                     {row.hasCertificate ? (
                       <div className="mt-2 flex flex-col items-end gap-1">
                         <ValidUntil validUntil={row.validUntil} dncAgeDays={row.dncAgeDays} />
+                        {row.userId === viewerId && (
+                          <ReminderForm jobId={row.id} reminder={row.reminder} redirectTo={`/history?page=${history.page}`} compact />
+                        )}
                         <CertificateLinks jobId={row.id} size="sm" />
                       </div>
                     ) : null}

@@ -49,7 +49,7 @@ describe("CLI on a fresh embedded data directory", () => {
     expect(stdout).toContain(OPERATOR_EMAIL);
   });
 
-  it("states the DNC registry date on load and apply-changes, and refuses a bad one before loading", { timeout: 120_000 }, async () => {
+  it("states the DNC registry date on load and apply-changes, and refuses a bad one before loading", { timeout: 300_000 }, async () => {
     const dir = tmpDir("cli-registry");
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });

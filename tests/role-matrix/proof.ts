@@ -60,6 +60,15 @@ export const entries: MatrixEntry[] = [
     form: { refuseStaleDnc: "on", resultRetentionDays: "" },
     expect: adminOnly,
   },
+  {
+    name: "POST /purge/jobs/$jobId/reminder (unknown job)",
+    route: () => import("~/routes/purge.jobs.$jobId.reminder"),
+    kind: "action",
+    path: `/purge/jobs/${unknownJob}/reminder`,
+    params: { jobId: unknownJob },
+    form: { intent: "remind", redirectTo: "/history" },
+    expect: signedIn(404),
+  },
   { name: "GET /verify", route: () => import("~/routes/verify"), kind: "loader", path: "/verify", expect: everyone(200) },
   { name: "POST /verify (no certificate)", route: () => import("~/routes/verify"), kind: "action", path: "/verify", form: {}, expect: everyone(200) },
 ];

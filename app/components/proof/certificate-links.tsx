@@ -1,6 +1,6 @@
 
 import { REGISTRY_VALID_DAYS } from "../../../scrub-service/src/certificate/document";
-import { DateOnly } from "~/components/ui/date-time";
+import { formatDate } from "~/utils/format";
 
 /** "Certificate": the signed JSON (download) and its printable page. Plain links: work without JavaScript. */
 export function CertificateLinks({ jobId, size = "md" }: { jobId: string; size?: "sm" | "md" }) {
@@ -19,19 +19,35 @@ export function CertificateLinks({ jobId, size = "md" }: { jobId: string; size?:
   );
 }
 
-/** The DNC clock on a purge: how long its Good file may be called, and a warning when the list was stale. */
+/**
+ * The DNC clock on a purge: how long its Good file may be called (red when the DNC list used was stale).
+ * Registry dates and valid-until are calendar days (the admin states a day): named in UTC, the day they were
+ * stated in, never shifted into the viewer's zone (decision 110).
+ */
 export function ValidUntil({ validUntil, dncAgeDays }: { validUntil: string | null; dncAgeDays: number | null }) {
   if (!validUntil) return null;
   const stale = dncAgeDays != null && dncAgeDays > REGISTRY_VALID_DAYS;
   return (
-    <div className="space-y-1 text-sm" data-testid="valid-until">
-      <p className={stale ? "font-medium text-red-700" : "text-slate-700"}>Good file valid for calls until <DateOnly value={validUntil} /></p>
-      {stale ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-800">
-          The DNC list used was {dncAgeDays} days old: older than the {REGISTRY_VALID_DAYS} days the safe harbor allows. Re-scrub after an
-          admin loads a newer registry download.
-        </p>
-      ) : null}
+    <p className={`text-sm ${stale ? "font-medium text-red-700" : "text-slate-700"}`} data-testid="valid-until">
+      Good file valid for calls until {formatDate(validUntil)}
+      {stale ? ` (DNC list ${dncAgeDays} days old)` : ""}
+    </p>
+  );
+}
+
+/**
+ * The results screen's own banner when the DNC list a purge used was older than the safe harbor's 31 days at
+ * scrub time (separate from the wizard's warning before the start and from the admins' clock banner).
+ */
+export function StaleDncBanner({ dncAgeDays }: { dncAgeDays: number | null }) {
+  if (dncAgeDays == null || dncAgeDays <= REGISTRY_VALID_DAYS) return null;
+  return (
+    <div role="alert" data-testid="stale-dnc-banner" className="mb-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+      <p className="font-medium">This purge checked a DNC list that was {dncAgeDays} days old.</p>
+      <p>
+        The safe harbor needs a registry download at most {REGISTRY_VALID_DAYS} days old: calls to its Good file are not covered. Re-scrub after an admin
+        loads a newer registry download.
+      </p>
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { formatDate } from "~/utils/format";
 import { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS } from "../../../scrub-service/src/certificate/document";
-import { useTimeZone } from "~/utils/time-zone";
 
 export interface DncClockView {
   registryDate: string | null;
@@ -14,11 +13,11 @@ export interface DncClockView {
  * always states the age (DNC Management, the dashboard).
  */
 export function DncClockNotice({ clock, variant, refusing = false }: { clock: DncClockView; variant: "banner" | "line"; refusing?: boolean }) {
-  const tz = useTimeZone();
+  // Registry dates are calendar days (stated as YYYY-MM-DD): named in UTC, never shifted into the viewer's zone.
   const age =
     clock.state === "never"
       ? "The DNC list has no registry download loaded yet."
-      : `DNC list age: ${clock.ageDays} days (registry date ${formatDate(clock.registryDate!, tz)}); purges run now are valid for calls until ${formatDate(clock.validUntil!, tz)}.`;
+      : `DNC list age: ${clock.ageDays} days (registry date ${formatDate(clock.registryDate!)}); purges run now are valid for calls until ${formatDate(clock.validUntil!)}.`;
   if (variant === "line") {
     return (
       <p className={`text-sm ${clock.state === "stale" ? "font-medium text-red-700" : clock.state === "warning" ? "text-amber-800" : "text-slate-600"}`} data-testid="dnc-age">

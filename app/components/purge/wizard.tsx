@@ -18,7 +18,8 @@ import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/f
 import { ProgressBar, StackedBar } from "~/components/ui/bar";
 import { isActiveStatus } from "../../../scrub-service/src/job-status";
 import { DownloadButtons } from "./downloads";
-import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
+import { CertificateLinks, StaleDncBanner, ValidUntil } from "~/components/proof/certificate-links";
+import { ReminderForm } from "~/components/proof/reminder-form";
 import { Hidden, NavButtons, PreviousRow, StartPurgingButton } from "./wizard-nav";
 import { OptionalSelectStep } from "./optional-select-step";
 
@@ -565,6 +566,7 @@ function Results({ job }: { job: JobView }) {
   const reasons = Object.entries(job.reasons).filter(([, v]) => v > 0);
   return (
     <div data-testid="results">
+      <StaleDncBanner dncAgeDays={job.dncAgeDays} />
       <h2 className="text-lg font-semibold">Purge complete</h2>
       <p className="text-sm text-slate-600">
         {job.fileName}: {formatNumber(total)} rows processed, {formatRate(total ? job.good / total : 0)} clean.
@@ -610,6 +612,7 @@ function Results({ job }: { job: JobView }) {
       {job.status === "completed" ? (
         <div className="mt-4 space-y-3">
           <ValidUntil validUntil={job.validUntil} dncAgeDays={job.dncAgeDays} />
+          <ReminderForm jobId={job.id} reminder={job.reminder} redirectTo={`/purge?step=6&job=${job.id}`} />
           <CertificateLinks jobId={job.id} />
         </div>
       ) : null}
