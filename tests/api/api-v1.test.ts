@@ -17,6 +17,7 @@ import { apiRequest, bodyOf, fakeScrubService, finishJob, installScrubService, m
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrub from "~/routes/api.v1.scrubs.$id";
 import * as files from "~/routes/api.v1.scrubs.$id.files.$kind";
+import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
 import * as usage from "~/routes/api.v1.usage";
 import * as containers from "~/routes/api.v1.containers._index";
 import * as numbers from "~/routes/api.v1.containers.$id.numbers";
@@ -528,6 +529,37 @@ describe("ownership: one user's key never reaches another user's jobs or contain
     expect((await call(files, apiRequest(`/api/v1/scrubs/${id}/files/good`, { key: admin.key }), { id, kind: "good" })).status).toBe(404);
     const adminList = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: admin.key })));
     expect(adminList.data).toEqual([]);
+  });
+});
+
+describe("ownership of certificates: two keys, two users", () => {
+  it("GET /scrubs/{id}/certificate: the owner gets the file; another user's key (an admin's too) gets the same 404 as an unknown id", async () => {
+    const carol = await makeKey(db(), await makeUser(db(), { plan: "premium" }));
+    const dave = await makeKey(db(), await makeUser(db(), { plan: "premium" }));
+    const carolId = (await db().selectFrom("api_keys").select("user_id").where("id", "=", carol.keyId).executeTakeFirstOrThrow()).user_id;
+    const started = await call(scrubs, apiRequest("/api/v1/scrubs", { key: carol.key, json: { numbers: ["2125552101"], suppression_type: "LitigationOnly" } }));
+    const id = (await bodyOf(started)).job.id as string;
+    const get = (key: string, jobId = id) => call(certificate, apiRequest(`/api/v1/scrubs/${jobId}/certificate`, { key }), { id: jobId });
+
+    // not finished: the owner hears 409; another user still 404 (the job's existence is not revealed)
+    expect((await get(carol.key)).status).toBe(409);
+    expect((await get(dave.key)).status).toBe(404);
+
+    await finishJob(db(), id, path.join(dataDir, "results"));
+    const document = JSON.stringify({ certificate: { jobId: id }, signature: { keyId: "k" } }, null, 2);
+    await db().insertInto("scrub_certificates").values({ job_id: id, user_id: carolId, document, key_id: "k" }).execute();
+    const own = await get(carol.key);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toBe(document);
+
+    const unknown = await get(dave.key, "00000000-0000-4000-8000-000000000000");
+    const other = await get(dave.key);
+    expect(other.status).toBe(404);
+    const otherBody = await bodyOf(other);
+    expect(otherBody).toEqual(await bodyOf(unknown));
+    expect(otherBody.error.code).toBe("not_found");
+    const admin = await makeKey(db(), await makeUser(db(), { role: "SuperAdmin", plan: null }));
+    expect((await get(admin.key)).status).toBe(404);
   });
 });
 
