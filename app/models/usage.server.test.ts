@@ -342,14 +342,14 @@ describe("review races", () => {
 describe("live lookups (decision 111)", () => {
   it("count as DNC suppression usage with purges, under the same limit", async () => {
     const user = await createUser();
-    await expect(recordLookupUsage(db(), { userId: user, amount: 1 })).rejects.toBeInstanceOf(NoPlanError);
+    await expect(recordLookupUsage(db(), { userId: user, amount: 1, unlimited: false })).rejects.toBeInstanceOf(NoPlanError);
     await subscribeAndPay(user, "business");
-    await recordLookupUsage(db(), { userId: user, amount: 400 });
-    await recordLookupUsage(db(), { userId: user, amount: 600 });
+    await recordLookupUsage(db(), { userId: user, amount: 400, unlimited: false });
+    await recordLookupUsage(db(), { userId: user, amount: 600, unlimited: false });
     expect((await getPlanState(db(), user)).suppression.used).toBe(1000);
     await startPurge(user, 498_000);
-    await expect(recordLookupUsage(db(), { userId: user, amount: 1001 })).rejects.toBeInstanceOf(UsageLimitError);
-    await recordLookupUsage(db(), { userId: user, amount: 1000 });
+    await expect(recordLookupUsage(db(), { userId: user, amount: 1001, unlimited: false })).rejects.toBeInstanceOf(UsageLimitError);
+    await recordLookupUsage(db(), { userId: user, amount: 1000, unlimited: false });
     expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 500000, used: 500000, available: 0 });
     await expect(startPurge(user, 1)).rejects.toBeInstanceOf(UsageLimitError);
     const rows = await db().selectFrom("lookup_usage").selectAll().where("user_id", "=", user).execute();
@@ -366,7 +366,7 @@ describe("live lookups (decision 111)", () => {
       .values({ user_id: user, bucket_start: new Date(start.getTime() - 30_000), requests: 1, numbers: 7 }) // earlier in that minute
       .execute();
     await subscribeAndPay(user, "business", start);
-    await recordLookupUsage(db(), { userId: user, amount: 5, now: new Date(start.getTime() + 10_000) });
+    await recordLookupUsage(db(), { userId: user, amount: 5, now: new Date(start.getTime() + 10_000), unlimited: false });
     const bucket = await db().selectFrom("lookup_usage").select("bucket_start").where("user_id", "=", user).where("numbers", "=", BigInt(5)).executeTakeFirstOrThrow();
     expect(new Date(bucket.bucket_start).getTime()).toBe(start.getTime());
     expect((await getPlanState(db(), user)).suppression.used).toBe(5);

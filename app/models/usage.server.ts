@@ -91,29 +91,15 @@ export async function findActivePeriod(db: DbOrTrx, userId: string, now: Date = 
     .executeTakeFirst();
 }
 
-/** Numbers purged (or held by running purges) and looked up through the API by the user in [start, end). */
+/** Numbers purged (or held by running purges) and looked up through the API by the user in [start, end) (one query). */
 export async function suppressionUsed(db: DbOrTrx, userId: string, start: Date, end: Date): Promise<number> {
-  const [jobs, lookups] = await Promise.all([
-    db
-      .selectFrom("scrub_jobs")
-      .select(
-        sql<string>`coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)`.as(
-          "used",
-        ),
-      )
-      .where("user_id", "=", userId)
-      .where("created_at", ">=", start)
-      .where("created_at", "<", end)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("lookup_usage")
-      .select(sql<string>`coalesce(sum(numbers), 0)`.as("used"))
-      .where("user_id", "=", userId)
-      .where("bucket_start", ">=", start)
-      .where("bucket_start", "<", end)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return Number(jobs.used) + Number(lookups.used);
+  const { rows } = await sql<{ used: string }>`
+    select
+      (select coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)
+         from scrub_jobs where user_id = ${userId} and created_at >= ${start} and created_at < ${end})
+      + (select coalesce(sum(numbers), 0) from lookup_usage where user_id = ${userId} and bucket_start >= ${start} and bucket_start < ${end})
+      as used`.execute(db);
+  return Number(rows[0].used);
 }
 
 /** Numbers added (or held by running loads) to the user's containers in [start, end). */
@@ -308,36 +294,18 @@ const MINUTE_MS = 60_000;
  * (the user-row lock reserveUsage takes, so lookups and purges never both slip under the limit). The numbers
  * are added to the user's row of the current minute in `lookup_usage`; when the plan period started inside this
  * minute the row starts at the period's start, so the period's sum counts exactly the lookups made in it.
+ * `unlimited`: the caller's role needs no plan (isUnlimitedRole), so nothing is checked or locked.
  * Throws NoPlanError or UsageLimitError like reserveUsage; the per-user cap on active scrubs does not apply
- * (a lookup is answered at once, it queues nothing).
+ * (a lookup is answered at once, it queues nothing). Six round trips on the hot path: begin, lock, period,
+ * usage, upsert, commit.
  */
-export async function recordLookupUsage(db: Db, input: { userId: string; amount: number; now?: Date }): Promise<Reservation> {
+export async function recordLookupUsage(db: Db, input: { userId: string; amount: number; unlimited: boolean; now?: Date }): Promise<void> {
   const amount = Math.trunc(input.amount);
   if (!Number.isFinite(amount) || amount < 0) throw new Error(`recordLookupUsage: invalid amount ${input.amount}`);
-  return db.transaction().execute(async (trx) => {
-    await sql`select id from users where id = ${input.userId} for update`.execute(trx);
-    const now = input.now ?? new Date();
-    const state = await getPlanState(trx, input.userId, { now });
-    const f = state.suppression;
-    let available: number | null = null;
-    if (!state.unlimited) {
-      if (!state.plan) throw new NoPlanError("suppression");
-      const limit = f.limit ?? 0;
-      if (f.used + amount > limit) {
-        throw new UsageLimitError("suppression", {
-          planName: state.plan.name,
-          limit,
-          used: f.used,
-          requested: amount,
-          available: Math.max(0, limit - f.used),
-          periodEnd: state.periodEnd,
-        });
-      }
-      available = limit - f.used - amount;
-    }
-    const minute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
-    const bucket = state.plan && state.periodStart > minute ? state.periodStart : minute;
-    await trx
+  const now = input.now ?? new Date();
+  const minute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+  const add = (trx: DbOrTrx, bucket: Date) =>
+    trx
       .insertInto("lookup_usage")
       .values({ user_id: input.userId, bucket_start: bucket, requests: 1, numbers: amount })
       .onConflict((oc) =>
@@ -347,13 +315,28 @@ export async function recordLookupUsage(db: Db, input: { userId: string; amount:
         }),
       )
       .execute();
-    return {
-      unlimited: state.unlimited,
-      limit: f.limit,
-      used: f.used,
-      available,
-      periodStart: state.periodStart,
-      periodEnd: state.periodEnd,
-    };
+  if (input.unlimited) {
+    await add(db, minute);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await sql`select id from users where id = ${input.userId} for update`.execute(trx);
+    const period = await findActivePeriod(trx, input.userId, now);
+    if (!period) throw new NoPlanError("suppression");
+    const periodStart = period.startDate!;
+    const periodEnd = period.endDate!;
+    const limit = Number(period.suppressionLimit);
+    const used = await suppressionUsed(trx, input.userId, periodStart, periodEnd);
+    if (used + amount > limit) {
+      throw new UsageLimitError("suppression", {
+        planName: period.planName,
+        limit,
+        used,
+        requested: amount,
+        available: Math.max(0, limit - used),
+        periodEnd,
+      });
+    }
+    await add(trx, periodStart > minute ? periodStart : minute);
   });
 }

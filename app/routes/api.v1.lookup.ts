@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler, json, notFound, validate } from "~/utils/api.server";
 import { intakeErrorToApi } from "~/utils/api-work.server";
-import { recordLookupUsage } from "~/models/usage.server";
+import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { lookUp, lookupResponse, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/utils/lookup.server";
 
@@ -24,7 +24,7 @@ const handle = apiHandler({
       containerId = api.containerId; // the integration's default container, while it still exists
     }
     try {
-      await recordLookupUsage(api.db, { userId: api.userId, amount: input.numbers.length });
+      await recordLookupUsage(api.db, { userId: api.userId, amount: input.numbers.length, unlimited: isUnlimitedRole(api.role) });
     } catch (e) {
       throw intakeErrorToApi(e);
     }

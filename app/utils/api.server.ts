@@ -60,6 +60,9 @@ function rateHeaders(rate: RateLimitResult): Headers {
   return h;
 }
 
+/** When this process last marked each key used: touchApiKey writes at most once a minute, so skip its query between. */
+const touchedAt = new Map<string, number>();
+
 /** Authenticates the bearer key, counts the request against the rate limit, and loads the key's owner. */
 export async function authenticateApi(request: Request): Promise<ApiContext> {
   const header = request.headers.get("Authorization") ?? "";
@@ -96,7 +99,11 @@ export async function authenticateApi(request: Request): Promise<ApiContext> {
       Object.fromEntries(h.entries()),
     );
   }
-  await touchApiKey(db, key.keyId);
+  if ((touchedAt.get(key.keyId) ?? 0) < Date.now() - 60_000) {
+    await touchApiKey(db, key.keyId);
+    if (touchedAt.size > 10_000) touchedAt.clear();
+    touchedAt.set(key.keyId, Date.now());
+  }
   return {
     db,
     keyId: key.keyId,
