@@ -1,0 +1,30 @@
+/** The built CLI and a bench user, run in child processes (so each scrub's RSS is its own process's). */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
+  // The built CLI (scripts/build-worker.mjs), as `npm run scrub` / `npm run lists` run it.
+  const { stdout } = await run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(stdout);
+}
+
+/** A user to own the jobs: through a tiny script using the same database code. */
+export async function makeUser(env: Record<string, string>): Promise<string> {
+  const code = `
+    import { openDatabase, migrateToLatest } from "./db/client.ts";
+    const h = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
+    await migrateToLatest(h.db);
+    const u = await h.db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", last_name: "User",
+      company: "", phone_number: "", password_hash: "x", role: "SuperAdmin", status: "Active", email_confirmed: true })
+      .onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
+    const id = u?.id ?? (await h.db.selectFrom("users").select("id").where("email", "=", "bench@example.com").executeTakeFirstOrThrow()).id;
+    console.log(id);
+    await h.close();`;
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { env: { ...process.env, ...env } });
+  return stdout.trim().split("\n").pop()!;
+}
