@@ -1,4 +1,5 @@
-import { formatDate, formatDateTime, formatNumber } from "~/utils/format";
+import { formatDate, formatNumber } from "~/utils/format";
+import { DateTime } from "~/components/ui/date-time";
 
 export interface ListVersionView {
   loadId: string;
@@ -36,7 +37,7 @@ export function ListVersionHistory({ versions, registry }: { versions: ListVersi
             </p>
             {registry && <p data-testid="version-registry-date">Registry date {formatDate(v.registryDate)}</p>}
             <p>
-              Loaded {formatDateTime(v.loadedAt)}
+              Loaded <DateTime value={v.loadedAt} />
               {v.loadedBy ? ` by ${v.loadedBy}` : ""}
             </p>
             <p className="break-all">

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { formatDate } from "~/utils/format";
+import { DateOnly } from "~/components/ui/date-time";
 import { REMIND_DAYS_BEFORE, type ReminderState } from "~/proof/reminder-state";
 
 /**
@@ -28,7 +29,7 @@ export function ReminderForm({ jobId, reminder, redirectTo, compact = false }: {
           </button>
         </>
       )}
-      {reminder.kind === "sent" && <span className="text-slate-600">Re-scrub reminder sent {formatDate(reminder.sentAt)}</span>}
+      {reminder.kind === "sent" && <span className="text-slate-600">Re-scrub reminder sent <DateOnly value={reminder.sentAt} /></span>}
       {reminder.kind === "open" && !compact && (
         <span className="w-full text-xs text-slate-500">The e-mail goes out {REMIND_DAYS_BEFORE} days before that date (at once when fewer remain).</span>
       )}
