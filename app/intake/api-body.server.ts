@@ -36,39 +36,38 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
     for (const [k, v] of form.fields.entries()) if (typeof v === "string") (fields[k] ??= []).push(v);
     return { kind: "multipart", fields, upload: form.upload };
   }
-  if (type.startsWith("application/json")) {
-    const declared = Number(request.headers.get("Content-Length") ?? "");
-    if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw jsonTooLarge();
-    const text = await readTextCapped(request, MAX_JSON_BYTES);
-    try {
-      return { kind: "json", value: JSON.parse(text) };
-    } catch {
-      throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
-    }
-  }
+  if (type.startsWith("application/json")) return { kind: "json", value: await readJsonCapped(request, MAX_JSON_BYTES) };
   throw new ApiError(415, "unsupported_media_type", "Send multipart/form-data (with a CSV file) or application/json.");
 }
 
-function jsonTooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", `The request body is too large. The limit is ${MAX_JSON_BYTES} bytes.`);
-}
-
-async function readTextCapped(request: Request, max: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+/**
+ * A JSON body, bounded before it is parsed: 413 when the declared length or the bytes read pass `max` (the read
+ * stops there), 400 when it is not JSON. The one JSON reader of the API.
+ */
+export async function readJsonCapped(request: Request, max: number, tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`): Promise<unknown> {
+  const tooLarge = () => new ApiError(413, "payload_too_large", tooLargeMessage);
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (Number.isFinite(declared) && declared > max) throw tooLarge();
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw jsonTooLarge();
+  if (request.body) {
+    const reader = request.body.getReader();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
+  }
 }
 
 export async function discardBody(body: ApiBody | null): Promise<void> {

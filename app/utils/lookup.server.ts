@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError, type ApiContext } from "./api.server";
+import { readJsonCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
 import { parsePhone, stateOfAreaCode, type ScrubService } from "./scrub.server";
 import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
@@ -57,36 +58,15 @@ export async function requireLookupAccess(api: ApiContext): Promise<void> {
   }
 }
 
-function tooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", `The request body is too large. The limit is ${MAX_LOOKUP_BODY_BYTES} bytes (${MAX_LOOKUP_NUMBERS} numbers).`);
-}
-
 /** The JSON body, bounded before it is parsed: 415 for another type, 413 past the cap, 400 for bad JSON. */
 export async function readLookupBody(request: Request): Promise<unknown> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (!type.startsWith("application/json")) throw new ApiError(415, "unsupported_media_type", "Send the numbers as application/json: { \"numbers\": [...] }.");
-  const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > MAX_LOOKUP_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  if (request.body) {
-    const reader = request.body.getReader();
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_LOOKUP_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
-  }
+  return readJsonCapped(
+    request,
+    MAX_LOOKUP_BODY_BYTES,
+    `The request body is too large. The limit is ${MAX_LOOKUP_BODY_BYTES} bytes (${MAX_LOOKUP_NUMBERS} numbers).`,
+  );
 }
 
 export interface ParsedEntries {
