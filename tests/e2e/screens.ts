@@ -52,6 +52,8 @@ export function adminScreens(seed: Seeded): Screen[] {
     { name: "containers", path: "/containers", expectText: "Storage Containers" },
     { name: "containers-create", path: "/containers?dialog=create-container", expectText: "Create Container" },
     { name: "dnc", path: "/dnc", expectText: "DNC Management" },
+    { name: "dnc-add-registry-date", path: "/dnc?dialog=add&type=1", expectText: "Registry date" },
+    { name: "admin-settings", path: "/setting", expectText: "Keep result files for (days)" },
     { name: "purge-step-1", path: "/purge", expectText: "Step 1 of 6" },
     { name: "purge-step-4-manual", path: "/purge?step=4&mode=manual", expectText: "Step 4 of 6" },
     { name: "purge-step-5", path: seed.columnStepPath, expectText: "Step 5 of 6" },
