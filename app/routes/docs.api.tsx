@@ -175,7 +175,7 @@ export default function ApiReference() {
           <h3 className="mt-8 font-semibold">Example: scrub a JSON list and fetch the good file</h3>
           <Code>{`curl -X POST https://app.datapurgingtool.com/api/v1/scrubs \\
   -H "Authorization: Bearer $DPT_API_KEY" -H "Content-Type: application/json" \\
-  -d '{"numbers": ["(212) 555-0142", "2125550143"], "suppression_type": "DNCAndLitigation", "states": ["NY"]}'
+  -d '{"numbers": ["(212) 555-2142", "2125552143"], "suppression_type": "DNCAndLitigation", "states": ["NY"]}'
 # → 202 { "job": { "id": "…", "status": "queued", … } }
 
 curl https://app.datapurgingtool.com/api/v1/scrubs/<id> -H "Authorization: Bearer $DPT_API_KEY"

@@ -92,7 +92,7 @@ export const openApiDocument = {
         summary: "Submit a scrub",
         description:
           "Upload a CSV file (multipart/form-data) or send a JSON list of numbers. Invalid numbers do not block the scrub: they land in the invalid file with a reason. " +
-          "Refused with 422 before any job exists: an unreadable or empty file, an unknown column, a column with no phone number among its first 10 rows, a JSON list with no valid number. " +
+          "Refused with 422 before any job exists: an unreadable or empty file, an unknown sheet or column, a column with no phone number among its first 10 rows, a JSON list with no valid number. " +
           "Without container_id, the integration's container (if any) is used. Answers 202 with the queued job; poll GET /scrubs/{id}.",
         requestBody: {
           required: true,
@@ -129,7 +129,7 @@ export const openApiDocument = {
                   file_name: { type: "string" },
                 },
               },
-              example: { numbers: ["(212) 555-0142", "2125550143"], suppression_type: "DNCAndLitigation", states: ["NY"] },
+              example: { numbers: ["(212) 555-2142", "2125552143"], suppression_type: "DNCAndLitigation", states: ["NY"] },
             },
           },
         },

@@ -155,7 +155,7 @@ export function NumbersInput({
           aria-invalid={numbers.errors?.length ? true : undefined}
           aria-describedby={numbers.errors?.length ? numbers.errorId : undefined}
           rows={5}
-          placeholder="2015550123, 3125550199, 4155550100"
+          placeholder="2015552123, 3125552199, 4155552100"
           className={`${inputClass} font-mono`}
         />
         <p className="mt-1 text-xs text-slate-500">

@@ -292,7 +292,7 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
         key={fields.numbers.key}
         defaultValue={wizard.manualText ?? undefined}
         rows={8}
-        placeholder={"2025550101\n(310) 555-0199, 212.555.0147"}
+        placeholder={"2025552101\n(310) 555-2199, 212.555.2147"}
         className={`${inputClass} font-mono`}
       />
       <p className="text-xs text-slate-500">One per line or separated by commas; 10 to 15 digits each (spaces, dashes and brackets are ignored).</p>
