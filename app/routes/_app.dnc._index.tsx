@@ -381,7 +381,7 @@ function LoadDialog({
     defaultValue: { method: "manual" },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: dncLoadSchema(browserHasFile) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: dncLoadSchema(browserHasFile, false) }),
   });
   const description =
     mode === "add"

@@ -107,7 +107,11 @@ export const addNumbersSchema = (hasFile: HasFile) =>
 
 export const dncTypeField = z.enum(LIST_TYPES.map((t) => String(t.type)) as [string, ...string[]], { error: "Choose a suppression type" });
 
-export const dncLoadSchema = (hasFile: HasFile) =>
+/**
+ * `checkRegistryDate`: the server checks the stated registry date (its refusal comes back as the field's
+ * message); the browser leaves it to the server (checked there, the message did not show with JavaScript on).
+ */
+export const dncLoadSchema = (hasFile: HasFile, checkRegistryDate = true) =>
   withNumbers(
     z.object({
       intent: z.literal("load"),
@@ -123,6 +127,7 @@ export const dncLoadSchema = (hasFile: HasFile) =>
         .max(40)
         .optional()
         .superRefine((v, ctx) => {
+          if (!checkRegistryDate) return;
           const r = parseOptionalRegistryDate(v);
           if (!r.ok) ctx.addIssue({ code: "custom", message: r.message });
         }),
