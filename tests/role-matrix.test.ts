@@ -113,8 +113,8 @@ function matches(expected: Outcome, got: { status: number; location: string | nu
   return got.status === expected;
 }
 
-/** Every route module of the app (tests excluded), by file. */
-const routeModules = import.meta.glob<{ loader?: unknown; action?: unknown }>(["../app/routes/*.{ts,tsx}", "!../app/routes/*.test.{ts,tsx}"]);
+/** Every route module of the app (flat files and route folders' route.tsx; tests excluded), by file. */
+const routeModules = import.meta.glob<{ loader?: unknown; action?: unknown }>(["../app/routes/*.{ts,tsx}", "../app/routes/*/route.{ts,tsx}", "!../app/routes/*.test.{ts,tsx}"]);
 
 describe("role matrix", () => {
   it("covers routes", () => {

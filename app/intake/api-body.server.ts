@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "~/utils/api.server";
+import { ApiError } from "~/api/api.server";
 import { readUploadForm } from "./upload-form.server";
 import { deleteUpload, saveTypedNumbers, StorageFullError, type StoredUpload } from "./upload-store.server";
 

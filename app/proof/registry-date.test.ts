@@ -12,7 +12,7 @@ process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "registry-date-test
 
 const { getScrubService } = await import("~/utils/scrub.server");
 const { dncClock } = await import("~/models/dnc-clock.server");
-const dnc = await import("../routes/_app.dnc._index");
+const dnc = await import("~/routes/_app.dnc._index/route");
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;

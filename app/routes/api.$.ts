@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, errorResponse } from "~/utils/api.server";
+import { ApiError, errorResponse } from "~/api/api.server";
 
 /** Any other path under /api: a JSON 404 (never the HTML not-found page). */
 function notFound(request: Request): Response {

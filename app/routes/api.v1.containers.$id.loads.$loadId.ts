@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, json, notFound } from "~/utils/api.server";
+import { apiHandler, json, notFound } from "~/api/api.server";
 import { getContainerLoad, parseListId } from "~/models/container.server";
-import { serializeLoad } from "~/utils/api-work.server";
+import { serializeLoad } from "~/api/work.server";
 
 /** GET /api/v1/containers/:id/loads/:loadId: progress and counts of an add. */
 const handle = apiHandler({

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, apiHandler, json, notFound, validate } from "~/utils/api.server";
+import { ApiError, apiHandler, json, notFound, validate } from "~/api/api.server";
 import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
 import { deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitListLoad } from "~/intake/submit-list-load.server";
 import { getContainer, getContainerLoad, parseListId } from "~/models/container.server";
 import { getScrubService, parsePhone } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
-import { fieldError, intakeErrorToApi, requireApiWork, serializeLoad } from "~/utils/api-work.server";
+import { fieldError, intakeErrorToApi, requireApiWork, serializeLoad } from "~/api/work.server";
 import { PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 
 /**

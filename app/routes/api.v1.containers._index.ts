@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, json } from "~/utils/api.server";
+import { apiHandler, json } from "~/api/api.server";
 import { listContainers } from "~/models/container.server";
 
 /** GET /api/v1/containers: the account's containers (ids for container_id and for adding numbers). */

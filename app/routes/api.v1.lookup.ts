@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, json, notFound, validate } from "~/utils/api.server";
-import { intakeErrorToApi } from "~/utils/api-work.server";
+import { apiHandler, json, notFound, validate } from "~/api/api.server";
+import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { lookUp, lookupResponse, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/utils/lookup.server";
+import { lookUp, lookupResponse, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/api/lookup.server";
 
 const handle = apiHandler({
   /**

@@ -1,4 +1,4 @@
-import { openApiDocument } from "~/utils/openapi";
+import { openApiDocument } from "~/api/openapi";
 
 /** GET /api/v1/openapi.json: the API description (public: it holds no account data). */
 export function loader() {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, apiHandler, notFound } from "~/utils/api.server";
+import { ApiError, apiHandler, notFound } from "~/api/api.server";
 import { getJobForUser } from "~/models/api-job.server";
 import { certificateFileName, getCertificate } from "~/models/certificate.server";
 

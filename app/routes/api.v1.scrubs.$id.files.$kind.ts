@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import { createReadableStreamFromReadable, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, apiHandler, notFound } from "~/utils/api.server";
+import { ApiError, apiHandler, notFound } from "~/api/api.server";
 import { getJobForUser } from "~/models/api-job.server";
 import { downloadName } from "~/models/purge.server";
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, json, notFound } from "~/utils/api.server";
+import { apiHandler, json, notFound } from "~/api/api.server";
 import { getJobForUser, serializeJob } from "~/models/api-job.server";
 import { appUrl } from "~/utils/env.server";
 

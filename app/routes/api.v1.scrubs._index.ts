@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, apiHandler, json, notFound, validate } from "~/utils/api.server";
+import { ApiError, apiHandler, json, notFound, validate } from "~/api/api.server";
 import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
 import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitScrub } from "~/intake/submit-scrub.server";
 import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.server";
 import { findOwnContainer } from "~/models/integration.server";
 import { isUuid } from "~/utils/ids";
-import { fieldError, intakeErrorToApi, requireApiWork } from "~/utils/api-work.server";
+import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
 import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "../../scrub-service/src/list-types";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, json } from "~/utils/api.server";
+import { apiHandler, json } from "~/api/api.server";
 import { getPlanState } from "~/models/usage.server";
-import { API_REQUESTS_PER_HOUR } from "~/utils/rate-limit.server";
+import { API_REQUESTS_PER_HOUR } from "~/api/rate-limit.server";
 
 /** GET /api/v1/usage: the plan, this period's usage and limits (the same figures as the dashboard), and the rate limit. */
 const handle = apiHandler({

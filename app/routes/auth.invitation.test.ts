@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { action, loader } from "./auth.invitation.$";
-import { action as umAction } from "./_app.user-management";
+import { action as umAction } from "~/routes/_app.user-management/route";
 import { verifyLogin, startUserSession } from "~/utils/auth.server";
 import { linksIn } from "~/utils/email.server";
 import { followRedirect, type RouteFn } from "../../tests/setup/routes";

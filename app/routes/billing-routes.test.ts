@@ -8,7 +8,7 @@ import type { RoleName } from "../../db/schema";
 import { loader as pricingLoader } from "./_app.pricing";
 import { action as confirmAction, loader as confirmLoader } from "./_app.pricing.$planId.confirm";
 import { loader as paymentLoader } from "./_app.pricing.payment.$transactionId";
-import { action as paymentsAction, loader as paymentsLoader } from "./_app.admin.payments";
+import { action as paymentsAction, loader as paymentsLoader } from "~/routes/_app.admin.payments/route";
 import { loader as historyLoader } from "./_app.transaction-history";
 import { loader as exportLoader } from "./transaction-history.export";
 import { getPlanState, reserveUsage, UsageLimitError } from "~/models/usage.server";

@@ -19,8 +19,8 @@ process.env.DATA_DIR = dataDir;
 
 const { getScrubService } = await import("~/utils/scrub.server");
 const { createBankTransferTransaction, markTransactionPaid } = await import("~/models/transaction.server");
-const containers = await import("./_app.containers._index");
-const dnc = await import("./_app.dnc._index");
+const containers = await import("~/routes/_app.containers._index/route");
+const dnc = await import("~/routes/_app.dnc._index/route");
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;

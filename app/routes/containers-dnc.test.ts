@@ -15,9 +15,9 @@ process.env.MAX_UPLOAD_BYTES = "4096";
 const { getSession } = await import("~/utils/session.server");
 const { getScrubService } = await import("~/utils/scrub.server");
 const { createBankTransferTransaction, markTransactionPaid } = await import("~/models/transaction.server");
-const containers = await import("./_app.containers._index");
+const containers = await import("~/routes/_app.containers._index/route");
 const containerLoad = await import("./_app.containers.loads.$loadId");
-const dnc = await import("./_app.dnc._index");
+const dnc = await import("~/routes/_app.dnc._index/route");
 const dncLoad = await import("./_app.dnc.loads.$loadId");
 const listUploads = await import("./resources.list-uploads");
 

@@ -17,8 +17,8 @@ vi.mock("~/models/dnc.server", async (importOriginal) => ({
   },
 }));
 
-const { loader: containersLoader } = await import("./_app.containers._index");
-const { loader: dncLoader } = await import("./_app.dnc._index");
+const { loader: containersLoader } = await import("~/routes/_app.containers._index/route");
+const { loader: dncLoader } = await import("~/routes/_app.dnc._index/route");
 const { handle } = useAppTestDb();
 
 async function cookieFor(role: "UnlimitedUser" | "Admin") {

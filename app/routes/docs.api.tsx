@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { referenceEndpoints } from "~/utils/openapi";
+import { referenceEndpoints } from "~/api/openapi";
 
 export const meta: MetaFunction = () => [{ title: "API Reference · Data Purging Tool" }];
 

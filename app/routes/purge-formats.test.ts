@@ -19,7 +19,7 @@ import { apiRequest, bodyOf, makeKey, makeUser } from "../../tests/api/helpers";
 import { writeGzip, writeUtf16, writeXlsx } from "../../scrub-service/src/test/input-files";
 import { getScrubService } from "~/utils/scrub.server";
 import { inputSummary } from "~/utils/format";
-import { action, loader } from "./_app.purge";
+import { action, loader } from "~/routes/_app.purge/route";
 import * as scrubs from "./api.v1.scrubs._index";
 
 const { handle } = useAppTestDb();

@@ -2,11 +2,11 @@ import { dbHandle } from "./db.server";
 import { settleAfterResponse } from "./after-response.server";
 import { env } from "./env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
-import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks.server";
+import { startWebhookDispatcher, stopWebhookDispatcher } from "~/integrations/webhooks.server";
 import { getDb } from "./db.server";
 import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "./scrub.server";
 import { describeRedisTarget } from "../../scrub-service/src/lists/redis-client";
-import { startHousekeeping, stopHousekeeping } from "./housekeeping.server";
+import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
 
 /**
  * Runs once before the server listens: configuration check, migrations, demo data.

@@ -25,7 +25,7 @@ import * as loads from "~/routes/api.v1.containers.$id.loads.$loadId";
 import * as openapi from "~/routes/api.v1.openapi[.json]";
 import * as catchAll from "~/routes/api.$";
 import { revokeApiKey, setIntegrationToggle, createApiKey } from "~/models/integration.server";
-import { API_ERROR_CODES } from "~/utils/api.server";
+import { API_ERROR_CODES } from "~/api/api.server";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;

@@ -222,7 +222,10 @@ export function clientModules(appDir: string): { file: string; isRoute: boolean 
       if (/\.server\.[jt]sx?$/.test(entry.name) || /\.test\.[jt]sx?$/.test(entry.name)) continue;
       if (entry.name.startsWith("entry.server.")) continue;
       const rel = path.relative(appDir, full);
-      out.push({ file: full, isRoute: rel.startsWith(`routes${path.sep}`) || rel === `root.tsx` });
+      // A route is a file directly in routes/ or a route folder's route.tsx; the folder's other modules are not.
+      const parts = rel.split(path.sep);
+      const isRoute = rel === "root.tsx" || (parts[0] === "routes" && (parts.length === 2 || (parts.length === 3 && /^route\.[jt]sx?$/.test(parts[2]))));
+      out.push({ file: full, isRoute });
     }
   };
   walk(appDir);

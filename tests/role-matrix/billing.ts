@@ -65,10 +65,10 @@ export const entries: MatrixEntry[] = [
     path: "/transaction-history/export",
     expect: signedIn(200),
   },
-  { name: "GET /admin/payments", route: () => import("~/routes/_app.admin.payments"), kind: "loader", path: "/admin/payments", expect: adminOnly },
+  { name: "GET /admin/payments", route: () => import("~/routes/_app.admin.payments/route"), kind: "loader", path: "/admin/payments", expect: adminOnly },
   {
     name: "POST /admin/payments (empty)",
-    route: () => import("~/routes/_app.admin.payments"),
+    route: () => import("~/routes/_app.admin.payments/route"),
     kind: "action",
     path: "/admin/payments",
     form: {},
@@ -76,7 +76,7 @@ export const entries: MatrixEntry[] = [
   },
   {
     name: "POST /admin/payments intent=paid (unknown id)",
-    route: () => import("~/routes/_app.admin.payments"),
+    route: () => import("~/routes/_app.admin.payments/route"),
     kind: "action",
     path: "/admin/payments",
     form: { intent: "paid", transactionId: someUuid },
@@ -84,7 +84,7 @@ export const entries: MatrixEntry[] = [
   },
   {
     name: "POST /admin/payments intent=reject (unknown id)",
-    route: () => import("~/routes/_app.admin.payments"),
+    route: () => import("~/routes/_app.admin.payments/route"),
     kind: "action",
     path: "/admin/payments",
     form: { intent: "reject", transactionId: someUuid, note: "x" },
@@ -103,7 +103,7 @@ export const entries: MatrixEntry[] = [
   },
   {
     name: "POST /admin/payments intent=paid (a real pending transfer)",
-    route: () => import("~/routes/_app.admin.payments"),
+    route: () => import("~/routes/_app.admin.payments/route"),
     kind: "action",
     path: "/admin/payments",
     expect: { ...adminOnly, Admin: 302, SuperAdmin: 302 },
@@ -111,7 +111,7 @@ export const entries: MatrixEntry[] = [
   },
   {
     name: "POST /admin/payments intent=reject (a real pending transfer)",
-    route: () => import("~/routes/_app.admin.payments"),
+    route: () => import("~/routes/_app.admin.payments/route"),
     kind: "action",
     path: "/admin/payments",
     expect: { ...adminOnly, Admin: 302, SuperAdmin: 302 },

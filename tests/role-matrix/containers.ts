@@ -1,8 +1,8 @@
 import { adminOnly, signedIn, type MatrixEntry, type Outcome, type MatrixRole } from "./types";
 
-const containers = () => import("~/routes/_app.containers._index");
+const containers = () => import("~/routes/_app.containers._index/route");
 const containerLoad = () => import("~/routes/_app.containers.loads.$loadId");
-const dnc = () => import("~/routes/_app.dnc._index");
+const dnc = () => import("~/routes/_app.dnc._index/route");
 const dncLoad = () => import("~/routes/_app.dnc.loads.$loadId");
 const listUploads = () => import("~/routes/resources.list-uploads");
 const someUuid = "00000000-0000-4000-8000-000000000000";

@@ -1,7 +1,7 @@
 import { everyone, signedIn, type MatrixEntry, type MatrixSetupContext } from "./types";
 import { createApiKey, createIntegration } from "~/models/integration.server";
 
-const page = () => import("~/routes/_app.integrations");
+const page = () => import("~/routes/_app.integrations/route");
 
 /** An integration (with a webhook and one key) owned by the requesting role (anonymous: by NormalUser). */
 async function own(ctx: MatrixSetupContext) {

@@ -9,7 +9,7 @@ const withPlan = (normalUser: Outcome, others: Outcome): Record<MatrixRole, Outc
   SuperAdmin: others,
 });
 
-const purge = () => import("~/routes/_app.purge");
+const purge = () => import("~/routes/_app.purge/route");
 
 const unknownFile = "00000000-0000-4000-8000-000000000000";
 
@@ -61,10 +61,10 @@ export const entries: MatrixEntry[] = [
     expect: signedIn(404),
   },
   { name: "POST /purge (no intent)", route: purge, kind: "action", path: "/purge", expect: withPlan(402, 400) },
-  { name: "GET /history", route: () => import("~/routes/_app.history"), kind: "loader", path: "/history", expect: signedIn("allowed") },
+  { name: "GET /history", route: () => import("~/routes/_app.history/route"), kind: "loader", path: "/history", expect: signedIn("allowed") },
   {
     name: "GET /history?page=2",
-    route: () => import("~/routes/_app.history"),
+    route: () => import("~/routes/_app.history/route"),
     kind: "loader",
     path: "/history?page=2",
     expect: signedIn("allowed"),

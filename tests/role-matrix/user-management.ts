@@ -5,7 +5,7 @@ import { everyone, type MatrixEntry, type MatrixRole, type Outcome } from "./typ
 
 /** User Management (/user-management, every intent) and the invitation setup page. */
 
-const route = () => import("~/routes/_app.user-management");
+const route = () => import("~/routes/_app.user-management/route");
 const invitation = () => import("~/routes/auth.invitation.$");
 const unknownId = "00000000-0000-4000-8000-000000000000";
 

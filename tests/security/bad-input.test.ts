@@ -17,7 +17,7 @@ import type { StoredUpload } from "~/intake/upload-store.server";
  * Bad input against the real scrub engine (in-process, embedded list store) and the purge wizard's upload
  * check: every case ends with a clear outcome, never a crash, and never half-written results: a failed job has
  * no result_files rows and leaves no files in its output directory. (The upload size cap: tests/api/,
- * app/routes/_app.purge.test.ts and tests/security/server-security.test.ts.)
+ * app/routes/_app.purge/route.test.ts and tests/security/server-security.test.ts.)
  */
 let handle: DbHandle;
 let svc: InProcessScrubService;

@@ -27,14 +27,14 @@ const MARK = "ALPHA-SECRET";
 
 type Mod = { loader?: (a: any) => unknown; action?: (a: any) => unknown };
 const routes = {
-  containers: () => import("~/routes/_app.containers._index"),
+  containers: () => import("~/routes/_app.containers._index/route"),
   containerLoad: () => import("~/routes/_app.containers.loads.$loadId"),
-  purge: () => import("~/routes/_app.purge"),
+  purge: () => import("~/routes/_app.purge/route"),
   download: () => import("~/routes/downloads.$fileId"),
   payment: () => import("~/routes/_app.pricing.payment.$transactionId"),
-  integrations: () => import("~/routes/_app.integrations"),
-  history: () => import("~/routes/_app.history"),
-  dashboard: () => import("~/routes/_app.dashboard"),
+  integrations: () => import("~/routes/_app.integrations/route"),
+  history: () => import("~/routes/_app.history/route"),
+  dashboard: () => import("~/routes/_app.dashboard/route"),
   transactions: () => import("~/routes/_app.transaction-history"),
   transactionsExport: () => import("~/routes/transaction-history.export"),
   apiScrubs: () => import("~/routes/api.v1.scrubs._index"),

@@ -14,7 +14,7 @@ import { apiRequest, bodyOf, fakeScrubService, finishJob, installScrubService, m
 import { startUserSession } from "~/utils/auth.server";
 import { createScrubJob } from "~/utils/scrub.server";
 import { ActiveJobsLimitError, reserveUsage } from "~/models/usage.server";
-import * as purge from "~/routes/_app.purge";
+import * as purge from "~/routes/_app.purge/route";
 import * as apiScrubs from "~/routes/api.v1.scrubs._index";
 import * as apiNumbers from "~/routes/api.v1.containers.$id.numbers";
 

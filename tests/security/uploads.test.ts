@@ -21,10 +21,10 @@ import { getSession } from "~/utils/session.server";
 import { LOAD_HAND_OFF_FAILED, SCRUB_HAND_OFF_FAILED } from "~/intake/hand-off";
 import { STORAGE_FULL_MESSAGE, uploadsRoot } from "~/intake/upload-store.server";
 import { skipWithout } from "../setup/services";
-import * as purge from "~/routes/_app.purge";
+import * as purge from "~/routes/_app.purge/route";
 import * as purgeUpload from "~/routes/purge.upload";
 import * as listUploads from "~/routes/resources.list-uploads";
-import * as containers from "~/routes/_app.containers._index";
+import * as containers from "~/routes/_app.containers._index/route";
 import * as scrubsApi from "~/routes/api.v1.scrubs._index";
 import * as numbersApi from "~/routes/api.v1.containers.$id.numbers";
 

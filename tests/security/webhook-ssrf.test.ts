@@ -2,8 +2,8 @@ import dns from "node:dns";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { postWebhook } from "../../app/utils/webhooks.server";
-import { guardedLookupWith, nonPublicRange, PUBLIC_ADDRESS_MESSAGE, webhookUrlProblem } from "../../app/utils/webhook-url.server";
+import { postWebhook } from "../../app/integrations/webhooks.server";
+import { guardedLookupWith, nonPublicRange, PUBLIC_ADDRESS_MESSAGE, webhookUrlProblem } from "../../app/integrations/webhook-url.server";
 
 /*
  * Webhook SSRF (issue #13 item 1, docs/decisions/115): every spelling of a non-public address is refused

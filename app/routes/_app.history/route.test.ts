@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppTestDb } from "../../tests/setup/db";
-import { cookieFrom, makeRequest, testContext } from "../../tests/setup/request";
+import { useAppTestDb } from "../../../tests/setup/db";
+import { cookieFrom, makeRequest, testContext } from "../../../tests/setup/request";
 import { getSession } from "~/utils/session.server";
-import { createJob, createUser, run, tmpDir } from "../../tests/fixtures/purge";
-import { loader as historyLoader } from "./_app.history";
-import { loader as downloadLoader } from "./downloads.$fileId";
+import { createJob, createUser, run, tmpDir } from "../../../tests/fixtures/purge";
+import { loader as historyLoader } from "./route";
+import { loader as downloadLoader } from "~/routes/downloads.$fileId";
 
 const { handle } = useAppTestDb();
 

@@ -5,11 +5,11 @@ import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import type { Database, WebhookEventType } from "../../db/schema";
 import { serializeJob } from "~/models/api-job.server";
-import { appUrl } from "./env.server";
-import { openSecret } from "./secret-box.server";
+import { appUrl } from "~/utils/env.server";
+import { openSecret } from "~/utils/secret-box.server";
 import { guardedLookup, webhookUrlProblem } from "./webhook-url.server";
-import { purgeOldRateLimitWindows } from "./rate-limit.server";
-import { singleton } from "./singleton.server";
+import { purgeOldRateLimitWindows } from "~/api/rate-limit.server";
+import { singleton } from "~/utils/singleton.server";
 
 /*
  * Webhooks on job completion or failure. A dispatcher in every app process polls the database:

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { appUrl } from "~/utils/env.server";
-import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
-import { statusOf } from "../../tests/setup/routes";
-import { action, loader } from "./_app.user-management";
+import { useAppTestDb } from "../../../tests/setup/db";
+import { makeRequest, testContext } from "../../../tests/setup/request";
+import { statusOf } from "../../../tests/setup/routes";
+import { action, loader } from "./route";
 import { requireUser, startUserSession } from "~/utils/auth.server";
 import { getSession } from "~/utils/session.server";
 import { linksIn } from "~/utils/email.server";
-import type { RoleName, UserStatus } from "../../db/schema";
+import type { RoleName, UserStatus } from "../../../db/schema";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;

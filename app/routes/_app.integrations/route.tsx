@@ -32,8 +32,8 @@ import { getDb } from "~/utils/db.server";
 import { appUrl } from "~/utils/env.server";
 import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSchema } from "~/utils/integration-forms";
 import { flashToast } from "~/utils/session.server";
-import { webhookUrlProblem } from "~/utils/webhook-url.server";
-import { API_REQUESTS_PER_HOUR } from "~/utils/rate-limit.server";
+import { webhookUrlProblem } from "~/integrations/webhook-url.server";
+import { API_REQUESTS_PER_HOUR } from "~/api/rate-limit.server";
 import { DateTime } from "~/components/ui/date-time";
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";

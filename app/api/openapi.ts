@@ -3,7 +3,7 @@
  * renders the same object, so the two never disagree).
  */
 
-import { API_ERROR_CODES } from "./api-error-codes";
+import { API_ERROR_CODES } from "./error-codes";
 import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
 
 const error = (description: string) => ({

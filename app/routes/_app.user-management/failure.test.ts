@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
+import { useAppTestDb } from "../../../tests/setup/db";
+import { makeRequest, testContext } from "../../../tests/setup/request";
 import { startUserSession } from "~/utils/auth.server";
 import { getSession } from "~/utils/session.server";
 
@@ -17,7 +17,7 @@ vi.mock("~/models/user-management-plans.server", () => ({
   }),
 }));
 
-const { action } = await import("./_app.user-management");
+const { action } = await import("./route");
 const { handle } = useAppTestDb();
 
 describe("User Management when something unexpected fails", () => {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
-import { createJob, createUser } from "../../tests/fixtures/purge";
+import { useAppTestDb } from "../../../tests/setup/db";
+import { makeRequest, testContext } from "../../../tests/setup/request";
+import { createJob, createUser } from "../../../tests/fixtures/purge";
 import * as usage from "~/models/usage.server";
 import { startOfUtcMonth } from "~/models/purge.server";
-import { loader } from "./_app.dashboard";
+import { loader } from "./route";
 
 vi.mock("~/models/usage.server", async (importOriginal) => {
   const orig = await importOriginal<typeof import("~/models/usage.server")>();

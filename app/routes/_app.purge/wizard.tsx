@@ -17,7 +17,7 @@ import type { SuppressionTypeName } from "../../../scrub-service/src/list-types"
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar, StackedBar } from "~/components/ui/bar";
 import { isActiveStatus } from "../../../scrub-service/src/job-status";
-import { DownloadButtons } from "./downloads";
+import { DownloadButtons } from "~/components/purge/downloads";
 import { CertificateLinks, StaleDncBanner, ValidUntil } from "~/components/proof/certificate-links";
 import { ReminderForm } from "~/components/proof/reminder-form";
 import { Hidden, NavButtons, PreviousRow, StartPurgingButton } from "./wizard-nav";

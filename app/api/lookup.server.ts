@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError, type ApiContext } from "./api.server";
 import { readJsonCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
-import { parsePhone, stateOfAreaCode, type ScrubService } from "./scrub.server";
+import { parsePhone, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
 import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
 import {
   CONTAINER_REASON,

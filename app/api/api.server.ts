@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
-import { getDb } from "./db.server";
+import { getDb } from "~/utils/db.server";
 import { findApiKey, touchApiKey } from "~/models/integration.server";
 import { getActiveUserById } from "~/models/user.server";
 import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
-import type { ApiErrorCode } from "./api-error-codes";
+import type { ApiErrorCode } from "./error-codes";
 
 /*
  * The public API's plumbing: bearer-key authentication, the per-key rate limit, and JSON errors of the form
@@ -12,7 +12,7 @@ import type { ApiErrorCode } from "./api-error-codes";
  * messages are for people. See docs/decisions/050-public-api.md.
  */
 
-export { API_ERROR_CODES, type ApiErrorCode } from "./api-error-codes";
+export { API_ERROR_CODES, type ApiErrorCode } from "./error-codes";
 
 export class ApiError extends Error {
   constructor(

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
-import { makeContainer, makeUser } from "../../tests/api/helpers";
+import { useAppTestDb } from "../../../tests/setup/db";
+import { makeRequest, testContext } from "../../../tests/setup/request";
+import { makeContainer, makeUser } from "../../../tests/api/helpers";
 import { startUserSession } from "~/utils/auth.server";
-import { action, loader } from "./_app.integrations";
+import { action, loader } from "./route";
 import { findApiKey, listApiKeys, MAX_KEYS_PER_INTEGRATION } from "~/models/integration.server";
 import { openSecret } from "~/utils/secret-box.server";
 

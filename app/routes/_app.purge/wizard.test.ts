@@ -70,7 +70,7 @@ describe("processing view", () => {
 
 describe("chart axis", () => {
   it("uses four whole-number steps that cover the largest day", async () => {
-    const { niceMax } = await import("./daily-chart");
+    const { niceMax } = await import("~/components/purge/daily-chart");
     expect(niceMax(0)).toBe(4);
     expect(niceMax(3)).toBe(4);
     expect(niceMax(5)).toBe(8);

@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import { listVersions, type ListVersion } from "~/models/list-version.server";
-import { isoDay, parseOptionalRegistryDate } from "../../scrub-service/src/lists/registry-date";
+import { isoDay, parseOptionalRegistryDate } from "../../../scrub-service/src/lists/registry-date";
 import { dncClock } from "~/models/dnc-clock.server";
 import { getSettings } from "~/models/settings.server";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
@@ -14,7 +14,7 @@ import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
 import { formatBytes, formatDate, formatNumber } from "~/utils/format";
-import { REGISTRY_VALID_DAYS } from "../../scrub-service/src/certificate/document";
+import { REGISTRY_VALID_DAYS } from "../../../scrub-service/src/certificate/document";
 import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";

@@ -39,8 +39,8 @@ import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
-import { PurgeWizard, type PurgeActionData } from "~/components/purge/wizard";
-import { isActiveStatus } from "../../scrub-service/src/job-status";
+import { PurgeWizard, type PurgeActionData } from "~/routes/_app.purge/wizard";
+import { isActiveStatus } from "../../../scrub-service/src/job-status";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 

@@ -8,15 +8,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "purge-route-"));
 process.env.DATA_DIR = dataDir;
 process.env.MAX_UPLOAD_BYTES = "4096";
 
-import { useAppTestDb } from "../../tests/setup/db";
-import { makeRequest, testContext } from "../../tests/setup/request";
-import { createUser, run } from "../../tests/fixtures/purge";
+import { useAppTestDb } from "../../../tests/setup/db";
+import { makeRequest, testContext } from "../../../tests/setup/request";
+import { createUser, run } from "../../../tests/fixtures/purge";
 import { getScrubService } from "~/utils/scrub.server";
 import { createBankTransferTransaction, markTransactionPaid } from "~/models/transaction.server";
-import { action, loader } from "./_app.purge";
-import { loader as downloadLoader } from "./downloads.$fileId";
-import { action as uploadAction } from "./purge.upload";
-import { loader as progressLoader } from "./purge.jobs.$jobId";
+import { action, loader } from "./route";
+import { loader as downloadLoader } from "~/routes/downloads.$fileId";
+import { action as uploadAction } from "~/routes/purge.upload";
+import { loader as progressLoader } from "~/routes/purge.jobs.$jobId";
 
 const { handle } = useAppTestDb();
 
