@@ -104,6 +104,14 @@ test("an admin creates a category and a container, with the spec's validation, t
   await expect(page.getByText("Numbers Added", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/containers$/);
   await expect(card.getByTestId("container-size")).toHaveText("5 numbers");
+  // Its age and version history (#16): two versions, the newest first, each naming its file and SHA-256.
+  await expect(card.getByTestId("container-age")).toContainText("(today)");
+  await card.getByText("Version history").click();
+  const versions = card.getByTestId("version-history").getByRole("listitem");
+  await expect(versions).toHaveCount(2);
+  await expect(versions.first()).toContainText("more.csv");
+  await expect(versions.first()).toContainText("5 numbers");
+  await expect(versions.first()).toContainText(/SHA-256 [0-9a-f]{64}/);
 
   // Edit Container.
   await openCardMenu(page, "container-card", name);

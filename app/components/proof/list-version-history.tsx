@@ -1,22 +1,6 @@
 import { formatDate, formatNumber } from "~/utils/format";
 import { DateTime } from "~/components/ui/date-time";
-
-export interface ListVersionView {
-  loadId: string;
-  version: number;
-  mode: string;
-  fileName: string;
-  sourceSha256: string;
-  sourceFormat: string;
-  registryDate: string | null;
-  loadedAt: string;
-  loadedBy: string | null;
-  added: number;
-  removed: number;
-  alreadyPresent: number;
-  invalid: number;
-  size: number;
-}
+import type { ListVersion } from "~/models/list-version.server";
 
 const MODE_WORD: Record<string, string> = { add: "Added", remove: "Removed", replace: "Replaced", changes: "Change list" };
 
@@ -24,7 +8,7 @@ const MODE_WORD: Record<string, string> = { add: "Added", remove: "Removed", rep
  * A list's newest versions and where each came from (decision 110). `registry`: the DNC list, whose versions
  * carry the registry date the admin stated. A <details>: opens without JavaScript.
  */
-export function ListVersionHistory({ versions, registry }: { versions: ListVersionView[]; registry: boolean }) {
+export function ListVersionHistory({ versions, registry }: { versions: ListVersion[]; registry: boolean }) {
   if (!versions.length) return null;
   return (
     <details className="mt-4 text-sm" data-testid="version-history">

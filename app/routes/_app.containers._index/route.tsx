@@ -41,6 +41,8 @@ import {
 } from "~/utils/list-forms";
 import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-numbers";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { ListVersionHistory } from "~/components/proof/list-version-history";
+import { listVersions, type ListVersion } from "~/models/list-version.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
@@ -64,11 +66,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let containers: ContainerItem[] = [];
   let categories: CategoryItem[] = [];
   let loads: Record<number, ListLoadItem> = {};
+  let versions: Record<number, ListVersion[]> = {};
   const errors: string[] = [];
   try {
     const [c, l] = await Promise.all([listContainers(db, user.id), latestContainerLoads(db, user.id)]);
     containers = c;
     loads = Object.fromEntries(l);
+    versions = Object.fromEntries(await listVersions(db, c.map((x) => x.id)));
   } catch (e) {
     console.error(e);
     errors.push(CONTAINER_TEXT.loadFailed);
@@ -93,10 +97,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const showGate = gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers");
   if (showGate) dialog = null;
 
+  const now = Date.now();
   return {
     containers,
     categories,
     loads,
+    versions,
+    /** Whole days since each container's newest version (its age), computed here so server and browser agree. */
+    ages: Object.fromEntries(Object.entries(versions).map(([id, v]) => [id, v.length ? Math.floor((now - Date.parse(v[0].loadedAt)) / 86_400_000) : null])),
     errors,
     dialog,
     target,
@@ -336,7 +344,7 @@ function CategoryBadge({ name }: { name: string | null }) {
   );
 }
 
-function ContainerCard({ container, load }: { container: ContainerItem; load?: ListLoadItem }) {
+function ContainerCard({ container, load, versions, age }: { container: ContainerItem; load?: ListLoadItem; versions: ListVersion[]; age: number | null }) {
   const active = load && (load.status === "queued" || load.status === "running");
   return (
     <li className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="container-card">
@@ -367,7 +375,16 @@ function ContainerCard({ container, load }: { container: ContainerItem; load?: L
           <dt className="text-xs text-slate-500">Created</dt>
           <dd className="font-medium text-slate-900"><DateOnly value={container.createdAt} /></dd>
         </div>
+        {versions.length > 0 && age !== null && (
+          <div className="col-span-2">
+            <dt className="text-xs text-slate-500">Last changed</dt>
+            <dd className="font-medium text-slate-900" data-testid="container-age">
+              <DateOnly value={versions[0].loadedAt} /> ({age === 0 ? "today" : age === 1 ? "1 day ago" : `${formatNumber(age)} days ago`})
+            </dd>
+          </div>
+        )}
       </dl>
+      <ListVersionHistory versions={versions} registry={false} />
       {active && (
         <Link to={`/containers/loads/${load.id}`} className="mt-4 block rounded-md bg-slate-50 p-2 hover:bg-slate-100">
           <ProgressBar percent={load.percent} label={`Loading ${load.fileName}`} />
@@ -590,7 +607,7 @@ function AddNumbersDialog({
 }
 
 export default function ContainersPage() {
-  const { containers, categories, loads, errors, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
+  const { containers, categories, loads, versions, ages, errors, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
     useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -636,7 +653,7 @@ export default function ContainersPage() {
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Containers">
           {containers.map((c) => (
-            <ContainerCard key={c.id} container={c} load={loads[c.id]} />
+            <ContainerCard key={c.id} container={c} load={loads[c.id]} versions={versions[c.id] ?? []} age={ages[c.id] ?? null} />
           ))}
         </ul>
       )}
