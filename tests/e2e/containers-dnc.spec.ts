@@ -10,7 +10,7 @@ async function openCardMenu(page: Page, cardTestId: string | RegExp, name?: stri
   const card = name
     ? page.getByTestId(cardTestId).filter({ has: page.getByRole("heading", { name, exact: true }) })
     : page.getByTestId(cardTestId);
-  await card.locator("summary").click();
+  await card.getByLabel(/^Actions for /).click();
   return card;
 }
 
