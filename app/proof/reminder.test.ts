@@ -1,3 +1,4 @@
+import { formatDate } from "~/utils/format";
 import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
@@ -101,7 +102,8 @@ describe("remind me to re-scrub", () => {
     expect((await runProofHousekeeping(db(), due)).reminded).toBeGreaterThan(0);
     expect((await runProofHousekeeping(db(), new Date(due.getTime() + DAY))).reminded).toBe(0);
     const mail = await listOutbox(db(), { to: owner.email });
-    expect(mail.map((m) => m.subject)).toEqual([`Re-scrub leads.csv before ${validUntil.toISOString().slice(0, 10)}`]);
+    expect(mail.map((m) => m.subject)).toEqual([`Re-scrub leads.csv before ${formatDate(validUntil)}`]);
+    expect(mail[0].subject).toMatch(/ before [A-Z][a-z]{2} \d{2}, \d{4}$/); // the one date format, as on every screen
     expect((await remindAt(jobId)).reminder_sent_at?.toISOString()).toBe(due.toISOString());
     expect(jobView(await getJobForViewer(db(), owner, jobId))!.reminder).toEqual({ kind: "sent", validUntil: validUntil.toISOString(), sentAt: due.toISOString() });
     // sent: neither a new request nor a cancel changes it

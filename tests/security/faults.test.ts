@@ -129,8 +129,10 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
   /** `npm run scrub-service` as a replica would run it: its own process, port and lease; shared database, Redis, DATA_DIR. */
   async function startReplica(env: Record<string, string>) {
     const port = await freePort();
+    // The replicas use this test's single Redis: a REDIS_CLUSTER_NODES of the run (CI sets one) would win over it.
+    const { REDIS_CLUSTER_NODES: _cluster, ...inherited } = process.env;
     const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../../scrub-service/src/index.ts")], {
-      env: { ...process.env, ...env, SCRUB_SERVICE_PORT: String(port) },
+      env: { ...inherited, ...env, SCRUB_SERVICE_PORT: String(port) },
       stdio: ["ignore", "ignore", "pipe"],
     });
     replicas.push(child);
