@@ -97,9 +97,9 @@ describe("file names a browser sends", () => {
       expect(staged.status, name).toBe(200);
       expect(await staged.json()).toMatchObject({ fileName: name, bytes: Buffer.byteLength(CSV) });
     }
-    const userId = await makeUser(db(), { plan: "business" });
-    const key = await makeKey(db(), userId);
     for (const name of NAMES) {
+      // One account per name: six queued scrubs of one account would meet the 5-active-scrubs limit (429).
+      const key = await makeKey(db(), await makeUser(db(), { plan: "business" }));
       const fd = new FormData();
       fd.set("suppression_type", "LitigationOnly");
       fd.set("file", new File([CSV], name));
