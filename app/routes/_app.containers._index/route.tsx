@@ -25,7 +25,8 @@ import { getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { NoPlanGate } from "~/components/pricing";
 import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
-import { claimStagedUpload, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
+import type { StoredUpload } from "~/intake/upload-store.server";
+import { dispatchListForm, type ListIntentOutcome } from "~/intake/list-form-action.server";
 import { submitListLoad, type ListLoadSubmission, type LoadSource } from "~/intake/submit-list-load.server";
 import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
 import { IntakeInputError } from "~/intake/preview.server";
@@ -39,7 +40,7 @@ import {
   createContainerSchema,
   editContainerSchema,
 } from "~/utils/list-forms";
-import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-numbers";
+import { splitManualNumbers } from "~/intake/typed-numbers";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import { listVersions, type ListVersion } from "~/models/list-version.server";
@@ -125,7 +126,8 @@ function formError(intent: string, message: string, status: number) {
   return reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
 }
 
-type ContainerIntent = (ctx: ContainerActionContext) => Promise<{ response: Response | ReturnType<typeof reply>; handedOver?: boolean }>;
+type ContainerIntentResponse = Response | ReturnType<typeof reply>;
+type ContainerIntent = (ctx: ContainerActionContext) => Promise<ListIntentOutcome<ContainerIntentResponse>>;
 interface ContainerActionContext {
   request: Request;
   user: SessionUser;
@@ -140,21 +142,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // A body that may carry a file is read only for users with a plan (checked before reading it).
   if (isMultipart(request) && !(await getPlanState(db, user.id)).hasAccess) return redirect(SUBSCRIBE_RETURN);
   const form = await readUploadForm(request, { userId: user.id });
-  let handedOver = false;
-  let upload = form.upload;
-  try {
-    const intent = String(form.fields.get("intent") ?? "");
-    if (form.refusal) return formError(intent, form.refusal.message, form.refusal.status);
-    if (form.textTooLarge) return formError(intent, MANUAL_TOO_LARGE_MESSAGE, 413);
-    if (!upload && form.fields.get("method") === "csv") upload = (await claimStagedUpload(user.id, form.fields.get("uploadToken"))) ?? null;
-    const handler = CONTAINER_INTENTS[intent];
-    if (!handler) return formError(intent, "Unknown action.", 400);
-    const r = await handler({ request, user, form, upload });
-    handedOver = r.handedOver ?? false;
-    return r.response;
-  } finally {
-    if (!handedOver && upload) await deleteUpload(upload);
-  }
+  return dispatchListForm<ContainerActionContext, ContainerIntentResponse>({ request, user, form }, user.id, CONTAINER_INTENTS, formError);
 }
 
 const CONTAINER_INTENTS: Record<string, ContainerIntent> = {

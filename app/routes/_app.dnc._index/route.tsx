@@ -19,7 +19,8 @@ import { recordAudit } from "~/models/user.server";
 import { getDncList, latestDncLoads, listDncLists, parseDncType, updateDncDescription, type DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
 import { readUploadForm, type UploadForm } from "~/intake/upload-form.server";
-import { claimStagedUpload, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
+import type { StoredUpload } from "~/intake/upload-store.server";
+import { dispatchListForm, type ListIntentOutcome } from "~/intake/list-form-action.server";
 import { submitListLoad, type LoadSource } from "~/intake/submit-list-load.server";
 import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
 import { IntakeInputError } from "~/intake/preview.server";
@@ -27,7 +28,7 @@ import { HandOffError } from "~/intake/hand-off";
 import { getScrubService } from "~/utils/scrub.server";
 import { DNC_ACCESS_MESSAGE, DNC_TEXT, dncDoneToast, type LoadMode } from "~/utils/list-text";
 import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/utils/list-forms";
-import { MANUAL_TOO_LARGE_MESSAGE, splitManualNumbers } from "~/intake/typed-numbers";
+import { splitManualNumbers } from "~/intake/typed-numbers";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
@@ -98,7 +99,8 @@ function reply(intent: string, result: SubmissionResult<string[]>, status: numbe
 
 const REGISTRY_DATE_DNC_ONLY = "A registry date applies to the DNC list only (the day of the FTC registry download).";
 
-type DncIntent = (ctx: DncActionContext) => Promise<{ response: Response | ReturnType<typeof reply>; handedOver?: boolean }>;
+type DncIntentResponse = Response | ReturnType<typeof reply>;
+type DncIntent = (ctx: DncActionContext) => Promise<ListIntentOutcome<DncIntentResponse>>;
 interface DncActionContext {
   request: Request;
   admin: SessionUser;
@@ -110,23 +112,9 @@ export async function action({ request }: ActionFunctionArgs) {
   // Checked before the body is read: only admins send DNC files.
   const admin = await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
   const form = await readUploadForm(request, { userId: admin.id });
-  let handedOver = false;
-  let upload = form.upload;
-  try {
-    const intent = String(form.fields.get("intent") ?? "");
-    const formError = (message: string, status: number) =>
-      reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
-    if (form.refusal) return formError(form.refusal.message, form.refusal.status);
-    if (form.textTooLarge) return formError(MANUAL_TOO_LARGE_MESSAGE, 413);
-    if (!upload && form.fields.get("method") === "csv") upload = (await claimStagedUpload(admin.id, form.fields.get("uploadToken"))) ?? null;
-    const handler = DNC_INTENTS[intent];
-    if (!handler) return formError("Unknown action.", 400);
-    const r = await handler({ request, admin, form, upload });
-    handedOver = r.handedOver ?? false;
-    return r.response;
-  } finally {
-    if (!handedOver && upload) await deleteUpload(upload);
-  }
+  const formError = (intent: string, message: string, status: number) =>
+    reply(intent, { status: "error", error: { "": [message] } } as SubmissionResult<string[]>, status);
+  return dispatchListForm<DncActionContext, DncIntentResponse>({ request, admin, form }, admin.id, DNC_INTENTS, formError);
 }
 
 const DNC_INTENTS: Record<string, DncIntent> = {
