@@ -40,12 +40,17 @@ export interface UploadForm {
   discard(): Promise<void>;
 }
 
+/** The refusal of a file past the cap (`limit`), or none. */
+function tooLargeRefusal(limit: number | null): UploadForm["refusal"] {
+  return limit ? { status: 413, message: uploadTooLargeMessage(limit) } : null;
+}
+
 function emptyForm(patch: Partial<UploadForm> = {}): UploadForm {
   return {
     fields: new FormData(),
     upload: null,
     tooLarge: null,
-    refusal: patch.tooLarge ? { status: 413, message: uploadTooLargeMessage(patch.tooLarge) } : null,
+    refusal: tooLargeRefusal(patch.tooLarge ?? null),
     textTooLarge: false,
     manyFiles: false,
     malformed: false,
@@ -160,8 +165,7 @@ export async function readUploadForm(
     await discard();
     return emptyForm({ fields, refusal: { status: 507, message: STORAGE_FULL_MESSAGE } });
   }
-  const refusal = tooLarge ? { status: 413 as const, message: uploadTooLargeMessage(tooLarge) } : null;
-  return { fields, upload: stored[0] ?? null, tooLarge, refusal, textTooLarge, manyFiles: false, malformed: false, discard };
+  return { fields, upload: stored[0] ?? null, tooLarge, refusal: tooLargeRefusal(tooLarge), textTooLarge, manyFiles: false, malformed: false, discard };
 }
 
 /**
