@@ -211,7 +211,11 @@ const USER_INTENTS: Record<string, (ctx: UserActionContext) => Promise<Response 
   create: createUser,
   update: updateUser,
   "toggle-status": (ctx) => withTarget(ctx, "toggle-status", toggleStatus),
-  delete: (ctx) => withTarget(ctx, "delete", deleteUser),
+  delete: (ctx) => {
+    // Refused before the target is looked up: only SuperAdmin may delete, whoever is named.
+    if (ctx.actor.role !== "SuperAdmin") forbidden(ctx.actor, "Only SuperAdmin can delete users.");
+    return withTarget(ctx, "delete", deleteUser);
+  },
   "resend-invitation": (ctx) => withTarget(ctx, "resend-invitation", resendInvitation),
 };
 
@@ -306,9 +310,8 @@ async function withTarget(
   intent: "toggle-status" | "delete" | "resend-invitation",
   act: (ctx: UserActionContext, target: ManagedUser, failTitle: string) => Promise<Response>,
 ) {
-  const { request, actor, formData, db } = ctx;
+  const { request, formData, db } = ctx;
   const failTitle = FAILURE_TITLES[intent];
-  if (intent === "delete" && actor.role !== "SuperAdmin") forbidden(actor, "Only SuperAdmin can delete users.");
   const parsed = targetSchema.safeParse({ userId: formData.get("userId") });
   const target = parsed.success ? await getManagedUser(db, parsed.data.userId) : undefined;
   if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: failTitle, description: "User not found." });
