@@ -24,6 +24,7 @@ import pg from "pg";
 import { Redis } from "ioredis";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { seededRandom } from "../scrub-service/src/test/random";
+import { parsePhone } from "../scrub-service/src/worker/normalize";
 import { fairFloor } from "./bench/floor";
 import { cli, makeUser } from "./bench/cli";
 
@@ -40,16 +41,20 @@ const GZIP = process.env.BENCH_GZIP !== "0";
 
 /**
  * Numbers every reasonable rule calls valid (so the peer's digits-only rule and ours agree on the data):
- * US and Canadian area codes libphonenumber validates, exchanges 200–999 except N11 and 555.
+ * US and Canadian area codes libphonenumber validates, and of their exchanges (200–999 except N11 and 555) only
+ * those our numbering table (decision 100) calls in service, so no row is invalid by one rule and valid by the other.
  */
 const AREA_CODES = Array.from({ length: 800 }, (_, i) => 200 + i).filter((npa) => {
   const p = parsePhoneNumberFromString(`+1${npa}2345678`);
   return p?.isValid() && (p.country === "US" || p.country === "CA");
 });
-const EXCHANGES = Array.from({ length: 800 }, (_, i) => 200 + i).filter((nxx) => nxx % 100 !== 11 && nxx !== 555);
+const PREFIXES = AREA_CODES.flatMap((npa) =>
+  Array.from({ length: 800 }, (_, i) => 200 + i)
+    .filter((nxx) => nxx % 100 !== 11 && nxx !== 555 && parsePhone(`${npa}${nxx}4567`).ok)
+    .map((nxx) => npa * 1000 + nxx),
+);
 const r = seededRandom(20261122);
-const randomNumber = () =>
-  AREA_CODES[Math.floor(r() * AREA_CODES.length)] * 1e7 + EXCHANGES[Math.floor(r() * EXCHANGES.length)] * 1e4 + Math.floor(r() * 1e4);
+const randomNumber = () => PREFIXES[Math.floor(r() * PREFIXES.length)] * 1e4 + Math.floor(r() * 1e4);
 
 async function writeLines(file: string, count: number, line: (i: number) => string, flags = "w"): Promise<void> {
   const out = fs.createWriteStream(file, { flags, highWaterMark: 1 << 22 });
@@ -67,7 +72,7 @@ async function writeLines(file: string, count: number, line: (i: number) => stri
 
 async function generate() {
   fs.mkdirSync(DIR, { recursive: true });
-  const tag = `${AREA_CODES.length}npa`;
+  const tag = `${AREA_CODES.length}npa-${PREFIXES.length}nxx`;
   const lit = path.join(DIR, `lit-${LIT}-${tag}.txt`);
   const dnc = path.join(DIR, `dnc-${DNC}-${tag}.txt`);
   const input = path.join(DIR, `input-${ROWS}-${tag}.csv`);
@@ -319,6 +324,8 @@ async function main() {
   if (peer) {
     for (const m of modes) {
       console.log(`[bench] vs DuckDB (${m.mode}): scrub ${m.scrubFull.seconds.toFixed(2)} s vs ${peer.scrub.seconds.toFixed(2)} s, peak RSS ${m.scrubFull.maxRssMB} MB vs ${peer.maxRssMB} MB, DNC load ${m.load.dnc.seconds.toFixed(2)} s vs ${peer.loads.dnc.seconds.toFixed(2)} s`);
+      const counts = (c: { good: number; bad: number; invalid: number }) => `${fmt(c.good)} good / ${fmt(c.bad)} bad / ${fmt(c.invalid)} invalid`;
+      console.log(`[bench] counts (${m.mode}): ours ${counts(m.scrubFull)}, DuckDB's ${counts(peer.scrub)}`);
     }
   }
   const result = { date: new Date().toISOString(), cores: os.availableParallelism(), rows: ROWS, smallRows: SMALL, litigation: LIT, dnc: DNC, change: CHANGE, floor, loadAverage: os.loadavg(), peer, modes, goals };
