@@ -183,6 +183,7 @@ async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate
     const litLoad = await cli(["lists", "replace", "--list", "litigation", "--input", files.lit], env);
     const dncLoad = await cli(["lists", "replace", "--list", "dnc", "--input", files.dnc], env);
     const after = redis ? await redisUsed(redis) : 0;
+    const bloomBytesAfterLoad = bloomBytes(dataDir); // the loads save each list's filter for the scrubs to read
     const scrubSmall = await cli(["scrub", "--input", files.small, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-small`), "--user", userId], env);
     const scrubFull =
       files.input === files.small
@@ -205,6 +206,7 @@ async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate
         removeFromDnc: removeLoad && loadFigures(removeLoad),
       },
       redisBytesPerNumber: redis ? Number(((after - before) / listNumbers).toFixed(2)) : null,
+      bloomBytesAfterLoad,
       bloomBytes: bloomBytes(dataDir),
       scrubSmall: pick(scrubSmall),
       scrubFull: pick(scrubFull),

@@ -13,7 +13,8 @@ import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
 import { partitionOf } from "./rows";
 import { readListNumbers } from "./pg-bulk";
-import { RedisListStore } from "./redis-store";
+import { masters, nodeName } from "./redis-client";
+import { INTSET_ENTRIES, RedisListStore } from "./redis-store";
 import type { ListStore } from "./store";
 
 /** Loads of a few hundred thousand numbers; each Redis generation swap SCANs the shared keyspace (~1–3 s). */
@@ -274,6 +275,39 @@ for (const kind of storeKinds.filter((k) => k !== "embedded") as ("redis" | "clu
           await store.clearAll();
           await store.close();
         }
+      }
+    }, LOAD_TIMEOUT);
+
+    it("keeps an NPA-NXX set of up to 10,000 numbers as a 2-byte intset, raising a lower server limit first", async () => {
+      const store = newRedisStore(kind);
+      try {
+        for (const node of await masters(store.redis)) await node.config("SET", "set-max-intset-entries", "512");
+        // a whole NPA-NXX (10,000 numbers), one of 700 (a national list's average), one of 3
+        const full = Array.from({ length: 10_000 }, (_, i) => 2_125_550_000 + i);
+        const average = Array.from({ length: 700 }, (_, i) => 3_034_560_000 + i * 13);
+        const numbers = Float64Array.from([...full, ...average, 4_045_670_001, 4_045_670_002, 4_045_670_003]);
+        const h = await store.replace(9, [numbers.subarray(0, 6_000), numbers.subarray(6_000)]);
+        await store.finishChange(9, 1, h);
+        for (const node of await masters(store.redis)) {
+          expect((await node.config("GET", "set-max-intset-entries"))[1], nodeName(node)).toBe(String(INTSET_ENTRIES));
+        }
+        // after an add too (SADD into an existing set converts on the way past the limit)
+        const add = Float64Array.from(Array.from({ length: 900 }, (_, i) => 5_056_780_000 + i));
+        const change = store.change(9, "add", add);
+        await change.started({ size: numbers.length, version: 1, wholeList: false });
+        await change.written({ added: add.length, removed: 0 });
+        await change.beforeCommit();
+        await change.committed(2);
+        for (const [key, members] of [["{212}555", 10_000], ["{303}456", 700], ["{505}678", 900]] as const) {
+          const name = `${store.prefix}n:9:${h.generation}:${key}`;
+          expect([await store.redis.scard(name), await store.redis.object("ENCODING", name)]).toEqual([members, "intset"]);
+          expect(Number(await store.redis.memory("USAGE", name))).toBeLessThan(4 * members);
+        }
+        const probe = Float64Array.from([2_125_550_000, 2_125_559_999, 3_034_560_013, 3_034_560_014, 5_056_780_899, 5_056_780_900]);
+        expect([...(await (await store.snapshot(9, 2)).has(probe, probe.length))]).toEqual([1, 1, 1, 0, 1, 0]);
+      } finally {
+        await store.clearAll();
+        await store.close();
       }
     }, LOAD_TIMEOUT);
   });

@@ -1,8 +1,11 @@
 /**
  * Redis list store, on one Redis node or a Redis Cluster (decisions 011 and 112). Compact encoding: one set
  * per (list, generation, NPA-NXX), members the last 4 digits, so Redis keeps each set as an intset (2 bytes
- * per member while a set has ≤ set-max-intset-entries members, 512 by default). Every key that a script
- * touches carries a hash tag, so each script call stays on one cluster node:
+ * per member while a set has ≤ set-max-intset-entries members). The default limit, 512, is below what a
+ * national list puts in one NPA-NXX (~700 on average at 250M numbers, up to 10,000), and a set over it becomes
+ * a hash table of ~50 bytes per member: before the first write the store raises the limit to 10,000 on every
+ * master it writes to (decision 130, the national run). Every key that a script touches carries a hash tag,
+ * so each script call stays on one cluster node:
  *
  *   <p>meta:{list:<list>}           hash {version, gen, state: ready|changing}        (the list's own slot)
  *   <p>live:{NPA}                   hash <list> → the generation served for that area code
@@ -39,6 +42,8 @@ import {
   type StoreChange,
 } from "./store";
 
+/** Line numbers an NPA-NXX set can hold: with this intset limit no set leaves the 2-byte encoding. */
+export const INTSET_ENTRIES = 10_000;
 /** Numbers per script call (one area code per call: one hash slot, so Redis Cluster routes it whole). */
 const SCRIPT_BATCH = 5000;
 /** Numbers per lookup round (a scrub batch's Bloom positives are usually fewer). */
@@ -516,6 +521,7 @@ export class RedisListStore implements ListStore {
   async add(listId: number, numbers: Float64Array): Promise<void> {
     const m = await this.meta(listId);
     if (!m || m.state !== "changing") throw new ListStoreError(`add to list ${listId} without beginChange`);
+    await this.ensureCompactSets();
     await this.writeSets(this.setPrefix(listId, m.gen), numbers, "sadd");
   }
 
@@ -526,6 +532,7 @@ export class RedisListStore implements ListStore {
   }
 
   async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>): Promise<ReplaceHandle> {
+    await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
     try {
@@ -571,6 +578,31 @@ export class RedisListStore implements ListStore {
   }
 
   private rdb: number | null = null;
+  private compactSets: Promise<void> | null = null;
+
+  /**
+   * Raises set-max-intset-entries to INTSET_ENTRIES on every master (once per store), so NPA-NXX sets stay
+   * intsets at national scale. A server that refuses CONFIG (managed Redis) keeps working at ~12× the memory
+   * for sets over its limit; the warning says so, and redis.conf is where to set it (replicas load sets with
+   * their own limit, so it belongs in every node's configuration).
+   */
+  private ensureCompactSets(): Promise<void> {
+    this.compactSets ??= (async () => {
+      for (const node of await this.call("config", () => masters(this.redis))) {
+        try {
+          const [, value] = (await node.config("GET", "set-max-intset-entries")) as string[];
+          if (Number(value) >= INTSET_ENTRIES) continue;
+          await node.config("SET", "set-max-intset-entries", String(INTSET_ENTRIES));
+        } catch (e) {
+          console.warn(
+            `[lists] Redis ${nodeName(node)}: set-max-intset-entries could not be raised to ${INTSET_ENTRIES} (${(e as Error).message}). ` +
+              "NPA-NXX sets over the server's limit take ~50 bytes per number instead of 2; set it in redis.conf on every node.",
+          );
+        }
+      }
+    })();
+    return this.compactSets;
+  }
 
   /** The server's DUMP format version (read once from a probe key); 0 when its DUMP is not as expected. */
   private async rdbVersion(): Promise<number> {
