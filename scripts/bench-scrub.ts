@@ -10,7 +10,7 @@
  * and removed afterwards). Goals (2-core machine): rows/s ≥ 0.25 × bare line split; peak RSS ≤ 600 MB at
  * 10M rows and ≤ 20 B per extra row from the small to the full input; Redis ≤ 8 B per list number;
  * list loading ≥ 500,000 numbers/s; the same input as .csv.gz scrubbed at ≥ 0.6 × the uncompressed rate.
- * BENCH_GZIP=0 leaves the gzip case out.
+ * BENCH_GZIP=0 leaves the gzip case out. BENCH_CPU_PROF=DIR profiles every CLI run (see scripts/bench/cli.ts).
  */
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";

@@ -4,9 +4,22 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
+let profiled = 0;
+
+/**
+ * BENCH_CPU_PROF=DIR: each CLI run writes V8 CPU profiles (one per thread) to DIR/<n>-<command>; summarise them
+ * with scripts/bench/profile-summary.mjs. Profiling slows the run: take figures from a run without it.
+ */
+function profileArgs(args: string[]): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return [];
+  const name = `${String(++profiled).padStart(2, "0")}-${args.slice(0, 2).join("-")}`;
+  return ["--cpu-prof", `--cpu-prof-dir=${dir}/${name}`];
+}
+
 export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
   // The built CLI (scripts/build-worker.mjs), as `npm run scrub` / `npm run lists` run it.
-  const { stdout } = await run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+  const { stdout } = await run(process.execPath, [...profileArgs(args), "scrub-service/dist/cli.mjs", ...args], {
     env: { ...process.env, ...env },
     maxBuffer: 1 << 24,
   });
