@@ -17,16 +17,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
-import zlib from "node:zlib";
 import pg from "pg";
 import { Redis } from "ioredis";
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { seededRandom } from "../scrub-service/src/test/random";
-import { parsePhone } from "../scrub-service/src/worker/normalize";
 import { fairFloor } from "./bench/floor";
 import { cli, makeUser } from "./bench/cli";
+import { generate, type BenchFiles } from "./bench/data";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -38,94 +34,6 @@ const MODES = (process.env.BENCH_MODES ?? "embedded,services").split(",").map((m
 const PEER = process.env.BENCH_PEER !== "0";
 const CHANGE = Number(process.env.BENCH_CHANGE ?? 1_000_000);
 const GZIP = process.env.BENCH_GZIP !== "0";
-
-/**
- * Numbers every reasonable rule calls valid (so the peer's digits-only rule and ours agree on the data):
- * US and Canadian area codes libphonenumber validates, and of their exchanges (200–999 except N11 and 555) only
- * those our numbering table (decision 100) calls in service, so no row is invalid by one rule and valid by the other.
- */
-const AREA_CODES = Array.from({ length: 800 }, (_, i) => 200 + i).filter((npa) => {
-  const p = parsePhoneNumberFromString(`+1${npa}2345678`);
-  return p?.isValid() && (p.country === "US" || p.country === "CA");
-});
-const PREFIXES = AREA_CODES.flatMap((npa) =>
-  Array.from({ length: 800 }, (_, i) => 200 + i)
-    .filter((nxx) => nxx % 100 !== 11 && nxx !== 555 && parsePhone(`${npa}${nxx}4567`).ok)
-    .map((nxx) => npa * 1000 + nxx),
-);
-const r = seededRandom(20261122);
-const randomNumber = () => PREFIXES[Math.floor(r() * PREFIXES.length)] * 1e4 + Math.floor(r() * 1e4);
-
-async function writeLines(file: string, count: number, line: (i: number) => string, flags = "w"): Promise<void> {
-  const out = fs.createWriteStream(file, { flags, highWaterMark: 1 << 22 });
-  let buf: string[] = [];
-  for (let i = 0; i < count; i++) {
-    buf.push(line(i));
-    if (buf.length === 50_000) {
-      if (!out.write(buf.join("\n") + "\n")) await new Promise<void>((res) => out.once("drain", () => res()));
-      buf = [];
-    }
-  }
-  if (buf.length) out.write(buf.join("\n") + "\n");
-  await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
-}
-
-async function generate() {
-  fs.mkdirSync(DIR, { recursive: true });
-  const tag = `${AREA_CODES.length}npa-${PREFIXES.length}nxx`;
-  const lit = path.join(DIR, `lit-${LIT}-${tag}.txt`);
-  const dnc = path.join(DIR, `dnc-${DNC}-${tag}.txt`);
-  const input = path.join(DIR, `input-${ROWS}-${tag}.csv`);
-  const small = path.join(DIR, `input-${SMALL}-${tag}.csv`);
-  const add = path.join(DIR, `add-${CHANGE}-${tag}.txt`);
-  const remove = path.join(DIR, `remove-${CHANGE}-${DNC}-${tag}.txt`);
-  const litSample: number[] = [];
-  const dncSample: number[] = [];
-  // The samples come from generating the list files: regenerate them with the inputs.
-  const fresh = !fs.existsSync(input) || !fs.existsSync(small);
-  if (fresh || !fs.existsSync(lit)) await writeLines(lit, LIT, () => { const x = randomNumber(); if (litSample.length < 10_000) litSample.push(x); return String(x); });
-  if (fresh || !fs.existsSync(dnc)) await writeLines(dnc, DNC, () => { const x = randomNumber(); if (dncSample.length < 100_000) dncSample.push(x); return String(x); });
-  if (CHANGE > 0 && !fs.existsSync(add)) await writeLines(add, CHANGE, () => String(randomNumber()));
-  if (CHANGE > 0 && !fs.existsSync(remove)) await copyFirstLines(dnc, remove, CHANGE);
-  const firsts = ["Ann", "Bob", "Cara", "Dan", "Eve"];
-  const cities = ["Miami", "Austin", "New York", "Denver", "Boston"];
-  const row = (i: number) => {
-    const roll = r();
-    let phone: string;
-    if (roll < 0.01) phone = "1.23457E+9";
-    else if (roll < 0.02 && litSample.length) phone = String(litSample[Math.floor(r() * litSample.length)]);
-    else if (roll < 0.06 && dncSample.length) phone = String(dncSample[Math.floor(r() * dncSample.length)]);
-    else phone = String(randomNumber());
-    return `${i},${firsts[i % 5]},Smith${i % 97},${phone},${cities[i % 5]}`;
-  };
-  const header = "id,first_name,last_name,phone,city";
-  for (const [file, n] of [[input, ROWS], [small, SMALL]] as const) {
-    if (!fresh) continue;
-    fs.writeFileSync(file, header + "\n");
-    await writeLines(file, n, row, "a");
-  }
-  // The full input gzipped (level 6, as gzip does by default), streamed; made again with the input.
-  const gz = `${input}.gz`;
-  if (GZIP && (fresh || !fs.existsSync(gz))) {
-    await pipeline(fs.createReadStream(input, { highWaterMark: 1 << 20 }), zlib.createGzip({ level: 6 }), fs.createWriteStream(gz));
-  }
-  return { lit, dnc, input, small, add, remove, gz: GZIP ? gz : null };
-}
-
-async function copyFirstLines(from: string, to: string, count: number): Promise<void> {
-  const out = fs.createWriteStream(to);
-  let left = count;
-  let carry = "";
-  for await (const chunk of fs.createReadStream(from, { highWaterMark: 1 << 20 })) {
-    const lines = (carry + (chunk as Buffer).toString("latin1")).split("\n");
-    carry = lines.pop() ?? "";
-    const take = lines.slice(0, left);
-    left -= take.length;
-    if (take.length) out.write(take.join("\n") + "\n");
-    if (left <= 0) break;
-  }
-  await new Promise<void>((res) => out.end(() => res()));
-}
 
 async function redisUsed(redis: Redis): Promise<number> {
   const info = await redis.info("memory");
@@ -142,7 +50,7 @@ function bloomBytes(dir: string): number {
   return total;
 }
 
-async function benchMode(mode: string, files: Awaited<ReturnType<typeof generate>>) {
+async function benchMode(mode: string, files: BenchFiles) {
   const env: Record<string, string> = { SCRUB_SERVICE_URL: "" };
   let cleanup = async () => {};
   let redis: Redis | null = null;
@@ -253,7 +161,7 @@ function pick(s: Record<string, any>) {
   };
 }
 
-async function duckdbPeer(files: Awaited<ReturnType<typeof generate>>) {
+async function duckdbPeer(files: BenchFiles) {
   const out = path.join(DIR, "out-duckdb");
   const args = { input: files.input, lists: { litigation: files.lit, dnc: files.dnc }, out, threads: os.availableParallelism(), phone: "phone" };
   const { stdout } = await run(process.execPath, ["scripts/bench/duckdb-peer.mjs", JSON.stringify(args)], { maxBuffer: 1 << 24 });
@@ -292,7 +200,7 @@ async function main() {
   console.log(`[bench] rows ${fmt(ROWS)} (small ${fmt(SMALL)}), litigation ${fmt(LIT)}, DNC ${fmt(DNC)}, change ${fmt(CHANGE)}, modes ${MODES.join(", ")}; data in ${DIR}`);
   console.log(`[bench] machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const t = performance.now();
-  const files = await generate();
+  const files = await generate({ dir: DIR, rows: ROWS, small: SMALL, lit: LIT, dnc: DNC, change: CHANGE, gzip: GZIP });
   console.log(`[bench] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   await run(process.execPath, ["scripts/build-worker.mjs"]);
   const floor = await fairFloor(files.input);
