@@ -3,24 +3,27 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { emitRows, LF, parseRows } from "../worker/csv";
+import { inThreadHash, type StreamHash } from "./sha256-thread";
 
 export type OutputKind = "good" | "bad" | "invalid";
 
 /**
  * One result file, written to a temp name and renamed by the caller when the scrub succeeded. Each write is
- * awaited until the bytes are in the file, so the batch memory they come from can be reused right after.
+ * awaited until the bytes are in the file and in its SHA-256, so the batch memory they come from can be reused
+ * right after.
  */
 export class Output {
   readonly tmp: string;
   readonly final: string;
   private fh: fs.promises.FileHandle | null = null;
-  private readonly hash = crypto.createHash("sha256");
   records = 0;
   bytes = 0;
 
   constructor(
     dir: string,
     readonly kind: OutputKind,
+    /** The file's SHA-256, fed what is written (here, or on a Sha256Thread while the bytes go to disk). */
+    private readonly hash: StreamHash = inThreadHash(),
   ) {
     this.final = path.join(dir, `${kind}.csv`);
     // Unique per attempt: replicas share DATA_DIR and may share a pid (pid 1 in containers).
@@ -34,12 +37,13 @@ export class Output {
   async write(buf: Uint8Array, records: number): Promise<void> {
     this.records += records;
     this.bytes += buf.length;
-    this.hash.update(buf);
+    const ticket = this.hash.update(buf);
     let done = 0;
     while (done < buf.length) {
       const { bytesWritten } = await this.fh!.write(buf, done, buf.length - done);
       done += bytesWritten;
     }
+    if (!this.hash.isDone(ticket)) await this.hash.whenDone(ticket);
   }
 
   async finish(): Promise<void> {
@@ -47,8 +51,8 @@ export class Output {
     this.fh = null;
   }
 
-  sha256(): string {
-    return this.hash.digest("hex");
+  sha256(): Promise<string> {
+    return this.hash.digest();
   }
 
   async abort(): Promise<void> {
@@ -64,10 +68,11 @@ export class ResultFiles {
   readonly invalid: Output;
   readonly all: Output[];
 
-  constructor(dir: string) {
-    this.good = new Output(dir, "good");
-    this.bad = new Output(dir, "bad");
-    this.invalid = new Output(dir, "invalid");
+  /** `hashes` makes each file's SHA-256 (default: in this thread). */
+  constructor(dir: string, hashes: () => StreamHash = inThreadHash) {
+    this.good = new Output(dir, "good", hashes());
+    this.bad = new Output(dir, "bad", hashes());
+    this.invalid = new Output(dir, "invalid", hashes());
     this.all = [this.good, this.bad, this.invalid];
   }
 
@@ -96,8 +101,9 @@ export class ResultFiles {
   /** Closes the files and renames them into place (only when the whole scrub succeeded). */
   async finish(): Promise<{ kind: OutputKind; path: string; records: number; bytes: number; sha256: string }[]> {
     for (const o of this.all) await o.finish();
+    const sha256 = await Promise.all(this.all.map((o) => o.sha256()));
     for (const o of this.all) fs.renameSync(o.tmp, o.final);
-    return this.all.map((o) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes, sha256: o.sha256() }));
+    return this.all.map((o, i) => ({ kind: o.kind, path: o.final, records: o.records, bytes: o.bytes, sha256: sha256[i] }));
   }
 
   async abort(): Promise<void> {

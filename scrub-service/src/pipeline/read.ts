@@ -11,6 +11,7 @@ import { openInput, rawSource, type ByteSource } from "./input/source";
 import { RowCounter } from "./input/row-counter";
 import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, quoteLeftOpen, scanRowEnd, splitCells } from "../worker/csv";
 import { normalizeCode } from "../worker/normalize";
+import { inThreadHash, type StreamHash } from "./sha256-thread";
 
 export interface Batch {
   buf: Uint8Array;
@@ -142,10 +143,14 @@ export class BatchReader {
   /** Bytes of the first row in the first batch buffer (to emit it escaped as the header). */
   firstRowBytes: Uint8Array | null = null;
   private firstRowEnd = 0;
-  /** Batch buffers given back with release(), reused instead of allocating (and collecting) new ones. */
-  private free: Uint8Array[] = [];
-  /** Every byte read, hashed as it arrives (the input's SHA-256 for its certificate; ~0.8 ms per MB). */
-  private readonly hash = crypto.createHash("sha256");
+  /**
+   * Batch buffers given back with release(), reused instead of allocating (and collecting) new ones once the
+   * SHA-256 has taken in every byte read before the release (`ticket`).
+   */
+  private free: { buf: Uint8Array; ticket: number }[] = [];
+  /** The ticket of the last bytes given to the hash. */
+  private hashed = 0;
+  private digest: Promise<string> | null = null;
 
   constructor(
     readonly path: string,
@@ -153,6 +158,11 @@ export class BatchReader {
     private readonly recordLimit = maxRecordBytes(),
     private readonly inputOptions: DetectOptions = {},
     private readonly columnLimit = maxColumns(),
+    /**
+     * Every byte read, hashed as it arrives (the input's SHA-256 for its certificate; ~0.8 ms per MB): here, or
+     * on a Sha256Thread (a scrub), which reads the batch buffers themselves.
+     */
+    private readonly hash: StreamHash = inThreadHash(),
   ) {}
 
   async open(): Promise<void> {
@@ -212,8 +222,8 @@ export class BatchReader {
 
   private alloc(size: number): Uint8Array {
     if (size === this.batchBytes) {
-      const reused = this.free.pop();
-      if (reused) return reused;
+      const i = this.free.findIndex((f) => this.hash.isDone(f.ticket));
+      if (i >= 0) return this.free.splice(i, 1)[0].buf;
     }
     return new Uint8Array(new SharedArrayBuffer(size));
   }
@@ -223,7 +233,7 @@ export class BatchReader {
    * it again. Optional: a buffer never released is simply garbage collected.
    */
   release(buf: Uint8Array): void {
-    if (buf.length === this.batchBytes && buf !== this.buf && this.free.length < 16) this.free.push(buf);
+    if (buf.length === this.batchBytes && buf !== this.buf && this.free.length < 16) this.free.push({ buf, ticket: this.hashed });
   }
 
   /** Leaves the first row out of the batches (it is the header). */
@@ -250,7 +260,7 @@ export class BatchReader {
     }
     const bytesRead = await this.src!.read(this.buf, this.len, this.buf.length - this.len);
     if (bytesRead === 0) this.eof = true;
-    else if (this.src!.direct) this.hash.update(this.buf.subarray(this.len, this.len + bytesRead));
+    else if (this.src!.direct) this.hashed = this.hash.update(this.buf.subarray(this.len, this.len + bytesRead));
     this.len += bytesRead;
   }
 
@@ -311,7 +321,7 @@ export class BatchReader {
    */
   async sha256(): Promise<string> {
     if (!this.eof) throw new Error("The file's SHA-256 is known only after it was read to the end.");
-    if (this.src?.direct) return this.hash.copy().digest("hex");
+    if (this.src?.direct) return (this.digest ??= this.hash.digest());
     const h = crypto.createHash("sha256");
     for await (const chunk of fs.createReadStream(this.path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
     return h.digest("hex");

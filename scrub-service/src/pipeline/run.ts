@@ -15,6 +15,7 @@ import { isInputFormatError } from "./input/errors";
 import { lookupLists, type ListCheck } from "./list-checks";
 import { ResultFiles, type OutputKind } from "./output";
 import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError } from "./read";
+import { inThreadHash, Sha256Thread } from "./sha256-thread";
 import { dupArray, newSlot, verdictArrays, type Slot } from "./slots";
 import { badStages, classify, REASONS } from "./stages";
 
@@ -74,18 +75,27 @@ export interface ScrubRunInput {
   signal?: AbortSignal;
   batchBytes?: number;
   maxInFlight?: number;
-  /** Files at least this big check duplicates on a thread of their own (default 1 MiB; 0 = always). */
+  /**
+   * Files at least this big check duplicates, and hash the input and the results (SHA-256), on threads of
+   * their own (default 1 MiB; 0 = always).
+   */
   dedupeThreadMinBytes?: number;
 }
 
 export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
   fs.mkdirSync(input.outDir, { recursive: true });
   const batchBytes = input.batchBytes ?? DEFAULT_BATCH_BYTES;
-  const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet });
+  const threadMinBytes = input.dedupeThreadMinBytes ?? DEDUPE_THREAD_MIN_BYTES;
+  // The SHA-256s off the main thread for large files (small ones: no thread start-up). Size of the file as
+  // stored; a missing file is reported by open() below.
+  const hashThread = fileSize(input.inputPath) >= threadMinBytes ? new Sha256Thread() : null;
+  const hashes = () => hashThread?.stream() ?? inThreadHash();
+  const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet }, undefined, hashes());
   try {
     await reader.open();
   } catch (e) {
     await reader.close();
+    await hashThread?.close();
     const { code, syscall } = e as NodeJS.ErrnoException;
     if (e instanceof NotTextFileError || isInputFormatError(e)) throw new ScrubInputError((e as Error).message);
     if (code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
@@ -93,7 +103,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     if (syscall) throw e;
     throw new ScrubInputError("Error reading CSV file. Please check the file format.");
   }
-  const outs = new ResultFiles(input.outDir);
+  const outs = new ResultFiles(input.outDir, hashes);
   const progress: ScrubProgress = {
     rowsDone: 0,
     bytesRead: 0,
@@ -123,7 +133,7 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     const areaMask = input.states && input.states.length ? areaCodeMask(input.states) : null;
     const blooms = input.lists.map((l) => l.bloom);
     // Duplicates: on a thread of its own for large files (decision 017), batches posted in input order.
-    const dedupeThread = reader.size >= (input.dedupeThreadMinBytes ?? DEDUPE_THREAD_MIN_BYTES) ? new DedupeWorker() : null;
+    const dedupeThread = reader.size >= threadMinBytes ? new DedupeWorker() : null;
     dedupeWorker = dedupeThread;
     const dedupeHere = dedupeThread ? null : dedupeInThread();
     const maxInFlight = input.maxInFlight ?? Math.max(3, input.pool.options.maxThreads * 2 + 1);
@@ -243,6 +253,15 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
     throw e;
   } finally {
     await dedupeWorker?.close();
+    await hashThread?.close();
     await reader.close();
+  }
+}
+
+function fileSize(p: string): number {
+  try {
+    return fs.statSync(p).size;
+  } catch {
+    return 0;
   }
 }
