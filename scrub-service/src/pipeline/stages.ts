@@ -67,40 +67,48 @@ export interface Verdicts {
 }
 
 /**
- * The ordered step (duplicates need every earlier row): fills each row's class and reason index. Invalid
- * rows first, then each stage marks the rows still good.
+ * The ordered step (duplicates need every earlier row): fills each row's class and reason index. An invalid
+ * row keeps its invalid reason; a valid one gets the reason of the first stage that marks it, or stays good.
+ * One pass over the rows with the stages' marks side by side (a pass per stage cost ~2× on 3M rows).
  */
 export function classify(b: BatchFindings, stages: readonly BadStage[], classes: Uint8Array, reasonIdx: Uint8Array): Verdicts {
   const n = b.count;
   const codes = b.codes;
-  classes.fill(CLASS_GOOD); // reused memory
-  reasonIdx.fill(0);
+  const marks: Uint8Array[] = [];
+  const reasons: number[] = [];
+  for (const stage of stages) {
+    const m = stage.marks(b);
+    if (!m) continue;
+    marks.push(m);
+    reasons.push(reasonIndex(stage.reason));
+  }
+  const k = marks.length;
+  const byReason = new Array<number>(REASONS.length).fill(0);
+  let good = 0;
+  let bad = 0;
   for (let r = 0; r < n; r++) {
     const x = codes[r];
     if (x < 0) {
+      const reason = INVALID0 + reasonIndexOfCode(x);
       classes[r] = CLASS_INVALID;
-      reasonIdx[r] = INVALID0 + reasonIndexOfCode(x);
+      reasonIdx[r] = reason;
+      byReason[reason]++;
+      continue;
+    }
+    let s = 0;
+    while (s < k && marks[s][r] === 0) s++;
+    if (s === k) {
+      classes[r] = CLASS_GOOD;
+      reasonIdx[r] = 0;
+      good++;
+    } else {
+      classes[r] = CLASS_BAD;
+      reasonIdx[r] = reasons[s];
+      byReason[reasons[s]]++;
+      bad++;
     }
   }
-  for (const stage of stages) {
-    const marks = stage.marks(b);
-    if (!marks) continue;
-    const reason = reasonIndex(stage.reason);
-    for (let r = 0; r < n; r++) {
-      if (marks[r] && classes[r] === CLASS_GOOD) {
-        classes[r] = CLASS_BAD;
-        reasonIdx[r] = reason;
-      }
-    }
-  }
-  const counts = [0, 0, 0];
-  const byReason = new Array<number>(REASONS.length).fill(0);
-  for (let r = 0; r < n; r++) {
-    const k = classes[r];
-    counts[k]++;
-    if (k !== CLASS_GOOD) byReason[reasonIdx[r]]++;
-  }
-  return { counts, byReason };
+  return { counts: [good, bad, n - good - bad], byReason };
 }
 
 function reasonIndex(reason: string): number {
