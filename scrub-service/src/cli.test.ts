@@ -21,6 +21,10 @@ describe("CLI on a fresh embedded data directory", () => {
 
     const load = JSON.parse((await cli("lists", "load", "--list", "litigation", "--input", listFile)).stdout);
     expect(load).toMatchObject({ status: "completed", added: 1 });
+    // the load's process saved the new version's Bloom filter whole before it exited (the next process reads it)
+    const cached = fs.readdirSync(path.join(dir, "cache"));
+    expect(cached.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(cached.filter((f) => /^bloom-\d+-v\d+-.*\.bin$/.test(f))).toHaveLength(1);
     const first = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out1"))).stdout);
     expect(first).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, invalid: 0, via: "in-process" });
     expect(fs.readFileSync(path.join(dir, "out1", "good.csv"), "utf8")).toBe("Phone\n4155550003\n");

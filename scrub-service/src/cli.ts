@@ -299,6 +299,8 @@ async function listsCommand(argv: string[]): Promise<number> {
       get = () => b.call("GET", `/v1/list-loads/${loadId}`);
     }
     const load = await poll(get, (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""), b.kind === "local" ? 50 : 250);
+    // the Bloom filter and cache files of the new version are written after the commit; they are part of the load
+    if (b.kind === "local") await b.service.runner.idle();
     const seconds = (Date.now() - started) / 1000;
     const valid = num(load.added) + num(load.already_present) + num(load.removed);
     process.stdout.write(
