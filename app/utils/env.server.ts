@@ -10,6 +10,10 @@ const schema = z.object({
   REDIS_URL: z.string().url().optional(),
   /** host:port,host:port,… of a Redis Cluster (wins over REDIS_URL; decision 112). */
   REDIS_CLUSTER_NODES: z.string().optional(),
+  /** host:port,… of the Sentinels watching a primary/replica pair, and the primary's name (decision 113). */
+  REDIS_SENTINELS: z.string().optional(),
+  REDIS_SENTINEL_NAME: z.string().optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
   SCRUB_SERVICE_URL: z.string().url().optional(),
   SCRUB_SERVICE_TOKEN: z.string().min(16).optional(),
   SMTP_URL: z.string().optional(),

@@ -5,10 +5,16 @@ import { env } from "./env.server";
 import { singleton } from "./singleton.server";
 import { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "../../scrub-service/src/lists/redis-client";
 
-/** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_URL), or null for the embedded index. */
+/** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_SENTINELS, else REDIS_URL), or null for the embedded index. */
 export function listRedis(): RedisTarget | null {
   const e = env();
-  return redisTargetFromEnv({ REDIS_URL: e.REDIS_URL, REDIS_CLUSTER_NODES: e.REDIS_CLUSTER_NODES });
+  return redisTargetFromEnv({
+    REDIS_URL: e.REDIS_URL,
+    REDIS_CLUSTER_NODES: e.REDIS_CLUSTER_NODES,
+    REDIS_SENTINELS: e.REDIS_SENTINELS,
+    REDIS_SENTINEL_NAME: e.REDIS_SENTINEL_NAME,
+    REDIS_SENTINEL_PASSWORD: e.REDIS_SENTINEL_PASSWORD,
+  });
 }
 
 export type { ScrubService, InputDescription } from "../../scrub-service/src/service";

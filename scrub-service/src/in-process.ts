@@ -29,6 +29,8 @@ export interface InProcessOptions {
   redis?: RedisTarget | null;
   /** Redis key prefix (tests: unique per run). */
   redisPrefix?: string;
+  /** How long a list change waits for Redis replicas to confirm its writes (default 5 s; decision 113). */
+  replicaWaitMs?: number;
   /** The built worker (scrub-service/dist/worker.mjs). */
   workerPath?: string;
   threads?: number;
@@ -57,7 +59,7 @@ export interface InProcessScrubService extends ScrubService {
 
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
   const target: RedisTarget | null = o.redisUrl ? { kind: "node", url: o.redisUrl } : (o.redis ?? null);
-  const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix }) : new EmbeddedListStore());
+  const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix, replicaWaitMs: o.replicaWaitMs }) : new EmbeddedListStore());
   const manager = new ListManager(o.handle, store, {
     waitMs: o.listWaitMs,
     cacheDir: path.join(o.dataDir, "cache"),

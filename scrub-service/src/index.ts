@@ -1,6 +1,6 @@
 /**
  * The standalone scrub service (SCRUB_SERVICE_URL mode): wiring and HTTP entry only.
- *   DATABASE_URL (shared with the app), REDIS_URL or REDIS_CLUSTER_NODES, DATA_DIR (shared disk), SCRUB_SERVICE_TOKEN (required),
+ *   DATABASE_URL (shared with the app), REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS + REDIS_SENTINEL_NAME, DATA_DIR (shared disk), SCRUB_SERVICE_TOKEN (required),
  *   SCRUB_SERVICE_PORT (default 3100). Run: npm run scrub-service
  * Several replicas may share one database, one Redis and one DATA_DIR (decision 125); a job whose replica
  * dies is retried on another once its lease (SCRUB_LEASE_MS, default 30 s) runs out.

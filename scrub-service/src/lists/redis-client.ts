@@ -1,19 +1,26 @@
 /**
  * The one place that makes a Redis client for the list store (app, scrub service, CLI, scripts):
  *   REDIS_CLUSTER_NODES=host:port,host:port,…  → ioredis Cluster (a Redis Cluster; the nodes are seeds)
+ *   REDIS_SENTINELS=host:port,… + REDIS_SENTINEL_NAME=name
+ *                                               → the primary of a primary/replica set that Redis Sentinel
+ *                                                 watches (ioredis `sentinels` + `name`; decision 113)
  *   REDIS_URL=redis://…                         → one Redis node
- * With both set the cluster is used. Entries of REDIS_CLUSTER_NODES may also be redis:// URLs; the first
- * one's user name and password are used for every node.
+ * The first one set wins, in that order. Entries of REDIS_CLUSTER_NODES / REDIS_SENTINELS may also be
+ * redis:// URLs; the first one's user name and password are used for every node (for Sentinel: for the
+ * Redis nodes; REDIS_SENTINEL_PASSWORD, if set, for the Sentinels themselves).
  */
 import { Cluster, Redis } from "ioredis";
 
-export type RedisTarget = { kind: "node"; url: string } | { kind: "cluster"; nodes: { host: string; port: number }[]; username?: string; password?: string };
+type HostPort = { host: string; port: number };
 
-export type RedisClient = Redis | Cluster;
+export type RedisTarget =
+  | { kind: "node"; url: string }
+  | { kind: "cluster"; nodes: HostPort[]; username?: string; password?: string }
+  | { kind: "sentinel"; sentinels: HostPort[]; name: string; username?: string; password?: string; sentinelPassword?: string };
 
-/** Parses REDIS_CLUSTER_NODES; throws a message naming the bad entry. */
-export function parseClusterNodes(text: string): Extract<RedisTarget, { kind: "cluster" }> {
-  const nodes: { host: string; port: number }[] = [];
+/** host:port entries (or redis:// URLs), with the first URL's credentials; `what` names the variable in errors. */
+function parseHostList(text: string, what: string): { nodes: HostPort[]; username?: string; password?: string } {
+  const nodes: HostPort[] = [];
   let username: string | undefined;
   let password: string | undefined;
   for (const raw of text.split(",").map((s) => s.trim()).filter(Boolean)) {
@@ -33,17 +40,32 @@ export function parseClusterNodes(text: string): Extract<RedisTarget, { kind: "c
       port = at > 0 ? Number(raw.slice(at + 1)) : 6379;
     }
     if (!host || !Number.isInteger(port) || port <= 0 || port > 65535) {
-      throw new Error(`REDIS_CLUSTER_NODES: "${raw}" is not host:port.`);
+      throw new Error(`${what}: "${raw}" is not host:port.`);
     }
     nodes.push({ host, port });
   }
-  if (nodes.length === 0) throw new Error("REDIS_CLUSTER_NODES is set but names no node (host:port,host:port,…).");
-  return { kind: "cluster", nodes, username, password };
+  if (nodes.length === 0) throw new Error(`${what} is set but names no node (host:port,host:port,…).`);
+  return { nodes, username, password };
+}
+
+export type RedisClient = Redis | Cluster;
+
+/** Parses REDIS_CLUSTER_NODES; throws a message naming the bad entry. */
+export function parseClusterNodes(text: string): Extract<RedisTarget, { kind: "cluster" }> {
+  return { kind: "cluster", ...parseHostList(text, "REDIS_CLUSTER_NODES") };
+}
+
+/** Parses REDIS_SENTINELS (the Sentinels, not the Redis nodes) and the watched primary's name. */
+export function parseSentinels(text: string, name: string | undefined, sentinelPassword?: string): Extract<RedisTarget, { kind: "sentinel" }> {
+  if (!name) throw new Error("REDIS_SENTINELS is set but REDIS_SENTINEL_NAME (the primary's name in `sentinel monitor`) is not.");
+  const { nodes, username, password } = parseHostList(text, "REDIS_SENTINELS");
+  return { kind: "sentinel", sentinels: nodes, name, username, password, sentinelPassword: sentinelPassword || undefined };
 }
 
 /** The list store's Redis from the environment, or null (embedded index). */
 export function redisTargetFromEnv(env: Record<string, string | undefined> = process.env): RedisTarget | null {
   if (env.REDIS_CLUSTER_NODES) return parseClusterNodes(env.REDIS_CLUSTER_NODES);
+  if (env.REDIS_SENTINELS) return parseSentinels(env.REDIS_SENTINELS, env.REDIS_SENTINEL_NAME, env.REDIS_SENTINEL_PASSWORD);
   if (env.REDIS_URL) return { kind: "node", url: env.REDIS_URL };
   return null;
 }
@@ -51,6 +73,7 @@ export function redisTargetFromEnv(env: Record<string, string | undefined> = pro
 /** For logs: where the lists live, never a password. */
 export function describeRedisTarget(t: RedisTarget): string {
   if (t.kind === "cluster") return `Redis Cluster (${t.nodes.map((n) => `${n.host}:${n.port}`).join(", ")})`;
+  if (t.kind === "sentinel") return `Redis Sentinel "${t.name}" (${t.sentinels.map((n) => `${n.host}:${n.port}`).join(", ")})`;
   try {
     return `Redis at ${new URL(t.url).host}`;
   } catch {
@@ -68,7 +91,21 @@ export function createRedisClient(t: RedisTarget): RedisClient {
   const client: RedisClient =
     t.kind === "node"
       ? new Redis(t.url, { ...common, lazyConnect: false, enableOfflineQueue: true })
-      : new Cluster(t.nodes, {
+      : t.kind === "sentinel"
+        ? new Redis({
+            ...common,
+            sentinels: t.sentinels,
+            name: t.name,
+            role: "master",
+            username: t.username,
+            password: t.password,
+            sentinelPassword: t.sentinelPassword,
+            sentinelCommandTimeout: 3000,
+            // a promoted replica is learnt from the Sentinels' +switch-master, not only at the next error
+            failoverDetector: true,
+            enableOfflineQueue: true,
+          })
+        : new Cluster(t.nodes, {
           redisOptions: { ...common, username: t.username, password: t.password },
           enableOfflineQueue: true,
           enableAutoPipelining: true,
@@ -97,8 +134,10 @@ export async function masters(c: RedisClient): Promise<Redis[]> {
   return m;
 }
 
-/** host:port of a node connection. */
+/** host:port of a node connection (through Sentinel: the primary it is connected to now). */
 export function nodeName(r: Redis): string {
+  const s = r.stream as { remoteAddress?: string; remotePort?: number } | undefined;
+  if (r.options.sentinels && s?.remoteAddress) return `${s.remoteAddress}:${s.remotePort}`;
   return `${r.options.host}:${r.options.port}`;
 }
 

@@ -133,6 +133,19 @@ while at <= #s do
 end
 return n`;
 
+/**
+ * Marks an in-place change's copy current: KEYS[1] the list's meta, ARGV[1] the change's token (written by
+ * beginChange), ARGV[2] the version. Only when this node holds that very change: a primary promoted from a
+ * replica that never received the change's start (or a change another process replaced meanwhile) answers
+ * 0 and keeps its copy as it is, which the version check then reads as stale (decision 113).
+ */
+const FINISH_LUA = `
+local m = KEYS[1]
+if redis.call('hget', m, 'state') ~= 'changing' or redis.call('hget', m, 'change') ~= ARGV[1] then return 0 end
+redis.call('hset', m, 'version', ARGV[2], 'state', 'ready')
+redis.call('hdel', m, 'change')
+return 1`;
+
 /** Unlinks every possible NPA-NXX set under one area code's prefix (ARGV[1], ending in {NPA}): 1,000 names. */
 const UNLINK_AREA_LUA = `
 local p = ARGV[1]
@@ -146,7 +159,13 @@ type ScriptRedis = {
   scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
   scrubLookup(key: string, prefix: string, list: string, gen: string, packed: Buffer): Promise<string | null>;
   scrubLive(key: string, prefix: string, list: string, gen: string, op: string, npas: string): Promise<string>;
+  scrubFinish(key: string, token: string, version: string): Promise<number>;
 };
+
+/** A replacement built aside, with the connection mark its writes started on (see RedisListStore.replicated). */
+interface RedisReplaceHandle extends ReplaceHandle {
+  connection?: number;
+}
 
 export const OLD_LAYOUT_NOTE =
   "Redis holds this list in the key layout before Redis Cluster support (decision 112); it is not used until `npm run lists -- rebuild`";
@@ -238,6 +257,11 @@ export interface RedisStoreOptions {
    * on the shared Redis here, the names ~1 s).
    */
   scanBelowKeys?: number;
+  /**
+   * How long a change waits (Redis WAIT) for the primary's online replicas to confirm its writes before the
+   * database commits it or the copy is swapped (decision 113). Default 5 s.
+   */
+  replicaWaitMs?: number;
 }
 
 /** One master's part of a list's copy, for `npm run lists -- status`. */
@@ -257,10 +281,19 @@ export class RedisListStore implements ListStore {
   readonly target: RedisTarget;
   readonly prefix: string;
   readonly scanBelowKeys: number;
+  readonly replicaWaitMs: number;
+  /**
+   * Connections (re)made so far: a change whose writes and WAIT were not all sent over one connection may
+   * have written part of itself to a primary that is gone (a failover between them), so it fails.
+   */
+  private connections = 0;
+  /** In-place changes begun by this process: list → token (checked when the change is marked current). */
+  private readonly changeTokens = new Map<number, string>();
 
   constructor(opts: RedisStoreOptions) {
     this.prefix = opts.prefix ?? "dps:";
     this.scanBelowKeys = opts.scanBelowKeys ?? 1_000_000;
+    this.replicaWaitMs = opts.replicaWaitMs ?? 5000;
     const target = opts.target ?? (opts.url ? ({ kind: "node", url: opts.url } as const) : null);
     if (!target) throw new Error("RedisListStore needs a url or a target");
     this.target = target;
@@ -270,6 +303,51 @@ export class RedisListStore implements ListStore {
     this.redis.defineCommand("scrubLive", { numberOfKeys: 1, lua: LIVE_LUA });
     this.redis.defineCommand("scrubRestore", { numberOfKeys: 1, lua: RESTORE_LUA });
     this.redis.defineCommand("scrubUnlinkArea", { numberOfKeys: 1, lua: UNLINK_AREA_LUA });
+    this.redis.defineCommand("scrubFinish", { numberOfKeys: 1, lua: FINISH_LUA });
+    const reconnected = () => void this.connections++;
+    if (isCluster(this.redis)) {
+      this.redis.on("+node", reconnected);
+      this.redis.on("-node", reconnected);
+    } else {
+      this.redis.on("ready", reconnected);
+    }
+  }
+
+  /** The connection mark a change's first write goes out on (connects first). */
+  async connectionMark(): Promise<number> {
+    await this.call("connect", () => this.redis.ping());
+    return this.connections;
+  }
+
+  /**
+   * Before a change becomes visible (database commit, or the swap of a replacement): every online replica
+   * of each primary confirms the writes sent so far (WAIT), over the connection those writes went out on.
+   * With asynchronous replication a replica promoted later then holds them. A primary without replicas
+   * has nothing to wait for (a failover then has no replica to promote). Throws ListStoreError, so the
+   * change fails before anything claims it complete.
+   */
+  async replicated(mark: number): Promise<void> {
+    const nodes = await this.call("replication", () => masters(this.redis));
+    await Promise.all(
+      nodes.map(async (node) => {
+        const info = await this.call("replication", () => node.info("replication"));
+        const online = (info.match(/^slave\d+:.*state=online/gm) ?? []).length;
+        if (online === 0) return;
+        const acked = Number(await this.call("wait", () => node.wait(online, this.replicaWaitMs)));
+        if (acked < online) {
+          throw new ListStoreError(
+            `The list store (Redis): ${acked} of ${online} replicas of ${nodeName(node)} confirmed this list change within ` +
+              `${this.replicaWaitMs} ms; it is not made current (a failover could lose it). Load it again.`,
+          );
+        }
+      }),
+    );
+    if (this.connections !== mark) {
+      throw new ListStoreError(
+        "The connection to the list store (Redis) was made again during this list change (a failover?): part of its writes " +
+          "may have gone to a primary that is no longer serving. Load it again, or rebuild with `npm run lists -- rebuild`.",
+      );
+    }
   }
 
   private get scripts(): ScriptRedis {
@@ -472,14 +550,16 @@ export class RedisListStore implements ListStore {
   }
 
   async beginChange(listId: number): Promise<void> {
+    const change = `${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}`;
+    this.changeTokens.set(listId, change);
     const m = await this.meta(listId);
     if (!m) {
       const gen = await this.nextGeneration(listId, null);
-      await this.call("begin", () => this.redis.hset(this.metaKey(listId), { gen, version: "", state: "changing" }));
+      await this.call("begin", () => this.redis.hset(this.metaKey(listId), { gen, version: "", state: "changing", change }));
       await this.live(listId, gen, "set");
       return;
     }
-    await this.call("begin", () => this.redis.hset(this.metaKey(listId), { state: "changing" }));
+    await this.call("begin", () => this.redis.hset(this.metaKey(listId), { state: "changing", change }));
   }
 
   /**
@@ -532,6 +612,7 @@ export class RedisListStore implements ListStore {
   }
 
   async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>): Promise<ReplaceHandle> {
+    const connection = await this.connectionMark();
     await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
@@ -574,7 +655,8 @@ export class RedisListStore implements ListStore {
       await this.deleteGeneration(listId, gen).catch(() => {});
       throw e;
     }
-    return { generation: gen };
+    const handle: RedisReplaceHandle = { generation: gen, connection };
+    return handle;
   }
 
   private rdb: number | null = null;
@@ -704,12 +786,25 @@ export class RedisListStore implements ListStore {
    */
   async finishChange(listId: number, version: number, replaced?: ReplaceHandle): Promise<void> {
     if (!replaced) {
-      await this.call("finish", () => this.redis.hset(this.metaKey(listId), { version, state: "ready" }));
+      const token = this.changeTokens.get(listId);
+      this.changeTokens.delete(listId);
+      const done = token ? await this.call("finish", () => this.scripts.scrubFinish(this.metaKey(listId), token, String(version))) : 0;
+      if (done !== 1) {
+        throw new ListStoreError(
+          `The list store (Redis) does not hold this change of list ${listId} (its primary changed, or another change replaced it); ` +
+            "its copy stays not current. Rebuild it with `npm run lists -- rebuild`.",
+        );
+      }
       return;
     }
+    // the new generation's sets are on every online replica before any `live` entry names them
+    const { connection } = replaced as RedisReplaceHandle;
+    if (connection !== undefined) await this.replicated(connection);
     const old = await this.meta(listId);
     await this.live(listId, replaced.generation, "set");
     await this.call("swap", () => this.redis.hset(this.metaKey(listId), { gen: replaced.generation, version, state: "ready" }));
+    // an in-place change another process began on the old copy can no longer mark it current
+    await this.call("swap", () => this.redis.hdel(this.metaKey(listId), "change"));
     if (old && old.gen !== replaced.generation) await this.deleteGeneration(listId, old.gen);
     await this.dropOldLayout(listId);
   }
@@ -849,6 +944,8 @@ class RedisChange implements StoreChange {
   private inPlace = false;
   private touched = false;
   private writing: Promise<void> = Promise.resolve();
+  /** The connection mark the in-place writes went out on (RedisListStore.replicated). */
+  private mark: number | null = null;
 
   constructor(
     private readonly store: RedisListStore,
@@ -870,6 +967,7 @@ class RedisChange implements StoreChange {
       if (!this.building) this.buildAside();
       return;
     }
+    this.mark = await store.connectionMark();
     const sv = await store.version(listId);
     this.inPlace = sv === start.version || start.size === 0;
     if (this.inPlace && sv !== start.version) await store.drop(listId); // empty list: start clean
@@ -893,6 +991,9 @@ class RedisChange implements StoreChange {
   async beforeCommit(): Promise<void> {
     await this.writing;
     if (this.building) this.replaced = await this.building;
+    // in-place writes: on the replicas before the database makes the version visible (a replacement
+    // waits in finishChange, before its swap)
+    if (this.touched && this.mark !== null) await this.store.replicated(this.mark);
   }
 
   async committed(version: number): Promise<void> {
