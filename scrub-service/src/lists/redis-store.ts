@@ -328,25 +328,39 @@ export class RedisListStore implements ListStore {
    */
   async replicated(mark: number): Promise<void> {
     const nodes = await this.call("replication", () => masters(this.redis));
-    await Promise.all(
-      nodes.map(async (node) => {
-        const info = await this.call("replication", () => node.info("replication"));
-        const online = (info.match(/^slave\d+:.*state=online/gm) ?? []).length;
-        if (online === 0) return;
-        const acked = Number(await this.call("wait", () => node.wait(online, this.replicaWaitMs)));
-        if (acked < online) {
-          throw new ListStoreError(
-            `The list store (Redis): ${acked} of ${online} replicas of ${nodeName(node)} confirmed this list change within ` +
-              `${this.replicaWaitMs} ms; it is not made current (a failover could lose it). Load it again.`,
-          );
-        }
-      }),
-    );
+    await Promise.all(nodes.map((node) => this.waitForReplicas(node)));
     if (this.connections !== mark) {
       throw new ListStoreError(
         "The connection to the list store (Redis) was made again during this list change (a failover?): part of its writes " +
           "may have gone to a primary that is no longer serving. Load it again, or rebuild with `npm run lists -- rebuild`.",
       );
+    }
+  }
+
+  /**
+   * WAIT on one primary for its online replicas, as long as they keep catching up: a big load's sets may
+   * take longer than one wait to stream, so the limit is replicaWaitMs without progress, not in total.
+   */
+  private async waitForReplicas(node: Redis): Promise<void> {
+    const acknowledged = async () => {
+      const info = await this.call("replication", () => node.info("replication"));
+      return [...info.matchAll(/^slave\d+:.*state=online.*offset=(\d+)/gm)].map((m) => Number(m[1]));
+    };
+    const first = await acknowledged();
+    const online = first.length;
+    if (online === 0) return;
+    let least = Math.min(...first);
+    for (;;) {
+      const acked = Number(await this.call("wait", () => node.wait(online, this.replicaWaitMs)));
+      if (acked >= online) return;
+      const now = await acknowledged();
+      if (now.length < online || Math.min(...now) <= least) {
+        throw new ListStoreError(
+          `The list store (Redis): ${acked} of ${online} replicas of ${nodeName(node)} confirmed this list change within ` +
+            `${this.replicaWaitMs} ms without catching up; it is not made current (a failover could lose it). Load it again.`,
+        );
+      }
+      least = Math.min(...now);
     }
   }
 
