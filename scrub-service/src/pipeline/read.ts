@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { describeInput, type DetectOptions, type InputInfo } from "./input/detect";
+import { describeInput, Utf8Check, type DetectOptions, type InputInfo } from "./input/detect";
 import { InputFormatError, isInputFormatError, sizeText } from "./input/errors";
 import { openInput, rawSource, type ByteSource } from "./input/source";
 import { RowCounter } from "./input/row-counter";
@@ -100,6 +100,17 @@ export class NotTextFileError extends Error {
   }
 }
 
+/**
+ * A file opened with DetectOptions.utf8Lazy (judged UTF-8 from its first 1 MiB) holds an invalid UTF-8 byte
+ * further on: it is Windows-1252 text, to be read again from the start without the option.
+ */
+export class NotUtf8AfterAllError extends Error {
+  constructor() {
+    super("The file is not UTF-8 after its first 1 MiB; it is read again as Windows-1252.");
+    this.name = "NotUtf8AfterAllError";
+  }
+}
+
 /** 1-based line number of an offset in the (decoded) input (line feeds before it + 1); only on the error path. */
 async function lineAt(path: string, opts: DetectOptions, offset: number): Promise<number> {
   const { source } = await openInput(path, opts);
@@ -151,6 +162,8 @@ export class BatchReader {
   /** The ticket of the last bytes given to the hash. */
   private hashed = 0;
   private digest: Promise<string> | null = null;
+  /** Checks the bytes past the first 1 MiB when detection judged UTF-8 from the head only. */
+  private utf8: Utf8Check | null = null;
 
   constructor(
     readonly path: string,
@@ -169,6 +182,7 @@ export class BatchReader {
     const { info, source } = await openInput(this.path, this.inputOptions);
     this.src = source;
     this.info = info;
+    if (info.utf8Unchecked && source.direct) this.utf8 = new Utf8Check();
     this.size = source.size;
     this.bom = info.bom && info.encoding !== "utf-8";
     this.buf = this.alloc(this.batchBytes);
@@ -259,6 +273,7 @@ export class BatchReader {
       this.buf = bigger;
     }
     const bytesRead = await this.src!.read(this.buf, this.len, this.buf.length - this.len);
+    if (this.utf8 && !this.utf8.push(this.buf.subarray(this.len, this.len + bytesRead), bytesRead === 0)) throw new NotUtf8AfterAllError();
     if (bytesRead === 0) this.eof = true;
     else if (this.src!.direct) this.hashed = this.hash.update(this.buf.subarray(this.len, this.len + bytesRead));
     this.len += bytesRead;

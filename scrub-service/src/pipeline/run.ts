@@ -14,7 +14,7 @@ import { describeInput } from "./input/detect";
 import { isInputFormatError } from "./input/errors";
 import { lookupLists, type ListCheck } from "./list-checks";
 import { ResultFiles, type OutputKind } from "./output";
-import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError } from "./read";
+import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError, NotUtf8AfterAllError } from "./read";
 import { inThreadHash, Sha256Thread } from "./sha256-thread";
 import { dupArray, newSlot, verdictArrays, type Slot } from "./slots";
 import { badStages, classify, REASONS } from "./stages";
@@ -83,6 +83,18 @@ export interface ScrubRunInput {
 }
 
 export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
+  // A plain file is judged UTF-8 from its first 1 MiB and checked as it is read (one pass over the file, not
+  // two); one with an invalid byte further on is Windows-1252: scrubbed again from the start (its partial
+  // results were removed; progress starts over).
+  try {
+    return await scrubOnce(input, true);
+  } catch (e) {
+    if (!(e instanceof NotUtf8AfterAllError)) throw e;
+    return await scrubOnce(input, false);
+  }
+}
+
+async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<ScrubResult> {
   fs.mkdirSync(input.outDir, { recursive: true });
   const batchBytes = input.batchBytes ?? DEFAULT_BATCH_BYTES;
   const threadMinBytes = input.dedupeThreadMinBytes ?? DEDUPE_THREAD_MIN_BYTES;
@@ -90,13 +102,14 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
   // stored; a missing file is reported by open() below.
   const hashThread = fileSize(input.inputPath) >= threadMinBytes ? new Sha256Thread() : null;
   const hashes = () => hashThread?.stream() ?? inThreadHash();
-  const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet }, undefined, hashes());
+  const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet, utf8Lazy }, undefined, hashes());
   try {
     await reader.open();
   } catch (e) {
     await reader.close();
     await hashThread?.close();
     const { code, syscall } = e as NodeJS.ErrnoException;
+    if (e instanceof NotUtf8AfterAllError) throw e;
     if (e instanceof NotTextFileError || isInputFormatError(e)) throw new ScrubInputError((e as Error).message);
     if (code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
     // Our side (disk, permissions, too many open files): failureText words it; the file is not to blame.

@@ -27,17 +27,13 @@ parentPort.on("message", (m) => {
   if (m.op === "update") {
     h.update(m.bytes);
     Atomics.store(done, 0, m.ticket);
-    Atomics.notify(done, 0);
+    parentPort.postMessage({ done: m.ticket });
   } else {
     parentPort.postMessage({ stream: m.stream, hex: h.digest("hex") });
     hashes.delete(m.stream);
   }
 });
 `;
-
-/** Atomics.waitAsync (Node ≥ 16; TypeScript has it in the ES2024 lib, this project compiles against ES2023). */
-const waitAsync = (a: Int32Array, i: number, value: number, timeoutMs: number) =>
-  (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } }).waitAsync(a, i, value, timeoutMs);
 
 /** A SHA-256 being fed: in this thread (small files) or by a Sha256Thread. */
 export interface StreamHash {
@@ -70,12 +66,21 @@ export class Sha256Thread {
   private ticket = 0;
   private streams = 0;
   private readonly digests = new Map<number, { resolve: (hex: string) => void; reject: (e: Error) => void }>();
+  /** whenDone callers. */
+  private waiting: { ticket: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private failed: Error | null = null;
 
   constructor() {
     this.worker = new Worker(THREAD_SOURCE, { eval: true });
     this.worker.postMessage({ op: "init", done: this.done });
-    this.worker.on("message", (m: { stream: number; hex: string }) => {
+    this.worker.on("message", (m: { stream: number; hex: string } | { done: number }) => {
+      if ("done" in m) {
+        if (!this.waiting.length) return;
+        const ready = this.waiting.filter((w) => w.ticket <= m.done);
+        this.waiting = this.waiting.filter((w) => w.ticket > m.done);
+        for (const w of ready) w.resolve();
+        return;
+      }
       this.digests.get(m.stream)?.resolve(m.hex);
       this.digests.delete(m.stream);
     });
@@ -87,6 +92,7 @@ export class Sha256Thread {
     this.failed ??= e;
     for (const d of this.digests.values()) d.reject(this.failed);
     this.digests.clear();
+    for (const w of this.waiting.splice(0)) w.reject(this.failed);
   }
 
   /** A new SHA-256, fed in the order of its update calls. */
@@ -112,15 +118,12 @@ export class Sha256Thread {
     return Atomics.load(this.done, 0) >= ticket;
   }
 
-  private async whenDone(ticket: number): Promise<void> {
-    for (;;) {
-      const seen = Atomics.load(this.done, 0);
-      if (seen >= ticket) return;
-      if (this.failed) throw this.failed;
-      // wakes on the thread's notify; the timeout re-checks for a thread that died
-      const w = waitAsync(this.done, 0, seen, 1000);
-      if (w.async) await w.value;
-    }
+  private whenDone(ticket: number): Promise<void> {
+    if (this.isDone(ticket)) return Promise.resolve();
+    if (this.failed) return Promise.reject(this.failed);
+    // the thread answers every update with its ticket: a waiter is woken by that message (and rejected when the
+    // thread fails), with no polling or timeout
+    return new Promise<void>((resolve, reject) => this.waiting.push({ ticket, resolve, reject }));
   }
 
   private digest(stream: number): Promise<string> {

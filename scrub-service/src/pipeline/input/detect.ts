@@ -25,11 +25,20 @@ export interface InputInfo {
   /** A workbook's sheets and the one read. */
   sheets: string[];
   sheet: string | null;
+  /** UTF-8 judged from the first 1 MiB only (DetectOptions.utf8Lazy): the reader checks the rest. */
+  utf8Unchecked?: true;
 }
 
 export interface DetectOptions {
   /** The workbook sheet to read (default: the first). */
   sheet?: string | null;
+  /**
+   * A plain text file whose first 1 MiB is valid UTF-8 is taken as UTF-8 without reading the rest first
+   * (`utf8Unchecked` set in the answer): the caller checks the rest as it reads (Utf8Check) and, on an invalid
+   * byte, opens the file again without this option (Windows-1252). The scrub does: one pass over the file
+   * instead of two.
+   */
+  utf8Lazy?: boolean;
   /** Accept a zip of several text files, read one after the other (list loads: the FTC's area-code files). */
   manyMembers?: boolean;
 }
@@ -54,7 +63,7 @@ function encodingOf(head: Uint8Array, valid: boolean): { encoding: TextEncoding;
 }
 
 /** Valid UTF-8 up to a multi-byte sequence cut at the end of the buffer. */
-function utf8Prefix(b: Uint8Array, atEnd: boolean): { valid: boolean; used: number } {
+export function utf8Prefix(b: Uint8Array, atEnd: boolean): { valid: boolean; used: number } {
   let end = b.length;
   if (!atEnd) {
     // back up over an incomplete last sequence (at most 3 continuation bytes)
@@ -211,7 +220,7 @@ const cache = new Map<string, InputInfo>();
 export async function detectInput(path: string, opts: DetectOptions = {}): Promise<InputInfo> {
   const st = await fs.promises.stat(path);
   const key = `${path}\0${st.size}\0${st.mtimeMs}\0${st.ino}\0${opts.sheet ?? ""}\0${opts.manyMembers ? 1 : 0}`;
-  const known = cache.get(key);
+  const known = cache.get(key) ?? (opts.utf8Lazy ? cache.get(`${key}\0lazy`) : undefined);
   if (known) return known;
   const head = await readHead(path, 8);
   const kind = magicOf(head);
@@ -221,11 +230,57 @@ export async function detectInput(path: string, opts: DetectOptions = {}): Promi
   else if (kind === "ole") throw await oleError(path);
   else {
     const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+    if (!utf16 && opts.utf8Lazy) {
+      const sniff = await readHead(path, SNIFF_BYTES);
+      const whole = sniff.length >= st.size;
+      const valid = utf8Prefix(sniff, whole).valid;
+      info = { format: "csv", container: "none", ...encodingOf(head, valid), members: [], sheets: [], sheet: null };
+      if (!valid || whole) cache.set(key, info); // the whole answer
+      else {
+        info.utf8Unchecked = true;
+        cache.set(`${key}\0lazy`, info);
+      }
+      trimCache();
+      return info;
+    }
     info = { format: "csv", container: "none", ...encodingOf(head, utf16 || (await fileIsUtf8(path))), members: [], sheets: [], sheet: null };
   }
-  if (cache.size >= 64) cache.delete(cache.keys().next().value!);
   cache.set(key, info);
+  trimCache();
   return info;
+}
+
+function trimCache(): void {
+  while (cache.size > 64) cache.delete(cache.keys().next().value!);
+}
+
+/**
+ * Checks that text arriving in pieces is valid UTF-8 (a multi-byte sequence may be cut between pieces):
+ * the rest of a file DetectOptions.utf8Lazy judged from its head.
+ */
+export class Utf8Check {
+  private carry: Uint8Array = new Uint8Array(0);
+
+  /** Whether everything so far is valid UTF-8; `atEnd`: nothing follows (a cut sequence is then invalid). */
+  push(bytes: Uint8Array, atEnd: boolean): boolean {
+    let b = bytes;
+    if (this.carry.length) {
+      const lead = this.carry[0];
+      const need = (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2) - this.carry.length;
+      if (b.length < need && !atEnd) {
+        this.carry = Buffer.concat([this.carry, b]);
+        return true;
+      }
+      const seq = Buffer.concat([this.carry, b.subarray(0, Math.max(0, need))]);
+      this.carry = new Uint8Array(0);
+      if (!isUtf8(seq)) return false;
+      b = b.subarray(Math.max(0, need));
+    }
+    const { valid, used } = utf8Prefix(b, atEnd);
+    if (!valid) return false;
+    this.carry = b.slice(used);
+    return true;
+  }
 }
 
 /** "CSV", "Excel workbook (.xlsx)", "gzip-compressed CSV", "zip-compressed CSV", "3 CSV files in a .zip file". */
