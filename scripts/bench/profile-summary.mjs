@@ -44,6 +44,39 @@ function summarise(file) {
   console.log(`\n== ${path.basename(file)}: span ${span.toFixed(0)} ms, busy ${busy.toFixed(0)} ms (${((busy / span) * 100).toFixed(0)} %), idle ${idle.toFixed(0)} ms, GC ${gc.toFixed(0)} ms`);
   const rows = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, TOP);
   for (const [k, ms] of rows) console.log(`  ${ms.toFixed(0).padStart(7)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${k}`);
+  // Where the time is spent on behalf of whom: each sample charged to its nearest caller in a script file (not
+  // Node's own internals), so a write syscall counts for PGlite or for our code, whichever made it.
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const owner = new Map();
+  const ownerOf = (id) => {
+    if (owner.has(id)) return owner.get(id);
+    let cur = id;
+    let name = "(native / Node internals)";
+    while (cur != null) {
+      const f = byId.get(cur).callFrame;
+      if (f.functionName.startsWith("wasm-function") || /pglite/i.test(f.url)) { name = "PGlite (WASM PostgreSQL and its file I/O)"; break; }
+      if (f.url && !f.url.startsWith("node:") && f.url !== "") {
+        const file = path.basename(f.url);
+        name = /^(cli|worker|dedupe-thread)\.mjs$/.test(file) ? `${f.functionName || "(anonymous)"} ${file}` : `${file} (library)`;
+        break;
+      }
+      cur = parent.get(cur);
+    }
+    owner.set(id, name);
+    return name;
+  };
+  const byOwner = new Map();
+  for (const [id, ms] of self) {
+    const f = byId.get(id).callFrame;
+    if (f.functionName === "(idle)" || f.functionName === "atomicsWaitLoop" || f.functionName === "(garbage collector)") continue;
+    const k = ownerOf(id);
+    byOwner.set(k, (byOwner.get(k) ?? 0) + ms);
+  }
+  console.log("  -- charged to the nearest script caller:");
+  for (const [k, ms] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+    console.log(`  ${ms.toFixed(0).padStart(7)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${k}`);
+  }
 }
 
 for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort()) summarise(path.join(dir, f));
