@@ -1,8 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { sql } from "kysely";
 import { useAppTestDb } from "../../tests/setup/db";
 import type { RoleName } from "../../db/schema";
-import { getPlanState, NoPlanError, recordLookupUsage, reserveUsage, UsageLimitError } from "./usage.server";
+import {
+  flushLookupUsage,
+  getPlanState,
+  LOOKUP_WRITER,
+  lookupMeter,
+  NoPlanError,
+  recordLookupUsage,
+  reserveUsage,
+  stopLookupUsage,
+  UsageLimitError,
+} from "./usage.server";
 import {
   createBankTransferTransaction,
   getUserTransaction,
@@ -352,6 +362,7 @@ describe("live lookups (decision 111)", () => {
     await recordLookupUsage(db(), { userId: user, amount: 1000, unlimited: false });
     expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 500000, used: 500000, available: 0 });
     await expect(startPurge(user, 1)).rejects.toBeInstanceOf(UsageLimitError);
+    await flushLookupUsage(db()); // counted in memory, written every second (decision 111)
     const rows = await db().selectFrom("lookup_usage").selectAll().where("user_id", "=", user).execute();
     expect(rows.reduce((n, r) => n + Number(r.numbers), 0)).toBe(2000);
     expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(3);
@@ -367,8 +378,104 @@ describe("live lookups (decision 111)", () => {
       .execute();
     await subscribeAndPay(user, "business", start);
     await recordLookupUsage(db(), { userId: user, amount: 5, now: new Date(start.getTime() + 10_000), unlimited: false });
+    await flushLookupUsage(db());
     const bucket = await db().selectFrom("lookup_usage").select("bucket_start").where("user_id", "=", user).where("numbers", "=", BigInt(5)).executeTakeFirstOrThrow();
     expect(new Date(bucket.bucket_start).getTime()).toBe(start.getTime());
     expect((await getPlanState(db(), user)).suppression.used).toBe(5);
+  });
+});
+
+describe("live lookups counted in memory, written in batches (decision 111)", () => {
+  afterAll(() => stopLookupUsage());
+
+  const rowsOf = (user: string) => db().selectFrom("lookup_usage").selectAll().where("user_id", "=", user).execute();
+
+  it("writes each process's absolute totals: a repeated flush neither adds nor loses", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "business");
+    await recordLookupUsage(db(), { userId: user, amount: 7, unlimited: false });
+    expect(await rowsOf(user)).toEqual([]);
+    expect(lookupMeter.unflushed(user, 0, Date.now() + DAY)).toBe(7);
+    expect((await getPlanState(db(), user)).suppression.used).toBe(7); // the dashboard sees unwritten lookups
+    await flushLookupUsage(db());
+    await recordLookupUsage(db(), { userId: user, amount: 3, unlimited: false });
+    // The write commits but its answer is lost (a dropped connection): the counts stay unwritten here ...
+    const answerLost = db().withPlugin({
+      transformQuery: (a) => a.node,
+      transformResult: async () => {
+        throw new Error("connection lost");
+      },
+    });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await expect(flushLookupUsage(answerLost)).rejects.toThrow(/connection lost/);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(lookupMeter.unflushed(user, 0, Date.now() + DAY)).toBe(3);
+    // ... and are sent again: the same absolute totals, so nothing is counted twice
+    await flushLookupUsage(db());
+    const rows = await rowsOf(user);
+    expect(rows.map((r) => [r.writer, Number(r.numbers), r.requests])).toEqual(
+      rows.length === 1 ? [[LOOKUP_WRITER, 10, 2]] : [[LOOKUP_WRITER, 7, 1], [LOOKUP_WRITER, 3, 1]], // the minute may turn between
+    );
+    expect(lookupMeter.unflushed(user, 0, Date.now() + DAY)).toBe(0);
+    expect((await getPlanState(db(), user)).suppression.used).toBe(10);
+  });
+
+  it("keeps the counts when the database refuses the write, and writes them on the next flush", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "business");
+    await recordLookupUsage(db(), { userId: user, amount: 4, unlimited: false });
+    const refusing = db().withPlugin({
+      transformQuery: () => {
+        throw new Error("database unavailable");
+      },
+      transformResult: async (a) => a.result,
+    });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await expect(flushLookupUsage(refusing)).rejects.toThrow(/unavailable/);
+      expect(warn.mock.calls.join(" ")).toMatch(/kept for the next try/);
+    } finally {
+      warn.mockRestore();
+    }
+    expect((await getPlanState(db(), user)).suppression.used).toBe(4);
+    await flushLookupUsage(db());
+    expect((await rowsOf(user)).map((r) => Number(r.numbers))).toEqual([4]);
+    expect((await getPlanState(db(), user)).suppression.used).toBe(4);
+  });
+
+  it("checks the limit against another process's written lookups once it reads the usage again", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "business"); // 500,000
+    await recordLookupUsage(db(), { userId: user, amount: 1000, unlimited: false });
+    // another app process (another writer) wrote 498,000 lookups of this user
+    await db().insertInto("lookup_usage").values({ user_id: user, bucket_start: new Date(), writer: "other-process", requests: 1, numbers: 498_000 }).execute();
+    await flushLookupUsage(db()); // every flush reads the usage again
+    await expect(recordLookupUsage(db(), { userId: user, amount: 1001, unlimited: false })).rejects.toMatchObject({
+      details: { limit: 500_000, used: 499_000, requested: 1001, available: 1000 },
+    });
+    await recordLookupUsage(db(), { userId: user, amount: 1000, unlimited: false });
+    await expect(recordLookupUsage(db(), { userId: user, amount: 1, unlimited: false })).rejects.toBeInstanceOf(UsageLimitError);
+    await flushLookupUsage(db());
+    expect((await getPlanState(db(), user)).suppression).toEqual({ limit: 500000, used: 500000, available: 0 });
+  });
+
+  it("parallel lookups in one process never pass the limit together", async () => {
+    const user = await createUser();
+    await subscribeAndPay(user, "business");
+    await db().updateTable("transactions").set({ dnc_and_litigation_scrubs: 2500 }).where("user_id", "=", user).execute();
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => recordLookupUsage(db(), { userId: user, amount: 1000, unlimited: false })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+    await flushLookupUsage(db());
+    expect((await getPlanState(db(), user)).suppression.used).toBe(2000);
+  });
+
+  it("unlimited roles are counted without a plan", async () => {
+    const admin = await createAdmin();
+    await recordLookupUsage(db(), { userId: admin, amount: 12, unlimited: true });
+    await stopLookupUsage(); // what shutdown does: the rest is written
+    expect((await rowsOf(admin)).map((r) => Number(r.numbers))).toEqual([12]);
   });
 });

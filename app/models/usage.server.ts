@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
 import { formatNumber, formatDate } from "~/utils/format";
+import { LookupMeter, type MeterRow } from "./lookup-meter";
 
 /*
  * Plans and usage limits.
@@ -91,8 +93,15 @@ export async function findActivePeriod(db: DbOrTrx, userId: string, now: Date = 
     .executeTakeFirst();
 }
 
-/** Numbers purged (or held by running purges) and looked up through the API by the user in [start, end) (one query). */
+/**
+ * Numbers purged (or held by running purges) and looked up through the API by the user in [start, end): one
+ * query, plus the lookups this process counted and has not written yet (lookupMeter, flushed every second).
+ */
 export async function suppressionUsed(db: DbOrTrx, userId: string, start: Date, end: Date): Promise<number> {
+  return (await suppressionUsedInDatabase(db, userId, start, end)) + lookupMeter.unflushed(userId, start.getTime(), end.getTime());
+}
+
+async function suppressionUsedInDatabase(db: DbOrTrx, userId: string, start: Date, end: Date): Promise<number> {
   const { rows } = await sql<{ used: string }>`
     select
       (select coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)
@@ -260,6 +269,8 @@ export async function reserveUsage(
     if (Number(active?.n ?? 0) >= limit) throw new ActiveJobsLimitError(limit);
   }
   const state = await getPlanState(trx, userId, { now: input.now });
+  // Lookups check against the usage they last read: make the next one read it again, with this reservation.
+  if (kind === "suppression") lookupMeter.forget(userId);
   const f = kind === "suppression" ? state.suppression : state.container;
   if (state.unlimited) {
     return { unlimited: true, limit: null, used: f.used, available: null, periodStart: state.periodStart, periodEnd: state.periodEnd };
@@ -289,54 +300,163 @@ export async function reserveUsage(
 
 const MINUTE_MS = 60_000;
 
-/**
- * Counts `amount` looked-up numbers against the user's DNC suppression usage, atomically with the limit check
- * (the user-row lock reserveUsage takes, so lookups and purges never both slip under the limit). The numbers
- * are added to the user's row of the current minute in `lookup_usage`; when the plan period started inside this
- * minute the row starts at the period's start, so the period's sum counts exactly the lookups made in it.
- * `unlimited`: the caller's role needs no plan (isUnlimitedRole), so nothing is checked or locked.
- * Throws NoPlanError or UsageLimitError like reserveUsage; the per-user cap on active scrubs does not apply
- * (a lookup is answered at once, it queues nothing). Six round trips on the hot path: begin, lock, period,
- * usage, upsert, commit.
+/*
+ * Live lookups (POST /api/v1/lookup, decision 111) are counted in this process's memory and written to
+ * `lookup_usage` every LOOKUP_FLUSH_MS (and on shutdown): two write transactions per request were most of a
+ * lookup's cost. Each process writes its own row per user and minute (`writer`) with absolute totals, so a
+ * repeated flush cannot count twice. The limit is checked against the usage the database held when last read
+ * (at most LOOKUP_USAGE_MAX_AGE_MS old; every flush reads it again) plus this process's unwritten counts, so
+ * within one process it is exact; what other processes count or reserve in the meantime is seen at the next read.
  */
-export async function recordLookupUsage(db: Db, input: { userId: string; amount: number; unlimited: boolean; now?: Date }): Promise<void> {
+export const lookupMeter = new LookupMeter();
+/** This process's `lookup_usage.writer`. */
+export const LOOKUP_WRITER = randomUUID();
+export const LOOKUP_FLUSH_MS = 1000;
+const LOOKUP_USAGE_MAX_AGE_MS = 5000;
+const LOOKUP_RETAIN_MS = 10 * MINUTE_MS;
+
+/** The plan period a lookup is checked against (as findActivePeriod returns it). */
+export interface LookupPeriod {
+  startDate: Date;
+  endDate: Date;
+  suppressionLimit: number | bigint | string;
+  planName: string;
+}
+
+function lookupPeriodOf(p: Awaited<ReturnType<typeof findActivePeriod>>): LookupPeriod | null {
+  return p ? { startDate: p.startDate!, endDate: p.endDate!, suppressionLimit: p.suppressionLimit, planName: p.planName } : null;
+}
+
+let meterDb: Db | null = null;
+let flusher: ReturnType<typeof setInterval> | null = null;
+/** Flushes and reads of the database's usage run one at a time (a read must not fall between a write and its mark). */
+let meterChain: Promise<unknown> = Promise.resolve();
+function meterExclusive<T>(fn: () => Promise<T>): Promise<T> {
+  const run = meterChain.then(fn);
+  meterChain = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Counts `amount` looked-up numbers against the user's DNC suppression usage, after checking the plan's limit:
+ * the usage (database as last read + this process's unwritten lookups) plus `amount` must stay within it.
+ * Check and count run without an await between them, so parallel lookups in this process never both slip
+ * under the limit. The numbers go to the user's bucket of the current minute (or the plan period's start when
+ * that falls inside the minute, so the period's sum counts exactly the lookups made in it).
+ * `unlimited`: the caller's role needs no plan (isUnlimitedRole); counted, nothing checked. `period`: the active
+ * period when the caller has it (the API key query reads it); undefined → read here, null → no plan.
+ * Throws NoPlanError or UsageLimitError like reserveUsage; the per-user cap on active scrubs does not apply.
+ * No database round trip on the hot path (one when the user's usage was not read in the last 5 s).
+ */
+export async function recordLookupUsage(
+  db: Db,
+  input: { userId: string; amount: number; unlimited: boolean; now?: Date; period?: LookupPeriod | null },
+): Promise<void> {
   const amount = Math.trunc(input.amount);
   if (!Number.isFinite(amount) || amount < 0) throw new Error(`recordLookupUsage: invalid amount ${input.amount}`);
   const now = input.now ?? new Date();
-  const minute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
-  const add = (trx: DbOrTrx, bucket: Date) =>
-    trx
-      .insertInto("lookup_usage")
-      .values({ user_id: input.userId, bucket_start: bucket, requests: 1, numbers: amount })
-      .onConflict((oc) =>
-        oc.columns(["user_id", "bucket_start"]).doUpdateSet({
-          requests: sql`lookup_usage.requests + 1`,
-          numbers: sql`lookup_usage.numbers + ${amount}`,
-        }),
-      )
-      .execute();
+  const nowMs = now.getTime();
+  const minute = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+  meterDb = db;
   if (input.unlimited) {
-    await add(db, minute);
+    lookupMeter.count(input.userId, minute, amount, nowMs);
+    startLookupFlusher();
     return;
   }
-  await db.transaction().execute(async (trx) => {
-    await sql`select id from users where id = ${input.userId} for update`.execute(trx);
-    const period = await findActivePeriod(trx, input.userId, now);
-    if (!period) throw new NoPlanError("suppression");
-    const periodStart = period.startDate!;
-    const periodEnd = period.endDate!;
-    const limit = Number(period.suppressionLimit);
-    const used = await suppressionUsed(trx, input.userId, periodStart, periodEnd);
-    if (used + amount > limit) {
-      throw new UsageLimitError("suppression", {
-        planName: period.planName,
-        limit,
-        used,
-        requested: amount,
-        available: Math.max(0, limit - used),
-        periodEnd,
-      });
+  const period = input.period === undefined ? lookupPeriodOf(await findActivePeriod(db, input.userId, now)) : input.period;
+  if (!period) throw new NoPlanError("suppression");
+  const start = period.startDate.getTime();
+  const end = period.endDate.getTime();
+  const limit = Number(period.suppressionLimit);
+  let used = lookupMeter.used(input.userId, start, end, nowMs, LOOKUP_USAGE_MAX_AGE_MS);
+  if (used === null) {
+    await meterExclusive(async () => {
+      const inDb = await suppressionUsedInDatabase(db, input.userId, period.startDate, period.endDate);
+      lookupMeter.setKnown(input.userId, start, end, inDb, Date.now());
+    });
+    used = lookupMeter.used(input.userId, start, end, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)!;
+  }
+  if (used + amount > limit) {
+    throw new UsageLimitError("suppression", {
+      planName: period.planName,
+      limit,
+      used,
+      requested: amount,
+      available: Math.max(0, limit - used),
+      periodEnd: period.endDate,
+    });
+  }
+  lookupMeter.count(input.userId, start > minute ? start : minute, amount, nowMs);
+  startLookupFlusher();
+}
+
+/**
+ * Writes this process's unwritten lookup counts (one statement: each row the absolute totals of this writer's
+ * user and minute, so a repeat sets the same values), then reads again the usage of the users whose limit is
+ * checked here. On failure the counts stay in memory for the next flush (logged). Runs every LOOKUP_FLUSH_MS
+ * while there is something to write, and on shutdown.
+ */
+export function flushLookupUsage(db: Db | null = meterDb): Promise<void> {
+  return meterExclusive(async () => {
+    const rows = lookupMeter.pending();
+    if (!db || rows.length === 0) {
+      lookupMeter.prune(Date.now(), LOOKUP_RETAIN_MS);
+      return;
     }
-    await add(trx, periodStart > minute ? periodStart : minute);
+    try {
+      await writeLookupRows(db, rows);
+      const users = [...new Set(rows.map((r) => r.userId))].flatMap((userId) => {
+        const p = lookupMeter.knownPeriod(userId);
+        return p ? [{ userId, ...p }] : [];
+      });
+      const used = users.length ? await usedByUsers(db, users) : [];
+      // Marked and re-read in one step: until here the reads saw these rows as unwritten, now as written.
+      lookupMeter.markFlushed(rows);
+      const at = Date.now();
+      for (const u of used) lookupMeter.setKnown(u.userId, u.start, u.end, u.used, at);
+      lookupMeter.prune(at, LOOKUP_RETAIN_MS);
+    } catch (e) {
+      console.warn(`[lookup usage] could not write ${rows.length} usage rows, kept for the next try: ${e instanceof Error ? e.message : e}`);
+      throw e;
+    }
   });
+}
+
+async function writeLookupRows(db: Db, rows: MeterRow[]): Promise<void> {
+  await sql`
+    insert into lookup_usage (user_id, bucket_start, writer, requests, numbers)
+    select u, b, ${LOOKUP_WRITER}, r, n
+    from unnest(${rows.map((r) => r.userId)}::uuid[], ${rows.map((r) => new Date(r.bucketStart).toISOString())}::timestamptz[],
+                ${rows.map((r) => r.requests)}::integer[], ${rows.map((r) => r.numbers)}::bigint[]) as t(u, b, r, n)
+    on conflict (user_id, bucket_start, writer) do update
+      set requests = greatest(lookup_usage.requests, excluded.requests), numbers = greatest(lookup_usage.numbers, excluded.numbers)`.execute(db);
+}
+
+/** suppressionUsedInDatabase for several users and their periods, in one query. */
+async function usedByUsers(db: Db, users: { userId: string; start: number; end: number }[]) {
+  const { rows } = await sql<{ user_id: string; used: string }>`
+    select t.u as user_id,
+      (select coalesce(sum(case when status = 'completed' then total_rows when status in ('queued','running') then usage_reserved else 0 end), 0)
+         from scrub_jobs where user_id = t.u and created_at >= t.s and created_at < t.e)
+      + (select coalesce(sum(numbers), 0) from lookup_usage where user_id = t.u and bucket_start >= t.s and bucket_start < t.e)
+      as used
+    from unnest(${users.map((u) => u.userId)}::uuid[], ${users.map((u) => new Date(u.start).toISOString())}::timestamptz[],
+                ${users.map((u) => new Date(u.end).toISOString())}::timestamptz[]) as t(u, s, e)`.execute(db);
+  const byUser = new Map(rows.map((r) => [r.user_id, Number(r.used)]));
+  return users.map((u) => ({ ...u, used: byUser.get(u.userId) ?? 0 }));
+}
+
+function startLookupFlusher(): void {
+  if (flusher) return;
+  flusher = setInterval(() => {
+    flushLookupUsage().catch(() => undefined); // logged; retried on the next tick
+  }, LOOKUP_FLUSH_MS);
+  flusher.unref();
+}
+
+/** On shutdown: stops the timer and writes what is left (throws when it cannot, so the caller can say so). */
+export async function stopLookupUsage(): Promise<void> {
+  if (flusher) clearInterval(flusher);
+  flusher = null;
+  await flushLookupUsage();
 }

@@ -7,6 +7,7 @@ import { getDb } from "./db.server";
 import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "./scrub.server";
 import { describeRedisTarget } from "../../scrub-service/src/lists/redis-client";
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
+import { stopLookupUsage } from "~/models/usage.server";
 
 /**
  * Runs once before the server listens: configuration check, migrations, demo data.
@@ -40,9 +41,11 @@ export async function boot(): Promise<void> {
   );
 }
 
-/** Called on SIGTERM/SIGINT: releases the database (and the PGlite directory lock). */
+/** Called on SIGTERM/SIGINT: writes pending lookup usage, releases the database (and the PGlite directory lock). */
 export async function shutdown(): Promise<void> {
   await settleAfterResponse();
+  // Live lookups counted in memory since the last flush (decision 111): written before the database closes.
+  await stopLookupUsage().catch((e) => console.error(`[shutdown] lookup usage not written: ${e instanceof Error ? e.message : e}`));
   stopWebhookDispatcher();
   stopHousekeeping();
   await stopScrubService().catch(() => undefined);

@@ -67,6 +67,8 @@ export interface TransactionsTable {
 export interface LookupUsageTable {
   user_id: string;
   bucket_start: Date;
+  /** 0018: the app process that counted these lookups ('' for rows written before); each writes absolute totals. */
+  writer: Generated<string>;
   requests: Generated<number>;
   numbers: BigintCount;
 }
