@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
-import { findApiKey, touchApiKey } from "~/models/integration.server";
-import { getActiveUserById } from "~/models/user.server";
+import { findApiKey, touchApiKey, type ApiKeyPeriod } from "~/models/integration.server";
 import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
+import { lookupRateLimiter } from "./lookup-rate-limit.server";
 import type { ApiErrorCode } from "./error-codes";
 
 /*
@@ -49,13 +49,22 @@ export interface ApiContext {
   /** The integration's default container (used when a scrub names none). */
   containerId: number | null;
   rate: RateLimitResult;
+  /** The owner's current plan period, read with the key (the lookup budget only; undefined elsewhere). */
+  period?: ApiKeyPeriod | null;
 }
+
+/**
+ * Which request budget an endpoint draws on: the API's 1000 requests per key and hour in PostgreSQL (decision
+ * 051), or the live lookup's per-second buckets in memory (decision 111), whose key query also reads the plan.
+ */
+export type ApiBudget = "hourly" | "lookup";
 
 function rateHeaders(rate: RateLimitResult): Headers {
   const h = new Headers();
   h.set("X-RateLimit-Limit", String(rate.limit));
   h.set("X-RateLimit-Remaining", String(rate.remaining));
   h.set("X-RateLimit-Reset", String(rate.reset));
+  h.set("X-RateLimit-Window", String(rate.windowSeconds));
   if (rate.limited) h.set("Retry-After", String(rate.retryAfter));
   return h;
 }
@@ -63,8 +72,8 @@ function rateHeaders(rate: RateLimitResult): Headers {
 /** When this process last marked each key used: touchApiKey writes at most once a minute, so skip its query between. */
 const touchedAt = new Map<string, number>();
 
-/** Authenticates the bearer key, counts the request against the rate limit, and loads the key's owner. */
-export async function authenticateApi(request: Request): Promise<ApiContext> {
+/** Authenticates the bearer key (one query: key, integration, owner), counts the request against its budget. */
+export async function authenticateApi(request: Request, budget: ApiBudget = "hourly"): Promise<ApiContext> {
   const header = request.headers.get("Authorization") ?? "";
   const match = header.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match) {
@@ -73,7 +82,8 @@ export async function authenticateApi(request: Request): Promise<ApiContext> {
     });
   }
   const db = await getDb();
-  const key = await findApiKey(db, match[1]);
+  const withPeriod = budget === "lookup" ? await findApiKey(db, match[1], { withPeriod: true }) : undefined;
+  const key = budget === "lookup" ? withPeriod : await findApiKey(db, match[1]);
   if (!key) {
     throw new ApiError(401, "invalid_api_key", "The API key is not valid.", undefined, {
       "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"',
@@ -84,17 +94,18 @@ export async function authenticateApi(request: Request): Promise<ApiContext> {
       "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"',
     });
   }
-  const user = await getActiveUserById(db, key.userId);
-  if (!user) throw new ApiError(403, "account_disabled", "The account that owns this API key is not active.");
+  if (!key.ownerActive) throw new ApiError(403, "account_disabled", "The account that owns this API key is not active.");
   const buckets = [`key:${key.keyId}`];
   if (key.rateLimitEnabled) buckets.push(`integration:${key.integrationId}`);
-  const rate = await hitRateLimit(db, buckets);
+  const rate = budget === "lookup" ? lookupRateLimiter.take(buckets) : await hitRateLimit(db, buckets);
   if (rate.limited) {
     const h = rateHeaders(rate);
     throw new ApiError(
       429,
       "rate_limited",
-      `Rate limit of ${rate.limit} requests per hour exceeded. Retry after ${rate.retryAfter} seconds.`,
+      budget === "lookup"
+        ? `Rate limit of ${rate.limit} lookup requests per second exceeded. Retry after ${rate.retryAfter} second.`
+        : `Rate limit of ${rate.limit} requests per hour exceeded. Retry after ${rate.retryAfter} seconds.`,
       undefined,
       Object.fromEntries(h.entries()),
     );
@@ -108,19 +119,25 @@ export async function authenticateApi(request: Request): Promise<ApiContext> {
     db,
     keyId: key.keyId,
     userId: key.userId,
-    role: user.role,
+    role: key.role,
     integrationId: key.integrationId,
     containerId: key.containerId,
     rate,
+    ...(withPeriod ? { period: withPeriod.period } : {}),
   };
 }
 
 export function json(api: ApiContext | null, body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return jsonText(api, JSON.stringify(body), init);
+}
+
+/** `json` for a body already serialized (the lookup writes its answer's JSON itself). */
+export function jsonText(api: ApiContext | null, text: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   const headers = api ? rateHeaders(api.rate) : new Headers();
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
   for (const [k, v] of Object.entries(init.headers ?? {})) headers.set(k, v);
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+  return new Response(text, { status: init.status ?? 200, headers });
 }
 
 type Handler = (args: { request: Request; params: Record<string, string | undefined>; api: ApiContext }) => Promise<Response>;
@@ -129,12 +146,12 @@ type Handler = (args: { request: Request; params: Record<string, string | undefi
  * Wraps an API handler: authentication and rate limit first, then the handler; ApiErrors become JSON
  * errors (with the rate-limit headers once the key is known); anything else is logged and becomes 500.
  */
-export function apiHandler(handlers: Partial<Record<"GET" | "POST" | "DELETE" | "PUT" | "PATCH", Handler>>) {
+export function apiHandler(handlers: Partial<Record<"GET" | "POST" | "DELETE" | "PUT" | "PATCH", Handler>>, opts: { budget?: ApiBudget } = {}) {
   return async ({ request, params }: { request: Request; params: Record<string, string | undefined> }): Promise<Response> => {
     const method = request.method.toUpperCase() === "HEAD" ? "GET" : (request.method.toUpperCase() as keyof typeof handlers);
     let api: ApiContext | null = null;
     try {
-      api = await authenticateApi(request);
+      api = await authenticateApi(request, opts.budget);
       const handler = handlers[method];
       if (!handler) {
         throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here.`, undefined, {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError, type ApiContext } from "./api.server";
 import { readJsonCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
-import { parsePhone, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
+import { invalidReasonText, normalizeCode, numberKind, numberRegion, reasonOfCode, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
 import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
 import {
   CONTAINER_REASON,
@@ -46,12 +46,12 @@ export type LookupRequest = z.infer<typeof lookupSchema>;
 
 /**
  * The plan gate, before the body is read, exactly as for scrubs: no plan → 403 no_plan, a plan without API
- * access → 403 api_not_in_plan. One query (the role came with the key); the limit is checked when the
- * usage is recorded.
+ * access → 403 api_not_in_plan. No query when the period came with the key (the lookup budget reads it); the
+ * limit is checked when the usage is recorded.
  */
 export async function requireLookupAccess(api: ApiContext): Promise<void> {
   if (isUnlimitedRole(api.role)) return;
-  const period = await findActivePeriod(api.db, api.userId);
+  const period = api.period !== undefined ? api.period : await findActivePeriod(api.db, api.userId);
   if (!period) throw new ApiError(403, "no_plan", new NoPlanError("suppression").message);
   if (!period.apiAccess) {
     throw new ApiError(403, "api_not_in_plan", `Your ${period.planName} plan does not include API access. Upgrade under Pricing to use the API.`);
@@ -70,16 +70,37 @@ export async function readLookupBody(request: Request): Promise<unknown> {
 }
 
 export interface ParsedEntries {
-  parsed: ReturnType<typeof parsePhone>[];
+  /** Per entry: the normalizer's code (worker/normalize.ts normalizeCode): the 10-digit number, or < 0 the reason. */
+  codes: Float64Array;
+  /** Per entry: its index in `distinct`, or -1 when invalid. */
+  at: Int32Array;
   /** Distinct valid numbers, what the service looks up. */
   distinct: number[];
 }
 
+/** Each entry through the one normalizer (the code parsePhone is built on: no object per entry). */
 export function parseEntries(entries: (string | number)[]): ParsedEntries {
-  const parsed = entries.map((e) => parsePhone(String(e)));
-  const seen = new Set<number>();
-  for (const p of parsed) if (p.ok) seen.add(p.number);
-  return { parsed, distinct: [...seen] };
+  const n = entries.length;
+  const codes = new Float64Array(n);
+  const at = new Int32Array(n);
+  const index = new Map<number, number>();
+  const distinct: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    const c = normalizeCode(typeof e === "string" ? e : String(e));
+    codes[i] = c;
+    if (c < 0) {
+      at[i] = -1;
+      continue;
+    }
+    let k = index.get(c);
+    if (k === undefined) {
+      index.set(c, (k = distinct.length));
+      distinct.push(c);
+    }
+    at[i] = k;
+  }
+  return { codes, at, distinct };
 }
 
 /** Asks the scrub service; any failure (store down, stale copy, service unreachable) is a 503, never "not listed". */
@@ -93,47 +114,71 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
   }
 }
 
-/** The answer's JSON: one result per entry, in order, and the list versions that were read. */
-export function lookupResponse(entries: (string | number)[], { parsed, distinct }: ParsedEntries, answer: LookupAnswer, input: { suppressionType: SuppressionTypeName; containerId: number | null }) {
-  const indexOf = new Map<number, number>();
-  distinct.forEach((n, i) => indexOf.set(n, i));
+/**
+ * The answer's JSON text: one result per entry, in order, and the list versions that were read. Written by hand
+ * (for 1,000 entries JSON.stringify of one object per entry cost more than the rest of the request): the parts
+ * that repeat (an invalid reason, a number's kind/region/state, a combination of lists) are built once per request.
+ * The shape is the OpenAPI document's LookupResult; tests parse it.
+ */
+export function lookupResponseJson(
+  entries: (string | number)[],
+  { codes, at, distinct }: ParsedEntries,
+  answer: LookupAnswer,
+  input: { suppressionType: SuppressionTypeName; containerId: number | null },
+): string {
   const admin = answer.lists.filter((l) => l.kind !== "container");
   const containers = answer.lists.filter((l) => l.kind === "container");
-  const hitSet = (hits: number[]) => new Set(hits);
-  const adminHits = admin.map((l) => ({ kind: l.kind as AdminListKind, on: hitSet(l.hits) }));
-  const containerHits = containers.map((l) => ({ id: l.id, name: l.name, on: hitSet(l.hits) }));
-  const checked = listTypeOfSuppression(input.suppressionType).includes;
-  const results = entries.map((entry, i) => {
-    const p = parsed[i];
-    if (!p.ok) {
-      return { input: entry, number: null, valid: false, reason: p.reason, message: p.message, kind: null, region: null, state: null, lists: [], containers: [], suppressed: false, suppressed_by: null };
-    }
-    const at = indexOf.get(p.number)!;
-    const lists = adminHits.filter((l) => l.on.has(at)).map((l) => l.kind);
-    const inContainers = containerHits.filter((c) => c.on.has(at)).map((c) => ({ id: c.id, name: c.name }));
-    const byList = checked.find((k) => lists.includes(k));
-    const byContainer = input.containerId != null && inContainers.some((c) => c.id === input.containerId);
-    const suppressedBy = byList ?? (byContainer ? CONTAINER_REASON.reason : null);
-    return {
-      input: entry,
-      number: p.digits,
-      valid: true,
-      reason: null,
-      message: null,
-      kind: p.kind,
-      region: p.region,
-      state: stateOfAreaCode(Math.floor(p.number / 10_000_000)),
-      lists,
-      containers: inContainers,
-      suppressed: suppressedBy !== null,
-      suppressed_by: suppressedBy,
-    };
+  const ordered = [...admin, ...containers];
+  // which lists (indexes into `ordered`) hold each distinct number; most hold none
+  const onLists: (number[] | undefined)[] = new Array(distinct.length);
+  ordered.forEach((l, li) => {
+    for (const h of l.hits) (onLists[h] ??= []).push(li);
   });
-  return {
-    data: results,
-    suppression_type: input.suppressionType,
-    container_id: input.containerId,
-    lists: admin.map((l) => ({ kind: l.kind, version: l.version })),
-    containers: containers.map((c) => ({ id: c.id, name: c.name, version: c.version })),
+  const checked = listTypeOfSuppression(input.suppressionType).includes;
+  const listsPart = new Map<string, string>();
+  const listsJson = (held: number[] | undefined): string => {
+    const key = held ? held.join(",") : "";
+    let part = listsPart.get(key);
+    if (part === undefined) {
+      const lists = (held ?? []).filter((li) => li < admin.length).map((li) => admin[li].kind as AdminListKind);
+      const inContainers = (held ?? []).filter((li) => li >= admin.length).map((li) => ({ id: ordered[li].id, name: ordered[li].name }));
+      const byList = checked.find((k) => lists.includes(k));
+      const byContainer = input.containerId != null && inContainers.some((c) => c.id === input.containerId);
+      const suppressedBy = byList ?? (byContainer ? CONTAINER_REASON.reason : null);
+      part = `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${suppressedBy !== null},"suppressed_by":${JSON.stringify(suppressedBy)}}`;
+      listsPart.set(key, part);
+    }
+    return part;
   };
+  const invalidPart = new Map<number, string>();
+  const placePart = new Map<string, string>();
+  let out = '{"data":[';
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0) out += ",";
+    const e = entries[i];
+    out += `{"input":${typeof e === "string" ? JSON.stringify(e) : String(e)},"number":`;
+    const c = codes[i];
+    if (c < 0) {
+      let part = invalidPart.get(c);
+      if (part === undefined) {
+        part = `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`;
+        invalidPart.set(c, part);
+      }
+      out += part;
+      continue;
+    }
+    const kind = numberKind(c);
+    const npa = Math.floor(c / 10_000_000);
+    const placeKey = kind + npa;
+    let place = placePart.get(placeKey);
+    if (place === undefined) {
+      place = `,"valid":true,"reason":null,"message":null,"kind":${JSON.stringify(kind)},"region":${JSON.stringify(numberRegion(c))},"state":${JSON.stringify(stateOfAreaCode(npa))},`;
+      placePart.set(placeKey, place);
+    }
+    out += `"${c}"${place}${listsJson(onLists[at[i]])}`;
+  }
+  out += `],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`;
+  out += `,"lists":${JSON.stringify(admin.map((l) => ({ kind: l.kind, version: l.version })))}`;
+  out += `,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}}`;
+  return out;
 }

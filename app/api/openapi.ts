@@ -4,6 +4,7 @@
  */
 
 import { API_ERROR_CODES } from "./error-codes";
+import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "./lookup-budget";
 import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
 
 const error = (description: string) => ({
@@ -15,6 +16,15 @@ const rateHeaders = {
   "X-RateLimit-Limit": { description: "Requests allowed per hour (1000).", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "Requests left in the current hour.", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "Unix time (seconds) when the current window ends.", schema: { type: "integer" } },
+  "X-RateLimit-Window": { description: "The window X-RateLimit-Limit counts over, in seconds (3600).", schema: { type: "integer" } },
+};
+
+/** POST /lookup has its own budget (decision 111): a per-second bucket, not the hourly window. */
+const lookupRateHeaders = {
+  "X-RateLimit-Limit": { description: `Lookup requests allowed per second (${LOOKUP_REQUESTS_PER_SECOND}).`, schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: `Lookup requests that may be sent at once now (up to ${LOOKUP_BURST}).`, schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix time (seconds) by which the full burst is available again.", schema: { type: "integer" } },
+  "X-RateLimit-Window": { description: "The window X-RateLimit-Limit counts over, in seconds (1).", schema: { type: "integer" } },
 };
 
 const commonErrors = {
@@ -51,7 +61,9 @@ export const openApiDocument = {
     description:
       "Scrub phone lists against the Litigation and DNC suppression lists, poll progress, download the good, bad and invalid results, " +
       "and add numbers to your containers. Authenticate with an API key from the Integrations page: `Authorization: Bearer <key>`. " +
-      "Each key may make 1000 requests per hour. Work counts against the same plan limits as the web screens.",
+      "Each key may make 1000 requests per hour; live lookups (POST /lookup) have their own budget of " +
+      `${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (bursts up to ${LOOKUP_BURST}) and do not count against the hourly one. ` +
+      "Work counts against the same plan limits as the web screens.",
   },
   servers: [{ url: "/api/v1" }],
   security: [{ bearerAuth: [] }],
@@ -202,7 +214,9 @@ export const openApiDocument = {
           "suppressed / suppressed_by say what a scrub would do with it: the first list of suppression_type (default DNCAndLitigation) that holds it, else \"container\" " +
           "when container_id (default: the integration's container) holds it. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
           "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
-          "never an answer that a number is on no list.",
+          "never an answer that a number is on no list. " +
+          `Rate limit: ${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (with the integration's rate limiting on, shared by its keys), bursts up to ${LOOKUP_BURST}; ` +
+          "lookups do not count against the 1000 requests per hour of the other endpoints. The plan's DNC suppression usage is what bounds the numbers looked up.",
         requestBody: {
           required: true,
           content: {
@@ -223,7 +237,7 @@ export const openApiDocument = {
         responses: {
           "200": {
             description: "One result per number, in order.",
-            headers: rateHeaders,
+            headers: lookupRateHeaders,
             content: { "application/json": { schema: { $ref: "#/components/schemas/LookupAnswer" } } },
           },
           ...commonErrors,
@@ -233,8 +247,8 @@ export const openApiDocument = {
           "415": error("The body is not application/json (unsupported_media_type)."),
           "422": error("numbers is missing, empty or longer than 1,000, or another field is invalid (validation_failed)."),
           "429": {
-            ...error("More than 1000 requests in the current hour (rate_limited)."),
-            headers: { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" } } },
+            ...error(`More than ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second, beyond a burst of ${LOOKUP_BURST} (rate_limited).`),
+            headers: { ...lookupRateHeaders, "Retry-After": { description: "Seconds to wait (1).", schema: { type: "integer" } } },
           },
           "503": {
             ...error("A suppression list could not be read at its current version (service_unavailable); nothing was counted. Retry."),

@@ -13,6 +13,8 @@ export interface RateLimitResult {
   limited: boolean;
   /** Seconds until a request can succeed (0 when not limited). */
   retryAfter: number;
+  /** The window `limit` counts over, in seconds (X-RateLimit-Window): 3600 here, 1 for lookups. */
+  windowSeconds: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function hitRateLimit(
     reset,
     limited,
     retryAfter: limited ? Math.max(1, reset - nowSeconds) : 0,
+    windowSeconds: WINDOW_SECONDS,
   };
 }
 

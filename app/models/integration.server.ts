@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import type { Database, WebhookEventStatus, WebhookEventType } from "../../db/schema";
+import type { Database, RoleName, WebhookEventStatus, WebhookEventType } from "../../db/schema";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
 import { isUuid } from "~/utils/ids";
@@ -335,13 +335,37 @@ export interface ApiKeyOwner {
   rateLimitEnabled: boolean;
   revoked: boolean;
   lastUsedAt: Date | null;
+  /** The key owner's role, and whether the account may use it (Active, not deleted). */
+  role: RoleName;
+  ownerActive: boolean;
 }
 
-/** Looks a presented key up by its hash (the key itself is never stored). */
-export async function findApiKey(db: Db, presented: string): Promise<ApiKeyOwner | undefined> {
-  const row = await db
+/** The owner's current plan period, as findActivePeriod (usage.server.ts) reads it; null without one. */
+export interface ApiKeyPeriod {
+  startDate: Date;
+  endDate: Date;
+  planName: string;
+  suppressionLimit: number | bigint | string;
+  apiAccess: boolean;
+}
+
+/**
+ * Looks a presented key up by its hash (the key itself is never stored), with its integration and owner: one
+ * query per API request. `withPeriod` also reads the owner's active plan period in the same query (the live
+ * lookup's plan gate and usage limit; the conditions are findActivePeriod's).
+ */
+export async function findApiKey(db: Db, presented: string): Promise<ApiKeyOwner | undefined>;
+export async function findApiKey(
+  db: Db,
+  presented: string,
+  opts: { withPeriod: true; now?: Date },
+): Promise<(ApiKeyOwner & { period: ApiKeyPeriod | null }) | undefined>;
+export async function findApiKey(db: Db, presented: string, opts: { withPeriod?: boolean; now?: Date } = {}) {
+  const now = opts.now ?? new Date();
+  const base = db
     .selectFrom("api_keys as k")
     .innerJoin("integrations as i", "i.id", "k.integration_id")
+    .innerJoin("users as u", "u.id", "k.user_id")
     .select([
       "k.id",
       "k.user_id",
@@ -351,11 +375,39 @@ export async function findApiKey(db: Db, presented: string): Promise<ApiKeyOwner
       "i.container_id",
       "i.rate_limit_enabled",
       "i.deleted_at",
+      "u.role",
+      "u.status",
+      "u.deleted_at as user_deleted_at",
     ])
-    .where("k.key_hash", "=", sha256(presented))
-    .executeTakeFirst();
+    .where("k.key_hash", "=", sha256(presented));
+  const row = opts.withPeriod
+    ? await base
+        .leftJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom("transactions as t")
+              .innerJoin("plans as p", "p.id", "t.plan_id")
+              .select([
+                "t.start_date as period_start",
+                "t.end_date as period_end",
+                "t.plan_name as period_plan",
+                "t.dnc_and_litigation_scrubs as period_limit",
+                "p.api_access as period_api",
+              ])
+              .whereRef("t.user_id", "=", "k.user_id")
+              .where("t.status", "in", ["paid", "active", "expired"])
+              .where("t.start_date", "<=", now)
+              .where("t.end_date", ">", now)
+              .orderBy("t.start_date", "desc")
+              .limit(1)
+              .as("period"),
+          (join) => join.onTrue(),
+        )
+        .select(["period.period_start", "period.period_end", "period.period_plan", "period.period_limit", "period.period_api"])
+        .executeTakeFirst()
+    : await base.executeTakeFirst();
   if (!row) return undefined;
-  return {
+  const owner: ApiKeyOwner = {
     keyId: row.id,
     userId: row.user_id,
     integrationId: row.integration_id,
@@ -363,7 +415,16 @@ export async function findApiKey(db: Db, presented: string): Promise<ApiKeyOwner
     rateLimitEnabled: row.rate_limit_enabled,
     revoked: row.revoked_at !== null || row.deleted_at !== null,
     lastUsedAt: row.last_used_at,
+    role: row.role,
+    ownerActive: row.status === "Active" && row.user_deleted_at === null,
   };
+  if (!opts.withPeriod) return owner;
+  const p = row as typeof row & { period_start: Date | null; period_end: Date | null; period_plan: string | null; period_limit: number | bigint | string | null; period_api: boolean | null };
+  const period: ApiKeyPeriod | null =
+    p.period_start && p.period_end
+      ? { startDate: new Date(p.period_start), endDate: new Date(p.period_end), planName: p.period_plan!, suppressionLimit: p.period_limit!, apiAccess: !!p.period_api }
+      : null;
+  return { ...owner, period };
 }
 
 /** Marks a key used (at most once a minute per key, to keep writes off the hot path). */

@@ -1,15 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, json, notFound, validate } from "~/api/api.server";
+import { apiHandler, jsonText, notFound, validate } from "~/api/api.server";
 import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { lookUp, lookupResponse, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/api/lookup.server";
+import { lookUp, lookupResponseJson, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/api/lookup.server";
 
 const handle = apiHandler({
   /**
    * POST /api/v1/lookup: up to 1,000 numbers answered at once, in order: normalized number, valid or the
    * reason, and the lists and the key owner's containers holding it. Counted as DNC suppression usage once
-   * answered; a list that cannot be read fails the request (503) and counts nothing.
+   * answered; a list that cannot be read fails the request (503) and counts nothing. Its own request budget
+   * (200 a second per key, not the API's 1000 an hour) and usage counted in memory: decision 111.
    */
   async POST({ request, api }) {
     await requireLookupAccess(api);
@@ -24,13 +25,13 @@ const handle = apiHandler({
       containerId = api.containerId; // the integration's default container, while it still exists
     }
     try {
-      await recordLookupUsage(api.db, { userId: api.userId, amount: input.numbers.length, unlimited: isUnlimitedRole(api.role) });
+      await recordLookupUsage(api.db, { userId: api.userId, amount: input.numbers.length, unlimited: isUnlimitedRole(api.role), period: api.period });
     } catch (e) {
       throw intakeErrorToApi(e);
     }
-    return json(api, lookupResponse(input.numbers, entries, answer, { suppressionType: input.suppression_type, containerId }));
+    return jsonText(api, lookupResponseJson(input.numbers, entries, answer, { suppressionType: input.suppression_type, containerId }));
   },
-});
+}, { budget: "lookup" });
 
 export const loader = (args: LoaderFunctionArgs) => handle(args);
 export const action = (args: ActionFunctionArgs) => handle(args);

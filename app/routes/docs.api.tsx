@@ -1,6 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { referenceEndpoints } from "~/api/openapi";
+import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "~/api/lookup-budget";
 
 export const meta: MetaFunction = () => [{ title: "API Reference · Data Purging Tool" }];
 
@@ -114,7 +115,14 @@ export default function ApiReference() {
           <p className="mt-2 text-slate-700">
             Each key may make <strong>1000 requests per hour</strong> (fixed hourly windows). With the integration&apos;s rate limiting turned on,
             all keys of that integration share those 1000 requests. Every answer carries <code>X-RateLimit-Limit</code>,{" "}
-            <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code> (Unix seconds); a 429 adds <code>Retry-After</code>.
+            <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (Unix seconds) and <code>X-RateLimit-Window</code> (seconds); a 429 adds{" "}
+            <code>Retry-After</code>.
+          </p>
+          <p className="mt-2 text-slate-700">
+            Live lookups (<code>POST /lookup</code>) have their own budget and do not count against the hourly one: each key may make{" "}
+            <strong>{LOOKUP_REQUESTS_PER_SECOND} lookup requests per second</strong>, with bursts of up to {LOOKUP_BURST} after a pause (with the
+            integration&apos;s rate limiting turned on, its keys share that budget). Their headers count per second (<code>X-RateLimit-Window: 1</code>);
+            a 429 says to retry after 1 second. The numbers you look up count against your plan&apos;s DNC suppression usage.
           </p>
         </section>
 

@@ -14,6 +14,9 @@ import * as lookup from "~/routes/api.v1.lookup";
 import * as usage from "~/routes/api.v1.usage";
 import { openApiDocument } from "~/api/openapi";
 import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
+import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
+import { createApiKey } from "~/models/integration.server";
+import { stopLookupUsage } from "~/models/usage.server";
 import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "../../scrub-service/src/test/helpers";
 import { listenHttp } from "../../scrub-service/src/http";
 import { createHttpScrubClient } from "../../scrub-service/src/http-client";
@@ -74,6 +77,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopLookupUsage(); // what shutdown does: the lookups counted in memory are written
   await loader?.close();
 });
 
@@ -123,7 +127,9 @@ describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
     expect(body.lists.map((l: any) => l.kind)).toEqual(["litigation", "dnc"]);
     expect(body.containers.map((c: any) => c.id).sort()).toEqual([alice.container, alice.other].sort());
     expect(JSON.stringify(body)).not.toContain("Bob list");
-    expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
+    // the lookup's own budget (decision 111): 200 requests a second, not the API's 1000 an hour
+    expect(res.headers.get("X-RateLimit-Limit")).toBe(String(LOOKUP_REQUESTS_PER_SECOND));
+    expect(res.headers.get("X-RateLimit-Window")).toBe("1");
   });
 
   it("never reports another user's container, and refuses it by id (404)", async () => {
@@ -273,6 +279,71 @@ describe("lookup: refusals", () => {
   it("is in the OpenAPI document", () => {
     const op = (openApiDocument.paths as Record<string, any>)["/lookup"].post;
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404", "413", "422", "429", "503"]));
+  });
+
+  it("the OpenAPI document states the lookup budget the limiter enforces", () => {
+    expect([lookupRateLimiter.perSecond, lookupRateLimiter.burst]).toEqual([LOOKUP_REQUESTS_PER_SECOND, LOOKUP_BURST]);
+    const op = (openApiDocument.paths as Record<string, any>)["/lookup"].post;
+    expect(op.responses["429"].description).toBe(`More than ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second, beyond a burst of ${LOOKUP_BURST} (rate_limited).`);
+    expect(op.responses["200"].headers["X-RateLimit-Limit"].description).toMatch(`per second (${LOOKUP_REQUESTS_PER_SECOND})`);
+    expect(op.description).toMatch(`${LOOKUP_REQUESTS_PER_SECOND} requests per second per key`);
+    expect(openApiDocument.info.description).toMatch(/do not count against the hourly one/);
+  });
+});
+
+describe("lookup: its own request budget (decision 111)", () => {
+  let now = Date.now();
+  beforeAll(() => {
+    installScrubService(loader);
+    lookupRateLimiter.clock = () => now; // time held still: no token comes back while the test runs
+  });
+  afterAll(() => {
+    lookupRateLimiter.clock = Date.now;
+  });
+
+  it("does not draw on the API's 1000 requests an hour", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const { key, keyId } = await makeKey(db(), id);
+    for (let i = 0; i < 3; i++) expect((await post(key, { numbers: [CLEAN] })).status).toBe(200);
+    expect(await db().selectFrom("api_rate_limits").selectAll().where("bucket", "like", `%${keyId}%`).execute()).toEqual([]);
+    const res = await usage.loader({ request: apiRequest("/api/v1/usage", { key }), params: {}, context: testContext });
+    expect([res.headers.get("X-RateLimit-Limit"), res.headers.get("X-RateLimit-Remaining"), res.headers.get("X-RateLimit-Window")]).toEqual(["1000", "999", "3600"]);
+  });
+
+  it(`allows a burst of ${LOOKUP_BURST}, then 429 until a token is back (${LOOKUP_REQUESTS_PER_SECOND} a second), counting nothing refused`, async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const { key, keyId, integrationId } = await makeKey(db(), id);
+    const first = await post(key, { numbers: [CLEAN] });
+    expect(first.headers.get("X-RateLimit-Remaining")).toBe(String(LOOKUP_BURST - 1));
+    for (let i = 0; i < LOOKUP_BURST - 2; i++) lookupRateLimiter.take([`key:${keyId}`, `integration:${integrationId}`]); // the rest of the burst
+    const last = await post(key, { numbers: [CLEAN] });
+    expect(last.status).toBe(200);
+    expect(last.headers.get("X-RateLimit-Remaining")).toBe("0");
+    const usedBefore = await suppressionUsed(key);
+    const refused = await post(key, { numbers: [CLEAN] });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("1");
+    expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+    const err = (await bodyOf(refused)).error;
+    expect(err.code).toBe("rate_limited");
+    expect(err.message).toBe(`Rate limit of ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second exceeded. Retry after 1 second.`);
+    expect(await suppressionUsed(key)).toBe(usedBefore);
+    now += Math.ceil(1000 / LOOKUP_REQUESTS_PER_SECOND); // one token
+    expect((await post(key, { numbers: [CLEAN] })).status).toBe(200);
+    expect((await post(key, { numbers: [CLEAN] })).status).toBe(429);
+  });
+
+  it("with the integration's rate-limit toggle on its keys share one budget; off, each key has its own", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const a = await makeKey(db(), id);
+    const second = await createApiKey(db(), { userId: id, integrationId: a.integrationId, name: "second" });
+    if ("error" in second) throw new Error(second.error);
+    for (let i = 0; i < LOOKUP_BURST; i++) lookupRateLimiter.take([`key:${a.keyId}`, `integration:${a.integrationId}`]);
+    expect((await post(a.key, { numbers: [CLEAN] })).status).toBe(429);
+    expect((await post(second.key, { numbers: [CLEAN] })).status).toBe(429);
+    await db().updateTable("integrations").set({ rate_limit_enabled: false }).where("id", "=", a.integrationId).execute();
+    expect((await post(second.key, { numbers: [CLEAN] })).status).toBe(200);
+    expect((await post(a.key, { numbers: [CLEAN] })).status).toBe(429);
   });
 });
 

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { API_REQUESTS_PER_HOUR } from "~/api/rate-limit.server";
+import { lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { useAppTestDb } from "../../../tests/setup/db";
 import { makeRequest, testContext } from "../../../tests/setup/request";
 import { makeContainer, makeUser } from "../../../tests/api/helpers";
@@ -38,6 +40,14 @@ beforeAll(async () => {
   userId = await makeUser(db(), { plan: "business" });
   cookie = await cookieFor(userId);
   otherCookie = await cookieFor(await makeUser(db(), { plan: "business" }));
+});
+
+describe("rate limits on the page", () => {
+  it("states the hourly API limit and the live lookup's own budget, as enforced (decisions 051, 111)", async () => {
+    const page = await load();
+    expect([page.limitPerHour, page.lookupsPerSecond, page.lookupBurst]).toEqual([API_REQUESTS_PER_HOUR, lookupRateLimiter.perSecond, lookupRateLimiter.burst]);
+    expect([page.limitPerHour, page.lookupsPerSecond, page.lookupBurst]).toEqual([1000, 200, 400]);
+  });
 });
 
 describe("create integration", () => {

@@ -34,6 +34,7 @@ import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSc
 import { flashToast } from "~/utils/session.server";
 import { webhookUrlProblem } from "~/integrations/webhook-url.server";
 import { API_REQUESTS_PER_HOUR } from "~/api/rate-limit.server";
+import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "~/api/lookup-budget";
 import { DateTime } from "~/components/ui/date-time";
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
@@ -64,6 +65,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     planName: plan.plan?.name ?? null,
     baseUrl: `${appUrl()}/api/v1`,
     limitPerHour: API_REQUESTS_PER_HOUR,
+    lookupsPerSecond: LOOKUP_REQUESTS_PER_SECOND,
+    lookupBurst: LOOKUP_BURST,
   };
 }
 
@@ -561,7 +564,9 @@ export default function Integrations() {
                     <span className="font-medium">{d.limitPerHour} requests per hour</span>
                     {selected.rateLimitEnabled
                       ? " shared by all keys of this integration."
-                      : " for each key on its own (the per-key limit always applies)."}
+                      : " for each key on its own (the per-key limit always applies)."}{" "}
+                    Live lookups: {d.lookupsPerSecond} requests per second
+                    {selected.rateLimitEnabled ? ", shared likewise." : " per key."}
                   </>
                 }
               />
@@ -707,7 +712,10 @@ export default function Integrations() {
             </div>
             <div>
               <dt className="text-slate-500">Rate limit</dt>
-              <dd className="text-slate-800">{d.limitPerHour} requests per hour per key</dd>
+              <dd className="text-slate-800">
+                {d.limitPerHour} requests per hour per key; live lookups (POST /lookup): {d.lookupsPerSecond} requests per second per key
+                (bursts up to {d.lookupBurst}), not counted in the hourly limit
+              </dd>
             </div>
           </dl>
           <div className="mt-4 flex flex-wrap gap-2">
