@@ -194,3 +194,35 @@ export function formatBytes(n) {
   if (n >= 1024) return `${+(n / 1024).toFixed(1)} KB`;
   return `${n} bytes`;
 }
+
+/**
+ * Answers an Express request with a Remix action (a resource route's: it returns a Response) without the Remix
+ * request handler: the body is read whole (bodyLimits has capped it), the Response's status, headers and bytes are
+ * written as they are. A thrown Response is answered the same way; anything else goes to Express's error handler.
+ */
+export async function answerWithAction(action, req, res, context) {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+    else if (v !== undefined) headers.set(k, v);
+  }
+  const request = new Request(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+    body: chunks.length ? Buffer.concat(chunks) : undefined,
+  });
+  let response;
+  try {
+    response = await action({ request, params: {}, context });
+  } catch (e) {
+    if (!(e instanceof Response)) throw e;
+    response = e;
+  }
+  res.status(response.status);
+  for (const [k, v] of response.headers) if (k !== "set-cookie") res.setHeader(k, v);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("Set-Cookie", cookies);
+  res.end(Buffer.from(await response.arrayBuffer()));
+}

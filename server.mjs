@@ -3,7 +3,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
-import { bodyLimits, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
+import { answerWithAction, bodyLimits, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
 
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "index.js"));
@@ -33,6 +33,16 @@ app.use(bodyLimits({ maxUploadBytes: maxUploadBytes() }));
 app.use("/build", express.static(path.join(buildDir, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 app.use(noStore());
+
+// POST /api/v1/lookup, a dialer's hot path (decision 111): the route module's action is called directly, after
+// every middleware above. It is a resource route (JSON only, its own errors); the Remix request handler's route
+// matching and response streaming cost it several milliseconds a request.
+const lookupRoute = build.routes["routes/api.v1.lookup"]?.module;
+if (lookupRoute?.action) {
+  app.post("/api/v1/lookup", (req, res, next) => {
+    answerWithAction(lookupRoute.action, req, res, { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", requestId: crypto.randomUUID(), cspNonce: res.locals.cspNonce }).catch(next);
+  });
+}
 
 app.all(
   "*",

@@ -131,13 +131,13 @@ export function json(api: ApiContext | null, body: unknown, init: { status?: num
   return jsonText(api, JSON.stringify(body), init);
 }
 
-/** `json` for a body already serialized (the lookup writes its answer's JSON itself). */
-export function jsonText(api: ApiContext | null, text: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+/** `json` for a body already serialized (the lookup writes its answer's JSON bytes itself). */
+export function jsonText(api: ApiContext | null, text: string | Uint8Array, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   const headers = api ? rateHeaders(api.rate) : new Headers();
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
   for (const [k, v] of Object.entries(init.headers ?? {})) headers.set(k, v);
-  return new Response(text, { status: init.status ?? 200, headers });
+  return new Response(text as BodyInit, { status: init.status ?? 200, headers });
 }
 
 type Handler = (args: { request: Request; params: Record<string, string | undefined>; api: ApiContext }) => Promise<Response>;

@@ -88,13 +88,20 @@ export class LookupMeter {
     return rows;
   }
 
-  /** The rows (as returned by pending) are in the database now. */
+  /**
+   * The rows (as returned by pending) are in the database now: call as soon as the write is done, so that
+   * nothing reads them both from the database and as unwritten. What they add moves into the usage last read,
+   * so `used` stays the same until the database is read again.
+   */
   markFlushed(rows: MeterRow[]): void {
     for (const r of rows) {
-      const b = this.users.get(r.userId)?.buckets.get(r.bucketStart);
-      if (!b) continue;
+      const u = this.users.get(r.userId);
+      const b = u?.buckets.get(r.bucketStart);
+      if (!u || !b) continue;
+      const added = Math.max(0, r.numbers - b.flushedNumbers);
       b.flushedRequests = Math.max(b.flushedRequests, r.requests);
       b.flushedNumbers = Math.max(b.flushedNumbers, r.numbers);
+      if (u.known && r.bucketStart >= u.known.periodStart && r.bucketStart < u.known.periodEnd) u.known.used += added;
     }
   }
 

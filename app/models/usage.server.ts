@@ -405,20 +405,21 @@ export function flushLookupUsage(db: Db | null = meterDb): Promise<void> {
     }
     try {
       await writeLookupRows(db, rows);
-      const users = [...new Set(rows.map((r) => r.userId))].flatMap((userId) => {
-        const p = lookupMeter.knownPeriod(userId);
-        return p ? [{ userId, ...p }] : [];
-      });
-      const used = users.length ? await usedByUsers(db, users) : [];
-      // Marked and re-read in one step: until here the reads saw these rows as unwritten, now as written.
-      lookupMeter.markFlushed(rows);
-      const at = Date.now();
-      for (const u of used) lookupMeter.setKnown(u.userId, u.start, u.end, u.used, at);
-      lookupMeter.prune(at, LOOKUP_RETAIN_MS);
     } catch (e) {
       console.warn(`[lookup usage] could not write ${rows.length} usage rows, kept for the next try: ${e instanceof Error ? e.message : e}`);
       throw e;
     }
+    // Right after the write: from here on the rows are read from the database, not as unwritten.
+    lookupMeter.markFlushed(rows);
+    const users = [...new Set(rows.map((r) => r.userId))].flatMap((userId) => {
+      const p = lookupMeter.knownPeriod(userId);
+      return p ? [{ userId, ...p }] : [];
+    });
+    // What other processes counted and reserved since the last read (a failed read is retried at the next flush).
+    const used = users.length ? await usedByUsers(db, users).catch(() => []) : [];
+    const at = Date.now();
+    for (const u of used) lookupMeter.setKnown(u.userId, u.start, u.end, u.used, at);
+    lookupMeter.prune(at, LOOKUP_RETAIN_MS);
   });
 }
 

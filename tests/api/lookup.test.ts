@@ -180,6 +180,16 @@ describe("lookup: refusals", () => {
     expect(await suppressionUsed(alice.key)).toBe(before);
   });
 
+  it("echoes every input exactly, whatever characters it holds (the answer's JSON is written by hand)", async () => {
+    const inputs = ['21"2\\555', "é 212-555-2101", "\u0001\n", "💡", 2125552101, LITIGATION];
+    const res = await post(alice.key, { numbers: inputs });
+    expect(res.status).toBe(200);
+    const body = await bodyOf(res);
+    expect(body.data.map((r: any) => r.input)).toEqual(inputs);
+    expect(body.data[0]).toMatchObject({ valid: false, number: null });
+    expect(body.data[5]).toMatchObject({ valid: true, number: LITIGATION, lists: ["litigation"] });
+  });
+
   it("accepts exactly 1,000 numbers", async () => {
     const res = await post(alice.key, { numbers: Array.from({ length: 1000 }, (_, i) => `713555${String(2000 + i).padStart(4, "0")}`) });
     expect(res.status).toBe(200);
