@@ -13,15 +13,14 @@
  * BENCH_GZIP=0 leaves the gzip case out. BENCH_CPU_PROF=DIR profiles every CLI run (see scripts/bench/cli.ts).
  */
 import { execFile } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
 import { Redis } from "ioredis";
 import { fairFloor } from "./bench/floor";
 import { cli, makeUser } from "./bench/cli";
+import { scratch } from "./bench/scratch";
 import { generate, type BenchFiles } from "./bench/data";
 
 const run = promisify(execFile);
@@ -51,40 +50,14 @@ function bloomBytes(dir: string): number {
 }
 
 async function benchMode(mode: string, files: BenchFiles) {
-  const env: Record<string, string> = { SCRUB_SERVICE_URL: "" };
-  let cleanup = async () => {};
-  let redis: Redis | null = null;
-  const prefix = `bench:${crypto.randomBytes(4).toString("hex")}:`;
-  const dataDir = path.join(DIR, `data-${mode}-${crypto.randomBytes(3).toString("hex")}`);
-  if (mode === "embedded") {
-    Object.assign(env, { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" });
-    cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
-  } else {
-    if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error("services mode needs DATABASE_URL and REDIS_URL");
-    const name = `bench_${crypto.randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    Object.assign(env, { DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL, SCRUB_REDIS_PREFIX: prefix, DATA_DIR: dataDir });
-    redis = new Redis(process.env.REDIS_URL);
-    cleanup = async () => {
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis!.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 10000);
-        cursor = next;
-        if (keys.length) await redis!.unlink(...keys);
-      } while (cursor !== "0");
-      redis!.disconnect();
-      const a = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
+  const place = await scratch(mode, DIR, "bench");
+  const { env } = place;
+  const dataDir = env.DATA_DIR;
+  const redis = mode === "embedded" ? null : new Redis(process.env.REDIS_URL!);
+  const cleanup = async () => {
+    redis?.disconnect();
+    await place.cleanup();
+  };
   try {
     const userId = await makeUser(env);
     const before = redis ? await redisUsed(redis) : 0;

@@ -13,14 +13,13 @@
  * Services mode needs DATABASE_URL and REDIS_URL.
  */
 import { execFile } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
-import { Redis } from "ioredis";
+import { makeUser } from "./cli";
 import { generate } from "./data";
+import { scratch } from "./scratch";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 3_000_000);
@@ -65,56 +64,10 @@ async function cli(tree: Tree, args: string[], env: Env, nodeFlags: string[] = [
   return { out: JSON.parse(stdout) as Record<string, any>, cpu: Number(t[1]) + Number(t[2]), wall: Number(t[3]) };
 }
 
-async function makeUser(tree: Tree, env: Env): Promise<string> {
-  const code = `
-    import { openDatabase, migrateToLatest } from "./db/client.ts";
-    const h = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
-    await migrateToLatest(h.db);
-    const u = await h.db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", last_name: "User",
-      company: "", phone_number: "", password_hash: "x", role: "SuperAdmin", status: "Active", email_confirmed: true })
-      .onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
-    const id = u?.id ?? (await h.db.selectFrom("users").select("id").where("email", "=", "bench@example.com").executeTakeFirstOrThrow()).id;
-    console.log(id);
-    await h.close();`;
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: tree.dir, env: { ...process.env, ...env } });
-  return stdout.trim().split("\n").pop()!;
-}
-
 /** A fresh database (or data directory) and Redis prefix for one tree, with both lists loaded by its CLI. */
 async function setUp(tree: Tree, mode: string, files: { lit: string; dnc: string }) {
-  const tag = crypto.randomBytes(3).toString("hex");
-  const dataDir = path.join(DIR, `data-${tree.name}-${mode}-${tag}`);
-  const env: Env = { SCRUB_SERVICE_URL: "", DATA_DIR: dataDir };
-  let cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
-  if (mode === "embedded") Object.assign(env, { DATABASE_URL: "", REDIS_URL: "" });
-  else {
-    if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error("services mode needs DATABASE_URL and REDIS_URL");
-    const name = `ab_${tree.name}_${tag}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    const prefix = `ab:${tag}:`;
-    Object.assign(env, { DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL, SCRUB_REDIS_PREFIX: prefix });
-    cleanup = async () => {
-      const redis = new Redis(process.env.REDIS_URL!);
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 10000);
-        cursor = next;
-        if (keys.length) await redis.unlink(...keys);
-      } while (cursor !== "0");
-      redis.disconnect();
-      const a = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
-  const user = await makeUser(tree, env);
+  const { env, cleanup } = await scratch(mode, DIR, `ab_${tree.name}`);
+  const user = await makeUser(env, tree.dir);
   for (const [list, file] of [["litigation", files.lit], ["dnc", files.dnc]]) {
     const { out } = await cli(tree, ["lists", "replace", "--list", list, "--input", file], env);
     if (out.status !== "completed") throw new Error(`${tree.name} ${mode}: loading ${list} ${out.status}: ${out.error}`);

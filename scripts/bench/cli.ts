@@ -27,7 +27,8 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
 }
 
 /** A user to own the jobs: through a tiny script using the same database code. */
-export async function makeUser(env: Record<string, string>): Promise<string> {
+/** `cwd`: the tree whose database code creates the user (the A/B runs two trees). */
+export async function makeUser(env: Record<string, string>, cwd = process.cwd()): Promise<string> {
   const code = `
     import { openDatabase, migrateToLatest } from "./db/client.ts";
     const h = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
@@ -38,6 +39,6 @@ export async function makeUser(env: Record<string, string>): Promise<string> {
     const id = u?.id ?? (await h.db.selectFrom("users").select("id").where("email", "=", "bench@example.com").executeTakeFirstOrThrow()).id;
     console.log(id);
     await h.close();`;
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { env: { ...process.env, ...env } });
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd, env: { ...process.env, ...env } });
   return stdout.trim().split("\n").pop()!;
 }
