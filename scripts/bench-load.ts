@@ -13,16 +13,15 @@
  * Goal: with the purges running, browsing p99 stays under 500 ms.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import pg from "pg";
 import { migrateToLatest, openDatabase } from "../db/client";
 import { hashPassword } from "../app/utils/password.server";
 import { createApiKey, createIntegration } from "../app/models/integration.server";
+import { scratchDatabase } from "./bench/scratch";
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface CannonResult {
@@ -66,14 +65,8 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 async function main() {
   const started = new Date();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-load-"));
-  const dbName = `bench_load_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: BASE_DB });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const url = new URL(BASE_DB);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  const scratchDb = await scratchDatabase("bench_load", BASE_DB);
+  const databaseUrl = scratchDb.url;
   let server: ChildProcess | undefined;
 
   try {
@@ -286,10 +279,7 @@ async function main() {
       await Promise.race([exited, sleep(10_000)]);
       if (server.exitCode === null) server.kill("SIGKILL");
     }
-    const a = new pg.Client({ connectionString: BASE_DB });
-    await a.connect();
-    await a.query(`drop database if exists ${dbName} with (force)`);
-    await a.end();
+    await scratchDb.drop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }

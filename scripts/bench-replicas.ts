@@ -17,7 +17,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { migrateToLatest, openDatabase, type DbHandle } from "../db/client";
 import { createHttpScrubClient } from "../scrub-service/src/http-client";
 import { createInProcessScrubService } from "../scrub-service/src/in-process";
@@ -25,6 +24,7 @@ import { describeRedisTarget, redisTargetFromEnv } from "../scrub-service/src/li
 import { RedisListStore } from "../scrub-service/src/lists/redis-store";
 import { createScrubJob } from "../scrub-service/src/service";
 import { freePort, until } from "../tests/setup/processes";
+import { scratchDatabase } from "./bench/scratch";
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 6);
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -39,14 +39,8 @@ async function main() {
   if (!BASE_DB || !target) throw new Error("Set DATABASE_URL and REDIS_URL (or REDIS_CLUSTER_NODES / REDIS_SENTINELS): replicas share PostgreSQL and Redis.");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-replicas-"));
   const dataDir = path.join(work, "data");
-  const dbName = `bench_replicas_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: BASE_DB });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const url = new URL(BASE_DB);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  const scratchDb = await scratchDatabase("bench_replicas");
+  const databaseUrl = scratchDb.url;
   const prefix = `bench-replicas:${crypto.randomBytes(4).toString("hex")}:`;
   let handle: DbHandle | undefined;
   const running: ChildProcess[] = [];
@@ -170,10 +164,7 @@ async function main() {
   } finally {
     for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     await handle?.close();
-    const a = new pg.Client({ connectionString: BASE_DB });
-    await a.connect();
-    await a.query(`drop database if exists ${dbName} with (force)`);
-    await a.end();
+    await scratchDb.drop();
     const keys = new RedisListStore({ target: target!, prefix });
     await keys.clearAll().catch(() => {});
     await keys.close();

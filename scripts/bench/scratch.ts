@@ -16,14 +16,23 @@ export interface Scratch {
   cleanup(): Promise<void>;
 }
 
-async function adminQuery(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+async function adminQuery(sql: string, base = process.env.DATABASE_URL): Promise<void> {
+  const c = new pg.Client({ connectionString: base });
   await c.connect();
   try {
     await c.query(sql);
   } finally {
     await c.end();
   }
+}
+
+/** A fresh PostgreSQL database on the server of `base`: its URL, and `drop` for the end of the run. */
+export async function scratchDatabase(label: string, base = process.env.DATABASE_URL!): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${label.replace(/\W/g, "_")}_${crypto.randomBytes(4).toString("hex")}`;
+  await adminQuery(`create database ${name}`, base);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`, base) };
 }
 
 export async function scratch(mode: string, dir: string, label: string): Promise<Scratch> {
@@ -34,13 +43,10 @@ export async function scratch(mode: string, dir: string, label: string): Promise
     return { env: { SCRUB_SERVICE_URL: "", DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" }, prefix: null, cleanup: removeDir };
   }
   if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error("services mode needs DATABASE_URL and REDIS_URL");
-  const name = `${label.replace(/\W/g, "_")}_${tag}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
+  const db = await scratchDatabase(label);
   const prefix = `${label}:${tag}:`;
   return {
-    env: { SCRUB_SERVICE_URL: "", DATA_DIR: dataDir, DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL, SCRUB_REDIS_PREFIX: prefix },
+    env: { SCRUB_SERVICE_URL: "", DATA_DIR: dataDir, DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL, SCRUB_REDIS_PREFIX: prefix },
     prefix,
     cleanup: async () => {
       const redis = new Redis(process.env.REDIS_URL!);
@@ -51,7 +57,7 @@ export async function scratch(mode: string, dir: string, label: string): Promise
         if (keys.length) await redis.unlink(...keys);
       } while (cursor !== "0");
       redis.disconnect();
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await db.drop();
       await removeDir();
     },
   };
