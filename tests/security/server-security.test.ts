@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimits, FORM_BODY_LIMIT, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
+import { answerWithAction, bodyLimits, FORM_BODY_LIMIT, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "../../server-security.mjs";
 
 /*
  * The production server's middleware (server.mjs mounts exactly these), on a bare Express app with the same
@@ -226,5 +226,57 @@ describe("form encodings", () => {
     }
     const broken = await send("/login", 100, { type: "multipart/form-data; boundary=zzz" });
     expect(broken).toEqual({ status: 400, text: "The form could not be read." });
+  });
+});
+
+describe("an action answered without the Remix handler (POST /api/v1/lookup, server.mjs)", () => {
+  let base = "";
+  const seen: { body: string; auth: string | null; ip: unknown }[] = [];
+  beforeAll(async () => {
+    const app = express();
+    app.use(securityHeaders({ production: false }));
+    app.use(sameOriginPosts());
+    app.use(bodyLimits({ maxUploadBytes: LIMIT, slack: SLACK }));
+    app.use(noStore());
+    app.post("/api/v1/lookup", (req, res, next) => {
+      answerWithAction(
+        async ({ request, context }: { request: Request; context: { clientIp: string } }) => {
+          const body = await request.text();
+          seen.push({ body, auth: request.headers.get("authorization"), ip: context.clientIp });
+          if (body === "throw-response") throw new Response(JSON.stringify({ error: "thrown" }), { status: 401, headers: { "Content-Type": "application/json" } });
+          if (body === "throw-error") throw new Error("boom");
+          const headers = new Headers({ "Content-Type": "application/json", "X-Test": "1" });
+          headers.append("Set-Cookie", "a=1");
+          headers.append("Set-Cookie", "b=2");
+          return new Response(JSON.stringify({ echoed: body.length }), { status: 200, headers });
+        },
+        req,
+        res,
+        { clientIp: "127.0.0.1" },
+      ).catch(next);
+    });
+    app.use((_e: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).json({ error: "internal" }));
+    base = await listen(app);
+  });
+
+  it("passes the body and headers through and answers with the action's status, headers, cookies and bytes", async () => {
+    const r = await fetch(`${base}/api/v1/lookup`, { method: "POST", headers: { Authorization: "Bearer k", "Content-Type": "application/json" }, body: '{"numbers":["2125550100"]}' });
+    expect([r.status, await r.json(), r.headers.get("x-test"), r.headers.getSetCookie()]).toEqual([200, { echoed: 26 }, "1", ["a=1", "b=2"]]);
+    expect(r.headers.get("content-security-policy")).toContain("default-src 'self'"); // the middleware ran first
+    expect(seen.at(-1)).toEqual({ body: '{"numbers":["2125550100"]}', auth: "Bearer k", ip: "127.0.0.1" });
+  });
+
+  it("answers a thrown Response as it is; any other error goes to the error handler", async () => {
+    const thrown = await fetch(`${base}/api/v1/lookup`, { method: "POST", body: "throw-response" });
+    expect([thrown.status, await thrown.json()]).toEqual([401, { error: "thrown" }]);
+    const failed = await fetch(`${base}/api/v1/lookup`, { method: "POST", body: "throw-error" });
+    expect([failed.status, await failed.json()]).toEqual([500, { error: "internal" }]);
+  });
+
+  it("a body over the small limit is refused by the middleware before the action reads it", async () => {
+    const before = seen.length;
+    const r = await fetch(`${base}/api/v1/lookup`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "x".repeat(FORM_BODY_LIMIT + 1) });
+    expect(r.status).toBe(413);
+    expect(seen.length).toBe(before);
   });
 });
