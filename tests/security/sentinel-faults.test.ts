@@ -257,6 +257,18 @@ describe.skipIf(unavailable)("lists on a Redis primary/replica pair behind Senti
     await script("start");
     expect(namedPrimary()).toBe(dataPorts[1]);
 
+    // SENTINEL FAILOVER answers NOGOODSLAVE (and does nothing) until the Sentinels see the demoted primary as a
+    // replica in sync; CI once asked too early and waited for a failover that never started.
+    const sentinel = (...args: string[]) => execFileSync("redis-cli", ["-p", String(sentinelPorts[0]), "sentinel", ...args], { encoding: "utf8" });
+    await until(
+      "the Sentinels to see the demoted primary as a replica in sync",
+      async () => {
+        const r = sentinel("replicas", NAME);
+        return r.includes(`\nport\n${dataPorts[0]}\n`) && /\nflags\nslave\n/.test(r) && /\nmaster-link-status\nok\n/.test(r);
+      },
+      60_000,
+    );
+
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const id = await newJob();
     await until("the scrub to be mid-way", async () => {
@@ -264,7 +276,7 @@ describe.skipIf(unavailable)("lists on a Redis primary/replica pair behind Senti
       if (j.status !== "running" && j.status !== "queued") throw new Error(`the job ended (${j.status}) before the failover`);
       return j.status === "running" && Number(j.rows_done) > 0;
     });
-    execFileSync("redis-cli", ["-p", String(sentinelPorts[0]), "sentinel", "failover", NAME]);
+    await until("a Sentinel to accept the failover", async () => sentinel("failover", NAME).trim() === "OK", 30_000);
     const status = await svc.waitFor("job", id, 240_000);
     const j = await jobRow(id);
     if (status === "failed") {
