@@ -95,6 +95,10 @@ async function setup(): Promise<void> {
     await service.loadNumbers({ listId: row.id, mode: "add", numbers: pool.slice(DNC_SIZE - 20_000 + c * 10_000, DNC_SIZE - 10_000 + c * 10_000), userId: user.id });
   }
   const loadSeconds = (Date.now() - started) / 1000;
+  // The lists were loaded in pieces, after which the scrub service holds no Bloom filter of the whole DNC list: a
+  // rebuild leaves it one, as a scrub service has after its first scrub or a few seconds of lookups (which load
+  // missing filters in the background and ask the store for every number until then).
+  await service.rebuildLists();
   await service.close().catch(() => {});
   await (await dbHandle()).close();
   fs.writeFileSync(setupFile(), JSON.stringify({ ready: true, keys: [key.key], dnc: dnc.slice(0, 50_000), others: pool.slice(DNC_SIZE + 5_000), loadSeconds }));

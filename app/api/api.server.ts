@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
-import { findApiKey, touchApiKey, type ApiKeyPeriod } from "~/models/integration.server";
+import { findApiKey, findLookupKey, touchApiKey, type ApiKeyPeriod } from "~/models/integration.server";
 import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
 import { lookupRateLimiter } from "./lookup-rate-limit.server";
 import type { ApiErrorCode } from "./error-codes";
@@ -72,7 +72,7 @@ function rateHeaders(rate: RateLimitResult): Headers {
 /** When this process last marked each key used: touchApiKey writes at most once a minute, so skip its query between. */
 const touchedAt = new Map<string, number>();
 
-/** Authenticates the bearer key (one query: key, integration, owner), counts the request against its budget. */
+/** Authenticates the bearer key (one query: key, integration, owner; the lookup's at most once a second per key), counts the request against its budget. */
 export async function authenticateApi(request: Request, budget: ApiBudget = "hourly"): Promise<ApiContext> {
   const header = request.headers.get("Authorization") ?? "";
   const match = header.match(/^Bearer\s+(\S+)\s*$/i);
@@ -82,7 +82,7 @@ export async function authenticateApi(request: Request, budget: ApiBudget = "hou
     });
   }
   const db = await getDb();
-  const withPeriod = budget === "lookup" ? await findApiKey(db, match[1], { withPeriod: true }) : undefined;
+  const withPeriod = budget === "lookup" ? await findLookupKey(db, match[1]) : undefined;
   const key = budget === "lookup" ? withPeriod : await findApiKey(db, match[1]);
   if (!key) {
     throw new ApiError(401, "invalid_api_key", "The API key is not valid.", undefined, {

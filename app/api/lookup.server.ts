@@ -3,6 +3,7 @@ import { ApiError, type ApiContext } from "./api.server";
 import { readJsonCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
 import { invalidReasonText, normalizeCode, numberKind, numberRegion, reasonOfCode, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
+import { NUMBER_KINDS, type NumberKind } from "../../scrub-service/src/worker/normalize";
 import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
 import {
   CONTAINER_REASON,
@@ -116,8 +117,11 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
 
 /** Bytes of a JSON answer, written into one growing buffer. */
 class JsonBytes {
-  buf = Buffer.allocUnsafe(64 * 1024);
+  buf: Buffer;
   at = 0;
+  constructor(expected = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(expected);
+  }
   private room(n: number): void {
     if (this.at + n <= this.buf.length) return;
     const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
@@ -178,13 +182,42 @@ class JsonBytes {
   }
 }
 
-const KIND_INDEX = new Map<string, number>();
+const KIND_INDEX = Object.fromEntries(NUMBER_KINDS.map((k, i) => [k, i])) as Record<NumberKind, number>;
+
+/** A valid number's part after its digits, up to its lists: the same for every number of an area code and kind. */
+const PLACE_PARTS = new Map<number, Buffer>();
+function placePart(c: number): Buffer {
+  const npa = Math.floor(c / 10_000_000);
+  const kind = numberKind(c);
+  const key = npa * 16 + KIND_INDEX[kind];
+  let part = PLACE_PARTS.get(key);
+  if (part === undefined) {
+    part = Buffer.from(
+      `,"valid":true,"reason":null,"message":null,"kind":${JSON.stringify(kind)},"region":${JSON.stringify(numberRegion(c))},"state":${JSON.stringify(stateOfAreaCode(npa))},`,
+    );
+    PLACE_PARTS.set(key, part);
+  }
+  return part;
+}
+
+/** An invalid entry's part after `"number":`, per reason code. */
+const INVALID_PARTS = new Map<number, Buffer>();
+function invalidPart(c: number): Buffer {
+  let part = INVALID_PARTS.get(c);
+  if (part === undefined) {
+    part = Buffer.from(
+      `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
+    );
+    if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
+  }
+  return part;
+}
 
 /**
  * The answer's JSON bytes: one result per entry, in order, and the list versions that were read. Written by hand
  * into one buffer (for 1,000 entries JSON.stringify of one object per entry cost more than the rest of the request):
- * the parts that repeat (an invalid reason, an area code's kind/region/state, a combination of lists) are encoded
- * once per request. The shape is the OpenAPI document's LookupResult; tests parse it.
+ * the parts that repeat are encoded once: an invalid reason and an area code's kind/region/state once per process,
+ * a combination of lists once per request. The shape is the OpenAPI document's LookupResult; tests parse it.
  */
 export function lookupResponseJson(
   entries: (string | number)[],
@@ -218,9 +251,7 @@ export function lookupResponseJson(
     }
     return part;
   };
-  const invalidPart = new Map<number, Buffer>();
-  const placePart = new Map<number, Buffer>();
-  const out = new JsonBytes();
+  const out = new JsonBytes(entries.length * 200);
   const inputHead = Buffer.from('{"input":');
   const numberHead = Buffer.from(',"number":');
   out.raw('{"data":[');
@@ -233,30 +264,11 @@ export function lookupResponseJson(
     out.bytes(numberHead);
     const c = codes[i];
     if (c < 0) {
-      let part = invalidPart.get(c);
-      if (part === undefined) {
-        part = Buffer.from(
-          `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
-        );
-        invalidPart.set(c, part);
-      }
-      out.bytes(part);
+      out.bytes(invalidPart(c));
       continue;
     }
-    const kind = numberKind(c);
-    let k = KIND_INDEX.get(kind);
-    if (k === undefined) KIND_INDEX.set(kind, (k = KIND_INDEX.size));
-    const npa = Math.floor(c / 10_000_000);
-    const placeKey = npa * 64 + k;
-    let place = placePart.get(placeKey);
-    if (place === undefined) {
-      place = Buffer.from(
-        `,"valid":true,"reason":null,"message":null,"kind":${JSON.stringify(kind)},"region":${JSON.stringify(numberRegion(c))},"state":${JSON.stringify(stateOfAreaCode(npa))},`,
-      );
-      placePart.set(placeKey, place);
-    }
     out.digits(c);
-    out.bytes(place);
+    out.bytes(placePart(c));
     out.bytes(listsJson(onLists[at[i]]));
   }
   out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);

@@ -4,6 +4,7 @@ import type { Database, RoleName, WebhookEventStatus, WebhookEventType } from ".
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
 import { isUuid } from "~/utils/ids";
+import { TtlCache } from "../../scrub-service/src/ttl-cache";
 
 type Db = Kysely<Database>;
 
@@ -192,6 +193,7 @@ export async function updateIntegration(
     .where("id", "=", input.id)
     .where("user_id", "=", input.userId)
     .execute();
+  forgetLookupKeys();
   return { updated: true, webhookSecret: secret };
 }
 
@@ -230,6 +232,7 @@ export async function setIntegrationToggle(
     .where("user_id", "=", userId)
     .where("deleted_at", "is", null)
     .executeTakeFirst();
+  forgetLookupKeys();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -257,6 +260,7 @@ export async function deleteIntegration(db: Db, { id, userId }: { id: string; us
       .where("integration_id", "=", id)
       .where("status", "=", "pending")
       .execute();
+    forgetLookupKeys();
     return true;
   });
 }
@@ -324,6 +328,7 @@ export async function revokeApiKey(db: Db, { id, userId }: { id: string; userId:
     .where("user_id", "=", userId)
     .where("revoked_at", "is", null)
     .executeTakeFirst();
+  forgetLookupKeys();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -425,6 +430,33 @@ export async function findApiKey(db: Db, presented: string, opts: { withPeriod?:
       ? { startDate: new Date(p.period_start), endDate: new Date(p.period_end), planName: p.period_plan!, suppressionLimit: p.period_limit!, apiAccess: !!p.period_api }
       : null;
   return { ...owner, period };
+}
+
+/** How long the live lookup may answer from a key read earlier (decision 111). */
+export const LOOKUP_KEY_CACHE_MS = 1000;
+
+type LookupKey = ApiKeyOwner & { period: ApiKeyPeriod | null };
+/** Exported for tests (its clock). */
+export const lookupKeyCache = new TtlCache<string, LookupKey>(LOOKUP_KEY_CACHE_MS);
+
+/**
+ * findApiKey with the plan period for the live lookup, whose dialers ask hundreds of times a second: a key found
+ * is kept for at most LOOKUP_KEY_CACHE_MS (never past its plan period's end), so a key costs one query a second,
+ * not one a request. Revoking a key, deleting or changing an integration, or changing its owner's status or role
+ * through this process forgets them at once; another app process sees such a change within that second.
+ */
+export async function findLookupKey(db: Db, presented: string): Promise<LookupKey | undefined> {
+  const hash = sha256(presented);
+  const cached = lookupKeyCache.get(hash);
+  if (cached) return cached;
+  const found = await findApiKey(db, presented, { withPeriod: true });
+  if (found) lookupKeyCache.set(hash, found, found.period ? found.period.endDate.getTime() - Date.now() : LOOKUP_KEY_CACHE_MS);
+  return found;
+}
+
+/** Forgets every key the live lookup kept (after a change to keys, integrations, users or plans). */
+export function forgetLookupKeys(): void {
+  lookupKeyCache.clear();
 }
 
 /** Marks a key used (at most once a minute per key, to keep writes off the hot path). */

@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema";
 import { getPlan } from "./plan.server";
 import { generateTransferReference, PlanNotFoundError } from "./transaction.server";
 import { recordAudit } from "./user.server";
+import { forgetLookupKeys } from "./integration.server";
 
 /*
  * Subscriptions seen from other areas (user management): each user's active plan, a plan filter for the
@@ -108,6 +109,7 @@ export async function grantPlan(
       targetId: id,
       details: { userId: input.userId, plan: plan.name, startDate: now.toISOString(), endDate: end.toISOString() },
     });
+    forgetLookupKeys(); // the owner's plan period changed
     return { transactionId: id, startDate: now, endDate: end };
   });
 }

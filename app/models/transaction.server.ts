@@ -4,6 +4,7 @@ import type { Database, TransactionStatus } from "../../db/schema";
 import { getPlan } from "./plan.server";
 import { recordAudit } from "./user.server";
 import { isUuid } from "~/utils/ids";
+import { forgetLookupKeys } from "./integration.server";
 
 type Db = Kysely<Database>;
 
@@ -422,6 +423,7 @@ export async function markTransactionPaid(
       },
     });
   });
+  forgetLookupKeys(); // the owner's plan period changed
   return reviewedInfo(db, input.id);
 }
 

@@ -3,6 +3,7 @@ import type { Database, RoleName, UserStatus } from "../../db/schema";
 import { recordAudit } from "./user.server";
 import { NO_PLAN, USERS_PAGE_SIZE, type StatusFilter } from "~/utils/user-list";
 import { isUuid } from "~/utils/ids";
+import { forgetLookupKeys } from "./integration.server";
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -249,6 +250,7 @@ export async function updateManagedUser(
     .where("id", "=", before.id)
     .where("deleted_at", "is", null)
     .execute();
+  if (roleChanged || statusChanged) forgetLookupKeys();
   const audit = db as Kysely<Database>;
   if (Object.keys(profileChanges).length) {
     await recordAudit(audit, { actorId, action: "user.updated", targetType: "user", targetId: before.id, details: profileChanges });
@@ -281,6 +283,7 @@ export async function setUserStatus(db: Db, actorId: string, before: ManagedUser
     .where("id", "=", before.id)
     .where("deleted_at", "is", null)
     .execute();
+  forgetLookupKeys();
   await recordAudit(db as Kysely<Database>, {
     actorId,
     action: status === "Blocked" ? "user.blocked" : "user.activated",
@@ -302,6 +305,7 @@ export async function softDeleteUser(db: Db, actorId: string, before: ManagedUse
     .where("id", "=", before.id)
     .where("deleted_at", "is", null)
     .execute();
+  forgetLookupKeys();
   await db.updateTable("auth_tokens").set({ used_at: sql<Date>`now()` }).where("user_id", "=", before.id).where("used_at", "is", null).execute();
   await recordAudit(db as Kysely<Database>, {
     actorId,

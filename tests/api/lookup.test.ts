@@ -15,7 +15,7 @@ import * as usage from "~/routes/api.v1.usage";
 import { openApiDocument } from "~/api/openapi";
 import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
-import { createApiKey } from "~/models/integration.server";
+import { createApiKey, revokeApiKey, setIntegrationToggle, lookupKeyCache, LOOKUP_KEY_CACHE_MS } from "~/models/integration.server";
 import { stopLookupUsage } from "~/models/usage.server";
 import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "../../scrub-service/src/test/helpers";
 import { listenHttp } from "../../scrub-service/src/http";
@@ -343,6 +343,34 @@ describe("lookup: its own request budget (decision 111)", () => {
     expect((await post(key, { numbers: [CLEAN] })).status).toBe(429);
   });
 
+  it("a key revoked on the Integrations page stops lookups at once", async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const { key, keyId } = await makeKey(db(), id);
+    expect((await post(key, { numbers: [CLEAN] })).status).toBe(200);
+    expect(await revokeApiKey(db(), { id: keyId, userId: id })).toBe(true);
+    const res = await post(key, { numbers: [CLEAN] });
+    expect(res.status).toBe(401);
+    expect((await bodyOf(res)).error.code).toBe("api_key_revoked");
+  });
+
+  it(`a key, owner or plan change written by another app process is seen within ${LOOKUP_KEY_CACHE_MS} ms`, async () => {
+    const id = await makeUser(db(), { plan: "business" });
+    const { key } = await makeKey(db(), id);
+    let now = performance.now();
+    lookupKeyCache.clock = () => now;
+    try {
+      expect((await post(key, { numbers: [CLEAN] })).status).toBe(200);
+      await db().updateTable("users").set({ status: "Blocked" }).where("id", "=", id).execute(); // not through this process's models
+      expect((await post(key, { numbers: [CLEAN] })).status).toBe(200); // the key read a moment ago
+      now += LOOKUP_KEY_CACHE_MS;
+      const res = await post(key, { numbers: [CLEAN] });
+      expect(res.status).toBe(403);
+      expect((await bodyOf(res)).error.code).toBe("account_disabled");
+    } finally {
+      lookupKeyCache.clock = () => performance.now();
+    }
+  });
+
   it("with the integration's rate-limit toggle on its keys share one budget; off, each key has its own", async () => {
     const id = await makeUser(db(), { plan: "business" });
     const a = await makeKey(db(), id);
@@ -351,7 +379,7 @@ describe("lookup: its own request budget (decision 111)", () => {
     for (let i = 0; i < LOOKUP_BURST; i++) lookupRateLimiter.take([`key:${a.keyId}`, `integration:${a.integrationId}`]);
     expect((await post(a.key, { numbers: [CLEAN] })).status).toBe(429);
     expect((await post(second.key, { numbers: [CLEAN] })).status).toBe(429);
-    await db().updateTable("integrations").set({ rate_limit_enabled: false }).where("id", "=", a.integrationId).execute();
+    expect(await setIntegrationToggle(db(), { id: a.integrationId, userId: id, toggle: "rate_limit_enabled", on: false })).toBe(true);
     expect((await post(second.key, { numbers: [CLEAN] })).status).toBe(200);
     expect((await post(a.key, { numbers: [CLEAN] })).status).toBe(429);
   });

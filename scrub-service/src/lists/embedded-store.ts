@@ -166,9 +166,11 @@ export class EmbeddedListStore implements ListStore {
         if (self.failing) throw new ListStoreError("The embedded list index is unavailable.");
         const out = new Uint8Array(count);
         for (let i = 0; i < count; i++) {
-          const [npa, rest] = splitNumber(numbers[i]);
+          const x = numbers[i];
+          const npa = Math.floor(x / 10_000_000);
           const a = byNpa[npa];
           if (a) {
+            const rest = x - npa * 10_000_000;
             const p = lowerBound(a, rest);
             if (p < a.length && a[p] === rest) out[i] = 1;
           }

@@ -6,7 +6,9 @@
  */
 import { ADMIN_LIST_KINDS, type ListKind } from "../list-types";
 import type { ListManager } from "./manager";
-import { ListStoreError } from "./store";
+import { TtlCache } from "../ttl-cache";
+import type { BloomFilter } from "./bloom";
+import { ListStoreError, type ListSnapshot } from "./store";
 import type { ListInfo } from "./versions";
 
 export interface LookupInput {
@@ -47,14 +49,56 @@ export function checkLookupInput(input: unknown): LookupInput {
   return { userId: v.userId, numbers: v.numbers };
 }
 
-export async function lookupNumbers(manager: ListManager, input: LookupInput): Promise<LookupAnswer> {
-  const rows = await manager.handle.db
+/** How long a lookup may use the list rows (versions, container names) read for an earlier one (decision 111). */
+export const LOOKUP_LISTS_CACHE_MS = 1000;
+
+type ListRow = { id: number; kind: ListKind; name: string; user_id: string | null; size: number | bigint | string; version: number | bigint | string; created_at: Date | string; updated_at: Date | string };
+
+/** Per manager, per user: the rows read last, and the manager's generation then. */
+const rowCaches = new WeakMap<ListManager, TtlCache<string, { generation: number; rows: ListRow[] }>>();
+
+async function readRows(manager: ListManager, userId: string): Promise<ListRow[]> {
+  return (await manager.handle.db
     .selectFrom("lists")
     .select(["id", "kind", "name", "user_id", "size", "version", "created_at", "updated_at"])
     .where("deleted_at", "is", null)
-    .where((eb) => eb.or([eb("kind", "in", ADMIN_LIST_KINDS), eb.and([eb("kind", "=", "container"), eb("user_id", "=", input.userId)])]))
+    .where((eb) => eb.or([eb("kind", "in", ADMIN_LIST_KINDS), eb.and([eb("kind", "=", "container"), eb("user_id", "=", userId)])]))
     .orderBy("id")
-    .execute();
+    .execute()) as ListRow[];
+}
+
+/**
+ * The admin lists and the user's containers. With a store this process fills itself (the embedded index: every
+ * change goes through this manager), a dialer's hundreds of lookups a second read the rows at most once a second
+ * per user, reused while no list work started or ended here since, so a change is seen at once; a container
+ * created or renamed by the app shows within that second. A shared store (Redis) is read at the database's
+ * version on every lookup: another scrub service may change a list, and a store behind the database must fail
+ * the lookup closed, not answer at the version it still has.
+ */
+async function listRows(manager: ListManager, userId: string, fresh: boolean): Promise<{ rows: ListRow[]; cached: boolean }> {
+  if (!manager.store.fillsOnDemand) return { rows: await readRows(manager, userId), cached: false };
+  let cache = rowCaches.get(manager);
+  if (!cache) rowCaches.set(manager, (cache = new TtlCache(LOOKUP_LISTS_CACHE_MS)));
+  const hit = fresh ? undefined : cache.get(userId);
+  if (hit && hit.generation === manager.generation) return { rows: hit.rows, cached: true };
+  const generation = manager.generation;
+  const rows = await readRows(manager, userId);
+  cache.set(userId, { generation, rows });
+  return { rows, cached: false };
+}
+
+export async function lookupNumbers(manager: ListManager, input: LookupInput): Promise<LookupAnswer> {
+  const numbers = Float64Array.from(input.numbers);
+  const first = await listRows(manager, input.userId, false);
+  try {
+    return await lookupAt(manager, first.rows, numbers);
+  } catch (e) {
+    if (!first.cached || !(e instanceof ListStoreError)) throw e;
+    return lookupAt(manager, (await listRows(manager, input.userId, true)).rows, numbers);
+  }
+}
+
+async function lookupAt(manager: ListManager, rows: ListRow[], numbers: Float64Array): Promise<LookupAnswer> {
   const ordered = [
     ...ADMIN_LIST_KINDS.map((kind) => {
       const row = rows.find((r) => r.kind === kind);
@@ -63,7 +107,6 @@ export async function lookupNumbers(manager: ListManager, input: LookupInput): P
     }),
     ...rows.filter((r) => r.kind === "container"),
   ];
-  const numbers = Float64Array.from(input.numbers);
   const lists = await Promise.all(
     ordered.map(async (r): Promise<LookupList> => {
       const info: ListInfo = {
@@ -75,14 +118,39 @@ export async function lookupNumbers(manager: ListManager, input: LookupInput): P
         deleted: false,
         stamp: `${new Date(r.created_at).getTime()}-${new Date(r.updated_at).getTime()}`,
       };
-      const hits: number[] = [];
       const snapshot = numbers.length ? await manager.snapshotAt(info) : null;
-      if (snapshot) {
-        const on = await snapshot.has(numbers, numbers.length);
-        for (let i = 0; i < on.length; i++) if (on[i]) hits.push(i);
-      }
+      const hits = snapshot ? await listed(snapshot, manager.bloomAt(info), numbers) : [];
       return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits };
     }),
   );
   return { lists };
+}
+
+/**
+ * Indexes of the numbers the list holds, ascending. Like a scrub, the store is asked only for the numbers the
+ * list's Bloom filter of that version does not rule out (a Bloom filter has no false negatives), or for all of
+ * them while this process has no such filter.
+ */
+async function listed(snapshot: ListSnapshot, bloom: BloomFilter | null, numbers: Float64Array): Promise<number[]> {
+  let ask = numbers;
+  let at: Uint32Array | null = null;
+  if (bloom) {
+    const maybe = new Uint8Array(numbers.length);
+    bloom.hasMany(numbers, numbers.length, maybe, 1);
+    let count = 0;
+    for (let i = 0; i < maybe.length; i++) count += maybe[i];
+    ask = new Float64Array(count);
+    at = new Uint32Array(count);
+    for (let i = 0, k = 0; i < maybe.length; i++) {
+      if (maybe[i]) {
+        ask[k] = numbers[i];
+        at[k++] = i;
+      }
+    }
+  }
+  const hits: number[] = [];
+  if (ask.length === 0) return hits;
+  const on = await snapshot.has(ask, ask.length);
+  for (let i = 0; i < on.length; i++) if (on[i]) hits.push(at ? at[i] : i);
+  return hits;
 }

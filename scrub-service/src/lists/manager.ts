@@ -17,7 +17,7 @@
  */
 import type { DbHandle } from "../../../db/client";
 import type { AdminListKind } from "../list-types";
-import type { SharedBloom } from "./bloom";
+import type { BloomFilter, SharedBloom } from "./bloom";
 import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";
@@ -71,12 +71,27 @@ export class ListManager {
     this.blooms = new ListBlooms(this.bloomFp, this.files);
   }
 
+  /**
+   * Moves whenever work on a list (a change, a rebuild, a fill) starts or ends in this process: what was read
+   * about the lists before is to be read again once it moved (the live lookup's list rows, lookup.ts).
+   */
+  get generation(): number {
+    return this.workSeen;
+  }
+  private workSeen = 0;
+
   /** Runs fn alone for this list within this process. */
   private exclusive<T>(listId: number, fn: () => Promise<T>): Promise<T> {
     const prev = this.locks.get(listId) ?? Promise.resolve();
-    const run = prev.catch(() => {}).then(fn);
+    const run = prev
+      .catch(() => {})
+      .then(() => {
+        this.workSeen++;
+        return fn();
+      });
     this.locks.set(listId, run);
     return run.finally(() => {
+      this.workSeen++;
       if (this.locks.get(listId) === run) this.locks.delete(listId);
     });
   }
@@ -211,6 +226,29 @@ export class ListManager {
       if ((await this.store.version(info.id)) !== info.version) await this.fillFromDatabase(info.id);
     });
     return this.store.snapshot(info.id, info.version);
+  }
+
+  /**
+   * This process's Bloom filter of exactly `info.version` (what a live lookup asks before the store, as a scrub
+   * does), or null. A missing one starts loading in the background (its cache file, else the list's numbers),
+   * so later lookups skip the store for the numbers it rules out; until then they ask the store for all.
+   */
+  bloomAt(info: ListInfo): BloomFilter | null {
+    const bloom = this.blooms.get(info.id, info.version);
+    if (bloom || this.bloomLoads.has(info.id)) return bloom;
+    const load = this.exclusive(info.id, async () => {
+      if (!this.blooms.get(info.id, info.version)) await this.loadBloom(info.id);
+    })
+      .catch((e) => console.warn(`[lists] the Bloom filter of list ${info.id} could not be loaded for lookups: ${(e as Error).message}`))
+      .finally(() => this.bloomLoads.delete(info.id));
+    this.bloomLoads.set(info.id, load);
+    return null;
+  }
+  private bloomLoads = new Map<number, Promise<void>>();
+
+  /** Frees this process's Bloom filter of a list; the next scrub (or lookup, in the background) loads it again. */
+  dropBloom(listId: number): void {
+    this.blooms.forget(listId);
   }
 
   /** Status of every list: database version vs the store's. */
