@@ -19,7 +19,7 @@
  * asserted.
  * Env: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_DNC (1000000), BENCH_PORT (3313), BENCH_SERVICE_PORT (3323),
  * BENCH_MODES (embedded,services), BENCH_SERVER, BENCH_BUILD_DIR, BENCH_CPU_PROF (a directory: the serving app
- * process writes a V8 CPU profile there).
+ * process, and in services mode the scrub service, write V8 CPU profiles there).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -305,7 +305,7 @@ async function main(): Promise<void> {
           SCRUB_SERVICE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
           SCRUB_REDIS_PREFIX: redisPrefix,
         });
-        const svc = startChild(["scrub-service/src/index.ts"], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service");
+        const svc = startChild(["scrub-service/src/index.ts"], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", { profile: true });
         children.push(svc.child);
         await svc.ready;
       }

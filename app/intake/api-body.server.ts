@@ -45,6 +45,11 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
  * stops there), 400 when it is not JSON. The one JSON reader of the API.
  */
 export async function readJsonCapped(request: Request, max: number, tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`): Promise<unknown> {
+  return parseJsonBody(await readBodyCapped(request, max, tooLargeMessage));
+}
+
+/** The body's bytes, refused (413) past `max`: on the declared length before reading, and while reading. */
+export async function readBodyCapped(request: Request, max: number, tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`): Promise<Buffer> {
   const tooLarge = () => new ApiError(413, "payload_too_large", tooLargeMessage);
   const declared = Number(request.headers.get("Content-Length") ?? "");
   if (Number.isFinite(declared) && declared > max) throw tooLarge();
@@ -63,8 +68,13 @@ export async function readJsonCapped(request: Request, max: number, tooLargeMess
       chunks.push(value);
     }
   }
+  return Buffer.concat(chunks);
+}
+
+/** JSON from a body's bytes (UTF-8), or 400 invalid_json. */
+export function parseJsonBody(bytes: Buffer): unknown {
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(bytes.toString("utf8"));
   } catch {
     throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
   }

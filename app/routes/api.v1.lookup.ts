@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, jsonText, notFound, validate } from "~/api/api.server";
+import { apiHandler, jsonText, notFound } from "~/api/api.server";
 import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { lookUp, lookupResponseJson, lookupSchema, parseEntries, readLookupBody, requireLookupAccess } from "~/api/lookup.server";
+import { lookUp, lookupResponseJson, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
 
 const handle = apiHandler({
   /**
@@ -14,22 +14,22 @@ const handle = apiHandler({
    */
   async POST({ request, api }) {
     await requireLookupAccess(api);
-    const input = validate(lookupSchema, await readLookupBody(request));
-    const entries = parseEntries(input.numbers);
+    const input = await readLookupInput(request);
+    const { entries } = input;
     const answer = await lookUp(await getScrubService(), api.userId, entries.distinct);
     let containerId: number | null = null;
-    if (input.container_id != null) {
-      if (!answer.lists.some((l) => l.kind === "container" && l.id === input.container_id)) throw notFound("Container");
-      containerId = input.container_id;
-    } else if (input.container_id === undefined && api.containerId != null && answer.lists.some((l) => l.id === api.containerId)) {
+    if (input.containerId != null) {
+      if (!answer.lists.some((l) => l.kind === "container" && l.id === input.containerId)) throw notFound("Container");
+      containerId = input.containerId;
+    } else if (input.containerId === undefined && api.containerId != null && answer.lists.some((l) => l.id === api.containerId)) {
       containerId = api.containerId; // the integration's default container, while it still exists
     }
     try {
-      await recordLookupUsage(api.db, { userId: api.userId, amount: input.numbers.length, unlimited: isUnlimitedRole(api.role), period: api.period });
+      await recordLookupUsage(api.db, { userId: api.userId, amount: entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
     } catch (e) {
       throw intakeErrorToApi(e);
     }
-    return jsonText(api, lookupResponseJson(input.numbers, entries, answer, { suppressionType: input.suppression_type, containerId }));
+    return jsonText(api, lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId }));
   },
 }, { budget: "lookup" });
 
