@@ -75,6 +75,9 @@ export class ListBlooms {
   }
 }
 
+/** The smallest filter's capacity: a list of fewer numbers still costs a filter of this many (about 120 KB). */
+export const MIN_BLOOM_CAPACITY = 100_000;
+
 function capacityFor(size: number): number {
-  return Math.max(Math.ceil(size * 1.25), 100_000);
+  return Math.max(Math.ceil(size * 1.25), MIN_BLOOM_CAPACITY);
 }
