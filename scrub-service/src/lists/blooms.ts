@@ -75,8 +75,12 @@ export class ListBlooms {
   }
 }
 
-/** The smallest filter's capacity: a list of fewer numbers still costs a filter of this many (about 120 KB). */
-export const MIN_BLOOM_CAPACITY = 100_000;
+/**
+ * The smallest filter's capacity: a list of fewer numbers still costs a filter of this many (~12 KB). Small, so
+ * that a scrub service may hold one for every container its lookups and scrubs touch; a small list that grows
+ * past it gets a new filter, which for so few numbers is quick to build.
+ */
+export const MIN_BLOOM_CAPACITY = 10_000;
 
 function capacityFor(size: number): number {
   return Math.max(Math.ceil(size * 1.25), MIN_BLOOM_CAPACITY);

@@ -18,7 +18,7 @@
 import type { DbHandle } from "../../../db/client";
 import type { AdminListKind } from "../list-types";
 import type { BloomFilter, SharedBloom } from "./bloom";
-import { ListBlooms, MIN_BLOOM_CAPACITY } from "./blooms";
+import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";
 import { writeRows, type ChangeCounts } from "./rows";
@@ -230,15 +230,12 @@ export class ListManager {
 
   /**
    * This process's Bloom filter of exactly `info.version` (what a live lookup asks before the store, as a scrub
-   * does), or null. A missing one of an admin list, or of a container big enough that its filter weighs what its
-   * numbers do (a small one would cost the smallest filter's ~120 KB each), starts loading in the background (its
-   * cache file, else the list's numbers), so later lookups skip the store for the numbers it rules out; until
-   * then they ask the store for all.
+   * does), or null. A missing one starts loading in the background (its cache file, else the list's numbers), so
+   * later lookups skip the store for the numbers it rules out; until then they ask the store for all.
    */
   bloomAt(info: ListInfo): BloomFilter | null {
     const bloom = this.blooms.get(info.id, info.version);
     if (bloom || this.bloomLoads.has(info.id)) return bloom;
-    if (info.kind === "container" && info.size < MIN_BLOOM_CAPACITY) return null;
     const load = this.exclusive(info.id, async () => {
       if (!this.blooms.get(info.id, info.version)) await this.loadBloom(info.id);
     })
