@@ -20,7 +20,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices } from "./list-types";
-import { createListLoad, createScrubJob, type ManualLoadInput, type ScrubService } from "./service";
+import { createListLoad, createScrubJob, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
 import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
@@ -51,7 +51,10 @@ class HttpError extends Error {
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? Number(v) : v));
+  sendText(res, status, JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
   res.writeHead(status, { "Content-Type": "application/json" });
   res.end(text);
 }
@@ -241,7 +244,8 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           throw e;
         }
         try {
-          return send(res, 200, await service.lookup(input));
+          const answer: LookupAnswer = await service.lookup(input);
+          return sendText(res, 200, JSON.stringify(answer)); // numbers only: no bigint to convert, no replacer per value
         } catch (e) {
           if (e instanceof ListStoreError) throw new HttpError(503, e.message);
           throw e;
