@@ -239,7 +239,7 @@ export async function setIntegrationToggle(
 /** Soft-deletes the integration and revokes its keys at once. */
 export async function deleteIntegration(db: Db, { id, userId }: { id: string; userId: string }): Promise<boolean> {
   if (!isUuid(id)) return false;
-  return db.transaction().execute(async (trx) => {
+  const deleted = await db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable("integrations")
       .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
@@ -260,9 +260,10 @@ export async function deleteIntegration(db: Db, { id, userId }: { id: string; us
       .where("integration_id", "=", id)
       .where("status", "=", "pending")
       .execute();
-    forgetLookupKeys();
     return true;
   });
+  if (deleted) forgetLookupKeys(); // after the commit: a lookup in between would keep the old row
+  return deleted;
 }
 
 export function generateApiKey(): { key: string; prefix: string; hash: string } {

@@ -69,7 +69,7 @@ export async function grantPlan(
   const now = input.now ?? new Date();
   const end = new Date(now.getTime() + plan.periodDays * DAY_MS);
   const inTransaction = <T>(fn: (trx: Db) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
-  return inTransaction(async (trx) => {
+  const granted = await inTransaction(async (trx) => {
     // Same lock as reserveUsage and markTransactionPaid: no reservation runs against a half-switched period.
     await sql`select id from users where id = ${input.userId} for update`.execute(trx);
     await trx
@@ -109,7 +109,8 @@ export async function grantPlan(
       targetId: id,
       details: { userId: input.userId, plan: plan.name, startDate: now.toISOString(), endDate: end.toISOString() },
     });
-    forgetLookupKeys(); // the owner's plan period changed
     return { transactionId: id, startDate: now, endDate: end };
   });
+  forgetLookupKeys(); // the owner's plan period changed (inside a caller's transaction: bounded by the key cache's second)
+  return granted;
 }
