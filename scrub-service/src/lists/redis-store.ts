@@ -1005,8 +1005,11 @@ class RedisChange implements StoreChange {
   async beforeCommit(): Promise<void> {
     await this.writing;
     if (this.building) this.replaced = await this.building;
-    // in-place writes: on the replicas before the database makes the version visible (a replacement
-    // waits in finishChange, before its swap)
+    // on the replicas before the database makes the version visible: in-place writes, and a replacement's
+    // sets (finishChange waits again before its swap; then nothing is left to confirm). A replica that does
+    // not confirm fails the change here, so the database keeps the old version and the old copy is served.
+    const connection = (this.replaced as RedisReplaceHandle | undefined)?.connection;
+    if (connection !== undefined) await this.store.replicated(connection);
     if (this.touched && this.mark !== null) await this.store.replicated(this.mark);
   }
 
