@@ -125,10 +125,19 @@ export function isCluster(c: RedisClient): c is Cluster {
   return c instanceof Cluster;
 }
 
-/** Every master (the one node outside a cluster): SCAN, DBSIZE and INFO run on each. */
+/**
+ * Every master (the one node outside a cluster): SCAN, DBSIZE, INFO and WAIT run on each. In a cluster each
+ * one is asked its ROLE: ioredis learns roles only from a MOVED or an error, so after a failover this client
+ * has not run into yet it still names the demoted master (now a replica: a WAIT there finds no replicas to
+ * wait for, an UNLINK is refused with MOVED) and not its promoted replica. Then the slot map is read again.
+ */
 export async function masters(c: RedisClient): Promise<Redis[]> {
   if (!isCluster(c)) return [c];
   if (c.status !== "ready") await c.ping(); // queued until the slots are known
+  const roles = await Promise.all(c.nodes("master").map((n) => n.role().then((r) => r[0], () => "unknown")));
+  if (roles.some((r) => r !== "master")) {
+    await new Promise<void>((resolve, reject) => c.refreshSlotsCache((e) => (e ? reject(e) : resolve())));
+  }
   const m = c.nodes("master");
   if (m.length === 0) throw new Error("the Redis Cluster has no reachable master");
   return m;

@@ -306,16 +306,22 @@ export class RedisListStore implements ListStore {
     this.redis.defineCommand("scrubFinish", { numberOfKeys: 1, lua: FINISH_LUA });
     const reconnected = () => void this.connections++;
     if (isCluster(this.redis)) {
-      this.redis.on("+node", reconnected);
-      this.redis.on("-node", reconnected);
+      // masters' connections only: replicas join and leave the client's pool as CLUSTER SLOTS lists them
+      // (Redis 7 leaves out a replica until it has reported a replication offset), and take no writes
+      const master = (node: Redis) => void (node.options.readOnly || this.connections++);
+      this.redis.on("+node", master);
+      this.redis.on("-node", master);
     } else {
       this.redis.on("ready", reconnected);
     }
   }
 
-  /** The connection mark a change's first write goes out on (connects first). */
+  /**
+   * The connection mark a change's first write goes out on (connects first; in a cluster, masters() makes the
+   * client know the masters as they are now, so a master connection made or lost after this is a real change).
+   */
   async connectionMark(): Promise<number> {
-    await this.call("connect", () => this.redis.ping());
+    await this.call<unknown>("connect", () => (isCluster(this.redis) ? masters(this.redis) : this.redis.ping()));
     return this.connections;
   }
 
@@ -344,6 +350,14 @@ export class RedisListStore implements ListStore {
   private async waitForReplicas(node: Redis): Promise<void> {
     const acknowledged = async () => {
       const info = await this.call("replication", () => node.info("replication"));
+      // a node demoted by a failover since the client learnt the roles has no replicas of its own: the
+      // writes may sit on its promoted replica, whose replicas nothing waited for
+      if (!/^role:master\r?$/m.test(info)) {
+        throw new ListStoreError(
+          `The list store (Redis): ${nodeName(node)} is no longer a primary (a failover during this list change); ` +
+            "it is not made current. Load it again.",
+        );
+      }
       return [...info.matchAll(/^slave\d+:.*state=online.*offset=(\d+)/gm)].map((m) => Number(m[1]));
     };
     const first = await acknowledged();
