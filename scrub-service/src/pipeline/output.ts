@@ -9,8 +9,8 @@ export type OutputKind = "good" | "bad" | "invalid";
 
 /**
  * One result file, written to a temp name and renamed by the caller when the scrub succeeded. Each write is
- * awaited until the bytes are in the file and in its SHA-256, so the batch memory they come from can be reused
- * right after.
+ * awaited until the bytes are in the file; it returns the SHA-256's ticket for them: the batch memory they come
+ * from may be reused once `hashed(ticket)` (the hash may still be reading it).
  */
 export class Output {
   readonly tmp: string;
@@ -34,7 +34,7 @@ export class Output {
     this.fh = await fs.promises.open(this.tmp, "w");
   }
 
-  async write(buf: Uint8Array, records: number): Promise<void> {
+  async write(buf: Uint8Array, records: number): Promise<number> {
     this.records += records;
     this.bytes += buf.length;
     const ticket = this.hash.update(buf);
@@ -43,6 +43,15 @@ export class Output {
       const { bytesWritten } = await this.fh!.write(buf, done, buf.length - done);
       done += bytesWritten;
     }
+    return ticket;
+  }
+
+  /** Whether the SHA-256 has read the bytes of `ticket` (and every earlier write's). */
+  isHashed(ticket: number): boolean {
+    return this.hash.isDone(ticket);
+  }
+
+  async hashed(ticket: number): Promise<void> {
     if (!this.hash.isDone(ticket)) await this.hash.whenDone(ticket);
   }
 
@@ -91,11 +100,26 @@ export class ResultFiles {
     await this.invalid.write(h.withReason, 0);
   }
 
-  /** One batch's emitted bytes and its rows per class (good, bad, invalid). */
-  async writeBatch(bufs: [Uint8Array, Uint8Array, Uint8Array], counts: number[]): Promise<void> {
-    await this.good.write(bufs[0], counts[0]);
-    await this.bad.write(bufs[1], counts[1]);
-    await this.invalid.write(bufs[2], counts[2]);
+  /**
+   * One batch's emitted bytes and its rows per class (good, bad, invalid), the three files written at once.
+   * Returns the ticket to pass to `hashed` before the batch's output memory is reused.
+   */
+  async writeBatch(bufs: [Uint8Array, Uint8Array, Uint8Array], counts: number[]): Promise<number> {
+    const tickets = await Promise.all(this.all.map((o, i) => o.write(bufs[i], counts[i])));
+    return Math.max(...tickets);
+  }
+
+  /**
+   * Whether the SHA-256s have read every byte of the write that returned `ticket` (and of earlier ones): the
+   * three files' hashes share one ticket counter (one Sha256Thread, or in place: always done).
+   */
+  isHashed(ticket: number): boolean {
+    return this.good.isHashed(ticket);
+  }
+
+  /** Resolves once isHashed(ticket). */
+  hashed(ticket: number): Promise<void> {
+    return this.good.hashed(ticket);
   }
 
   /** Closes the files and renames them into place (only when the whole scrub succeeded). */

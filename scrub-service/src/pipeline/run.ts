@@ -160,7 +160,17 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       return { classes, reasonIdx, ...classify(findings, stages, classes, reasonIdx) };
     };
 
-    const freeSlots: Slot[] = [];
+    /** Slots whose batch is written, with the SHA-256 ticket of its output bytes (see takeSlot). */
+    const freeSlots: { slot: Slot; ticket: number }[] = [];
+    /** A written batch's slot once the hash has read its output bytes (waiting for the oldest), else a new one. */
+    const takeSlot = async (): Promise<Slot> => {
+      const i = freeSlots.findIndex((f) => outs.isHashed(f.ticket));
+      if (i >= 0) return freeSlots.splice(i, 1)[0].slot;
+      const oldest = freeSlots.shift();
+      if (!oldest) return newSlot(batchBytes);
+      await outs.hashed(oldest.ticket);
+      return oldest.slot;
+    };
     let classifyChain: Promise<unknown> = Promise.resolve();
     /** Resolves once the previous batch was posted to the duplicate check (posting follows input order). */
     let dedupeChain: Promise<unknown> = Promise.resolve();
@@ -173,7 +183,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       if (input.signal?.aborted) throw input.signal.reason ?? new Error("aborted");
       const batch = await reader.next();
       if (!batch) break;
-      const slot = freeSlots.pop() ?? newSlot(batchBytes);
+      const slot = await takeSlot();
       const parsed = input.pool.run({
         op: "parse",
         buf: batch.buf,
@@ -230,14 +240,14 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         await prevWrite;
         const counts = c.counts;
         for (let i = 0; i < REASONS.length; i++) if (c.byReason[i]) progress.reasons[REASONS[i]] += c.byReason[i];
-        await outs.writeBatch(bufs, counts);
+        const ticket = await outs.writeBatch(bufs, counts);
         progress.rowsDone += p.rows.count;
         progress.good += counts[0];
         progress.bad += counts[1];
         progress.invalid += counts[2];
         progress.bytesRead = batch.fileOffset;
         // Everything this batch's memory was used for is done (parse, duplicate check, emit, write).
-        freeSlots.push(slot);
+        freeSlots.push({ slot, ticket });
         reader.release(batch.buf);
         input.onProgress?.(progress);
       })();

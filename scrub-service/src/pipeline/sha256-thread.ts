@@ -3,10 +3,11 @@
  * SHA-256 of each file's bytes; computed on the pipeline's main thread it was ~0.17 s of every 3M-row scrub
  * (228 MB at ~1.4 GB/s) in the thread that reads, orders and writes, while the two cores had idle time
  * (docs/decisions/090, "bench:scrub before and after"). Here the main thread only posts views of the batch
- * memory it already has (SharedArrayBuffers: nothing is copied) and the thread hashes them in posting order.
+ * memory it already has (SharedArrayBuffers: nothing is copied), the updates of one synchronous run in one
+ * message, and the thread hashes them in posting order.
  *
  * Batch memory is reused: a caller may reuse bytes it posted only once `isDone(ticket)` (or `whenDone`) says
- * the thread has hashed them. The hashes are the same bytes in the same order as hashing in place (a test
+ * the thread has hashed them. The thread says so in shared memory (`done`), never with a message. The hashes are the same bytes in the same order as hashing in place (a test
  * compares both with a plain SHA-256 of the files).
  *
  * The thread's code is a few lines of plain JavaScript run with `eval` (no build step, so the app's bundle,
@@ -16,24 +17,33 @@ import crypto from "node:crypto";
 import { Worker } from "node:worker_threads";
 
 const THREAD_SOURCE = `
-const { parentPort } = require("node:worker_threads");
+const { parentPort, workerData } = require("node:worker_threads");
 const crypto = require("node:crypto");
+const done = workerData.done;
 const hashes = new Map();
-let done = null;
+const hashOf = (stream) => {
+  let h = hashes.get(stream);
+  if (!h) hashes.set(stream, (h = crypto.createHash("sha256")));
+  return h;
+};
 parentPort.on("message", (m) => {
-  if (m.op === "init") { done = m.done; return; }
-  let h = hashes.get(m.stream);
-  if (!h) hashes.set(m.stream, (h = crypto.createHash("sha256")));
   if (m.op === "update") {
-    h.update(m.bytes);
-    Atomics.store(done, 0, m.ticket);
-    parentPort.postMessage({ done: m.ticket });
+    for (const p of m.pieces) {
+      hashOf(p.stream).update(p.bytes);
+      Atomics.store(done, 0, p.ticket);
+    }
+    Atomics.notify(done, 0);
   } else {
-    parentPort.postMessage({ stream: m.stream, hex: h.digest("hex") });
+    parentPort.postMessage({ stream: m.stream, hex: hashOf(m.stream).digest("hex") });
     hashes.delete(m.stream);
   }
 });
 `;
+
+/** Atomics.waitAsync (ES2024; Node 16+), typed here because the project's lib is ES2023. */
+const waitAsync = (
+  Atomics as unknown as { waitAsync(a: Int32Array, index: number, value: number): { async: boolean; value: Promise<unknown> | string } }
+).waitAsync;
 
 /** A SHA-256 being fed: in this thread (small files) or by a Sha256Thread. */
 export interface StreamHash {
@@ -65,22 +75,14 @@ export class Sha256Thread {
   private readonly done = new Int32Array(new SharedArrayBuffer(4));
   private ticket = 0;
   private streams = 0;
+  /** Updates not posted yet: every update of one synchronous run goes out in one message (see flush). */
+  private pending: { stream: number; ticket: number; bytes: Uint8Array }[] = [];
   private readonly digests = new Map<number, { resolve: (hex: string) => void; reject: (e: Error) => void }>();
-  /** whenDone callers. */
-  private waiting: { ticket: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private failed: Error | null = null;
 
   constructor() {
-    this.worker = new Worker(THREAD_SOURCE, { eval: true });
-    this.worker.postMessage({ op: "init", done: this.done });
-    this.worker.on("message", (m: { stream: number; hex: string } | { done: number }) => {
-      if ("done" in m) {
-        if (!this.waiting.length) return;
-        const ready = this.waiting.filter((w) => w.ticket <= m.done);
-        this.waiting = this.waiting.filter((w) => w.ticket > m.done);
-        for (const w of ready) w.resolve();
-        return;
-      }
+    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { done: this.done } });
+    this.worker.on("message", (m: { stream: number; hex: string }) => {
       this.digests.get(m.stream)?.resolve(m.hex);
       this.digests.delete(m.stream);
     });
@@ -90,9 +92,10 @@ export class Sha256Thread {
 
   private fail(e: Error): void {
     this.failed ??= e;
+    this.pending = [];
     for (const d of this.digests.values()) d.reject(this.failed);
     this.digests.clear();
-    for (const w of this.waiting.splice(0)) w.reject(this.failed);
+    Atomics.notify(this.done, 0); // whenDone callers wake up and see `failed`
   }
 
   /** A new SHA-256, fed in the order of its update calls. */
@@ -109,25 +112,43 @@ export class Sha256Thread {
   private update(stream: number, bytes: Uint8Array): number {
     if (this.failed) throw this.failed;
     const ticket = ++this.ticket;
-    // A view of shared memory is posted as is; other bytes are copied by postMessage.
-    this.worker.postMessage({ op: "update", stream, ticket, bytes });
+    // A view of shared memory is posted as is (reusable once its ticket is done); other bytes are copied now,
+    // so the caller may reuse them at once.
+    const piece = bytes.buffer instanceof SharedArrayBuffer ? bytes : bytes.slice();
+    if (!this.pending.length) queueMicrotask(this.flush);
+    this.pending.push({ stream, ticket, bytes: piece });
     return ticket;
   }
+
+  /**
+   * Posts the pending updates in one message. A message per update woke the thread (and, with its answer, the
+   * main thread) four times per batch; the thread now answers through `done` in shared memory only.
+   */
+  private readonly flush = (): void => {
+    if (!this.pending.length || this.failed) return;
+    const pieces = this.pending;
+    this.pending = [];
+    this.worker.postMessage({ op: "update", pieces });
+  };
 
   private isDone(ticket: number): boolean {
     return Atomics.load(this.done, 0) >= ticket;
   }
 
-  private whenDone(ticket: number): Promise<void> {
-    if (this.isDone(ticket)) return Promise.resolve();
-    if (this.failed) return Promise.reject(this.failed);
-    // the thread answers every update with its ticket: a waiter is woken by that message (and rejected when the
-    // thread fails), with no polling or timeout
-    return new Promise<void>((resolve, reject) => this.waiting.push({ ticket, resolve, reject }));
+  private async whenDone(ticket: number): Promise<void> {
+    for (;;) {
+      if (this.failed) throw this.failed;
+      const hashed = Atomics.load(this.done, 0);
+      if (hashed >= ticket) return;
+      this.flush();
+      const wait = waitAsync(this.done, 0, hashed);
+      if (wait.async) await wait.value;
+    }
   }
 
   private digest(stream: number): Promise<string> {
     if (this.failed) return Promise.reject(this.failed);
+    this.flush(); // the stream's last updates go first
     return new Promise<string>((resolve, reject) => {
       this.digests.set(stream, { resolve, reject });
       this.worker.postMessage({ op: "digest", stream });
