@@ -105,27 +105,47 @@ const CHECK_LINE = 128;
 /** Per NPA·1000+NXX: 0 not in service, else kind index + 1, with CHECK_LINE when the line number decides. */
 const EXCHANGES = new Uint8Array(1_000_000);
 const AREA_REGION: string[] = new Array(1000).fill("");
-for (const [npa, region, runs] of AREA_CODE_ROWS) {
-  AREA_REGION[npa] = region;
-  let nxx = 200;
-  for (const m of runs.matchAll(/([a-z.])(\d+)/g)) {
-    const kind = KIND_BY_LETTER.get(m[1]) ?? 0;
-    for (let end = nxx + Number(m[2]); nxx < end; nxx++) {
-      if (nxx % 100 !== 11) EXCHANGES[npa * 1000 + nxx] = kind; // N11 exchanges are service codes
-    }
-  }
-  if (EXCHANGES[npa * 1000 + 555]) EXCHANGES[npa * 1000 + 555] |= CHECK_LINE;
-}
-for (const key of MIXED_EXCHANGES.keys()) EXCHANGES[key] = CHECK_LINE;
 /**
  * The hot path's question, one bit per NPA·1000+NXX: in service whatever the line number (EXCHANGES entry
  * set, without CHECK_LINE). 125 KB instead of the 1 MB byte table: it stays in the core's cache, where the
  * byte table cost a cache miss on most rows of a large file (decision 090, "bench:scrub before and after").
  */
 const IN_SERVICE = new Int32Array(1_000_000 / 32);
-for (let key = 0; key < 1_000_000; key++) {
-  const entry = EXCHANGES[key];
-  if (entry !== 0 && entry < CHECK_LINE) IN_SERVICE[key >> 5] |= 1 << (key & 31);
+/** Sets (or clears) the IN_SERVICE bits of keys [from, to): whole words at once (this runs in every thread at load). */
+function markInService(from: number, to: number, on: boolean): void {
+  while (from < to) {
+    const w = from >> 5;
+    const lo = from & 31;
+    const hi = Math.min(32, lo + (to - from));
+    const bits = hi - lo === 32 ? -1 : ((1 << (hi - lo)) - 1) << lo;
+    IN_SERVICE[w] = on ? IN_SERVICE[w] | bits : IN_SERVICE[w] & ~bits;
+    from += hi - lo;
+  }
+}
+for (const [npa, region, runs] of AREA_CODE_ROWS) {
+  AREA_REGION[npa] = region;
+  let nxx = 200;
+  for (const m of runs.matchAll(/([a-z.])(\d+)/g)) {
+    const kind = KIND_BY_LETTER.get(m[1]) ?? 0;
+    const end = nxx + Number(m[2]);
+    EXCHANGES.fill(kind, npa * 1000 + nxx, npa * 1000 + end);
+    if (kind) markInService(npa * 1000 + nxx, npa * 1000 + end, true);
+    nxx = end;
+  }
+  // N11 exchanges are service codes
+  for (let n11 = 211; n11 < 1000; n11 += 100) {
+    EXCHANGES[npa * 1000 + n11] = 0;
+    markInService(npa * 1000 + n11, npa * 1000 + n11 + 1, false);
+  }
+  const key555 = npa * 1000 + 555;
+  if (EXCHANGES[key555]) {
+    EXCHANGES[key555] |= CHECK_LINE;
+    markInService(key555, key555 + 1, false);
+  }
+}
+for (const key of MIXED_EXCHANGES.keys()) {
+  EXCHANGES[key] = CHECK_LINE;
+  markInService(key, key + 1, false);
 }
 /** Whether a 10-digit value's NPA-NXX is in service for every line number (value < 10^10). */
 const inService = (value: number): boolean => {
@@ -261,7 +281,36 @@ const decoder = new TextDecoder("utf-8");
 /** normalizeCode over UTF-8 bytes; identical results to normalizeCode(the decoded text). */
 export function normalizeBytes(buf: Uint8Array, s: number, e: number): number {
   const c = scanBytes(buf, s, e);
-  return c === SLOW ? slowPath(decoder.decode(buf.subarray(s, e))) : c;
+  if (c !== SLOW) return c;
+  // Excel's scientific notation (1.23457E+9) is common in exported sheets: answered here, not through a string
+  if (isExcelNotationBytes(buf, s, e)) return CODE_EXCEL;
+  return slowPath(decoder.decode(buf.subarray(s, e)));
+}
+
+const isDigitByte = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * EXCEL_NOTATION on the bytes buf[s, e) trimmed of ASCII spaces and tabs: ASCII only, so the text slowPath
+ * would test (the decoded cell, trimmed) is the same characters.
+ */
+function isExcelNotationBytes(buf: Uint8Array, s: number, e: number): boolean {
+  while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;
+  while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
+  let i = s;
+  if (i < e && (buf[i] === 43 || buf[i] === 45)) i++;
+  const intStart = i;
+  while (i < e && isDigitByte(buf[i])) i++;
+  if (i === intStart) return false;
+  if (i < e && buf[i] === 46) {
+    i++;
+    while (i < e && isDigitByte(buf[i])) i++;
+  }
+  if (i >= e || (buf[i] !== 69 && buf[i] !== 101)) return false;
+  i++;
+  if (i < e && (buf[i] === 43 || buf[i] === 45)) i++;
+  const expStart = i;
+  while (i < e && isDigitByte(buf[i])) i++;
+  return i > expStart && i === e;
 }
 
 /** The 10-digit number (2000000000…9999999999) when valid, else a negative code (reasonOfCode). */
