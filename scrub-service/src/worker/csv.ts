@@ -492,26 +492,50 @@ export interface EmitInput {
   describeInvalid?: boolean;
 }
 
+const encoder = new TextEncoder();
+/** Bytes of reason texts, encoded once per thread (a batch's bad and invalid rows share a few dozen). */
+const reasonBytesCache = new Map<string, Uint8Array>();
+/** Bytes of invalid rows' sentences by code (a code's detail names an area code, exchange or digit count). */
+const sentenceBytesCache = new Map<number, Uint8Array>();
+
+function reasonBytes(text: string): Uint8Array {
+  let b = reasonBytesCache.get(text);
+  if (!b) {
+    if (reasonBytesCache.size >= 4096) reasonBytesCache.clear();
+    reasonBytesCache.set(text, (b = encoder.encode(text)));
+  }
+  return b;
+}
+
+function sentenceBytes(code: number): Uint8Array {
+  let b = sentenceBytesCache.get(code);
+  if (!b) {
+    if (sentenceBytesCache.size >= 4096) sentenceBytesCache.clear();
+    sentenceBytesCache.set(code, (b = encoder.encode(invalidReasonText(code))));
+  }
+  return b;
+}
+
 /** Builds the bytes of good, bad and invalid output for a batch (rows end with \n). */
 export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuffer): [Uint8Array, Uint8Array, Uint8Array] {
-  const { rows, classes, reasonIdx, reasons, delim, width } = input;
-  const encoder = new TextEncoder();
-  const reasonBytes = reasons.map((r) => encoder.encode(r));
-  const described = new Map<number, Uint8Array>();
-  const reasonOf = (r: number): Uint8Array => {
-    if (!input.describeInvalid || classes[r] !== CLASS_INVALID) return reasonBytes[reasonIdx[r]];
-    const code = rows.codes[r];
-    let b = described.get(code);
-    if (!b) described.set(code, (b = encoder.encode(invalidReasonText(code))));
-    return b;
-  };
+  const { rows, classes, reasonIdx, delim, width } = input;
+  const byIndex = input.reasons.map(reasonBytes);
+  const describe = input.describeInvalid === true;
+  const { rowStart, rowEnd, escape, fields, codes } = rows;
+  const n = rows.count;
+  // The reason cell of each bad or invalid row, looked up once for sizing and writing (good rows have none).
+  const reasonOf: Uint8Array[] = [];
   const sizes = [0, 0, 0];
-  for (let r = 0; r < rows.count; r++) {
-    const len = rows.rowEnd[r] - rows.rowStart[r];
+  for (let r = 0; r < n; r++) {
+    const len = rowEnd[r] - rowStart[r];
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
-    let s = rows.escape[r] ? len * 2 + 3 * rows.fields[r] + 8 : len;
+    let s = escape[r] ? len * 2 + 3 * fields[r] + 8 : len;
     const c = classes[r];
-    if (c !== CLASS_GOOD) s += Math.max(0, width - rows.fields[r]) + 1 + reasonOf(r).length;
+    if (c !== CLASS_GOOD) {
+      const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
+      reasonOf.push(rb);
+      s += Math.max(0, width - fields[r]) + 1 + rb.length;
+    }
     sizes[c] += s + 1;
   }
   // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
@@ -523,16 +547,23 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     new Uint8Array(block, sizes[0] + sizes[1], sizes[2]),
   ];
   const pos = [0, 0, 0];
-  const { rowStart, rowEnd, escape } = rows;
   const end = input.end ?? 0;
-  const n = rows.count;
-  // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
-  // neighbours of the same kind: most of a file goes out in a few large copies.
-  const plainGood = (r: number) => classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF;
+  let special = 0;
   for (let r = 0; r < n; r++) {
-    if (plainGood(r)) {
+    // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
+    // neighbours of the same kind: most of a file goes out in a few large copies.
+    if (classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
       let r1 = r;
-      while (r1 + 1 < n && rowStart[r1 + 1] === rowEnd[r1] + 1 && plainGood(r1 + 1)) r1++;
+      while (
+        r1 + 1 < n &&
+        rowStart[r1 + 1] === rowEnd[r1] + 1 &&
+        classes[r1 + 1] === CLASS_GOOD &&
+        escape[r1 + 1] === 0 &&
+        rowEnd[r1 + 1] < end &&
+        buf[rowEnd[r1 + 1]] === LF
+      ) {
+        r1++;
+      }
       const s0 = rowStart[r];
       const e0 = rowEnd[r1] + 1;
       outs[0].set(buf.subarray(s0, e0), pos[0]);
@@ -553,11 +584,15 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       o += re - rs;
     }
     if (c !== CLASS_GOOD) {
-      for (let f = rows.fields[r]; f < width; f++) out[o++] = delim;
+      for (let f = fields[r]; f < width; f++) out[o++] = delim;
       out[o++] = delim;
-      const rb = reasonOf(r);
-      out.set(rb, o);
-      o += rb.length;
+      const rb = reasonOf[special++];
+      if (rb.length < 48) {
+        for (let i = 0; i < rb.length; i++) out[o++] = rb[i];
+      } else {
+        out.set(rb, o);
+        o += rb.length;
+      }
     }
     out[o++] = LF;
     pos[c] = o;
