@@ -51,6 +51,27 @@ describe("parseRows fast path (no quote, no CR)", () => {
     }
   });
 
+  it("finds fields four bytes at a time with the same results, aligned or not, next to bytes one bit from a delimiter", () => {
+    const r = seededRandom(12);
+    // bytes that differ from a delimiter or LF in one bit ("-" after ",", ":" after ";", "}" after "|", \x0b, \x08)
+    const near = ["-", ":", "}", "\x0b", "\x08", "--5", ":x", "}}", "2125552199"];
+    for (let round = 0; round < 300; round++) {
+      const delim = [",", ";", "\t", "|"][round % 4];
+      const lines = plainInput(r, delim).split("\n").slice(0, -1).map((line) => (r() < 0.5 ? line : `${line}${delim}${near[Math.floor(r() * near.length)]}`));
+      const text = lines.join("\n") + "\n";
+      const shift = round % 4;
+      const mem = new TextEncoder().encode(" ".repeat(shift) + text);
+      const buf = mem.subarray(shift); // byteOffset 1-3: the bytewise loop
+      const d = delim.charCodeAt(0);
+      const phoneCol = Math.floor(r() * 4) - 1;
+      const general = asPlain(parseRowsGeneral(buf, 0, buf.length, d, phoneCol));
+      expect(asPlain(parseRows(buf, 0, buf.length, d, phoneCol))).toEqual(general);
+      const aligned = new Uint8Array(buf.length + (round % 7)); // any length: words end before the last bytes
+      aligned.set(buf);
+      expect(asPlain(parseRows(aligned, 0, buf.length, d, phoneCol))).toEqual(general);
+    }
+  });
+
   it("leaves batches with a quote, a CR or no final line feed to the general parser", () => {
     for (const text of ['a,"b\nc",2125552199\n', "a,2125552199\r\nb,2125552198\r\n", "a,2125552199\nb,2125552198"]) {
       const buf = new TextEncoder().encode(text);
