@@ -7,7 +7,6 @@
 import fs from "node:fs";
 import { pipeline, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import iconv from "iconv-lite";
 import { explainReadError as damaged } from "./errors";
 import { detectInput, type DetectOptions, type InputInfo } from "./detect";
 import { xlsxAsCsv, type XlsxProgress } from "./xlsx";
@@ -95,9 +94,13 @@ class StreamSource implements ByteSource {
   }
 }
 
-/** The text of one stream as UTF-8 (UTF-8 passes through; iconv-lite decodes the rest, dropping a BOM). */
-function asUtf8(raw: Readable, info: InputInfo): Readable {
+/**
+ * The text of one stream as UTF-8 (UTF-8 passes through; iconv-lite decodes the rest, dropping a BOM). iconv-lite
+ * is loaded with the first such file, not by every process that reads UTF-8 CSV only.
+ */
+async function asUtf8(raw: Readable, info: InputInfo): Promise<Readable> {
   if (info.encoding === "utf-8") return raw;
+  const { default: iconv } = await import("iconv-lite");
   const decoder = iconv.decodeStream(info.encoding === "windows-1252" ? "win1252" : info.encoding);
   return pipeline(raw, decoder, () => {}) as unknown as Readable;
 }
@@ -105,7 +108,7 @@ function asUtf8(raw: Readable, info: InputInfo): Readable {
 async function* zipMembers(a: ZipArchive, info: InputInfo, unpacked: { n: number }): AsyncGenerator<Buffer | string> {
   for (const entry of a.files.filter((f) => info.members.includes(f.fileName))) {
     let last = 0x0a;
-    for await (const chunk of asUtf8(await memberStream(a, entry), info)) {
+    for await (const chunk of await asUtf8(await memberStream(a, entry), info)) {
       const b = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
       if (!b.length) continue;
       unpacked.n += b.length;
@@ -154,10 +157,10 @@ export async function openInput(path: string, opts: DetectOptions = {}): Promise
   if (info.container === "gzip") {
     const raw = fs.createReadStream(path, { highWaterMark: 1024 * 1024 });
     const out = pipeline(raw, createGunzip({ chunkSize: 256 * 1024 }), expansionGuard(() => raw.bytesRead), () => {}) as unknown as Readable;
-    const text = asUtf8(out, info);
+    const text = await asUtf8(out, info);
     return { info, source: new StreamSource(text, size, () => raw.bytesRead, () => raw.destroy(), damaged("gzip file")) };
   }
   if (info.encoding === "utf-8") return { info, source: await rawSource(path) };
   const raw = fs.createReadStream(path, { highWaterMark: 1024 * 1024 });
-  return { info, source: new StreamSource(asUtf8(raw, info), size, () => raw.bytesRead, () => raw.destroy(), damaged("file")) };
+  return { info, source: new StreamSource(await asUtf8(raw, info), size, () => raw.bytesRead, () => raw.destroy(), damaged("file")) };
 }

@@ -6,10 +6,21 @@
  * which is the order Excel writes them in (docs/decisions/105). Only the shared-string table is held in memory.
  */
 import { StringDecoder } from "node:string_decoder";
-import { SaxesParser, type SaxesTagPlain } from "saxes";
+import type { SaxesParser, SaxesTagPlain } from "saxes";
 import { BUILTIN_FORMATS, csvField, formatExcelNumber } from "../../worker/excel-format";
 import { InputFormatError, reasonText } from "./errors";
 import { memberStream, memberText, openZip, type ZipArchive } from "./zip";
+
+/** saxes, loaded with the first workbook (not by every process that might read one): see openWorkbook. */
+let saxes: typeof import("saxes") | null = null;
+
+/** Opens a workbook's zip; every use of the XML parser below comes after it. */
+async function openWorkbook(path: string): Promise<ZipArchive> {
+  saxes ??= await import("saxes");
+  return openZip(path);
+}
+
+const newParser = (): SaxesParser => new saxes!.SaxesParser();
 
 export interface WorkbookInfo {
   sheets: string[];
@@ -25,7 +36,7 @@ interface Workbook {
 }
 
 function parseXml(text: string, onOpen: (tag: SaxesTagPlain) => void): void {
-  const p = new SaxesParser();
+  const p = newParser();
   p.on("opentag", onOpen);
   p.write(text).close();
 }
@@ -76,7 +87,7 @@ async function readStyles(a: ZipArchive, path: string | null): Promise<(string |
   const custom = new Map<number, string>();
   const xfs: (string | undefined)[] = [];
   let inCellXfs = false;
-  const p = new SaxesParser();
+  const p = newParser();
   p.on("opentag", (t) => {
     if (t.name === "numFmt") custom.set(Number(t.attributes.numFmtId), String(t.attributes.formatCode ?? ""));
     else if (t.name === "cellXfs") inCellXfs = true;
@@ -125,7 +136,7 @@ async function readSharedStrings(a: ZipArchive, path: string | null): Promise<st
   let cur = "";
   let inT = false;
   let inPhonetic = false;
-  const p = new SaxesParser();
+  const p = newParser();
   p.on("opentag", (t) => {
     if (t.name === "si") cur = "";
     else if (t.name === "t" && !inPhonetic) inT = true;
@@ -155,7 +166,7 @@ function columnIndex(ref: string): number {
 
 /** The sheet names and the chosen sheet, without reading any rows (for the column step). */
 export async function workbookInfo(path: string, sheet?: string | null): Promise<WorkbookInfo> {
-  const a = await openZip(path);
+  const a = await openWorkbook(path);
   try {
     const wb = await readWorkbook(a);
     return { sheets: wb.sheets.map((s) => s.name), sheet: chooseSheet(wb, sheet).name };
@@ -183,7 +194,7 @@ export interface XlsxProgress {
  * least as many fields as the first row; cells show what Excel shows (formats applied, no E-notation).
  */
 export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?: XlsxProgress): AsyncGenerator<Buffer> {
-  const a = await openZip(path);
+  const a = await openWorkbook(path);
   try {
     const wb = await readWorkbook(a);
     const chosen = chooseSheet(wb, sheet);
@@ -202,7 +213,7 @@ export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?:
     let value = "";
     let inValue = false;
     let inInline = false;
-    const p = new SaxesParser();
+    const p = newParser();
     p.on("opentag", (t) => {
       switch (t.name) {
         case "row":

@@ -4,7 +4,7 @@
  * more than `maxRatio()` times, or an archive that unpacks to more than `maxUnpackedBytes()` (docs/decisions/105).
  */
 import { Transform, type Readable } from "node:stream";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import { InputFormatError, reasonText, sizeText } from "./errors";
 
 /** Largest total a compressed upload may unpack to: SCRUB_MAX_UNPACKED_BYTES, default 8 GiB (a 10M-row CSV is ~0.4 GB). */
@@ -42,9 +42,11 @@ export interface ZipArchive {
 const MAX_ENTRIES = 10_000;
 
 export async function openZip(path: string): Promise<ZipArchive> {
+  // loaded with the first zip or workbook, not by every process that might read one (a CLI scrub of a CSV)
+  const { default: zipReader } = await import("yauzl");
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: false });
+    zip = await zipReader.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: false });
   } catch (e) {
     throw new InputFormatError(`The zip file is damaged and cannot be opened (${reasonText(e)}).`);
   }
