@@ -13,19 +13,27 @@ import { defaultDedupeThreadPath } from "../dist-paths";
 
 export class DedupeWorker {
   private worker: Worker;
+  /** Whether this object started the thread (and ends it on close), or shares the scrub's side thread. */
+  private readonly owned: boolean;
   private waiting: { id: number; out: Uint8Array; resolve: (u: Uint8Array) => void; reject: (e: Error) => void }[] = [];
   private nextId = 0;
   private failed: Error | null = null;
+  private readonly onMessage = (id: unknown): void => {
+    if (typeof id !== "number") return; // the SHA-256s' answers on a shared side thread
+    const w = this.waiting.shift();
+    if (!w || w.id !== id) return this.fail(new Error("The duplicate check answered out of order."));
+    w.resolve(w.out);
+  };
+  private readonly onError = (e: Error): void => this.fail(e);
+  private readonly onExit = (code: number): void => this.fail(new Error(`The duplicate check stopped (exit ${code}).`));
 
-  constructor(threadPath: string = defaultDedupeThreadPath()) {
-    this.worker = new Worker(threadPath);
-    this.worker.on("message", (id: number) => {
-      const w = this.waiting.shift();
-      if (!w || w.id !== id) return this.fail(new Error("The duplicate check answered out of order."));
-      w.resolve(w.out);
-    });
-    this.worker.on("error", (e) => this.fail(e));
-    this.worker.on("exit", (code) => this.fail(new Error(`The duplicate check stopped (exit ${code}).`)));
+  /** A thread of its own from `thread` (a path), or the scrub's side thread (a Worker the caller ends). */
+  constructor(thread: string | Worker = defaultDedupeThreadPath()) {
+    this.owned = typeof thread === "string";
+    this.worker = typeof thread === "string" ? new Worker(thread) : thread;
+    this.worker.on("message", this.onMessage);
+    this.worker.on("error", this.onError);
+    this.worker.on("exit", this.onExit);
   }
 
   private fail(e: Error): void {
@@ -50,8 +58,10 @@ export class DedupeWorker {
 
   async close(): Promise<void> {
     this.fail(new Error("The duplicate check was closed."));
-    this.worker.removeAllListeners("exit");
-    await this.worker.terminate();
+    this.worker.off("message", this.onMessage);
+    this.worker.off("error", this.onError);
+    this.worker.off("exit", this.onExit);
+    if (this.owned) await this.worker.terminate();
   }
 }
 

@@ -5,7 +5,9 @@
  * At most `maxInFlight` batches are held at once (backpressure from the writers and the pool).
  */
 import fs from "node:fs";
+import { Worker } from "node:worker_threads";
 import type { Piscina } from "piscina";
+import { defaultDedupeThreadPath } from "../dist-paths";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
 import type { ParseResult } from "../worker/index";
@@ -76,8 +78,8 @@ export interface ScrubRunInput {
   batchBytes?: number;
   maxInFlight?: number;
   /**
-   * Files at least this big check duplicates, and hash the input and the results (SHA-256), on threads of
-   * their own (default 1 MiB; 0 = always).
+   * Files at least this big check duplicates, and hash the input and the results (SHA-256), on a side thread
+   * (default 1 MiB; 0 = always).
    */
   dedupeThreadMinBytes?: number;
 }
@@ -98,9 +100,11 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   fs.mkdirSync(input.outDir, { recursive: true });
   const batchBytes = input.batchBytes ?? DEFAULT_BATCH_BYTES;
   const threadMinBytes = input.dedupeThreadMinBytes ?? DEDUPE_THREAD_MIN_BYTES;
-  // The SHA-256s off the main thread for large files (small ones: no thread start-up). Size of the file as
-  // stored; a missing file is reported by open() below.
-  const hashThread = fileSize(input.inputPath) >= threadMinBytes ? new Sha256Thread() : null;
+  // Large files: the duplicate check and the SHA-256s on one side thread (worker/dedupe-thread.ts), started
+  // once; small ones: both here (no thread start-up). Size of the file as stored; a missing file is reported by
+  // open() below.
+  const sideThread = fileSize(input.inputPath) >= threadMinBytes ? new Worker(defaultDedupeThreadPath()) : null;
+  const hashThread = sideThread ? new Sha256Thread(sideThread) : null;
   const hashes = () => hashThread?.stream() ?? inThreadHash();
   const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet, utf8Lazy }, undefined, hashes());
   try {
@@ -108,6 +112,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   } catch (e) {
     await reader.close();
     await hashThread?.close();
+    await sideThread?.terminate();
     const { code, syscall } = e as NodeJS.ErrnoException;
     if (e instanceof NotUtf8AfterAllError) throw e;
     if (e instanceof NotTextFileError || isInputFormatError(e)) throw new ScrubInputError((e as Error).message);
@@ -145,8 +150,8 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     const delim = reader.delim;
     const areaMask = input.states && input.states.length ? areaCodeMask(input.states) : null;
     const blooms = input.lists.map((l) => l.bloom);
-    // Duplicates: on a thread of its own for large files (decision 017), batches posted in input order.
-    const dedupeThread = reader.size >= threadMinBytes ? new DedupeWorker() : null;
+    // Duplicates: on the side thread for large files (decision 017), batches posted in input order.
+    const dedupeThread = sideThread ? new DedupeWorker(sideThread) : null;
     dedupeWorker = dedupeThread;
     const dedupeHere = dedupeThread ? null : dedupeInThread();
     const maxInFlight = input.maxInFlight ?? Math.max(3, input.pool.options.maxThreads * 2 + 1);
@@ -277,6 +282,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   } finally {
     await dedupeWorker?.close();
     await hashThread?.close();
+    await sideThread?.terminate();
     await reader.close();
   }
 }

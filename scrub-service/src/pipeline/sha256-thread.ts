@@ -1,44 +1,20 @@
 /**
- * SHA-256 of the scrub's input and result files on a thread of its own. Certificates (#16) need a plain
- * SHA-256 of each file's bytes; computed on the pipeline's main thread it was ~0.17 s of every 3M-row scrub
- * (228 MB at ~1.4 GB/s) in the thread that reads, orders and writes, while the two cores had idle time
- * (docs/decisions/090, "bench:scrub before and after"). Here the main thread only posts views of the batch
- * memory it already has (SharedArrayBuffers: nothing is copied), the updates of one synchronous run in one
- * message, and the thread hashes them in posting order.
+ * SHA-256 of the scrub's input and result files off the main thread. Certificates (#16) need a plain SHA-256 of
+ * each file's bytes; computed on the pipeline's main thread it was ~0.17 s of every 3M-row scrub (228 MB at
+ * ~1.4 GB/s) in the thread that reads, orders and writes (docs/decisions/090, "bench:scrub before and after").
+ * Here the main thread only posts views of the batch memory it already has (SharedArrayBuffers: nothing is
+ * copied), the updates of one synchronous run in one message, and the scrub's side thread (the duplicate
+ * check's, worker/dedupe-thread.ts: one thread less to start and schedule) hashes them in posting order.
  *
  * Batch memory is reused: a caller may reuse bytes it posted only once `isDone(ticket)` (or `whenDone`) says
- * the thread has hashed them. The thread says so in shared memory (`done`), never with a message. The hashes are the same bytes in the same order as hashing in place (a test
- * compares both with a plain SHA-256 of the files).
- *
- * The thread's code is a few lines of plain JavaScript run with `eval` (no build step, so the app's bundle,
- * the CLI and the tests start it the same way).
+ * the thread has hashed them. The thread says so in shared memory (`done`), never with a message. The hashes
+ * are the same bytes in the same order as hashing in place (a test compares both with a plain SHA-256 of the
+ * files).
  */
 import crypto from "node:crypto";
 import { Worker } from "node:worker_threads";
-
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const crypto = require("node:crypto");
-const done = workerData.done;
-const hashes = new Map();
-const hashOf = (stream) => {
-  let h = hashes.get(stream);
-  if (!h) hashes.set(stream, (h = crypto.createHash("sha256")));
-  return h;
-};
-parentPort.on("message", (m) => {
-  if (m.op === "update") {
-    for (const p of m.pieces) {
-      hashOf(p.stream).update(p.bytes);
-      Atomics.store(done, 0, p.ticket);
-    }
-    Atomics.notify(done, 0);
-  } else {
-    parentPort.postMessage({ stream: m.stream, hex: hashOf(m.stream).digest("hex") });
-    hashes.delete(m.stream);
-  }
-});
-`;
+import { defaultDedupeThreadPath } from "../dist-paths";
+import type { Sha256Digest, Sha256Message } from "../worker/sha256-messages";
 
 /** Atomics.waitAsync (ES2024; Node 16+), typed here because the project's lib is ES2023. */
 const waitAsync = (
@@ -71,6 +47,8 @@ export function inThreadHash(): StreamHash {
 
 export class Sha256Thread {
   private readonly worker: Worker;
+  /** Whether this object started the thread (and ends it on close), or shares the scrub's side thread. */
+  private readonly owned: boolean;
   /** [0]: the last ticket hashed. Tickets grow by one per update across all streams, hashed in order. */
   private readonly done = new Int32Array(new SharedArrayBuffer(4));
   private ticket = 0;
@@ -79,15 +57,27 @@ export class Sha256Thread {
   private pending: { stream: number; ticket: number; bytes: Uint8Array }[] = [];
   private readonly digests = new Map<number, { resolve: (hex: string) => void; reject: (e: Error) => void }>();
   private failed: Error | null = null;
+  private readonly onMessage = (m: unknown): void => {
+    if (typeof m !== "object" || m === null || !("hex" in m)) return; // the duplicate check's answers
+    const d = m as Sha256Digest;
+    this.digests.get(d.stream)?.resolve(d.hex);
+    this.digests.delete(d.stream);
+  };
+  private readonly onError = (e: Error): void => this.fail(e);
+  private readonly onExit = (code: number): void => this.fail(new Error(`The SHA-256 thread stopped (exit ${code}).`));
 
-  constructor() {
-    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { done: this.done } });
-    this.worker.on("message", (m: { stream: number; hex: string }) => {
-      this.digests.get(m.stream)?.resolve(m.hex);
-      this.digests.delete(m.stream);
-    });
-    this.worker.on("error", (e) => this.fail(e));
-    this.worker.on("exit", (code) => this.fail(new Error(`The SHA-256 thread stopped (exit ${code}).`)));
+  /** On `sideThread` (a worker/dedupe-thread.ts thread the caller ends), else on a thread of its own. */
+  constructor(sideThread?: Worker) {
+    this.owned = !sideThread;
+    this.worker = sideThread ?? new Worker(defaultDedupeThreadPath());
+    this.worker.on("message", this.onMessage);
+    this.worker.on("error", this.onError);
+    this.worker.on("exit", this.onExit);
+    this.post({ op: "sha256-init", done: this.done });
+  }
+
+  private post(m: Sha256Message): void {
+    this.worker.postMessage(m);
   }
 
   private fail(e: Error): void {
@@ -128,7 +118,7 @@ export class Sha256Thread {
     if (!this.pending.length || this.failed) return;
     const pieces = this.pending;
     this.pending = [];
-    this.worker.postMessage({ op: "update", pieces });
+    this.post({ op: "sha256-update", pieces });
   };
 
   private isDone(ticket: number): boolean {
@@ -151,13 +141,15 @@ export class Sha256Thread {
     this.flush(); // the stream's last updates go first
     return new Promise<string>((resolve, reject) => {
       this.digests.set(stream, { resolve, reject });
-      this.worker.postMessage({ op: "digest", stream });
+      this.post({ op: "sha256-digest", stream });
     });
   }
 
   async close(): Promise<void> {
     this.fail(new Error("The SHA-256 thread was closed."));
-    this.worker.removeAllListeners("exit");
-    await this.worker.terminate();
+    this.worker.off("message", this.onMessage);
+    this.worker.off("error", this.onError);
+    this.worker.off("exit", this.onExit);
+    if (this.owned) await this.worker.terminate();
   }
 }

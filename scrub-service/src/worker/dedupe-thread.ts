@@ -1,7 +1,9 @@
-// Duplicate-check thread entry (decision 017), built to scrub-service/dist/dedupe-thread.mjs.
-// Batches arrive in input order and are answered in that order, so "first occurrence wins" holds.
+// The scrub's side thread, built to scrub-service/dist/dedupe-thread.mjs: the duplicate check (decision 017) and
+// the SHA-256s of the input and the results (decision 090). Messages are handled in posting order: batches are
+// answered in input order, so "first occurrence wins" holds, and each file's bytes are hashed in order.
 import { parentPort } from "node:worker_threads";
 import { NumberSet } from "../lists/number-set";
+import { isSha256Message, sha256Handler, type Sha256Message } from "./sha256-messages";
 
 interface Batch {
   id: number;
@@ -12,7 +14,9 @@ interface Batch {
 }
 
 const seen = new NumberSet();
-parentPort!.on("message", (m: Batch) => {
+const sha256 = sha256Handler((d) => parentPort!.postMessage(d));
+parentPort!.on("message", (m: Batch | Sha256Message) => {
+  if (isSha256Message(m)) return sha256(m);
   seen.addMany(m.codes, m.count, m.out);
   parentPort!.postMessage(m.id);
 });
