@@ -17,7 +17,7 @@
  * one key (a dialer's: the lookup budget is 200 requests/s per key). Prints p50/p90/p99/max, the achieved rate and
  * the load average against the targets (p99 < 10 ms for 1 number, < 50 ms for 1,000): met / NOT MET. Nothing is
  * asserted.
- * Env: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_DNC (1000000), BENCH_PORT (3313), BENCH_SERVICE_PORT (3323),
+ * Env: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_SIZES (1,1000: which request sizes), BENCH_DNC (1000000), BENCH_PORT (3313), BENCH_SERVICE_PORT (3323),
  * BENCH_MODES (embedded,services), BENCH_SERVER, BENCH_BUILD_DIR, BENCH_CPU_PROF (a directory: the serving app
  * process, and in services mode the scrub service, write V8 CPU profiles there).
  */
@@ -40,7 +40,7 @@ const BUILD_DIR = process.env.BENCH_BUILD_DIR ?? "build-bench";
 const CASES = [
   { size: 1, targetMs: 10 },
   { size: 1000, targetMs: 50 },
-];
+].filter((c) => !process.env.BENCH_SIZES || process.env.BENCH_SIZES.split(",").includes(String(c.size)));
 
 /** Valid numbers (per the engine's normalizer) drawn from a seeded generator, so each run asks the same. */
 async function validNumbers(count: number, seed: number): Promise<string[]> {
