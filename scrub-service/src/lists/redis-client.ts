@@ -87,8 +87,7 @@ export function describeRedisTarget(t: RedisTarget): string {
  * fail, so a scrub fails closed instead of hanging.
  */
 export function createRedisClient(t: RedisTarget): RedisClient {
-  // Auto-pipelining: the commands of one tick (a lookup's per-list version checks) go out in one write.
-  const common = { maxRetriesPerRequest: 1, connectTimeout: 3000, commandTimeout: 30_000, enableAutoPipelining: true };
+  const common = { maxRetriesPerRequest: 1, connectTimeout: 3000, commandTimeout: 30_000 };
   const client: RedisClient =
     t.kind === "node"
       ? new Redis(t.url, { ...common, lazyConnect: false, enableOfflineQueue: true })
