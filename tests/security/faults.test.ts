@@ -45,9 +45,12 @@ let handle: DbHandle;
 let userId: string;
 let work: string;
 let bigInput: string;
+let replicaInput: string;
 let smallInput: string;
 const LITIGATION = ["2125552101", "3105552102"];
 const ROWS = 300_000;
+/** The replica test's input: a replica with one thread scrubs 300k rows before its first progress write (250 ms). */
+const REPLICA_ROWS = 1_200_000;
 const SLOW = 180_000; // bound for tests that scrub the big file several times on a shared machine
 
 /** Waits until the job has done some rows but not all; fails if it ended first. */
@@ -98,12 +101,17 @@ beforeAll(async () => {
   work = tmpDir("faults");
   // 300k rows (~8 MB): long enough that a process is surely mid-job when progress first shows. Every 997th
   // row is on the litigation list, so lookups in the list store happen all through the file.
-  const rows = ["Name,Phone"];
-  for (let i = 0; i < ROWS; i++) {
-    rows.push(`Row ${i},${i % 997 === 0 ? LITIGATION[i % 2] : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
-  }
+  const rowsOf = (count: number) => {
+    const rows = ["Name,Phone"];
+    for (let i = 0; i < count; i++) {
+      rows.push(`Row ${i},${i % 997 === 0 ? LITIGATION[i % 2] : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
+    }
+    return rows.join("\n") + "\n";
+  };
   bigInput = path.join(work, "big.csv");
-  fs.writeFileSync(bigInput, rows.join("\n") + "\n");
+  fs.writeFileSync(bigInput, rowsOf(ROWS));
+  replicaInput = path.join(work, "replica.csv");
+  fs.writeFileSync(replicaInput, rowsOf(REPLICA_ROWS));
   smallInput = path.join(work, "small.csv");
   fs.writeFileSync(smallInput, `Name,Phone\nAnn,${LITIGATION[0]}\nBob,4155552103\nCy,${LITIGATION[1]}\nDee,12\n`);
   // The litigation list the scrubs check against (PostgreSQL is the source of truth).
@@ -166,7 +174,7 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
     };
     const [a, b] = [await startReplica(env), await startReplica(env)];
 
-    const id = await newJob(bigInput);
+    const id = await newJob(replicaInput);
     await a.client.enqueue(id);
     const running = await until("a replica to be mid-job", async () => {
       const j = await jobRow(id);
@@ -202,13 +210,13 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
     // Only the complete files are left in the job's directory (the dead attempt's parts were deleted).
     expect(fs.readdirSync(path.join(dataDir, "jobs", id)).sort()).toEqual(["bad.csv", "good.csv", "invalid.csv"]);
 
-    const cleanId = await newJob(bigInput);
+    const cleanId = await newJob(replicaInput);
     await survivor.client.enqueue(cleanId);
     expect(await survivor.client.waitFor("job", cleanId, SLOW)).toBe("completed");
     const clean = await jobRow(cleanId);
     expect(await hashesOf(id)).toEqual(await hashesOf(cleanId));
-    expect(Number(done.total_rows)).toBe(ROWS);
-    expect(Number(done.bad_count)).toBeGreaterThanOrEqual(Math.ceil(ROWS / 997));
+    expect(Number(done.total_rows)).toBe(REPLICA_ROWS);
+    expect(Number(done.bad_count)).toBeGreaterThanOrEqual(Math.ceil(REPLICA_ROWS / 997));
     expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
     expect(survivor.stderr()).toBe("");
   });
