@@ -8,9 +8,8 @@ import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
 import { parseClusterNodes } from "../../scrub-service/src/lists/redis-client";
 import { createScrubJob } from "../../scrub-service/src/service";
 import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
-import { AREA_CODE_STATES } from "../../scrub-service/src/worker/area-codes";
-import { normalizePhone } from "../../scrub-service/src/worker/normalize";
 import { createTestDb } from "../setup/db";
+import { writeSpreadInput } from "../setup/fault-input";
 import { freePort, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
 
@@ -64,18 +63,9 @@ beforeAll(async () => {
   handle = await createTestDb();
   userId = await createUser(handle);
   // Distinct numbers over every US area code (so every master serves some), every 20th on the litigation list.
-  const areas = [...AREA_CODE_STATES.keys()];
-  const rows = ["Name,Phone"];
-  const litigation: string[] = [];
-  for (let i = 0; rows.length <= ROWS; i++) {
-    const n = `${areas[i % areas.length]}${200 + (Math.floor(i / areas.length) % 300) * 2}${String(i % 10_000).padStart(4, "0")}`;
-    if (normalizePhone(n) !== n) continue; // only valid numbers: every row is good or listed
-    if (rows.length % 20 === 0) litigation.push(n);
-    rows.push(`Row ${i},${n}`);
-  }
-  listed = litigation.length;
   input = path.join(work, "big.csv");
-  fs.writeFileSync(input, rows.join("\n") + "\n");
+  const litigation = writeSpreadInput(input, ROWS);
+  listed = litigation.length;
   // Small batches: lookups all through the file, so the kill lands between two of them.
   svc = await createInProcessScrubService({
     handle,

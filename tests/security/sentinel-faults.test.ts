@@ -11,9 +11,8 @@ import { parseSentinels } from "../../scrub-service/src/lists/redis-client";
 import { RedisListStore } from "../../scrub-service/src/lists/redis-store";
 import { createScrubJob } from "../../scrub-service/src/service";
 import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
-import { AREA_CODE_STATES } from "../../scrub-service/src/worker/area-codes";
-import { normalizePhone } from "../../scrub-service/src/worker/normalize";
 import { createTestDb } from "../setup/db";
+import { writeSpreadInput } from "../setup/fault-input";
 import { freePort, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
 
@@ -150,16 +149,8 @@ beforeAll(async () => {
   handle = await createTestDb();
   userId = await createUser(handle);
   // Distinct valid numbers over every US area code, every 20th on the litigation list.
-  const areas = [...AREA_CODE_STATES.keys()];
-  const rows = ["Name,Phone"];
-  for (let i = 0; rows.length <= ROWS; i++) {
-    const n = `${areas[i % areas.length]}${200 + (Math.floor(i / areas.length) % 300) * 2}${String(i % 10_000).padStart(4, "0")}`;
-    if (normalizePhone(n) !== n) continue;
-    if (rows.length % 20 === 0) litigation.push(n);
-    rows.push(`Row ${i},${n}`);
-  }
   input = path.join(work, "big.csv");
-  fs.writeFileSync(input, rows.join("\n") + "\n");
+  litigation.push(...writeSpreadInput(input, ROWS));
   litigationId = (await adminListIds(handle)).litigation;
   // Small batches: lookups all through the file, so a failover lands between two of them.
   svc = await createInProcessScrubService({
