@@ -137,16 +137,14 @@ export function parseEntries(entries: (string | number)[]): ParsedEntries {
   const n = entries.length;
   const codes = new Float64Array(n);
   const echoes: string[] = new Array(n);
+  const echoStarts = new Uint32Array(n);
+  const echoEnds = new Uint32Array(n);
+  let size = 0;
   for (let i = 0; i < n; i++) {
     const e = entries[i];
     const text = typeof e === "string" ? e : String(e);
     codes[i] = normalizeCode(text);
     echoes[i] = typeof e === "string" ? JSON.stringify(e) : text;
-  }
-  const echoStarts = new Uint32Array(n);
-  const echoEnds = new Uint32Array(n);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
     echoStarts[i] = size;
     size += Buffer.byteLength(echoes[i]);
     echoEnds[i] = size;
