@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
-import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
+import type { InProcessScrubService } from "../../scrub-service/src/in-process";
 import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
 import { parseClusterNodes } from "../../scrub-service/src/lists/redis-client";
 import { RedisListStore } from "../../scrub-service/src/lists/redis-store";
@@ -13,7 +13,7 @@ import { createScrubJob } from "../../scrub-service/src/service";
 import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
 import { AREA_CODE_STATES } from "../../scrub-service/src/worker/area-codes";
 import { createTestDb } from "../setup/db";
-import { writeSpreadInput } from "../setup/fault-input";
+import { startFaultScrub, writeSpreadInput } from "../setup/fault-scrub";
 import { freePort, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
 
@@ -243,18 +243,7 @@ beforeAll(async () => {
   input = path.join(work, "big.csv");
   litigation.push(...writeSpreadInput(input, ROWS));
   ({ litigation: litigationId, dnc: dncId } = await adminListIds(handle));
-  // Small batches: lookups all through the file, so a failover lands between two of them.
-  svc = await createInProcessScrubService({
-    handle,
-    dataDir: path.join(work, "data"),
-    redis: parseClusterNodes(nodes),
-    redisPrefix: uniquePrefix(),
-    replicaWaitMs: 1000,
-    threads: 1,
-    progressMs: 50,
-    listWaitMs: 0,
-    batchBytes: 64 * 1024,
-  });
+  svc = await startFaultScrub(handle, work, parseClusterNodes(nodes), { replicaWaitMs: 1000 });
 }, 120_000);
 
 afterAll(async () => {

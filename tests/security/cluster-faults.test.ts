@@ -3,13 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
-import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
+import type { InProcessScrubService } from "../../scrub-service/src/in-process";
 import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
 import { parseClusterNodes } from "../../scrub-service/src/lists/redis-client";
 import { createScrubJob } from "../../scrub-service/src/service";
-import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
+import { adminListIds, createUser, tmpDir } from "../../scrub-service/src/test/helpers";
 import { createTestDb } from "../setup/db";
-import { writeSpreadInput } from "../setup/fault-input";
+import { startFaultScrub, writeSpreadInput } from "../setup/fault-scrub";
 import { freePort, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
 
@@ -66,17 +66,7 @@ beforeAll(async () => {
   input = path.join(work, "big.csv");
   const litigation = writeSpreadInput(input, ROWS);
   listed = litigation.length;
-  // Small batches: lookups all through the file, so the kill lands between two of them.
-  svc = await createInProcessScrubService({
-    handle,
-    dataDir: path.join(work, "data"),
-    redis: parseClusterNodes(nodes),
-    redisPrefix: uniquePrefix(),
-    threads: 1,
-    progressMs: 50,
-    listWaitMs: 0,
-    batchBytes: 64 * 1024,
-  });
+  svc = await startFaultScrub(handle, work, parseClusterNodes(nodes));
   const { litigation: listId } = await adminListIds(handle);
   const loaded = await svc.loadNumbers({ listId, mode: "add", numbers: litigation });
   expect(loaded.added).toBe(listed);

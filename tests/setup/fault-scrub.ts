@@ -1,4 +1,8 @@
 import fs from "node:fs";
+import path from "node:path";
+import type { DbHandle } from "../../db/client";
+import { createInProcessScrubService, type InProcessOptions, type InProcessScrubService } from "../../scrub-service/src/in-process";
+import { uniquePrefix } from "../../scrub-service/src/test/helpers";
 import { AREA_CODE_STATES } from "../../scrub-service/src/worker/area-codes";
 import { normalizePhone } from "../../scrub-service/src/worker/normalize";
 
@@ -19,4 +23,22 @@ export function writeSpreadInput(file: string, count: number): string[] {
   }
   fs.writeFileSync(file, rows.join("\n") + "\n");
   return listed;
+}
+
+/**
+ * The fault tests' scrub service on a Redis of their own (data under `work/data`, a fresh key prefix): one thread
+ * and 64 KB batches, so the list lookups run all through a file and a fault lands between two of them.
+ */
+export function startFaultScrub(handle: DbHandle, work: string, redis: InProcessOptions["redis"], extra: Partial<InProcessOptions> = {}): Promise<InProcessScrubService> {
+  return createInProcessScrubService({
+    handle,
+    dataDir: path.join(work, "data"),
+    redis,
+    redisPrefix: uniquePrefix(),
+    threads: 1,
+    progressMs: 50,
+    listWaitMs: 0,
+    batchBytes: 64 * 1024,
+    ...extra,
+  });
 }
