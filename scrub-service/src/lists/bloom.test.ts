@@ -81,4 +81,33 @@ describe("NumberSet (duplicate detection)", () => {
     expect(s.has(9999999999)).toBe(ref.has(9999999999));
     expect(s.bytes / s.size).toBeLessThan(20);
   });
+
+  it("addMany flags exactly the later occurrences, in order, across batches and area codes", () => {
+    const r = seededRandom(11);
+    const s = new NumberSet();
+    const ref = new Set<number>();
+    for (let batch = 0; batch < 40; batch++) {
+      const n = 1 + Math.floor(r() * 3000); // groups of 32 end anywhere in a batch
+      const codes = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const pick = r();
+        codes[i] =
+          pick < 0.05
+            ? -1 // not a number: never flagged, never added
+            : pick < 0.3 && i > 0
+              ? codes[Math.floor(r() * i)] // a repeat inside the batch
+              : Math.floor(r() * 1000) * 10_000_000 + Math.floor(r() * (pick < 0.6 ? 50 : 10_000_000)); // every area code, and clusters
+      }
+      const out = new Uint8Array(n).fill(7);
+      s.addMany(codes, n, out);
+      for (let i = 0; i < n; i++) {
+        const x = codes[i];
+        expect(out[i], `batch ${batch} row ${i} (${x})`).toBe(x >= 0 && ref.has(x) ? 1 : 0);
+        if (x >= 0) ref.add(x);
+      }
+    }
+    expect(s.size).toBe(ref.size);
+    for (const x of ref) expect(s.has(x)).toBe(true);
+    expect(s.has(9_999_999_999)).toBe(ref.has(9_999_999_999));
+  });
 });
