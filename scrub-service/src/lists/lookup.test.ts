@@ -98,5 +98,25 @@ for (const kind of storeKinds) {
       onLitigation.delete(fresh);
       expected({ dnc, litigation, container }, (await svc.lookup({ userId, numbers: asked })).lists);
     });
+
+    it("the store answers each number where it was asked: lines with leading zeros, repeats, any order, past one round", async () => {
+      const own = await createContainer(handle, userId);
+      // every line width the store must read back as the integer it holds (0, 7, 70, 700, 7000), in three area codes
+      const listed = [212, 415, 907].flatMap((npa) => [0, 7, 70, 700, 7000, 9999].map((line) => npa * 10_000_000 + 2_340_000 + line));
+      const notListed = listed.map((n) => n + 1).concat(listed.map((n) => n + 10_000)); // same set's neighbour, next exchange
+      await svc.loadNumbers({ listId: own, mode: "add", numbers: listed.map(String), userId });
+      const next = seededRandom(5);
+      const numbers: number[] = [];
+      while (numbers.length < 45_000) {
+        // more than one lookup round (20,000), shuffled, each number many times
+        const r = next();
+        numbers.push(r < 0.5 ? listed[Math.floor(next() * listed.length)] : r < 0.8 ? notListed[Math.floor(next() * notListed.length)] : [...onDnc][Math.floor(next() * 50)]);
+      }
+      const { snapshot } = await svc.manager.ready(own);
+      const answers = await snapshot!.has(Float64Array.from(numbers), numbers.length);
+      const wrong = numbers.flatMap((n, i) => ((answers[i] === 1) === listed.includes(n) ? [] : [`${i}: ${n} → ${answers[i]}`]));
+      expect(wrong.slice(0, 5)).toEqual([]);
+      expect(answers.length).toBe(numbers.length);
+    });
   });
 }

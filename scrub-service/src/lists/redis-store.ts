@@ -74,27 +74,36 @@ return n`;
 
 /**
  * Membership of many numbers whose area codes this node serves: KEYS[1] routes the call (an area code's
- * `live` key), ARGV[1] the store prefix, ARGV[2] the list, ARGV[3] the snapshot's generation, ARGV[4] packed
- * 10-digit numbers. Answers a string of '0'/'1', or '!R<NPA>' when an area code serves another generation
+ * `live` key), ARGV[1] the store prefix, ARGV[2] the list, ARGV[3] the snapshot's generation, ARGV[4] the
+ * numbers grouped by area code (packByArea): per group the NPA, a 5-digit count and that many 7-digit rests.
+ * Answers a string of '0'/'1' in packed order, or '!R<NPA>' when an area code serves another generation
  * (replaced) and '!L<NPA>' when it has no entry (lost). One call per node and batch: per-area-code calls
  * cost ioredis ~14 µs and ~1 KB of garbage each. Undeclared keys of several slots of one node are allowed to
  * scripts without flags (Redis 7); a key of another node is refused by Redis, so a stale slot map fails
- * the call, never answers wrongly.
+ * the call, never answers wrongly. Per number only the set's name and the member are built (a member with
+ * leading zeros is passed as its integer, which is how an intset holds it); the `live` check and the set
+ * name's prefix are once per area code, and answers are constant strings (decision 090: ~24 % less Redis CPU
+ * per lookup than one number at a time).
  */
 const LOOKUP_LUA = `
 local p, list, gen, s = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local n = #s / 10
-local out = {}
-local seen = {}
-for i = 0, n - 1 do
-  local o = i * 10
-  local npa = string.sub(s, o + 1, o + 3)
-  if not seen[npa] then
-    local g = redis.call('hget', p .. 'live:{' .. npa .. '}', list)
-    if g ~= gen then return (g and '!R' or '!L') .. npa end
-    seen[npa] = true
+local sub, byte, call = string.sub, string.byte, redis.call
+local base = p .. 'n:' .. list .. ':' .. gen .. ':{'
+local out, k, o = {}, 0, 0
+while o < #s do
+  local npa = sub(s, o + 1, o + 3)
+  local count = tonumber(sub(s, o + 4, o + 8))
+  o = o + 8
+  local g = call('hget', p .. 'live:{' .. npa .. '}', list)
+  if g ~= gen then return (g and '!R' or '!L') .. npa end
+  local set = base .. npa .. '}'
+  for j = 1, count do
+    local line = sub(s, o + 4, o + 7)
+    if byte(line, 1) == 48 then line = tostring(tonumber(line)) end
+    k = k + 1
+    out[k] = call('sismember', set .. sub(s, o + 1, o + 3), line) == 1 and '1' or '0'
+    o = o + 7
   end
-  out[i + 1] = redis.call('sismember', p .. 'n:' .. list .. ':' .. gen .. ':{' .. npa .. '}' .. string.sub(s, o + 4, o + 6), tonumber(string.sub(s, o + 7, o + 10)))
 end
 return table.concat(out)`;
 
@@ -172,23 +181,51 @@ export const OLD_LAYOUT_NOTE =
 
 const npa3 = (npa: number) => String(npa).padStart(3, "0");
 
-/** numbers[from, to) (10-digit) as ASCII digits, 10 bytes each: String() and join cost ~1 µs a number. */
-function packDigits(numbers: Float64Array, from: number, to: number): Buffer {
-  const b = Buffer.allocUnsafe((to - from) * 10);
+/** Numbers a lookup call packs at most (packByArea's sort key holds the position in 15 bits). */
+const PACK_MAX = 1 << 15;
+
+/**
+ * The lookup script's argument for numbers[ix[0..n)] (10-digit): sorted, grouped by area code, each group
+ * "NPA" + count (5 digits) + the 7-digit rests as ASCII (String() and join cost ~1 µs a number). order[k] is
+ * the index into `numbers` of the k-th number packed (the script answers in packed order).
+ */
+export function packByArea(numbers: Float64Array, ix: ArrayLike<number>): { packed: Buffer; order: Uint32Array } {
+  const n = ix.length;
+  if (n > PACK_MAX) throw new Error(`packByArea: ${n} numbers (at most ${PACK_MAX})`);
+  // number * 2^15 + position < 2^53: one typed-array sort orders the numbers and keeps where each came from
+  const keys = new Float64Array(n);
+  for (let k = 0; k < n; k++) keys[k] = numbers[ix[k]] * PACK_MAX + k;
+  keys.sort();
+  const order = new Uint32Array(n);
+  const b = Buffer.allocUnsafe(n * 15);
   let o = 0;
-  for (let i = from; i < to; i++) {
-    const x = numbers[i];
-    let hi = Math.floor(x / 100_000); // first 5 digits (int32)
-    let lo = x - hi * 100_000; // last 5
-    for (let k = 4; k >= 0; k--) {
-      b[o + k] = 48 + (hi % 10);
-      hi = (hi / 10) | 0;
-      b[o + 5 + k] = 48 + (lo % 10);
-      lo = (lo / 10) | 0;
+  let countAt = -1;
+  let count = 0;
+  let area = -1;
+  const digits = (v: number, at: number, width: number) => {
+    for (let d = width - 1; d >= 0; d--) {
+      b[at + d] = 48 + (v % 10);
+      v = Math.floor(v / 10);
     }
-    o += 10;
+  };
+  for (let k = 0; k < n; k++) {
+    const x = Math.floor(keys[k] / PACK_MAX);
+    order[k] = ix[keys[k] - x * PACK_MAX];
+    const npa = Math.floor(x / 10_000_000);
+    if (npa !== area) {
+      if (countAt >= 0) digits(count, countAt, 5);
+      digits(npa, o, 3);
+      countAt = o + 3;
+      o += 8;
+      count = 0;
+      area = npa;
+    }
+    digits(x - npa * 10_000_000, o, 7);
+    o += 7;
+    count++;
   }
-  return b;
+  if (countAt >= 0) digits(count, countAt, 5);
+  return { packed: b.subarray(0, o), order };
 }
 
 /** CRC-64/Jones (reflected, init 0) as Redis signs DUMP payloads: two 32-bit halves per table entry. */
@@ -502,7 +539,6 @@ export class RedisListStore implements ListStore {
           );
           for (let k = 0; k < parts.length; k++) {
             const a = answers[k];
-            const idx = parts[k].idx;
             if (typeof a === "string" && a.startsWith("!R")) {
               throw new ListStoreError(
                 `List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`,
@@ -514,14 +550,11 @@ export class RedisListStore implements ListStore {
                   "over to a replica without it). Rebuild it with `npm run lists -- rebuild`.",
               );
             }
-            if (typeof a !== "string" || a.length !== (idx ? idx.length : e - s)) {
+            const order = parts[k].order;
+            if (typeof a !== "string" || a.length !== order.length) {
               throw new ListStoreError("The list store (Redis) gave an incomplete answer.");
             }
-            if (idx) {
-              for (let i = 0; i < idx.length; i++) if (a.charCodeAt(i) === 49) out[idx[i]] = 1;
-            } else {
-              for (let i = s; i < e; i++) if (a.charCodeAt(i - s) === 49) out[i] = 1;
-            }
+            for (let i = 0; i < order.length; i++) if (a.charCodeAt(i) === 49) out[order[i]] = 1;
           }
         }
         return out;
@@ -530,11 +563,12 @@ export class RedisListStore implements ListStore {
   }
 
   /**
-   * numbers[s, e) packed per master (one part without indexes outside a cluster): each part's script call
-   * goes to the node of its first area code, which serves the others too as far as the client knows.
+   * numbers[s, e) packed per master (one part outside a cluster): each part's script call goes to the node of
+   * its first area code, which serves the others too as far as the client knows.
    */
-  private byNode(numbers: Float64Array, s: number, e: number): { npa: number; packed: Buffer; idx: Uint32Array | null }[] {
-    if (!isCluster(this.redis)) return [{ npa: Math.floor(numbers[s] / 10_000_000), packed: packDigits(numbers, s, e), idx: null }];
+  private byNode(numbers: Float64Array, s: number, e: number): { npa: number; packed: Buffer; order: Uint32Array }[] {
+    const range = (from: number, to: number) => Uint32Array.from({ length: to - from }, (_, i) => from + i);
+    if (!isCluster(this.redis)) return [{ npa: Math.floor(numbers[s] / 10_000_000), ...packByArea(numbers, range(s, e)) }];
     const owners = new Map<string, number>();
     const groupOf = new Int16Array(AREA_CODES).fill(-1);
     const sizes: number[] = [];
@@ -562,11 +596,7 @@ export class RedisListStore implements ListStore {
       const g = groupOfNumber[i - s];
       idx[g][fill[g]++] = i;
     }
-    return idx.map((ix, g) => {
-      const picked = new Float64Array(ix.length);
-      for (let k = 0; k < ix.length; k++) picked[k] = numbers[ix[k]];
-      return { npa: firstNpa[g], packed: packDigits(picked, 0, picked.length), idx: ix };
-    });
+    return idx.map((ix, g) => ({ npa: firstNpa[g], ...packByArea(numbers, ix) }));
   }
 
   /** A new generation number above the served one (and above an old-layout copy's). */
