@@ -77,8 +77,17 @@ function bar(label: string, done: number, total: number, extra: string): void {
   process.stderr.write(`\r${label} [${"#".repeat(fill)}${".".repeat(width - fill)}] ${(pct * 100).toFixed(1)}% ${extra}   `);
 }
 
-/** Polls every 50 ms in this process (a query on a local pool), every 250 ms through a server. */
-async function poll<T extends { status: string }>(get: () => Promise<T>, show: (row: T) => void, everyMs: number): Promise<T> {
+/**
+ * Polls every 50 ms in this process (a query on a local pool), every 250 ms through a server; `wake` (this
+ * process's runner) ends a wait early when the work settles.
+ */
+async function poll<T extends { status: string }>(
+  get: () => Promise<T>,
+  show: (row: T) => void,
+  everyMs: number,
+  wake?: () => Promise<void>,
+): Promise<T> {
+  let settled = wake?.();
   for (;;) {
     const row = await get();
     show(row);
@@ -86,7 +95,13 @@ async function poll<T extends { status: string }>(get: () => Promise<T>, show: (
       if (tty) process.stderr.write("\n");
       return row;
     }
-    await new Promise((r) => setTimeout(r, everyMs));
+    let timer: NodeJS.Timeout | undefined;
+    const woke = await Promise.race([
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), everyMs))),
+      ...(settled ? [settled.then(() => true)] : []),
+    ]);
+    clearTimeout(timer);
+    if (woke) settled = wake!(); // settled but not done (handed back for a retry): wait for the next time
   }
 }
 
@@ -143,6 +158,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
     const userId = await jobOwner(b, values.user);
     let jobId: string;
     let get: () => Promise<Record<string, unknown> & { status: string }>;
+    let wake: (() => Promise<void>) | undefined;
     if (b.kind === "local") {
       jobId = await createScrubJob(b.handle.db, {
         userId,
@@ -159,12 +175,17 @@ async function scrubCommand(argv: string[]): Promise<number> {
       b.service.runner.only = { jobs: [jobId], loads: [] };
       await b.service.runner.start();
       const db = b.handle.db;
+      const runner = b.service.runner;
+      // while it runs, only the job row (in embedded mode each query runs on this thread, beside the scrub's
+      // ordering and writing); the files and the certificate once it is done
       get = async () => {
         const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+        if (job.status !== "completed") return job as never;
         const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
         const cert = await db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirst();
         return { ...job, files, certificate: cert?.document ?? null } as never;
       };
+      wake = () => runner.whenSettled(jobId);
     } else {
       const params = {
         userId,
@@ -186,6 +207,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
       get,
       (row) => bar("scrub", num(row.bytes_read), num(row.input_bytes), `${num(row.rows_done).toLocaleString("en-US")} rows`),
       b.kind === "local" ? 50 : 250,
+      wake,
     );
     const out = path.resolve(values.out);
     fs.mkdirSync(out, { recursive: true });

@@ -94,6 +94,8 @@ export class JobRunner {
   private stopped = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private aborts = new Set<AbortController>();
+  /** whenSettled's waiters, by job id. */
+  private settleWaiters = new Map<string, (() => void)[]>();
   private readonly leaseMs: number;
   private readonly progressMs: number;
   private readonly concurrency: number;
@@ -204,6 +206,24 @@ export class JobRunner {
         this.kick();
       });
     }
+  }
+
+  /**
+   * Resolves when this process next finishes with job `id` (completed, failed or handed back): a caller in the
+   * same process (the CLI) wakes at once instead of reading the job row on a timer while the scrub runs.
+   */
+  whenSettled(id: string): Promise<void> {
+    return new Promise((resolve) => {
+      const list = this.settleWaiters.get(id) ?? [];
+      list.push(resolve);
+      this.settleWaiters.set(id, list);
+    });
+  }
+
+  private settled(id: string): void {
+    const list = this.settleWaiters.get(id);
+    this.settleWaiters.delete(id);
+    for (const wake of list ?? []) wake();
   }
 
   private lease() {
@@ -393,6 +413,7 @@ export class JobRunner {
       if (failed && Number(failed.numUpdatedRows) > 0) fs.rmSync(outDir, { recursive: true, force: true });
     } finally {
       this.aborts.delete(abort);
+      this.settled(job.id);
     }
   }
 

@@ -74,5 +74,21 @@ for (const kind of storeKinds) {
       expect(job.reason_counts).toMatchObject({ excel_notation: 1, not_a_number: 1 });
       expect(files.map((f) => f.file_name)).toEqual(["in_Bad.csv", "in_Good.csv", "in_Invalid.csv"]);
     });
+
+    it("wakes a caller of whenSettled when the job ends, completed or failed, and only then", async () => {
+      const input = path.join(dir, "settle.csv");
+      fs.writeFileSync(input, "phone\n2125550101\n");
+      for (const [file, status] of [[input, "completed"], [path.join(dir, "gone.csv"), "failed"]] as const) {
+        const jobId = await createScrubJob(handle.db, { userId, fileName: "settle.csv", inputPath: file, suppressionType: "LitigationOnly" });
+        let woke = false;
+        const settled = svc.runner.whenSettled(jobId).then(() => (woke = true));
+        await new Promise((r) => setTimeout(r, 30));
+        expect(woke).toBe(false); // queued, not taken yet
+        await svc.enqueue(jobId);
+        await settled;
+        const job = await handle.db.selectFrom("scrub_jobs").select("status").where("id", "=", jobId).executeTakeFirstOrThrow();
+        expect(job.status).toBe(status);
+      }
+    });
   });
 }
