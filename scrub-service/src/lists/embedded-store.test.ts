@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../test/random";
 import { EmbeddedListStore } from "./embedded-store";
 
 describe("embedded list store", () => {
@@ -27,5 +28,36 @@ describe("embedded list store", () => {
     await s.finishChange(7, 3);
     const v3 = await s.snapshot(7, 3);
     expect([...(await v3.has(new Float64Array([2125550001, 2125550003, 2125550004]), 3))]).toEqual([1, 0, 1]);
+  });
+
+  it("answers exactly in large area codes (searched by exchange) and small ones, across copies", async () => {
+    const next = seededRandom(3);
+    const listed = new Set<number>();
+    // 212: thousands of rests, dense exchanges and empty ones, the first and last exchange and line; 415: a few
+    for (const nxx of [0, 1, 2, 234, 235, 500, 998, 999]) for (let k = 0; k < 400; k++) listed.add(2_120_000_000 + nxx * 10_000 + Math.floor(next() * 10_000));
+    for (const line of [0, 9999]) listed.add(2_120_000_000 + line).add(2_129_990_000 + line);
+    [4_155_550_000, 4_155_559_999, 4_150_000_000].forEach((n) => listed.add(n));
+    const s = new EmbeddedListStore();
+    const h = await s.replace(9, [Float64Array.from(listed)]);
+    await s.finishChange(9, 1, h);
+    const ask: number[] = [];
+    for (const n of listed) ask.push(n, n + 1, n - 1, n + 10_000, n - 10_000);
+    for (let k = 0; k < 5000; k++) ask.push(2_120_000_000 + Math.floor(next() * 10_000_000), 4_150_000_000 + Math.floor(next() * 10_000_000));
+    const check = async (version: number, want: Set<number>) => {
+      const snap = await s.snapshot(9, version);
+      const got = await snap.has(Float64Array.from(ask), ask.length);
+      const wrong = ask.flatMap((n, i) => ((got[i] === 1) === want.has(n) ? [] : [`${n} → ${got[i]}`]));
+      expect(wrong.slice(0, 5)).toEqual([]);
+    };
+    await check(1, listed);
+    // a change makes new arrays: their exchange indexes are their own
+    const removed = [...listed].filter((_, i) => i % 3 === 0);
+    const added = [2_120_010_000, 2_127_770_007, 4_155_551_234];
+    await s.beginChange(9);
+    await s.remove(9, Float64Array.from(removed));
+    await s.add(9, Float64Array.from(added));
+    await s.finishChange(9, 2);
+    const after = new Set([...listed].filter((n) => !removed.includes(n)).concat(added));
+    await check(2, after);
   });
 });

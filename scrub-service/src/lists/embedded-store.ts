@@ -35,15 +35,39 @@ interface Copy {
   byNpa: (Uint32Array | undefined)[];
 }
 
-function lowerBound(a: Uint32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
+/** The first index in a[lo, hi) (sorted) whose value is ≥ v, or hi. */
+function lowerBound(a: Uint32Array, v: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (a[mid] < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Area codes with fewer rests than this are searched whole (their exchange index would outweigh them). */
+const EXCHANGE_INDEX_MIN = 256;
+/** Exchange indexes of area codes' arrays (copies are immutable, so an array's index never changes). */
+const exchangeIndexes = new WeakMap<Uint32Array, Uint32Array>();
+
+/**
+ * Where each exchange (NXX, the rest's first three digits) starts in an area code's sorted rests: index k
+ * for NXX k, 1001 entries. A lookup then searches its exchange's few dozen rests instead of the whole area
+ * code: at 20M listed numbers, ~45,000 rests per area code and ~10 cache misses per binary search, the
+ * scrub's lookups on the main thread took about twice as long (decision 090).
+ */
+function exchangeIndex(a: Uint32Array): Uint32Array {
+  let d = exchangeIndexes.get(a);
+  if (d) return d;
+  d = new Uint32Array(1001);
+  let k = 0;
+  for (let i = 0; i < a.length; i++) {
+    const nxx = Math.floor(a[i] / 10_000);
+    while (k <= nxx) d[k++] = i;
+  }
+  while (k <= 1000) d[k++] = a.length;
+  exchangeIndexes.set(a, d);
+  return d;
 }
 
 /** Groups numbers by area code into sorted distinct Uint32Arrays. */
@@ -158,6 +182,8 @@ export class EmbeddedListStore implements ListStore {
       throw new ListStoreError(`The list index has no current copy of list ${listId} version ${version}.`);
     }
     const byNpa = copy.byNpa;
+    /** This snapshot's exchange indexes, by area code (looked up in exchangeIndexes once each). */
+    const indexes: (Uint32Array | null | undefined)[] = new Array(1000);
     const self = this;
     return {
       listId,
@@ -169,11 +195,19 @@ export class EmbeddedListStore implements ListStore {
           const x = numbers[i];
           const npa = Math.floor(x / 10_000_000);
           const a = byNpa[npa];
-          if (a) {
-            const rest = x - npa * 10_000_000;
-            const p = lowerBound(a, rest);
-            if (p < a.length && a[p] === rest) out[i] = 1;
+          if (!a) continue;
+          const rest = x - npa * 10_000_000;
+          let d = indexes[npa];
+          if (d === undefined) d = indexes[npa] = a.length < EXCHANGE_INDEX_MIN ? null : exchangeIndex(a);
+          let lo = 0;
+          let hi = a.length;
+          if (d) {
+            const nxx = Math.floor(rest / 10_000);
+            lo = d[nxx];
+            hi = d[nxx + 1];
           }
+          const p = lowerBound(a, rest, lo, hi);
+          if (p < hi && a[p] === rest) out[i] = 1;
         }
         return out;
       },
