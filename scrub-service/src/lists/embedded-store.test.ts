@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../test/random";
-import { EmbeddedListStore } from "./embedded-store";
+import { checksum, EmbeddedListStore } from "./embedded-store";
 
 describe("embedded list store", () => {
   it("builds a copy from chunks that split an area code, sorted or not, and serves old snapshots until swapped", async () => {
@@ -59,5 +59,23 @@ describe("embedded list store", () => {
     await s.finishChange(9, 2);
     const after = new Set([...listed].filter((n) => !removed.includes(n)).concat(added));
     await check(2, after);
+  });
+
+  it("checksums cache files as Adler-32 over words, reduced every word or in runs alike", () => {
+    const reference = (words: Uint32Array, from: number) => {
+      let a = 1;
+      let b = 0;
+      for (let i = from; i < words.length; i++) {
+        a = (a + words[i]) % 65521;
+        b = (b + a) % 65521;
+      }
+      return ((b << 16) | a) >>> 0;
+    };
+    const next = seededRandom(8);
+    for (const n of [0, 1, 1023, 1024, 1025, 5000]) {
+      const words = Uint32Array.from({ length: n + 2 }, () => Math.floor(next() * 2 ** 32)); // full-width words too
+      expect(checksum(words, 2)).toBe(reference(words, 2));
+    }
+    expect(checksum(new Uint32Array(3000).fill(0xffffffff), 0)).toBe(reference(new Uint32Array(3000).fill(0xffffffff), 0));
   });
 });
