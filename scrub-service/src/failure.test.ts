@@ -8,6 +8,7 @@ import type { DbHandle } from "../../db/client";
 import { createTestDb } from "../../tests/setup/db";
 import type { InProcessScrubService } from "./in-process";
 import { EmbeddedListStore } from "./lists/embedded-store";
+import { ListStoreError, type ListSnapshot } from "./lists/store";
 import { RedisListStore } from "./lists/redis-store";
 import { createScrubJob, MAX_ATTEMPTS, shownStatus } from "./service";
 import { REDIS_URL, adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir, uniquePrefix } from "./test/helpers";
@@ -84,6 +85,65 @@ describe("fail closed", () => {
       const ok = await scrub(svc);
       expect((await jobRow(handle, ok)).status).toBe("completed");
       expect(Number((await jobRow(handle, ok)).bad_count)).toBe(1);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("scrubs a job again from the start after a transient list-store failure; gives up after the last retry, pointing to the status", async () => {
+    const store = new EmbeddedListStore();
+    const svc = await startService(handle, "embedded", { store, dataDir: dir, storeRetryDelaysMs: [10, 20, 30] });
+    const { litigation } = await adminListIds(handle);
+    await svc.loadNumbers({ listId: litigation, mode: "add", numbers: ["2125550001"] });
+    // lookups fail while `failures` lasts: transient (a failover under way) or not (a lost copy)
+    let failures = 0;
+    let transient = true;
+    const snapshot = store.snapshot.bind(store);
+    store.snapshot = async (listId: number, version: number): Promise<ListSnapshot> => {
+      const s = await snapshot(listId, version);
+      return {
+        ...s,
+        has: (numbers, count) =>
+          failures-- > 0 ? Promise.reject(new ListStoreError("The list store (Redis) did not answer (lookup): Connection is closed.", transient)) : s.has(numbers, count),
+      };
+    };
+    const run = async () => {
+      const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const id = await scrub(svc);
+      const log = { warn: warned.mock.calls.flat().join("\n"), error: logged.mock.calls.flat().join("\n") };
+      vi.restoreAllMocks();
+      const job = await jobRow(handle, id);
+      const files = await filesOf(handle, id);
+      const bytes = Object.fromEntries(files.map((f) => [f.kind, fs.readFileSync(f.path, "utf8")]));
+      return { id, job, bytes, log };
+    };
+    try {
+      const clean = await run();
+      expect([clean.job.status, Number(clean.job.bad_count), Number(clean.job.good_count)]).toEqual(["completed", 1, 1]);
+
+      failures = 2; // the first two scrubs fail: the third completes, byte for byte the clean run's
+      const retried = await run();
+      expect(retried.job.status).toBe("completed");
+      expect(retried.bytes).toEqual(clean.bytes);
+      expect([Number(retried.job.rows_done), Number(retried.job.bad_count)]).toEqual([2, 1]);
+      expect(retried.log.warn).toMatch(new RegExp(`job ${retried.id}: The list store \\(Redis\\) did not answer.*retry 1 of 3`));
+      expect(retried.log.warn).toMatch(/retry 2 of 3/);
+      expect(retried.log.warn).not.toMatch(/retry 3 of 3/);
+
+      failures = 99; // never answers: failed after the last retry; the operator is sent to the status, not a blind rebuild
+      const gaveUp = await run();
+      expect([gaveUp.job.status, gaveUp.job.error]).toEqual(["failed", LIST_STORE_UNAVAILABLE]);
+      expect(gaveUp.log.warn).toMatch(/retry 3 of 3/);
+      expect(gaveUp.log.error).toMatch(new RegExp(`job ${gaveUp.id} failed: The list store \\(Redis\\) did not answer.*npm run lists -- status`));
+      expect(await filesOf(handle, gaveUp.id)).toEqual([]);
+
+      failures = 1; // not transient (a lost copy): failed at once, the rebuild named
+      transient = false;
+      const lost = await run();
+      expect(lost.job.status).toBe("failed");
+      expect(lost.log.warn).not.toMatch(/retry/);
+      expect(lost.log.error).toMatch(/Rebuild the list store with `npm run lists -- rebuild`/);
     } finally {
       await svc.close();
     }

@@ -38,6 +38,8 @@ export interface InProcessOptions {
   progressMs?: number;
   /** How long a scrub waits for a list being changed before failing closed. */
   listWaitMs?: number;
+  /** Pauses before a scrub is run again after a transient list-store failure (RunnerOptions). */
+  storeRetryDelaysMs?: number[];
   /** Embedded database (PGlite): numbers per list-load transaction (default 50,000). */
   listLoadChunk?: number;
   /** Start claiming queued work (default true). */
@@ -87,6 +89,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     singleProcess: o.handle.driver.kind === "pglite",
     batchBytes: o.batchBytes,
     clock: o.clock,
+    storeRetryDelaysMs: o.storeRetryDelaysMs,
   });
   if (o.autoStart !== false) await runner.start();
 

@@ -40,6 +40,21 @@ export interface RunnerOptions {
   clock?: () => Date;
   /** Read for CERT_SIGNING_KEY. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Pauses before scrubbing a job again from the start after a transient list-store failure (a Redis failover
+   * takes seconds); one retry per entry (default 1, 3, 8 and 15 s).
+   */
+  storeRetryDelaysMs?: number[];
+}
+
+const STORE_RETRY_DELAYS_MS = [1000, 3000, 8000, 15_000];
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
 }
 
 const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
@@ -69,6 +84,10 @@ export const LIST_STORE_UNAVAILABLE =
 /** What a customer reads for a failure on our side we have no better words for. */
 export const SCRUB_FAILED_OUR_SIDE = "The scrub failed because of a problem on our side. Please run it again.";
 const REBUILD_HINT = "Rebuild the list store with `npm run lists -- rebuild` once it answers.";
+/** After a store that did not answer: a failover to a replica normally keeps every copy, so no blind rebuild. */
+const STATUS_HINT =
+  "Once Redis answers again, `npm run lists -- status` shows whether its copies survived (after a failover to a replica they " +
+  "normally have); rebuild only if it names a stale list: `npm run lists -- rebuild`.";
 
 /**
  * The failure's words for the customer (the job's error) and, when they differ from the real cause, the
@@ -78,7 +97,9 @@ const REBUILD_HINT = "Rebuild the list store with `npm run lists -- rebuild` onc
 export function failureText(e: unknown): { customer: string; operator: string | null } {
   const m = e instanceof Error ? e.message : String(e);
   if (e instanceof ScrubInputError) return { customer: m, operator: null };
-  if (e instanceof ListStoreError) return { customer: LIST_STORE_UNAVAILABLE, operator: /npm run lists -- rebuild/.test(m) ? m : `${m} ${REBUILD_HINT}` };
+  if (e instanceof ListStoreError) {
+    return { customer: LIST_STORE_UNAVAILABLE, operator: /npm run lists -- rebuild/.test(m) ? m : `${m} ${e.transient ? STATUS_HINT : REBUILD_HINT}` };
+  }
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (code === "ENOSPC" || code === "EDQUOT") {
     return { customer: "The server ran out of disk space while writing the results. Please try again later.", operator: m };
@@ -226,6 +247,44 @@ export class JobRunner {
     for (const wake of list ?? []) wake();
   }
 
+  /** The job's lists made ready, then its file scrubbed against them. */
+  private async scrubAgainstLists(job: JobRow, outDir: string, signal: AbortSignal, onProgress: (p: ScrubProgress) => void) {
+    const t0 = performance.now();
+    const m = this.o.manager;
+    const checks: ListCheck[] = [];
+    const used: ListUsed[] = [];
+    const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
+    if (job.container_id != null) {
+      const info = await m.info(Number(job.container_id));
+      if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
+        throw new ScrubInputError("The selected container no longer exists.");
+      }
+      const ready = await m.ready(info.id);
+      checks.push({ reason: "container", bloom: ready.bloom, snapshot: ready.snapshot });
+      use(ready);
+    }
+    if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
+    for (const kind of listsOfSuppression(job.suppression_type)) {
+      const list = await m.ready(await m.adminListId(kind));
+      checks.push({ reason: kind, bloom: list.bloom, snapshot: list.snapshot });
+      use(list);
+    }
+    const t1 = performance.now();
+    const result = await runScrub({
+      inputPath: job.input_path,
+      outDir,
+      columnName: (job.column_name as string | null) ?? null,
+      sheet: (job.input_sheet as string | null) ?? null,
+      lists: checks,
+      states: (job.states as string[] | null) ?? null,
+      pool: this.o.pool(),
+      signal,
+      batchBytes: this.o.batchBytes,
+      onProgress,
+    });
+    return { result, used, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
+  }
+
   private lease() {
     return sql<Date>`now() + make_interval(secs => ${this.leaseMs / 1000})`;
   }
@@ -288,43 +347,26 @@ export class JobRunner {
       }).catch(() => {});
     };
     const timer = setInterval(flush, this.progressMs);
-    const t0 = performance.now();
-    let t1 = t0;
     try {
-      const m = this.o.manager;
-      const checks: ListCheck[] = [];
-      const used: ListUsed[] = [];
-      const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
-      if (job.container_id != null) {
-        const info = await m.info(Number(job.container_id));
-        if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
-          throw new ScrubInputError("The selected container no longer exists.");
+      const delays = this.o.storeRetryDelaysMs ?? STORE_RETRY_DELAYS_MS;
+      let scrubbed: Awaited<ReturnType<JobRunner["scrubAgainstLists"]>>;
+      for (let retry = 0; ; retry++) {
+        try {
+          scrubbed = await this.scrubAgainstLists(job, outDir, abort.signal, (p) => (latest = p));
+          break;
+        } catch (e) {
+          if (!(e instanceof ListStoreError && e.transient) || retry >= delays.length || abort.signal.aborted) throw e;
+          // The same job on this process from the start (its partial files were removed): the customer's
+          // progress starts over, the job stays running under its lease.
+          console.warn(`[scrub] job ${job.id}: ${e.message} Scrubbing it again in ${delays[retry] / 1000} s (retry ${retry + 1} of ${delays.length}).`);
+          latest = { rowsDone: 0, bytesRead: 0, inputBytes: 0, good: 0, bad: 0, invalid: 0, reasons: {} };
+          await pause(delays[retry], abort.signal);
+          if (abort.signal.aborted) throw abort.signal.reason;
         }
-        const ready = await m.ready(info.id);
-        checks.push({ reason: "container", bloom: ready.bloom, snapshot: ready.snapshot });
-        use(ready);
       }
-      if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
-      for (const kind of listsOfSuppression(job.suppression_type)) {
-        const list = await m.ready(await m.adminListId(kind));
-        checks.push({ reason: kind, bloom: list.bloom, snapshot: list.snapshot });
-        use(list);
-      }
-      t1 = performance.now();
-      const result = await runScrub({
-        inputPath: job.input_path,
-        outDir,
-        columnName: (job.column_name as string | null) ?? null,
-        sheet: (job.input_sheet as string | null) ?? null,
-        lists: checks,
-        states: (job.states as string[] | null) ?? null,
-        pool: this.o.pool(),
-        signal: abort.signal,
-        batchBytes: this.o.batchBytes,
-        onProgress: (p) => (latest = p),
-      });
+      const { result, used, prepareMs, pipelineMs } = scrubbed;
       clearInterval(timer);
-      this.timings.set(job.id, { prepareMs: t1 - t0, pipelineMs: performance.now() - t1 });
+      this.timings.set(job.id, { prepareMs, pipelineMs });
       await writing;
       const stem = path.basename(job.file_name).replace(/\.[^.]*$/, "") || "numbers";
       const fileNames = { good: `${stem}_Good.csv`, bad: `${stem}_Bad.csv`, invalid: `${stem}_Invalid.csv` };

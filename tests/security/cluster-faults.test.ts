@@ -90,6 +90,7 @@ describe.skipIf(unavailable)("a Redis Cluster master lost mid-scrub", () => {
 
     // SIGKILL one master while the next scrub is mid-way. The operator's log names each failure's cause.
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
     const id = await newJob();
     await until("the scrub to be mid-way", async () => {
       const j = await jobRow(id);
@@ -117,8 +118,14 @@ describe.skipIf(unavailable)("a Redis Cluster master lost mid-scrub", () => {
     expect((await jobRow(again)).error).toBe(LIST_STORE_UNAVAILABLE);
     expect(await filesOf(again)).toEqual([]);
     const log = logged.mock.calls.flat().join("\n");
+    const warnings = warned.mock.calls.flat().join("\n");
     logged.mockRestore();
-    expect(log).toMatch(new RegExp(`job ${id} failed: The list store \\(Redis\\) did not answer \\(lookup\\)`));
+    warned.mockRestore();
+    // the lookup failed mid-way; the job was scrubbed again after each pause, and failed on the last retry (its
+    // first call, a lookup or the list's meta, found the cluster down)
+    expect(warnings).toMatch(new RegExp(`job ${id}: The list store \\(Redis\\) did not answer \\(lookup\\).*retry 1 of 3`));
+    expect(warnings).toMatch(new RegExp(`job ${id}: .*retry 3 of 3`));
+    expect(log).toMatch(new RegExp(`job ${id} failed: The list store \\(Redis\\) did not answer \\(\\w+\\).*npm run lists -- status`));
     expect(log).toMatch(new RegExp(`job ${again} failed: The list store has no current copy of the litigation list.*npm run lists -- rebuild`));
 
     // After the rebuild every master serves the list again and the scrub is right.

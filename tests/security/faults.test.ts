@@ -90,6 +90,7 @@ function service(extra: Partial<Parameters<typeof createInProcessScrubService>[0
     progressMs: 50,
     listWaitMs: 0,
     batchBytes: 64 * 1024,
+    storeRetryDelaysMs: [10, 20], // a Redis stopped here stays down: two quick retries, then the failure is checked
     ...extra,
   });
 }

@@ -27,7 +27,8 @@ export function writeSpreadInput(file: string, count: number): string[] {
 
 /**
  * The fault tests' scrub service on a Redis of their own (data under `work/data`, a fresh key prefix): one thread
- * and 64 KB batches, so the list lookups run all through a file and a fault lands between two of them.
+ * and 64 KB batches, so the list lookups run all through a file and a fault lands between two of them; retries
+ * after a transient store failure at 0.5, 1.5 and 3 s.
  */
 export function startFaultScrub(handle: DbHandle, work: string, redis: InProcessOptions["redis"], extra: Partial<InProcessOptions> = {}): Promise<InProcessScrubService> {
   return createInProcessScrubService({
@@ -39,6 +40,9 @@ export function startFaultScrub(handle: DbHandle, work: string, redis: InProcess
     progressMs: 50,
     listWaitMs: 0,
     batchBytes: 64 * 1024,
+    // a lookup that fails during a failover scrubs the job again after these pauses (the test cluster's node
+    // timeout is 3 s), so a job may complete after one; a master lost for good still fails it
+    storeRetryDelaysMs: [500, 1500, 3000],
     ...extra,
   });
 }

@@ -441,7 +441,7 @@ export class RedisListStore implements ListStore {
       return await fn();
     } catch (e) {
       if (e instanceof ListStoreError) throw e;
-      throw new ListStoreError(`The list store (Redis) did not answer (${what}): ${(e as Error).message}`);
+      throw new ListStoreError(`The list store (Redis) did not answer (${what}): ${(e as Error).message}`, true);
     }
   }
 
@@ -542,6 +542,7 @@ export class RedisListStore implements ListStore {
             if (typeof a === "string" && a.startsWith("!R")) {
               throw new ListStoreError(
                 `List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`,
+                true,
               );
             }
             if (typeof a === "string" && a.startsWith("!L")) {

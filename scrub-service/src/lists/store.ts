@@ -6,7 +6,14 @@
  */
 
 export class ListStoreError extends Error {
-  constructor(message: string) {
+  /**
+   * `transient`: the store did not answer (a connection lost, a failover under way) or the list's copy was
+   * replaced meanwhile; the same scrub run again a little later may succeed. A lost or stale copy is not.
+   */
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
     super(message);
     this.name = "ListStoreError";
   }

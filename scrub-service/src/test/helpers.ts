@@ -91,6 +91,7 @@ export async function startService(
     threads: 2,
     listWaitMs: 0,
     progressMs: 50,
+    storeRetryDelaysMs: [10, 20], // two quick retries: a test's store is down for good or up
     ...extra,
   });
 }
