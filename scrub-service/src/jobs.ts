@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Piscina } from "piscina";
 import type { DbHandle } from "../../db/client";
@@ -48,14 +49,6 @@ export interface RunnerOptions {
 }
 
 const STORE_RETRY_DELAYS_MS = [1000, 3000, 8000, 15_000];
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-  });
-}
 
 const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
 const INTERRUPTED_LOAD =
@@ -360,7 +353,7 @@ export class JobRunner {
           // progress starts over, the job stays running under its lease.
           console.warn(`[scrub] job ${job.id}: ${e.message} Scrubbing it again in ${delays[retry] / 1000} s (retry ${retry + 1} of ${delays.length}).`);
           latest = { rowsDone: 0, bytesRead: 0, inputBytes: 0, good: 0, bad: 0, invalid: 0, reasons: {} };
-          await pause(delays[retry], abort.signal);
+          await sleep(delays[retry], undefined, { signal: abort.signal }).catch(() => {}); // an abort is thrown next
           if (abort.signal.aborted) throw abort.signal.reason;
         }
       }

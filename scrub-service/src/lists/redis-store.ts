@@ -189,7 +189,7 @@ const PACK_MAX = 1 << 15;
  * "NPA" + count (5 digits) + the 7-digit rests as ASCII (String() and join cost ~1 µs a number). order[k] is
  * the index into `numbers` of the k-th number packed (the script answers in packed order).
  */
-export function packByArea(numbers: Float64Array, ix: ArrayLike<number>): { packed: Buffer; order: Uint32Array } {
+function packByArea(numbers: Float64Array, ix: ArrayLike<number>): { packed: Buffer; order: Uint32Array } {
   const n = ix.length;
   if (n > PACK_MAX) throw new Error(`packByArea: ${n} numbers (at most ${PACK_MAX})`);
   // number * 2^15 + position < 2^53: one typed-array sort orders the numbers and keeps where each came from
