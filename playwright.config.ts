@@ -28,10 +28,13 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // The JSON report feeds `npm run test:timings`; E2E_REPORT names it when scripts/test-e2e.mjs runs the
+  // two projects side by side (each with its own server, port, data directory and output folder).
+  reporter: [["list"], ["json", { outputFile: `.test-timings/playwright-${process.env.E2E_REPORT ?? "all"}.json` }]],
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumFlags },
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: chromiumFlags },
     trace: "off",
   },
   projects: [
