@@ -1,6 +1,5 @@
 // Production server: Express in front of the Remix build, with security headers and a same-origin check.
 import path from "node:path";
-import crypto from "node:crypto";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import { answerWithAction, bodyLimits, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
@@ -14,8 +13,13 @@ const maxUploadBytes = () => {
   return Number.isFinite(n) && n > 0 ? n : 500 * 1024 * 1024;
 };
 
+const ops = build.entry.module.ops;
+// Every line this process writes is one JSON object (decision 140); LOG_PRETTY=1 keeps them readable by hand.
+if (process.env.LOG_PRETTY !== "1") ops.bridgeConsoleToLog();
+
 try {
   await build.entry.module.boot();
+  ops.startMetrics();
 } catch (e) {
   console.error(`[boot] ${e instanceof Error ? e.message : e}`);
   process.exit(1);
@@ -25,6 +29,8 @@ const app = express();
 app.disable("x-powered-by");
 if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
 
+// First: /healthz, /readyz and /metrics (before limits and logs), then the request id, access line and timing.
+app.use(ops.requestMiddleware({ routes: build.routes, trustProxy: Boolean(process.env.TRUST_PROXY), staticPrefixes: ["/build/", "/favicon"] }));
 app.use(untrustedForwardedHeaders({ trustProxy: process.env.TRUST_PROXY }));
 app.use(securityHeaders({ production }));
 app.use(sameOriginPosts());
@@ -40,7 +46,7 @@ app.use(noStore());
 const lookupRoute = build.routes["routes/api.v1.lookup"]?.module;
 if (lookupRoute?.action) {
   app.post("/api/v1/lookup", (req, res, next) => {
-    answerWithAction(lookupRoute.action, req, res, { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", requestId: crypto.randomUUID(), cspNonce: res.locals.cspNonce }).catch(next);
+    answerWithAction(lookupRoute.action, req, res, { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }).catch(next);
   });
 }
 
@@ -52,7 +58,7 @@ app.all(
     getLoadContext(req, res) {
       return {
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-        requestId: crypto.randomUUID(),
+        requestId: res.locals.requestId,
         cspNonce: res.locals.cspNonce,
       };
     },
@@ -61,13 +67,22 @@ app.all(
 
 const server = app.listen(port, () => console.log(`[server] listening on http://localhost:${port}`));
 
+// SIGTERM: /readyz answers 503 at once; after SHUTDOWN_GRACE_MS (time for a load balancer to notice) the
+// server stops taking connections and finishes the requests it has; running scrubs are handed back to the
+// queue (their lease released, so another replica takes them at once); pools close.
+const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? (production ? 5000 : 0));
 let stopping = false;
 async function stop(signal) {
   if (stopping) return;
   stopping = true;
-  console.log(`[server] ${signal}: shutting down`);
-  server.close();
+  ops.beginStopping();
+  console.log(`[server] ${signal}: shutting down (readiness 503; closing in ${graceMs} ms)`);
+  if (graceMs > 0) await new Promise((r) => setTimeout(r, graceMs));
+  const closed = new Promise((r) => server.close(r));
+  server.closeIdleConnections?.();
   await build.entry.module.shutdown().catch((e) => console.error(e));
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
+  console.log(`[server] stopped`);
   process.exit(0);
 }
 process.on("SIGTERM", () => stop("SIGTERM"));

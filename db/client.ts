@@ -65,15 +65,19 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   }
 }
 
+/** Names of the migrations this code knows that the database has not applied (readiness). */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const known = Object.keys(await migrationProvider.getMigrations());
+  const table = await sql<{ t: string | null }>`select to_regclass('kysely_migration')::text as t`.execute(db);
+  if (!table.rows[0]?.t) return known;
+  const done = new Set((await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((r) => r.name));
+  return known.filter((name) => !done.has(name));
+}
+
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   // Already at the latest (every start but the first after an upgrade): two queries instead of Kysely's
   // locking round trips (~0.7 s on PGlite, which every CLI run paid).
-  const known = Object.keys(await migrationProvider.getMigrations());
-  const table = await sql<{ t: string | null }>`select to_regclass('kysely_migration')::text as t`.execute(db);
-  if (table.rows[0]?.t) {
-    const done = new Set((await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((r) => r.name));
-    if (known.every((name) => done.has(name))) return;
-  }
+  if ((await pendingMigrations(db)).length === 0) return;
   // Areas add migrations independently; a later-numbered one may land first on a dev database.
   const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { addLogContext } from "~/utils/log.server";
 import type { Database, RoleName } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { findApiKey, findLookupKey, touchApiKey, type ApiKeyPeriod } from "~/models/integration.server";
@@ -152,6 +153,7 @@ export function apiHandler(handlers: Partial<Record<"GET" | "POST" | "DELETE" | 
     let api: ApiContext | null = null;
     try {
       api = await authenticateApi(request, opts.budget);
+      addLogContext({ userId: api.userId });
       const handler = handlers[method];
       if (!handler) {
         throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here.`, undefined, {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metrics } from "../../scrub-service/src/ops/metrics";
 import { ApiError, validate, type ApiContext } from "./api.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
@@ -166,12 +167,16 @@ function entriesOfBytes(bytes: Buffer, scanned: ScannedLookupBody): ParsedEntrie
 
 /** Asks the scrub service; any failure (store down, stale copy, service unreachable) is a 503, never "not listed". */
 export async function lookUp(service: ScrubService, userId: string, numbers: number[]): Promise<LookupAnswer> {
+  const stopTimer = metrics().lookupDuration.startTimer();
   try {
     return await service.lookup({ userId, numbers });
   } catch (e) {
+    if (e instanceof ListStoreError) metrics().listStoreErrors.inc();
     if (e instanceof ListStoreError) console.warn(`[lookup] failed closed: ${e.message} (check \`npm run lists -- status\`)`);
     else console.error("[lookup] failed closed:", e);
     throw new ApiError(503, "service_unavailable", LOOKUP_UNAVAILABLE, undefined, { "Retry-After": "30" });
+  } finally {
+    stopTimer();
   }
 }
 

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { metrics } from "../../scrub-service/src/ops/metrics";
 import http from "node:http";
 import https from "node:https";
 import { sql, type Kysely } from "kysely";
@@ -249,6 +250,7 @@ async function deliverOne(db: Kysely<Database>, ev: Claimed, now: Date, cfg: Ret
     cfg.WEBHOOK_TIMEOUT_MS,
   );
   const ok = result.error === null;
+  metrics().webhookDeliveries.inc({ outcome: ok ? "delivered" : "failed" });
   const maxAttempts = integration.auto_retry_enabled ? cfg.WEBHOOK_MAX_ATTEMPTS : 1;
   const retry = !ok && ev.attempts < maxAttempts;
   const nextAttemptAt = retry ? new Date(now.getTime() + backoffMs(ev.attempts, cfg.WEBHOOK_RETRY_BASE_MS)) : null;

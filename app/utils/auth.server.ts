@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { addLogContext } from "./log.server";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { RoleName } from "../../db/schema";
@@ -108,6 +109,7 @@ export function loginRedirectUrl(request: Request): string {
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getOptionalUser(request);
   if (!user) throw redirect(loginRedirectUrl(request));
+  addLogContext({ userId: user.id });
   return user;
 }
 

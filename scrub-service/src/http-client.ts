@@ -3,6 +3,7 @@
  * database and files live on the shared DATA_DIR, so the client only tells the service to pick them up;
  * countRecords and previewCsv read the local file directly.
  */
+import { currentLogContext } from "./ops/log";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
@@ -30,6 +31,8 @@ function requester(o: HttpClientOptions) {
       const payload = body && "json" in body ? JSON.stringify(body.json) : undefined;
       const headers: Record<string, string> = {};
       if (o.token) headers.Authorization = `Bearer ${o.token}`;
+      const requestId = currentLogContext().requestId;
+      if (requestId) headers["X-Request-Id"] = requestId;
       if (payload !== undefined) headers["Content-Type"] = "application/json";
       if (body && "file" in body) {
         headers["Content-Type"] = "application/octet-stream";
@@ -115,6 +118,15 @@ export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
         const status = (e as { status?: number }).status;
         if (status === undefined || status === 503) throw new ListStoreError(`The scrub service could not look the numbers up: ${(e as Error).message}`);
         throw e;
+      }
+    },
+    async ready() {
+      try {
+        await call("GET", "/readyz");
+        return { status: "ready", checks: { scrubService: "ok" } };
+      } catch (e) {
+        const status = (e as { status?: number }).status;
+        return { status: "not ready", checks: { scrubService: status === 503 ? "not ready" : "not answering" } };
       }
     },
     async close() {},

@@ -13,6 +13,9 @@
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
+import { OPS_PATHS, serveOps } from "./ops/endpoints";
+import { log, withLogContext } from "./ops/log";
+import { metrics, statusClass } from "./ops/metrics";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -36,6 +39,8 @@ export interface HttpOptions {
   token?: string;
   /** Unix socket: callers may name local files instead of uploading them. */
   local?: boolean;
+  /** True once shutdown has begun: /readyz answers 503 from then on. */
+  stopping?: () => boolean;
 }
 
 const LIST_LOAD_MODES: readonly ListLoadMode[] = ["add", "remove", "replace", "changes"];
@@ -131,7 +136,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
       const url = new URL(req.url ?? "/", "http://scrub");
       const parts = url.pathname.split("/").filter(Boolean);
       const q = url.searchParams;
-      if (url.pathname === "/healthz") return send(res, 200, { ok: true });
+      if (await serveOps(req, res, { ready: () => service.ready(), stopping: () => o.stopping?.() ?? false })) return;
       if (!o.local) {
         if (!o.token || !tokenOk(req.headers.authorization, o.token)) throw new HttpError(401, "Unauthorized.");
       }
@@ -268,10 +273,34 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
   };
 }
 
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The app's request id (X-Request-Id: callers hold the service token) or a new one on every log line of the
+ * request, an access line and the duration histogram (route: the resource, never ids).
+ */
+function withRequestContext(handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) {
+  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const pathname = (req.url ?? "/").split("?")[0];
+    if (OPS_PATHS.has(pathname)) return void handler(req, res);
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    const route = pathname.split("/").filter(Boolean).slice(0, 2).join("/") || "/";
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics().httpDuration.observe({ route, method: req.method ?? "GET", status_class: statusClass(res.statusCode) }, seconds);
+      log().info({ requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) }, `${req.method} ${route} ${res.statusCode}`);
+    });
+    withLogContext({ requestId }, () => void handler(req, res));
+  };
+}
+
 /** Listens on TCP (standalone service). */
 export function listenHttp(service: ScrubService, o: HttpOptions & { port: number; host?: string }) {
   if (!o.token) throw new Error("SCRUB_SERVICE_TOKEN is required for the HTTP scrub service.");
-  const server = http.createServer(createHandler(service, o));
+  const server = http.createServer(withRequestContext(createHandler(service, o)));
   return new Promise<{ server: http.Server; close(): Promise<void> }>((resolve) => {
     server.listen(o.port, o.host ?? "0.0.0.0", () =>
       resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),

@@ -2,6 +2,7 @@
  * The in-process scrub service: the app's server (embedded mode), the standalone HTTP service and the CLI
  * all run this. It shares the caller's database handle (one process per PGlite directory).
  */
+import { bounded, databaseChecks, runChecks } from "./ops/readiness";
 import crypto from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -172,6 +173,11 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
       return (await manager.status()).filter((s) => ids.includes(s.listId));
     },
     lookup: (input) => lookupNumbers(manager, input),
+    ready: () =>
+      runChecks({
+        ...databaseChecks(o.handle.db),
+        listStore: bounded("listStore", () => store.ping(), "not answering"),
+      }),
     async close() {
       await runner.stop();
       await pool?.destroy();

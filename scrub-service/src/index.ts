@@ -9,6 +9,9 @@
 import path from "node:path";
 import { migrateToLatest, openDatabase } from "../../db/client";
 import { listenHttp } from "./http";
+import { readGauges } from "./ops/gauges";
+import { bridgeConsoleToLog } from "./ops/log";
+import { metrics } from "./ops/metrics";
 import { createInProcessScrubService } from "./in-process";
 import { describeRedisTarget, redisTargetFromEnv } from "./lists/redis-client";
 
@@ -26,6 +29,8 @@ function describeLists(): string {
 }
 
 async function main(): Promise<void> {
+  process.env.DPT_SERVICE_NAME ??= "scrub-service";
+  if (process.env.LOG_PRETTY !== "1") bridgeConsoleToLog();
   const token = process.env.SCRUB_SERVICE_TOKEN;
   if (!token || token.length < 16) throw new Error("SCRUB_SERVICE_TOKEN (at least 16 characters) is required.");
   const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
@@ -40,19 +45,26 @@ async function main(): Promise<void> {
     threads: numberEnv("SCRUB_THREADS"),
     batchBytes: numberEnv("SCRUB_BATCH_BYTES"),
   });
+  metrics().setGaugeSource(() => readGauges(handle.db));
+  metrics().setReadinessSource(async () => !stopping && (await service.ready()).status === "ready");
+  let stopping = false;
   const port = Number(process.env.SCRUB_SERVICE_PORT ?? 3100);
-  const server = await listenHttp(service, { handle, dataDir, token, port });
+  const server = await listenHttp(service, { handle, dataDir, token, port, stopping: () => stopping });
   console.log(
     `[scrub-service] listening on :${port}; database ${process.env.DATABASE_URL ? "PostgreSQL" : `PGlite (${dataDir})`}; ` +
       `lists ${describeLists()}`,
   );
-  let stopping = false;
+  // SIGTERM: /readyz answers 503 at once; after SHUTDOWN_GRACE_MS new requests stop, running jobs are
+  // handed back to the queue with their lease released (another replica takes them at once), pools close.
+  const graceMs = numberEnv("SHUTDOWN_GRACE_MS") ?? 0;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[scrub-service] ${signal}: shutting down`);
-    await server.close();
+    console.log(`[scrub-service] ${signal}: shutting down (readiness 503; closing in ${graceMs} ms)`);
+    if (graceMs > 0) await new Promise((r) => setTimeout(r, graceMs));
+    const closed = server.close();
     await service.close();
+    await closed;
     await handle.close();
     process.exit(0);
   };

@@ -5,6 +5,8 @@
  * died) is queued again from the start, up to MAX_ATTEMPTS claims, on whichever replica claims it next
  * (decision 125); its partial files are deleted, never shown complete.
  */
+import { log, withLogContext } from "./ops/log";
+import { metrics } from "./ops/metrics";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -206,7 +208,7 @@ export class JobRunner {
       const load = await this.claimLoad();
       if (load) {
         this.running++;
-        void this.runLoad(load).finally(() => {
+        void withLogContext({ loadId: load.id }, () => this.runLoad(load)).finally(() => {
           this.running--;
           this.kick();
         });
@@ -215,7 +217,7 @@ export class JobRunner {
       const job = await this.claimJob();
       if (!job) return;
       this.running++;
-      void this.runJob(job).finally(() => {
+      void withLogContext({ jobId: job.id, userId: job.user_id }, () => this.runJob(job)).finally(() => {
         this.running--;
         this.kick();
       });
@@ -310,6 +312,7 @@ export class JobRunner {
   }
 
   private async runJob(job: JobRow): Promise<void> {
+    const startedAt = performance.now();
     const abort = new AbortController();
     this.aborts.add(abort);
     const outDir = path.join(this.o.dataDir, "jobs", job.id);
@@ -348,6 +351,7 @@ export class JobRunner {
           scrubbed = await this.scrubAgainstLists(job, outDir, abort.signal, (p) => (latest = p));
           break;
         } catch (e) {
+          if (e instanceof ListStoreError) metrics().listStoreErrors.inc();
           if (!(e instanceof ListStoreError && e.transient) || retry >= delays.length || abort.signal.aborted) throw e;
           // The same job on this process from the start (its partial files were removed): the customer's
           // progress starts over, the job stays running under its lease.
@@ -426,12 +430,20 @@ export class JobRunner {
           .execute();
         await trx.insertInto("scrub_certificates").values({ job_id: job.id, user_id: job.user_id, document: issued.text, key_id: key.id }).execute();
       });
+      const m = metrics();
+      m.scrubJobs.inc({ status: "completed" });
+      m.scrubRows.inc({ outcome: "good" }, result.good);
+      m.scrubRows.inc({ outcome: "bad" }, result.bad);
+      m.scrubRows.inc({ outcome: "invalid" }, result.invalid);
+      m.scrubDuration.observe((performance.now() - startedAt) / 1000);
+      log().info({ rows: result.rowsDone, good: result.good, bad: result.bad, invalid: result.invalid }, `[scrub] job ${job.id} completed`);
     } catch (e) {
       clearInterval(timer);
       await writing;
       // A replica shutting down hands the job back (a retry from the start) rather than failing it.
       const handBack = abort.signal.reason === SHUTTING_DOWN && Number(job.attempts) < MAX_ATTEMPTS;
       const failure = failureText(e);
+      metrics().scrubJobs.inc({ status: handBack ? "handed_back" : "failed" });
       if (!handBack && failure.operator) console.error(`[scrub] job ${job.id} failed: ${failure.operator}`);
       // Only while the lease is ours: after a lost lease the directory belongs to the retry.
       const failed = await this.db
@@ -454,6 +466,7 @@ export class JobRunner {
 
   private async runLoad(load: { id: string; list_id: number; mode: ListLoadMode; input_path: string }): Promise<void> {
     let bytes = 0;
+    let loadStatus: "completed" | "failed" = "completed";
     const timer = setInterval(() => {
       void this.db
         .updateTable("list_loads")
@@ -500,6 +513,8 @@ export class JobRunner {
         await this.o.manager.change(load.list_id, load.mode, f.numbers, (s, c) => complete(s, c, c.removed, 0));
       }
     } catch (e) {
+      if (e instanceof ListStoreError) metrics().listStoreErrors.inc();
+      loadStatus = "failed";
       const msg = e instanceof ScrubInputError || e instanceof ListStoreError ? e.message : `The list load failed: ${(e as Error).message}`;
       await this.db
         .updateTable("list_loads")
@@ -510,6 +525,8 @@ export class JobRunner {
         .catch(() => {});
     } finally {
       clearInterval(timer);
+      const list = await this.db.selectFrom("lists").select("kind").where("id", "=", load.list_id).executeTakeFirst().catch(() => undefined);
+      metrics().listLoads.inc({ list: list?.kind ?? "unknown", status: loadStatus });
     }
   }
 

@@ -204,6 +204,8 @@ export interface ListStoreState {
   note?: string;
 }
 
+import type { Readiness } from "./ops/readiness";
+
 export interface ScrubService {
   readonly kind: "in-process" | "http";
   /** Starts (or queues) a job inserted with createScrubJob. Returns at once; progress is in the row. */
@@ -231,5 +233,7 @@ export interface ScrubService {
    * versions. Throws ListStoreError when any list's copy cannot be read at its version (fail closed).
    */
   lookup(input: LookupInput): Promise<LookupAnswer>;
+  /** Whether this service can take work: its database and list store (in-process), or the remote's /readyz. */
+  ready(): Promise<Readiness>;
   close(): Promise<void>;
 }

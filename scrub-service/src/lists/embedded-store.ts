@@ -401,6 +401,8 @@ export class EmbeddedListStore implements ListStore {
     return b;
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.copies.clear();
     this.staged.clear();

@@ -982,6 +982,10 @@ export class RedisListStore implements ListStore {
     await this.unlinkMatching(`${this.prefix}*`);
   }
 
+  async ping(): Promise<void> {
+    await Promise.all((await masters(this.redis)).map((m) => m.ping()));
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }

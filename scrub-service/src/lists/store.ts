@@ -103,6 +103,8 @@ export interface ListStore {
   describeCopy?(listId: number): Promise<CopyDetail>;
   /** Bytes the store uses (Redis used_memory, or the embedded arrays). */
   memoryBytes(): Promise<number>;
+  /** Resolves when the store answers (Redis: the node, the Sentinels' primary or every cluster master); for /readyz. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
