@@ -69,6 +69,12 @@ export function adminScreens(seed: Seeded): Screen[] {
   ];
 }
 
+/** A real lead file is wide: many columns and long values, which the column step's preview must keep inside a phone's width. */
+const WIDE_CSV =
+  "Full Name,Mobile Phone,Street Address,City,State,Zip,Email Address,Lead Source,Campaign Notes\n" +
+  "Annabelle Featherstonehaugh,2025552101,1600 Pennsylvania Avenue Northwest,Washington,DC,20500,annabelle.featherstonehaugh@example.com,Spring webinar sign-up,Asked for a callback after the quarterly review meeting\n" +
+  "Bob Ng,3125552188,233 South Wacker Drive Suite 9900,Chicago,IL,60606,bob@example.com,Referral,-\n";
+
 async function next(page: Page) {
   await page.getByRole("button", { name: "Next" }).click();
 }
@@ -105,7 +111,7 @@ export async function seedAdminData(page: Page): Promise<Seeded> {
   await page.goto("/purge?step=4");
   await page
     .getByLabel("CSV file")
-    .setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from("Name,Mobile Phone\nAnn,2025552101\n") });
+    .setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from(WIDE_CSV) });
   await next(page);
   await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
   const columnStepPath = new URL(page.url()).pathname + new URL(page.url()).search;

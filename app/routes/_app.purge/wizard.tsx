@@ -655,8 +655,9 @@ export function PurgeWizard({ wizard, actionData }: { wizard: WizardData; action
   return (
     <>
       <StepProgress step={state.step} mode={state.mode} />
-      <div className="grid gap-6 lg:grid-cols-[1fr_16rem]">
-        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      {/* minmax(0, 1fr) and min-w-0: a grid track never grows to a wide preview table (which scrolls inside its own box) */}
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_16rem]">
+        <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
           {generalError && (
             <div className="mb-4">
               <ValidationAlert title={generalError.title} message={generalError.message} />
