@@ -22,7 +22,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    reporters: ["default", ["json", { outputFile: ".test-timings/vitest.json" }]],
+    reporters: ["default", ["json", { outputFile: `.test-timings/vitest-${process.env.VITEST_REPORT ?? "all"}.json` }]],
     // Most files wait on PostgreSQL, Redis, child processes or timers: two at a time on two cores (decision 141;
     // each file has its own database, data directory and Redis prefix). VITEST_MAX_WORKERS overrides.
     projects: [

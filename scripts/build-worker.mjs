@@ -2,7 +2,23 @@
 // worker.mjs (piscina pool: parse, normalize, classify) and dedupe-thread.mjs (duplicate check); and the
 // CLI, cli.mjs (npm run scrub / npm run lists), so a batch run starts in ~0.3 s instead of compiling
 // TypeScript first (~2 s). Packages stay in node_modules (not bundled).
-import { build } from "esbuild";
+import fs from "node:fs";
+import path from "node:path";
+import { build as esbuild } from "esbuild";
+
+// Each file is replaced atomically and only when it changed: a running server or test may be starting a
+// worker thread from it while another process (a second test run) builds.
+async function build(options) {
+  const result = await esbuild({ ...options, write: false });
+  for (const file of result.outputFiles) {
+    const old = fs.existsSync(file.path) ? fs.readFileSync(file.path) : null;
+    if (old && Buffer.compare(old, file.contents) === 0) continue;
+    fs.mkdirSync(path.dirname(file.path), { recursive: true });
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, file.contents);
+    fs.renameSync(tmp, file.path);
+  }
+}
 
 const common = {
   outdir: "scrub-service/dist",

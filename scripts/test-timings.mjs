@@ -11,10 +11,8 @@ const args = process.argv.slice(2);
 const top = Number(args[args.indexOf("--top") + 1]) || 20;
 
 if (args.includes("--run")) {
-  for (const [cmd, cmdArgs] of [["npx", ["vitest", "run"]], ["node", ["scripts/test-e2e.mjs"]]]) {
-    const r = spawnSync(cmd, cmdArgs, { stdio: "inherit" });
-    if (r.status !== 0) console.log(`(${cmdArgs[0]} exited ${r.status}; timings below are still printed)`);
-  }
+  const r = spawnSync("node", ["scripts/test-all.mjs"], { stdio: "inherit" });
+  if (r.status !== 0) console.log(`(npm test exited ${r.status}; timings below are still printed)`);
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`;
@@ -27,8 +25,12 @@ function table(title, rows) {
 }
 
 function vitest() {
-  const file = path.join(dir, "vitest.json");
-  if (!fs.existsSync(file)) return console.log(`No Vitest report at ${rel(file)}: run npm test (or npm run test:timings -- --run).`);
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^vitest-.*\.json$/.test(f)) : [];
+  if (!names.length) return console.log(`No Vitest report in ${rel(dir)}: run npm test (or npm run test:timings -- --run).`);
+  for (const name of names) vitestReport(path.join(dir, name));
+}
+
+function vitestReport(file) {
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   const files = report.testResults.map((f) => ({ name: rel(f.name), ms: f.endTime - f.startTime }));
   const tests = report.testResults.flatMap((f) =>
@@ -36,7 +38,7 @@ function vitest() {
   );
   const wall = Math.max(...report.testResults.map((f) => f.endTime)) - report.startTime;
   const sum = files.reduce((s, f) => s + f.ms, 0);
-  console.log(`Vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped in ${report.testResults.length} files; wall ${seconds(wall).trim()}, file time summed ${seconds(sum).trim()}`);
+  console.log(`\nVitest (${path.basename(file)}): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped in ${report.testResults.length} files; wall ${seconds(wall).trim()}, file time summed ${seconds(sum).trim()}`);
   table(`Vitest: the ${top} slowest files`, files);
   table(`Vitest: the ${top} slowest tests`, tests);
 }
