@@ -34,7 +34,7 @@ async function listRow(handle: DbHandle, listId: number) {
 }
 
 describe("embedded list loads (PGlite)", () => {
-  it("a large replace interleaves with other queries, which see the old list until the swap; counts are exact", async () => {
+  it("a large replace interleaves with other queries, which see the old list until the swap; counts are exact", { timeout: 120_000 }, async () => {
     const handle = await createTestDb("pglite");
     try {
       const store = new EmbeddedListStore();
@@ -103,7 +103,7 @@ describe("embedded list loads (PGlite)", () => {
     }
   });
 
-  it("chunked add/remove/replace match a reference set, with exact counts (tiny chunks)", async () => {
+  it("chunked add/remove/replace match a reference set, with exact counts (tiny chunks)", { timeout: 120_000 }, async () => {
     const handle = await createTestDb("pglite");
     try {
       const store = new EmbeddedListStore();
@@ -149,7 +149,7 @@ describe("embedded list loads (PGlite)", () => {
     }
   });
 
-  it("a load that fails after some chunks committed leaves no stale copy: version bumped, size counted, index reloaded", async () => {
+  it("a load that fails after some chunks committed leaves no stale copy: version bumped, size counted, index reloaded", { timeout: 120_000 }, async () => {
     const handle = await createTestDb("pglite");
     try {
       const store = new EmbeddedListStore();
