@@ -88,7 +88,7 @@ describe("the web process: /healthz, /readyz, /metrics and its log lines (node s
   let web: RunningProcess;
   beforeAll(async () => {
     web = await startWeb();
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await web?.stop();
   });

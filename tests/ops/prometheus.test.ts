@@ -66,7 +66,7 @@ describe.skipIf(unavailable)("a real Prometheus scrapes the web app and a scrub-
       ].join("\n"),
     );
     prom = spawn("prometheus", [`--config.file=${config}`, `--storage.tsdb.path=${path.join(work, "tsdb")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
-  }, 180_000);
+  }, 420_000);
 
   afterAll(async () => {
     prom?.kill("SIGTERM");

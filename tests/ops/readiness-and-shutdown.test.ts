@@ -71,7 +71,7 @@ describe.skipIf(unavailable)("/readyz tells a load balancer the truth", () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "dpt-readyz-"));
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  it("Redis stops: 503 naming the list store within the check's bound; Redis back: ready again", { timeout: 120_000 }, async () => {
+  it("Redis stops: 503 naming the list store within the check's bound; Redis back: ready again", { timeout: 300_000 }, async () => {
     const redis = new PrivateRedis(await freePort(), work);
     await redis.start();
     const web = await startWeb({ REDIS_URL: `redis://127.0.0.1:${redis.port}` });
@@ -92,7 +92,7 @@ describe.skipIf(unavailable)("/readyz tells a load balancer the truth", () => {
     }
   });
 
-  it("PostgreSQL unreachable: 503 naming the database; the process stays alive", { timeout: 120_000 }, async () => {
+  it("PostgreSQL unreachable: 503 naming the database; the process stays alive", { timeout: 300_000 }, async () => {
     const base = new URL(DATABASE_URL);
     const name = `ops_ready_${crypto.randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: DATABASE_URL });

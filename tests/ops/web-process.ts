@@ -41,7 +41,7 @@ async function startProcess(args: string[], env: Record<string, string>, answerP
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}${out}`);
       return fetch(`${url}${answerPath}`).then((r) => r.ok, () => false);
     },
-    90_000,
+    180_000, // a fresh PGlite migrates first; on a busy two-core machine that can take a minute
   );
   return {
     child,
