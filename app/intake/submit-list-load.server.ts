@@ -74,7 +74,15 @@ async function checkListFile(service: ScrubService, upload: StoredUpload, count:
   }
   if (!rows) throw new IntakeInputError(CSV_MESSAGES.empty);
   if (!count) return 0;
-  const numbers = await service.countRecords(upload.path, { manyMembers: true, skipHeader: true });
+  let numbers: number;
+  try {
+    numbers = await service.countRecords(upload.path, { manyMembers: true, skipHeader: true });
+  } catch (e) {
+    // refused while counting (a bomb found past the preview): never a reservation made on anything else
+    const message = readErrorMessage(e);
+    if (!message) throw e;
+    throw new IntakeInputError(message);
+  }
   if (numbers <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
   return numbers;
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createScrubJob, US_STATES, type ScrubService } from "~/utils/scrub.server";
+import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "~/utils/scrub.server";
 import type { SuppressionType } from "~/utils/purge-wizard";
 import { CSV_MESSAGES } from "~/utils/purge-wizard";
 import { getCategoryOption, getContainerOption } from "~/models/purge.server";
@@ -75,7 +75,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
   const sheet = input.sheet || null;
   if (!upload.manual) await precheckUpload(service, upload, input.column, sheet);
 
-  const rows = await service.countRecords(upload.path, { sheet });
+  const rows = await countDataRows(service, upload, sheet);
   if (rows <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
   const fileName = input.fileName ?? upload.originalName;
   const started = await db.transaction().execute(async (trx) => {
@@ -112,6 +112,21 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
   });
   if (!started.duplicate) await handOffScrub(db, service, started.jobId);
   return { jobId: started.jobId };
+}
+
+/**
+ * The plan check's count: the rows the scrub will read, decoded (a .gz inflated, a workbook converted), the
+ * header row not included. A file the readers refuse while counting (a bomb) is refused here, at submission:
+ * there is no fallback count that could slip past the plan's limit (docs/decisions/141).
+ */
+async function countDataRows(service: ScrubService, upload: StoredUpload, sheet: string | null): Promise<number> {
+  try {
+    return await service.countRecords(upload.path, { sheet, dataRows: true });
+  } catch (e) {
+    const message = readErrorMessage(e);
+    if (!message) throw e;
+    throw new IntakeInputError(message);
+  }
 }
 
 async function handOffScrub(db: Kysely<Database>, service: ScrubService, jobId: string): Promise<void> {

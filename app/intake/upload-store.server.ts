@@ -237,6 +237,11 @@ export async function claimStagedUpload(userId: string, token: unknown): Promise
 export async function deleteUpload(upload: Pick<StoredUpload, "path" | "id">): Promise<void> {
   await fsp.rm(upload.path, { force: true });
   await fsp.rm(metaPath(upload), { force: true });
+  // a workbook's decoded sheets beside it (scrub-service/src/pipeline/input/workbook-cache.ts)
+  const prefix = `${path.basename(upload.path)}.`;
+  for (const name of await fsp.readdir(path.dirname(upload.path)).catch(() => [] as string[])) {
+    if (name.startsWith(prefix) && (name.endsWith(".decoded") || name.endsWith(".part"))) await fsp.rm(path.join(path.dirname(upload.path), name), { force: true });
+  }
 }
 
 /** The first `maxBytes` of an upload as text (to refill the manual-entry box when going back). */
@@ -290,6 +295,7 @@ export async function sweepStaleUploads(
       if (name.endsWith(".part")) await fsp.rm(full, { force: true });
       else if (name.endsWith(".csv") && UPLOAD_ID_RE.test(name.slice(0, -4))) stale.push(full);
       else if (name.endsWith(".json") && !fs.existsSync(full.slice(0, -5) + ".csv")) await fsp.rm(full, { force: true });
+      else if (name.endsWith(".decoded") && !fs.existsSync(full.replace(/\.csv\..*$/, ".csv"))) await fsp.rm(full, { force: true });
     }
     if (!stale.length) continue;
     const keep = await inUse(stale);

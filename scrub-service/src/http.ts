@@ -162,7 +162,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           sheet,
           containerId: containerId ? Number(containerId) : null,
           states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : null,
-          usageReserved: await service.countRecords(inputPath, { sheet }),
+          usageReserved: await service.countRecords(inputPath, { sheet, dataRows: true }),
           source: "api",
         });
         await service.enqueue(jobId);

@@ -7,8 +7,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { describeInput, Utf8Check, type DetectOptions, type InputInfo } from "./input/detect";
 import { InputFormatError, isInputFormatError, sizeText } from "./input/errors";
-import { openInput, rawSource, type ByteSource } from "./input/source";
+import { openInput, type ByteSource } from "./input/source";
 import { RowCounter } from "./input/row-counter";
+import { maxColumns } from "./input/limits";
 import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, quoteLeftOpen, scanRowEnd, splitCells } from "../worker/csv";
 import { normalizeCode } from "../worker/normalize";
 import { inThreadHash, type StreamHash } from "./sha256-thread";
@@ -34,14 +35,7 @@ export function maxRecordBytes(): number {
   return Number.isInteger(n) && n > 0 ? n : 1024 * 1024;
 }
 
-/**
- * The most columns a file may have: 1,000, or SCRUB_MAX_COLUMNS. The wizard shows every column to choose the
- * phone column from; 100,000 columns made that page 22 MB and ~1 GB of memory per load (docs/decisions/114).
- */
-export function maxColumns(): number {
-  const n = Number(process.env.SCRUB_MAX_COLUMNS ?? 1000);
-  return Number.isInteger(n) && n > 0 ? n : 1000;
-}
+export { maxColumns };
 
 /** The longest cell the preview shows: 64 KiB (the scrub itself keeps to the record limit). */
 export const PREVIEW_MAX_CELL_BYTES = 64 * 1024;
@@ -350,34 +344,42 @@ export class BatchReader {
 export interface CountOptions extends DetectOptions {
   /** Non-empty lines, less one when the first holds no digit (a header such as `Phone`): list loads reserve numbers. */
   skipHeader?: boolean;
+  /**
+   * The rows a scrub reads, for its plan usage: non-empty lines, less the first row when the scrub reads it as a
+   * header (headersOf, the rule the preview and the pipeline use), so the header row is never counted as usage.
+   */
+  dataRows?: boolean;
 }
 
 /**
- * A fast upper bound of the data rows, counted on the decoded text (a .gz inflated, a zip's member(s) unpacked,
- * a workbook's sheet converted, UTF-16 transcoded): the number of line feeds (+1 for a last line without one).
- * A plain UTF-8 file is counted straight from disk. A file the decoders refuse is counted as raw bytes: the count
- * only reserves usage, and the scrub or load then fails with the decoder's own message.
+ * The rows of a file, counted on the decoded text (a .gz inflated, a zip's member(s) unpacked, a workbook's sheet
+ * converted, UTF-16 transcoded) as the scrub will read it; a plain UTF-8 file straight from disk. Without an
+ * option: the line feeds (+1 for a last line without one). A file the readers refuse (a bomb, a damaged
+ * workbook) throws their InputFormatError: the count is the plan check, so it is never made on anything else
+ * (docs/decisions/141).
  */
 export async function countRecords(path: string, opts: CountOptions = {}): Promise<number> {
-  let opened: Awaited<ReturnType<typeof openInput>>;
+  const opened = await openInput(path, opts);
+  const counted = await countLines(opened.source, opts.skipHeader ? "header-rule" : opts.dataRows ? "non-empty" : "lines");
+  if (!opts.dataRows || counted === 0) return counted;
+  return counted - ((await firstRowIsHeader(path, opts)) ? 1 : 0);
+}
+
+/** Whether the scrub takes the file's first row as its header (reads only the first batch). */
+async function firstRowIsHeader(path: string, opts: DetectOptions): Promise<boolean> {
+  const reader = new BatchReader(path, 256 * 1024, undefined, opts);
   try {
-    opened = await openInput(path, opts);
-  } catch (e) {
-    if (!isInputFormatError(e)) throw e;
-    return countLines(await rawSource(path), opts.skipHeader);
-  }
-  try {
-    return await countLines(opened.source, opts.skipHeader);
-  } catch (e) {
-    if (!isInputFormatError(e)) throw e;
-    return countLines(await rawSource(path), opts.skipHeader);
+    await reader.open();
+    return reader.firstRow ? headersOf(reader.firstRow).hasHeader : false;
+  } finally {
+    await reader.close();
   }
 }
 
-async function countLines(source: ByteSource, skipHeader = false): Promise<number> {
+async function countLines(source: ByteSource, mode: "lines" | "non-empty" | "header-rule"): Promise<number> {
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
-    const rows = skipHeader ? new RowCounter() : null;
+    const rows = mode === "header-rule" ? new RowCounter() : mode === "non-empty" ? new RowCounter({ headerRule: false }) : null;
     let count = 0;
     let last = LF;
     let total = 0;

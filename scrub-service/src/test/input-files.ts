@@ -132,3 +132,62 @@ export function writeOle(path: string, streams: string[]): string {
   fs.writeFileSync(path, buf);
   return path;
 }
+
+/** Parts of a hand-written workbook (hostile cases: any XML at all in the sheet, shared strings or styles). */
+export interface RawXlsxParts {
+  sheet: string | Buffer;
+  sharedStrings?: string | Buffer;
+  styles?: string;
+  /** Store the parts without compression (default: deflate). */
+  store?: boolean;
+}
+
+/** A minimal .xlsx around the given XML parts (workbook, relationships and content types written here). */
+export function rawXlsxBytes(parts: RawXlsxParts): Buffer {
+  const rels = [
+    `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>`,
+    parts.sharedStrings !== undefined ? `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` : "",
+    parts.styles !== undefined ? `<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` : "",
+  ].join("");
+  const members: ZipMember[] = [
+    { name: "[Content_Types].xml", data: Buffer.from(`<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`) },
+    {
+      name: "xl/workbook.xml",
+      data: Buffer.from(
+        `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ),
+    },
+    { name: "xl/_rels/workbook.xml.rels", data: Buffer.from(`<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`) },
+    { name: "xl/worksheets/sheet1.xml", data: Buffer.from(parts.sheet) },
+  ];
+  if (parts.sharedStrings !== undefined) members.push({ name: "xl/sharedStrings.xml", data: Buffer.from(parts.sharedStrings) });
+  if (parts.styles !== undefined) members.push({ name: "xl/styles.xml", data: Buffer.from(parts.styles) });
+  return zipBytes(members.map((m) => ({ ...m, store: parts.store })));
+}
+
+export function writeRawXlsx(path: string, parts: RawXlsxParts): string {
+  fs.writeFileSync(path, rawXlsxBytes(parts));
+  return path;
+}
+
+/** A sheet's XML around rows of cells given as [ref, inner XML, type]. */
+export function sheetXml(rows: string[]): string {
+  return `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join("")}</sheetData></worksheet>`;
+}
+
+/**
+ * A gzip bomb without the time to compress it: one gzip member of `member` bytes of `line` repeated, written
+ * `copies` times (gzip readers read concatenated members as one stream).
+ */
+export function writeGzipBomb(path: string, line: string, memberBytes: number, copies: number, head = "phone\n"): string {
+  const text = Buffer.from(line.repeat(Math.ceil(memberBytes / line.length)));
+  const member = zlib.gzipSync(text, { level: 9 });
+  const fd = fs.openSync(path, "w");
+  try {
+    fs.writeSync(fd, zlib.gzipSync(Buffer.from(head)));
+    for (let i = 0; i < copies; i++) fs.writeSync(fd, member);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return path;
+}

@@ -209,7 +209,9 @@ async function gzipInfo(path: string): Promise<InputInfo> {
   } finally {
     raw.destroy();
   }
-  const nested = nestedError(magicOf(sniff.head), "inside the .gz");
+  const inner = magicOf(sniff.head);
+  if (inner === "gzip") throw new InputFormatError("The .gz file holds another compressed file. Upload the CSV file itself, compressed once at most.");
+  const nested = nestedError(inner, "inside the .gz");
   if (nested) throw nested;
   return { format: "csv", container: "gzip", ...encodingOf(sniff.head, utf8Prefix(sniff.head, sniff.all).valid), members: [], sheets: [], sheet: null };
 }

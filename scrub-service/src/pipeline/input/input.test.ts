@@ -112,8 +112,8 @@ describe("input decoding", () => {
       for (let i = 0; i < 64; i++) yield "2125550100\n".repeat(100_000);
     })());
     expect(await failure(rowsOf(gz))).toMatch(/^The compressed file was refused/);
-    // the count (usage reservation only) falls back to the raw bytes; the scrub fails with the message
-    expect(await countRecords(gz)).toBeLessThan(1000);
+    // the count (the plan check) is refused too: never a fallback that could slip past the limit
+    expect(await failure(countRecords(gz))).toMatch(/^The compressed file was refused/);
     // a member whose header under-states its size
     const liar = writeZip(path.join(dir, "liar.zip"), [{ name: "a.csv", data: Buffer.from("phone\n" + "2125550100\n".repeat(1000)), declaredSize: 100 }]);
     expect(await failure(rowsOf(liar))).toMatch(/^The zip file was refused: a member unpacks to more bytes than the archive says/);

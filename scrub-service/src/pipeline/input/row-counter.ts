@@ -4,6 +4,8 @@
  * the rows it holds, not its compressed bytes' line feeds.
  */
 export class RowCounter {
+  /** headerRule false: every non-empty line counts (the header is judged elsewhere). */
+  constructor(private readonly opts: { headerRule: boolean } = { headerRule: true }) {}
   private lines = 0;
   private content = false;
   private first: "pending" | "digit" | "none" = "pending";
@@ -35,6 +37,6 @@ export class RowCounter {
       n++;
       if (first === "pending") first = this.firstHasDigit ? "digit" : "none";
     }
-    return first === "none" ? n - 1 : n;
+    return this.opts.headerRule && first === "none" ? n - 1 : n;
   }
 }

@@ -9,8 +9,11 @@ import { pipeline, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { explainReadError as damaged } from "./errors";
 import { detectInput, type DetectOptions, type InputInfo } from "./detect";
-import { xlsxAsCsv, type XlsxProgress } from "./xlsx";
+import { decodedWorkbook } from "./workbook-cache";
 import { expansionGuard, memberStream, openZip, type ZipArchive } from "./zip";
+
+/** Packed bytes handed to the gzip inflater at a time. */
+const GZIP_WINDOW_BYTES = 64 * 1024;
 
 export interface ByteSource {
   /** Reads up to `length` bytes into `into` at `offset`; 0 at the end. */
@@ -38,6 +41,28 @@ class FileSource implements ByteSource {
   async read(into: Uint8Array, offset: number, length: number): Promise<number> {
     const { bytesRead } = await this.fh.read(into, offset, length, null);
     this.consumed += bytesRead;
+    return bytesRead;
+  }
+  async close(): Promise<void> {
+    await this.fh.close().catch(() => {});
+  }
+}
+
+/** A decoded copy on disk (a workbook's sheet): its bytes are not the upload's, so never `direct`. */
+class DecodedFileSource implements ByteSource {
+  readonly direct = false;
+  private read_ = 0;
+  constructor(
+    private readonly fh: fs.promises.FileHandle,
+    private readonly decodedSize: number,
+    readonly size: number,
+  ) {}
+  get consumed(): number {
+    return this.decodedSize ? Math.round((this.read_ / this.decodedSize) * this.size) : 0;
+  }
+  async read(into: Uint8Array, offset: number, length: number): Promise<number> {
+    const { bytesRead } = await this.fh.read(into, offset, length, null);
+    this.read_ += bytesRead;
     return bytesRead;
   }
   async close(): Promise<void> {
@@ -131,15 +156,10 @@ export async function openInput(path: string, opts: DetectOptions = {}): Promise
   const info = await detectInput(path, opts);
   const size = (await fs.promises.stat(path)).size;
   if (info.format === "xlsx") {
-    const progress: XlsxProgress = { done: 0, total: 0 };
-    const source = new StreamSource(
-      xlsxAsCsv(path, info.sheet, progress),
-      size,
-      () => (progress.total ? (progress.done / progress.total) * size : 0),
-      () => {},
-      damaged("Excel file"),
-    );
-    return { info, source };
+    // decoded once per upload into a file beside it (workbook-cache.ts); read here as text, hashed from the upload
+    const csv = await decodedWorkbook(path, info.sheet);
+    const fh = await fs.promises.open(csv, "r");
+    return { info, source: new DecodedFileSource(fh, (await fh.stat()).size, size) };
   }
   if (info.container === "zip") {
     const a = await openZip(path);
@@ -155,8 +175,12 @@ export async function openInput(path: string, opts: DetectOptions = {}): Promise
     return { info, source };
   }
   if (info.container === "gzip") {
-    const raw = fs.createReadStream(path, { highWaterMark: 1024 * 1024 });
-    const out = pipeline(raw, createGunzip({ chunkSize: 256 * 1024 }), expansionGuard(() => raw.bytesRead), () => {}) as unknown as Readable;
+    // Small windows: the guard compares what came out with the packed bytes the inflater actually took in
+    // (bytesWritten), and at most one 64 KiB window is handed to it at a time, so a bomb is stopped within
+    // about 200 × 64 KiB of output, not after everything read ahead has inflated (docs/decisions/141).
+    const raw = fs.createReadStream(path, { highWaterMark: GZIP_WINDOW_BYTES });
+    const gunzip = createGunzip({ chunkSize: GZIP_WINDOW_BYTES });
+    const out = pipeline(raw, gunzip, expansionGuard(() => gunzip.bytesWritten), () => {}) as unknown as Readable;
     const text = await asUtf8(out, info);
     return { info, source: new StreamSource(text, size, () => raw.bytesRead, () => raw.destroy(), damaged("gzip file")) };
   }

@@ -3,13 +3,27 @@
  * needs them (workbook, relationships, styles, shared strings, then the one sheet), so nothing is spooled to
  * disk, and the sheet's XML is parsed (saxes, SAX) as it is inflated. exceljs's streaming reader was not
  * used because it copies every sheet to a temporary file when the shared strings come after the sheets,
- * which is the order Excel writes them in (docs/decisions/105). Only the shared-string table is held in memory.
+ * which is the order Excel writes them in (docs/decisions/105). Only the shared-string table is held in memory,
+ * packed and capped; every number the file states (a column letter, a row number, a count, a length) is checked
+ * against the limits in limits.ts before anything is sized from it (docs/decisions/140).
  */
 import { StringDecoder } from "node:string_decoder";
 import type { SaxesParser, SaxesTagPlain } from "saxes";
 import { BUILTIN_FORMATS, csvField, formatExcelNumber } from "../../worker/excel-format";
-import { InputFormatError, reasonText } from "./errors";
+import { InputFormatError, reasonText, sizeText } from "./errors";
 import { memberStream, memberText, openZip, type ZipArchive } from "./zip";
+import {
+  EXCEL_MAX_CELL_CHARS,
+  EXCEL_MAX_COLUMNS,
+  EXCEL_MAX_ROWS,
+  MAX_CELL_FORMATS,
+  MAX_WORKBOOK_PART_BYTES,
+  MAX_XML_SPAN_BYTES,
+  maxColumns,
+  maxSharedStringBytes,
+  maxSharedStrings,
+} from "./limits";
+import { SharedStrings } from "./shared-strings";
 
 /** saxes, loaded with the first workbook (not by every process that might read one): see openWorkbook. */
 let saxes: typeof import("saxes") | null = null;
@@ -35,10 +49,50 @@ interface Workbook {
   sharedStringsPath: string | null;
 }
 
-function parseXml(text: string, onOpen: (tag: SaxesTagPlain) => void): void {
+function damaged(what: string): InputFormatError {
+  return new InputFormatError(`The Excel file is damaged or not a real workbook: ${what}. Open it in Excel and save it again.`);
+}
+
+/**
+ * Counts the XML taken in since the parser last reached a tag: the parser holds a text node, a tag or an
+ * attribute whole until it ends, so a span longer than MAX_XML_SPAN_BYTES is refused before it grows.
+ */
+class XmlSpan {
+  private since = 0;
+  constructor(private readonly part: string) {}
+  tag(): void {
+    this.since = 0;
+  }
+  add(bytes: number): void {
+    this.since += bytes;
+    if (this.since > MAX_XML_SPAN_BYTES) throw damaged(`${this.part} holds a text or tag longer than ${sizeText(MAX_XML_SPAN_BYTES)}`);
+  }
+}
+
+/** Writes text to a parser in 64 KiB pieces, each counted by `span`. */
+function writeCounted(p: SaxesParser, text: string, span: XmlSpan): void {
+  for (let i = 0; i < text.length; i += 65_536) {
+    const piece = text.slice(i, i + 65_536);
+    span.add(piece.length);
+    p.write(piece);
+  }
+}
+
+function parseXml(text: string, part: string, onOpen: (tag: SaxesTagPlain) => void): void {
   const p = newParser();
-  p.on("opentag", onOpen);
-  p.write(text).close();
+  const span = new XmlSpan(part);
+  p.on("opentag", (t) => {
+    span.tag();
+    onOpen(t);
+  });
+  p.on("closetag", () => span.tag());
+  try {
+    writeCounted(p, text, span);
+    p.close();
+  } catch (e) {
+    if (e instanceof InputFormatError) throw e;
+    throw damaged(`${part}: ${reasonText(e)}`);
+  }
 }
 
 function resolvePart(target: string): string {
@@ -61,12 +115,12 @@ async function readWorkbook(a: ZipArchive): Promise<Workbook> {
   const rels = entry(a, "xl/_rels/workbook.xml.rels");
   if (!wb || !rels) throw new InputFormatError("The Excel file is damaged: it has no workbook part. Open it in Excel and save it again.");
   const targets = new Map<string, { type: string; target: string }>();
-  parseXml(await memberText(a, rels), (t) => {
+  parseXml(await memberText(a, rels, MAX_WORKBOOK_PART_BYTES), rels.fileName, (t) => {
     if (t.name === "Relationship") targets.set(String(t.attributes.Id), { type: String(t.attributes.Type ?? ""), target: String(t.attributes.Target ?? "") });
   });
   const sheets: Workbook["sheets"] = [];
   let date1904 = false;
-  parseXml(await memberText(a, wb), (t) => {
+  parseXml(await memberText(a, wb, MAX_WORKBOOK_PART_BYTES), wb.fileName, (t) => {
     if (t.name === "workbookPr") date1904 = ["1", "true"].includes(String(t.attributes.date1904 ?? ""));
     if (t.name === "sheet") {
       const rel = targets.get(String(t.attributes["r:id"] ?? ""));
@@ -80,7 +134,7 @@ async function readWorkbook(a: ZipArchive): Promise<Workbook> {
   return { sheets, date1904, stylesPath: ofType("/styles"), sharedStringsPath: ofType("/sharedStrings") };
 }
 
-/** Each cell style's number format (index = the cell's `s` attribute). */
+/** Each cell style's number format (index = the cell's `s` attribute), at most MAX_CELL_FORMATS. */
 async function readStyles(a: ZipArchive, path: string | null): Promise<(string | undefined)[]> {
   const part = path ? entry(a, path) : null;
   if (!part) return [];
@@ -88,18 +142,30 @@ async function readStyles(a: ZipArchive, path: string | null): Promise<(string |
   const xfs: (string | undefined)[] = [];
   let inCellXfs = false;
   const p = newParser();
+  const span = new XmlSpan(part.fileName);
   p.on("opentag", (t) => {
-    if (t.name === "numFmt") custom.set(Number(t.attributes.numFmtId), String(t.attributes.formatCode ?? ""));
-    else if (t.name === "cellXfs") inCellXfs = true;
+    span.tag();
+    if (t.name === "numFmt") {
+      if (custom.size >= MAX_CELL_FORMATS) throw damaged(`its styles define more than ${MAX_CELL_FORMATS.toLocaleString("en-US")} number formats`);
+      custom.set(Number(t.attributes.numFmtId), String(t.attributes.formatCode ?? "").slice(0, 255));
+    } else if (t.name === "cellXfs") inCellXfs = true;
     else if (t.name === "xf" && inCellXfs) {
+      if (xfs.length >= MAX_CELL_FORMATS) throw damaged(`its styles define more than ${MAX_CELL_FORMATS.toLocaleString("en-US")} cell formats`);
       const id = Number(t.attributes.numFmtId ?? 0);
       xfs.push(custom.get(id) ?? BUILTIN_FORMATS[id]);
     }
   });
   p.on("closetag", (t) => {
+    span.tag();
     if (t.name === "cellXfs") inCellXfs = false;
   });
-  p.write(await memberText(a, part)).close();
+  try {
+    writeCounted(p, await memberText(a, part, MAX_WORKBOOK_PART_BYTES), span);
+    p.close();
+  } catch (e) {
+    if (e instanceof InputFormatError) throw e;
+    throw damaged(`${part.fileName}: ${reasonText(e)}`);
+  }
   return xfs;
 }
 
@@ -108,6 +174,7 @@ async function* parseMember(
   a: ZipArchive,
   path: string,
   p: SaxesParser,
+  span: XmlSpan,
   after: () => Buffer | null,
   progress?: XlsxProgress,
 ): AsyncGenerator<Buffer> {
@@ -116,7 +183,7 @@ async function* parseMember(
   const decoder = new StringDecoder("utf8");
   try {
     for await (const chunk of await memberStream(a, part)) {
-      p.write(decoder.write(chunk as Buffer));
+      writeCounted(p, decoder.write(chunk as Buffer), span);
       if (progress) progress.done += (chunk as Buffer).length;
       const out = after();
       if (out) yield out;
@@ -130,38 +197,82 @@ async function* parseMember(
   if (out) yield out;
 }
 
-async function readSharedStrings(a: ZipArchive, path: string | null): Promise<string[]> {
-  if (!path) return [];
-  const strings: string[] = [];
+/**
+ * The shared-string table, packed (see SharedStrings) and refused past maxSharedStrings() strings,
+ * maxSharedStringBytes() bytes or a string longer than Excel's cell limit: as soon as the count the part declares
+ * (`uniqueCount`) or the strings read pass a limit, before any more is kept.
+ */
+async function readSharedStrings(a: ZipArchive, path: string | null): Promise<SharedStrings> {
+  const strings = new SharedStrings();
+  if (!path) return strings;
+  const maxCount = maxSharedStrings();
+  const maxBytes = maxSharedStringBytes();
+  const tooMany = (n: string) =>
+    new InputFormatError(
+      `The Excel file holds ${n} different texts; at most ${maxCount.toLocaleString("en-US")} (${sizeText(maxBytes)} in all) can be read. ` +
+        "Save the sheet as CSV UTF-8 and upload that.",
+    );
   let cur = "";
   let inT = false;
   let inPhonetic = false;
   const p = newParser();
+  const span = new XmlSpan(path);
   p.on("opentag", (t) => {
+    span.tag();
     if (t.name === "si") cur = "";
     else if (t.name === "t" && !inPhonetic) inT = true;
     else if (t.name === "rPh") inPhonetic = true;
+    else if (t.name === "sst") {
+      const declared = Number(t.attributes.uniqueCount ?? 0);
+      if (Number.isFinite(declared) && declared > maxCount) throw tooMany(`${declared.toLocaleString("en-US")} (as it declares)`);
+    }
   });
   p.on("text", (s) => {
-    if (inT) cur += s;
+    if (!inT) return;
+    cur += s;
+    if (cur.length > EXCEL_MAX_CELL_CHARS) throw damaged(`a text is longer than Excel's ${EXCEL_MAX_CELL_CHARS.toLocaleString("en-US")} characters per cell`);
   });
   p.on("closetag", (t) => {
+    span.tag();
     if (t.name === "t") inT = false;
     else if (t.name === "rPh") inPhonetic = false;
-    else if (t.name === "si") strings.push(cur);
+    else if (t.name === "si") {
+      if (strings.count >= maxCount || strings.bytes + Buffer.byteLength(cur) > maxBytes) throw tooMany(`more than ${strings.count.toLocaleString("en-US")}`);
+      strings.push(cur);
+      cur = "";
+    }
   });
-  for await (const _ of parseMember(a, path, p, () => null)) void _;
+  for await (const _ of parseMember(a, path, p, span, () => null)) void _;
   return strings;
 }
 
-function columnIndex(ref: string): number {
+/** A reference from the file, shortened for a message. */
+function quoteRef(r: unknown): string {
+  const s = String(r);
+  return JSON.stringify(s.length > 20 ? `${s.slice(0, 20)}…` : s);
+}
+
+/** A cell reference's column (A = 0), or -1 past XFD; stops at the row digits. */
+export function columnIndex(ref: string): number {
   let n = 0;
   for (let i = 0; i < ref.length; i++) {
     const c = ref.charCodeAt(i);
     if (c < 65 || c > 90) break;
     n = n * 26 + (c - 64);
+    if (n > EXCEL_MAX_COLUMNS) return -1;
   }
   return n - 1;
+}
+
+/** A cell reference's row number (1-based), or 0 without one, or -1 past Excel's last row. */
+export function rowOfRef(ref: string): number {
+  let i = 0;
+  while (i < ref.length && ref.charCodeAt(i) >= 65 && ref.charCodeAt(i) <= 90) i++;
+  if (i === ref.length) return 0;
+  const digits = ref.slice(i);
+  if (!/^[0-9]{1,7}$/.test(digits)) return -1;
+  const n = Number(digits);
+  return n >= 1 && n <= EXCEL_MAX_ROWS ? n : -1;
 }
 
 /** The sheet names and the chosen sheet, without reading any rows (for the column step). */
@@ -208,21 +319,34 @@ export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?:
     let width = -1;
     let cells: string[] = [];
     let col = 0;
+    let rows = 0;
     let type = "";
     let style = -1;
     let value = "";
     let inValue = false;
     let inInline = false;
+    const columnLimit = Math.min(maxColumns(), EXCEL_MAX_COLUMNS);
+    const span = new XmlSpan(chosen.path);
     const p = newParser();
     p.on("opentag", (t) => {
+      span.tag();
       switch (t.name) {
-        case "row":
+        case "row": {
           cells = [];
           col = 0;
+          const r = t.attributes.r;
+          if (r != null && rowOfRef(String(r)) < 0) throw damaged(`a row is numbered ${quoteRef(r)}, past Excel's last row (${EXCEL_MAX_ROWS.toLocaleString("en-US")})`);
+          if (++rows > EXCEL_MAX_ROWS) throw damaged(`the sheet has more than Excel's ${EXCEL_MAX_ROWS.toLocaleString("en-US")} rows`);
           break;
+        }
         case "c": {
           const r = t.attributes.r;
-          if (r) col = columnIndex(String(r));
+          if (r != null) {
+            const ref = String(r);
+            col = columnIndex(ref);
+            if (col < 0 || rowOfRef(ref) < 0) throw damaged(`a cell is at ${quoteRef(ref)}, outside Excel's sheet (columns A to XFD, rows 1 to ${EXCEL_MAX_ROWS.toLocaleString("en-US")})`);
+          }
+          if (col >= columnLimit) throw new InputFormatError(`This file has a cell in column ${col + 1 > EXCEL_MAX_COLUMNS ? "past XFD" : (col + 1).toLocaleString("en-US")}; at most ${columnLimit.toLocaleString("en-US")} columns are supported.`);
           type = String(t.attributes.t ?? "n");
           style = t.attributes.s != null ? Number(t.attributes.s) : -1;
           value = "";
@@ -240,9 +364,12 @@ export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?:
       }
     });
     p.on("text", (s) => {
-      if (inValue) value += s;
+      if (!inValue) return;
+      value += s;
+      if (value.length > EXCEL_MAX_CELL_CHARS) throw damaged(`a cell is longer than Excel's ${EXCEL_MAX_CELL_CHARS.toLocaleString("en-US")} characters`);
     });
     p.on("closetag", (t) => {
+      span.tag();
       switch (t.name) {
         case "v":
         case "t":
@@ -270,17 +397,17 @@ export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?:
       out = "";
       return b;
     };
-    yield* parseMember(a, chosen.path, p, take, progress);
+    yield* parseMember(a, chosen.path, p, span, take, progress);
     if (out) yield Buffer.from(out, "utf8");
   } finally {
     a.zip.close();
   }
 }
 
-function cellText(type: string, raw: string, format: string | undefined, shared: string[], date1904: boolean): string {
+function cellText(type: string, raw: string, format: string | undefined, shared: SharedStrings, date1904: boolean): string {
   switch (type) {
     case "s":
-      return shared[Number(raw)] ?? "";
+      return shared.get(Number(raw));
     case "inlineStr":
     case "str":
     case "d":

@@ -29,8 +29,14 @@ export function zipBombError(packed: number, unpacked: number): InputFormatError
   );
 }
 
+/** The refusal for `unpacked` bytes out of `packed`, or null while within the limits. */
+export function zipBombErrorFor(packed: number, unpacked: number): InputFormatError | null {
+  return unpacked > maxUnpackedBytes() || (unpacked > RATIO_FLOOR && unpacked > packed * maxRatio()) ? zipBombError(packed, unpacked) : null;
+}
+
 function checkExpansion(packed: number, unpacked: number): void {
-  if (unpacked > maxUnpackedBytes() || (unpacked > RATIO_FLOOR && unpacked > packed * maxRatio())) throw zipBombError(packed, unpacked);
+  const refusal = zipBombErrorFor(packed, unpacked);
+  if (refusal) throw refusal;
 }
 
 export interface ZipArchive {

@@ -1,0 +1,117 @@
+/**
+ * A workbook is decoded once per upload: its sheet is converted to UTF-8 CSV into a file beside the upload
+ * (`<upload>.<key>.decoded`), which the preview, the row count and the scrub then read as plain text. The probe
+ * of 2026-11-25 saw each request re-read 30M shared strings (preview 40 s, start 50 s, 4.4 GB for three loads at
+ * once). At most maxWorkbookDecodes() workbooks are decoded at once per process (others wait their turn), and a
+ * request for a sheet being decoded waits for that decode instead of starting another (docs/decisions/142).
+ * Files outside DATA_DIR/uploads (the CLI's input) are decoded into the temporary folder and removed at exit.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import nodePath from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Readable, Transform } from "node:stream";
+import { isInputFormatError } from "./errors";
+import { maxWorkbookDecodes } from "./limits";
+import { xlsxAsCsv } from "./xlsx";
+import { zipBombErrorFor } from "./zip";
+
+/** Waiting decodes, released in order. */
+class Slots {
+  private busy = 0;
+  private waiting: (() => void)[] = [];
+  constructor(private readonly limit: () => number) {}
+  async take(): Promise<() => void> {
+    if (this.busy >= this.limit()) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy--;
+    };
+  }
+  get active(): number {
+    return this.busy;
+  }
+}
+
+const slots = new Slots(maxWorkbookDecodes);
+const inFlight = new Map<string, Promise<string>>();
+/** Refusals by cache key (a hostile workbook is refused again at once, not decoded again). */
+const refused = new Map<string, Error>();
+const temporary = new Set<string>();
+
+/** Decodes started and the most running at once in this process (tests and the benchmark read them). */
+export const workbookDecodeStats = { started: 0, peakActive: 0 };
+
+function uploadsRoot(): string {
+  return nodePath.resolve(process.env.DATA_DIR ?? "./data", "uploads");
+}
+
+function cachePath(path: string, sheet: string | null, st: fs.Stats): string {
+  const key = crypto.createHash("sha256").update(`${sheet ?? ""}\0${st.size}\0${st.mtimeMs}\0${st.ino}`).digest("hex").slice(0, 16);
+  const resolved = nodePath.resolve(path);
+  if (resolved.startsWith(uploadsRoot() + nodePath.sep)) return `${resolved}.${key}.decoded`;
+  const dir = nodePath.join(os.tmpdir(), "dpt-decoded");
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = nodePath.join(dir, `${crypto.createHash("sha256").update(resolved).digest("hex").slice(0, 16)}.${key}.decoded`);
+  if (!temporary.size) process.once("exit", () => temporary.forEach((f) => fs.rmSync(f, { force: true })));
+  temporary.add(file);
+  return file;
+}
+
+/** Counts the decoded bytes against the expansion limits (shared strings can make a small sheet huge). */
+function decodedGuard(packed: number): Transform {
+  let out = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      out += chunk.length;
+      const refusal = zipBombErrorFor(packed, out);
+      cb(refusal, refusal ? undefined : chunk);
+    },
+  });
+}
+
+async function decode(path: string, sheet: string | null, target: string, packed: number): Promise<string> {
+  const release = await slots.take();
+  workbookDecodeStats.started++;
+  workbookDecodeStats.peakActive = Math.max(workbookDecodeStats.peakActive, slots.active);
+  const part = `${target}.${process.pid}-${crypto.randomBytes(4).toString("hex")}.part`;
+  try {
+    await pipeline(Readable.from(xlsxAsCsv(path, sheet)), decodedGuard(packed), fs.createWriteStream(part, { mode: 0o600 }));
+    await fs.promises.rename(part, target);
+    return target;
+  } catch (e) {
+    await fs.promises.rm(part, { force: true });
+    throw e;
+  } finally {
+    release();
+  }
+}
+
+/** The path of the sheet as UTF-8 CSV, decoded now or earlier. Throws the readers' InputFormatError. */
+export async function decodedWorkbook(path: string, sheet: string | null): Promise<string> {
+  const st = await fs.promises.stat(path);
+  const target = cachePath(path, sheet, st);
+  const known = refused.get(target);
+  if (known) throw known;
+  if (fs.existsSync(target)) return target;
+  let running = inFlight.get(target);
+  if (!running) {
+    running = decode(path, sheet, target, st.size).finally(() => inFlight.delete(target));
+    inFlight.set(target, running);
+  }
+  try {
+    return await running;
+  } catch (e) {
+    if (isInputFormatError(e)) {
+      refused.set(target, e);
+      while (refused.size > 256) refused.delete(refused.keys().next().value!);
+    }
+    throw e;
+  }
+}
