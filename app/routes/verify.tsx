@@ -1,7 +1,8 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import { getDb } from "~/utils/db.server";
+import { clientIp } from "~/utils/auth.server";
 import { env } from "~/utils/env.server";
 import { verifyUpload } from "~/proof/verify-form.server";
 import { fieldOfSubject, VERIFY_FILE_FIELDS } from "~/proof/verify-fields";
@@ -19,8 +20,9 @@ export async function loader() {
  * With JavaScript the browser hashes the files (SubtleCrypto) and sends only their SHA-256; without, the
  * files are streamed here and hashed on the way (never stored).
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return verifyUpload(await getDb(), request, env().MAX_UPLOAD_BYTES);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const outcome = await verifyUpload(await getDb(), request, env().MAX_UPLOAD_BYTES, clientIp(context));
+  return data(outcome, { status: outcome.error && "status" in outcome && outcome.status ? outcome.status : 200 });
 }
 
 const FILE_LABEL = { input: "Original input file (optional)", good: "Good file (optional)", bad: "Bad file (optional)", invalid: "Invalid file (optional)" } as const;

@@ -141,6 +141,26 @@ export async function takeRateLimit(db: Kysely<Database>, key: string, max: numb
   });
 }
 
+/**
+ * Takes `amount` units from a budget of `max` per window under `key` (one row-locked transaction, so parallel
+ * requests cannot overdraw it); false, taking nothing, when the rest of the budget is smaller.
+ */
+export async function takeBudget(db: Kysely<Database>, key: string, amount: number, max: number, windowMs: number): Promise<boolean> {
+  const now = new Date();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("login_throttle").selectAll().where("key", "=", key).forUpdate().executeTakeFirst();
+    const fresh = !row || row.window_start.getTime() < now.getTime() - windowMs;
+    const used = fresh ? 0 : row.failures;
+    if (used + amount > max) return false;
+    await trx
+      .insertInto("login_throttle")
+      .values({ key, failures: used + amount, window_start: fresh ? now : row.window_start, locked_until: null })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ failures: used + amount, window_start: fresh ? now : row!.window_start, locked_until: null }))
+      .execute();
+    return true;
+  });
+}
+
 /** Forgets an account's failed sign-ins from every address (after a password reset proved who the owner is). */
 export async function clearLoginFailures(db: Kysely<Database>, email: string): Promise<void> {
   const e = normal(email);

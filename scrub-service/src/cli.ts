@@ -360,7 +360,11 @@ async function listsCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** Needs no database and no server: anyone holding the files can run it. */
+/**
+ * Needs no database: anyone holding the files can run it, with the service's published keys (`--keys FILE|URL`, or
+ * CERTIFICATE_KEYS_URL / APP_URL from the configuration). Without them it refuses to verify (exit 2): a
+ * certificate's own embedded key proves nothing (docs/decisions/143).
+ */
 async function verifyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -370,10 +374,21 @@ async function verifyCommand(argv: string[]): Promise<number> {
     throw new Error("Usage: npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]");
   }
   const certificateText = fs.readFileSync(path.resolve(values.certificate), "utf8");
-  let keys: Map<string, string> | undefined;
-  if (values.keys) {
-    const text = /^https?:\/\//.test(values.keys) ? await (await fetch(values.keys)).text() : fs.readFileSync(path.resolve(values.keys), "utf8");
-    keys = keysFromJson(text);
+  const source = keySource(values.keys);
+  if (!source) {
+    process.stderr.write(
+      "A certificate verifies only against the keys this service publishes. Pass --keys with the JSON of /.well-known/scrub-certificate-key " +
+        "(a file or the URL), or set APP_URL (or CERTIFICATE_KEYS_URL) to the service's address.\n",
+    );
+    return 2;
+  }
+  let keys: Map<string, string>;
+  try {
+    keys = keysFromJson(await readKeys(source));
+    if (!keys.size) throw new Error("it lists no keys");
+  } catch (e) {
+    process.stderr.write(`The service's keys could not be read from ${source}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
   }
   const v = await verifyWithFiles({
     certificateText,
@@ -387,6 +402,21 @@ async function verifyCommand(argv: string[]): Promise<number> {
   const failed = v.checks.filter((x) => !x.ok).map((x) => x.subject);
   process.stdout.write(v.ok ? "Verified: everything checked matches.\n" : `Does not match: ${failed.join(", ")}.\n`);
   return v.ok ? 0 : 1;
+}
+
+/** Where the published keys come from: --keys, else CERTIFICATE_KEYS_URL, else APP_URL's well-known address. */
+function keySource(flag: string | undefined): string | null {
+  if (flag) return flag;
+  if (process.env.CERTIFICATE_KEYS_URL) return process.env.CERTIFICATE_KEYS_URL;
+  if (process.env.APP_URL) return new URL("/.well-known/scrub-certificate-key", process.env.APP_URL).toString();
+  return null;
+}
+
+async function readKeys(source: string): Promise<string> {
+  if (!/^https?:\/\//.test(source)) return fs.readFileSync(path.resolve(source), "utf8");
+  const res = await fetch(source, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.text();
 }
 
 function printKeys(keys: PublishedKey[]): void {

@@ -12,6 +12,9 @@ import { OPERATOR_EMAIL } from "./operator-account";
 import type { InProcessScrubService } from "./in-process";
 import { adminListIds, cleanupService, createUser, startService, tmpDir } from "./test/helpers";
 import { writeGzip, writeXlsx } from "./test/input-files";
+import { publishedKeys } from "./certificate/keys";
+import { certificateText, newSigningKey, signCertificate } from "./certificate/sign";
+import type { CertificateFile } from "./certificate/document";
 
 const TOKEN = "test-token-0123456789";
 
@@ -59,7 +62,7 @@ describe("HTTP API and CLI", () => {
     const client = createHttpScrubClient({ url: base, token: TOKEN });
     expect(await client.waitFor("job", id, 20_000)).toBe("completed");
     const job = (await (await fetch(`${base}/v1/jobs/${id}`, { headers: auth })).json()) as Record<string, unknown>;
-    expect([job.good_count, job.bad_count, job.usage_reserved]).toEqual([1, 1, 3]);
+    expect([job.good_count, job.bad_count, job.usage_reserved]).toEqual([1, 1, 2]); // the header row is not usage
     const good = await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth });
     expect(good.headers.get("content-disposition")).toBe('attachment; filename="up_Good.csv"');
     expect(await good.text()).toBe("phone,name\n3055550002,b\n");
@@ -105,7 +108,7 @@ describe("HTTP API and CLI", () => {
     const { id } = (await res.json()) as { id: string };
     expect(await createHttpScrubClient({ url: base, token: TOKEN }).waitFor("job", id, 20_000)).toBe("completed");
     const job = (await (await fetch(`${base}/v1/jobs/${id}`, { headers: auth })).json()) as Record<string, unknown>;
-    expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet, job.usage_reserved]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads", 3]);
+    expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet, job.usage_reserved]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads", 2]);
     expect(await (await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth })).text()).toBe("Name,Phone\nJosé,3055550002\n");
   });
 
@@ -186,12 +189,29 @@ describe("HTTP API and CLI", () => {
       expect(summary).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, invalid: 0, via: "running server" });
       expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone\n4155550003\n");
 
-      // certificate.json beside the results; `verify` needs no database and names what does not match
+      // certificate.json beside the results; `verify` needs no database, only the service's published keys, and
+      // names what does not match
       expect(summary.files.certificate).toBe(path.join(out, "certificate.json"));
-      const verify = (...extra: string[]) =>
-        promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--certificate", path.join(out, "certificate.json"), ...extra], {
-          env: { ...process.env, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+      const keysFile = path.join(dir, "keys.json");
+      fs.writeFileSync(keysFile, JSON.stringify({ keys: await publishedKeys(handle.db) }));
+      const cli = (certificate: string, ...extra: string[]) =>
+        promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--certificate", certificate, ...extra], {
+          env: { ...process.env, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "", APP_URL: "", CERTIFICATE_KEYS_URL: "" },
         });
+      const verify = (...extra: string[]) => cli(path.join(out, "certificate.json"), "--keys", keysFile, ...extra);
+      // no keys at all: refused (exit 2), never verified against the key the certificate carries
+      const keyless = await cli(path.join(out, "certificate.json")).catch((e: { code: number; stderr: string }) => e);
+      expect((keyless as { code: number }).code).toBe(2);
+      expect((keyless as { stderr: string }).stderr).toMatch(/^A certificate verifies only against the keys this service publishes/);
+      // counts changed and re-signed with another key it embeds: not signed by this service (exit 1)
+      const real = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")) as CertificateFile;
+      const forged = path.join(dir, "forged.json");
+      const counts = { ...real.certificate, outputs: { ...real.certificate.outputs, good: { ...real.certificate.outputs.good, records: 5 } } };
+      fs.writeFileSync(forged, certificateText(signCertificate(counts, newSigningKey().key)));
+      const refused = await cli(forged, "--keys", keysFile).catch((e: { code: number; stdout: string }) => e);
+      expect((refused as { code: number }).code).toBe(1);
+      expect((refused as { stdout: string }).stdout).toMatch(/^FAIL signing key: Not signed by this service/m);
+      expect((refused as { stdout: string }).stdout).not.toMatch(/Verified/);
       const ok = await verify("--input", input, "--results", out);
       expect(ok.stdout).toMatch(/^OK +signature: /m);
       expect(ok.stdout).toMatch(/^OK +input: /m);

@@ -291,7 +291,7 @@ describe("/purge plans and guards", () => {
       }),
     );
     expect(statusOf(over)).toBe(402);
-    expect(errorOf(over)).toMatch(/^This purge needs 6 numbers of DNC suppression, but only 4 of your Beginner plan/);
+    expect(errorOf(over)).toMatch(/^This purge needs 5 numbers of DNC suppression, but only 4 of your Beginner plan/);
     const jobsAfter = await db.selectFrom("scrub_jobs").select("id").where("user_id", "=", planUser.id).execute();
     expect(jobsAfter).toHaveLength(jobsBefore.length);
   });

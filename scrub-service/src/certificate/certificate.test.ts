@@ -9,6 +9,7 @@ import type { InProcessScrubService } from "../in-process";
 import { sha256OfFile } from "./hash-file";
 import { keyMap, publishedKeys, rotateSigningKey } from "./keys";
 import { verifyCertificate, type FileDigests } from "./verify";
+import { certificateText, newSigningKey, signCertificate } from "./sign";
 import type { CertificateFile } from "./document";
 import { NORMALIZER_RULES_VERSION } from "../worker/normalize";
 
@@ -151,5 +152,41 @@ describe("scrub certificates", () => {
     // a key the service never published is named
     const v = verifyCertificate(before.text, { publishedKeys: new Map([[key.id, key.publicKey]]) });
     expect(v.checks.find((c) => c.subject === "signing key")).toMatchObject({ ok: false });
+  });
+
+  it("refuses every forged certificate: counts changed and re-signed with any key, embedded or named as ours (issue #26)", async () => {
+    const real = await scrub("forge.csv", "phone\n2125550014\n3055550003\n");
+    const keys = keyMap(await publishedKeys(handle.db));
+    expect(verifyCertificate(real.text, { publishedKeys: keys }).ok).toBe(true);
+    const file = JSON.parse(real.text) as CertificateFile;
+    const changed = { ...file.certificate, outputs: { ...file.certificate.outputs, good: { ...file.certificate.outputs.good, records: 999 } } };
+    const ours = file.signature;
+    const mallory = newSigningKey().key;
+    const forgeries: Record<string, string> = {
+      // signed with another key, which the certificate embeds and names (the CLI used to accept this)
+      "own key embedded": certificateText(signCertificate(changed, mallory)),
+      // names our key id, embeds another key, signed with that other key
+      "our kid, other key": certificateText({ certificate: changed, signature: { ...signCertificate(changed, mallory).signature, keyId: ours.keyId } }),
+      // names and embeds our key, signed with another key
+      "our kid and key, other signature": certificateText({ certificate: changed, signature: { ...ours, value: signCertificate(changed, mallory).signature.value } }),
+      // the real signature over changed counts
+      "real signature, changed counts": certificateText({ certificate: changed, signature: ours }),
+      // the real certificate carrying another key as its hint
+      "real certificate, other key embedded": certificateText({ certificate: file.certificate, signature: { ...ours, publicKey: mallory.publicKey } }),
+    };
+    for (const [name, text] of Object.entries(forgeries)) {
+      const v = verifyCertificate(text, { publishedKeys: keys });
+      expect(v.ok, name).toBe(false);
+      expect(v.checks.filter((c) => c.subject === "signing key" || c.subject === "signature").some((c) => !c.ok), name).toBe(true);
+    }
+    expect(verifyCertificate(forgeries["own key embedded"], { publishedKeys: keys }).checks.find((c) => c.subject === "signing key")?.detail).toMatch(
+      /^Not signed by this service: the key ed25519-[0-9a-f]{16} it names is not one of the service's published keys\.$/,
+    );
+    // without the service's keys nothing verifies, not even the real certificate
+    for (const none of [undefined, new Map<string, string>()]) {
+      const v = verifyCertificate(real.text, { publishedKeys: none });
+      expect(v.ok).toBe(false);
+      expect(v.checks.find((c) => c.subject === "signing key")?.detail).toMatch(/^No keys of the service were given/);
+    }
   });
 });

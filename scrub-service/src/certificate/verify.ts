@@ -1,12 +1,13 @@
 /**
- * Checks a certificate file without trusting the service that issued it: the file is byte for byte as
- * issued (canonical JSON), the Ed25519 signature holds, the key is the one named (and, when given, one the
- * service published), and each file given hashes to what the certificate states.
+ * Checks a certificate file: the file is byte for byte as issued (canonical JSON), its Ed25519 signature holds
+ * under one of the keys the service publishes (the key the certificate embeds is only a hint: anyone can sign
+ * with a key of their own and embed it), and each file given hashes to what the certificate states. Without the
+ * service's published keys nothing verifies (docs/decisions/143). The CLI and /verify both use this.
  */
 import crypto from "node:crypto";
 import { canonicalJson, canonicalJsonFile } from "./canonical";
 import { asJson, CERTIFICATE_FORMAT, OUTPUT_KINDS, type CertificateFile, type OutputKind } from "./document";
-import { keyIdOf, publicKeyObject } from "./sign";
+import { publicKeyObject } from "./sign";
 
 export interface Check {
   /** What was checked: "certificate", "signature", "signing key", "input", "good.csv", "bad.csv", "invalid.csv". */
@@ -25,8 +26,11 @@ export interface Verification {
 export type FileDigests = Partial<Record<"input" | OutputKind, string>>;
 
 export interface VerifyOptions {
-  /** Keys the service publishes (key id → raw public key, base64), current and retired. */
-  publishedKeys?: ReadonlyMap<string, string>;
+  /**
+   * Keys the service publishes (key id → raw public key, base64), current and retired: the only keys a
+   * certificate can verify under. Missing or empty: the signature is not accepted.
+   */
+  publishedKeys: ReadonlyMap<string, string> | undefined;
   digests?: FileDigests;
 }
 
@@ -52,7 +56,7 @@ function shapeProblem(v: unknown): string | null {
   return null;
 }
 
-export function verifyCertificate(text: string, opts: VerifyOptions = {}): Verification {
+export function verifyCertificate(text: string, opts: VerifyOptions): Verification {
   const checks: Check[] = [];
   const done = (certificate: CertificateFile | null): Verification => ({ ok: checks.every((c) => c.ok), certificate, checks });
   let parsed: unknown;
@@ -76,31 +80,39 @@ export function verifyCertificate(text: string, opts: VerifyOptions = {}): Verif
   );
 
   const { keyId, publicKey, value } = file.signature;
-  let keyOk = isCanonicalBase64(publicKey) && keyIdOf(publicKey) === keyId;
-  let keyDetail = keyOk ? `Signed by key ${keyId}.` : `The key id ${keyId} does not name the public key in the certificate.`;
-  if (keyOk && opts.publishedKeys) {
-    const published = opts.publishedKeys.get(keyId);
-    keyOk = published === publicKey;
-    keyDetail = keyOk
-      ? `Signed by key ${keyId}, one of the service's published keys.`
-      : `The signing key ${keyId} is not one of the service's published keys.`;
-  } else if (keyOk) {
-    keyDetail += " Compare it with the keys published at /.well-known/scrub-certificate-key (or pass --keys).";
+  const published = opts.publishedKeys?.get(keyId);
+  let keyOk = false;
+  let keyDetail: string;
+  if (!opts.publishedKeys?.size) {
+    keyDetail =
+      "No keys of the service were given: a certificate verifies only against the keys the service publishes at /.well-known/scrub-certificate-key (pass --keys FILE|URL, or set APP_URL).";
+  } else if (published === undefined) {
+    keyDetail = `Not signed by this service: the key ${keyId} it names is not one of the service's published keys.`;
+  } else if (published !== publicKey) {
+    keyDetail = `Not signed by this service: the certificate names the service's key ${keyId} but carries a different public key.`;
+  } else {
+    keyOk = true;
+    keyDetail = `Signed by key ${keyId}, one of the service's published keys.`;
   }
   checks.push({ subject: "signing key", ok: keyOk, detail: keyDetail });
 
+  // Only the published key can make the signature hold; the embedded one is never used.
   let sigOk = false;
-  try {
-    sigOk =
-      isCanonicalBase64(value) &&
-      crypto.verify(null, Buffer.from(canonicalJson(asJson(file.certificate))), publicKeyObject(publicKey), Buffer.from(value, "base64"));
-  } catch {
-    sigOk = false; // a public key that is not an Ed25519 point
+  if (published !== undefined) {
+    try {
+      sigOk =
+        isCanonicalBase64(value) &&
+        crypto.verify(null, Buffer.from(canonicalJson(asJson(file.certificate))), publicKeyObject(published), Buffer.from(value, "base64"));
+    } catch {
+      sigOk = false; // a published key that is not an Ed25519 point
+    }
   }
   checks.push(
     sigOk
-      ? { subject: "signature", ok: true, detail: "The Ed25519 signature matches the certificate's contents." }
-      : { subject: "signature", ok: false, detail: "The signature does not match the certificate's contents: the certificate was changed after it was signed." },
+      ? { subject: "signature", ok: true, detail: "The Ed25519 signature matches the certificate's contents under the service's published key." }
+      : published === undefined
+        ? { subject: "signature", ok: false, detail: "The signature was not checked: no published key of the service is named by this certificate, so it is not signed by this service." }
+        : { subject: "signature", ok: false, detail: "The signature does not match the certificate's contents under the service's published key: the certificate was changed after it was signed, or not signed by this service." },
   );
 
   const c = file.certificate;
