@@ -5,7 +5,14 @@ describe("CSV export escaping", () => {
   it("neutralises formulas and quotes special characters", () => {
     expect(escapeCsvCell("=HYPERLINK(\"http://x\")")).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(escapeCsvCell("+1 555")).toBe("'+1 555");
-    expect(escapeCsvCell("-2")).toBe("'-2");
+    expect(escapeCsvCell("-2+3")).toBe("'-2+3");
+    expect(escapeCsvCell("-")).toBe("'-");
+    // signed plain numbers stay readable (docs/decisions/144)
+    expect(escapeCsvCell("-2")).toBe("-2");
+    expect(escapeCsvCell("-12.5")).toBe("-12.5");
+    expect(escapeCsvCell("+15551234567")).toBe("+15551234567");
+    expect(escapeCsvCell("-1.2.3")).toBe("'-1.2.3");
+    expect(escapeCsvCell("-1e5")).toBe("'-1e5");
     expect(escapeCsvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(escapeCsvCell("\tx")).toBe("'\tx");
     expect(escapeCsvCell("\rx")).toBe(`"'\rx"`);

@@ -1,20 +1,22 @@
 /*
  * CSV for exports (not the scrub engine's hot path, which has its own writer).
  * RFC 4180: fields containing the delimiter, a quote, CR or LF are quoted, quotes doubled; rows end in CRLF.
- * Formula injection: a text cell starting with = + - @ TAB or CR gets a leading single quote, so a
- * spreadsheet shows it as text instead of running it. Numbers are written as numbers.
+ * Formula injection (OWASP's rule): a text cell starting with = + - @ TAB or CR gets a leading single quote, so
+ * a spreadsheet shows it as text instead of running it; a signed plain number (`-12.5`) is left readable, as the
+ * engine's writer does (docs/decisions/144). Numbers are written as numbers.
  */
 
 export type CsvValue = string | number | bigint | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-](?=\.?\d)\d*\.?\d*$/;
 
 export function escapeCsvCell(value: CsvValue, delimiter = ","): string {
   if (value == null) return "";
   if (typeof value === "number" || typeof value === "bigint") return String(value);
   if (typeof value === "boolean") return value ? "true" : "false";
   let s = value;
-  if (FORMULA_START.test(s)) s = `'${s}`;
+  if (FORMULA_START.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
   if (s.includes(delimiter) || s.includes('"') || s.includes("\n") || s.includes("\r")) {
     s = `"${s.replace(/"/g, '""')}"`;
   }

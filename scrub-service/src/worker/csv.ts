@@ -140,13 +140,21 @@ function isDangerousStart(c: number): boolean {
   return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === CR || c === LF; // = + - @ TAB CR LF
 }
 
-/** + and - followed only by digits and phone punctuation are numbers, not formulas: left as they are. */
-function isPhoneLike(buf: Uint8Array, s: number, e: number): boolean {
+/**
+ * A plain number after its sign: digits with at most one decimal point (`-12.5`, `+15551234567`, `-.5`). Only
+ * these are left as they are (a spreadsheet reads them as the number they show); anything else after + or -
+ * (`-2+3`, `+1 212 555 2104`, `-`) is escaped, by OWASP's rule (docs/decisions/144).
+ */
+function isPlainNumber(buf: Uint8Array, s: number, e: number): boolean {
+  let digits = 0;
+  let points = 0;
   for (let i = s + 1; i < e; i++) {
     const c = buf[i];
-    if (!((c >= 48 && c <= 57) || c === 32 || c === 46 || c === 45 || c === 40 || c === 41 || c === 43)) return false;
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46 && ++points === 1) continue;
+    else return false;
   }
-  return true;
+  return digits > 0;
 }
 
 /** Whether a field's content bytes [s, e) need the formula-injection escape. */
@@ -154,7 +162,7 @@ export function needsEscape(buf: Uint8Array, s: number, e: number): boolean {
   if (s >= e) return false;
   const c = buf[s];
   if (!isDangerousStart(c)) return false;
-  if ((c === 43 || c === 45) && isPhoneLike(buf, s, e)) return false;
+  if ((c === 43 || c === 45) && isPlainNumber(buf, s, e)) return false;
   return true;
 }
 
