@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -17,6 +18,7 @@ import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { createApiKey, revokeApiKey, setIntegrationToggle, lookupKeyCache, LOOKUP_KEY_CACHE_MS } from "~/models/integration.server";
 import { stopLookupUsage } from "~/models/usage.server";
+import { lookupTimeoutMs } from "../../scrub-service/src/lists/lookup";
 import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "../../scrub-service/src/test/helpers";
 import { listenHttp } from "../../scrub-service/src/http";
 import { createHttpScrubClient } from "../../scrub-service/src/http-client";
@@ -404,6 +406,49 @@ if (storeKinds.includes("redis")) {
         warn.mockRestore();
         installScrubService(loader);
         await cleanupService(svc);
+      }
+    });
+
+    it("503 within the lookup's deadline (500 ms) when Redis hangs: it accepts commands and never answers", async () => {
+      // A relay to the real Redis that, once told to hang, takes every command in and answers nothing.
+      const upstream = new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+      let hang = false;
+      const sockets = new Set<net.Socket>();
+      const relay = net.createServer((down) => {
+        const up = net.connect(Number(upstream.port || 6379), upstream.hostname);
+        for (const s of [up, down]) {
+          sockets.add(s);
+          s.on("error", () => {});
+          s.on("close", () => (up.destroy(), down.destroy()));
+        }
+        down.on("data", (c) => (hang ? undefined : up.write(c)));
+        up.on("data", (c) => (hang ? undefined : down.write(c)));
+      });
+      await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+      const port = (relay.address() as net.AddressInfo).port;
+      const svc = await startService(handle(), "redis", { autoStart: false, redisUrl: `redis://127.0.0.1:${port}` });
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        await svc.rebuildLists();
+        installScrubService(svc);
+        expect((await post(alice.key, { numbers: [DNC] })).status).toBe(200);
+        hang = true;
+        const started = performance.now();
+        const res = await post(alice.key, { numbers: [DNC] });
+        const elapsed = performance.now() - started;
+        expect(res.status).toBe(503);
+        expect(await bodyOf(res)).toEqual({ error: { code: "service_unavailable", message: LOOKUP_UNAVAILABLE } });
+        expect(warn.mock.calls.join(" ")).toMatch(`did not answer the lookup within ${lookupTimeoutMs()} ms`);
+        // the probe waited 30.2 s (the client's command timeout); a generous bound that only that regression breaks
+        expect(elapsed).toBeLessThan(10_000);
+        expect(lookupTimeoutMs()).toBe(500);
+      } finally {
+        warn.mockRestore();
+        installScrubService(loader);
+        hang = false;
+        for (const s of sockets) s.destroy();
+        relay.close();
+        await svc.close().catch(() => {});
       }
     });
 

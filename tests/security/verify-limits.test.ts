@@ -13,7 +13,7 @@ const db = () => handle().db;
 function form(files: Record<string, Buffer>): Request {
   const fd = new FormData();
   fd.append("certificate", new Blob(["{}"]), "certificate.json");
-  for (const [name, data] of Object.entries(files)) fd.append(name, new Blob([data]), `${name}.csv`);
+  for (const [name, data] of Object.entries(files)) fd.append(name, new Blob([new Uint8Array(data)]), `${name}.csv`);
   return new Request("http://localhost/verify", { method: "POST", body: fd });
 }
 

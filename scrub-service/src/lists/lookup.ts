@@ -87,7 +87,32 @@ async function listRows(manager: ListManager, userId: string, fresh: boolean): P
   return { rows, cached: false };
 }
 
+/**
+ * How long a lookup waits for the database and the list store: LOOKUP_STORE_TIMEOUT_MS, default 500 ms. A dialer
+ * waits on it, so a hanging store fails the lookup closed (503) at once instead of after the client's 30 s command
+ * timeout, which scrubs keep with their retries (docs/decisions/145).
+ */
+export function lookupTimeoutMs(): number {
+  const n = Number(process.env.LOOKUP_STORE_TIMEOUT_MS ?? 500);
+  return Number.isFinite(n) && n > 0 ? n : 500;
+}
+
 export async function lookupNumbers(manager: ListManager, input: LookupInput): Promise<LookupAnswer> {
+  const limit = lookupTimeoutMs();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ListStoreError(`The list store did not answer the lookup within ${limit} ms.`)), limit);
+  });
+  const work = lookupWithin(manager, input);
+  work.catch(() => {}); // a late failure after the deadline answered is not news
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function lookupWithin(manager: ListManager, input: LookupInput): Promise<LookupAnswer> {
   const numbers = Float64Array.from(input.numbers);
   const first = await listRows(manager, input.userId, false);
   try {
