@@ -12,7 +12,7 @@ import os from "node:os";
 import nodePath from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable, Transform } from "node:stream";
-import { isInputFormatError } from "./errors";
+import { explainReadError, isInputFormatError } from "./errors";
 import { maxWorkbookDecodes } from "./limits";
 import { xlsxAsCsv } from "./xlsx";
 import { zipBombErrorFor } from "./zip";
@@ -87,7 +87,7 @@ async function decode(path: string, sheet: string | null, target: string, packed
     return target;
   } catch (e) {
     await fs.promises.rm(part, { force: true });
-    throw e;
+    throw explainReadError("Excel file")(e); // the readers' own refusals and system errors pass as they are
   } finally {
     release();
   }

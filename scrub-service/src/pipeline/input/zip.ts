@@ -5,7 +5,7 @@
  */
 import { Transform, type Readable } from "node:stream";
 import type yauzl from "yauzl";
-import { InputFormatError, reasonText, sizeText } from "./errors";
+import { explainReadError, InputFormatError, reasonText, sizeText } from "./errors";
 
 /** Largest total a compressed upload may unpack to: SCRUB_MAX_UNPACKED_BYTES, default 8 GiB (a 10M-row CSV is ~0.4 GB). */
 export function maxUnpackedBytes(): number {
@@ -101,7 +101,11 @@ export async function memberStream(a: ZipArchive, entry: yauzl.Entry): Promise<R
 export async function memberText(a: ZipArchive, entry: yauzl.Entry, limit = 64 * 1024 * 1024): Promise<string> {
   if (entry.uncompressedSize > limit) throw new InputFormatError(`${entry.fileName} is larger than ${sizeText(limit)}.`);
   const chunks: Buffer[] = [];
-  for await (const c of await memberStream(a, entry)) chunks.push(c as Buffer);
+  try {
+    for await (const c of await memberStream(a, entry)) chunks.push(c as Buffer);
+  } catch (e) {
+    throw explainReadError(`zip member ${entry.fileName}`)(e); // a damaged deflate stream, a lying size
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 
