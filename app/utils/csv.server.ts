@@ -1,14 +1,14 @@
 /*
  * CSV for exports (not the scrub engine's hot path, which has its own writer).
  * RFC 4180: fields containing the delimiter, a quote, CR or LF are quoted, quotes doubled; rows end in CRLF.
- * Formula injection (OWASP's rule): a text cell starting with = + - @ TAB or CR gets a leading single quote, so
+ * Formula injection (OWASP's rule, and ASVS 1.2.10's NUL): a text cell starting with = + - @ TAB CR or NUL gets a leading single quote, so
  * a spreadsheet shows it as text instead of running it; a signed plain number (`-12.5`) is left readable, as the
  * engine's writer does (docs/decisions/144). Numbers are written as numbers.
  */
 
 export type CsvValue = string | number | bigint | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r\0]/;
 const PLAIN_NUMBER = /^[+-](?=\.?\d)\d*\.?\d*$/;
 
 export function escapeCsvCell(value: CsvValue, delimiter = ","): string {

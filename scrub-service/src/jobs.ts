@@ -34,7 +34,7 @@ export interface RunnerOptions {
   owner: string;
   leaseMs?: number;
   progressMs?: number;
-  /** Jobs run at once by this process. */
+  /** Jobs and list loads run at once by this process (default: maxConcurrentJobs()). */
   concurrency?: number;
   /** Only this process can hold leases (embedded PGlite): every running job at start is a dead one's. */
   singleProcess: boolean;
@@ -51,6 +51,17 @@ export interface RunnerOptions {
 }
 
 const STORE_RETRY_DELAYS_MS = [1000, 3000, 8000, 15_000];
+
+/**
+ * Scrubs and list loads run at once per process: SCRUB_MAX_CONCURRENT_JOBS, default 1. The memory budget of a
+ * process is one job (~600 MB at 10M rows, decision 090) plus one workbook decode (≤ 200 MB: shared strings are
+ * capped at 128 MiB and 8,388,608 entries) plus previews of plain text (a 256 KB batch each): about 1 GB; more
+ * jobs at once multiply the first term (docs/decisions/142).
+ */
+export function maxConcurrentJobs(): number {
+  const n = Number(process.env.SCRUB_MAX_CONCURRENT_JOBS ?? 1);
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
 
 const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
 const INTERRUPTED_LOAD =
@@ -123,7 +134,7 @@ export class JobRunner {
   constructor(private readonly o: RunnerOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
     this.progressMs = o.progressMs ?? 250;
-    this.concurrency = o.concurrency ?? 1;
+    this.concurrency = o.concurrency ?? maxConcurrentJobs();
   }
 
   private get db() {

@@ -135,9 +135,9 @@ export function lastRowBoundary(buf: Uint8Array, start: number, end: number, del
   return last;
 }
 
-/** Bytes a spreadsheet treats as the start of a formula. */
+/** Bytes a spreadsheet treats as the start of a formula: OWASP's = + - @ TAB CR, ASVS 1.2.10's NUL, and LF. */
 function isDangerousStart(c: number): boolean {
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === CR || c === LF; // = + - @ TAB CR LF
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === CR || c === LF || c === 0; // = + - @ TAB CR LF NUL
 }
 
 /**
@@ -202,7 +202,7 @@ export function parseRows(
 
 /** 1 for bytes a spreadsheet may read as the start of a formula (see needsEscape). */
 const DANGEROUS_START = new Uint8Array(256);
-for (const c of [61, 43, 45, 64, 9, CR, LF]) DANGEROUS_START[c] = 1;
+for (const c of [61, 43, 45, 64, 9, CR, LF, 0]) DANGEROUS_START[c] = 1;
 
 /**
  * parseRows for the common batch: no quote and no CR anywhere, and it ends with LF (checked natively by
