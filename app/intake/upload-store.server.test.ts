@@ -135,3 +135,20 @@ describe("sweepStaleUploads", () => {
     expect(fs.existsSync(part)).toBe(false);
   });
 });
+
+describe("a workbook's decoded sheets beside its upload (issue #26)", () => {
+  it("are removed with the upload, and the sweep removes any left without their upload", async () => {
+    const user = "44444444-4444-4444-8444-444444444444";
+    const kept = await saveTypedNumbers(user, ["2025552104"]);
+    const gone = await saveTypedNumbers(user, ["2025552105"]);
+    const keptSheet = `${kept.path}.0123456789abcdef.decoded`;
+    const goneSheet = `${gone.path}.0123456789abcdef.decoded`;
+    const orphan = path.join(path.dirname(kept.path), "fedcba9876543210fedcba9876543210.csv.0123456789abcdef.decoded");
+    for (const f of [keptSheet, goneSheet, orphan]) fs.writeFileSync(f, "Phone\n2025552104\n");
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    for (const p of [gone.path, goneSheet, orphan]) fs.utimesSync(p, twoDaysAgo, twoDaysAgo);
+    // (the busy upload of the test above is still old and still in use)
+    expect(await sweepStaleUploads(async (paths) => new Set(paths.filter((p) => !p.includes(user))))).toEqual([gone.path]);
+    expect([fs.existsSync(goneSheet), fs.existsSync(orphan), fs.existsSync(keptSheet)]).toEqual([false, false, true]);
+  });
+});
