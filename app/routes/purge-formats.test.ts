@@ -16,7 +16,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { createUser, run } from "../../tests/fixtures/purge";
 import { apiRequest, bodyOf, makeKey, makeUser } from "../../tests/api/helpers";
-import { writeGzip, writeUtf16, writeXlsx } from "../../scrub-service/src/test/input-files";
+import { rawXlsxBytes, sheetXml, writeGzip, writeGzipBomb, writeUtf16, writeXlsx } from "../../scrub-service/src/test/input-files";
 import { getScrubService } from "~/utils/scrub.server";
 import { inputSummary } from "~/utils/format";
 import { action, loader } from "~/routes/_app.purge/route";
@@ -152,5 +152,38 @@ describe("the API takes `sheet` and reports what it read", () => {
     const bad = await post("Nope");
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bodyOf(bad))).toContain('The workbook has no sheet named \\"Nope\\" (its sheets: Cover, Data).');
+  });
+});
+
+describe("hostile files are refused at submission with a clear message, nothing reserved (issue #26)", () => {
+  it("the workbook with a cell at ZZZZZZ and a gzip bomb: 422 through the API, the wizard says why; the process serves on", async () => {
+    const userId = await makeUser(handle().db, { plan: "business" });
+    const { key } = await makeKey(handle().db, userId);
+    const zzz = tmp("zzz.xlsx");
+    fs.writeFileSync(zzz, rawXlsxBytes({ sheet: sheetXml([`<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c><c r="ZZZZZZ1"><v>1</v></c></row>`]) }));
+    // the bomb gets past the preview (its first 256 KB are rows) and is refused by the count at submission
+    const bomb = writeGzipBomb(tmp("bomb.csv.gz"), "2125552101\n", 64 * 1024 * 1024, 1);
+    const post = (file: string) => {
+      const form = new FormData();
+      form.set("file", new File([new Uint8Array(fs.readFileSync(file))], path.basename(file)));
+      form.set("suppression_type", "LitigationOnly");
+      return scrubs.action({ request: apiRequest("/api/v1/scrubs", { key, form }), params: {}, context: testContext });
+    };
+    const refusedZzz = await post(zzz);
+    expect(refusedZzz.status).toBe(422);
+    expect(JSON.stringify(await bodyOf(refusedZzz))).toContain("a cell is at \\\"ZZZZZZ1\\\", outside Excel's sheet");
+    const refusedBomb = await post(bomb);
+    expect(refusedBomb.status).toBe(422);
+    expect(JSON.stringify(await bodyOf(refusedBomb))).toContain("The compressed file was refused");
+    const jobs = await handle().db.selectFrom("scrub_jobs").select("id").where("user_id", "=", userId).execute();
+    expect(jobs).toEqual([]);
+
+    // the wizard: the upload step answers with the reader's words
+    const step = await run(() => action({ request: uploadRequest(zzz), params: {}, context: testContext }));
+    const message = step instanceof Response ? (await page(location(step))).wizard!.previewError : (step as { data: { error: { message: string } } }).data.error.message;
+    expect(message).toMatch(/a cell is at "ZZZZZZ1", outside Excel's sheet/);
+    // and the same process goes on serving: a good file still previews
+    const ok = await writeGzip(tmp("ok.csv.gz"), ["Phone\n", "2125552101\n"]);
+    expect((await page(await upload(ok))).wizard!.preview!.rows).toEqual([["2125552101"]]);
   });
 });
