@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client";
 import { OPERATOR_EMAIL } from "./operator-account";
 import { tmpDir } from "./test/helpers";
+import { rawXlsxBytes, sheetXml, writeGzipBomb } from "./test/input-files";
 
 const run = promisify(execFile);
 
@@ -44,6 +45,27 @@ describe("CLI on a fresh embedded data directory", () => {
       expect(operators).toHaveLength(1);
     } finally {
       await handle.close();
+    }
+  });
+
+  it("hostile files fail the scrub with the reader's words and exit 1, never a crash (issue #26)", { timeout: 120_000 }, async () => {
+    const dir = tmpDir("cli-hostile");
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
+    const zzz = path.join(dir, "zzz.xlsx");
+    fs.writeFileSync(zzz, rawXlsxBytes({ sheet: sheetXml([`<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c><c r="ZZZZZZ1"><v>1</v></c></row>`]) }));
+    const bomb = writeGzipBomb(path.join(dir, "bomb.csv.gz"), "2125552101\n", 64 * 1024 * 1024, 64); // 4 GiB of identical rows
+    for (const [input, words] of [
+      [zzz, /a cell is at "ZZZZZZ1", outside Excel's sheet/],
+      [bomb, /^The compressed file was refused: 32 KB unpack to 16\.\d MB/],
+    ] as const) {
+      const failed = await run(process.execPath, ["scrub-service/dist/cli.mjs", "scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out")], { env }).catch(
+        (e: { code: number; signal: string | null; stdout: string }) => e,
+      );
+      expect((failed as { code: number }).code).toBe(1);
+      expect((failed as { signal: string | null }).signal).toBeNull();
+      const summary = JSON.parse((failed as { stdout: string }).stdout);
+      expect(summary.status).toBe("failed");
+      expect(summary.error).toMatch(words);
     }
   });
 

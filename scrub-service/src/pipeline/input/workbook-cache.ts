@@ -58,10 +58,21 @@ function cachePath(path: string, sheet: string | null, st: fs.Stats): string {
   if (resolved.startsWith(uploadsRoot() + nodePath.sep)) return `${resolved}.${key}.decoded`;
   const dir = nodePath.join(os.tmpdir(), "dpt-decoded");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!temporary.size) sweepTemporary(dir);
   const file = nodePath.join(dir, `${crypto.createHash("sha256").update(resolved).digest("hex").slice(0, 16)}.${key}.decoded`);
   if (!temporary.size) process.once("exit", () => temporary.forEach((f) => fs.rmSync(f, { force: true })));
   temporary.add(file);
   return file;
+}
+
+/** Removes decoded files older than an hour that a process killed before its exit handler left behind. */
+function sweepTemporary(dir: string): void {
+  const cutoff = Date.now() - 60 * 60 * 1000;
+  for (const name of fs.readdirSync(dir)) {
+    const file = nodePath.join(dir, name);
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (st && st.mtimeMs < cutoff) fs.rmSync(file, { force: true });
+  }
 }
 
 /** Counts the decoded bytes against the expansion limits (shared strings can make a small sheet huge). */
