@@ -117,7 +117,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
 /**
  * The plan check's count: the rows the scrub will read, decoded (a .gz inflated, a workbook converted), the
  * header row not included. A file the readers refuse while counting (a bomb) is refused here, at submission:
- * there is no fallback count that could slip past the plan's limit (docs/decisions/141).
+ * there is no fallback count that could slip past the plan's limit (docs/decisions/151).
  */
 async function countDataRows(service: ScrubService, upload: StoredUpload, sheet: string | null): Promise<number> {
   try {

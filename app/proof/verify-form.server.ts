@@ -12,7 +12,7 @@ import { takeBudget, takeRateLimit } from "~/utils/throttle.server";
 export const MAX_CERTIFICATE_BYTES = 1024 * 1024;
 
 /**
- * What one client may make the server do on /verify (docs/decisions/143): 30 checks an hour per address, and
+ * What one client may make the server do on /verify (docs/decisions/153): 30 checks an hour per address, and
  * files hashed here (JavaScript off) at most the upload cap per request, all files together, and 1 GiB an hour
  * per address. With JavaScript on the browser hashes and sends 64 hex digits per file, so people are not slowed.
  */

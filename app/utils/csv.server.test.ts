@@ -8,7 +8,7 @@ describe("CSV export escaping", () => {
     expect(escapeCsvCell("-2+3")).toBe("'-2+3");
     expect(escapeCsvCell("-")).toBe("'-");
     expect(escapeCsvCell("\0=1+2")).toBe("'\0=1+2");
-    // signed plain numbers stay readable (docs/decisions/144)
+    // signed plain numbers stay readable (docs/decisions/154)
     expect(escapeCsvCell("-2")).toBe("-2");
     expect(escapeCsvCell("-12.5")).toBe("-12.5");
     expect(escapeCsvCell("+15551234567")).toBe("+15551234567");

@@ -3,7 +3,7 @@
  * RFC 4180: fields containing the delimiter, a quote, CR or LF are quoted, quotes doubled; rows end in CRLF.
  * Formula injection (OWASP's rule, and ASVS 1.2.10's NUL): a text cell starting with = + - @ TAB CR or NUL gets a leading single quote, so
  * a spreadsheet shows it as text instead of running it; a signed plain number (`-12.5`) is left readable, as the
- * engine's writer does (docs/decisions/144). Numbers are written as numbers.
+ * engine's writer does (docs/decisions/154). Numbers are written as numbers.
  */
 
 export type CsvValue = string | number | bigint | boolean | null | undefined;

@@ -363,7 +363,7 @@ async function listsCommand(argv: string[]): Promise<number> {
 /**
  * Needs no database: anyone holding the files can run it, with the service's published keys (`--keys FILE|URL`, or
  * CERTIFICATE_KEYS_URL / APP_URL from the configuration). Without them it refuses to verify (exit 2): a
- * certificate's own embedded key proves nothing (docs/decisions/143).
+ * certificate's own embedded key proves nothing (docs/decisions/153).
  */
 async function verifyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({

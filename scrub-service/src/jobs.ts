@@ -56,7 +56,7 @@ const STORE_RETRY_DELAYS_MS = [1000, 3000, 8000, 15_000];
  * Scrubs and list loads run at once per process: SCRUB_MAX_CONCURRENT_JOBS, default 1. The memory budget of a
  * process is one job (~600 MB at 10M rows, decision 090) plus one workbook decode (≤ 200 MB: shared strings are
  * capped at 128 MiB and 8,388,608 entries) plus previews of plain text (a 256 KB batch each): about 1 GB; more
- * jobs at once multiply the first term (docs/decisions/142).
+ * jobs at once multiply the first term (docs/decisions/152).
  */
 export function maxConcurrentJobs(): number {
   const n = Number(process.env.SCRUB_MAX_CONCURRENT_JOBS ?? 1);

@@ -365,7 +365,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
 
   it("cells starting with = + - @ TAB or CR are escaped in every output (OWASP); signed plain numbers are not", async () => {
     // Only a sign followed by a plain number (-12.5, +15551234567) stays as it is: -2+3 is a formula Excel computes,
-    // and so is +1 212 555 2104 (issue #26 item 7, docs/decisions/144).
+    // and so is +1 212 555 2104 (issue #26 item 7, docs/decisions/154).
     const p = file(
       "Name,Phone,Note\n=SUM(A1),2125552101,@cmd\n+evil,3105552102,-2+3\n\"=HYPERLINK(\"\"x\"\")\",4155552103,-12.5\n" +
         "-cmd|' /C calc'!A0,+1 212 555 2104,-1 212 555 2105\n=bad,12,-2+3\n+15,+12125552106,\"\tx\"\n",

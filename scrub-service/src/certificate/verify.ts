@@ -2,7 +2,7 @@
  * Checks a certificate file: the file is byte for byte as issued (canonical JSON), its Ed25519 signature holds
  * under one of the keys the service publishes (the key the certificate embeds is only a hint: anyone can sign
  * with a key of their own and embed it), and each file given hashes to what the certificate states. Without the
- * service's published keys nothing verifies (docs/decisions/143). The CLI and /verify both use this.
+ * service's published keys nothing verifies (docs/decisions/153). The CLI and /verify both use this.
  */
 import crypto from "node:crypto";
 import { canonicalJson, canonicalJsonFile } from "./canonical";

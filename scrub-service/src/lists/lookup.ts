@@ -90,7 +90,7 @@ async function listRows(manager: ListManager, userId: string, fresh: boolean): P
 /**
  * How long a lookup waits for the database and the list store: LOOKUP_STORE_TIMEOUT_MS, default 500 ms. A dialer
  * waits on it, so a hanging store fails the lookup closed (503) at once instead of after the client's 30 s command
- * timeout, which scrubs keep with their retries (docs/decisions/145).
+ * timeout, which scrubs keep with their retries (docs/decisions/155).
  */
 export function lookupTimeoutMs(): number {
   const n = Number(process.env.LOOKUP_STORE_TIMEOUT_MS ?? 500);

@@ -356,7 +356,7 @@ export interface CountOptions extends DetectOptions {
  * converted, UTF-16 transcoded) as the scrub will read it; a plain UTF-8 file straight from disk. Without an
  * option: the line feeds (+1 for a last line without one). A file the readers refuse (a bomb, a damaged
  * workbook) throws their InputFormatError: the count is the plan check, so it is never made on anything else
- * (docs/decisions/141).
+ * (docs/decisions/151).
  */
 export async function countRecords(path: string, opts: CountOptions = {}): Promise<number> {
   const opened = await openInput(path, opts);

@@ -143,7 +143,7 @@ function isDangerousStart(c: number): boolean {
 /**
  * A plain number after its sign: digits with at most one decimal point (`-12.5`, `+15551234567`, `-.5`). Only
  * these are left as they are (a spreadsheet reads them as the number they show); anything else after + or -
- * (`-2+3`, `+1 212 555 2104`, `-`) is escaped, by OWASP's rule (docs/decisions/144).
+ * (`-2+3`, `+1 212 555 2104`, `-`) is escaped, by OWASP's rule (docs/decisions/154).
  */
 function isPlainNumber(buf: Uint8Array, s: number, e: number): boolean {
   let digits = 0;

@@ -1,5 +1,5 @@
 /**
- * What the readers accept, in one place (docs/decisions/140-hostile-input-bounds.md). Every reader bounds what it
+ * What the readers accept, in one place (docs/decisions/150-hostile-input-bounds.md). Every reader bounds what it
  * allocates by these numbers, never by what a file declares: a column reference, a row number, a shared-string
  * count or a member size in the file is checked against them before anything is sized from it.
  */

@@ -177,7 +177,7 @@ export async function openInput(path: string, opts: DetectOptions = {}): Promise
   if (info.container === "gzip") {
     // Small windows: the guard compares what came out with the packed bytes the inflater actually took in
     // (bytesWritten), and at most one 64 KiB window is handed to it at a time, so a bomb is stopped within
-    // about 200 × 64 KiB of output, not after everything read ahead has inflated (docs/decisions/141).
+    // about 200 × 64 KiB of output, not after everything read ahead has inflated (docs/decisions/151).
     const raw = fs.createReadStream(path, { highWaterMark: GZIP_WINDOW_BYTES });
     const gunzip = createGunzip({ chunkSize: GZIP_WINDOW_BYTES });
     const out = pipeline(raw, gunzip, expansionGuard(() => gunzip.bytesWritten), () => {}) as unknown as Readable;

@@ -3,7 +3,7 @@
  * (`<upload>.<key>.decoded`), which the preview, the row count and the scrub then read as plain text. The probe
  * of 2026-11-25 saw each request re-read 30M shared strings (preview 40 s, start 50 s, 4.4 GB for three loads at
  * once). At most maxWorkbookDecodes() workbooks are decoded at once per process (others wait their turn), and a
- * request for a sheet being decoded waits for that decode instead of starting another (docs/decisions/142).
+ * request for a sheet being decoded waits for that decode instead of starting another (docs/decisions/152).
  * Files outside DATA_DIR/uploads (the CLI's input) are decoded into the temporary folder and removed at exit.
  */
 import crypto from "node:crypto";

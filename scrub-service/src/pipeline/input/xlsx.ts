@@ -5,7 +5,7 @@
  * used because it copies every sheet to a temporary file when the shared strings come after the sheets,
  * which is the order Excel writes them in (docs/decisions/105). Only the shared-string table is held in memory,
  * packed and capped; every number the file states (a column letter, a row number, a count, a length) is checked
- * against the limits in limits.ts before anything is sized from it (docs/decisions/140).
+ * against the limits in limits.ts before anything is sized from it (docs/decisions/150).
  */
 import { StringDecoder } from "node:string_decoder";
 import type { SaxesParser, SaxesTagPlain } from "saxes";
