@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { describeInput, Utf8Check, type DetectOptions, type InputInfo } from "./input/detect";
-import { InputFormatError, isInputFormatError, sizeText } from "./input/errors";
+import { InputFormatError, sizeText } from "./input/errors";
 import { openInput, type ByteSource } from "./input/source";
 import { RowCounter } from "./input/row-counter";
 import { maxColumns } from "./input/limits";
