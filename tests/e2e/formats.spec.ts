@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import iconv from "iconv-lite";
 import { expect, test, type Page } from "./fixtures";
 import { DEMO_ADMIN, signIn } from "./helpers";
-import { writeXlsx, zipBytes } from "../../scrub-service/src/test/input-files";
+import { rawXlsxBytes, sheetXml, writeXlsx, zipBytes } from "../../scrub-service/src/test/input-files";
 
 /*
  * #15 in the browser, JavaScript on and off: every file people have goes through the purge wizard, whose column
@@ -89,6 +89,15 @@ test("a zip bomb and a damaged workbook are refused at the upload with their own
   const damaged = (await xlsxBuffer()).subarray(0, 900);
   await uploadToColumnStep(page, { name: "broken.xlsx", buffer: damaged });
   await expect(page.getByTestId("purge-error")).toContainText("The zip file is damaged and cannot be opened");
+});
+
+test("the 1.6 KB workbook with a cell at column ZZZZZZ is refused at the upload; the server goes on serving (issue #26)", async ({ page }) => {
+  const zzz = rawXlsxBytes({ sheet: sheetXml(['<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c><c r="ZZZZZZ1"><v>2125552101</v></c></row>']) });
+  expect(zzz.length).toBeLessThan(2048);
+  await uploadToColumnStep(page, { name: "zzz.xlsx", buffer: zzz });
+  await expect(page.getByTestId("purge-error")).toContainText(`a cell is at "ZZZZZZ1", outside Excel's sheet`);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 test("DNC Management loads an FTC full-list .zip (NPA,NXXXXXX per area-code file) and applies a change list", async ({ page }) => {
