@@ -46,6 +46,9 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       input_encoding: null,
       input_delimiter: null,
       input_sheet: null,
+      calling_window: false,
+      calling_at: null,
+      calling_summary: null,
       ...over,
     },
   };

@@ -8,6 +8,7 @@
  * - an unterminated quoted field runs to the end of the file;
  * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
  */
+import { callingClassOf } from "./calling/class-index";
 import { CODE_EMPTY, invalidReasonText, normalizeBytes, normalizeCode } from "./normalize";
 
 export const LF = 10;
@@ -532,6 +533,22 @@ export interface EmitInput {
   end?: number;
   /** Invalid rows get the customer's sentence for their code (invalidReasonText) instead of reasons[reasonIdx]. */
   describeInvalid?: boolean;
+  /** Cells appended to every good row after the file's own (the calling-window columns). */
+  goodSuffixes?: GoodSuffixes;
+}
+
+/**
+ * The cells appended to good rows, one byte string per class of number (each starts with the delimiter), and
+ * the class of each exchange. Shared memory: made once per scrub, read by every emit.
+ */
+export interface GoodSuffixes {
+  /** Class per exchange, index (NPA-200)·800 + (NXX-200) (calling/class-index.ts). */
+  classOf: Uint16Array;
+  bytes: Uint8Array;
+  /** Class i's bytes are bytes[starts[i], starts[i + 1]). */
+  starts: Uint32Array;
+  /** Good rows per class: the emit adds this batch's (a fresh shared array per batch). */
+  counts: Uint32Array;
 }
 
 const encoder = new TextEncoder();
@@ -568,11 +585,16 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   // The reason cell of each bad or invalid row, looked up once for sizing and writing (good rows have none).
   const reasonOf: Uint8Array[] = [];
   const sizes = [0, 0, 0];
+  const suffixes = input.goodSuffixes;
   for (let r = 0; r < n; r++) {
     const len = rowEnd[r] - rowStart[r];
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
     let s = escape[r] ? len * 2 + 3 * fields[r] + 8 : len;
     const c = classes[r];
+    if (suffixes && c === CLASS_GOOD) {
+      const k = callingClassOf(suffixes.classOf, codes[r]);
+      s += Math.max(0, width - fields[r]) + suffixes.starts[k + 1] - suffixes.starts[k];
+    }
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
       reasonOf.push(rb);
@@ -594,7 +616,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   for (let r = 0; r < n; r++) {
     // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
     // neighbours of the same kind: most of a file goes out in a few large copies.
-    if (classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
+    if (!suffixes && classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
       let r1 = r;
       while (
         r1 + 1 < n &&
@@ -624,6 +646,12 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     } else {
       out.set(buf.subarray(rs, re), o);
       o += re - rs;
+    }
+    if (suffixes && c === CLASS_GOOD) {
+      for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      const k = callingClassOf(suffixes.classOf, codes[r]);
+      suffixes.counts[k]++;
+      for (let i = suffixes.starts[k], e = suffixes.starts[k + 1]; i < e; i++) out[o++] = suffixes.bytes[i];
     }
     if (c !== CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;

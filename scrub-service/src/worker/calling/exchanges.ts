@@ -6,12 +6,11 @@
 import { stateOfAreaCode } from "../area-codes";
 import { numberRegion } from "../normalize";
 import { NPA_ZONE_ROWS, ZONE_SETS } from "../timezones.generated";
+import { EXCHANGE_ENTRIES as EXCHANGES, exchangeIndex } from "./class-index";
 import { rulesForJurisdiction, type CallingRule } from "./rules";
 
 export { TIME_ZONE_SOURCE } from "../timezones.generated";
-
-const EXCHANGES = 800 * 800;
-const exchangeIndex = (npa: number, nxx: number) => (npa - 200) * 800 + (nxx - 200);
+export { callingClassOf } from "./class-index";
 
 let zoneTable: Int16Array | null = null;
 
@@ -89,11 +88,4 @@ export function callingClassTable(): CallingClassTable {
     }
   }
   return (classTable = { classes, byExchange });
-}
-
-/** The class of a valid 10-digit number (0 = no time zone). */
-export function callingClassOf(table: Uint16Array, n: number): number {
-  const npa = Math.floor(n / 10_000_000);
-  const nxx = Math.floor(n / 10_000) % 1000;
-  return npa < 200 || nxx < 200 ? 0 : table[exchangeIndex(npa, nxx)];
 }
