@@ -14,6 +14,7 @@ import * as lookup from "~/routes/api.v1.lookup";
 import * as usage from "~/routes/api.v1.usage";
 import { openApiDocument } from "~/api/openapi";
 import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
+import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { createApiKey, revokeApiKey, setIntegrationToggle, lookupKeyCache, LOOKUP_KEY_CACHE_MS } from "~/models/integration.server";
 import { stopLookupUsage } from "~/models/usage.server";
@@ -188,6 +189,38 @@ describe("lookup: refusals", () => {
     expect(body.data.map((r: any) => r.input)).toEqual(inputs);
     expect(body.data[0]).toMatchObject({ valid: false, number: null });
     expect(body.data[5]).toMatchObject({ valid: true, number: LITIGATION, lists: ["litigation"] });
+  });
+
+  it("answers each number's time zones, whether it may be called at `at` and when next (decision 131)", async () => {
+    // Sunday 29 November 2026 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (no Sunday calls)
+    const res = await post(alice.key, { numbers: [LITIGATION, "2055552345", "8005552345", "9282832345", "12"], at: "2026-11-29T10:00:00-05:00" });
+    expect(res.status).toBe(200);
+    const body = await bodyOf(res);
+    expect(body.data.map((r: any) => [r.timeZones, r.callableNow, r.nextCallAt])).toEqual([
+      [["America/New_York"], true, "2026-11-29T15:00:00Z"],
+      [["America/Chicago"], false, "2026-11-30T14:00:00Z"],
+      [[], null, null],
+      [["America/Denver", "America/Phoenix"], true, "2026-11-29T15:00:00Z"],
+      [[], null, null],
+    ]);
+    expect(body.at).toBe("2026-11-29T15:00:00Z");
+    expect(body.calling_rules_version).toBe(CALLING_RULES_VERSION);
+    // without `at`: now
+    const now = await bodyOf(await post(alice.key, { numbers: [LITIGATION] }));
+    expect(Math.abs(Date.parse(now.at) - Date.now())).toBeLessThan(60_000);
+    expect(typeof now.data[0].callableNow).toBe("boolean");
+  });
+
+  it("refuses an `at` that names no instant (422 on the field), counting nothing", async () => {
+    const before = await suppressionUsed(alice.key);
+    for (const at of ["2026-11-29 10:00", "2026-11-29T10:00:00", 12]) {
+      const res = await post(alice.key, { numbers: [LITIGATION], at });
+      expect(res.status).toBe(422);
+      const e = (await bodyOf(res)).error;
+      expect(e.code).toBe("validation_failed");
+      expect(e.message).toMatch(/^at/);
+    }
+    expect(await suppressionUsed(alice.key)).toBe(before);
   });
 
   it("accepts exactly 1,000 numbers", async () => {
