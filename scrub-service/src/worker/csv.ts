@@ -8,7 +8,7 @@
  * - an unterminated quoted field runs to the end of the file;
  * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
  */
-import { callingClassOf } from "./calling/class-index";
+import { exchangeIndex } from "./calling/class-index";
 import { CODE_EMPTY, invalidReasonText, normalizeBytes, normalizeCode } from "./normalize";
 
 export const LF = 10;
@@ -586,15 +586,33 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   const reasonOf: Uint8Array[] = [];
   const sizes = [0, 0, 0];
   const suffixes = input.goodSuffixes;
+  // Good rows' appended cells: each row's class looked up once (integer arithmetic on the exchange), the cells
+  // copied from one view per class, the counts kept here and added to the shared ones at the end.
+  let rowClass: Uint16Array | null = null;
+  let suffixViews: Uint8Array[] = [];
+  let classCounts: Uint32Array | null = null;
+  if (suffixes) {
+    rowClass = new Uint16Array(n);
+    const classOf = suffixes.classOf;
+    const st = suffixes.starts;
+    suffixViews = Array.from({ length: st.length - 1 }, (_, k) => suffixes.bytes.subarray(st[k], st[k + 1]));
+    classCounts = new Uint32Array(st.length - 1);
+    for (let r = 0; r < n; r++) {
+      if (classes[r] !== CLASS_GOOD) continue;
+      const exchange = (codes[r] / 10_000) | 0; // NPA·1000 + NXX of a valid number
+      const npa = (exchange / 1000) | 0;
+      const nxx = exchange - npa * 1000;
+      const k = npa < 200 || nxx < 200 ? 0 : classOf[exchangeIndex(npa, nxx)];
+      rowClass[r] = k;
+      classCounts[k]++;
+    }
+  }
   for (let r = 0; r < n; r++) {
     const len = rowEnd[r] - rowStart[r];
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
     let s = escape[r] ? len * 2 + 3 * fields[r] + 8 : len;
     const c = classes[r];
-    if (suffixes && c === CLASS_GOOD) {
-      const k = callingClassOf(suffixes.classOf, codes[r]);
-      s += Math.max(0, width - fields[r]) + suffixes.starts[k + 1] - suffixes.starts[k];
-    }
+    if (rowClass && c === CLASS_GOOD) s += (width > fields[r] ? width - fields[r] : 0) + suffixViews[rowClass[r]].length;
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
       reasonOf.push(rb);
@@ -635,6 +653,19 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       r = r1;
       continue;
     }
+    if (rowClass && classes[r] === CLASS_GOOD && escape[r] === 0) {
+      // a good row with the appended cells: its bytes, padding to the header's width, its class's cells
+      const out = outs[0];
+      let o = pos[0];
+      for (let i = rowStart[r], re = rowEnd[r]; i < re; i++) out[o++] = buf[i];
+      for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      const v = suffixViews[rowClass[r]];
+      out.set(v, o);
+      o += v.length;
+      out[o++] = LF;
+      pos[0] = o;
+      continue;
+    }
     const c = classes[r];
     const out = outs[c];
     let o = pos[c];
@@ -647,11 +678,11 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       out.set(buf.subarray(rs, re), o);
       o += re - rs;
     }
-    if (suffixes && c === CLASS_GOOD) {
+    if (rowClass && c === CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
-      const k = callingClassOf(suffixes.classOf, codes[r]);
-      suffixes.counts[k]++;
-      for (let i = suffixes.starts[k], e = suffixes.starts[k + 1]; i < e; i++) out[o++] = suffixes.bytes[i];
+      const v = suffixViews[rowClass[r]];
+      out.set(v, o);
+      o += v.length;
     }
     if (c !== CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
@@ -667,5 +698,6 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     out[o++] = LF;
     pos[c] = o;
   }
+  if (suffixes && classCounts) for (let k = 0; k < classCounts.length; k++) if (classCounts[k]) suffixes.counts[k] += classCounts[k];
   return [outs[0].subarray(0, pos[0]), outs[1].subarray(0, pos[1]), outs[2].subarray(0, pos[2])];
 }
