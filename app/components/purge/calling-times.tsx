@@ -1,4 +1,5 @@
 import type { CallingView } from "~/models/purge.server";
+import { StackedBar } from "~/components/ui/bar";
 import { formatNumber } from "~/utils/format";
 
 /** Zone sets shown one bar each; the rest are summed into "Other time zones". */
@@ -6,8 +7,8 @@ const MAX_BARS = 8;
 
 /**
  * The results screen's calling times (decision 131): the good numbers callable at the purge's instant, later that
- * local day, or not that day (after hours, a Sunday or holiday ban), and a bar per time zone. Plain HTML bars:
- * readable at 390 px, no script needed.
+ * local day, or not that day (after hours, a Sunday or holiday ban), and a bar per time zone (SVG bars, no style
+ * attribute for the CSP): readable at 390 px, no script needed.
  */
 export function CallingTimes({ calling }: { calling: CallingView }) {
   const cards = [
@@ -53,9 +54,11 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
                   <span className="min-w-0 break-words text-slate-700">{b.zones.split("|").join(" + ")}</span>
                   <span className="shrink-0 tabular-nums text-slate-600">{formatNumber(b.count)}</span>
                 </div>
-                <div className="mt-0.5 h-2 w-full rounded bg-slate-100" aria-hidden>
-                  <div className="h-2 rounded bg-blue-500" style={{ width: `${Math.max(1, (b.count / max) * 100)}%` }} />
-                </div>
+                <StackedBar
+                  className="mt-0.5 h-2 w-full"
+                  track="bg-slate-100"
+                  segments={[{ key: "count", percent: Math.max(1, (b.count / max) * 100), fill: "fill-blue-500" }]}
+                />
               </li>
             ))}
           </ul>

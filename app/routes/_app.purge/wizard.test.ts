@@ -109,6 +109,7 @@ describe("calling times on the results screen", () => {
     expect(html).toContain("2026-11-29 15:00:00 UTC");
     expect(html).toContain("America/Denver + America/Phoenix");
     expect(html).toContain("2 toll-free or other non-geographic numbers have no time zone");
-    expect(html).toContain("width:100%");
+    expect(html).toContain('width="100%"');
+    expect(html).not.toContain("style=");
   });
 });
