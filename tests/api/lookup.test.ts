@@ -23,7 +23,7 @@ import { listenHttp } from "../../scrub-service/src/http";
 import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import type { EmbeddedListStore } from "../../scrub-service/src/lists/embedded-store";
 import type { InProcessScrubService } from "../../scrub-service/src/in-process";
-import type { ScrubService } from "../../scrub-service/src/service";
+import { createScrubJob, type ScrubService } from "../../scrub-service/src/service";
 
 /*
  * POST /api/v1/lookup against the real engine: the embedded index and (with REDIS_URL) Redis, each in process
@@ -331,6 +331,40 @@ describe("lookup: refusals", () => {
     expect(op.responses["200"].headers["X-RateLimit-Limit"].description).toMatch(`per second (${LOOKUP_REQUESTS_PER_SECOND})`);
     expect(op.description).toMatch(`${LOOKUP_REQUESTS_PER_SECOND} requests per second per key`);
     expect(openApiDocument.info.description).toMatch(/do not count against the hourly one/);
+  });
+});
+
+describe("lookup and scrub give the same calling answers (decision 131)", () => {
+  it("for the same numbers at the same instant: time zones, callable now, next call time", { timeout: 120_000 }, async () => {
+    const numbers = ["2125552345", "2055552345", "9282832345", "8005552345", "8504325234", "8506445234", "4165552345", "6015552345", "8085552345", "7875552345", "5045552345"];
+    const service = await startService(handle(), "embedded");
+    installScrubService(loader);
+    try {
+      for (const at of ["2026-07-04T13:30:00Z", "2026-02-17T16:00:00Z", "2026-11-29T23:59:59Z", "2026-03-08T11:59:59Z"]) {
+        const dir = tmpDir("calling-same");
+        const file = path.join(dir, "in.csv");
+        fs.writeFileSync(file, ["Phone", ...numbers].join("\n") + "\n");
+        const jobId = await createScrubJob(db(), {
+          userId: alice.userId,
+          fileName: "in.csv",
+          inputPath: file,
+          suppressionType: "LitigationOnly",
+          callingWindow: true,
+          callingAt: new Date(at),
+        });
+        await service.enqueue(jobId);
+        expect(await service.waitFor("job", jobId, 60_000)).toBe("completed");
+        const good = await db().selectFrom("result_files").select("path").where("job_id", "=", jobId).where("kind", "=", "good").executeTakeFirstOrThrow();
+        const rows = fs.readFileSync(good.path, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+        const looked = await bodyOf(await post(alice.key, { numbers, at }));
+        expect(rows.map((r) => r[0])).toEqual(numbers);
+        expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual(
+          looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow === null ? "" : d.callableNow ? "yes" : "no", d.nextCallAt ?? ""]),
+        );
+      }
+    } finally {
+      await service.close();
+    }
   });
 });
 
