@@ -131,10 +131,22 @@ function callingFigures(plain: ReturnType<typeof pick>[], calling: ReturnType<ty
     callingPipelineRowsPerSecond: calling.map((r) => r.pipelineRowsPerSecond),
     plainPipelineRowsPerSecond: plain.map((r) => r.pipelineRowsPerSecond),
     costPercent: plainBest ? Number((100 * (1 - callingBest / plainBest)).toFixed(1)) : null,
+    // CPU seconds of the scrub process (every thread): steadier than wall time when others share the cores
+    plainCpuSeconds: plain.map((r) => r.cpuSeconds),
+    callingCpuSeconds: calling.map((r) => r.cpuSeconds),
+    cpuCostPercent: cpuCost(plain, calling),
     callingMaxRssMB: Math.max(...calling.map((r) => r.maxRssMB)),
     sameCounts: calling.every((r) => r.good === plain[0].good && r.bad === plain[0].bad && r.invalid === plain[0].invalid),
     summary,
   };
+}
+
+/** Extra CPU of the calling runs over the plain ones (least of each), in percent of the plain run's. */
+function cpuCost(plain: ReturnType<typeof pick>[], calling: ReturnType<typeof pick>[]): number | null {
+  const least = (runs: ReturnType<typeof pick>[]) => Math.min(...runs.map((r) => r.cpuSeconds ?? Infinity));
+  const p = least(plain);
+  const c = least(calling);
+  return Number.isFinite(p) && Number.isFinite(c) ? Number((100 * (c / p - 1)).toFixed(1)) : null;
 }
 
 function loadFigures(l: Record<string, any>) {
@@ -168,6 +180,7 @@ function pick(s: Record<string, any>) {
     pipelineSeconds,
     pipelineRowsPerSecond: pipelineSeconds ? Math.round(s.rows / pipelineSeconds) : null,
     maxRssMB: Math.round(s.maxRssBytes / 1e6),
+    cpuSeconds: s.cpuSeconds ?? null,
   };
 }
 
@@ -238,7 +251,8 @@ async function main() {
       const c = res.callingWindow;
       console.log(
         `[bench] calling window (${m}): without ${c.plainRowsPerSecond.map(fmt).join(", ")} rows/s, with --calling-window ${c.callingRowsPerSecond.map(fmt).join(", ")} rows/s: ` +
-          `cost ${c.costPercent} % (goal ≤ 15 %), same counts ${c.sameCounts}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+          `cost ${c.costPercent} % (goal ≤ 15 %); CPU seconds without ${c.plainCpuSeconds.join(", ")}, with ${c.callingCpuSeconds.join(", ")}: ` +
+          `+${c.cpuCostPercent} %; same counts ${c.sameCounts}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
       );
     }
     if (res.scrubGzip) {

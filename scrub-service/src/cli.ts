@@ -258,6 +258,11 @@ async function scrubCommand(argv: string[]): Promise<number> {
       /** claim → completed, from the job row (without this process's start-up). */
       jobSeconds: elapsed(job.started_at, job.finished_at),
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      /** CPU time of this process, every thread (user + system): steadier than wall time on a shared machine. */
+      cpuSeconds: (() => {
+        const u = process.resourceUsage();
+        return (u.userCPUTime + u.systemCPUTime) / 1e6;
+      })(),
       timings: b.kind === "local" ? (b.service.runner.timings.get(jobId) ?? null) : null,
       via: b.kind === "local" ? "in-process" : "running server",
     };

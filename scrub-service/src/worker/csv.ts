@@ -607,12 +607,13 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       classCounts[k]++;
     }
   }
+  const suffixBytes = suffixes ? suffixViews.reduce((s, v, k) => s + v.length * classCounts![k], 0) : 0;
   for (let r = 0; r < n; r++) {
     const len = rowEnd[r] - rowStart[r];
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
     let s = escape[r] ? len * 2 + 3 * fields[r] + 8 : len;
     const c = classes[r];
-    if (rowClass && c === CLASS_GOOD) s += (width > fields[r] ? width - fields[r] : 0) + suffixViews[rowClass[r]].length;
+    if (rowClass && c === CLASS_GOOD && width > fields[r]) s += width - fields[r];
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
       reasonOf.push(rb);
@@ -620,6 +621,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     }
     sizes[c] += s + 1;
   }
+  sizes[0] += suffixBytes;
   // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
   const total = sizes[0] + sizes[1] + sizes[2];
   const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, total));

@@ -46,7 +46,28 @@ export function isKnownZone(zone: string): boolean {
   }
 }
 
+/**
+ * Wall times already read, per zone (Intl's formatToParts is the evaluation's main cost, and the classes of one
+ * scrub ask about the same instants: its start and each zone's window starts). Bounded: a zone's entries are
+ * dropped when they pass 4,096.
+ */
+const walls = new Map<string, Map<number, Wall>>();
+
 export function wallTime(clock: Clock, ms: number): Wall {
+  if (typeof clock === "string") {
+    let byMs = walls.get(clock);
+    if (!byMs) walls.set(clock, (byMs = new Map()));
+    let w = byMs.get(ms);
+    if (!w) {
+      if (byMs.size >= 4096) byMs.clear();
+      byMs.set(ms, (w = readWall(clock, ms)));
+    }
+    return w;
+  }
+  return readWall(clock, ms);
+}
+
+function readWall(clock: Clock, ms: number): Wall {
   if (typeof clock !== "string") {
     const t = new Date(ms + clock.fixedOffsetMinutes * 60_000);
     return {

@@ -64,7 +64,8 @@ export function callingClassTable(): CallingClassTable {
   if (classTable) return classTable;
   const z = zones();
   const classes: CallingClass[] = [{ zoneSet: "", zones: [], rules: [], jurisdiction: "" }];
-  const byKey = new Map<string, number>();
+  /** Per jurisdiction: the class of each zone set (0 = not made yet). */
+  const byJurisdiction = new Map<string, Uint16Array>();
   const byExchange = new Uint16Array(new SharedArrayBuffer(EXCHANGES * 2));
   for (let npa = 200; npa <= 999; npa++) {
     const region = numberRegion(npa * 10_000_000);
@@ -72,15 +73,15 @@ export function callingClassTable(): CallingClassTable {
     const state = region === "CA" ? null : stateOfAreaCode(npa);
     const usLike = region !== "CA" && (state !== null || region === "US");
     const jurisdiction = region === "CA" ? "CA" : state && usLike ? `US-${state}` : "US";
+    let bySet = byJurisdiction.get(jurisdiction);
+    if (!bySet) byJurisdiction.set(jurisdiction, (bySet = new Uint16Array(ZONE_SETS.length)));
     for (let nxx = 200; nxx <= 999; nxx++) {
       const i = exchangeIndex(npa, nxx);
       const set = z[i];
       if (set < 0) continue;
-      const key = `${set}/${jurisdiction}`;
-      let c = byKey.get(key);
-      if (c === undefined) {
-        c = classes.length;
-        byKey.set(key, c);
+      let c = bySet[set];
+      if (c === 0) {
+        c = bySet[set] = classes.length;
         const zoneSet = ZONE_SETS[set];
         classes.push({ zoneSet, zones: zoneSet.split("|"), rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null), jurisdiction });
       }
