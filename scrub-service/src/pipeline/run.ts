@@ -276,6 +276,10 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         progress.bad += counts[1];
         progress.invalid += counts[2];
         progress.bytesRead = batch.fileOffset;
+        // An emit whose output outgrew the slot's memory (escaping, the calling columns) made a bigger block: the
+        // slot keeps it, so the next batches reuse it instead of allocating one each.
+        const block = bufs[0].buffer;
+        if (block !== slot.outMem && block instanceof SharedArrayBuffer && block.byteLength > slot.outMem.byteLength) slot.outMem = block;
         // Everything this batch's memory was used for is done (parse, duplicate check, emit, write).
         freeSlots.push({ slot, ticket });
         reader.release(batch.buf);

@@ -624,7 +624,8 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   sizes[0] += suffixBytes;
   // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
   const total = sizes[0] + sizes[1] + sizes[2];
-  const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, total));
+  // (a new block has room to spare: the caller may keep it for the next batches, see pipeline/run.ts)
+  const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, mem ? Math.ceil(total * 1.25) : total));
   const outs = [
     new Uint8Array(block, 0, sizes[0]),
     new Uint8Array(block, sizes[0], sizes[1]),
