@@ -11,6 +11,9 @@
  * 10M rows and ≤ 20 B per extra row from the small to the full input; Redis ≤ 8 B per list number;
  * list loading ≥ 500,000 numbers/s; the same input as .csv.gz scrubbed at ≥ 0.6 × the uncompressed rate.
  * BENCH_GZIP=0 leaves the gzip case out. BENCH_CPU_PROF=DIR profiles every CLI run (see scripts/bench/cli.ts).
+ * The calling-window columns (decision 131): the full input is scrubbed twice more with --calling-window and once more
+ * without, alternating; the best of each is compared (goal: the columns cost ≤ 15 % of the throughput).
+ * BENCH_CALLING=0 leaves them out.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -33,6 +36,9 @@ const MODES = (process.env.BENCH_MODES ?? "embedded,services").split(",").map((m
 const PEER = process.env.BENCH_PEER !== "0";
 const CHANGE = Number(process.env.BENCH_CHANGE ?? 1_000_000);
 const GZIP = process.env.BENCH_GZIP !== "0";
+const CALLING = process.env.BENCH_CALLING !== "0";
+/** A fixed instant for the calling columns, so runs repeat (a Wednesday afternoon on the US east coast). */
+const CALLING_AT = "2026-11-25T19:00:00Z";
 
 async function redisUsed(redis: Redis): Promise<number> {
   const info = await redis.info("memory");
@@ -74,6 +80,18 @@ async function benchMode(mode: string, files: BenchFiles) {
     const scrubGzip = files.gz
       ? await cli(["scrub", "--input", files.gz, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-gzip`), "--user", userId], env)
       : null;
+    // The calling-window columns on the same file, alternating with plain runs (each in a fresh process).
+    const callingRuns: Record<string, any>[] = [];
+    const plainRuns: Record<string, any>[] = [scrubFull];
+    if (CALLING) {
+      const calling = (k: number) => [
+        "scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-calling-${k}`), "--user", userId,
+        "--calling-window", "--at", CALLING_AT,
+      ];
+      callingRuns.push(await cli(calling(1), env));
+      plainRuns.push(await cli(["scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-plain-2`), "--user", userId], env));
+      callingRuns.push(await cli(calling(2), env));
+    }
     // Changes into the loaded list, after the scrubs (which the peer's counts are compared with).
     const addLoad = CHANGE > 0 ? await cli(["lists", "load", "--list", "dnc", "--input", files.add], env) : null;
     const removeLoad = CHANGE > 0 ? await cli(["lists", "remove", "--list", "dnc", "--input", files.remove], env) : null;
@@ -92,12 +110,43 @@ async function benchMode(mode: string, files: BenchFiles) {
       scrubSmall: pick(scrubSmall),
       scrubFull: pick(scrubFull),
       scrubGzip: scrubGzip && pick(scrubGzip),
+      callingWindow: callingRuns.length ? callingFigures(plainRuns.map(pick), callingRuns.map(pick), callingRuns[0].calling) : null,
       rssGrowthBytesPerExtraRow:
         scrubFull.rows > scrubSmall.rows ? Number(((scrubFull.maxRssBytes - scrubSmall.maxRssBytes) / (scrubFull.rows - scrubSmall.rows)).toFixed(2)) : null,
     };
   } finally {
     await cleanup();
   }
+}
+
+/** Best plain vs best --calling-window run on the same file: the columns' cost in throughput. */
+function callingFigures(plain: ReturnType<typeof pick>[], calling: ReturnType<typeof pick>[], summary: Record<string, unknown> | null) {
+  const best = (runs: ReturnType<typeof pick>[]) => Math.max(...runs.map((r) => r.rowsPerSecond ?? 0));
+  const plainBest = best(plain);
+  const callingBest = best(calling);
+  return {
+    at: CALLING_AT,
+    plainRowsPerSecond: plain.map((r) => r.rowsPerSecond),
+    callingRowsPerSecond: calling.map((r) => r.rowsPerSecond),
+    callingPipelineRowsPerSecond: calling.map((r) => r.pipelineRowsPerSecond),
+    plainPipelineRowsPerSecond: plain.map((r) => r.pipelineRowsPerSecond),
+    costPercent: plainBest ? Number((100 * (1 - callingBest / plainBest)).toFixed(1)) : null,
+    // CPU seconds of the scrub process (every thread): steadier than wall time when others share the cores
+    plainCpuSeconds: plain.map((r) => r.cpuSeconds),
+    callingCpuSeconds: calling.map((r) => r.cpuSeconds),
+    cpuCostPercent: cpuCost(plain, calling),
+    callingMaxRssMB: Math.max(...calling.map((r) => r.maxRssMB)),
+    sameCounts: calling.every((r) => r.good === plain[0].good && r.bad === plain[0].bad && r.invalid === plain[0].invalid),
+    summary,
+  };
+}
+
+/** Extra CPU of the calling runs over the plain ones (least of each), in percent of the plain run's. */
+function cpuCost(plain: ReturnType<typeof pick>[], calling: ReturnType<typeof pick>[]): number | null {
+  const least = (runs: ReturnType<typeof pick>[]) => Math.min(...runs.map((r) => r.cpuSeconds ?? Infinity));
+  const p = least(plain);
+  const c = least(calling);
+  return Number.isFinite(p) && Number.isFinite(c) ? Number((100 * (c / p - 1)).toFixed(1)) : null;
 }
 
 function loadFigures(l: Record<string, any>) {
@@ -131,6 +180,7 @@ function pick(s: Record<string, any>) {
     pipelineSeconds,
     pipelineRowsPerSecond: pipelineSeconds ? Math.round(s.rows / pipelineSeconds) : null,
     maxRssMB: Math.round(s.maxRssBytes / 1e6),
+    cpuSeconds: s.cpuSeconds ?? null,
   };
 }
 
@@ -159,6 +209,12 @@ function goalsOf(m: Awaited<ReturnType<typeof benchMode>>, floor: number, peer: 
     goal("peak RSS at full size (MB)", m.scrubFull.maxRssMB, "≤ 600", m.scrubFull.maxRssMB <= 600),
     goal("RSS growth per extra row (B)", m.rssGrowthBytesPerExtraRow, "≤ 20", m.rssGrowthBytesPerExtraRow == null ? null : m.rssGrowthBytesPerExtraRow <= 20),
     goal("Redis bytes per list number", m.redisBytesPerNumber, "≤ 8", m.redisBytesPerNumber == null ? null : m.redisBytesPerNumber <= 8),
+    goal(
+      "calling-window columns: throughput cost (%)",
+      m.callingWindow?.costPercent ?? null,
+      "≤ 15",
+      m.callingWindow ? m.callingWindow.costPercent != null && m.callingWindow.costPercent <= 15 && m.callingWindow.sameCounts : null,
+    ),
     goal(
       ".csv.gz scrub rows/s vs the uncompressed file's",
       m.scrubGzip ? ratio(m.scrubGzip.rowsPerSecond, m.scrubFull.rowsPerSecond) : null,
@@ -191,6 +247,14 @@ async function main() {
     const res = await benchMode(m, files);
     modes.push(res);
     console.log(JSON.stringify(res, null, 2));
+    if (res.callingWindow) {
+      const c = res.callingWindow;
+      console.log(
+        `[bench] calling window (${m}): without ${c.plainRowsPerSecond.map(fmt).join(", ")} rows/s, with --calling-window ${c.callingRowsPerSecond.map(fmt).join(", ")} rows/s: ` +
+          `cost ${c.costPercent} % (goal ≤ 15 %); CPU seconds without ${c.plainCpuSeconds.join(", ")}, with ${c.callingCpuSeconds.join(", ")}: ` +
+          `+${c.cpuCostPercent} %; same counts ${c.sameCounts}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+      );
+    }
     if (res.scrubGzip) {
       console.log(
         `[bench] gzip (${m}): ${fmt(res.scrubGzip.rowsPerSecond)} rows/s vs ${fmt(res.scrubFull.rowsPerSecond)} uncompressed = ` +

@@ -7,6 +7,10 @@ import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.s
 import { invalidReasonText, normalizeCode, numberKind, numberRegion, reasonOfCode, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
 import { normalizeBytes, NUMBER_KINDS, type NumberKind } from "../../scrub-service/src/worker/normalize";
 import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
+import { callingClassOf, callingClassTable } from "../../scrub-service/src/worker/calling/exchanges";
+import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
+import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
+import { evaluateCalling, isoSecond } from "../../scrub-service/src/worker/calling/window";
 import {
   CONTAINER_REASON,
   LIST_TYPES,
@@ -43,6 +47,8 @@ export const lookupSchema = z.object({
     .max(MAX_LOOKUP_NUMBERS, `Send at most ${MAX_LOOKUP_NUMBERS.toLocaleString("en-US")} numbers per request; submit a scrub for more`),
   suppression_type: z.enum(SUPPRESSION_TYPE_NAMES, { error: `suppression_type must be ${suppressionTypeChoices()}` }).default(FULLEST_TYPE),
   container_id: z.number({ error: "container_id must be a container id" }).int().positive().max(2_147_483_647).nullable().optional(),
+  /** The instant timeZones/callableNow/nextCallAt are answered for (default: now). Decision 131. */
+  at: z.string({ error: "at must be a string" }).max(40, "at is too long").optional(),
 });
 
 export type LookupRequest = z.infer<typeof lookupSchema>;
@@ -67,6 +73,8 @@ export interface LookupInput {
   suppressionType: SuppressionTypeName;
   /** undefined: not sent (the integration's container applies); null: sent as null (no container). */
   containerId: number | null | undefined;
+  /** The calling answers' instant (ms), when sent. */
+  at?: number;
 }
 
 /**
@@ -96,7 +104,16 @@ export function lookupInputOf(bytes: Buffer, { scan = true } = {}): LookupInput 
     };
   }
   const input = validate(lookupSchema, parseJsonBody(bytes));
-  return { entries: parseEntries(input.numbers), suppressionType: input.suppression_type, containerId: input.container_id };
+  let at: number | undefined;
+  if (input.at !== undefined) {
+    const parsed = parseInstant(input.at);
+    if (!parsed.ok) {
+      const message = parsed.message.replace(/^at /, "").replace(/\.$/, "");
+      throw new ApiError(422, "validation_failed", `at: ${message}`, [{ field: "at", message }]);
+    }
+    at = parsed.ms;
+  }
+  return { entries: parseEntries(input.numbers), suppressionType: input.suppression_type, containerId: input.container_id, at };
 }
 
 export interface ParsedEntries {
@@ -255,13 +272,40 @@ function placePart(c: number): Buffer {
   return part;
 }
 
+/**
+ * A valid number's calling answer (decision 131): `"timeZones":[…],"callableNow":…,"nextCallAt":…,` per calling class
+ * and instant. The live lookup asks at "now" (a new second every second): answers are kept for the current second
+ * only, so a class is evaluated at most once a second however many requests ask.
+ */
+let callingSecond = -1;
+const CALLING_PARTS = new Map<number, Buffer>();
+const NO_CALLING_ANSWER = Buffer.from('"timeZones":[],"callableNow":null,"nextCallAt":null,');
+function callingPart(c: number, atMs: number): Buffer {
+  const table = callingClassTable();
+  const k = callingClassOf(table.byExchange, c);
+  if (k === 0) return NO_CALLING_ANSWER;
+  const second = Math.floor(atMs / 1000);
+  if (second !== callingSecond) {
+    CALLING_PARTS.clear();
+    callingSecond = second;
+  }
+  let part = CALLING_PARTS.get(k);
+  if (part === undefined) {
+    const cls = table.classes[k];
+    const a = evaluateCalling(cls.zones, cls.rules, second * 1000);
+    part = Buffer.from(`"timeZones":${JSON.stringify(cls.zones)},"callableNow":${a.callableNow},"nextCallAt":"${isoSecond(a.nextCallAt)}",`);
+    CALLING_PARTS.set(k, part);
+  }
+  return part;
+}
+
 /** An invalid entry's part after `"number":`, per reason code. */
 const INVALID_PARTS = new Map<number, Buffer>();
 function invalidPart(c: number): Buffer {
   let part = INVALID_PARTS.get(c);
   if (part === undefined) {
     part = Buffer.from(
-      `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
+      `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
     );
     if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
   }
@@ -277,8 +321,9 @@ function invalidPart(c: number): Buffer {
 export function lookupResponseJson(
   { codes, at, distinct, echo, echoStarts, echoEnds }: ParsedEntries,
   answer: LookupAnswer,
-  input: { suppressionType: SuppressionTypeName; containerId: number | null },
+  input: { suppressionType: SuppressionTypeName; containerId: number | null; at?: number },
 ): Buffer {
+  const atMs = input.at ?? Date.now();
   const admin = answer.lists.filter((l) => l.kind !== "container");
   const containers = answer.lists.filter((l) => l.kind === "container");
   const ordered = [...admin, ...containers];
@@ -321,9 +366,11 @@ export function lookupResponseJson(
     }
     out.digits(c);
     out.bytes(placePart(c));
+    out.bytes(callingPart(c, atMs));
     out.bytes(listsJson(onLists[at[i]]));
   }
   out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
+  out.raw(`,"at":"${isoSecond(atMs)}","calling_rules_version":${JSON.stringify(CALLING_RULES_VERSION)}`);
   out.raw(`,"lists":${JSON.stringify(admin.map((l) => ({ kind: l.kind, version: l.version })))}`);
   out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}}`);
   return out.done();

@@ -7,6 +7,12 @@ import { API_ERROR_CODES } from "./error-codes";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "./lookup-budget";
 import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
 
+const CALLING_WINDOW_TEXT =
+  "true: good.csv gains three columns after the file's own: time_zone (IANA names, several joined by | in alphabetical order, empty for " +
+  "toll-free and other non-geographic numbers), callable_now (yes/no at the instant) and next_call_at (the earliest lawful instant at or after it, " +
+  "YYYY-MM-DDTHH:MM:SSZ), under the federal, state and CRTC calling hours, Sunday and holiday bans included (rules version in the job's calling_window).";
+const CALLING_AT_TEXT = "With calling_window=true: the instant the columns are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start.";
+
 const error = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -126,6 +132,8 @@ export const openApiDocument = {
                   container_id: { type: "integer", description: "One of your containers; its numbers are suppressed too." },
                   states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
                   file_name: { type: "string" },
+                  calling_window: { type: "string", enum: ["true", "false"], description: CALLING_WINDOW_TEXT },
+                  at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                 },
               },
             },
@@ -139,6 +147,8 @@ export const openApiDocument = {
                   container_id: { type: ["integer", "null"] },
                   states: { type: "array", items: { type: "string", pattern: "^[A-Za-z]{2}$" } },
                   file_name: { type: "string" },
+                  calling_window: { type: "boolean", description: CALLING_WINDOW_TEXT },
+                  at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                 },
               },
               example: { numbers: ["(212) 555-2142", "2125552143"], suppression_type: "DNCAndLitigation", states: ["NY"] },
@@ -228,6 +238,11 @@ export const openApiDocument = {
                   numbers: { type: "array", minItems: 1, maxItems: 1000, items: { type: ["string", "integer"] } },
                   suppression_type: { $ref: "#/components/schemas/SuppressionType" },
                   container_id: { type: ["integer", "null"], description: "One of your containers that suppresses too; null for none." },
+                  at: {
+                    type: "string",
+                    format: "date-time",
+                    description: "The instant timeZones, callableNow and nextCallAt answer for: ISO-8601 with its UTC offset; default: now.",
+                  },
                 },
               },
               example: { numbers: ["(212) 555-2142", 4155552100, "12"] },
@@ -427,6 +442,28 @@ export const openApiDocument = {
               },
             },
           },
+          calling_window: {
+            type: ["object", "null"],
+            description: "Present when the scrub was asked for calling_window=true: the instant (null until the job starts), and once completed the good rows by answer and by time zone.",
+            properties: {
+              at: { type: ["string", "null"], format: "date-time" },
+              rules_version: { type: ["string", "null"], description: "CALLING_RULES_VERSION of the rules applied." },
+              time_zone_source: { type: ["string", "null"] },
+              counts: {
+                type: ["object", "null"],
+                properties: {
+                  callable_now: { type: "integer" },
+                  later_today: { type: "integer" },
+                  not_today: { type: "integer", description: "After hours, or a Sunday or holiday ban, in the number's local time." },
+                  no_time_zone: { type: "integer", description: "Toll-free and other non-geographic numbers: no answer." },
+                },
+              },
+              by_time_zone: {
+                type: ["array", "null"],
+                items: { type: "object", properties: { time_zones: { type: "string" }, count: { type: "integer" } } },
+              },
+            },
+          },
         },
       },
       Container: {
@@ -487,6 +524,19 @@ export const openApiDocument = {
           },
           suppressed: { type: "boolean" },
           suppressed_by: { type: ["string", "null"], description: "The list kind, or container, that suppresses it under suppression_type." },
+          timeZones: {
+            type: "array",
+            items: { type: "string" },
+            description: "IANA time zones of the number's exchange (Google libphonenumber's data), alphabetical; several when the exchange spans zones; empty for toll-free and other non-geographic numbers.",
+          },
+          callableNow: {
+            type: ["boolean", "null"],
+            description: "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones; null without a time zone.",
+          },
+          nextCallAt: {
+            type: ["string", "null"],
+            description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null without a time zone.",
+          },
         },
       },
       LookupAnswer: {
@@ -495,6 +545,8 @@ export const openApiDocument = {
           data: { type: "array", items: { $ref: "#/components/schemas/LookupResult" } },
           suppression_type: { $ref: "#/components/schemas/SuppressionType" },
           container_id: { type: ["integer", "null"] },
+          at: { type: "string", description: "The instant the calling answers are for (YYYY-MM-DDTHH:MM:SSZ)." },
+          calling_rules_version: { type: "string", description: "CALLING_RULES_VERSION of the calling-hour rules applied." },
           lists: { type: "array", items: { type: "object", properties: { kind: { type: "string" }, version: { type: "integer" } } } },
           containers: {
             type: "array",

@@ -39,6 +39,8 @@ export interface ScrubSubmission {
   origin: Origin;
   /** The time the DNC registry clock is read at (tests inject it). */
   now?: Date;
+  /** Add the calling-window columns to good.csv, evaluated at `at` (null: the scrub's start). Decision 131. */
+  calling?: { at: Date | null } | null;
 }
 
 const STATE_CODES = new Set(US_STATES.map((s) => s.code));
@@ -82,7 +84,17 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
     // The same lock reserveUsage takes: a double submit waits here, then finds the first one's job.
     await sql`select id from users where id = ${userId} for update`.execute(trx);
     if (input.origin.source === "web") {
-      const twin = await findDuplicateJob(trx, { userId, upload, suppressionType: input.suppressionType, column: input.column, sheet, containerId, categoryId, states });
+      const twin = await findDuplicateJob(trx, {
+        userId,
+        upload,
+        suppressionType: input.suppressionType,
+        column: input.column,
+        sheet,
+        containerId,
+        categoryId,
+        states,
+        callingWindow: input.calling != null,
+      });
       if (twin) return { jobId: twin, duplicate: true };
     }
     await reserveUsage(trx, { userId, kind: "suppression", amount: rows });
@@ -100,13 +112,23 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
       usageReserved: rows,
       source: input.origin.source,
       apiKeyId,
+      callingWindow: input.calling != null,
+      callingAt: input.calling?.at ?? null,
     });
     await recordAudit(trx, {
       actorId: userId,
       action: "scrub.started",
       targetType: "scrub_job",
       targetId: jobId,
-      details: { fileName, suppressionType: input.suppressionType, rows, source: input.origin.source, ...(sheet ? { sheet } : {}), ...(apiKeyId ? { apiKeyId } : {}) },
+      details: {
+        fileName,
+        suppressionType: input.suppressionType,
+        rows,
+        source: input.origin.source,
+        ...(sheet ? { sheet } : {}),
+        ...(apiKeyId ? { apiKeyId } : {}),
+        ...(input.calling ? { callingWindow: true, ...(input.calling.at ? { callingAt: input.calling.at.toISOString() } : {}) } : {}),
+      },
     });
     return { jobId, duplicate: false };
   });
@@ -161,11 +183,12 @@ async function findDuplicateJob(
     containerId: number | null;
     categoryId: string | null;
     states: string[];
+    callingWindow: boolean;
   },
 ): Promise<string | null> {
   const recent = await db
     .selectFrom("scrub_jobs")
-    .select(["id", "input_path", "column_name", "input_sheet", "container_id", "category_id", "states"])
+    .select(["id", "input_path", "column_name", "input_sheet", "container_id", "category_id", "states", "calling_window"])
     .where("user_id", "=", input.userId)
     .where("source", "=", "web")
     .where("status", "<>", "failed")
@@ -179,6 +202,7 @@ async function findDuplicateJob(
     if (j.column_name !== input.column || j.container_id !== input.containerId || j.category_id !== input.categoryId) continue;
     if ((j.input_sheet ?? null) !== input.sheet) continue;
     if ((j.states ?? []).join(",") !== states) continue;
+    if (j.calling_window !== input.callingWindow) continue;
     if (j.input_path === input.upload.path) return j.id;
   }
   return null;

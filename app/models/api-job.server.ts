@@ -26,6 +26,39 @@ export interface ApiJob {
   started_at: string | null;
   finished_at: string | null;
   files: { kind: FileRow["kind"]; file_name: string; records: number; bytes: number; download_url: string }[];
+  /** Asked for with calling_window=true: the instant (null until the job starts), and once completed the counts. */
+  calling_window: ApiCallingWindow | null;
+}
+
+export interface ApiCallingWindow {
+  at: string | null;
+  rules_version: string | null;
+  time_zone_source: string | null;
+  counts: { callable_now: number; later_today: number; not_today: number; no_time_zone: number } | null;
+  by_time_zone: { time_zones: string; count: number }[] | null;
+}
+
+/** The API's view of a job's calling summary (CallingSummary, stored by the engine as JSON). */
+export function serializeCalling(job: Pick<JobRow, "calling_window" | "calling_at" | "calling_summary">): ApiCallingWindow | null {
+  if (!job.calling_window) return null;
+  const raw = typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : job.calling_summary;
+  const s = raw as {
+    at: string;
+    rulesVersion: string;
+    timeZoneSource: string;
+    callableNow: number;
+    laterToday: number;
+    notToday: number;
+    noTimeZone: number;
+    byTimeZone: { zones: string; count: number }[];
+  } | null;
+  return {
+    at: s?.at ?? (job.calling_at ? new Date(job.calling_at).toISOString().slice(0, 19) + "Z" : null),
+    rules_version: s?.rulesVersion ?? null,
+    time_zone_source: s?.timeZoneSource ?? null,
+    counts: s ? { callable_now: s.callableNow, later_today: s.laterToday, not_today: s.notToday, no_time_zone: s.noTimeZone } : null,
+    by_time_zone: s ? s.byTimeZone.map((z) => ({ time_zones: z.zones, count: z.count })) : null,
+  };
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -70,6 +103,7 @@ export function serializeJob(job: JobRow, files: FileRow[], baseUrl: string): Ap
               download_url: `${baseUrl}/api/v1/scrubs/${job.id}/files/${f.kind}`,
             }))
         : [],
+    calling_window: serializeCalling(job),
   };
 }
 

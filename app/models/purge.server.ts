@@ -214,6 +214,32 @@ export interface JobView {
   validUntil: string | null;
   dncAgeDays: number | null;
   reminder: ReminderState;
+  /** The calling-window summary of a completed job that asked for it (decision 131). */
+  calling: CallingView | null;
+}
+
+export interface CallingView {
+  at: string;
+  rulesVersion: string;
+  callableNow: number;
+  laterToday: number;
+  notToday: number;
+  noTimeZone: number;
+  byTimeZone: { zones: string; count: number }[];
+}
+
+function callingView(raw: unknown): CallingView | null {
+  const s = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<CallingView> | null;
+  if (!s || typeof s !== "object" || typeof s.at !== "string") return null;
+  return {
+    at: s.at,
+    rulesVersion: String(s.rulesVersion ?? ""),
+    callableNow: Number(s.callableNow ?? 0),
+    laterToday: Number(s.laterToday ?? 0),
+    notToday: Number(s.notToday ?? 0),
+    noTimeZone: Number(s.noTimeZone ?? 0),
+    byTimeZone: Array.isArray(s.byTimeZone) ? s.byTimeZone.map((z) => ({ zones: String(z.zones), count: Number(z.count) })) : [],
+  };
 }
 
 export type JobWithFiles = NonNullable<Awaited<ReturnType<typeof getJobForViewer>>>;
@@ -254,6 +280,7 @@ export function jobView(job: JobWithFiles | undefined): JobView | null {
     validUntil: j.valid_until ? j.valid_until.toISOString() : null,
     dncAgeDays: j.dnc_age_days,
     reminder: reminderState(j),
+    calling: j.status === "completed" ? callingView(j.calling_summary) : null,
   };
 }
 

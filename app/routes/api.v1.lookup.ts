@@ -29,7 +29,7 @@ const handle = apiHandler({
     } catch (e) {
       throw intakeErrorToApi(e);
     }
-    return jsonText(api, lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId }));
+    return jsonText(api, lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at }));
   },
 }, { budget: "lookup" });
 

@@ -11,6 +11,7 @@ import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server"
 import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "../../scrub-service/src/list-types";
+import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
 
@@ -25,7 +26,24 @@ const submission = z.object({
     .refine((list) => list.every((s) => stateCodes.has(s)), "states must be two-letter US state codes, e.g. TX")
     .optional(),
   file_name: z.string().trim().min(1).max(200).optional(),
+  calling_window: z
+    .union([z.boolean(), z.enum(["true", "false", "1", "0"])], { error: "calling_window must be true or false" })
+    .transform((v) => v === true || v === "true" || v === "1")
+    .optional(),
+  at: z.string().max(40, "at is too long").optional(),
 });
+
+/** The calling-window option (decision 131): `at` only with calling_window=true, an ISO-8601 instant with its offset. */
+function callingOption(input: { calling_window?: boolean; at?: string }): { at: Date | null } | null {
+  if (!input.calling_window) {
+    if (input.at !== undefined) throw fieldError("at", "at applies with calling_window=true only");
+    return null;
+  }
+  if (input.at === undefined) return { at: null };
+  const at = parseInstant(input.at);
+  if (!at.ok) throw fieldError("at", at.message.replace(/^at /, "").replace(/\.$/, ""));
+  return { at: new Date(at.ms) };
+}
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -43,6 +61,8 @@ function fromMultipart(fields: Record<string, string[]>) {
     container_id: one("container_id") || undefined,
     states: states.length ? states : undefined,
     file_name: one("file_name") || undefined,
+    calling_window: one("calling_window") || undefined,
+    at: one("at") || undefined,
   };
 }
 
@@ -79,6 +99,7 @@ const handle = apiHandler({
         if (!v.numbers.some((n) => parsePhone(String(n)).ok)) throw fieldError("numbers", "No valid phone numbers found");
         upload = await saveNumbersAsCsv(api.userId, v.numbers);
       }
+      const calling = callingOption(input);
       let containerId: number | null;
       if (input.container_id === undefined) {
         // The integration's default container, while it still exists.
@@ -98,6 +119,7 @@ const handle = apiHandler({
         states: input.states ?? [],
         stateFilterAllowed: true,
         origin: { source: "api", apiKeyId: api.keyId },
+        calling,
       });
       handedOver = true;
       const found = await getJobForUser(api.db, { id: jobId, userId: api.userId });

@@ -19,6 +19,7 @@ describe("wizard state in the URL", () => {
       sheet: "",
       states: ["CA", "TX"],
       job: "",
+      calling: false,
     });
   });
 
@@ -47,6 +48,17 @@ describe("wizard state in the URL", () => {
       ["sheet", "Leads 2026"],
       ["state", "NY"],
     ]);
+  });
+
+  it("carries \"Add calling times\" through the URL and hidden fields (the column step's checkbox edits it)", () => {
+    const s = parseWizardState(new URLSearchParams("step=6&mode=csv&calling=1"));
+    expect(s.calling).toBe(true);
+    expect(wizardHref(s)).toContain("calling=1");
+    expect(hiddenFields(s, [])).toContainEqual(["calling", "1"]);
+    expect(hiddenFields(s, ["calling"])).not.toContainEqual(["calling", "1"]);
+    expect(parseWizardState(new URLSearchParams("calling=on")).calling).toBe(true);
+    expect(parseWizardState(new URLSearchParams("calling=maybe")).calling).toBe(false);
+    expect(wizardHref(parseWizardState(new URLSearchParams("")))).not.toContain("calling");
   });
 
   it("goes back from Results to Upload Data (manual) or Column Selection (CSV)", () => {

@@ -35,6 +35,8 @@ export interface WizardState {
   sheet: string;
   states: string[];
   job: string;
+  /** "Add calling times" (column step): good.csv gains the calling-window columns (decision 131). */
+  calling: boolean;
 }
 
 
@@ -76,7 +78,8 @@ export function parseWizardState(source: URLSearchParams | FormData): WizardStat
         .filter((s) => /^[A-Z]{2}$/.test(s)),
     ),
   ].sort();
-  return { ...base, states };
+  const calling = ["1", "on", "true"].includes(get("calling") ?? "");
+  return { ...base, states, calling };
 }
 
 /** The URL of a wizard state (defaults left out to keep it short). */
@@ -92,6 +95,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
   if (s.sheet) p.set("sheet", s.sheet);
   if (s.column) p.set("column", s.column);
   for (const st of s.states) p.append("state", st);
+  if (s.calling) p.set("calling", "1");
   if (s.job) p.set("job", s.job);
   return `/purge?${p}`;
 }
@@ -106,6 +110,7 @@ export function hiddenFields(state: WizardState, omit: (keyof WizardState)[]): [
     if (typeof v === "string" && v) out.push([k, v]);
   }
   if (!omit.includes("states")) for (const st of state.states) out.push(["state", st]);
+  if (!omit.includes("calling") && state.calling) out.push(["calling", "1"]);
   return out;
 }
 

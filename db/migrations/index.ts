@@ -11,6 +11,7 @@ import * as m0010 from "./0010_list_load_attempts";
 import * as m0017 from "./0017_list_kinds_from_registry";
 import * as m0011 from "./0011_lookup_usage";
 import * as m0018 from "./0018_lookup_usage_writers";
+import * as m0019 from "./0019_calling_window";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0017_list_kinds_from_registry": m0017,
   "0011_lookup_usage": m0011,
   "0018_lookup_usage_writers": m0018,
+  "0019_calling_window": m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

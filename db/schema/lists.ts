@@ -105,6 +105,12 @@ export interface ScrubJobsTable {
   input_encoding: string | null;
   input_delimiter: string | null;
   input_sheet: string | null;
+  /** 0019: append time_zone, callable_now, next_call_at to good.csv (decision 131). */
+  calling_window: Generated<boolean>;
+  /** 0019: the instant they are evaluated at; null = the scrub's start (set to it when the job completes). */
+  calling_at: NullableTimestamp;
+  /** 0019: the completed job's calling summary (CallingSummary), null without the columns. */
+  calling_summary: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 export interface ResultFilesTable {

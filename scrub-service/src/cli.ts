@@ -1,7 +1,8 @@
 /**
  * Batch work from the command line.
  *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--sheet NAME] [--container ID]
- *                    [--states FL,TX] --out DIR [--user ID]   (no --user: the built-in operator account owns the job)
+ *                    [--states FL,TX] [--calling-window [--at ISO-8601]] --out DIR [--user ID]
+ *                    (no --user: the built-in operator account owns the job)
  *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|container:ID --input FILE
  *     [--registry-date YYYY-MM-DD] (dnc only: the day of the FTC download, starts the 31-day clock; default: load time)
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
@@ -30,6 +31,8 @@ import { isoDay, parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
+import { parseInstant } from "./worker/calling/instant";
+import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
 const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
@@ -143,6 +146,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
       states: { type: "string" },
       out: { type: "string" },
       user: { type: "string" },
+      "calling-window": { type: "boolean" },
+      at: { type: "string" },
     },
   });
   if (!values.input || !values.type || !values.out) {
@@ -152,6 +157,14 @@ async function scrubCommand(argv: string[]): Promise<number> {
   const input = path.resolve(values.input);
   if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
   const states = values.states ? values.states.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
+  const callingWindow = values["calling-window"] === true;
+  if (values.at !== undefined && !callingWindow) throw new Error("--at applies with --calling-window only (the instant the calling columns are evaluated at).");
+  let callingAt: Date | null = null;
+  if (values.at !== undefined) {
+    const at = parseInstant(values.at, "--at");
+    if (!at.ok) throw new Error(at.message);
+    callingAt = new Date(at.ms);
+  }
   const started = Date.now();
   const b = await backend();
   try {
@@ -171,6 +184,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
         states,
         usageReserved: 0,
         source: "web",
+        callingWindow,
+        callingAt,
       });
       b.service.runner.only = { jobs: [jobId], loads: [] };
       await b.service.runner.start();
@@ -195,6 +210,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
         sheet: values.sheet,
         containerId: values.container,
         states: states?.join(","),
+        ...(callingWindow ? { callingWindow: "1", ...(callingAt ? { callingAt: callingAt.toISOString() } : {}) } : {}),
       };
       // the server's own socket reads the file where it is; a remote service (SCRUB_SERVICE_URL) is sent it
       const r = b.local
@@ -234,12 +250,19 @@ async function scrubCommand(argv: string[]): Promise<number> {
       invalid: num(job.invalid_count),
       reasons: typeof job.reason_counts === "string" ? JSON.parse(job.reason_counts) : job.reason_counts,
       input: { format: job.input_format ?? null, encoding: job.input_encoding ?? null, delimiter: job.input_delimiter ?? null, sheet: job.input_sheet ?? null },
+      /** With --calling-window: the instant, CALLING_RULES_VERSION, counts by answer and by time zone. */
+      calling: typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : (job.calling_summary ?? null),
       files,
       seconds,
       rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
       /** claim → completed, from the job row (without this process's start-up). */
       jobSeconds: elapsed(job.started_at, job.finished_at),
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      /** CPU time of this process, every thread (user + system): steadier than wall time on a shared machine. */
+      cpuSeconds: (() => {
+        const u = process.resourceUsage();
+        return (u.userCPUTime + u.systemCPUTime) / 1e6;
+      })(),
       timings: b.kind === "local" ? (b.service.runner.timings.get(jobId) ?? null) : null,
       via: b.kind === "local" ? "in-process" : "running server",
     };
@@ -456,8 +479,11 @@ async function keysCommand(argv: string[]): Promise<number> {
 
 const HELP = `Batch work from the command line.
   npm run scrub -- --input FILE --type ${TYPE_USAGE} --out DIR [--column NAME] [--sheet NAME]
-                   [--container ID] [--states FL,TX] [--user ID]
+                   [--container ID] [--states FL,TX] [--calling-window [--at ISO-8601]] [--user ID]
       Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout.
+      --calling-window: good.csv gains time_zone, callable_now and next_call_at (federal, state and CRTC calling
+      hours, rules ${CALLING_RULES_VERSION}), evaluated at --at (an ISO-8601 instant with its offset; default: the
+      scrub's start).
       --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
       (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]

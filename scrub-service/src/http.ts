@@ -1,7 +1,8 @@
 /**
  * The scrub service's HTTP API (internal: a bearer token on TCP; owner-only Unix socket in embedded mode).
  *
- *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX]   body: the file (streamed)
+ *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX&callingWindow=1&callingAt=ISO]
+ *        body: the file (streamed)
  *        (on the Unix socket also JSON {inputPath, …} naming a local file)            → 202 {id}
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
  *   GET  /v1/jobs/:id/files/:kind    → the good|bad|invalid CSV (only once completed)
@@ -21,6 +22,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { parseInstant } from "./worker/calling/instant";
 import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices } from "./list-types";
 import { createListLoad, createScrubJob, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
@@ -153,6 +155,14 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         const states = get("states");
         const containerId = get("containerId");
         const sheet = get("sheet") || null;
+        const callingWindow = ["1", "true"].includes(String(get("callingWindow") ?? ""));
+        const callingAtText = get("callingAt");
+        let callingAt: Date | null = null;
+        if (callingAtText) {
+          const at = parseInstant(String(callingAtText), "callingAt");
+          if (!at.ok) throw new HttpError(400, at.message);
+          callingAt = new Date(at.ms);
+        }
         const jobId = await createScrubJob(db, {
           userId,
           fileName: get("fileName") ?? path.basename(inputPath),
@@ -164,6 +174,8 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : null,
           usageReserved: await service.countRecords(inputPath, { sheet, dataRows: true }),
           source: "api",
+          callingWindow,
+          callingAt,
         });
         await service.enqueue(jobId);
         return send(res, 202, { id: jobId });

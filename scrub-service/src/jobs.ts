@@ -84,6 +84,13 @@ const RESTART = {
 
 type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
 
+/** The calling columns' instant: the one asked for, else the scrub's start (this attempt's claim). */
+function callingInstant(job: JobRow): Date {
+  const asked = job.calling_at as Date | string | null;
+  if (asked) return new Date(asked);
+  return job.started_at ? new Date(job.started_at as Date | string) : new Date();
+}
+
 /** What a customer reads when the suppression lists could not be checked (Redis down, flushed, stale). */
 export const LIST_STORE_UNAVAILABLE =
   "The suppression lists could not be checked just now, so this scrub was stopped and no results were kept. Please run it again in a few minutes.";
@@ -283,6 +290,7 @@ export class JobRunner {
       sheet: (job.input_sheet as string | null) ?? null,
       lists: checks,
       states: (job.states as string[] | null) ?? null,
+      calling: job.calling_window ? { at: callingInstant(job).getTime() } : null,
       pool: this.o.pool(),
       signal,
       batchBytes: this.o.batchBytes,
@@ -418,6 +426,8 @@ export class JobRunner {
             input_format: result.input.format,
             input_encoding: result.input.encoding,
             input_delimiter: result.input.delimiter,
+            calling_at: result.calling ? new Date(result.calling.at) : ((job.calling_at as Date | null) ?? null),
+            calling_summary: result.calling ? JSON.stringify(result.calling) : null,
             lease_owner: null,
             lease_expires_at: null,
           })

@@ -67,6 +67,10 @@ export interface NewScrubJob {
   usageReserved?: number | bigint;
   source?: "web" | "api";
   apiKeyId?: string | null;
+  /** Append time_zone, callable_now, next_call_at to good.csv (decision 131). */
+  callingWindow?: boolean;
+  /** The instant they are evaluated at; default: the scrub's start. */
+  callingAt?: Date | null;
 }
 
 /** Inserts the queued job row and returns its id. Pass a transaction to reserve plan usage atomically. */
@@ -94,6 +98,8 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       input_path: input.inputPath,
       input_bytes: inputBytes,
       usage_reserved: input.usageReserved ?? 0,
+      calling_window: input.callingWindow === true,
+      calling_at: input.callingWindow && input.callingAt ? input.callingAt : null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

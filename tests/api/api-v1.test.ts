@@ -214,6 +214,41 @@ describe("submit a scrub", () => {
     expect(Number(row.usage_reserved)).toBe(2);
   });
 
+  it("calling_window and at (JSON and multipart) are kept on the job; a bad at or at alone is a 422 on its field", async () => {
+    const res = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", {
+        key: alice.key,
+        json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, at: "2026-11-29T10:00:00-05:00" },
+      }),
+    );
+    expect(res.status).toBe(202);
+    const { job } = await bodyOf(res);
+    expect(job.calling_window).toEqual({ at: "2026-11-29T15:00:00Z", rules_version: null, time_zone_source: null, counts: null, by_time_zone: null });
+    const row = await db().selectFrom("scrub_jobs").select(["calling_window", "calling_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row.calling_window).toBe(true);
+    expect(row.calling_at?.toISOString()).toBe("2026-11-29T15:00:00.000Z");
+
+    const form = new FormData();
+    form.set("file", new File(["Phone\n2125552142\n"], "leads.csv", { type: "text/csv" }));
+    form.set("suppression_type", "LitigationOnly");
+    form.set("calling_window", "true");
+    const multi = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form })));
+    expect(multi.job.calling_window).toMatchObject({ at: null, counts: null });
+    const plain = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } })));
+    expect(plain.job.calling_window).toBeNull();
+
+    for (const [body, field] of [
+      [{ calling_window: true, at: "2026-11-29 10:00" }, "at"],
+      [{ at: "2026-11-29T10:00:00Z" }, "at"],
+      [{ calling_window: "yes" }, "calling_window"],
+    ] as const) {
+      const bad = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", ...body } }));
+      expect(bad.status).toBe(422);
+      expect((await bodyOf(bad)).error.details[0].field).toBe(field);
+    }
+  });
+
   it("uses the integration's container when the request names none", async () => {
     const k = await makeKey(db(), alice.userId, { containerId: alice.container });
     const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));

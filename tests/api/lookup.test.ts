@@ -15,6 +15,7 @@ import * as lookup from "~/routes/api.v1.lookup";
 import * as usage from "~/routes/api.v1.usage";
 import { openApiDocument } from "~/api/openapi";
 import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
+import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { createApiKey, revokeApiKey, setIntegrationToggle, lookupKeyCache, LOOKUP_KEY_CACHE_MS } from "~/models/integration.server";
 import { stopLookupUsage } from "~/models/usage.server";
@@ -24,7 +25,7 @@ import { listenHttp } from "../../scrub-service/src/http";
 import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import type { EmbeddedListStore } from "../../scrub-service/src/lists/embedded-store";
 import type { InProcessScrubService } from "../../scrub-service/src/in-process";
-import type { ScrubService } from "../../scrub-service/src/service";
+import { createScrubJob, type ScrubService } from "../../scrub-service/src/service";
 
 /*
  * POST /api/v1/lookup against the real engine: the embedded index and (with REDIS_URL) Redis, each in process
@@ -192,6 +193,38 @@ describe("lookup: refusals", () => {
     expect(body.data[5]).toMatchObject({ valid: true, number: LITIGATION, lists: ["litigation"] });
   });
 
+  it("answers each number's time zones, whether it may be called at `at` and when next (decision 131)", async () => {
+    // Sunday 29 November 2026 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (no Sunday calls)
+    const res = await post(alice.key, { numbers: [LITIGATION, "2055552345", "8005552345", "9282832345", "12"], at: "2026-11-29T10:00:00-05:00" });
+    expect(res.status).toBe(200);
+    const body = await bodyOf(res);
+    expect(body.data.map((r: any) => [r.timeZones, r.callableNow, r.nextCallAt])).toEqual([
+      [["America/New_York"], true, "2026-11-29T15:00:00Z"],
+      [["America/Chicago"], false, "2026-11-30T14:00:00Z"],
+      [[], null, null],
+      [["America/Denver", "America/Phoenix"], true, "2026-11-29T15:00:00Z"],
+      [[], null, null],
+    ]);
+    expect(body.at).toBe("2026-11-29T15:00:00Z");
+    expect(body.calling_rules_version).toBe(CALLING_RULES_VERSION);
+    // without `at`: now
+    const now = await bodyOf(await post(alice.key, { numbers: [LITIGATION] }));
+    expect(Math.abs(Date.parse(now.at) - Date.now())).toBeLessThan(60_000);
+    expect(typeof now.data[0].callableNow).toBe("boolean");
+  });
+
+  it("refuses an `at` that names no instant (422 on the field), counting nothing", async () => {
+    const before = await suppressionUsed(alice.key);
+    for (const at of ["2026-11-29 10:00", "2026-11-29T10:00:00", 12]) {
+      const res = await post(alice.key, { numbers: [LITIGATION], at });
+      expect(res.status).toBe(422);
+      const e = (await bodyOf(res)).error;
+      expect(e.code).toBe("validation_failed");
+      expect(e.message).toMatch(/^at/);
+    }
+    expect(await suppressionUsed(alice.key)).toBe(before);
+  });
+
   it("accepts exactly 1,000 numbers", async () => {
     const res = await post(alice.key, { numbers: Array.from({ length: 1000 }, (_, i) => `713555${String(2000 + i).padStart(4, "0")}`) });
     expect(res.status).toBe(200);
@@ -300,6 +333,40 @@ describe("lookup: refusals", () => {
     expect(op.responses["200"].headers["X-RateLimit-Limit"].description).toMatch(`per second (${LOOKUP_REQUESTS_PER_SECOND})`);
     expect(op.description).toMatch(`${LOOKUP_REQUESTS_PER_SECOND} requests per second per key`);
     expect(openApiDocument.info.description).toMatch(/do not count against the hourly one/);
+  });
+});
+
+describe("lookup and scrub give the same calling answers (decision 131)", () => {
+  it("for the same numbers at the same instant: time zones, callable now, next call time", { timeout: 120_000 }, async () => {
+    const numbers = ["2125552345", "2055552345", "9282832345", "8005552345", "8504325234", "8506445234", "4165552345", "6015552345", "8085552345", "7875552345", "5045552345"];
+    const service = await startService(handle(), "embedded");
+    installScrubService(loader);
+    try {
+      for (const at of ["2026-07-04T13:30:00Z", "2026-02-17T16:00:00Z", "2026-11-29T23:59:59Z", "2026-03-08T11:59:59Z"]) {
+        const dir = tmpDir("calling-same");
+        const file = path.join(dir, "in.csv");
+        fs.writeFileSync(file, ["Phone", ...numbers].join("\n") + "\n");
+        const jobId = await createScrubJob(db(), {
+          userId: alice.userId,
+          fileName: "in.csv",
+          inputPath: file,
+          suppressionType: "LitigationOnly",
+          callingWindow: true,
+          callingAt: new Date(at),
+        });
+        await service.enqueue(jobId);
+        expect(await service.waitFor("job", jobId, 60_000)).toBe("completed");
+        const good = await db().selectFrom("result_files").select("path").where("job_id", "=", jobId).where("kind", "=", "good").executeTakeFirstOrThrow();
+        const rows = fs.readFileSync(good.path, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+        const looked = await bodyOf(await post(alice.key, { numbers, at }));
+        expect(rows.map((r) => r[0])).toEqual(numbers);
+        expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual(
+          looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow === null ? "" : d.callableNow ? "yes" : "no", d.nextCallAt ?? ""]),
+        );
+      }
+    } finally {
+      await service.close();
+    }
   });
 });
 

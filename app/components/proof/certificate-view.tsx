@@ -42,6 +42,12 @@ export function CertificateView({ file }: { file: CertificateFile }) {
             .join(" · ") || "None"}
         </Row>
         <Row label="Normalizer rules">{c.normalizerRulesVersion}</Row>
+        {c.callingWindow ? (
+          <Row label="Calling times">
+            Good file has time zone, callable now and next call time at {c.callingWindow.at.replace("T", " ").replace("Z", " UTC")}; calling rules{" "}
+            {c.callingWindow.rulesVersion}; time zones from {c.callingWindow.timeZoneSource}
+          </Row>
+        ) : null}
         {c.dncRegistry ? (
           <Row label="DNC registry clock">
             Registry date <DateTime value={c.dncRegistry.registryDate} />, {c.dncRegistry.ageDays} days old at completion

@@ -154,6 +154,39 @@ describe("/purge CSV flow", () => {
     expect(errorOf(stolen)).toBe("Please select a CSV file");
   });
 
+  it("Add calling times: the job keeps the choice, good.csv gains the three columns, the results count them", async () => {
+    const up = await callAction(
+      multipart("/purge?step=4&mode=csv", other.cookie, [["intent", "upload"], ["mode", "csv"]], {
+        name: "calls.csv",
+        content: "Name,Phone\nAnn,2125552345\nBob,2055552345\nEd,8005552345\n",
+      }),
+    );
+    const step5 = location(up);
+    const started = await callAction(
+      makeRequest(step5.pathname + step5.search, {
+        cookie: other.cookie,
+        form: { intent: "start", mode: "csv", upload: step5.searchParams.get("upload")!, column: "Phone", calling: "1" },
+      }),
+    );
+    const step6 = location(started);
+    expect(step6.searchParams.get("calling")).toBe("1");
+    const jobId = step6.searchParams.get("job")!;
+    expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+    const job = ((await callLoader(step6.pathname + step6.search, other.cookie)) as Awaited<ReturnType<typeof loader>>).wizard!.job!;
+    expect(job.good).toBe(3);
+    const c = job.calling!;
+    expect(c.callableNow + c.laterToday + c.notToday).toBe(2);
+    expect(c.noTimeZone).toBe(1);
+    expect(c.byTimeZone.map((z) => z.zones).sort()).toEqual(["America/Chicago", "America/New_York"]);
+    const good = await readDownload(other.cookie, job.files.find((f) => f.kind === "good")!.id);
+    const lines = good.trim().split("\n");
+    expect(lines[0]).toBe("Name,Phone,time_zone,callable_now,next_call_at");
+    expect(lines[1]).toMatch(/^Ann,2125552345,America\/New_York,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(lines[3]).toBe("Ed,8005552345,,,");
+    const row = await handle().db.selectFrom("scrub_jobs").select(["calling_window", "calling_summary"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(row.calling_window).toBe(true);
+  });
+
   it("handles a file without a header row (numbered columns)", async () => {
     const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "raw.csv", content: "Ann,2025552101\nBob,3105552199\n" }));
     const step5 = location(up);

@@ -223,6 +223,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       states: state.states,
       stateFilterAllowed: ctx.canFilterStates,
       origin: { source: "web" },
+      calling: state.calling ? { at: null } : null,
     });
     return redirect(wizardHref(state, { step: 6, upload: upload.id, job: jobId }));
   } catch (e) {

@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Processing } from "./wizard";
+import { CallingTimes } from "~/components/purge/calling-times";
 import { jobView, type JobWithFiles } from "~/models/purge.server";
 
 function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
@@ -46,6 +47,9 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       input_encoding: null,
       input_delimiter: null,
       input_sheet: null,
+      calling_window: false,
+      calling_at: null,
+      calling_summary: null,
       ...over,
     },
   };
@@ -77,5 +81,35 @@ describe("chart axis", () => {
     expect(niceMax(37)).toBe(40);
     expect(niceMax(41)).toBe(80);
     expect(niceMax(1_234_567)).toBe(2_000_000);
+  });
+});
+
+describe("calling times on the results screen", () => {
+  it("shows callable now / later today / not today and a bar per time zone", () => {
+    const html = renderToStaticMarkup(
+      createElement(CallingTimes, {
+        calling: {
+          at: "2026-11-29T15:00:00Z",
+          rulesVersion: "2026-11-26.1",
+          callableNow: 1200,
+          laterToday: 30,
+          notToday: 4,
+          noTimeZone: 2,
+          byTimeZone: [
+            { zones: "America/New_York", count: 1000 },
+            { zones: "America/Denver|America/Phoenix", count: 234 },
+          ],
+        },
+      }),
+    );
+    expect(html).toContain("Callable now");
+    expect(html).toContain("1,200");
+    expect(html).toContain("Later today");
+    expect(html).toContain("Not today");
+    expect(html).toContain("2026-11-29 15:00:00 UTC");
+    expect(html).toContain("America/Denver + America/Phoenix");
+    expect(html).toContain("2 toll-free or other non-geographic numbers have no time zone");
+    expect(html).toContain('width="100%"');
+    expect(html).not.toContain("style=");
   });
 });

@@ -1,5 +1,6 @@
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { CallingTimes } from "~/components/purge/calling-times";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import {
@@ -442,7 +443,7 @@ function Step5({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeA
       {input && input.sheets.length > 1 && <SheetPicker state={state} sheets={input.sheets} current={input.sheet ?? input.sheets[0]} />}
       {wizard.previewError && <ValidationAlert message={wizard.previewError} />}
       <Form method="post" className="space-y-3" key={state.sheet}>
-        <Hidden state={state} omit={["column", "job"]} />
+        <Hidden state={state} omit={["column", "job", "calling"]} />
         <input type="hidden" name="intent" value="start" />
         {error && <ValidationAlert title={error.title} message={error.message} />}
         {preview && (
@@ -483,6 +484,16 @@ function Step5({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeA
               </table>
             </div>
             <p className="text-xs text-slate-500">The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.</p>
+            <label className="flex items-start gap-2 rounded-md border border-slate-200 p-3 text-sm text-slate-700">
+              <input type="checkbox" name="calling" value="1" defaultChecked={state.calling} className="mt-0.5 accent-blue-600" />
+              <span>
+                <span className="font-medium">Add calling times</span>
+                <span className="block text-xs text-slate-500">
+                  The Good file gains each number's time zone, whether it may be called when the purge starts, and the next lawful time (federal
+                  and state calling hours, Sunday and holiday bans).
+                </span>
+              </span>
+            </label>
           </>
         )}
         <PreviousRow to={wizardHref(state, { step: 4, job: "" })}>
@@ -589,6 +600,7 @@ function Results({ job }: { job: JobView }) {
           segments={parts.map((p) => ({ key: p.key, percent: (p.value / total) * 100, fill: p.fill }))}
         />
       )}
+      {job.calling && <CallingTimes calling={job.calling} />}
       {reasons.length > 0 && (
         <table className="mt-4 min-w-[16rem] text-sm" aria-label="Reasons">
           <thead>

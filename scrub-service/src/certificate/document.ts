@@ -49,6 +49,8 @@ export interface ScrubCertificate {
   outputs: { good: OutputProof; bad: OutputProof; invalid: OutputProof };
   /** DNC purges: the registry clock when the job completed. */
   dncRegistry: { registryDate: string; ageDays: number; validUntil: string; withinWindow: boolean } | null;
+  /** Present when good.csv carries the calling-window columns: their instant and the data they come from. */
+  callingWindow?: { at: string; rulesVersion: string; timeZoneSource: string };
 }
 
 export interface CertificateSignature {

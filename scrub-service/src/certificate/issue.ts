@@ -37,7 +37,8 @@ export interface IssueInput {
     states: string[] | null;
     started_at: Date | null;
   };
-  result: Pick<ScrubResult, "rowsDone" | "good" | "bad" | "invalid" | "reasons" | "files" | "inputSha256" | "inputBytes">;
+  result: Pick<ScrubResult, "rowsDone" | "good" | "bad" | "invalid" | "reasons" | "files" | "inputSha256" | "inputBytes"> &
+    Partial<Pick<ScrubResult, "calling">>;
   /** The download names of the result files, by kind. */
   fileNames: Record<OutputKind, string>;
   lists: ListUsed[];
@@ -124,6 +125,9 @@ export async function issueCertificate(db: Db, input: IssueInput): Promise<Issue
     normalizerRulesVersion: NORMALIZER_RULES_VERSION,
     outputs,
     dncRegistry,
+    ...(result.calling
+      ? { callingWindow: { at: result.calling.at, rulesVersion: result.calling.rulesVersion, timeZoneSource: result.calling.timeZoneSource } }
+      : {}),
   };
   const text = certificateText(signCertificate(certificate, input.key));
   return {

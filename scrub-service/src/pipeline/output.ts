@@ -89,12 +89,15 @@ export class ResultFiles {
     for (const o of this.all) await o.open();
   }
 
-  /** The input's byte-order mark (if any) and header row (bad and invalid get a `reason` column). */
-  async writeHead(bom: boolean, header: { row: Uint8Array; delim: number } | null): Promise<void> {
+  /**
+   * The input's byte-order mark (if any) and header row (bad and invalid get a `reason` column; good gets
+   * `goodExtra`, the header cells of the columns appended to good rows, if any).
+   */
+  async writeHead(bom: boolean, header: { row: Uint8Array; delim: number } | null, goodExtra?: Uint8Array): Promise<void> {
     const mark = bom ? new Uint8Array([0xef, 0xbb, 0xbf]) : new Uint8Array(0);
     for (const o of this.all) await o.write(mark, 0);
     if (!header) return;
-    const h = headerBytes(header.row, header.delim);
+    const h = headerBytes(header.row, header.delim, goodExtra);
     await this.good.write(h.good, 0);
     await this.bad.write(h.withReason, 0);
     await this.invalid.write(h.withReason, 0);
@@ -136,9 +139,9 @@ export class ResultFiles {
 }
 
 /** The escaped bytes of a header row for the good file and for bad/invalid (with `reason`). */
-function headerBytes(row: Uint8Array, delim: number): { good: Uint8Array; withReason: Uint8Array } {
+function headerBytes(row: Uint8Array, delim: number, goodExtra?: Uint8Array): { good: Uint8Array; withReason: Uint8Array } {
   const rows = parseRows(row, 0, row.length, delim, -1);
-  const [good] = emitRows(row, {
+  let [good] = emitRows(row, {
     rows,
     classes: new Uint8Array(rows.count),
     reasonIdx: new Uint8Array(rows.count),
@@ -147,6 +150,13 @@ function headerBytes(row: Uint8Array, delim: number): { good: Uint8Array; withRe
     width: 0,
   });
   const body = good.subarray(0, good.length - 1);
+  if (goodExtra?.length) {
+    const extended = new Uint8Array(body.length + goodExtra.length + 1);
+    extended.set(body);
+    extended.set(goodExtra, body.length);
+    extended[extended.length - 1] = LF;
+    good = extended;
+  }
   const withReason = new Uint8Array(body.length + 8);
   withReason.set(body);
   withReason[body.length] = delim;

@@ -10,6 +10,8 @@ import type { Piscina } from "piscina";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
+import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingSummary } from "../worker/calling/columns";
+import { callingClassTable } from "../worker/calling/exchanges";
 import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
 import { describeInput } from "./input/detect";
@@ -61,6 +63,8 @@ export interface ScrubResult extends ScrubProgress {
   inputSha256: string;
   /** What the input was detected as (labels, as the column step shows them). */
   input: { format: string; encoding: string; delimiter: string };
+  /** The calling-window columns' summary, when they were asked for. */
+  calling: CallingSummary | null;
 }
 
 export interface ScrubRunInput {
@@ -72,6 +76,8 @@ export interface ScrubRunInput {
   /** Checked in this order: the first hit gives the reason (container, litigation, dnc). */
   lists: ListCheck[];
   states?: string[] | null;
+  /** Append time_zone, callable_now and next_call_at to good rows, evaluated at this instant (ms). */
+  calling?: { at: number } | null;
   pool: Piscina;
   onProgress?: (p: ScrubProgress) => void;
   signal?: AbortSignal;
@@ -133,6 +139,10 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   };
   let phoneColumn = "";
   let dedupeWorker: DedupeWorker | null = null;
+  // The calling columns: every class of number evaluated once at the instant (decision 131).
+  const callingTable = input.calling ? callingClassTable() : null;
+  const calling = callingTable ? evaluateClasses(callingTable, input.calling!.at, reader.delim) : null;
+  const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
   try {
     await outs.open();
     const firstRow = reader.firstRow;
@@ -144,7 +154,11 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       if (!column) throw new ScrubInputError(`Column '${input.columnName}' not found in CSV file`);
       phoneCol = column.index;
       phoneColumn = column.name;
-      await outs.writeHead(reader.bom, column.hasHeader ? { row: reader.firstRowBytes!, delim: reader.delim } : null);
+      await outs.writeHead(
+        reader.bom,
+        column.hasHeader ? { row: reader.firstRowBytes!, delim: reader.delim } : null,
+        calling ? callingHeaderBytes(reader.delim) : undefined,
+      );
       if (column.hasHeader) reader.skipFirstRow();
     }
     const delim = reader.delim;
@@ -231,6 +245,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         return { p, c };
       })();
       classifyChain = classified;
+      const goodSuffixes = calling ? { ...calling.suffixes, counts: freshCounts(callingTable!.classes.length) } : undefined;
       const emitted = classified.then(
         ({ p, c }) =>
           input.pool.run({
@@ -245,6 +260,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             width,
             end: batch.end,
             outMem: slot.outMem,
+            goodSuffixes,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
       const prevWrite = writeChain;
@@ -254,11 +270,16 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         const counts = c.counts;
         for (let i = 0; i < REASONS.length; i++) if (c.byReason[i]) progress.reasons[REASONS[i]] += c.byReason[i];
         const ticket = await outs.writeBatch(bufs, counts);
+        if (goodSuffixes) for (let k = 0; k < goodSuffixes.counts.length; k++) callingCounts![k] += goodSuffixes.counts[k];
         progress.rowsDone += p.rows.count;
         progress.good += counts[0];
         progress.bad += counts[1];
         progress.invalid += counts[2];
         progress.bytesRead = batch.fileOffset;
+        // An emit whose output outgrew the slot's memory (escaping, the calling columns) made a bigger block: the
+        // slot keeps it, so the next batches reuse it instead of allocating one each.
+        const block = bufs[0].buffer;
+        if (block !== slot.outMem && block instanceof SharedArrayBuffer && block.byteLength > slot.outMem.byteLength) slot.outMem = block;
         // Everything this batch's memory was used for is done (parse, duplicate check, emit, write).
         freeSlots.push({ slot, ticket });
         reader.release(batch.buf);
@@ -282,6 +303,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       inputSha256: await reader.sha256(),
       files,
       input: describeInput(reader.info!, String.fromCharCode(delim)),
+      calling: calling ? summarizeCalling(callingTable!, calling, callingCounts!) : null,
     };
   } catch (e) {
     await outs.abort();

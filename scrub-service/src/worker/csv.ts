@@ -8,6 +8,7 @@
  * - an unterminated quoted field runs to the end of the file;
  * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
  */
+import { exchangeIndex } from "./calling/class-index";
 import { CODE_EMPTY, invalidReasonText, normalizeBytes, normalizeCode } from "./normalize";
 
 export const LF = 10;
@@ -540,6 +541,22 @@ export interface EmitInput {
   end?: number;
   /** Invalid rows get the customer's sentence for their code (invalidReasonText) instead of reasons[reasonIdx]. */
   describeInvalid?: boolean;
+  /** Cells appended to every good row after the file's own (the calling-window columns). */
+  goodSuffixes?: GoodSuffixes;
+}
+
+/**
+ * The cells appended to good rows, one byte string per class of number (each starts with the delimiter), and
+ * the class of each exchange. Shared memory: made once per scrub, read by every emit.
+ */
+export interface GoodSuffixes {
+  /** Class per exchange, index (NPA-200)·800 + (NXX-200) (calling/class-index.ts). */
+  classOf: Uint16Array;
+  bytes: Uint8Array;
+  /** Class i's bytes are bytes[starts[i], starts[i + 1]). */
+  starts: Uint32Array;
+  /** Good rows per class: the emit adds this batch's (a fresh shared array per batch). */
+  counts: Uint32Array;
 }
 
 const encoder = new TextEncoder();
@@ -576,11 +593,35 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   // The reason cell of each bad or invalid row, looked up once for sizing and writing (good rows have none).
   const reasonOf: Uint8Array[] = [];
   const sizes = [0, 0, 0];
+  const suffixes = input.goodSuffixes;
+  // Good rows' appended cells: each row's class looked up once (integer arithmetic on the exchange), the cells
+  // copied from one view per class, the counts kept here and added to the shared ones at the end.
+  let rowClass: Uint16Array | null = null;
+  let suffixViews: Uint8Array[] = [];
+  let classCounts: Uint32Array | null = null;
+  if (suffixes) {
+    rowClass = new Uint16Array(n);
+    const classOf = suffixes.classOf;
+    const st = suffixes.starts;
+    suffixViews = Array.from({ length: st.length - 1 }, (_, k) => suffixes.bytes.subarray(st[k], st[k + 1]));
+    classCounts = new Uint32Array(st.length - 1);
+    for (let r = 0; r < n; r++) {
+      if (classes[r] !== CLASS_GOOD) continue;
+      const exchange = (codes[r] / 10_000) | 0; // NPA·1000 + NXX of a valid number
+      const npa = (exchange / 1000) | 0;
+      const nxx = exchange - npa * 1000;
+      const k = npa < 200 || nxx < 200 ? 0 : classOf[exchangeIndex(npa, nxx)];
+      rowClass[r] = k;
+      classCounts[k]++;
+    }
+  }
+  const suffixBytes = suffixes ? suffixViews.reduce((s, v, k) => s + v.length * classCounts![k], 0) : 0;
   for (let r = 0; r < n; r++) {
     const len = rowEnd[r] - rowStart[r];
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
     let s = escape[r] ? len * 2 + 3 * fields[r] + 8 : len;
     const c = classes[r];
+    if (rowClass && c === CLASS_GOOD && width > fields[r]) s += width - fields[r];
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
       reasonOf.push(rb);
@@ -588,9 +629,11 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     }
     sizes[c] += s + 1;
   }
+  sizes[0] += suffixBytes;
   // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
   const total = sizes[0] + sizes[1] + sizes[2];
-  const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, total));
+  // (a new block has room to spare: the caller may keep it for the next batches, see pipeline/run.ts)
+  const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, mem ? Math.ceil(total * 1.25) : total));
   const outs = [
     new Uint8Array(block, 0, sizes[0]),
     new Uint8Array(block, sizes[0], sizes[1]),
@@ -602,7 +645,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   for (let r = 0; r < n; r++) {
     // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
     // neighbours of the same kind: most of a file goes out in a few large copies.
-    if (classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
+    if (!suffixes && classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
       let r1 = r;
       while (
         r1 + 1 < n &&
@@ -621,6 +664,19 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       r = r1;
       continue;
     }
+    if (rowClass && classes[r] === CLASS_GOOD && escape[r] === 0) {
+      // a good row with the appended cells: its bytes, padding to the header's width, its class's cells
+      const out = outs[0];
+      let o = pos[0];
+      for (let i = rowStart[r], re = rowEnd[r]; i < re; i++) out[o++] = buf[i];
+      for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      const v = suffixViews[rowClass[r]];
+      out.set(v, o);
+      o += v.length;
+      out[o++] = LF;
+      pos[0] = o;
+      continue;
+    }
     const c = classes[r];
     const out = outs[c];
     let o = pos[c];
@@ -632,6 +688,12 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     } else {
       out.set(buf.subarray(rs, re), o);
       o += re - rs;
+    }
+    if (rowClass && c === CLASS_GOOD) {
+      for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      const v = suffixViews[rowClass[r]];
+      out.set(v, o);
+      o += v.length;
     }
     if (c !== CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
@@ -647,5 +709,6 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     out[o++] = LF;
     pos[c] = o;
   }
+  if (suffixes && classCounts) for (let k = 0; k < classCounts.length; k++) if (classCounts[k]) suffixes.counts[k] += classCounts[k];
   return [outs[0].subarray(0, pos[0]), outs[1].subarray(0, pos[1]), outs[2].subarray(0, pos[2])];
 }

@@ -1,6 +1,6 @@
 // piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
 import { BloomFilter, type SharedBloom } from "../lists/bloom";
-import { emitRows, parseRows, type ParsedRows } from "./csv";
+import { emitRows, parseRows, type GoodSuffixes, type ParsedRows } from "./csv";
 
 export interface ParseTask {
   op: "parse";
@@ -38,6 +38,7 @@ export interface EmitTask {
   width: number;
   end: number;
   outMem?: SharedArrayBuffer;
+  goodSuffixes?: GoodSuffixes;
 }
 
 const blooms = new WeakMap<SharedArrayBuffer, BloomFilter>();

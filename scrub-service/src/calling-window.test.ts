@@ -1,0 +1,113 @@
+/**
+ * The calling-window columns through the real engine (CLI, embedded): good.csv gains time_zone, callable_now and
+ * next_call_at after the file's own columns; bad.csv and invalid.csv do not; the summary and the certificate name
+ * the instant and CALLING_RULES_VERSION; a bad --at is refused before anything runs.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { tmpDir } from "./test/helpers";
+import { CALLING_RULES_VERSION } from "./worker/calling/rules";
+
+const run = promisify(execFile);
+
+describe("scrub --calling-window", () => {
+  it("appends the three columns to good rows, evaluated at --at, and summarizes them", { timeout: 180_000 }, async () => {
+    const dir = tmpDir("cli-calling");
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
+    const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
+    const input = path.join(dir, "leads.csv");
+    // Sunday 29 November 2026 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (Sunday ban), 8 a.m. in Phoenix,
+    // 5 a.m. in Honolulu; a short row, a toll-free number, an invalid one, a duplicate.
+    fs.writeFileSync(
+      input,
+      [
+        "Name,Phone,City",
+        "Ann,212-555-2345,New York",
+        "Bob,(205) 555-2345,Birmingham",
+        'Cy,602 555 2345,"Phoenix, AZ"',
+        "Di,8085552345",
+        "Ed,800-555-2345,Anywhere",
+        "Fay,12345,Nowhere",
+        "Gus,2125552345,Again",
+        "Hal,850-432-5234,Pensacola",
+        "",
+      ].join("\n"),
+    );
+    const out = path.join(dir, "out");
+    const summary = JSON.parse(
+      (await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--calling-window", "--at", "2026-11-29T10:00:00-05:00")).stdout,
+    );
+    expect(summary).toMatchObject({ status: "completed", rows: 8, good: 6, bad: 1, invalid: 1 });
+    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
+      [
+        "Name,Phone,City,time_zone,callable_now,next_call_at",
+        "Ann,212-555-2345,New York,America/New_York,yes,2026-11-29T15:00:00Z",
+        "Bob,(205) 555-2345,Birmingham,America/Chicago,no,2026-11-30T14:00:00Z",
+        'Cy,602 555 2345,"Phoenix, AZ",America/Phoenix,yes,2026-11-29T15:00:00Z',
+        "Di,8085552345,,Pacific/Honolulu,no,2026-11-29T18:00:00Z",
+        "Ed,800-555-2345,Anywhere,,,",
+        "Hal,850-432-5234,Pensacola,America/Chicago,yes,2026-11-29T15:00:00Z",
+        "",
+      ].join("\n"),
+    );
+    // bad and invalid rows keep the file's columns and their reason, nothing else
+    expect(fs.readFileSync(path.join(out, "bad.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,reason");
+    expect(fs.readFileSync(path.join(out, "invalid.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,reason");
+    expect(summary.calling).toMatchObject({
+      at: "2026-11-29T15:00:00Z",
+      rulesVersion: CALLING_RULES_VERSION,
+      callableNow: 3,
+      laterToday: 1,
+      notToday: 1,
+      noTimeZone: 1,
+    });
+    expect(summary.calling.byTimeZone).toEqual([
+      { zones: "America/Chicago", count: 2 },
+      { zones: "America/New_York", count: 1 },
+      { zones: "America/Phoenix", count: 1 },
+      { zones: "Pacific/Honolulu", count: 1 },
+    ]);
+    const cert = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8"));
+    expect(cert.certificate.callingWindow).toMatchObject({ at: "2026-11-29T15:00:00Z", rulesVersion: CALLING_RULES_VERSION });
+    const verified = await cli("verify", "--certificate", path.join(out, "certificate.json"), "--input", input, "--results", out);
+    expect(verified.stdout).toContain("Verified");
+
+    // without the option: no columns, no summary, no certificate entry
+    const plain = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "plain"))).stdout);
+    expect(plain.calling).toBeNull();
+    expect(fs.readFileSync(path.join(dir, "plain", "good.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City");
+
+    // a pipe-delimited, header-less file: the zone cell of a multi-zone exchange is quoted
+    const piped = path.join(dir, "piped.txt");
+    fs.writeFileSync(piped, "9282832345|x\n2125552345|y\n");
+    const p = JSON.parse(
+      (await cli("scrub", "--input", piped, "--type", "LitigationOnly", "--out", path.join(dir, "piped"), "--calling-window", "--at", "2026-07-15T14:30:00Z")).stdout,
+    );
+    expect(p.status).toBe("completed");
+    expect(fs.readFileSync(path.join(dir, "piped", "good.csv"), "utf8")).toBe(
+      '9282832345|x|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z\n2125552345|y|America/New_York|yes|2026-07-15T14:30:00Z\n',
+    );
+  });
+
+  it("refuses a bad --at, or --at without --calling-window, before anything runs", async () => {
+    const dir = tmpDir("cli-calling-bad");
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
+    const input = path.join(dir, "in.csv");
+    fs.writeFileSync(input, "Phone\n2125552345\n");
+    const fails = async (...args: string[]) => {
+      const e = (await run(process.execPath, ["scrub-service/dist/cli.mjs", "scrub", "--input", input, "--type", "LitigationOnly", "--out", dir, ...args], {
+        env,
+      }).catch((x: { code: number; stderr: string }) => x)) as { code?: number; stderr: string };
+      return [e.code, e.stderr.trim()];
+    };
+    expect(await fails("--calling-window", "--at", "2026-11-29 10:00")).toEqual([
+      2,
+      "--at must be an ISO-8601 date-time with a UTC offset, e.g. 2026-11-26T15:00:00Z or 2026-11-26T10:00:00-05:00.",
+    ]);
+    expect(await fails("--at", "2026-11-29T10:00:00Z")).toEqual([2, "--at applies with --calling-window only (the instant the calling columns are evaluated at)."]);
+    expect(fs.existsSync(path.join(dir, "pg"))).toBe(false);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The calling-window columns of good.csv (time_zone, callable_now, next_call_at) for one scrub: each class of
+ * number evaluated once at the scrub's instant, its cells encoded once, and the per-class counts summed into the
+ * summary the results screen, the certificate and the CLI show. Pure CPU.
+ */
+import type { GoodSuffixes } from "../csv";
+import type { CallingClassTable } from "./exchanges";
+import { TIME_ZONE_SOURCE } from "./exchanges";
+import { CALLING_RULES_VERSION } from "./rules";
+import { evaluateCalling, isoSecond, type CallingAnswer } from "./window";
+
+export const CALLING_COLUMNS = ["time_zone", "callable_now", "next_call_at"] as const;
+
+export interface CallingSummary {
+  /** The evaluation instant, YYYY-MM-DDTHH:MM:SSZ. */
+  at: string;
+  rulesVersion: string;
+  timeZoneSource: string;
+  /** Good rows callable at the instant / later the same local day / not that day (after hours, Sunday or holiday). */
+  callableNow: number;
+  laterToday: number;
+  notToday: number;
+  /** Good rows with no time zone (toll-free and other non-geographic numbers): no answer. */
+  noTimeZone: number;
+  /** Good rows per zone set ("America/Chicago|America/New_York"), largest first. */
+  byTimeZone: { zones: string; count: number }[];
+}
+
+const encoder = new TextEncoder();
+
+function cell(text: string, delim: number): string {
+  const d = String.fromCharCode(delim);
+  return text.includes(d) || text.includes('"') ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The header cells to append to good.csv's header row (each preceded by the delimiter). */
+export function callingHeaderBytes(delim: number): Uint8Array {
+  const d = String.fromCharCode(delim);
+  return encoder.encode(CALLING_COLUMNS.map((c) => d + c).join(""));
+}
+
+export interface CallingEvaluation {
+  at: number;
+  answers: (CallingAnswer | null)[];
+  /** Shared memory for the emit (counts: give each batch its own, see freshCounts). */
+  suffixes: Omit<GoodSuffixes, "counts">;
+}
+
+/** Every class evaluated at `atMs` and its three cells encoded (class 0, no time zone: three empty cells). */
+export function evaluateClasses(table: CallingClassTable, atMs: number, delim: number): CallingEvaluation {
+  const at = Math.floor(atMs / 1000) * 1000;
+  const d = String.fromCharCode(delim);
+  const answers = table.classes.map((c) => (c.zones.length ? evaluateCalling(c.zones, c.rules, at) : null));
+  const texts = table.classes.map((c, i) => {
+    const a = answers[i];
+    if (!a) return d + d + d;
+    return d + cell(c.zoneSet, delim) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt);
+  });
+  const encoded = texts.map((t) => encoder.encode(t));
+  const total = encoded.reduce((s, e) => s + e.length, 0);
+  const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, total)));
+  const starts = new Uint32Array(new SharedArrayBuffer(4 * (encoded.length + 1)));
+  let o = 0;
+  encoded.forEach((e, i) => {
+    starts[i] = o;
+    bytes.set(e, o);
+    o += e.length;
+  });
+  starts[encoded.length] = o;
+  return { at, answers, suffixes: { classOf: table.byExchange, bytes, starts } };
+}
+
+export function freshCounts(classes: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(4 * classes));
+}
+
+export function summarizeCalling(table: CallingClassTable, evaluation: CallingEvaluation, counts: ArrayLike<number>): CallingSummary {
+  const s: CallingSummary = {
+    at: isoSecond(evaluation.at),
+    rulesVersion: CALLING_RULES_VERSION,
+    timeZoneSource: TIME_ZONE_SOURCE,
+    callableNow: 0,
+    laterToday: 0,
+    notToday: 0,
+    noTimeZone: 0,
+    byTimeZone: [],
+  };
+  const byZone = new Map<string, number>();
+  table.classes.forEach((c, i) => {
+    const n = counts[i] ?? 0;
+    if (!n) return;
+    const a = evaluation.answers[i];
+    if (!a) {
+      s.noTimeZone += n;
+      return;
+    }
+    if (a.bucket === "now") s.callableNow += n;
+    else if (a.bucket === "later_today") s.laterToday += n;
+    else s.notToday += n;
+    byZone.set(c.zoneSet, (byZone.get(c.zoneSet) ?? 0) + n);
+  });
+  s.byTimeZone = [...byZone].map(([zones, count]) => ({ zones, count })).sort((a, b) => b.count - a.count || a.zones.localeCompare(b.zones));
+  return s;
+}

@@ -1,0 +1,123 @@
+/**
+ * May this number be called at this instant, and if not, when first? A call is lawful at an instant when every
+ * rule of the number's jurisdiction allows it in every one of the number's candidate time zones (a rule with a
+ * fixed clock, such as Mississippi's Central Standard Time, is read on that clock). Pure CPU, no I/O.
+ *
+ * The earliest lawful instant at or after t is t itself or the start of some rule's window on some day in some
+ * zone (callability only switches on there), so those are the only candidates examined, in time order.
+ */
+import { instantOf, wallTime, type Clock, type Wall } from "./clock";
+import { dayKey, holidayDays, type DayKey } from "./holidays";
+import type { CallingRule } from "./rules";
+
+/** How far ahead the next lawful instant is looked for (the longest run of banned days is far shorter). */
+const SEARCH_DAYS = 21;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export type CallingBucket = "now" | "later_today" | "not_today";
+
+export interface CallingAnswer {
+  callableNow: boolean;
+  /** The earliest lawful instant at or after the evaluation instant (ms, whole seconds). */
+  nextCallAt: number;
+  /** Callable now; else callable later on the same local day in every zone; else not today. */
+  bucket: CallingBucket;
+}
+
+const holidayCache = new Map<CallingRule, Map<number, Set<DayKey>>>();
+
+function isHoliday(rule: CallingRule, w: Wall): boolean {
+  if (!rule.holidays?.length) return false;
+  let years = holidayCache.get(rule);
+  if (!years) holidayCache.set(rule, (years = new Map()));
+  let days = years.get(w.year);
+  if (!days) years.set(w.year, (days = holidayDays(rule.holidays, rule.observance ?? "none", w.year)));
+  return days.has(dayKey(w.year, w.month, w.day));
+}
+
+const effectiveKey = new Map<CallingRule, DayKey>();
+function inForce(rule: CallingRule, w: Wall): boolean {
+  if (!rule.effective) return true;
+  let k = effectiveKey.get(rule);
+  if (k === undefined) {
+    const [y, m, d] = rule.effective.split("-").map(Number);
+    effectiveKey.set(rule, (k = dayKey(y, m, d)));
+  }
+  return dayKey(w.year, w.month, w.day) >= k;
+}
+
+const clockOf = (rule: CallingRule, zone: string): Clock =>
+  rule.fixedUtcOffsetMinutes === undefined ? zone : { fixedOffsetMinutes: rule.fixedUtcOffsetMinutes };
+
+/** Whether `rule` allows a call at `ms` in `zone`. */
+function allows(rule: CallingRule, zone: string, ms: number): boolean {
+  const w = wallTime(clockOf(rule, zone), ms);
+  if (!inForce(rule, w)) return true;
+  const window = rule.hours[w.weekday];
+  if (!window) return false;
+  if (isHoliday(rule, w)) return false;
+  return w.second >= window[0] * 60 && w.second < window[1] * 60;
+}
+
+export function callableAt(zones: readonly string[], rules: readonly CallingRule[], ms: number): boolean {
+  for (const z of zones) for (const r of rules) if (!allows(r, z, ms)) return false;
+  return true;
+}
+
+/** Window starts after `from` on the k-th local day (of each rule's clock) after the day of `from`. */
+function windowStarts(zones: readonly string[], rules: readonly CallingRule[], from: number, k: number): number[] {
+  const out: number[] = [];
+  for (const z of zones) {
+    for (const r of rules) {
+      const clock = clockOf(r, z);
+      const w = wallTime(clock, from);
+      const day = new Date(Date.UTC(w.year, w.month - 1, w.day + k));
+      const window = r.hours[day.getUTCDay()];
+      if (!window) continue;
+      const t = instantOf(clock, day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), window[0]);
+      if (t > from) out.push(t);
+    }
+  }
+  return out;
+}
+
+const sameLocalDay = (zones: readonly string[], a: number, b: number) =>
+  zones.every((z) => {
+    const x = wallTime(z, a);
+    const y = wallTime(z, b);
+    return x.year === y.year && x.month === y.month && x.day === y.day;
+  });
+
+/**
+ * The answer for a number with these candidate zones (at least one) under these rules at instant `atMs`
+ * (floored to whole seconds).
+ */
+export function evaluateCalling(zones: readonly string[], rules: readonly CallingRule[], atMs: number): CallingAnswer {
+  const t = Math.floor(atMs / 1000) * 1000;
+  if (callableAt(zones, rules, t)) return { callableNow: true, nextCallAt: t, bucket: "now" };
+  // Window starts are generated day by day (day k of each rule's clock after the day of t). A start on a later
+  // day than K in any clock is at least K·24 h - 1 h after t (a day's start can shift by an hour at DST), so the
+  // starts found so far that lie before t + (K - 1)·24 h are final and are tried in time order.
+  const pending: number[] = [];
+  const tried = new Set<number>();
+  for (let k = 0; k <= SEARCH_DAYS; k++) {
+    for (const c of windowStarts(zones, rules, t, k)) if (!tried.has(c)) pending.push(c);
+    pending.sort((a, b) => a - b);
+    const bound = k === SEARCH_DAYS ? Infinity : t + (k - 1) * DAY - 2 * HOUR;
+    while (pending.length && pending[0] < bound) {
+      const c = pending.shift()!;
+      if (tried.has(c)) continue;
+      tried.add(c);
+      if (callableAt(zones, rules, c)) {
+        return { callableNow: false, nextCallAt: c, bucket: sameLocalDay(zones, t, c) ? "later_today" : "not_today" };
+      }
+    }
+  }
+  throw new Error(`No lawful calling time within ${SEARCH_DAYS} days for ${zones.join("|")} under ${rules.map((r) => r.id).join(", ")}`);
+}
+
+/** ISO-8601 UTC to the second: YYYY-MM-DDTHH:MM:SSZ. */
+export function isoSecond(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19) + "Z";
+}

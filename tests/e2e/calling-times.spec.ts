@@ -1,0 +1,55 @@
+import { expect, test } from "./fixtures";
+import { DEMO_ADMIN, signIn } from "./helpers";
+import { horizontalOverflow } from "./screens";
+
+/*
+ * "Add calling times" (issue #29, decision 131), JavaScript on and off, at 390 px: the column step's checkbox, the
+ * results screen's callable now / later today / not today and good numbers by time zone, the Good file's three
+ * columns, and the same answers as the live lookup would give (the wizard's instant is the purge's start).
+ */
+
+const CSV = ["Name,Phone", "Ann,212-555-2345", "Bob,205-555-2345", "Cy,928-283-2345", "Ed,800-555-2345", "Fay,12"].join("\n");
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test("Add calling times: the Good file gains time zone, callable now and next call time; the results count them", async ({ page }, info) => {
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/purge?step=4&type=LitigationOnly&mode=csv");
+  await page.getByLabel("CSV file").setInputFiles({ name: `calls-${info.project.name}.csv`, mimeType: "text/csv", buffer: Buffer.from(CSV) });
+  await page.getByRole("button", { name: "Next" }).click();
+
+  await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
+  const box = page.getByRole("checkbox", { name: /Add calling times/ });
+  await expect(box).not.toBeChecked();
+  expect(await horizontalOverflow(page)).toBe(0);
+  await box.check();
+  await page.getByRole("button", { name: "Start Purging" }).click();
+
+  await expect(page.getByText("Step 6 of 6: Results")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("results")).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/calling=1/);
+  await expect(page.getByTestId("count-good-value")).toHaveText("4");
+  const section = page.getByTestId("calling-times");
+  await expect(section).toBeVisible();
+  const counts = await Promise.all(["now", "later", "not-today"].map(async (k) => Number(await page.getByTestId(`calling-${k}-value`).textContent())));
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(3); // the toll-free number has no time zone
+  await expect(page.getByTestId("calling-no-zone")).toContainText("1 toll-free or other non-geographic numbers");
+  const chart = page.getByRole("list", { name: "Good numbers by time zone" });
+  await expect(chart).toContainText("America/New_York");
+  await expect(chart).toContainText("America/Chicago");
+  await expect(chart).toContainText("America/Denver + America/Phoenix");
+  expect(await horizontalOverflow(page)).toBe(0);
+
+  const href = await page.getByTestId("download-good").first().getAttribute("href");
+  const good = await (await page.request.get(href!)).text();
+  const lines = good.trim().split("\n");
+  expect(lines[0]).toBe("Name,Phone,time_zone,callable_now,next_call_at");
+  expect(lines[1]).toMatch(/^Ann,212-555-2345,America\/New_York,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  expect(lines[2]).toMatch(/^Bob,205-555-2345,America\/Chicago,(yes|no),/);
+  expect(lines[3]).toMatch(/^Cy,928-283-2345,America\/Denver\|America\/Phoenix,(yes|no),/);
+  expect(lines[4]).toBe("Ed,800-555-2345,,,");
+  // callable now means the next call time is the instant itself: every "yes" row shares one instant
+  const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",").pop());
+  expect(new Set(yes).size).toBeLessThanOrEqual(1);
+});
