@@ -13,7 +13,7 @@ import { createScrubJob } from "../../scrub-service/src/service";
 import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import { createInProcessScrubService } from "../../scrub-service/src/in-process";
 import { adminListIds, createUser } from "../../scrub-service/src/test/helpers";
-import { startScrubService, startWeb, type RunningProcess } from "./web-process";
+import { jsonLines, startScrubService, startWeb, type RunningProcess } from "./web-process";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "";
 const unavailable = await skipWithout("tests/ops/readiness-and-shutdown.test.ts", [
@@ -120,6 +120,43 @@ describe.skipIf(unavailable)("/readyz tells a load balancer the truth", () => {
   });
 });
 
+describe("SIGTERM to a web process", () => {
+  it("readiness answers 503 during the grace period, then the process closes its pools and exits 0", { timeout: 300_000 }, async () => {
+    const web = await startWeb({ SHUTDOWN_GRACE_MS: "5000" });
+    expect((await readiness(web.url)).status).toBe(200);
+    const exited = new Promise<number | null>((r) => web.child.once("exit", (code) => r(code)));
+    web.child.kill("SIGTERM");
+    await until("readiness 503", async () => (await fetch(`${web.url}/readyz`).then((r) => r.status, () => 0)) === 503, 4000);
+    expect((await fetch(`${web.url}/healthz`)).status).toBe(200); // still serving during the grace
+    expect(await exited).toBe(0);
+    const lines = jsonLines(web.lines()).map((l) => String(l.msg));
+    expect(lines.some((m) => m.startsWith("[server] SIGTERM: shutting down"))).toBe(true);
+    expect(lines.at(-1)).toBe("[server] stopped");
+  });
+});
+
+describe.skipIf(unavailable)("/readyz of a web process that uses a remote scrub service (SCRUB_SERVICE_URL)", () => {
+  it("ready while the service is; 503 naming the scrub service when it stops", { timeout: 300_000 }, async () => {
+    const handle = await createTestDb("postgres");
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "dpt-remote-ready-"));
+    const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
+    const token = crypto.randomBytes(16).toString("hex");
+    const shared = { DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL!, SCRUB_REDIS_PREFIX: `remote${crypto.randomBytes(3).toString("hex")}:`, DATA_DIR: work, SCRUB_SERVICE_TOKEN: token };
+    const scrub = await startScrubService(shared);
+    const web = await startWeb({ ...shared, SCRUB_SERVICE_URL: scrub.url, DEMO_ADMIN: "0" });
+    try {
+      expect(await readiness(web.url)).toEqual({ status: 200, body: { status: "ready", checks: { database: "ok", migrations: "ok", scrubService: "ok" } } });
+      expect(await scrub.stop()).toBe(0);
+      expect(await readiness(web.url)).toEqual({ status: 503, body: { status: "not ready", checks: { database: "ok", migrations: "ok", scrubService: "not answering" } } });
+    } finally {
+      await web.stop();
+      await scrub.stop("SIGKILL");
+      await handle.close();
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(unavailable)("SIGTERM to a scrub-service replica during a scrub", () => {
   let handle: DbHandle;
   let userId: string;
@@ -194,5 +231,8 @@ describe.skipIf(unavailable)("SIGTERM to a scrub-service replica during a scrub"
     const [done, clean] = [await jobRow(id), await jobRow(cleanId)];
     expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
     expect(Number(done.bad_count)).toBeGreaterThan(1000);
+    // The job's lines carry its id (and its user's), on the replica that finished it.
+    const jobLines = jsonLines(b.lines()).filter((l) => l.jobId === id);
+    expect(jobLines.some((l) => String(l.msg).includes("completed") && l.userId === userId)).toBe(true);
   });
 });

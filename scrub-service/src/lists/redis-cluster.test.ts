@@ -35,6 +35,19 @@ describe.skipIf(noCluster)("Redis list store on a Redis Cluster", () => {
     store = undefined;
   });
 
+  it("answers readiness's ping only through every master", async () => {
+    store = newRedisStore("cluster");
+    await expect(store.ping()).resolves.toBeUndefined();
+    const asked: string[] = [];
+    for (const m of await masters(store.redis)) {
+      const ping = m.ping.bind(m);
+      (m as unknown as { ping: () => Promise<string> }).ping = () => (asked.push(nodeName(m)), ping());
+    }
+    await store.ping();
+    expect(asked.sort()).toEqual((await masters(store.redis)).map(nodeName).sort());
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+  });
+
   it("spreads a list over every master, answers lookups split per node exactly, and reports each master", async () => {
     store = newRedisStore("cluster");
     const listed = spread(1, 30_000);
