@@ -8,6 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client";
+import { publishedKeys } from "./certificate/keys";
 import { tmpDir } from "./test/helpers";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 
@@ -72,7 +74,15 @@ describe("scrub --calling-window", () => {
     ]);
     const cert = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8"));
     expect(cert.certificate.callingWindow).toMatchObject({ at: "2026-11-29T15:00:00Z", rulesVersion: CALLING_RULES_VERSION });
-    const verified = await cli("verify", "--certificate", path.join(out, "certificate.json"), "--input", input, "--results", out);
+    // verify checks the signature against the service's published keys only (issue #26): export them first
+    const db = await openDatabase({ dataDir: dir });
+    const keysFile = path.join(dir, "keys.json");
+    try {
+      fs.writeFileSync(keysFile, JSON.stringify({ keys: await publishedKeys(db.db) }));
+    } finally {
+      await db.close();
+    }
+    const verified = await cli("verify", "--certificate", path.join(out, "certificate.json"), "--keys", keysFile, "--input", input, "--results", out);
     expect(verified.stdout).toContain("Verified");
 
     // without the option: no columns, no summary, no certificate entry

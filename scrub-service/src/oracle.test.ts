@@ -125,8 +125,9 @@ function inService(npa: string): boolean {
 function refCell(f: RefField): string {
   const v = f.value;
   const c = v[0];
-  const dangerous = c === "=" || c === "@" || c === "\t" || c === "\r" || c === "\n" || c === "+" || c === "-";
-  const numberLike = (c === "+" || c === "-") && /^[+-][0-9 .()+-]*$/.test(v);
+  // OWASP's formula starts plus NUL (decision 154); after a sign only a plain number (digits, one point) stays as it is
+  const dangerous = c === "=" || c === "@" || c === "\t" || c === "\r" || c === "\n" || c === "\0" || c === "+" || c === "-";
+  const numberLike = (c === "+" || c === "-") && /^[+-](?=\.?\d)\d*\.?\d*$/.test(v);
   if (!dangerous || numberLike) return f.raw;
   return `"'${v.replace(/"/g, '""')}"`;
 }

@@ -65,7 +65,7 @@ for (const kind of storeKinds) {
       const read = (k: string) => fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
       expect(read("good")).toBe("name,phone,city\nD,5125550005,Austin\n");
       expect(read("bad")).toBe(
-        "name,phone,city,reason\nA,2125550001,NY,litigation\nB,+1 (305) 555-0003,Miami,dnc\nC,415.555.0004,SF,container\nE,5125550005,Austin,duplicate\n",
+        "name,phone,city,reason\nA,2125550001,NY,litigation\nB,\"'+1 (305) 555-0003\",Miami,dnc\nC,415.555.0004,SF,container\nE,5125550005,Austin,duplicate\n",
       );
       expect(read("invalid")).toBe(
         `name,phone,city,reason\nF,1.23457E+9,X,Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again\n` +
