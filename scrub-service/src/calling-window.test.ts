@@ -35,6 +35,7 @@ describe("scrub --calling-window", () => {
         "Fay,12345,Nowhere",
         "Gus,2125552345,Again",
         "Hal,850-432-5234,Pensacola",
+        "Ida,3055552345,=SUM(A1)",
         "",
       ].join("\n"),
     );
@@ -42,7 +43,13 @@ describe("scrub --calling-window", () => {
     const summary = JSON.parse(
       (await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--calling-window", "--at", "2026-11-29T10:00:00-05:00")).stdout,
     );
-    expect(summary).toMatchObject({ status: "completed", rows: 8, good: 6, bad: 1, invalid: 1 });
+    expect(summary).toMatchObject({ status: "completed", rows: 9, good: 7, bad: 1, invalid: 1 });
+    // the engine's own escape of a formula cell, read from a plain scrub of the same row
+    const probe = path.join(dir, "probe.csv");
+    fs.writeFileSync(probe, "Name,Phone,City\nIda,3055552345,=SUM(A1)\n");
+    await cli("scrub", "--input", probe, "--type", "LitigationOnly", "--out", path.join(dir, "probe"));
+    const ESCAPED_FORMULA = fs.readFileSync(path.join(dir, "probe", "good.csv"), "utf8").trim().split("\n")[1].split(",").slice(2).join(",");
+    expect(ESCAPED_FORMULA).not.toBe("=SUM(A1)");
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
         "Name,Phone,City,time_zone,callable_now,next_call_at",
@@ -52,6 +59,8 @@ describe("scrub --calling-window", () => {
         "Di,8085552345,,Pacific/Honolulu,no,2026-11-29T18:00:00Z",
         "Ed,800-555-2345,Anywhere,,,",
         "Hal,850-432-5234,Pensacola,America/Chicago,yes,2026-11-29T15:00:00Z",
+        // a cell escaped against formula injection keeps its escape, then the three cells
+        `Ida,3055552345,${ESCAPED_FORMULA},America/New_York,yes,2026-11-29T15:00:00Z`,
         "",
       ].join("\n"),
     );
@@ -61,14 +70,14 @@ describe("scrub --calling-window", () => {
     expect(summary.calling).toMatchObject({
       at: "2026-11-29T15:00:00Z",
       rulesVersion: CALLING_RULES_VERSION,
-      callableNow: 3,
+      callableNow: 4,
       laterToday: 1,
       notToday: 1,
       noTimeZone: 1,
     });
     expect(summary.calling.byTimeZone).toEqual([
       { zones: "America/Chicago", count: 2 },
-      { zones: "America/New_York", count: 1 },
+      { zones: "America/New_York", count: 2 },
       { zones: "America/Phoenix", count: 1 },
       { zones: "Pacific/Honolulu", count: 1 },
     ]);

@@ -31,6 +31,8 @@ import { isoDay, parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
+import pino from "pino";
+import { createLogger, setLogger } from "./ops/log";
 import { parseInstant } from "./worker/calling/instant";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 
@@ -496,6 +498,8 @@ database in DATA_DIR (default ./data), through the running server when one holds
 `;
 
 async function main(): Promise<number> {
+  // stdout carries the JSON summary (scripts and bench:scrub parse it): the CLI's log lines go to stderr.
+  setLogger(createLogger({ service: "cli", destination: pino.destination({ dest: 2, sync: true }) }));
   const [group, ...argv] = process.argv.slice(2);
   if (!group || group === "--help" || group === "-h" || argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(HELP);

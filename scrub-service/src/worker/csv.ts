@@ -668,7 +668,10 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       // a good row with the appended cells: its bytes, padding to the header's width, its class's cells
       const out = outs[0];
       let o = pos[0];
-      for (let i = rowStart[r], re = rowEnd[r]; i < re; i++) out[o++] = buf[i];
+      const rs = rowStart[r];
+      const re = rowEnd[r];
+      out.set(buf.subarray(rs, re), o);
+      o += re - rs;
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
       const v = suffixViews[rowClass[r]];
       out.set(v, o);
