@@ -6,6 +6,7 @@ process.env.WEBHOOK_RETRY_BASE_MS = "60000";
 process.env.WEBHOOK_MAX_ATTEMPTS = "5";
 
 import { useAppTestDb } from "../../tests/setup/db";
+import { metrics } from "../../scrub-service/src/ops/metrics";
 import { finishJob, makeKey, makeUser } from "../../tests/api/helpers";
 import { backoffMs, deliverDueWebhooks, postWebhook, purgeOldDeliveries, runWebhookTick, signWebhook, verifyWebhookSignature } from "./webhooks.server";
 import { isPrivateAddress, webhookUrlProblem } from "./webhook-url.server";
@@ -127,10 +128,13 @@ describe("delivery", () => {
     await runWebhookTick(db(), at(0));
     expect(receiver.on("/ok")).toHaveLength(0); // not finished yet
     await finishJob(db(), jobId, resultsDir);
+    const delivered = async () => (await metrics().webhookDeliveries.get()).values.find((v) => v.labels.outcome === "delivered")?.value ?? 0;
+    const before = await delivered();
     await runWebhookTick(db(), at(0));
     await runWebhookTick(db(), at(0));
     const got = receiver.on("/ok");
     expect(got).toHaveLength(1);
+    expect(await delivered()).toBe(before + 1); // dpt_webhook_deliveries_total{outcome="delivered"}
     const h = got[0].headers;
     expect(h["content-type"]).toBe("application/json");
     expect(h["x-webhook-event"]).toBe("scrub.completed");
