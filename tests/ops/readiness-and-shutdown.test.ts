@@ -168,7 +168,7 @@ describe.skipIf(unavailable)("SIGTERM to a scrub-service replica during a scrub"
     handle = await createTestDb("postgres");
     userId = await createUser(handle);
     const rows = ["Name,Phone"];
-    for (let i = 0; i < 1_200_000; i++) rows.push(`Row ${i},${i % 997 === 0 ? "2125552101" : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
+    for (let i = 0; i < 4_000_000; i++) rows.push(`Row ${i},${i % 997 === 0 ? "2125552101" : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
     fs.writeFileSync(input, rows.join("\n") + "\n");
   }, 120_000);
 
@@ -194,7 +194,7 @@ describe.skipIf(unavailable)("SIGTERM to a scrub-service replica during a scrub"
       SCRUB_LEASE_MS: "600000", // only a hand-back, never a lease running out, can free the job within this test
       SCRUB_THREADS: "1",
       SCRUB_BATCH_BYTES: String(64 * 1024),
-      SHUTDOWN_GRACE_MS: "1500",
+      SHUTDOWN_GRACE_MS: "1000", // with 4M rows on one thread the job is still running when the grace ends
     };
     const a = await startScrubService(env);
     replicas.push(a);
