@@ -54,6 +54,9 @@ export default defineConfig({
       BUILD_DIR: process.env.BUILD_DIR ?? "build",
       DATABASE_URL: "",
       REDIS_URL: "",
+      // the embedded index, never a cluster or Sentinel the environment names (CI sets REDIS_CLUSTER_NODES)
+      REDIS_CLUSTER_NODES: "",
+      REDIS_SENTINELS: "",
       SCRUB_SERVICE_URL: "",
       SMTP_URL: "",
       DEMO_ADMIN: "1",
