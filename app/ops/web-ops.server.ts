@@ -3,10 +3,9 @@
  * request ids and access lines, HTTP metrics by Remix route id, /healthz, /readyz and /metrics, console
  * lines as JSON, and the shutdown flag readiness reports.
  */
-import crypto from "node:crypto";
 import type http from "node:http";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
-import { serveOps, OPS_PATHS } from "../../scrub-service/src/ops/endpoints";
+import { requestIdFrom, serveOps, OPS_PATHS } from "../../scrub-service/src/ops/endpoints";
 import { metrics, statusClass } from "../../scrub-service/src/ops/metrics";
 import { readGauges } from "../../scrub-service/src/ops/gauges";
 import { databaseChecks, runChecks, type Readiness } from "../../scrub-service/src/ops/readiness";
@@ -56,13 +55,9 @@ export function routeMatcher(routes: Record<string, RemixRoute>): (pathname: str
   };
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** X-Request-Id from a trusted proxy (TRUST_PROXY set), else a new one; echoed in the response. */
 export function requestIdOf(req: http.IncomingMessage, trustProxy: boolean): string {
-  const given = req.headers["x-request-id"];
-  if (trustProxy && typeof given === "string" && REQUEST_ID.test(given)) return given;
-  return crypto.randomUUID();
+  return requestIdFrom(req.headers["x-request-id"], trustProxy);
 }
 
 type Next = (err?: unknown) => void;

@@ -14,7 +14,7 @@
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
-import { OPS_PATHS, serveOps } from "./ops/endpoints";
+import { OPS_PATHS, requestIdFrom, serveOps } from "./ops/endpoints";
 import { log, withLogContext } from "./ops/log";
 import { metrics, statusClass } from "./ops/metrics";
 import crypto from "node:crypto";
@@ -285,8 +285,6 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
   };
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /**
  * The app's request id (X-Request-Id: callers hold the service token) or a new one on every log line of the
  * request, an access line and the duration histogram (route: the resource, never ids).
@@ -295,8 +293,7 @@ function withRequestContext(handler: (req: http.IncomingMessage, res: http.Serve
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (OPS_PATHS.has(pathname)) return void handler(req, res);
-    const given = req.headers["x-request-id"];
-    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    const requestId = requestIdFrom(req.headers["x-request-id"], true); // callers hold the service token
     res.setHeader("X-Request-Id", requestId);
     const route = pathname.split("/").filter(Boolean).slice(0, 2).join("/") || "/";
     const started = process.hrtime.bigint();

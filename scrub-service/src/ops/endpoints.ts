@@ -10,6 +10,13 @@ import type { Readiness } from "./readiness";
 
 export const OPS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's X-Request-Id when it is trusted and a plain token of at most 128 characters, else a new one. */
+export function requestIdFrom(given: string | string[] | undefined, trusted: boolean): string {
+  return trusted && typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /** The socket's peer decides "loopback", never a forwarded header. */
