@@ -19,7 +19,9 @@
  * asserted.
  * Env: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_SIZES (1,1000: which request sizes), BENCH_DNC (1000000), BENCH_PORT (3313), BENCH_SERVICE_PORT (3323),
  * BENCH_MODES (embedded,services), BENCH_SERVER, BENCH_BUILD_DIR, BENCH_CPU_PROF (a directory: the serving app
- * process, and in services mode the scrub service, write V8 CPU profiles there).
+ * process, and in services mode the scrub service, write V8 CPU profiles there), BENCH_DURING_SCRUB (a row count:
+ * each case's measured run starts once a scrub of that many rows, submitted through the API by the same account,
+ * is running; the line says whether it was still running when the run ended).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -36,6 +38,7 @@ const DNC_SIZE = Number(process.env.BENCH_DNC ?? 1_000_000);
 const PORT = Number(process.env.BENCH_PORT ?? 3313);
 const SERVICE_PORT = Number(process.env.BENCH_SERVICE_PORT ?? 3323);
 const WARMUP_SECONDS = 2;
+const DURING_SCRUB = Number(process.env.BENCH_DURING_SCRUB ?? 0);
 const BUILD_DIR = process.env.BENCH_BUILD_DIR ?? "build-bench";
 const CASES = [
   { size: 1, targetMs: 10 },
@@ -147,7 +150,7 @@ function ensureBuild(): void {
 
 // ---------------------------------------------------------------- the driving side
 
-function startChild(args: string[], env: Record<string, string>, name: string, opts: { tsx?: boolean; profile?: boolean } = {}): { child: ChildProcess; ready: Promise<any> } {
+function startChild(args: string[], env: Record<string, string>, name: string, opts: { tsx?: boolean; profile?: boolean; port?: number } = {}): { child: ChildProcess; ready: Promise<any> } {
   const merged: Record<string, string | undefined> = { ...process.env, ...env };
   for (const k of Object.keys(merged)) if (merged[k] === "") delete merged[k]; // "" = unset
   const prof = process.env.BENCH_CPU_PROF && opts.profile ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -171,6 +174,13 @@ function startChild(args: string[], env: Record<string, string>, name: string, o
       if (!/ExperimentalWarning|npm warn|--trace-warnings/.test(text)) process.stderr.write(`[${name}] ${text}`);
     });
     child.on("exit", (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
+    // a server is ready when its /healthz answers, whatever LOG_LEVEL keeps out of its log
+    if (opts.port) {
+      const poll = setInterval(() => {
+        fetch(`http://127.0.0.1:${opts.port}/healthz`).then((r) => r.ok && (clearInterval(poll), resolve({ ready: true })), () => undefined);
+      }, 100);
+      child.on("exit", () => clearInterval(poll));
+    }
   });
   ready.catch(() => undefined); // a child nobody waits on for "ready" (setup) may end first
   return { child, ready };
@@ -178,6 +188,44 @@ function startChild(args: string[], env: Record<string, string>, name: string, o
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** A CSV of `rows` valid-looking numbers (generated once per size under the temp dir). */
+function scrubInput(rows: number): string {
+  const file = path.join(os.tmpdir(), `bench-lookup-scrub-${rows}.csv`);
+  if (fs.existsSync(file)) return file;
+  const fd = fs.openSync(`${file}.part`, "w");
+  let s = 12345;
+  const lines: string[] = ["phone"];
+  for (let i = 0; i < rows; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    lines.push(`${200 + (s % 800)}${200 + ((s >>> 10) % 800)}${String(s % 10_000).padStart(4, "0")}`);
+    if (lines.length === 100_000) fs.writeSync(fd, lines.splice(0).join("\n") + "\n");
+  }
+  fs.writeSync(fd, lines.join("\n") + "\n");
+  fs.closeSync(fd);
+  fs.renameSync(`${file}.part`, file);
+  return file;
+}
+
+/** Submits a scrub through the API and resolves once it is running; `status()` asks where it is now. */
+async function startScrub(key: string, rows: number): Promise<{ status: () => Promise<string> }> {
+  const form = new FormData();
+  form.set("suppression_type", "DNCAndLitigation");
+  form.set("file", new Blob([fs.readFileSync(scrubInput(rows))], { type: "text/csv" }), "bench.csv");
+  const auth = { authorization: `Bearer ${key}` };
+  const res = await fetch(`http://127.0.0.1:${PORT}/api/v1/scrubs`, { method: "POST", headers: auth, body: form });
+  const body = (await res.json()) as { job?: { id: string } };
+  if (res.status !== 202 || !body.job) throw new Error(`the scrub was not accepted: ${res.status} ${JSON.stringify(body)}`);
+  const status = async () => {
+    const r = await fetch(`http://127.0.0.1:${PORT}/api/v1/scrubs/${body.job!.id}`, { headers: auth });
+    return ((await r.json()) as { job: { status: string } }).job.status;
+  };
+  for (;;) {
+    const now = await status();
+    if (now !== "queued") return { status };
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function drive(
@@ -243,7 +291,9 @@ async function drive(
     }
     alone.sort((a, b) => a - b);
     console.log(`${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  one at a time: p50 ${percentile(alone, 50).toFixed(1)} ms, p99 ${percentile(alone, 99).toFixed(1)} ms (at most ~${(1000 / percentile(alone, 50)).toFixed(0)} requests/s on this machine now)`);
+    const scrub = DURING_SCRUB ? await startScrub(key, DURING_SCRUB) : null;
     await run(SECONDS, true);
+    if (scrub) console.log(`${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  during a scrub of ${DURING_SCRUB.toLocaleString("en-US")} rows, which is now ${await scrub.status()}`);
   }
   await client.close();
 }
@@ -305,7 +355,7 @@ async function main(): Promise<void> {
           SCRUB_SERVICE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
           SCRUB_REDIS_PREFIX: redisPrefix,
         });
-        const svc = startChild(["scrub-service/src/index.ts"], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", { profile: true });
+        const svc = startChild(["scrub-service/src/index.ts"], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", { profile: true, port: SERVICE_PORT });
         children.push(svc.child);
         await svc.ready;
       }
@@ -321,9 +371,9 @@ async function main(): Promise<void> {
                 ["server.mjs"],
                 { ...env, NODE_ENV: "production", PORT: String(PORT), BUILD_DIR, APP_URL: `http://127.0.0.1:${PORT}`, SESSION_SECRET: crypto.randomBytes(24).toString("hex"), SECURE_COOKIES: "0" },
                 `server ${mode}`,
-                { tsx: false, profile: true },
+                { tsx: false, profile: true, port: PORT },
               )
-            : startChild([script, "adapter"], env, `adapter ${mode}`, { profile: true });
+            : startChild([script, "adapter"], env, `adapter ${mode}`, { profile: true, port: PORT });
         children.push(app.child);
         await app.ready;
         // the first lookup fills the embedded index from the database (embedded mode): before the clock starts

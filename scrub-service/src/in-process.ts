@@ -21,6 +21,7 @@ import { countRecords, previewCsv } from "./pipeline/read";
 import { invalidReasonText, reasonOfCode } from "./worker/normalize";
 import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
 import { defaultWorkerPath } from "./dist-paths";
+import { scrubWorkerNice } from "./ops/thread-priority";
 
 export interface InProcessOptions {
   handle: DbHandle;
@@ -61,6 +62,7 @@ export interface InProcessScrubService extends ScrubService {
 }
 
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
+  scrubWorkerNice(); // a bad SCRUB_WORKER_NICE stops the start here, not a scrub's worker thread later
   const target: RedisTarget | null = o.redisUrl ? { kind: "node", url: o.redisUrl } : (o.redis ?? null);
   const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix, replicaWaitMs: o.replicaWaitMs }) : new EmbeddedListStore());
   const manager = new ListManager(o.handle, store, {

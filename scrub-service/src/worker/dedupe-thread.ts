@@ -3,6 +3,7 @@
 // answered in input order, so "first occurrence wins" holds, and each file's bytes are hashed in order.
 import { parentPort } from "node:worker_threads";
 import { NumberSet } from "../lists/number-set";
+import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { isSha256Message, sha256Handler, type Sha256Message } from "./sha256-messages";
 
 interface Batch {
@@ -13,6 +14,7 @@ interface Batch {
   out: Uint8Array;
 }
 
+lowerThisThreadPriority();
 const seen = new NumberSet();
 const sha256 = sha256Handler((d) => parentPort!.postMessage(d));
 parentPort!.on("message", (m: Batch | Sha256Message) => {

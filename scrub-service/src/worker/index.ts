@@ -1,5 +1,6 @@
 // piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
 import { BloomFilter, type SharedBloom } from "../lists/bloom";
+import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { emitRows, parseRows, type GoodSuffixes, type ParsedRows } from "./csv";
 
 export interface ParseTask {
@@ -40,6 +41,8 @@ export interface EmitTask {
   outMem?: SharedArrayBuffer;
   goodSuffixes?: GoodSuffixes;
 }
+
+lowerThisThreadPriority(); // scrub threads yield to the threads that answer people (ops/thread-priority.ts)
 
 const blooms = new WeakMap<SharedArrayBuffer, BloomFilter>();
 
