@@ -5,6 +5,8 @@
  * event-loop stall while it ran (what another user's request served by the same process would have waited).
  *
  *   npm run bench:hostile                 BENCH_DIR=/tmp/bench-hostile   BENCH_SST_STRINGS=30000000
+ *   BENCH_SERVED=1 npm run bench:hostile  the same files through the production server while another customer's
+ *                                         requests are timed (scripts/bench/hostile-served.ts)
  *
  * Cases: a 10 GiB gzip bomb of identical rows (~10 MB), a gzip of 20M distinct rows (not a bomb by ratio: the
  * plan count decides), the workbook with a cell at column ZZZZZZ, the workbook of 30M shared strings (~80 MB,
@@ -17,6 +19,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { rawXlsxBytes, sheetXml, writeGzipBomb } from "../scrub-service/src/test/input-files";
+import { servedRuns, setupAccounts } from "./bench/hostile-served";
 
 const DIR = path.resolve(process.env.BENCH_DIR ?? "/tmp/bench-hostile");
 const SST_STRINGS = Number(process.env.BENCH_SST_STRINGS ?? 30_000_000);
@@ -213,7 +216,12 @@ async function child(files: string[]): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === "--child") return child(process.argv.slice(3));
+  if (process.argv[2] === "--served-setup") return setupAccounts();
   const cases = await generate();
+  if (process.env.BENCH_SERVED === "1") {
+    await servedRuns(cases, import.meta.filename);
+    return;
+  }
   console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}, ${os.cpus().length} cores, Node ${process.version}\n`);
   for (const c of cases) {
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", import.meta.filename, "--child", ...c.files], {

@@ -23,7 +23,7 @@
  * each case's measured run starts once a scrub of that many rows, submitted through the API by the same account,
  * is running; the line says whether it was still running when the run ended).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -31,6 +31,8 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { Pool } from "undici";
+import { createBenchAccount } from "./bench/bench-account";
+import { ensureBuild } from "./bench/build-app";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -66,23 +68,11 @@ const setupFile = () => path.join(process.env.DATA_DIR!, "bench-setup.json");
 async function setup(): Promise<void> {
   const { getDb, dbHandle } = await import("../app/utils/db.server");
   const { getScrubService } = await import("../app/utils/scrub.server");
-  const { createApiKey, createIntegration } = await import("../app/models/integration.server");
   const db = await getDb();
   const service = await getScrubService();
-
-  const user = await db
-    .insertInto("users")
-    .values({ email: `bench-${crypto.randomBytes(4).toString("hex")}@bench.test`, first_name: "Bench", last_name: "Dialer", company: "", phone_number: "", password_hash: null, role: "NormalUser", status: "Active", email_confirmed: true })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const plan = await db.selectFrom("plans").selectAll().where("id", "=", "premium").executeTakeFirstOrThrow();
-  await db
-    .insertInto("transactions")
-    .values({ user_id: user.id, plan_id: plan.id, plan_name: plan.name, amount_cents: plan.price_cents, dnc_and_litigation_scrubs: 1e12, custom_dataset_records: 1e12, status: "paid", transfer_reference: `B-${crypto.randomBytes(4).toString("hex")}`, start_date: new Date(Date.now() - 3600_000), end_date: new Date(Date.now() + 30 * 86400_000), paid_at: new Date() })
-    .execute();
-  const integration = await createIntegration(db, { userId: user.id, name: "Bench dialer", description: "", containerId: null, webhookUrl: null });
-  const key = await createApiKey(db, { userId: user.id, integrationId: integration.id, name: "bench" });
-  if ("error" in key) throw new Error(key.error);
+  const account = await createBenchAccount("dialer");
+  const user = { id: account.userId };
+  const key = { key: account.key };
 
   const started = Date.now();
   const lists = await db.selectFrom("lists").select(["id", "kind"]).where("kind", "in", ["dnc", "litigation"]).execute();
@@ -134,18 +124,6 @@ async function serveAdapter(): Promise<void> {
     await shutdown().catch(() => {}); // writes the lookup usage counted in memory, closes the database
     process.exit(0);
   });
-}
-
-/** `node scripts/build-worker.mjs && remix build` into BUILD_DIR when it is missing (or BENCH_REBUILD=1). */
-function ensureBuild(): void {
-  if (process.env.BENCH_REBUILD !== "1" && fs.existsSync(path.join(BUILD_DIR, "index.js"))) return;
-  console.log(`building the app into ${BUILD_DIR} …`);
-  const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, BUILD_DIR } });
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
-  };
-  run(process.execPath, ["scripts/build-worker.mjs"]);
-  run("npx", ["remix", "build"]);
 }
 
 // ---------------------------------------------------------------- the driving side
@@ -310,7 +288,7 @@ async function main(): Promise<void> {
   const script = path.relative(process.cwd(), new URL(import.meta.url).pathname);
   const servers = (process.env.BENCH_SERVER ?? "built") === "both" ? ["built", "adapter"] : [process.env.BENCH_SERVER ?? "built"];
   if (servers.some((x) => x !== "built" && x !== "adapter")) throw new Error("BENCH_SERVER is built, adapter or both");
-  if (servers.includes("built")) ensureBuild();
+  if (servers.includes("built")) ensureBuild(BUILD_DIR);
   const modes = (process.env.BENCH_MODES ?? "embedded,services").split(",");
   console.log(
     `bench:lookup — ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? "cpu"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ` +
