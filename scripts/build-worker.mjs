@@ -1,5 +1,6 @@
 // Bundles the scrub service's thread entries (separate files, loaded by worker_threads) into scrub-service/dist:
-// worker.mjs (piscina pool: parse, normalize, classify) and dedupe-thread.mjs (duplicate check); and the
+// worker.mjs (piscina pool: parse, normalize, classify), dedupe-thread.mjs (duplicate check) and
+// workbook-thread.mjs (a workbook's decode to CSV); and the
 // CLI, cli.mjs (npm run scrub / npm run lists), so a batch run starts in ~0.3 s instead of compiling
 // TypeScript first (~2 s). Packages stay in node_modules (not bundled).
 import fs from "node:fs";
@@ -43,4 +44,11 @@ await build({
     "dedupe-thread": "scrub-service/src/worker/dedupe-thread.ts",
   },
   ...common,
+});
+
+// The workbook thread reads zips with CommonJS packages (yauzl): they stay in node_modules, as for the CLI.
+await build({
+  ...common,
+  entryPoints: { "workbook-thread": "scrub-service/src/pipeline/input/workbook-thread.ts" },
+  packages: "external",
 });

@@ -12,3 +12,7 @@ export function defaultWorkerPath(): string {
 export function defaultDedupeThreadPath(): string {
   return process.env.SCRUB_DEDUPE_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/dedupe-thread.mjs");
 }
+
+export function defaultWorkbookThreadPath(): string {
+  return process.env.SCRUB_WORKBOOK_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/workbook-thread.mjs");
+}

@@ -41,7 +41,7 @@ const row = (r: string, cells: string) => `<row r="${r}">${cells}</row>`;
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const k of ["SCRUB_MAX_SHARED_STRINGS", "SCRUB_MAX_SHARED_STRING_BYTES"]) {
+  for (const k of ["SCRUB_MAX_SHARED_STRINGS", "SCRUB_MAX_SHARED_STRING_BYTES", "SCRUB_WORKBOOK_HEAP_MB"]) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
@@ -214,5 +214,24 @@ describe("a workbook is decoded once per upload, one at a time per process", () 
     expect(workbookDecodeStats.peakActive).toBe(1);
     expect(await countRecords(files[0], { dataRows: true })).toBe(2000);
     expect(workbookDecodeStats.started - before).toBe(3);
+  });
+});
+
+describe("a workbook is decoded on a thread of its own, held to its own heap (decision 157)", () => {
+  it("refuses a workbook whose decode needs more than SCRUB_WORKBOOK_HEAP_MB, and this process goes on", async () => {
+    const dir = tmpDir("hostile-heap");
+    const strings = 600_000; // within the shared-string caps
+    const sst = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${Array.from({ length: strings }, (_, i) => `<si><t>text number ${i} of many</t></si>`).join("")}</sst>`;
+    const sheet = sheetXml([row("1", `<c r="A1" t="s"><v>0</v></c>`), row("2", cell("A2"))]);
+    const file = writeRawXlsx(path.join(dir, "heap.xlsx"), { sheet, sharedStrings: sst });
+    process.env.SCRUB_WORKBOOK_HEAP_MB = "4";
+    const refused = await previewCsv(file).then(() => null, (e: unknown) => e);
+    expect(isInputFormatError(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(/^The Excel file needs more than 4 MB of memory to read\. Save the sheet as CSV/);
+    // the same workbook with the default heap: read, by a fresh decode (a refusal is remembered per upload, so a copy)
+    delete process.env.SCRUB_WORKBOOK_HEAP_MB;
+    const copy = path.join(dir, "heap-copy.xlsx");
+    fs.copyFileSync(file, copy);
+    expect(await countRecords(copy, { dataRows: true })).toBe(1);
   });
 });

@@ -49,3 +49,11 @@ export const MAX_XML_SPAN_BYTES = 1024 * 1024;
 export function maxWorkbookDecodes(): number {
   return envInt("SCRUB_MAX_WORKBOOK_DECODES", 1);
 }
+
+/**
+ * Heap of a workbook's decode thread (MB): SCRUB_WORKBOOK_HEAP_MB, default 768. A decode that needs more is refused
+ * and the process goes on (decision 157); the caps above keep a real workbook well under it (~200 MB at most).
+ */
+export function workbookHeapMb(): number {
+  return envInt("SCRUB_WORKBOOK_HEAP_MB", 768);
+}

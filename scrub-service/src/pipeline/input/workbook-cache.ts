@@ -1,5 +1,6 @@
 /**
- * A workbook is decoded once per upload: its sheet is converted to UTF-8 CSV into a file beside the upload
+ * A workbook is decoded once per upload, on a thread of its own (workbook-thread.ts: the event loop that serves
+ * pages never parses a sheet, and a decode's heap is capped): its sheet is converted to UTF-8 CSV into a file beside the upload
  * (`<upload>.<key>.decoded`), which the preview, the row count and the scrub then read as plain text. The probe
  * of 2026-11-25 saw each request re-read 30M shared strings (preview 40 s, start 50 s, 4.4 GB for three loads at
  * once). At most maxWorkbookDecodes() workbooks are decoded at once per process (others wait their turn), and a
@@ -10,12 +11,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import nodePath from "node:path";
-import { pipeline } from "node:stream/promises";
-import { Readable, Transform } from "node:stream";
-import { explainReadError, isInputFormatError } from "./errors";
-import { maxWorkbookDecodes } from "./limits";
-import { xlsxAsCsv } from "./xlsx";
-import { zipBombErrorFor } from "./zip";
+import { Worker } from "node:worker_threads";
+import { defaultWorkbookThreadPath } from "../../dist-paths";
+import { explainReadError, InputFormatError, isInputFormatError } from "./errors";
+import { maxWorkbookDecodes, workbookHeapMb } from "./limits";
+import { fromThreadError, type DecodeJob, type ThreadError } from "./workbook-decode";
 
 /** Waiting decodes, released in order. */
 class Slots {
@@ -75,15 +75,32 @@ function sweepTemporary(dir: string): void {
   }
 }
 
-/** Counts the decoded bytes against the expansion limits (shared strings can make a small sheet huge). */
-function decodedGuard(packed: number): Transform {
-  let out = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      out += chunk.length;
-      const refusal = zipBombErrorFor(packed, out);
-      cb(refusal, refusal ? undefined : chunk);
-    },
+/** Decodes on a workbook thread (workbook-thread.ts) and resolves when `job.part` is written, or rejects. */
+function decodeOnThread(job: DecodeJob): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const heapMb = workbookHeapMb();
+    const thread = new Worker(defaultWorkbookThreadPath(), {
+      workerData: job,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      stdout: false,
+      stderr: false,
+    });
+    let settled = false;
+    const settle = (e: Error | null) => {
+      if (settled) return;
+      settled = true;
+      if (e) reject(e);
+      else resolve();
+    };
+    thread.once("message", (m: { ok: true } | { ok: false; error: ThreadError }) => settle(m.ok ? null : fromThreadError(m.error)));
+    thread.once("error", (e: NodeJS.ErrnoException) =>
+      settle(
+        e.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? new InputFormatError(`The Excel file needs more than ${heapMb} MB of memory to read. Save the sheet as CSV and upload that instead.`)
+          : e,
+      ),
+    );
+    thread.once("exit", (code) => settle(code === 0 ? null : new Error(`the workbook thread stopped (exit ${code})`)));
   });
 }
 
@@ -93,7 +110,7 @@ async function decode(path: string, sheet: string | null, target: string, packed
   workbookDecodeStats.peakActive = Math.max(workbookDecodeStats.peakActive, slots.active);
   const part = `${target}.${process.pid}-${crypto.randomBytes(4).toString("hex")}.part`;
   try {
-    await pipeline(Readable.from(xlsxAsCsv(path, sheet)), decodedGuard(packed), fs.createWriteStream(part, { mode: 0o600 }));
+    await decodeOnThread({ path, sheet, part, packed });
     await fs.promises.rename(part, target);
     return target;
   } catch (e) {
