@@ -303,7 +303,7 @@ function DncCard({ list, load, versions }: { list: DncList; load?: ListLoadItem;
   );
 }
 
-/** A state list's publisher, cadence and freshness, with its current release's age (decision 160). */
+/** A state list's cadence and freshness rule (with its source), and whether its loaded release is current (decision 160). */
 function StateListFacts({ list }: { list: DncList }) {
   const rule = list.state!;
   const until = list.registryDate ? new Date(Date.parse(list.registryDate) + rule.validDays * 86_400_000) : null;
@@ -311,12 +311,11 @@ function StateListFacts({ list }: { list: DncList }) {
   return (
     <div className="mt-3 space-y-1 text-xs text-slate-600" data-testid="state-list-facts">
       <p>
-        {rule.publisher} ·{" "}
+        {rule.freshness}{" "}
         <a href={rule.source} className="underline" rel="noreferrer noopener" target="_blank">
-          source
+          Source
         </a>
       </p>
-      <p>{rule.freshness}</p>
       {list.registryDate && until ? (
         <p className={stale ? "font-medium text-red-700" : ""} data-testid="state-list-release">
           Release of {formatDate(list.registryDate, "UTC")}: {stale ? "out of date since" : "current until"} {formatDate(until.toISOString(), "UTC")}.
