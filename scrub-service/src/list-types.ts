@@ -13,14 +13,6 @@
 export const LIST_TONES = ["blue", "red", "amber", "green", "violet", "slate"] as const;
 export type ListTone = (typeof LIST_TONES)[number];
 
-/** How long a registry exemption lasts before the call, per list (calendar months; 0 = no such exemption). */
-export interface ExemptionWindows {
-  purchaseMonths: number;
-  inquiryMonths: number;
-  /** Where the windows come from (a statute or the regulator's page). */
-  source: string;
-}
-
 /**
  * A state's own do-not-call list (decision 160): who publishes it, how often, and how long after its release
  * (the registry date an admin states when loading it) a copy may still be used for calls.
@@ -39,30 +31,7 @@ export interface StateListRule {
   source: string;
 }
 
-interface ListTypeShape {
-  kind: string;
-  type: number;
-  /** null: the list has no suppression type of its own (a state list: DNC and Litigation checks it). */
-  suppressionType: string | null;
-  name: string;
-  tone: ListTone;
-  label: string;
-  description: string;
-  includes: readonly string[];
-  reasonLabel: string;
-  /** A number on an exemptible list is good when the customer's exemption for it is valid (issue #30). */
-  exemptible: boolean;
-  exemptionWindows: ExemptionWindows;
-  /** Only the state lists: their publisher, cadence and freshness rule. */
-  state?: StateListRule;
-}
-
-/** The federal windows: 47 CFR 64.1200(f)(5) and 16 CFR 310.2(q) (established business relationship). */
-const FEDERAL_WINDOWS: ExemptionWindows = {
-  purchaseMonths: 18,
-  inquiryMonths: 3,
-  source: "https://www.ecfr.gov/current/title-47/chapter-I/subchapter-B/part-64/subpart-L/section-64.1200",
-};
+/** A state list whose statute exempts no past customer or inquiry (Indiana). */
 const NO_EXEMPTION: ExemptionWindows = { purchaseMonths: 0, inquiryMonths: 0, source: "" };
 
 /** The fields every state list shares; its kind is `dnc-` + the lower-case postal code. */
@@ -118,7 +87,7 @@ const STATE_LISTS = [
         source: "https://www.freshfromflorida.com/Business-Services/Florida-Do-Not-Call",
       },
       // "prior or existing business relationship" with no period: the federal windows bound it
-      { ...FEDERAL_WINDOWS, source: "https://flsenate.gov/laws/statutes/2012/501.059" },
+      { purchaseMonths: 18, inquiryMonths: 3, source: "https://flsenate.gov/laws/statutes/2012/501.059" },
     ),
   },
   {
@@ -292,7 +261,8 @@ const STATE_LISTS = [
       },
       // an established business relationship with no period: the federal windows bound it
       {
-        ...FEDERAL_WINDOWS,
+        purchaseMonths: 18,
+        inquiryMonths: 3,
         source: "https://attorneygeneral.wyo.gov/law-office-division/consumer-protection-and-antitrust-unit/telephone-solicitation-for-businesses",
       },
     ),
@@ -301,6 +271,44 @@ const STATE_LISTS = [
 
 /** The state lists' kinds (dnc-co … dnc-wy): DNC and Litigation checks every one that is loaded. */
 export const STATE_LIST_KINDS = STATE_LISTS.map((t) => t.kind);
+
+interface ListTypeShape {
+  kind: string;
+  type: number;
+  /** null: the list has no suppression type of its own (a state list: DNC and Litigation checks it). */
+  suppressionType: string | null;
+  /** Only the state lists (decision 160): their publisher, cadence and freshness rule. */
+  state?: StateListRule;
+  name: string;
+  tone: ListTone;
+  label: string;
+  description: string;
+  includes: readonly string[];
+  reasonLabel: string;
+  /** Whether a customer's exemption (business relationship, written consent) lets a number on it be called (decision 161). */
+  exemptible: boolean;
+  /** How long each basis of an exemption lasts for this list (a state may set its own; cite it in `source`). */
+  exemptionWindows: ExemptionWindows;
+}
+
+/**
+ * The federal windows: a purchase, transaction or payment within the 18 months before the call, an inquiry or
+ * application within the 3 months before it (47 CFR 64.1200(f)(5); 16 CFR 310.2(q)). Written consent has no window.
+ */
+export const FEDERAL_EXEMPTION_WINDOWS = {
+  purchaseMonths: 18,
+  inquiryMonths: 3,
+  source: "https://www.ecfr.gov/current/title-47/chapter-I/subchapter-B/part-64/subpart-L/section-64.1200 (f)(5); https://www.ecfr.gov/current/title-16/chapter-I/subchapter-C/part-310/section-310.2 (q)",
+} as const;
+
+/** The shape of `exemptionWindows` (worker/exemptions/windows.ts reads it; kept here so this file imports nothing). */
+export interface ExemptionWindows {
+  /** Calendar months after a purchase, transaction or payment. */
+  purchaseMonths: number;
+  /** Calendar months after an inquiry or application. */
+  inquiryMonths: number;
+  source: string;
+}
 
 export const LIST_TYPES = [
   {
@@ -318,8 +326,9 @@ export const LIST_TYPES = [
     /** The lists a scrub of this suppression type checks, in the order that gives the reason. */
     includes: ["litigation"],
     reasonLabel: "Litigation list",
+    /** Known litigators: no business relationship or consent makes calling them safe. */
     exemptible: false,
-    exemptionWindows: NO_EXEMPTION,
+    exemptionWindows: FEDERAL_EXEMPTION_WINDOWS,
   },
   {
     kind: "dnc",
@@ -333,7 +342,7 @@ export const LIST_TYPES = [
     includes: ["litigation", "dnc", ...STATE_LIST_KINDS],
     reasonLabel: "DNC list",
     exemptible: true,
-    exemptionWindows: FEDERAL_WINDOWS,
+    exemptionWindows: FEDERAL_EXEMPTION_WINDOWS,
   },
   ...STATE_LISTS,
 ] as const satisfies readonly ListTypeShape[];
@@ -373,6 +382,18 @@ export function isAdminListKind(value: unknown): value is AdminListKind {
   return LIST_TYPES.some((t) => t.kind === value);
 }
 
+export function isStateListKind(kind: string): boolean {
+  return (STATE_LIST_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * A list whose loads carry a registry date (the day of the download it comes from): the federal registry and
+ * every state list. A state list absent from a scrub's certificate was empty (never loaded) when it started.
+ */
+export function takesRegistryDate(kind: string): boolean {
+  return kind === "dnc" || isStateListKind(kind);
+}
+
 export function isSuppressionType(value: unknown): value is SuppressionTypeName {
   return SUPPRESSION_LIST_TYPES.some((t) => t.suppressionType === value);
 }
@@ -393,18 +414,6 @@ export function listTypeOfDncType(value: unknown): ListType | null {
 /** The admin lists a scrub of this suppression type checks, in order. */
 export function listsOfSuppression(name: SuppressionTypeName): readonly AdminListKind[] {
   return listTypeOfSuppression(name).includes as readonly AdminListKind[];
-}
-
-export function isStateListKind(kind: string): boolean {
-  return (STATE_LIST_KINDS as readonly string[]).includes(kind);
-}
-
-/**
- * A list whose loads carry a registry date (the day of the download it comes from): the federal registry and
- * every state list. A state list absent from a scrub's certificate was empty (never loaded) when it started.
- */
-export function takesRegistryDate(kind: string): boolean {
-  return kind === "dnc" || isStateListKind(kind);
 }
 
 /** "LitigationOnly or DNCAndLitigation" (error messages). */
