@@ -13,7 +13,7 @@ import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/ru
 import { evaluateCalling, isoSecond } from "../../scrub-service/src/worker/calling/window";
 import {
   CONTAINER_REASON,
-  LIST_TYPES,
+  SUPPRESSION_LIST_TYPES,
   SUPPRESSION_TYPE_NAMES,
   listTypeOfSuppression,
   suppressionTypeChoices,
@@ -35,7 +35,7 @@ export const LOOKUP_UNAVAILABLE =
   "The suppression lists could not be checked just now, so no number was looked up and nothing was counted. Please try again in a minute.";
 
 /** The suppression type whose lists cover every admin list (the default: a dialer wants every list checked). */
-const FULLEST_TYPE: SuppressionTypeName = [...LIST_TYPES].sort((a, b) => b.includes.length - a.includes.length)[0].suppressionType;
+const FULLEST_TYPE: SuppressionTypeName = [...SUPPRESSION_LIST_TYPES].sort((a, b) => b.includes.length - a.includes.length)[0].suppressionType;
 
 export const lookupSchema = z.object({
   numbers: z

@@ -523,7 +523,7 @@ export const openApiDocument = {
             description: "Your containers holding it.",
           },
           suppressed: { type: "boolean" },
-          suppressed_by: { type: ["string", "null"], description: "The list kind, or container, that suppresses it under suppression_type." },
+          suppressed_by: { type: ["string", "null"], description: "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type." },
           timeZones: {
             type: "array",
             items: { type: "string" },

@@ -6,8 +6,10 @@ import {
   listTypeOfKind,
   suppressionTypesChecking,
   type AdminListKind,
+  takesRegistryDate,
   type ListTone,
   type DncType,
+  type StateListRule,
   type SuppressionTypeName,
 } from "../../scrub-service/src/list-types";
 import { isUuid } from "~/utils/ids";
@@ -20,13 +22,20 @@ export interface DncList {
   id: number;
   kind: AdminListKind;
   suppressionType: DncType;
-  suppressionTypeName: SuppressionTypeName;
+  /** The suppression type named after the list; null for a state list (DNC and Litigation checks it). */
+  suppressionTypeName: SuppressionTypeName | null;
   /** The list's name from the registry ("DNC List"), never a suppression type's. */
   name: string;
   tone: ListTone;
+  /** A state list's publisher, cadence and freshness rule (decision 160); null for the others. */
+  state: StateListRule | null;
+  /** Loads state the day of the download they come from (the DNC list and the state lists). */
+  takesRegistryDate: boolean;
   /** Labels of the suppression types whose purges check this list. */
   checkedBy: string[];
   description: string;
+  /** The registry date of the list's newest download (ISO), or null. */
+  registryDate: string | null;
   phoneCount: number;
   createdAt: string;
   updatedAt: string;
@@ -41,9 +50,11 @@ export function parseDncType(value: unknown): DncType | null {
   return typeof value === "string" || typeof value === "number" ? (listTypeOfDncType(value)?.type ?? null) : null;
 }
 
-const columns = ["id", "kind", "name", "description", "size", "created_at", "updated_at"] as const;
+const columns = ["id", "kind", "name", "description", "size", "registry_date", "created_at", "updated_at"] as const;
 
-function toDncList(r: { id: number; kind: string; name: string; description: string; size: bigint; created_at: Date; updated_at: Date }): DncList {
+type DncListRow = { id: number; kind: string; name: string; description: string; size: bigint; registry_date: Date | null; created_at: Date; updated_at: Date };
+
+function toDncList(r: DncListRow): DncList {
   const t = listTypeOfKind(r.kind as AdminListKind);
   return {
     id: r.id,
@@ -52,6 +63,9 @@ function toDncList(r: { id: number; kind: string; name: string; description: str
     suppressionTypeName: t.suppressionType,
     name: t.name,
     tone: t.tone,
+    state: "state" in t ? t.state : null,
+    takesRegistryDate: takesRegistryDate(t.kind),
+    registryDate: r.registry_date?.toISOString() ?? null,
     checkedBy: suppressionTypesChecking(t.kind).map((c) => c.label),
     description: r.description,
     phoneCount: Number(r.size),
@@ -60,7 +74,7 @@ function toDncList(r: { id: number; kind: string; name: string; description: str
   };
 }
 
-/** Both DNC lists, type 0 first. */
+/** The admin lists in DNC page order: litigation (type 0), DNC (1), then the state lists (2…). */
 export async function listDncLists(db: Db): Promise<DncList[]> {
   const rows = await db.selectFrom("lists").select(columns).where("kind", "in", ADMIN_LIST_KINDS).execute();
   return rows.map(toDncList).sort((a, b) => a.suppressionType - b.suppressionType);

@@ -189,7 +189,25 @@ export async function getJobForViewer(db: Kysely<Database>, viewer: Viewer, jobI
     .executeTakeFirst();
   if (!job) return undefined;
   const files = (await filesForJobs(db, [job.id])).get(job.id) ?? [];
-  return { job, files };
+  return { job, files, lists: job.status === "completed" ? await listsCheckedBy(db, job.id) : [] };
+}
+
+/** A list version a completed purge was checked against, as its certificate states it. */
+export interface ListChecked {
+  kind: string;
+  name: string;
+  version: number;
+  count: number;
+  /** The stated registry date of the download (DNC, a state list), else the load time; ISO or null. */
+  registryDate: string | null;
+}
+
+/** The lists a completed job was checked against, from its certificate (none for jobs before certificates). */
+async function listsCheckedBy(db: Kysely<Database>, jobId: string): Promise<ListChecked[]> {
+  const row = await db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirst();
+  if (!row) return [];
+  const lists = (JSON.parse(row.document) as { certificate?: { lists?: ListChecked[] } }).certificate?.lists ?? [];
+  return lists.map((l) => ({ kind: l.kind, name: l.name, version: Number(l.version), count: Number(l.count), registryDate: l.registryDate ?? null }));
 }
 
 export interface JobView {
@@ -216,6 +234,8 @@ export interface JobView {
   reminder: ReminderState;
   /** The calling-window summary of a completed job that asked for it (decision 131). */
   calling: CallingView | null;
+  /** The lists and versions a completed job was checked against (its certificate's). */
+  lists: ListChecked[];
 }
 
 export interface CallingView {
@@ -281,6 +301,7 @@ export function jobView(job: JobWithFiles | undefined): JobView | null {
     dncAgeDays: j.dnc_age_days,
     reminder: reminderState(j),
     calling: j.status === "completed" ? callingView(j.calling_summary) : null,
+    lists: job.lists,
   };
 }
 

@@ -367,12 +367,17 @@ describe("/dnc", () => {
       await run(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })),
     );
     // Cards are titled with the lists' own names and say which suppression types check them (decision 126).
-    expect(page.lists.map((l) => [l.suppressionType, l.name, l.tone, l.checkedBy])).toEqual([
+    expect(page.lists.slice(0, 2).map((l) => [l.suppressionType, l.name, l.tone, l.checkedBy])).toEqual([
       [0, "Litigation List", "blue", ["Litigation Only", "DNC and Litigation"]],
       [1, "DNC List", "red", ["DNC and Litigation"]],
     ]);
+    // then the twelve state lists (decision 160), checked by DNC and Litigation
+    expect(page.lists.slice(2).map((l) => [l.suppressionType, l.tone, l.checkedBy])).toEqual(
+      Array.from({ length: 12 }, (_, i) => [i + 2, "violet", ["DNC and Litigation"]]),
+    );
+    expect(page.lists[12].name).toBe("Texas DNC List");
     // The stored names agree with the registry (migration 0017 renamed the seeded rows).
-    const stored = await db().selectFrom("lists").select(["kind", "name"]).where("kind", "<>", "container").orderBy("suppression_type").execute();
+    const stored = await db().selectFrom("lists").select(["kind", "name"]).where("kind", "in", ["litigation", "dnc"]).orderBy("suppression_type").execute();
     expect(stored).toEqual([
       { kind: "litigation", name: "Litigation List" },
       { kind: "dnc", name: "DNC List" },
@@ -436,7 +441,7 @@ describe("/dnc", () => {
     const row = await db().selectFrom("list_loads").select("input_path").where("id", "=", loadId!).executeTakeFirstOrThrow();
     expect(row.input_path).toBe("");
     expect(await uploadsLeft()).toEqual([]);
-    expect(statusOf(await run(dnc.action, makeRequest("/dnc", { cookie: admin.cookie, form: { intent: "edit", type: "5" } })))).toBe(400);
+    expect(statusOf(await run(dnc.action, makeRequest("/dnc", { cookie: admin.cookie, form: { intent: "edit", type: "99" } })))).toBe(400);
   });
 
   it("reports a file with no valid number as Failed to add numbers.", async () => {

@@ -4,7 +4,7 @@
  * EST"); the zone comes from app/utils/time-zone.tsx (`useTimeZone()`, UTC until the browser has said). Texts
  * built on the server without a viewer (e-mails, messages) use UTC; CSV exports use `isoTimestamp`.
  */
-import { CONTAINER_REASON, LIST_TYPES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
+import { CONTAINER_REASON, LIST_TYPES, SUPPRESSION_LIST_TYPES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
 import { INVALID_REASON_LABELS } from "../../scrub-service/src/worker/invalid-reasons";
 
 export function formatNumber(n: number): string {
@@ -96,7 +96,7 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-export const SUPPRESSION_LABEL = Object.fromEntries(LIST_TYPES.map((t) => [t.suppressionType, t.label])) as Record<
+export const SUPPRESSION_LABEL = Object.fromEntries(SUPPRESSION_LIST_TYPES.map((t) => [t.suppressionType, t.label])) as Record<
   SuppressionTypeName,
   string
 >;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_SUPPRESSION_TYPE, LIST_TYPES, SUPPRESSION_TYPE_NAMES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
+import { DEFAULT_SUPPRESSION_TYPE, SUPPRESSION_LIST_TYPES, SUPPRESSION_TYPE_NAMES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
 import { checkManualNumbers, MANUAL_MESSAGES } from "~/intake/typed-numbers";
 import { UPLOAD_ID_RE, UUID_RE } from "./ids";
 
@@ -18,7 +18,7 @@ export const STEPS = [
   { n: 6, label: "Results" },
 ] as const;
 
-export const SUPPRESSION_TYPES = LIST_TYPES.map((t) => ({ value: t.suppressionType, label: t.label, description: t.description }));
+export const SUPPRESSION_TYPES = SUPPRESSION_LIST_TYPES.map((t) => ({ value: t.suppressionType, label: t.label, description: t.description }));
 
 export type SuppressionType = SuppressionTypeName;
 export type UploadMode = "manual" | "csv";

@@ -24,12 +24,13 @@ describeEachDb("lists after migration 0017", (kind) => {
   it("a third list type needs only its row; a duplicate kind or type, an admin list without a type and a malformed kind are refused", async () => {
     const insert = (kind: string, type: number | null, name = "x") =>
       sql`insert into lists (kind, suppression_type, name) values (${kind}, ${type}, ${name})`.execute(handle.db);
-    await insert("state_tx", 2, "Texas DNC List");
-    const added = await sql<{ name: string }>`select name from lists where kind = 'state_tx'`.execute(handle.db);
-    expect(added.rows).toEqual([{ name: "Texas DNC List" }]);
+    // types 2…13 are the state lists' (migration 0020)
+    await insert("state_xx", 50, "Another List");
+    const added = await sql<{ name: string }>`select name from lists where kind = 'state_xx'`.execute(handle.db);
+    expect(added.rows).toEqual([{ name: "Another List" }]);
 
-    await expect(insert("state_tx", 3)).rejects.toThrow(/lists_one_admin_list/);
-    await expect(insert("state_fl", 2)).rejects.toThrow(/lists_one_admin_type/);
+    await expect(insert("state_xx", 51)).rejects.toThrow(/lists_one_admin_list/);
+    await expect(insert("state_fl", 50)).rejects.toThrow(/lists_one_admin_type/);
     await expect(insert("state_fl", null)).rejects.toThrow(/lists_admin_list_type/);
     for (const bad of ["", "State", "1dnc", "dnc list", "a".repeat(33), "dnc;drop"]) {
       await expect(insert(bad, 9), bad).rejects.toThrow(/lists_kind_check/);

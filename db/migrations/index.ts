@@ -12,6 +12,7 @@ import * as m0017 from "./0017_list_kinds_from_registry";
 import * as m0011 from "./0011_lookup_usage";
 import * as m0018 from "./0018_lookup_usage_writers";
 import * as m0019 from "./0019_calling_window";
+import * as m0020 from "./0020_state_dnc_lists";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0011_lookup_usage": m0011,
   "0018_lookup_usage_writers": m0018,
   "0019_calling_window": m0019,
+  "0020_state_dnc_lists": m0020,
 };
 
 export const migrationProvider: MigrationProvider = {

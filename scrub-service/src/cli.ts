@@ -3,8 +3,8 @@
  *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--sheet NAME] [--container ID]
  *                    [--states FL,TX] [--calling-window [--at ISO-8601]] --out DIR [--user ID]
  *                    (no --user: the built-in operator account owns the job)
- *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|container:ID --input FILE
- *     [--registry-date YYYY-MM-DD] (dnc only: the day of the FTC download, starts the 31-day clock; default: load time)
+ *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|dnc-tx …|container:ID --input FILE
+ *     [--registry-date YYYY-MM-DD] (dnc and the state lists: the day of the download, starts its clock; default: load time)
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
@@ -25,7 +25,16 @@ import { filePoster, jsonCaller, type FilePost, type JsonCall } from "./http-cli
 import { socketPath } from "./http";
 import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
 import { redisTargetFromEnv } from "./lists/redis-client";
-import { ADMIN_LIST_KINDS, isAdminListKind, isSuppressionType, orList, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "./list-types";
+import {
+  ADMIN_LIST_KINDS,
+  isAdminListKind,
+  isSuppressionType,
+  orList,
+  STATE_LIST_KINDS,
+  SUPPRESSION_TYPE_NAMES,
+  suppressionTypeChoices,
+  takesRegistryDate,
+} from "./list-types";
 import { createListLoad, createScrubJob } from "./service";
 import { isoDay, parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
@@ -297,7 +306,9 @@ async function listsCommand(argv: string[]): Promise<number> {
   // Checked before anything is opened: a wrong date never starts a load.
   const stated = parseOptionalRegistryDate(values["registry-date"]);
   if (!stated.ok) throw new Error(stated.message);
-  if (stated.date && values.list?.[0] !== "dnc") throw new Error("--registry-date applies to --list dnc only (the date of the FTC registry download).");
+  if (stated.date && !takesRegistryDate(values.list?.[0] ?? "")) {
+    throw new Error(`--registry-date applies to --list dnc and the state lists (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`);
+  }
   const b = await backend();
   const started = Date.now();
   try {
@@ -489,7 +500,7 @@ const HELP = `Batch work from the command line.
       --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
       (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]
-                  [--registry-date YYYY-MM-DD]  (--list dnc: the day of the FTC download; default: the load time)
+                  [--registry-date YYYY-MM-DD]  (dnc, dnc-XX: the day of the download; default: the load time)
   npm run lists -- rebuild [--list …]      npm run lists -- status
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
   npm run certificate-key [-- rotate]

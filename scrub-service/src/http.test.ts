@@ -162,7 +162,14 @@ describe("HTTP API and CLI", () => {
       400,
       `Registry date ${day(-5)} is in the future: state the day the registry file was downloaded.`,
     ]);
-    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([400, "registryDate applies to the DNC list only."]);
+    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([400, "registryDate applies to the DNC list and the state lists only."]);
+    // a state list (decision 160) takes its release's date over HTTP too
+    const texas = (await handle.db.selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow()).id;
+    const tx = await post(`listId=${texas}&mode=add&fileName=texas.txt&registryDate=${day(6)}`, "5125552306\n");
+    expect(tx.status).toBe(202);
+    expect(await client.waitFor("load", ((await tx.json()) as { id: string }).id, 20_000)).toBe("completed");
+    const txList = await handle.db.selectFrom("lists").select(["registry_date", "size"]).where("id", "=", texas).executeTakeFirstOrThrow();
+    expect([txList.registry_date?.toISOString(), Number(txList.size)]).toEqual([`${day(6)}T00:00:00.000Z`, 1]);
     const manual = await fetch(`${base}/v1/list-loads/manual`, {
       method: "POST",
       headers: { ...auth, "Content-Type": "application/json" },

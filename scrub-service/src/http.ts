@@ -7,7 +7,7 @@
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
  *   GET  /v1/jobs/:id/files/:kind    → the good|bad|invalid CSV (only once completed)
  *   POST /v1/list-loads?listId&mode&fileName[&userId&registryDate=YYYY-MM-DD]  body: the file → 202 {id}
- *        (mode add|remove|replace|changes; registryDate: DNC list only, default the load time)
+ *        (mode add|remove|replace|changes; registryDate: the DNC and state lists only, default the load time)
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
  *   POST /v1/lookup {userId, numbers} → LookupAnswer (503 when a list's copy cannot be read: fail closed)
@@ -24,7 +24,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseInstant } from "./worker/calling/instant";
 import type { DbHandle } from "../../db/client";
-import { isSuppressionType, suppressionTypeChoices } from "./list-types";
+import { isSuppressionType, suppressionTypeChoices, takesRegistryDate } from "./list-types";
 import { createListLoad, createScrubJob, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
 import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
@@ -131,7 +131,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
   const db = o.handle.db;
   const requireDncList = async (listId: number) => {
     const list = await db.selectFrom("lists").select("kind").where("id", "=", listId).executeTakeFirst();
-    if (list?.kind !== "dnc") throw new HttpError(400, "registryDate applies to the DNC list only.");
+    if (!takesRegistryDate(list?.kind ?? "")) throw new HttpError(400, "registryDate applies to the DNC list and the state lists only.");
   };
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {

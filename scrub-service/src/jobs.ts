@@ -16,7 +16,7 @@ import type { DbHandle } from "../../db/client";
 import type { JobStatus, ListLoadMode, ScrubJobsTable } from "../../db/schema";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
-import { isSuppressionType, listsOfSuppression } from "./list-types";
+import { isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";
 import { isInputFormatError } from "./pipeline/input/errors";
@@ -279,6 +279,8 @@ export class JobRunner {
     if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
     for (const kind of listsOfSuppression(job.suppression_type)) {
       const list = await m.ready(await m.adminListId(kind));
+      // A state list holding no numbers when the scrub starts (never loaded) suppresses nothing: not named.
+      if (isStateListKind(kind) && list.info.size === 0) continue;
       checks.push({ reason: kind, bloom: list.bloom, snapshot: list.snapshot });
       use(list);
     }

@@ -5,23 +5,309 @@
  *
  * Adding a list type (a state DNC list, say) = one entry below + its data: a migration that inserts its
  * `lists` row (kind, suppression_type = `type`, name = `name`). The database admits any short lower-case kind
- * (migration 0017) and the DNC page draws one card per entry, titled `name`, in the colours of `tone`.
+ * (migrations 0017, 0020) and the DNC page draws one card per entry, titled `name`, in the colours of `tone`.
+ * The state do-not-call lists (decision 160) are such entries without a suppression type of their own.
  */
 
 /** Card colours a list type may take on the DNC page (app/components/lists/list-tones.ts has one palette each). */
 export const LIST_TONES = ["blue", "red", "amber", "green", "violet", "slate"] as const;
 export type ListTone = (typeof LIST_TONES)[number];
 
+/**
+ * A state's own do-not-call list (decision 160): who publishes it, how often, and how long after its release
+ * (the registry date an admin states when loading it) a copy may still be used for calls.
+ */
+export interface StateListRule {
+  /** Postal code, upper case ("TX"). */
+  code: string;
+  stateName: string;
+  publisher: string;
+  cadence: "monthly" | "quarterly";
+  /** Days after the stated registry date that the copy is current (the state's freshness rule). */
+  validDays: number;
+  /** The freshness rule in words, for the DNC card. */
+  freshness: string;
+  /** The state's page or statute naming the list, its cadence and its freshness rule. */
+  source: string;
+}
+
+/** A state list whose statute exempts no past customer or inquiry (Indiana). */
+const NO_EXEMPTION: ExemptionWindows = { purchaseMonths: 0, inquiryMonths: 0, source: "" };
+
+/** The fields every state list shares; its kind is `dnc-` + the lower-case postal code. */
+function stateList(rule: StateListRule, windows: ExemptionWindows) {
+  return {
+    suppressionType: null,
+    name: `${rule.stateName} DNC List`,
+    tone: "violet",
+    label: "",
+    description: `Numbers on the ${rule.stateName} do-not-call list (${rule.publisher}).`,
+    includes: [],
+    reasonLabel: `On the ${rule.stateName} do-not-call list`,
+    exemptible: true,
+    exemptionWindows: windows,
+    state: rule,
+  } as const;
+}
+
+/**
+ * The states that keep a do-not-call list of their own (decision 160 cites each source). Windows: the state's
+ * where its statute differs from the federal ones; where the sources disagree or name no period, the stricter.
+ * The DNC page types 2… follow the postal codes' order.
+ */
+const STATE_LISTS = [
+  {
+    kind: "dnc-co",
+    type: 2,
+    ...stateList(
+      {
+        code: "CO",
+        stateName: "Colorado",
+        publisher: "Colorado Public Utilities Commission",
+        cadence: "quarterly",
+        validDays: 112,
+        freshness: "Quarterly (Jan, Apr, Jul, Oct 10); each list must be in use within 20 days of its release.",
+        source: "http://coloradonocall.com/Public/Telemarketers.aspx",
+      },
+      // 18 months; an inquiry only 30 days, which no whole number of calendar months stays within: 0
+      { purchaseMonths: 18, inquiryMonths: 0, source: "https://stopfraudcolorado.gov/fraud-center/telemarketing-fraud/colorado-no-call.html" },
+    ),
+  },
+  {
+    kind: "dnc-fl",
+    type: 3,
+    ...stateList(
+      {
+        code: "FL",
+        stateName: "Florida",
+        publisher: "Florida Department of Agriculture and Consumer Services",
+        cadence: "quarterly",
+        validDays: 92,
+        freshness: "Quarterly; only the currently available quarter's list may be used.",
+        source: "https://www.freshfromflorida.com/Business-Services/Florida-Do-Not-Call",
+      },
+      // "prior or existing business relationship" with no period: the federal windows bound it
+      { purchaseMonths: 18, inquiryMonths: 3, source: "https://flsenate.gov/laws/statutes/2012/501.059" },
+    ),
+  },
+  {
+    kind: "dnc-in",
+    type: 4,
+    ...stateList(
+      {
+        code: "IN",
+        stateName: "Indiana",
+        publisher: "Indiana Attorney General",
+        cadence: "quarterly",
+        validDays: 92,
+        freshness: "Quarterly, effective Jan 1, Apr 1, Jul 1 and Oct 1; a new complete list each quarter.",
+        source: "https://www.in.gov/attorneygeneral/2444.htm",
+      },
+      // no exemption for past customers or inquiries (only an unfinished debt or contract)
+      { ...NO_EXEMPTION, source: "https://www.in.gov/attorneygeneral/2444.htm" },
+    ),
+  },
+  {
+    kind: "dnc-la",
+    type: 5,
+    ...stateList(
+      {
+        code: "LA",
+        stateName: "Louisiana",
+        publisher: "Louisiana Public Service Commission",
+        cadence: "monthly",
+        validDays: 31,
+        freshness: "Monthly by statute (R.S. 45:844.14; the Commission's FAQ says quarterly: the stricter is kept).",
+        source: "http://legis.la.gov/Legis/Law.aspx?d=100148",
+      },
+      // a prior relationship lapsed within six months (R.S. 45:844.31); no inquiry window
+      {
+        purchaseMonths: 6,
+        inquiryMonths: 0,
+        source:
+          "https://casetext.com/statute/louisiana-revised-statutes/revised-statutes/title-45-public-utilities-and-carriers/chapter-8-j-telephonic-solicitation-prohibited-during-state-of-emergency/section-4584431-telemarketing-activities-prohibitions-exceptions",
+      },
+    ),
+  },
+  {
+    kind: "dnc-ma",
+    type: 6,
+    ...stateList(
+      {
+        code: "MA",
+        stateName: "Massachusetts",
+        publisher: "Office of Consumer Affairs and Business Regulation",
+        cadence: "quarterly",
+        validDays: 152,
+        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); an enrollment binds 60 days after its first quarterly list.",
+        source: "https://regulations.justia.com/states/massachusetts/201-cmr/title-201-cmr-12-00/section-12-05",
+      },
+      // "an existing customer" (bounded by the federal 18 months); no inquiry exemption
+      { purchaseMonths: 18, inquiryMonths: 0, source: "https://www.mass.gov/how-to/file-a-complaint-against-a-business-that-is-violating-the-do-not-call-law" },
+    ),
+  },
+  {
+    kind: "dnc-mo",
+    type: 7,
+    ...stateList(
+      {
+        code: "MO",
+        stateName: "Missouri",
+        publisher: "Missouri Attorney General",
+        cadence: "quarterly",
+        validDays: 92,
+        freshness: "Quarterly, in an electronic format.",
+        source: "https://ago.mo.gov/civil-division/consumer/no-call/faqs-for-telemarketers",
+      },
+      // a business contact within 180 days: 5 calendar months never exceed it, 6 can
+      { purchaseMonths: 5, inquiryMonths: 5, source: "http://statutes.laws-info.com/missouri/t26/c407/407_1095" },
+    ),
+  },
+  {
+    kind: "dnc-ms",
+    type: 8,
+    ...stateList(
+      {
+        code: "MS",
+        stateName: "Mississippi",
+        publisher: "Mississippi Public Service Commission",
+        cadence: "monthly",
+        validDays: 31,
+        freshness: "Registrations take effect on the first of a month: a monthly copy (no cadence is published).",
+        source: "https://www.psc.state.ms.us/nocall/nocall.html",
+      },
+      { purchaseMonths: 6, inquiryMonths: 0, source: "https://www.vicksburgpost.com/2003/05/07/no-call-signup-begins-july-1/" },
+    ),
+  },
+  {
+    kind: "dnc-ok",
+    type: 9,
+    ...stateList(
+      {
+        code: "OK",
+        stateName: "Oklahoma",
+        publisher: "Oklahoma Attorney General",
+        cadence: "quarterly",
+        validDays: 122,
+        freshness: "Quarterly; a listing binds 30 days after it appears on the registry.",
+        source: "https://domino.oag.ok.gov/oagweb.nsf/Telemarketer!OpenPage",
+      },
+      // a relationship formed in the preceding 24 months; an inquiry or application suffices
+      { purchaseMonths: 24, inquiryMonths: 24, source: "https://oag.ok.gov/attorney-generals-telemarketer-restriction-act-consumer-registry" },
+    ),
+  },
+  {
+    kind: "dnc-pa",
+    type: 10,
+    ...stateList(
+      {
+        code: "PA",
+        stateName: "Pennsylvania",
+        publisher: "Pennsylvania Office of Attorney General",
+        cadence: "quarterly",
+        validDays: 122,
+        freshness: "Quarterly; numbers must be removed within 30 days of a list's issue.",
+        source: "https://www.attorneygeneral.gov/Consumers/Do_Not_Call_List/DO_NOT_CALL_FREQUENTLY_ASKED_QUESTIONS/",
+      },
+      // an inquiry needs the subscriber's consent to go on (73 P.S. § 2242): no inquiry window
+      { purchaseMonths: 18, inquiryMonths: 0, source: "https://govt.westlaw.com/pac/Document/N74C963A0E9F711E9AF2CE45E2DE3A839" },
+    ),
+  },
+  {
+    kind: "dnc-tn",
+    type: 11,
+    ...stateList(
+      {
+        code: "TN",
+        stateName: "Tennessee",
+        publisher: "Tennessee Public Utility Commission",
+        cadence: "monthly",
+        validDays: 61,
+        freshness: "A registration binds 30 days after the end of its month: a monthly copy used within 30 days.",
+        source: "https://www.tn.gov/tpuc/tennessee-do-not-call-program/csd-tn-do-not-call-consumer-faqs.html",
+      },
+      { purchaseMonths: 12, inquiryMonths: 0, source: "https://homebuilding.tn.gov/tpuc/tennessee-do-not-call-program.html" },
+    ),
+  },
+  {
+    kind: "dnc-tx",
+    type: 12,
+    ...stateList(
+      {
+        code: "TX",
+        stateName: "Texas",
+        publisher: "Public Utility Commission of Texas",
+        cadence: "quarterly",
+        validDays: 152,
+        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); each list must be in use within 60 days of its release.",
+        source: "https://www.puc.texas.gov/consumer/complaint/nocallform.aspx",
+      },
+      // an established business relationship within the last 12 months; no inquiry window
+      { purchaseMonths: 12, inquiryMonths: 0, source: "https://puc.texas.gov/consumer/phone/Nocall.aspx" },
+    ),
+  },
+  {
+    kind: "dnc-wy",
+    type: 13,
+    ...stateList(
+      {
+        code: "WY",
+        stateName: "Wyoming",
+        publisher: "Direct Marketing Association Telephone Preference Service, under Wyoming law",
+        cadence: "monthly",
+        validDays: 91,
+        freshness: "A number binds 60 days after it is enrolled (no cadence is published: a monthly copy).",
+        source: "https://attorneygeneral.wyo.gov/law-office-division/consumer-protection-and-antitrust-unit/telephone-solicitation",
+      },
+      // an established business relationship with no period: the federal windows bound it
+      {
+        purchaseMonths: 18,
+        inquiryMonths: 3,
+        source: "https://attorneygeneral.wyo.gov/law-office-division/consumer-protection-and-antitrust-unit/telephone-solicitation-for-businesses",
+      },
+    ),
+  },
+] as const;
+
+/** The state lists' kinds (dnc-co … dnc-wy): DNC and Litigation checks every one that is loaded. */
+export const STATE_LIST_KINDS = STATE_LISTS.map((t) => t.kind);
+
 interface ListTypeShape {
   kind: string;
   type: number;
-  suppressionType: string;
+  /** null: the list has no suppression type of its own (a state list: DNC and Litigation checks it). */
+  suppressionType: string | null;
+  /** Only the state lists (decision 160): their publisher, cadence and freshness rule. */
+  state?: StateListRule;
   name: string;
   tone: ListTone;
   label: string;
   description: string;
   includes: readonly string[];
   reasonLabel: string;
+  /** Whether a customer's exemption (business relationship, written consent) lets a number on it be called (decision 161). */
+  exemptible: boolean;
+  /** How long each basis of an exemption lasts for this list (a state may set its own; cite it in `source`). */
+  exemptionWindows: ExemptionWindows;
+}
+
+/**
+ * The federal windows: a purchase, transaction or payment within the 18 months before the call, an inquiry or
+ * application within the 3 months before it (47 CFR 64.1200(f)(5); 16 CFR 310.2(q)). Written consent has no window.
+ */
+export const FEDERAL_EXEMPTION_WINDOWS = {
+  purchaseMonths: 18,
+  inquiryMonths: 3,
+  source: "https://www.ecfr.gov/current/title-47/chapter-I/subchapter-B/part-64/subpart-L/section-64.1200 (f)(5); https://www.ecfr.gov/current/title-16/chapter-I/subchapter-C/part-310/section-310.2 (q)",
+} as const;
+
+/** The shape of `exemptionWindows` (worker/exemptions/windows.ts reads it; kept here so this file imports nothing). */
+export interface ExemptionWindows {
+  /** Calendar months after a purchase, transaction or payment. */
+  purchaseMonths: number;
+  /** Calendar months after an inquiry or application. */
+  inquiryMonths: number;
+  source: string;
 }
 
 export const LIST_TYPES = [
@@ -40,6 +326,9 @@ export const LIST_TYPES = [
     /** The lists a scrub of this suppression type checks, in the order that gives the reason. */
     includes: ["litigation"],
     reasonLabel: "Litigation list",
+    /** Known litigators: no business relationship or consent makes calling them safe. */
+    exemptible: false,
+    exemptionWindows: FEDERAL_EXEMPTION_WINDOWS,
   },
   {
     kind: "dnc",
@@ -49,9 +338,13 @@ export const LIST_TYPES = [
     tone: "red",
     label: "DNC and Litigation",
     description: "Removes numbers on the do-not-call list and on the litigation list.",
-    includes: ["litigation", "dnc"],
+    /** The federal list, then every state list (decision 160): a state list never loaded is empty. */
+    includes: ["litigation", "dnc", ...STATE_LIST_KINDS],
     reasonLabel: "DNC list",
+    exemptible: true,
+    exemptionWindows: FEDERAL_EXEMPTION_WINDOWS,
   },
+  ...STATE_LISTS,
 ] as const satisfies readonly ListTypeShape[];
 
 export type ListType = (typeof LIST_TYPES)[number];
@@ -59,42 +352,58 @@ export type ListType = (typeof LIST_TYPES)[number];
 export type AdminListKind = ListType["kind"];
 /** Every kind of `lists` row: the admin lists and the customers' containers. */
 export type ListKind = AdminListKind | "container";
-export type SuppressionTypeName = ListType["suppressionType"];
+/** The list types that carry a suppression type of their own (a state list does not). */
+export type SuppressionListType = Extract<ListType, { suppressionType: string }>;
+export type SuppressionTypeName = SuppressionListType["suppressionType"];
 export type DncType = ListType["type"];
 
 /** The reason for a number on the customer's own container. */
 export const CONTAINER_REASON = { reason: "container", label: "Your container" } as const;
 
 export const ADMIN_LIST_KINDS = LIST_TYPES.map((t) => t.kind) as AdminListKind[];
-export const SUPPRESSION_TYPE_NAMES = LIST_TYPES.map((t) => t.suppressionType) as [SuppressionTypeName, ...SuppressionTypeName[]];
+/** The suppression types, in registry order (LitigationOnly, DNCAndLitigation). */
+export const SUPPRESSION_LIST_TYPES: SuppressionListType[] = LIST_TYPES.filter((t): t is SuppressionListType => t.suppressionType !== null);
+export const SUPPRESSION_TYPE_NAMES = SUPPRESSION_LIST_TYPES.map((t) => t.suppressionType) as [SuppressionTypeName, ...SuppressionTypeName[]];
 /**
  * The suppression type a purge starts with: the one that checks the most lists (today DNC and Litigation), so a
  * customer who does not change it gets every check, never fewer (decision 124).
  */
-export const DEFAULT_SUPPRESSION_TYPE: SuppressionTypeName = LIST_TYPES.reduce<ListType>(
+export const DEFAULT_SUPPRESSION_TYPE: SuppressionTypeName = SUPPRESSION_LIST_TYPES.reduce(
   (widest, t) => (t.includes.length > widest.includes.length ? t : widest),
-  LIST_TYPES[0],
+  SUPPRESSION_LIST_TYPES[0],
 ).suppressionType;
 
 /** The suppression types whose scrubs check this admin list ("Litigation Only, DNC and Litigation"). */
-export function suppressionTypesChecking(kind: AdminListKind): ListType[] {
-  return LIST_TYPES.filter((t) => (t.includes as readonly string[]).includes(kind));
+export function suppressionTypesChecking(kind: AdminListKind): SuppressionListType[] {
+  return SUPPRESSION_LIST_TYPES.filter((t) => (t.includes as readonly string[]).includes(kind));
 }
 
 export function isAdminListKind(value: unknown): value is AdminListKind {
   return LIST_TYPES.some((t) => t.kind === value);
 }
 
+export function isStateListKind(kind: string): boolean {
+  return (STATE_LIST_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * A list whose loads carry a registry date (the day of the download it comes from): the federal registry and
+ * every state list. A state list absent from a scrub's certificate was empty (never loaded) when it started.
+ */
+export function takesRegistryDate(kind: string): boolean {
+  return kind === "dnc" || isStateListKind(kind);
+}
+
 export function isSuppressionType(value: unknown): value is SuppressionTypeName {
-  return LIST_TYPES.some((t) => t.suppressionType === value);
+  return SUPPRESSION_LIST_TYPES.some((t) => t.suppressionType === value);
 }
 
 export function listTypeOfKind(kind: AdminListKind): ListType {
   return LIST_TYPES.find((t) => t.kind === kind)!;
 }
 
-export function listTypeOfSuppression(name: SuppressionTypeName): ListType {
-  return LIST_TYPES.find((t) => t.suppressionType === name)!;
+export function listTypeOfSuppression(name: SuppressionTypeName): SuppressionListType {
+  return SUPPRESSION_LIST_TYPES.find((t) => t.suppressionType === name)!;
 }
 
 /** The list type of a DNC page type ("0", 1, …), or null. */
@@ -104,7 +413,7 @@ export function listTypeOfDncType(value: unknown): ListType | null {
 
 /** The admin lists a scrub of this suppression type checks, in order. */
 export function listsOfSuppression(name: SuppressionTypeName): readonly AdminListKind[] {
-  return listTypeOfSuppression(name).includes;
+  return listTypeOfSuppression(name).includes as readonly AdminListKind[];
 }
 
 /** "LitigationOnly or DNCAndLitigation" (error messages). */

@@ -15,6 +15,7 @@ import { adminListIds, cleanupService, createContainer, createUser, startService
 import { AREA_CODE_STATES } from "./worker/area-codes";
 import { seededRandom } from "./test/random";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { STATE_LIST_KINDS } from "./list-types";
 
 const ROWS = 200_000;
 
@@ -136,6 +137,8 @@ interface RefLists {
   container: Set<number>;
   litigation: Set<number>;
   dnc: Set<number>;
+  /** The state DNC lists by kind, checked after the federal list in registry order. */
+  stateLists: Map<string, Set<number>>;
   states: Set<string> | null;
 }
 
@@ -168,7 +171,11 @@ function reference(text: string, delim: string, lists: RefLists) {
       else if (lists.container.has(x)) [kind, reason] = ["bad", "container"];
       else if (lists.litigation.has(x)) [kind, reason] = ["bad", "litigation"];
       else if (lists.dnc.has(x)) [kind, reason] = ["bad", "dnc"];
-      else kind = "good";
+      else {
+        const onState = [...lists.stateLists].find(([, set]) => set.has(x));
+        if (onState) [kind, reason] = ["bad", onState[0]];
+        else kind = "good";
+      }
     }
     counts[kind]++;
     if (kind === "good") out.good += line(r) + "\n";
@@ -195,6 +202,8 @@ function generate(seed: number) {
   const litigation = sample(3_000);
   const dnc = sample(20_000);
   const container = sample(2_000);
+  // every state list (15 lists with the container: more than one byte of Bloom flags), overlapping the others
+  const stateLists = new Map(STATE_LIST_KINDS.map((k) => [k as string, sample(1_500)]));
 
   const fmt = (x: number): string => {
     const s = String(x);
@@ -245,14 +254,14 @@ function generate(seed: number) {
     force || /[",\n\r]/.test(v) || r() < 0.15 ? `"${v.replace(/"/g, '""')}"` : v;
   const lines: string[] = [q("id") + delim + q("Name") + delim + q("Phone Number") + delim + q("Note")];
   const used: number[] = [];
-  const hot = [litigation, dnc, container].map((set) => [...set].slice(0, 400));
+  const hot = [litigation, dnc, container, ...stateLists.values()].map((set) => [...set].slice(0, 400));
   for (let i = 0; i < ROWS; i++) {
     const roll = r();
     let phone: string;
     if (roll < 0.06) phone = invalid();
     else if (roll < 0.2 && used.length) phone = fmt(pick(used));
     else {
-      const x = r() < 0.35 ? pick(hot[Math.floor(r() * 3)]) : pick(universe);
+      const x = r() < 0.35 ? pick(hot[Math.floor(r() * hot.length)]) : pick(universe);
       used.push(x);
       if (used.length > 5000) used.splice(0, 1000);
       phone = fmt(x);
@@ -267,7 +276,7 @@ function generate(seed: number) {
   const eol = () => (r() < 0.5 ? "\r\n" : "\n");
   let text = "\uFEFF"; // a BOM (service.test.ts covers files without)
   for (const l of lines) text += l + eol();
-  return { text, litigation, dnc, container, delim };
+  return { text, litigation, dnc, container, stateLists, delim };
 }
 
 for (const kind of storeKinds) {
@@ -304,6 +313,21 @@ for (const kind of storeKinds) {
         await svc.enqueueListLoad(id);
         expect(await svc.waitFor("load", id)).toBe("completed");
       }
+      // the state lists: Texas from a file with its release date, the others typed in
+      const stateIds = new Map<string, number>(
+        (await handle.db.selectFrom("lists").select(["id", "kind"]).where("kind", "in", [...STATE_LIST_KINDS]).execute()).map((l) => [l.kind, l.id]),
+      );
+      for (const [k, set] of g.stateLists) {
+        if (k === "dnc-tx") {
+          const txFile = path.join(dir, "tx.txt");
+          fs.writeFileSync(txFile, [...set].map(String).join("\n") + "\n");
+          const id = await createListLoad(handle.db, { listId: stateIds.get(k)!, mode: "add", fileName: "tx.txt", inputPath: txFile, registryDate: new Date() });
+          await svc.enqueueListLoad(id);
+          expect(await svc.waitFor("load", id)).toBe("completed");
+        } else {
+          await svc.loadNumbers({ listId: stateIds.get(k)!, mode: "add", numbers: [...set].map(String) });
+        }
+      }
       const removed = await svc.loadNumbers({ listId: ids.litigation, mode: "remove", numbers: extraLit.map(String) });
       expect(removed.removed).toBe(2);
       const before = [...g.container].slice(0, 100).map(String);
@@ -331,6 +355,7 @@ for (const kind of storeKinds) {
         container: g.container,
         litigation: g.litigation,
         dnc: g.dnc,
+        stateLists: g.stateLists,
         states: new Set(states),
       });
       let mismatches = 0;
@@ -352,9 +377,18 @@ for (const kind of storeKinds) {
         want.counts.invalid,
       ]);
       expect(Number(job.total_rows)).toBe(ROWS);
+      // the certificate names every list checked, the state lists with their versions
+      const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirstOrThrow();
+      const named = (JSON.parse(cert.document).certificate.lists as { kind: string; name: string; version: number; count: number }[]).map((l) => [l.kind, l.count]);
+      expect(named).toEqual([
+        ["container", g.container.size],
+        ["litigation", g.litigation.size],
+        ["dnc", g.dnc.size],
+        ...[...g.stateLists].map(([k, set]) => [k, set.size]),
+      ]);
       // the data really exercised every path
       const reasons = job.reason_counts as Record<string, number>;
-      for (const r of ["litigation", "dnc", "container", "duplicate", "state", "excel_notation", "empty", "wrong_length", "service_area_code", "unassigned_area_code", "service_exchange", "fictional_number", "two_numbers", "not_nanp"]) {
+      for (const r of ["litigation", "dnc", ...STATE_LIST_KINDS, "container", "duplicate", "state", "excel_notation", "empty", "wrong_length", "service_area_code", "unassigned_area_code", "service_exchange", "fictional_number", "two_numbers", "not_nanp"]) {
         expect(reasons[r], r).toBeGreaterThan(0);
       }
     });

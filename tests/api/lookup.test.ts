@@ -26,6 +26,10 @@ import { createHttpScrubClient } from "../../scrub-service/src/http-client";
 import type { EmbeddedListStore } from "../../scrub-service/src/lists/embedded-store";
 import type { InProcessScrubService } from "../../scrub-service/src/in-process";
 import { createScrubJob, type ScrubService } from "../../scrub-service/src/service";
+import { STATE_LIST_KINDS } from "../../scrub-service/src/list-types";
+import * as scrubs from "~/routes/api.v1.scrubs._index";
+import * as scrubById from "~/routes/api.v1.scrubs.$id";
+import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
 
 /*
  * POST /api/v1/lookup against the real engine: the embedded index and (with REDIS_URL) Redis, each in process
@@ -42,6 +46,8 @@ const BOTH = "4155552103";
 const CLEAN = "7135552104";
 const ALICE_ONLY = "6175552105";
 const BOB_ONLY = "5035552106";
+/** On the Texas list (dnc-tx, decision 160) only. */
+const TEXAS = "5125552107";
 
 let alice: { userId: string; key: string; container: number; other: number };
 let bob: { userId: string; key: string; container: number };
@@ -75,6 +81,8 @@ beforeAll(async () => {
   const { litigation, dnc } = await adminListIds(handle());
   await loader.loadNumbers({ listId: litigation, mode: "add", numbers: [LITIGATION, BOTH] });
   await loader.loadNumbers({ listId: dnc, mode: "add", numbers: [DNC, BOTH] });
+  const texas = await db().selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
+  await loader.loadNumbers({ listId: texas.id, mode: "add", numbers: [TEXAS] });
   await loader.loadNumbers({ listId: alice.container, mode: "add", numbers: [ALICE_ONLY, BOTH], userId: aliceId });
   await loader.loadNumbers({ listId: bob.container, mode: "add", numbers: [BOB_ONLY, BOTH, CLEAN], userId: bobId });
 });
@@ -127,12 +135,22 @@ describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
     expect(body.data[0]).toMatchObject({ input: "(212) 555-2101", kind: "us", region: "US", state: "NY", suppressed: true, reason: null });
     expect(body.data[2].input).toBe(Number(BOTH));
     expect(body.suppression_type).toBe("DNCAndLitigation");
-    expect(body.lists.map((l: any) => l.kind)).toEqual(["litigation", "dnc"]);
+    expect(body.lists.map((l: any) => l.kind)).toEqual(["litigation", "dnc", ...STATE_LIST_KINDS]);
     expect(body.containers.map((c: any) => c.id).sort()).toEqual([alice.container, alice.other].sort());
     expect(JSON.stringify(body)).not.toContain("Bob list");
     // the lookup's own budget (decision 111): 200 requests a second, not the API's 1000 an hour
     expect(res.headers.get("X-RateLimit-Limit")).toBe(String(LOOKUP_REQUESTS_PER_SECOND));
     expect(res.headers.get("X-RateLimit-Window")).toBe("1");
+  });
+
+  it("says which list: a number on the Texas list is suppressed by dnc-tx under DNC and Litigation, not under Litigation Only", async () => {
+    const dncType = await bodyOf(await post(alice.key, { numbers: [TEXAS, DNC] }));
+    expect(dncType.data.map((r: any) => [r.lists, r.suppressed, r.suppressed_by])).toEqual([
+      [["dnc-tx"], true, "dnc-tx"],
+      [["dnc"], true, "dnc"],
+    ]);
+    const litigationOnly = await bodyOf(await post(alice.key, { numbers: [TEXAS], suppression_type: "LitigationOnly" }));
+    expect(litigationOnly.data.map((r: any) => [r.lists, r.suppressed, r.suppressed_by])).toEqual([[["dnc-tx"], false, null]]);
   });
 
   it("never reports another user's container, and refuses it by id (404)", async () => {
@@ -333,6 +351,31 @@ describe("lookup: refusals", () => {
     expect(op.responses["200"].headers["X-RateLimit-Limit"].description).toMatch(`per second (${LOOKUP_REQUESTS_PER_SECOND})`);
     expect(op.description).toMatch(`${LOOKUP_REQUESTS_PER_SECOND} requests per second per key`);
     expect(openApiDocument.info.description).toMatch(/do not count against the hourly one/);
+  });
+});
+
+describe("a scrub through the API checks the state lists (decision 160)", () => {
+  it("a number on the Texas list is bad with dnc-tx; the job and its certificate name the Texas list and its version", { timeout: 120_000 }, async () => {
+    const service = await startService(handle(), "embedded");
+    installScrubService(service);
+    try {
+      const res = await scrubs.action({
+        request: apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: [TEXAS, CLEAN], suppression_type: "DNCAndLitigation" } }),
+        params: {},
+        context: testContext,
+      });
+      expect(res.status).toBe(202);
+      const { job } = await bodyOf(res);
+      expect(await service.waitFor("job", job.id, 60_000)).toBe("completed");
+      const done = await bodyOf(await scrubById.loader({ request: apiRequest(`/api/v1/scrubs/${job.id}`, { key: alice.key }), params: { id: job.id }, context: testContext }));
+      expect(done.job.counts).toMatchObject({ good: 1, bad: 1, reasons: expect.objectContaining({ "dnc-tx": 1 }) });
+      const cert = await bodyOf(await certificate.loader({ request: apiRequest(`/api/v1/scrubs/${job.id}/certificate`, { key: alice.key }), params: { id: job.id }, context: testContext }));
+      const texasList = await db().selectFrom("lists").select(["version", "size"]).where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
+      expect(cert.certificate.lists.find((l: any) => l.kind === "dnc-tx")).toMatchObject({ name: "Texas DNC List", version: Number(texasList.version), count: Number(texasList.size) });
+    } finally {
+      installScrubService(loader);
+      await service.close();
+    }
   });
 });
 

@@ -97,7 +97,7 @@ function reply(intent: string, result: SubmissionResult<string[]>, status: numbe
   return data<ActionResult>({ intent, result }, { status });
 }
 
-const REGISTRY_DATE_DNC_ONLY = "A registry date applies to the DNC list only (the day of the FTC registry download).";
+const REGISTRY_DATE_DNC_ONLY = "A registry date applies to the DNC list and the state lists only (the day of the registry download).";
 
 type DncIntentResponse = Response | ReturnType<typeof reply>;
 type DncIntent = (ctx: DncActionContext) => Promise<ListIntentOutcome<DncIntentResponse>>;
@@ -125,7 +125,8 @@ const DNC_INTENTS: Record<string, DncIntent> = {
 async function editAction({ request, admin, form }: DncActionContext) {
   const submission = parseWithZod(form.fields, { schema: dncEditSchema });
   if (submission.status !== "success") return reply("edit", submission.reply(), 400);
-  const type = submission.value.type === "0" ? 0 : 1;
+  const type = parseDncType(submission.value.type);
+  if (type === null) return reply("edit", submission.reply({ formErrors: ["Unknown DNC list"] }), 400);
   const db = await getDb();
   try {
     const list = await updateDncDescription(db, type, submission.value.description);
@@ -150,7 +151,8 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
   const submission = parseWithZod(form.fields, { schema: dncLoadSchema(() => upload !== null) });
   if (submission.status !== "success") return { response: reply("load", submission.reply(), 400) };
   const v = submission.value;
-  const type = v.type === "0" ? 0 : 1;
+  const type = parseDncType(v.type);
+  if (type === null) throw data("Unknown DNC list", { status: 404 });
   const mode: Mode = v.mode;
   const failTitle = mode === "add" ? DNC_TEXT.addFailed : DNC_TEXT.updateFailed;
   const db = await getDb();
@@ -158,7 +160,7 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
   if (!list) throw data("Unknown DNC list", { status: 404 });
   const stated = parseOptionalRegistryDate(v.registryDate);
   const registryDate = stated.ok ? stated.date : null;
-  if (registryDate && list.kind !== "dnc") {
+  if (registryDate && !list.takesRegistryDate) {
     return { response: reply("load", submission.reply({ fieldErrors: { registryDate: [REGISTRY_DATE_DNC_ONLY] } }), 400) };
   }
   const source: LoadSource =
@@ -279,7 +281,8 @@ function DncCard({ list, load, versions }: { list: DncList; load?: ListLoadItem;
           <dd className="font-medium text-slate-900"><DateOnly value={list.updatedAt} /></dd>
         </div>
       </dl>
-      <ListVersionHistory versions={versions} registry={list.kind === "dnc"} />
+      {list.state && <StateListFacts list={list} />}
+      <ListVersionHistory versions={versions} registry={list.takesRegistryDate} />
       {active ? (
         <Link to={`/dnc/loads/${load.id}`} className="mt-4 block rounded-md bg-slate-50 p-2 hover:bg-slate-100">
           <ProgressBar percent={load.percent} label={`Loading ${load.fileName}`} />
@@ -297,6 +300,30 @@ function DncCard({ list, load, versions }: { list: DncList; load?: ListLoadItem;
         )
       )}
     </li>
+  );
+}
+
+/** A state list's cadence and freshness rule (with its source), and whether its loaded release is current (decision 160). */
+function StateListFacts({ list }: { list: DncList }) {
+  const rule = list.state!;
+  const until = list.registryDate ? new Date(Date.parse(list.registryDate) + rule.validDays * 86_400_000) : null;
+  const stale = until !== null && until.getTime() < Date.now();
+  return (
+    <div className="mt-3 space-y-1 text-xs text-slate-600" data-testid="state-list-facts">
+      <p>
+        {rule.freshness}{" "}
+        <a href={rule.source} className="underline" rel="noreferrer noopener" target="_blank">
+          Source
+        </a>
+      </p>
+      {list.registryDate && until ? (
+        <p className={stale ? "font-medium text-red-700" : ""} data-testid="state-list-release">
+          Release of {formatDate(list.registryDate, "UTC")}: {stale ? "out of date since" : "current until"} {formatDate(until.toISOString(), "UTC")}.
+        </p>
+      ) : (
+        <p data-testid="state-list-release">Not loaded yet: purges do not check it.</p>
+      )}
+    </div>
   );
 }
 
@@ -405,16 +432,19 @@ function LoadDialog({
               : "A CSV with a 'Phone' column, one number per line, or the FTC's full list (area code, number); CSV, Excel (.xlsx), .zip or .gz."
           }
         />
-        {list.kind === "dnc" && <RegistryDateField field={fields.registryDate} max={registryDateMax} mode={mode} />}
+        {list.takesRegistryDate && <RegistryDateField field={fields.registryDate} max={registryDateMax} mode={mode} list={list} />}
         <Buttons label={DIALOG_TITLES[mode]} busy="Loading..." danger={mode !== "add"} uploading={uploading} />
       </Form>
     </ListDialog>
   );
 }
 
-/** The day of the FTC download this load comes from: it starts the 31-day clock (decision 110). */
+/**
+ * The day of the download this load comes from: it starts the 31-day clock of the federal registry (decision 110)
+ * or a state list's own freshness rule (decision 160).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function RegistryDateField({ field, max, mode }: { field: any; max: string; mode: Mode }) {
+function RegistryDateField({ field, max, mode, list }: { field: any; max: string; mode: Mode; list: DncList }) {
   const fallback = mode === "remove" ? "Empty: the list keeps its registry date (a removal is no newer download)." : "Empty: the load time.";
   return (
     <div>
@@ -432,14 +462,17 @@ function RegistryDateField({ field, max, mode }: { field: any; max: string; mode
         className={`${inputClass} max-w-48`}
       />
       <p id={`${field.id}-hint`} className="mt-1 text-xs text-slate-500">
-        The day this file was downloaded from the National Do Not Call Registry. It starts the {REGISTRY_VALID_DAYS}-day clock. {fallback}
+        {list.state
+          ? `The day this release of the ${list.state.stateName} list was published or downloaded. It starts the list's ${list.state.validDays}-day freshness rule. `
+          : `The day this file was downloaded from the National Do Not Call Registry. It starts the ${REGISTRY_VALID_DAYS}-day clock. `}
+        {fallback}
       </p>
       <FieldErrors id={field.errorId} errors={field.errors} />
     </div>
   );
 }
 
-function EditDialog({ lists, type }: { lists: DncList[]; type: 0 | 1 }) {
+function EditDialog({ lists, type }: { lists: DncList[]; type: number }) {
   const lastResult = useLastResult("edit");
   const current = lists.find((l) => l.suppressionType === type);
   const [form, fields] = useForm({
@@ -491,9 +524,22 @@ export default function DncPage() {
         </div>
       )}
       <ul className="grid gap-4 md:grid-cols-2" aria-label="DNC lists">
-        {lists.map((l) => (
-          <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
-        ))}
+        {lists
+          .filter((l) => !l.state)
+          .map((l) => (
+            <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
+          ))}
+      </ul>
+      <h2 className="mb-1 mt-8 text-lg font-semibold text-slate-900">State do-not-call lists</h2>
+      <p className="mb-4 text-sm text-slate-600">
+        Purges that include DNC check the federal list and every state list loaded here. An empty list is not checked.
+      </p>
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="State DNC lists">
+        {lists
+          .filter((l) => l.state)
+          .map((l) => (
+            <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
+          ))}
       </ul>
       {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} registryDateMax={registryDateMax} />}
       {dialog === "edit" && lists.length > 0 && <EditDialog key={type} lists={lists} type={type} />}

@@ -8,6 +8,7 @@ import { jobView, type JobWithFiles } from "~/models/purge.server";
 function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
   return {
     files: [],
+    lists: [],
     job: {
       id: "6f1c0e6a-1b2c-4d3e-8f90-123456789abc",
       user_id: "u",

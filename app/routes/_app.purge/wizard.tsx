@@ -12,7 +12,7 @@ import {
   wizardHref,
   type WizardState,
 } from "~/utils/purge-wizard";
-import { formatBytes, formatNumber, formatRate, inputSummary, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
+import { formatBytes, formatDate, formatNumber, formatRate, inputSummary, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import type { JobView } from "~/models/purge.server";
 import type { SuppressionTypeName } from "../../../scrub-service/src/list-types";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
@@ -567,6 +567,26 @@ export function Processing({ job }: { job: JobView }) {
   );
 }
 
+/** Each list the purge checked, with the version and release it used (the certificate states the same). */
+function ListsChecked({ lists }: { lists: JobView["lists"] }) {
+  return (
+    <div className="mt-4">
+      <h3 className="mb-2 text-sm font-semibold">Lists checked</h3>
+      <ul className="space-y-1 text-sm text-slate-700" aria-label="Lists checked" data-testid="lists-checked">
+        {lists.map((l) => (
+          <li key={`${l.kind}-${l.name}`} className="flex flex-wrap gap-x-2">
+            <span className="font-medium">{l.name}</span>
+            <span className="text-slate-500 tabular-nums">
+              version {l.version} · {formatNumber(l.count)} numbers
+              {l.registryDate ? ` · release of ${formatDate(l.registryDate, "UTC")}` : ""}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function Results({ job }: { job: JobView }) {
   const total = job.good + job.bad + job.invalid;
   const parts = [
@@ -619,6 +639,7 @@ function Results({ job }: { job: JobView }) {
           </tbody>
         </table>
       )}
+      {job.lists.length > 0 && <ListsChecked lists={job.lists} />}
       <h3 className="mt-6 mb-2 text-sm font-semibold">Download results</h3>
       {job.files.length ? <DownloadButtons files={job.files} /> : <p className="text-sm text-slate-500">No downloadable results</p>}
       {job.status === "completed" ? (

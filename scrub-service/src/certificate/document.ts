@@ -18,7 +18,8 @@ export interface OutputProof {
 
 /** One list version a scrub was checked against. */
 export interface ListVersionProof {
-  kind: "litigation" | "dnc" | "container";
+  /** litigation, dnc, a state list (dnc-tx …) or container (list-types.ts). */
+  kind: string;
   listId: number;
   name: string;
   version: number;
@@ -27,7 +28,7 @@ export interface ListVersionProof {
   /** The load that produced this version (null for a list never loaded). */
   loadId: string | null;
   loadedAt: string | null;
-  /** The registry date the admin stated for the download (DNC), else the load time. */
+  /** The registry date the admin stated for the download (DNC, a state list), else the load time. */
   registryDate: string | null;
   sourceFileName: string | null;
   sourceSha256: string | null;

@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../../db/schema";
 import { NORMALIZER_RULES_VERSION } from "../worker/normalize";
 import type { ScrubResult } from "../pipeline/run";
+import type { ListKind } from "../list-types";
 import {
   ageInDays,
   CERTIFICATE_FORMAT,
@@ -22,7 +23,7 @@ import { certificateText, signCertificate, type SigningKey } from "./sign";
 type Db = Kysely<Database> | Transaction<Database>;
 
 export interface ListUsed {
-  kind: "litigation" | "dnc" | "container";
+  kind: ListKind;
   listId: number;
   version: number;
   size: number;

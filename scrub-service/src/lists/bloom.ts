@@ -96,7 +96,7 @@ export class BloomFilter {
    * Lookups of many numbers: sets `bit` in out[i] when codes[i] (≥ 0) may be present. Each group's blocks are
    * fetched together first (fetchGroup), then tested from cache.
    */
-  hasMany(codes: ArrayLike<number>, count: number, out: Uint8Array, bit: number): void {
+  hasMany(codes: ArrayLike<number>, count: number, out: Uint8Array | Uint32Array, bit: number): void {
     const base = new Int32Array(PREFETCH);
     const h2 = new Uint32Array(PREFETCH);
     for (let s = 0; s < count; s += PREFETCH) {

@@ -4,6 +4,9 @@ import type { ListSnapshot } from "../lists/store";
 import type { ListKind } from "../list-types";
 import type { ParseResult } from "../worker/index";
 
+/** The lists one scrub may check: the bits of a row's Bloom `maybe` flags (a container, litigation, DNC, the states). */
+export const MAX_LIST_CHECKS = 32;
+
 export interface ListCheck {
   /** The reason a row on this list gets: the list's kind (list-types.ts). */
   reason: ListKind;
@@ -44,21 +47,9 @@ export function lookupLists(lists: readonly ListCheck[], p: ParseResult): Promis
   );
 }
 
-/**
- * The rows whose `maybe` byte is set, in order. A few % of rows are Bloom positives: four rows are skipped at
- * a time where the flags' memory is aligned (it is, in a batch slot).
- */
-function positiveRows(maybe: Uint8Array, n: number): number[] {
+/** The rows whose `maybe` flags are set, in order (a few % of rows are Bloom positives). */
+function positiveRows(maybe: Uint32Array, n: number): number[] {
   const rows: number[] = [];
-  let r = 0;
-  if (maybe.byteOffset % 4 === 0) {
-    const words = new Int32Array(maybe.buffer, maybe.byteOffset, n >> 2);
-    for (let w = 0; w < words.length; w++) {
-      if (words[w] === 0) continue;
-      for (let k = w * 4; k < w * 4 + 4; k++) if (maybe[k] !== 0) rows.push(k);
-    }
-    r = words.length * 4;
-  }
-  for (; r < n; r++) if (maybe[r] !== 0) rows.push(r);
+  for (let r = 0; r < n; r++) if (maybe[r] !== 0) rows.push(r);
   return rows;
 }

@@ -16,7 +16,7 @@ import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
 import { describeInput } from "./input/detect";
 import { isInputFormatError } from "./input/errors";
-import { lookupLists, type ListCheck } from "./list-checks";
+import { lookupLists, MAX_LIST_CHECKS, type ListCheck } from "./list-checks";
 import { ResultFiles, type OutputKind } from "./output";
 import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError, NotUtf8AfterAllError } from "./read";
 import { inThreadHash, Sha256Thread } from "./sha256-thread";
@@ -163,6 +163,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     }
     const delim = reader.delim;
     const areaMask = input.states && input.states.length ? areaCodeMask(input.states) : null;
+    if (input.lists.length > MAX_LIST_CHECKS) throw new Error(`A scrub checks at most ${MAX_LIST_CHECKS} lists (got ${input.lists.length}).`);
     const blooms = input.lists.map((l) => l.bloom);
     // Duplicates: on the side thread for large files (decision 017), batches posted in input order.
     const dedupeThread = sideThread ? new DedupeWorker(sideThread) : null;

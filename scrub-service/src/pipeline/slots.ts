@@ -7,7 +7,7 @@ import { rowsCapacity, rowsMemBytes } from "../worker/csv";
  */
 export interface Slot {
   rowsMem: SharedArrayBuffer;
-  /** Rows the flags hold: maybe | outOfState | dup | classes | reasonIdx, `cap` bytes each. */
+  /** Rows the flags hold: maybe (4 bytes a row) | outOfState | dup | classes | reasonIdx (1 byte a row each). */
   cap: number;
   flagsMem: SharedArrayBuffer;
   outMem: SharedArrayBuffer;
@@ -18,7 +18,7 @@ export function newSlot(batchBytes: number): Slot {
   return {
     rowsMem: new SharedArrayBuffer(rowsMemBytes(batchBytes)),
     cap,
-    flagsMem: new SharedArrayBuffer(cap * 5),
+    flagsMem: new SharedArrayBuffer(cap * 8),
     // good rows are copied as they are; bad and invalid get `,reason` (a few % of rows in practice)
     outMem: new SharedArrayBuffer(Math.ceil(batchBytes * 1.25) + 4096),
   };
@@ -29,12 +29,12 @@ export function verdictArrays(slot: Slot, n: number): { classes: Uint8Array; rea
   const fits = n <= slot.cap;
   const shared = fits ? slot.flagsMem : new SharedArrayBuffer(n * 2);
   return {
-    classes: new Uint8Array(shared, fits ? slot.cap * 3 : 0, n),
-    reasonIdx: new Uint8Array(shared, fits ? slot.cap * 4 : n, n),
+    classes: new Uint8Array(shared, fits ? slot.cap * 6 : 0, n),
+    reasonIdx: new Uint8Array(shared, fits ? slot.cap * 7 : n, n),
   };
 }
 
 /** Where the duplicate check writes a batch's flags (the slot's memory when it fits). */
 export function dupArray(slot: Slot, n: number): Uint8Array | undefined {
-  return n <= slot.cap ? new Uint8Array(slot.flagsMem, slot.cap * 2, n) : undefined;
+  return n <= slot.cap ? new Uint8Array(slot.flagsMem, slot.cap * 5, n) : undefined;
 }

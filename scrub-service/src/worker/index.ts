@@ -10,7 +10,7 @@ export interface ParseTask {
   end: number;
   delim: number;
   phoneCol: number;
-  /** Bloom filters of the selected lists, in the order of `maybe` bits (bit i = list i). */
+  /** Bloom filters of the selected lists, in the order of `maybe` bits (bit i = list i; at most 32: pipeline/list-checks.ts). */
   blooms: (SharedBloom | null)[];
   /** 1000-entry area-code mask of the kept states, or null (no state filter). */
   areaMask: Uint8Array | null;
@@ -21,8 +21,8 @@ export interface ParseTask {
 
 export interface ParseResult {
   rows: ParsedRows;
-  /** Bit i set: the number may be on list i (Bloom positive). */
-  maybe: Uint8Array;
+  /** Bit i set: the number may be on list i (Bloom positive). 32 bits: a container, litigation, DNC and the states. */
+  maybe: Uint32Array;
   /** 1: the number's area code is outside the chosen states. */
   outOfState: Uint8Array;
 }
@@ -58,9 +58,9 @@ function bloomOf(s: SharedBloom): BloomFilter {
 export function parseTask(t: ParseTask): ParseResult {
   const rows = parseRows(t.buf, t.start, t.end, t.delim, t.phoneCol, t.rowsMem);
   const n = rows.count;
-  const flags = t.flagsMem && t.flagsMem.byteLength >= n * 2 ? t.flagsMem : new SharedArrayBuffer(n * 2);
-  const maybe = new Uint8Array(flags, 0, n);
-  const outOfState = new Uint8Array(flags, n, n);
+  const flags = t.flagsMem && t.flagsMem.byteLength >= n * 5 ? t.flagsMem : new SharedArrayBuffer(n * 5);
+  const maybe = new Uint32Array(flags, 0, n);
+  const outOfState = new Uint8Array(flags, n * 4, n);
   maybe.fill(0); // reused memory holds an earlier batch's flags
   outOfState.fill(0);
   const codes = rows.codes;

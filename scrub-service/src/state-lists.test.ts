@@ -1,0 +1,135 @@
+/**
+ * State do-not-call lists (decision 160): a list loaded as dnc-XX is checked by every DNC and Litigation scrub
+ * and by the lookup, with its own reason and version; replacing it while a scrub holds it never mixes versions.
+ * Runs against the embedded store and, with REDIS_URL / REDIS_CLUSTER_NODES, Redis. Numbers use 555-2XXX.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
+import { createTestDb } from "../../tests/setup/db";
+import type { InProcessScrubService } from "./in-process";
+import { LIST_STORE_UNAVAILABLE } from "./jobs";
+import { createScrubJob } from "./service";
+import { adminListIds, cleanupService, createUser, startService, storeKinds, tmpDir } from "./test/helpers";
+
+const ON_TEXAS = "5125552301";
+const ON_TEXAS_TOO = "2145552302";
+const ON_BOTH = "3105552303";
+const CLEAN = "7135552304";
+
+for (const kind of storeKinds) {
+  describe(`state DNC lists [${kind}]`, () => {
+    let handle: DbHandle;
+    let svc: InProcessScrubService;
+    let dir: string;
+    let userId: string;
+    let texas: number;
+
+    beforeAll(async () => {
+      handle = await createTestDb();
+      dir = tmpDir("state-lists");
+      svc = await startService(handle, kind, { dataDir: dir, batchBytes: 16 * 1024 });
+      userId = await createUser(handle);
+      texas = (await handle.db.selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow()).id;
+    });
+    afterAll(async () => {
+      await cleanupService(svc);
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    async function scrub(file: string, suppressionType: "DNCAndLitigation" | "LitigationOnly") {
+      const id = await createScrubJob(handle.db, { userId, fileName: path.basename(file), inputPath: file, suppressionType });
+      await svc.enqueue(id);
+      const status = await svc.waitFor("job", id, 120_000);
+      const job = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
+      const bad = files.find((f) => f.kind === "bad");
+      const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", id).executeTakeFirst();
+      const lists = cert ? (JSON.parse(cert.document).certificate.lists as { kind: string; name: string; version: number; count: number }[]) : [];
+      return { status, job, bad: bad ? fs.readFileSync(bad.path, "utf8") : "", lists };
+    }
+
+    it("a Texas list loaded as dnc-tx turns its numbers bad in DNC scrubs with its reason, names its version, and the lookup says which list", async () => {
+      const { dnc } = await adminListIds(handle);
+      await svc.loadNumbers({ listId: dnc, mode: "add", numbers: [ON_BOTH] });
+      const loaded = await svc.loadNumbers({ listId: texas, mode: "add", numbers: [ON_TEXAS, ON_TEXAS_TOO, ON_BOTH], registryDate: new Date() });
+      expect(loaded).toMatchObject({ added: 3, size: 3 });
+      const input = path.join(dir, "in.csv");
+      fs.writeFileSync(input, `Phone\n${ON_TEXAS}\n${ON_TEXAS_TOO}\n${ON_BOTH}\n${CLEAN}\n`);
+
+      const r = await scrub(input, "DNCAndLitigation");
+      expect(r.status).toBe("completed");
+      expect([Number(r.job.good_count), Number(r.job.bad_count)]).toEqual([1, 3]);
+      // the federal list comes first: a number on both gets "dnc"
+      expect(r.job.reason_counts).toMatchObject({ dnc: 1, "dnc-tx": 2, "dnc-fl": 0 });
+      expect(r.bad).toBe(`Phone,reason\n${ON_TEXAS},dnc-tx\n${ON_TEXAS_TOO},dnc-tx\n${ON_BOTH},dnc\n`);
+      expect(r.lists.map((l) => [l.kind, l.name, l.version, l.count])).toEqual([
+        ["litigation", "Litigation List", 1, 0],
+        ["dnc", "DNC List", 2, 1],
+        ["dnc-tx", "Texas DNC List", loaded.version, 3],
+      ]);
+
+      const lit = await scrub(input, "LitigationOnly");
+      expect([Number(lit.job.good_count), Number(lit.job.bad_count)]).toEqual([4, 0]);
+      expect(lit.lists.map((l) => l.kind)).toEqual(["litigation"]);
+
+      const answer = await svc.lookup({ userId, numbers: [ON_TEXAS, ON_BOTH, CLEAN].map(Number) });
+      const hits = Object.fromEntries(answer.lists.filter((l) => l.hits.length).map((l) => [l.kind, l.hits]));
+      expect(hits).toEqual({ dnc: [1], "dnc-tx": [0, 1] });
+      expect(answer.lists.find((l) => l.kind === "dnc-tx")?.version).toBe(loaded.version);
+    });
+
+    it("a state list held by a scrub's snapshot and then replaced: the snapshot answers its own version or refuses, never the new one", async () => {
+      const held = await svc.manager.ready(texas);
+      expect(held.snapshot).not.toBeNull();
+      const before = held.info.version;
+      await svc.loadNumbers({ listId: texas, mode: "replace", numbers: [CLEAN] });
+      const probe = new Float64Array([Number(ON_TEXAS), Number(CLEAN)]);
+      if (kind === "embedded") {
+        // the embedded index's arrays are immutable: the running scrub keeps the version it started with
+        expect([...(await held.snapshot!.has(probe, 2))]).toEqual([1, 0]);
+      } else {
+        await expect(held.snapshot!.has(probe, 2)).rejects.toThrow(/replaced while this file was being scrubbed/);
+      }
+      const now = await svc.manager.ready(texas);
+      expect(now.info.version).toBe(before + 1);
+      expect([...(await now.snapshot!.has(probe, 2))]).toEqual([0, 1]);
+    });
+
+    it("a state list replaced while a scrub runs: the scrub fails closed or its bad rows are exactly the version its certificate names", { timeout: 180_000 }, async () => {
+      // 200,000 rows in 16 KB batches: the replacement lands while the scrub is reading
+      const numbers: string[] = [];
+      for (let nxx = 620; nxx < 640; nxx++) for (let line = 0; line < 10_000; line++) numbers.push(String(512 * 1e7 + nxx * 1e4 + line));
+      const oldSet = numbers.filter((_, i) => i % 97 === 0);
+      const newSet = numbers.filter((_, i) => i % 89 === 1);
+      await svc.loadNumbers({ listId: texas, mode: "replace", numbers: oldSet });
+      const input = path.join(dir, "big.csv");
+      fs.writeFileSync(input, "Phone\n" + numbers.join("\n") + "\n");
+
+      const id = await createScrubJob(handle.db, { userId, fileName: "big.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
+      await svc.enqueue(id);
+      for (;;) {
+        const j = await handle.db.selectFrom("scrub_jobs").select(["status", "rows_done"]).where("id", "=", id).executeTakeFirstOrThrow();
+        if (j.status !== "queued" && (Number(j.rows_done) > 0 || j.status !== "running")) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const replaced = await svc.loadNumbers({ listId: texas, mode: "replace", numbers: newSet });
+      const status = await svc.waitFor("job", id, 170_000);
+      const job = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      if (status === "failed") {
+        expect(job.error).toBe(LIST_STORE_UNAVAILABLE);
+        expect(await handle.db.selectFrom("result_files").select("id").where("job_id", "=", id).execute()).toEqual([]);
+        return;
+      }
+      const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", id).executeTakeFirstOrThrow();
+      const tx = (JSON.parse(cert.document).certificate.lists as { kind: string; version: number }[]).find((l) => l.kind === "dnc-tx")!;
+      const expected = tx.version === replaced.version ? newSet : oldSet;
+      expect([replaced.version - 1, replaced.version]).toContain(tx.version);
+      const badFile = (await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute()).find((f) => f.kind === "bad")!;
+      const bad = fs.readFileSync(badFile.path, "utf8").trim().split("\n").slice(1);
+      expect(bad).toEqual(expected.map((n) => `${n},dnc-tx`));
+    });
+  });
+}
