@@ -111,6 +111,17 @@ describe("calling window: state rules", () => {
     const DALLAS = 2145552345;
     expect(answer(DALLAS, "2026-11-29T16:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-29T18:00:00Z", bucket: "later_today" });
   });
+
+  it("Pennsylvania: no Sunday calls from 2026-10-18, Saturday calls end at noon", () => {
+    const PHILADELPHIA = 2155552345;
+    // Sunday 29 November 2026, 10 a.m. EST: banned; next Monday 8 a.m. EST
+    expect(answer(PHILADELPHIA, "2026-11-29T15:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T13:00:00Z", bucket: "not_today" });
+    // Sunday 11 October 2026, 11 a.m. EDT: before the ban
+    expect(answer(PHILADELPHIA, "2026-10-11T15:00:00Z").callable).toBe("yes");
+    // Saturday 28 November 2026: 11:59:59 a.m. EST callable, noon not; Sunday skipped
+    expect(answer(PHILADELPHIA, "2026-11-28T16:59:59Z").callable).toBe("yes");
+    expect(answer(PHILADELPHIA, "2026-11-28T17:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T13:00:00Z" });
+  });
 });
 
 describe("calling window: Canada (CRTC)", () => {
