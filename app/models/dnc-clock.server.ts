@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { ageInDays, REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS, validUntil } from "../../scrub-service/src/certificate/document";
+import { listTypeOfKind, STATE_LIST_KINDS, type AdminListKind } from "../../scrub-service/src/list-types";
 import { getSettings } from "./settings.server";
 
 export { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS };
@@ -32,8 +33,40 @@ export function staleDncMessage(clock: DncClock): string {
   return `The DNC list is ${clock.ageDays} days old (registry date ${clock.registryDate?.slice(0, 10)}): purges that include DNC are refused past ${REGISTRY_VALID_DAYS} days until an admin loads a newer registry download.`;
 }
 
+/** A loaded state do-not-call list's age against its own freshness rule (decision 160's `validDays`). */
+export interface StateListClock {
+  kind: string;
+  name: string;
+  registryDate: string;
+  ageDays: number;
+  validDays: number;
+  /** fresh; warning: within a week of its limit; stale: past it. */
+  state: "fresh" | "warning" | "stale";
+}
+
+/** Every state list that has been loaded (it has a registry date), oldest first. Lists never loaded are not checked. */
+export async function stateListClocks(db: Kysely<Database>, now: Date = new Date()): Promise<StateListClock[]> {
+  const rows = await db.selectFrom("lists").select(["kind", "registry_date"]).where("kind", "in", STATE_LIST_KINDS).where("registry_date", "is not", null).execute();
+  return rows
+    .map((r) => {
+      const type = listTypeOfKind(r.kind as AdminListKind);
+      const validDays = "state" in type ? type.state.validDays : REGISTRY_VALID_DAYS;
+      const ageDays = ageInDays(r.registry_date!, now);
+      const state = ageDays > validDays ? "stale" : ageDays >= validDays - 7 ? "warning" : "fresh";
+      return { kind: r.kind, name: type.name, registryDate: r.registry_date!.toISOString(), ageDays, validDays, state } as const;
+    })
+    .sort((a, b) => b.ageDays - a.ageDays);
+}
+
+export function staleStateListMessage(c: StateListClock): string {
+  return `The ${c.name} is ${c.ageDays} days old (registry date ${c.registryDate.slice(0, 10)}): purges that include DNC are refused past its ${c.validDays} days until an admin loads a newer release.`;
+}
+
 /** The refusal an admin can switch on: null when a DNC purge may start now, else the message. */
 export async function staleDncRefusal(db: Kysely<Database>, now: Date = new Date()): Promise<string | null> {
-  const [settings, clock] = await Promise.all([getSettings(db), dncClock(db, now)]);
-  return settings.refuseStaleDnc && clock.state === "stale" ? staleDncMessage(clock) : null;
+  const [settings, clock, states] = await Promise.all([getSettings(db), dncClock(db, now), stateListClocks(db, now)]);
+  if (!settings.refuseStaleDnc) return null;
+  if (clock.state === "stale") return staleDncMessage(clock);
+  const stale = states.find((c) => c.state === "stale");
+  return stale ? staleStateListMessage(stale) : null;
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { createSignedInUser } from "../../tests/setup/routes";
 import { listOutbox } from "~/utils/email.server";
-import { dncClock, staleDncRefusal } from "~/models/dnc-clock.server";
+import { dncClock, staleDncRefusal, stateListClocks } from "~/models/dnc-clock.server";
+import type { AdminListKind } from "../../scrub-service/src/list-types";
 import { saveSettings } from "~/models/settings.server";
 import { runProofHousekeeping } from "./housekeeping.server";
 import { formatDate } from "~/utils/format";
@@ -41,6 +42,32 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
       "The DNC list is 32 days old (registry date 2026-10-22): purges that include DNC are refused past 31 days until an admin loads a newer registry download.",
     );
     await ageDnc(31);
+    expect(await staleDncRefusal(db, NOW)).toBeNull();
+  });
+
+  it("holds each loaded state list to its own freshness rule: past it, DNC purges are refused when the setting says so", async () => {
+    const db = handle().db;
+    const admin = await createSignedInUser(db, { email: "state-clock@example.com", role: "Admin", firstName: "A", lastName: "D", company: "Co" });
+    await ageDnc(3);
+    const ageState = (kind: AdminListKind, days: number | null) =>
+      db.updateTable("lists").set({ registry_date: days === null ? null : new Date(NOW.getTime() - days * DAY) }).where("kind", "=", kind).execute();
+    await ageState("dnc-tx", null); // never loaded: not checked
+    await ageState("dnc-la", 31); // Louisiana: monthly, 31 days
+    expect(await stateListClocks(db, NOW)).toEqual([expect.objectContaining({ kind: "dnc-la", ageDays: 31, validDays: 31, state: "warning" })]);
+    await saveSettings(db, { refuseStaleDnc: true, resultRetentionDays: null }, admin.id);
+    expect(await staleDncRefusal(db, NOW)).toBeNull();
+
+    await ageState("dnc-la", 32);
+    await ageState("dnc-tx", 152); // Texas: 152 days, the last fresh day
+    const clocks = await stateListClocks(db, NOW);
+    expect(clocks.map((c) => [c.kind, c.state])).toEqual([["dnc-tx", "warning"], ["dnc-la", "stale"]]);
+    expect(await staleDncRefusal(db, NOW)).toBe(
+      "The Louisiana DNC List is 32 days old (registry date 2026-10-22): purges that include DNC are refused past its 31 days until an admin loads a newer release.",
+    );
+    await ageState("dnc-la", 10);
+    await ageState("dnc-tx", 153);
+    expect(await staleDncRefusal(db, NOW)).toMatch(/^The Texas DNC List is 153 days old .* refused past its 152 days/);
+    await saveSettings(db, { refuseStaleDnc: false, resultRetentionDays: null }, admin.id);
     expect(await staleDncRefusal(db, NOW)).toBeNull();
   });
 

@@ -7,7 +7,8 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
-import { dncClock } from "~/models/dnc-clock.server";
+import { dncClock, stateListClocks } from "~/models/dnc-clock.server";
+import { StateListsNotice } from "~/components/proof/state-lists-notice";
 import { getSettings } from "~/models/settings.server";
 import { useLoaderData, useActionData, useFetcher, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -107,10 +108,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!job) throw new Response("Not found", { status: 404 });
   }
 
-  const [clock, settings] = await Promise.all([dncClock(db), getSettings(db)]);
+  const [clock, stateLists, settings] = await Promise.all([dncClock(db), stateListClocks(db), getSettings(db)]);
   return {
     gate: null,
-    dnc: { clock, refusing: settings.refuseStaleDnc },
+    dnc: { clock, stateLists, refusing: settings.refuseStaleDnc },
     wizard: {
       state: clean,
       maxUploadBytes,
@@ -273,6 +274,7 @@ export default function Purge() {
       {dnc && wizard.state.type === "DNCAndLitigation" && wizard.state.step < 6 && (dnc.clock.state === "stale" || dnc.clock.state === "never") ? (
         <DncClockNotice clock={dnc.clock} variant="banner" refusing={dnc.refusing} />
       ) : null}
+      {dnc && wizard.state.type === "DNCAndLitigation" && wizard.state.step < 6 ? <StateListsNotice clocks={dnc.stateLists} refusing={dnc.refusing} /> : null}
       <PurgeWizard wizard={polled && !finished ? { ...wizard, job: polled } : wizard} actionData={actionData} />
     </div>
   );
