@@ -1,13 +1,8 @@
+import type { StateListClock } from "~/models/dnc-clock.server";
 import { formatDate } from "~/utils/format";
 
-export interface StateListClockView {
-  kind: string;
-  name: string;
-  registryDate: string;
-  ageDays: number;
-  validDays: number;
-  state: "fresh" | "warning" | "stale";
-}
+/** The model's clock (type only: nothing of the server module reaches the browser bundle). */
+export type StateListClockView = StateListClock;
 
 /** The loaded state do-not-call lists past their own freshness rule (decision 160), as one banner; nothing when none is. */
 export function StateListsNotice({ clocks, refusing }: { clocks: StateListClockView[]; refusing: boolean }) {
