@@ -13,6 +13,7 @@ import * as m0011 from "./0011_lookup_usage";
 import * as m0018 from "./0018_lookup_usage_writers";
 import * as m0019 from "./0019_calling_window";
 import * as m0020 from "./0020_state_dnc_lists";
+import * as m0021 from "./0021_exemptions";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0018_lookup_usage_writers": m0018,
   "0019_calling_window": m0019,
   "0020_state_dnc_lists": m0020,
+  "0021_exemptions": m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,15 +3,17 @@ import type { ListsTables } from "./lists";
 import type { IntegrationsTables } from "./integrations";
 import type { BillingTables } from "./billing";
 import type { ProofTables } from "./proof";
+import type { ExemptionsTables } from "./exemptions";
 
 export * from "./accounts";
 export * from "./lists";
 export * from "./integrations";
 export * from "./billing";
 export * from "./proof";
+export * from "./exemptions";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
-export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables {}
+export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables {}

@@ -111,6 +111,10 @@ export interface ScrubJobsTable {
   calling_at: NullableTimestamp;
   /** 0019: the completed job's calling summary (CallingSummary), null without the columns. */
   calling_summary: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** 0021: the customer's exemption list applied (decision 161); null without one. */
+  exemption_list_id: Optional<number>;
+  /** 0021: the completed job's ExemptionProof (list version, SHA-256, instant, good rows per basis). */
+  exemption_summary: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 export interface ResultFilesTable {

@@ -126,7 +126,10 @@ describe("scrub --calling-window", () => {
       2,
       "--at must be an ISO-8601 date-time with a UTC offset, e.g. 2026-11-26T15:00:00Z or 2026-11-26T10:00:00-05:00.",
     ]);
-    expect(await fails("--at", "2026-11-29T10:00:00Z")).toEqual([2, "--at applies with --calling-window only (the instant the calling columns are evaluated at)."]);
+    expect(await fails("--at", "2026-11-29T10:00:00Z")).toEqual([
+      2,
+      "--at applies with --calling-window or exemptions only (the instant the calling columns and the exemptions are evaluated at).",
+    ]);
     expect(fs.existsSync(path.join(dir, "pg"))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Batch work from the command line.
  *   npm run scrub -- --input FILE --type LitigationOnly|DNCAndLitigation [--column NAME] [--sheet NAME] [--container ID]
- *                    [--states FL,TX] [--calling-window [--at ISO-8601]] --out DIR [--user ID]
+ *                    [--states FL,TX] [--calling-window] [--exemptions FILE | --exemptions-list ID] [--at ISO-8601]
+ *                    --out DIR [--user ID]
  *                    (no --user: the built-in operator account owns the job)
  *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|dnc-tx …|container:ID --input FILE
  *     [--registry-date YYYY-MM-DD] (dnc and the state lists: the day of the download, starts its clock; default: load time)
@@ -44,6 +45,7 @@ import pino from "pino";
 import { createLogger, setLogger } from "./ops/log";
 import { parseInstant } from "./worker/calling/instant";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
+import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
 const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
@@ -158,6 +160,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
       out: { type: "string" },
       user: { type: "string" },
       "calling-window": { type: "boolean" },
+      exemptions: { type: "string" },
+      "exemptions-list": { type: "string" },
       at: { type: "string" },
     },
   });
@@ -169,7 +173,15 @@ async function scrubCommand(argv: string[]): Promise<number> {
   if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
   const states = values.states ? values.states.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
   const callingWindow = values["calling-window"] === true;
-  if (values.at !== undefined && !callingWindow) throw new Error("--at applies with --calling-window only (the instant the calling columns are evaluated at).");
+  const exemptionsFile = values.exemptions ? path.resolve(values.exemptions) : null;
+  const exemptionsList = values["exemptions-list"] ?? null;
+  if (exemptionsFile && exemptionsList) throw new Error("Pass --exemptions FILE or --exemptions-list ID, not both.");
+  if (exemptionsList !== null && !/^\d{1,9}$/.test(exemptionsList)) throw new Error("--exemptions-list must be an exemption list id.");
+  if (exemptionsFile && !fs.existsSync(exemptionsFile)) throw new Error(`No such file: ${exemptionsFile}`);
+  const withExemptions = exemptionsFile !== null || exemptionsList !== null;
+  if (values.at !== undefined && !callingWindow && !withExemptions) {
+    throw new Error("--at applies with --calling-window or exemptions only (the instant the calling columns and the exemptions are evaluated at).");
+  }
   let callingAt: Date | null = null;
   if (values.at !== undefined) {
     const at = parseInstant(values.at, "--at");
@@ -180,6 +192,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
   const b = await backend();
   try {
     const userId = await jobOwner(b, values.user);
+    const exemptionListId = await exemptionListOf(b, userId, exemptionsFile, exemptionsList);
     let jobId: string;
     let get: () => Promise<Record<string, unknown> & { status: string }>;
     let wake: (() => Promise<void>) | undefined;
@@ -197,6 +210,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
         source: "web",
         callingWindow,
         callingAt,
+        exemptionListId,
       });
       b.service.runner.only = { jobs: [jobId], loads: [] };
       await b.service.runner.start();
@@ -221,7 +235,9 @@ async function scrubCommand(argv: string[]): Promise<number> {
         sheet: values.sheet,
         containerId: values.container,
         states: states?.join(","),
-        ...(callingWindow ? { callingWindow: "1", ...(callingAt ? { callingAt: callingAt.toISOString() } : {}) } : {}),
+        ...(callingWindow ? { callingWindow: "1" } : {}),
+        ...(callingAt ? { callingAt: callingAt.toISOString() } : {}),
+        ...(exemptionListId != null ? { exemptionListId: String(exemptionListId) } : {}),
       };
       // the server's own socket reads the file where it is; a remote service (SCRUB_SERVICE_URL) is sent it
       const r = b.local
@@ -263,6 +279,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
       input: { format: job.input_format ?? null, encoding: job.input_encoding ?? null, delimiter: job.input_delimiter ?? null, sheet: job.input_sheet ?? null },
       /** With --calling-window: the instant, CALLING_RULES_VERSION, counts by answer and by time zone. */
       calling: typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : (job.calling_summary ?? null),
+      /** With exemptions: the list's version and SHA-256, the instant, and the good rows each basis let through. */
+      exemptions: typeof job.exemption_summary === "string" ? JSON.parse(job.exemption_summary) : (job.exemption_summary ?? null),
       files,
       seconds,
       rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
@@ -284,6 +302,33 @@ async function scrubCommand(argv: string[]): Promise<number> {
       await b.service.close();
       await b.handle.close();
     }
+  }
+}
+
+/**
+ * The exemption list a scrub applies: --exemptions-list ID (the owner's), or --exemptions FILE loaded into a new
+ * list of the owner's named after the file (all rows or none: every bad line is printed and nothing runs).
+ */
+async function exemptionListOf(b: Backend, userId: string, file: string | null, id: string | null): Promise<number | null> {
+  if (id !== null) {
+    if (b.kind === "local" && !(await findExemptionList(b.handle.db, { id: Number(id), userId }))) {
+      throw new Error(`No exemption list ${id} of this user.`);
+    }
+    return Number(id);
+  }
+  if (!file) return null;
+  const text = fs.readFileSync(file, "utf8");
+  if (b.kind === "remote") {
+    return (await b.call<{ id: number }>("POST", "/v1/exemption-lists", { userId, name: path.basename(file), text })).id;
+  }
+  try {
+    const rows = readExemptionRows(text);
+    const list = await createExemptionList(b.handle.db, { userId, name: path.basename(file) });
+    await loadExemptions(b.handle.db, { listId: list.id, userId, mode: "replace", rows });
+    return list.id;
+  } catch (e) {
+    if (e instanceof ExemptionInputError) throw new Error(`The exemption file was not loaded:\n${e.errors.join("\n")}`);
+    throw e;
   }
 }
 
@@ -492,11 +537,16 @@ async function keysCommand(argv: string[]): Promise<number> {
 
 const HELP = `Batch work from the command line.
   npm run scrub -- --input FILE --type ${TYPE_USAGE} --out DIR [--column NAME] [--sheet NAME]
-                   [--container ID] [--states FL,TX] [--calling-window [--at ISO-8601]] [--user ID]
+                   [--container ID] [--states FL,TX] [--calling-window] [--exemptions FILE | --exemptions-list ID]
+                   [--at ISO-8601] [--user ID]
       Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout.
       --calling-window: good.csv gains time_zone, callable_now and next_call_at (federal, state and CRTC calling
       hours, rules ${CALLING_RULES_VERSION}), evaluated at --at (an ISO-8601 instant with its offset; default: the
       scrub's start).
+      --exemptions FILE: the customer's exemption records (phone,basis,date; basis purchase, inquiry or consent;
+      ISO dates), loaded into a new exemption list first; --exemptions-list ID: a list already loaded. A number on
+      the DNC list is good when a record applies at --at: a purchase within 18 months before it, an inquiry
+      within 3, consent dated before it. Litigation and containers are never exempted. good.csv gains an exemption column.
       --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
       (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]

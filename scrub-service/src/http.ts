@@ -1,7 +1,7 @@
 /**
  * The scrub service's HTTP API (internal: a bearer token on TCP; owner-only Unix socket in embedded mode).
  *
- *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX&callingWindow=1&callingAt=ISO]
+ *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX&callingWindow=1&callingAt=ISO&exemptionListId=N]
  *        body: the file (streamed)
  *        (on the Unix socket also JSON {inputPath, …} naming a local file)            → 202 {id}
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
@@ -12,6 +12,7 @@
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
  *   POST /v1/lookup {userId, numbers} → LookupAnswer (503 when a list's copy cannot be read: fail closed)
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
+ *   POST /v1/exemption-lists {userId, name, text} → 201 {id} (a new exemption list, every row loaded or none: 400)
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
 import { OPS_PATHS, requestIdFrom, serveOps } from "./ops/endpoints";
@@ -33,6 +34,7 @@ import { operatorAccountId } from "./operator-account";
 import { checkLookupInput } from "./lists/lookup";
 import { ListStoreError } from "./lists/store";
 import { parseRegistryDate } from "./lists/registry-date";
+import { createExemptionList, ExemptionInputError, loadExemptions, readExemptionRows } from "./exemptions";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -156,6 +158,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         const containerId = get("containerId");
         const sheet = get("sheet") || null;
         const callingWindow = ["1", "true"].includes(String(get("callingWindow") ?? ""));
+        const exemptionListId = get("exemptionListId");
         const callingAtText = get("callingAt");
         let callingAt: Date | null = null;
         if (callingAtText) {
@@ -176,6 +179,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           source: "api",
           callingWindow,
           callingAt,
+          exemptionListId: exemptionListId ? Number(exemptionListId) : null,
         });
         await service.enqueue(jobId);
         return send(res, 202, { id: jobId });
@@ -265,6 +269,21 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           return sendText(res, 200, JSON.stringify(answer)); // numbers only: no bigint to convert, no replacer per value
         } catch (e) {
           if (e instanceof ListStoreError) throw new HttpError(503, e.message);
+          throw e;
+        }
+      }
+      if (resource === "exemption-lists" && !id && m === "POST") {
+        // the CLI's --exemptions FILE: a new list of the user's, loaded with every row or none
+        const body = await readJson(req);
+        const userId = typeof body.userId === "string" ? body.userId : "";
+        if (!userId || typeof body.text !== "string") throw new HttpError(400, "userId and text are required.");
+        try {
+          const rows = readExemptionRows(body.text);
+          const list = await createExemptionList(db, { userId, name: String(body.name ?? "exemptions.csv").slice(0, 200) });
+          await loadExemptions(db, { listId: list.id, userId, mode: "replace", rows });
+          return send(res, 201, { id: list.id });
+        } catch (e) {
+          if (e instanceof ExemptionInputError) throw new HttpError(400, `The exemption file was not loaded:\n${e.errors.join("\n")}`);
           throw e;
         }
       }

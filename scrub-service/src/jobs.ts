@@ -16,7 +16,11 @@ import type { DbHandle } from "../../db/client";
 import type { JobStatus, ListLoadMode, ScrubJobsTable } from "../../db/schema";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
-import { isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
+import { exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
+import { readExemptionSnapshot } from "./exemptions";
+import type { ExemptionProof } from "./certificate/document";
+import type { ExemptionIndex } from "./worker/exemptions/decide";
+import { isoSecond } from "./worker/calling/window";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";
 import { isInputFormatError } from "./pipeline/input/errors";
@@ -84,7 +88,10 @@ const RESTART = {
 
 type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
 
-/** The calling columns' instant: the one asked for, else the scrub's start (this attempt's claim). */
+/**
+ * The scrub's evaluation instant (the calling columns and the exemptions): the one asked for, else the scrub's
+ * start (this attempt's claim).
+ */
 function callingInstant(job: JobRow): Date {
   const asked = job.calling_at as Date | string | null;
   if (asked) return new Date(asked);
@@ -284,6 +291,22 @@ export class JobRunner {
       checks.push({ reason: kind, bloom: list.bloom, snapshot: list.snapshot });
       use(list);
     }
+    // The exemption list is read whole at one version, before the scrub starts (decision 161).
+    let exemption: { proof: Omit<ExemptionProof, "byBasis">; index: ExemptionIndex; at: number } | null = null;
+    if (job.exemption_list_id != null) {
+      const snap = await readExemptionSnapshot(this.o.handle.db, { id: Number(job.exemption_list_id), userId: job.user_id });
+      if (!snap) throw new ScrubInputError("The selected exemption list no longer exists.");
+      const at = Math.floor(callingInstant(job).getTime() / 1000) * 1000;
+      const windows = checks.flatMap((c) => {
+        const w = exemptionWindowsOf(c.reason);
+        return w ? [{ kind: c.reason, purchaseMonths: w.purchaseMonths, inquiryMonths: w.inquiryMonths, source: w.source }] : [];
+      });
+      exemption = {
+        proof: { listId: snap.list.id, name: snap.list.name, version: snap.list.version, sha256: snap.list.sha256, count: snap.list.size, at: isoSecond(at), windows },
+        index: snap.index,
+        at,
+      };
+    }
     const t1 = performance.now();
     const result = await runScrub({
       inputPath: job.input_path,
@@ -293,12 +316,15 @@ export class JobRunner {
       lists: checks,
       states: (job.states as string[] | null) ?? null,
       calling: job.calling_window ? { at: callingInstant(job).getTime() } : null,
+      exemptions: exemption ? { index: exemption.index, at: exemption.at } : null,
       pool: this.o.pool(),
       signal,
       batchBytes: this.o.batchBytes,
       onProgress,
     });
-    return { result, used, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
+    const exemptions: ExemptionProof | null =
+      exemption && result.exemptions ? { ...exemption.proof, byBasis: result.exemptions } : null;
+    return { result, used, exemptions, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
   }
 
   private lease() {
@@ -382,7 +408,7 @@ export class JobRunner {
           if (abort.signal.aborted) throw abort.signal.reason;
         }
       }
-      const { result, used, prepareMs, pipelineMs } = scrubbed;
+      const { result, used, exemptions, prepareMs, pipelineMs } = scrubbed;
       clearInterval(timer);
       this.timings.set(job.id, { prepareMs, pipelineMs });
       await writing;
@@ -404,6 +430,7 @@ export class JobRunner {
           result,
           fileNames,
           lists: used,
+          exemptions,
           now,
           key,
         });
@@ -428,8 +455,13 @@ export class JobRunner {
             input_format: result.input.format,
             input_encoding: result.input.encoding,
             input_delimiter: result.input.delimiter,
-            calling_at: result.calling ? new Date(result.calling.at) : ((job.calling_at as Date | null) ?? null),
+            calling_at: result.calling
+              ? new Date(result.calling.at)
+              : exemptions
+                ? new Date(exemptions.at)
+                : ((job.calling_at as Date | null) ?? null),
             calling_summary: result.calling ? JSON.stringify(result.calling) : null,
+            exemption_summary: exemptions ? JSON.stringify(exemptions) : null,
             lease_owner: null,
             lease_expires_at: null,
           })

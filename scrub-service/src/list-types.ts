@@ -416,6 +416,15 @@ export function listsOfSuppression(name: SuppressionTypeName): readonly AdminLis
   return listTypeOfSuppression(name).includes as readonly AdminListKind[];
 }
 
+/**
+ * The windows a customer's exemption has for a number on this list, or null when nothing exempts it (the
+ * litigation list, a customer's own container: a do-not-call request to the seller ends any exemption).
+ */
+export function exemptionWindowsOf(kind: string): ExemptionWindows | null {
+  const t = LIST_TYPES.find((x) => x.kind === kind) as ListTypeShape | undefined;
+  return t && t.exemptible ? t.exemptionWindows : null;
+}
+
 /** "LitigationOnly or DNCAndLitigation" (error messages). */
 export function suppressionTypeChoices(): string {
   return orList(SUPPRESSION_TYPE_NAMES);

@@ -69,8 +69,13 @@ export interface NewScrubJob {
   apiKeyId?: string | null;
   /** Append time_zone, callable_now, next_call_at to good.csv (decision 131). */
   callingWindow?: boolean;
-  /** The instant they are evaluated at; default: the scrub's start. */
+  /**
+   * The scrub's evaluation instant, for the calling columns and the exemptions (kept only with one of them);
+   * default: the scrub's start.
+   */
   callingAt?: Date | null;
+  /** The user's exemption list (exemption_lists.id) whose records let registry-list numbers through (decision 161). */
+  exemptionListId?: number | null;
 }
 
 /** Inserts the queued job row and returns its id. Pass a transaction to reserve plan usage atomically. */
@@ -99,7 +104,8 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       input_bytes: inputBytes,
       usage_reserved: input.usageReserved ?? 0,
       calling_window: input.callingWindow === true,
-      calling_at: input.callingWindow && input.callingAt ? input.callingAt : null,
+      calling_at: (input.callingWindow || input.exemptionListId != null) && input.callingAt ? input.callingAt : null,
+      exemption_list_id: input.exemptionListId ?? null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

@@ -51,6 +51,8 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       calling_window: false,
       calling_at: null,
       calling_summary: null,
+      exemption_list_id: null,
+      exemption_summary: null,
       ...over,
     },
   };

@@ -52,6 +52,25 @@ export interface ScrubCertificate {
   dncRegistry: { registryDate: string; ageDays: number; validUntil: string; withinWindow: boolean } | null;
   /** Present when good.csv carries the calling-window columns: their instant and the data they come from. */
   callingWindow?: { at: string; rulesVersion: string; timeZoneSource: string };
+  /** Present when the scrub applied a customer's exemption list (decision 161). */
+  exemptions?: ExemptionProof;
+}
+
+/** The exemption list a scrub applied, at which version, at which instant, and what each basis let through. */
+export interface ExemptionProof {
+  listId: number;
+  name: string;
+  version: number;
+  /** SHA-256 (hex) of the list's rows as `phone,basis,date` lines sorted by phone. */
+  sha256: string | null;
+  /** Numbers on the list at that version. */
+  count: number;
+  /** The instant the records were judged at, YYYY-MM-DDTHH:MM:SSZ. */
+  at: string;
+  /** Good rows each basis let through. */
+  byBasis: { purchase: number; inquiry: number; consent: number };
+  /** The windows of each exemptible list the scrub checked (months; the rule's source). */
+  windows: { kind: string; purchaseMonths: number; inquiryMonths: number; source: string }[];
 }
 
 export interface CertificateSignature {

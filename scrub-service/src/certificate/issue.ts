@@ -13,6 +13,7 @@ import {
   CERTIFICATE_FORMAT,
   REGISTRY_VALID_DAYS,
   validUntil,
+  type ExemptionProof,
   type ListVersionProof,
   type OutputKind,
   type OutputProof,
@@ -43,6 +44,8 @@ export interface IssueInput {
   /** The download names of the result files, by kind. */
   fileNames: Record<OutputKind, string>;
   lists: ListUsed[];
+  /** The exemption list the scrub applied (decision 161). */
+  exemptions?: ExemptionProof | null;
   now: Date;
   key: SigningKey;
 }
@@ -129,6 +132,7 @@ export async function issueCertificate(db: Db, input: IssueInput): Promise<Issue
     ...(result.calling
       ? { callingWindow: { at: result.calling.at, rulesVersion: result.calling.rulesVersion, timeZoneSource: result.calling.timeZoneSource } }
       : {}),
+    ...(input.exemptions ? { exemptions: input.exemptions } : {}),
   };
   const text = certificateText(signCertificate(certificate, input.key));
   return {

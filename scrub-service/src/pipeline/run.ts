@@ -12,6 +12,10 @@ import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
 import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingSummary } from "../worker/calling/columns";
 import { callingClassTable } from "../worker/calling/exchanges";
+import { CLASS_GOOD } from "../worker/csv";
+import { decideExemptions, exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
+import { exemptionWindowsOf } from "../list-types";
 import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
 import { describeInput } from "./input/detect";
@@ -65,6 +69,8 @@ export interface ScrubResult extends ScrubProgress {
   input: { format: string; encoding: string; delimiter: string };
   /** The calling-window columns' summary, when they were asked for. */
   calling: CallingSummary | null;
+  /** With an exemption list: the good rows each basis let through (decision 161). */
+  exemptions: Record<ExemptionBasis, number> | null;
 }
 
 export interface ScrubRunInput {
@@ -78,6 +84,11 @@ export interface ScrubRunInput {
   states?: string[] | null;
   /** Append time_zone, callable_now and next_call_at to good rows, evaluated at this instant (ms). */
   calling?: { at: number } | null;
+  /**
+   * A customer's exemption list, applied at this instant (ms): a row on an exemptible list (list-types.ts) whose
+   * record applies then is good, with an `exemption` cell appended to good.csv (decision 161).
+   */
+  exemptions?: { index: ExemptionIndex; at: number } | null;
   pool: Piscina;
   onProgress?: (p: ScrubProgress) => void;
   signal?: AbortSignal;
@@ -143,6 +154,10 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   const callingTable = input.calling ? callingClassTable() : null;
   const calling = callingTable ? evaluateClasses(callingTable, input.calling!.at, reader.delim) : null;
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
+  const exemptions = input.exemptions ?? null;
+  // each list check's windows (null: never exempted), in the order of the checks
+  const exemptionWindows = input.lists.map((l) => exemptionWindowsOf(l.reason));
+  const byBasis = [0, 0, 0];
   try {
     await outs.open();
     const firstRow = reader.firstRow;
@@ -157,7 +172,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       await outs.writeHead(
         reader.bom,
         column.hasHeader ? { row: reader.firstRowBytes!, delim: reader.delim } : null,
-        calling ? callingHeaderBytes(reader.delim) : undefined,
+        goodHeaderExtra(calling ? callingHeaderBytes(reader.delim) : null, exemptions ? reader.delim : null),
       );
       if (column.hasHeader) reader.skipFirstRow();
     }
@@ -176,8 +191,15 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     /** The ordered step: duplicates need every earlier row; then the stages in order give each row its reason. */
     const classifyBatch = (p: ParseResult, listHits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot) => {
       const { classes, reasonIdx } = verdictArrays(slot, p.rows.count);
-      const findings = { codes: p.rows.codes, count: p.rows.count, dup, outOfState: p.outOfState, listHits };
-      return { classes, reasonIdx, ...classify(findings, stages, classes, reasonIdx) };
+      const n = p.rows.count;
+      // exemptions clear registry-list hits before the stages give reasons (decision 161)
+      const decided = exemptions ? decideExemptions(p.rows.codes, n, listHits, exemptionWindows, exemptions.index, exemptions.at) : null;
+      const findings = { codes: p.rows.codes, count: n, dup, outOfState: p.outOfState, listHits: decided ? decided.listHits : listHits };
+      const verdicts = classify(findings, stages, classes, reasonIdx);
+      const notes: ExemptionNotes | null = decided
+        ? exemptionNotes(decided, (r) => classes[r] === CLASS_GOOD, n, exemptions!.index, String.fromCharCode(delim))
+        : null;
+      return { classes, reasonIdx, ...verdicts, notes };
     };
 
     /** Slots whose batch is written, with the SHA-256 ticket of its output bytes (see takeSlot). */
@@ -262,6 +284,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             end: batch.end,
             outMem: slot.outMem,
             goodSuffixes,
+            goodNotes: c.notes ? { rowNote: c.notes.rowNote, notes: c.notes.notes } : undefined,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
       const prevWrite = writeChain;
@@ -272,6 +295,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         for (let i = 0; i < REASONS.length; i++) if (c.byReason[i]) progress.reasons[REASONS[i]] += c.byReason[i];
         const ticket = await outs.writeBatch(bufs, counts);
         if (goodSuffixes) for (let k = 0; k < goodSuffixes.counts.length; k++) callingCounts![k] += goodSuffixes.counts[k];
+        if (c.notes) for (let k = 0; k < byBasis.length; k++) byBasis[k] += c.notes.byBasis[k];
         progress.rowsDone += p.rows.count;
         progress.good += counts[0];
         progress.bad += counts[1];
@@ -305,6 +329,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       files,
       input: describeInput(reader.info!, String.fromCharCode(delim)),
       calling: calling ? summarizeCalling(callingTable!, calling, callingCounts!) : null,
+      exemptions: exemptions ? (Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, byBasis[k]])) as Record<ExemptionBasis, number>) : null,
     };
   } catch (e) {
     await outs.abort();
@@ -316,6 +341,16 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     await sideThread?.terminate();
     await reader.close();
   }
+}
+
+/** The cells good.csv's header gains: the calling columns, then `exemption`. */
+function goodHeaderExtra(calling: Uint8Array | null, exemptionDelim: number | null): Uint8Array | undefined {
+  const exemption = exemptionDelim === null ? null : new TextEncoder().encode(`${String.fromCharCode(exemptionDelim)}exemption`);
+  if (!calling || !exemption) return calling ?? exemption ?? undefined;
+  const both = new Uint8Array(calling.length + exemption.length);
+  both.set(calling);
+  both.set(exemption, calling.length);
+  return both;
 }
 
 function fileSize(p: string): number {

@@ -543,6 +543,14 @@ export interface EmitInput {
   describeInvalid?: boolean;
   /** Cells appended to every good row after the file's own (the calling-window columns). */
   goodSuffixes?: GoodSuffixes;
+  /** The `exemption` cell appended to every good row, after the calling columns (decision 161). */
+  goodNotes?: GoodNotes;
+}
+
+/** Per row an index into `notes` (0: the empty cell); the cells are quoted for the file's delimiter already. */
+export interface GoodNotes {
+  rowNote: Uint32Array;
+  notes: string[];
 }
 
 /**
@@ -594,6 +602,10 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   const reasonOf: Uint8Array[] = [];
   const sizes = [0, 0, 0];
   const suffixes = input.goodSuffixes;
+  const rowNote = input.goodNotes?.rowNote ?? null;
+  const noteBytes = input.goodNotes ? input.goodNotes.notes.map((t) => encoder.encode(t)) : null;
+  /** Good rows get cells after their own (calling columns, exemption): each is copied on its own. */
+  const appended = suffixes != null || noteBytes != null;
   // Good rows' appended cells: each row's class looked up once (integer arithmetic on the exchange), the cells
   // copied from one view per class, the counts kept here and added to the shared ones at the end.
   let rowClass: Uint16Array | null = null;
@@ -621,7 +633,8 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     // worst case escaping: every byte doubled + 3 per field; bounded by 3*len + 4 per field
     let s = escape[r] ? len * 2 + 3 * fields[r] + 8 : len;
     const c = classes[r];
-    if (rowClass && c === CLASS_GOOD && width > fields[r]) s += width - fields[r];
+    if (appended && c === CLASS_GOOD && width > fields[r]) s += width - fields[r];
+    if (noteBytes && c === CLASS_GOOD) s += 1 + noteBytes[rowNote![r]].length;
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
       reasonOf.push(rb);
@@ -645,7 +658,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   for (let r = 0; r < n; r++) {
     // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
     // neighbours of the same kind: most of a file goes out in a few large copies.
-    if (!suffixes && classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
+    if (!appended && classes[r] === CLASS_GOOD && escape[r] === 0 && rowEnd[r] < end && buf[rowEnd[r]] === LF) {
       let r1 = r;
       while (
         r1 + 1 < n &&
@@ -664,9 +677,9 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       r = r1;
       continue;
     }
-    if (rowClass && classes[r] === CLASS_GOOD && escape[r] === 0) {
-      // a good row with the appended cells: its bytes, padding to the header's width, its class's cells. Short
-      // rows and the cells (~45 bytes) are copied byte by byte: a subarray per copy costs more than the copy.
+    if (appended && classes[r] === CLASS_GOOD && escape[r] === 0) {
+      // a good row with the appended cells: its bytes, padding to the header's width, its class's cells, its note.
+      // Short rows and the cells (~45 bytes) are copied byte by byte: a subarray per copy costs more than the copy.
       const out = outs[0];
       let o = pos[0];
       const rs = rowStart[r];
@@ -677,9 +690,16 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
         o += re - rs;
       }
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
-      const k = rowClass[r];
-      const sb = suffixes!.bytes;
-      for (let i = suffixes!.starts[k], e = suffixes!.starts[k + 1]; i < e; i++) out[o++] = sb[i];
+      if (rowClass) {
+        const k = rowClass[r];
+        const sb = suffixes!.bytes;
+        for (let i = suffixes!.starts[k], e = suffixes!.starts[k + 1]; i < e; i++) out[o++] = sb[i];
+      }
+      if (noteBytes) {
+        out[o++] = delim;
+        const v = noteBytes[rowNote![r]];
+        for (let i = 0; i < v.length; i++) out[o++] = v[i];
+      }
       out[o++] = LF;
       pos[0] = o;
       continue;
@@ -696,11 +716,19 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       out.set(buf.subarray(rs, re), o);
       o += re - rs;
     }
-    if (rowClass && c === CLASS_GOOD) {
+    if (appended && c === CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
-      const v = suffixViews[rowClass[r]];
-      out.set(v, o);
-      o += v.length;
+      if (rowClass) {
+        const v = suffixViews[rowClass[r]];
+        out.set(v, o);
+        o += v.length;
+      }
+      if (noteBytes) {
+        out[o++] = delim;
+        const v = noteBytes[rowNote![r]];
+        out.set(v, o);
+        o += v.length;
+      }
     }
     if (c !== CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;

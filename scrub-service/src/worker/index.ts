@@ -1,7 +1,7 @@
 // piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
 import { BloomFilter, type SharedBloom } from "../lists/bloom";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
-import { emitRows, parseRows, type GoodSuffixes, type ParsedRows } from "./csv";
+import { emitRows, parseRows, type GoodNotes, type GoodSuffixes, type ParsedRows } from "./csv";
 
 export interface ParseTask {
   op: "parse";
@@ -40,6 +40,7 @@ export interface EmitTask {
   end: number;
   outMem?: SharedArrayBuffer;
   goodSuffixes?: GoodSuffixes;
+  goodNotes?: GoodNotes;
 }
 
 lowerThisThreadPriority(); // scrub threads yield to the threads that answer people (ops/thread-priority.ts)

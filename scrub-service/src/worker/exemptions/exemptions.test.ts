@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import { decideExemptions, exemptionNotes, findExemption, type ExemptionIndex } from "./decide";
+import { parseExemptionText, splitCsv } from "./parse";
+import {
+  addCalendarMonths,
+  BASIS_CONSENT,
+  BASIS_INQUIRY,
+  BASIS_PURCHASE,
+  dayOfIsoDate,
+  exemptionApplies,
+  exemptionEndDay,
+  isoDateOfDay,
+  type ExemptionWindows,
+} from "./windows";
+
+const FEDERAL: ExemptionWindows = { purchaseMonths: 18, inquiryMonths: 3, source: "federal" };
+const day = (iso: string) => dayOfIsoDate(iso)!;
+const at = (iso: string) => Date.parse(iso);
+const plus = (iso: string, months: number) => isoDateOfDay(addCalendarMonths(day(iso), months));
+
+describe("calendar months", () => {
+  it("adds months on the calendar, clamping to a shorter month's last day", () => {
+    expect(plus("2025-01-31", 18)).toBe("2026-07-31");
+    expect(plus("2025-03-01", 18)).toBe("2026-09-01");
+    expect(plus("2025-08-31", 18)).toBe("2027-02-28");
+    expect(plus("2025-11-30", 3)).toBe("2026-02-28");
+    expect(plus("2025-12-15", 3)).toBe("2026-03-15");
+  });
+  it("knows leap days", () => {
+    expect(plus("2023-11-30", 3)).toBe("2024-02-29");
+    expect(plus("2024-02-29", 18)).toBe("2025-08-29");
+    expect(plus("2024-02-29", 3)).toBe("2024-05-29");
+    expect(plus("2022-08-29", 18)).toBe("2024-02-29");
+    expect(dayOfIsoDate("2024-02-29")).not.toBeNull();
+    expect(dayOfIsoDate("2025-02-29")).toBeNull();
+    expect(dayOfIsoDate("2025-13-01")).toBeNull();
+    expect(dayOfIsoDate("2025-1-01")).toBeNull();
+  });
+});
+
+describe("when a record applies", () => {
+  it("a purchase on 2025-01-31 covers calls up to the end of 2026-07-30, not on 2026-07-31", () => {
+    const d = day("2025-01-31");
+    expect(exemptionApplies(BASIS_PURCHASE, d, FEDERAL, at("2026-07-30T23:59:59Z"))).toBe(true);
+    expect(exemptionApplies(BASIS_PURCHASE, d, FEDERAL, at("2026-07-31T00:00:00Z"))).toBe(false);
+    expect(exemptionApplies(BASIS_PURCHASE, d, FEDERAL, at("2026-07-31T16:00:00Z"))).toBe(false);
+    expect(isoDateOfDay(exemptionEndDay(BASIS_PURCHASE, d, FEDERAL)!)).toBe("2026-07-31");
+  });
+  it("an inquiry lasts 3 calendar months; across a leap day", () => {
+    const d = day("2023-11-30");
+    expect(exemptionApplies(BASIS_INQUIRY, d, FEDERAL, at("2024-02-28T23:59:59Z"))).toBe(true);
+    expect(exemptionApplies(BASIS_INQUIRY, d, FEDERAL, at("2024-02-29T00:00:00Z"))).toBe(false);
+    const leap = day("2024-02-29");
+    expect(exemptionApplies(BASIS_INQUIRY, leap, FEDERAL, at("2024-05-28T12:00:00Z"))).toBe(true);
+    expect(exemptionApplies(BASIS_INQUIRY, leap, FEDERAL, at("2024-05-29T12:00:00Z"))).toBe(false);
+  });
+  it("consent has no end, but a record dated after the instant never applies", () => {
+    const d = day("2024-02-29");
+    expect(exemptionApplies(BASIS_CONSENT, d, FEDERAL, at("2024-02-29T00:00:00Z"))).toBe(true);
+    expect(exemptionApplies(BASIS_CONSENT, d, FEDERAL, at("2034-02-28T00:00:00Z"))).toBe(true);
+    expect(exemptionApplies(BASIS_CONSENT, d, FEDERAL, at("2024-02-28T23:59:59Z"))).toBe(false);
+    expect(exemptionApplies(BASIS_PURCHASE, day("2026-07-31"), FEDERAL, at("2026-07-30T12:00:00Z"))).toBe(false);
+    expect(exemptionEndDay(BASIS_CONSENT, d, FEDERAL)).toBeNull();
+  });
+  it("a list with its own, shorter windows ends sooner", () => {
+    const shorter: ExemptionWindows = { purchaseMonths: 12, inquiryMonths: 1, source: "state" };
+    const d = day("2025-03-01");
+    expect(exemptionApplies(BASIS_PURCHASE, d, FEDERAL, at("2026-05-01T12:00:00Z"))).toBe(true);
+    expect(exemptionApplies(BASIS_PURCHASE, d, shorter, at("2026-05-01T12:00:00Z"))).toBe(false);
+  });
+});
+
+function index(rows: [number, number, string][]): ExemptionIndex {
+  const sorted = [...rows].sort((a, b) => a[0] - b[0]);
+  return {
+    numbers: Float64Array.from(sorted, (r) => r[0]),
+    basis: Uint8Array.from(sorted, (r) => r[1]),
+    day: Int32Array.from(sorted, (r) => day(r[2])),
+  };
+}
+
+describe("decideExemptions", () => {
+  const A = 2125552301; // purchase, valid
+  const B = 2125552302; // purchase, expired
+  const C = 2125552303; // consent, on litigation too
+  const D = 2125552304; // inquiry, on a state list with a shorter window
+  const E = 2125552305; // no record
+  const idx = index([
+    [A, BASIS_PURCHASE, "2025-08-01"],
+    [B, BASIS_PURCHASE, "2024-01-15"],
+    [C, BASIS_CONSENT, "2020-05-05"],
+    [D, BASIS_INQUIRY, "2026-09-10"],
+  ]);
+  const codes = Float64Array.from([A, B, C, D, E, -3]);
+  const when = at("2026-11-26T15:00:00Z");
+  const state: ExemptionWindows = { purchaseMonths: 12, inquiryMonths: 2, source: "state" };
+  // lists: litigation (never exempted), dnc (federal), dnc-xx (state windows), a container (never)
+  const lit = Uint8Array.from([0, 0, 1, 0, 0, 0]);
+  const dnc = Uint8Array.from([1, 1, 1, 1, 1, 0]);
+  const dncXx = Uint8Array.from([0, 0, 0, 1, 0, 0]);
+  const windows = [null, FEDERAL, state, null];
+
+  it("clears a registry hit only when the record applies under that list's windows", () => {
+    expect(findExemption(idx, A)).toBeGreaterThanOrEqual(0);
+    expect(findExemption(idx, E)).toBe(-1);
+    const d = decideExemptions(codes, 6, [lit, dnc, dncXx, null], windows, idx, when);
+    expect([...d.listHits[1]!]).toEqual([0, 1, 0, 0, 1, 0]); // A, C, D cleared on the federal list
+    expect([...d.listHits[2]!]).toEqual([0, 0, 0, 1, 0, 0]); // D's inquiry is past the state's 2 months
+    expect(d.listHits[0]).toBe(lit); // litigation untouched
+    expect([...dnc]).toEqual([1, 1, 1, 1, 1, 0]); // the input was not changed
+    expect([...d.record].map((k) => (k < 0 ? -1 : idx.numbers[k]))).toEqual([A, -1, C, -1, -1, -1]);
+    expect(isoDateOfDay(d.endDay[0])).toBe("2027-02-01");
+    expect(d.endDay[2]).toBe(-1);
+  });
+
+  it("notes only rows that end good, counted per basis, quoted for the delimiter", () => {
+    const d = decideExemptions(codes, 6, [lit, dnc, dncXx, null], windows, idx, when);
+    const good = [true, false, false, false, false, false]; // C stays bad: litigation
+    const n = exemptionNotes(d, (r) => good[r], 6, idx, ",");
+    expect(n.byBasis).toEqual([1, 0, 0]);
+    expect(n.notes[n.rowNote[0]]).toBe('"purchase 2025-08-01, exempt until 2027-02-01"');
+    expect(n.rowNote[2]).toBe(0);
+    const semi = exemptionNotes(d, (r) => r === 0 || r === 2, 6, idx, ";");
+    expect(semi.notes[semi.rowNote[0]]).toBe("purchase 2025-08-01, exempt until 2027-02-01");
+    expect(semi.notes[semi.rowNote[2]]).toBe("consent 2020-05-05");
+    expect(semi.byBasis).toEqual([1, 0, 1]);
+  });
+
+  it("a container hit is never cleared, consent or not", () => {
+    const container = Uint8Array.from([0, 0, 1, 0, 0, 0]);
+    const d = decideExemptions(codes, 6, [container, dnc], [null, FEDERAL], idx, when);
+    expect(d.listHits[0]![2]).toBe(1);
+    expect(d.listHits[1]![2]).toBe(0);
+  });
+});
+
+describe("parseExemptionText", () => {
+  const today = day("2026-11-26");
+  it("reads rows with or without a header, sorted, the later date of one basis kept", () => {
+    const r = parseExemptionText("\uFEFFPhone,Basis,Date\r\n(212) 555-2345,Purchase,2025-03-01\n\n2125552300,consent,2024-02-29\n212.555.2345,purchase,2025-04-01\n", today);
+    expect(r).toEqual({
+      ok: true,
+      rows: [
+        { number: 2125552300, basis: BASIS_CONSENT, day: day("2024-02-29") },
+        { number: 2125552345, basis: BASIS_PURCHASE, day: day("2025-04-01") },
+      ],
+    });
+    const plain = parseExemptionText("2125552345,inquiry,2026-11-26", today);
+    expect(plain.ok && plain.rows[0].basis).toBe(BASIS_INQUIRY);
+    const columns = parseExemptionText("date;basis;mobile\n2026-01-02;consent;2125552345", today);
+    expect(columns.ok && columns.rows[0].day).toBe(day("2026-01-02"));
+  });
+  it("names every bad line: malformed date, unknown basis, future date, a number with two bases, a bad number", () => {
+    const text = [
+      "phone,basis,date",
+      "2125552345,purchase,2025-02-30",
+      "2125552346,sale,2025-02-01",
+      "2125552347,consent,2026-11-27",
+      "2125552348,purchase,2025-01-01",
+      "2125552349,inquiry,2026-10-01",
+      "212-555-2348,consent,2024-01-01",
+      "555-1234,consent,2024-01-01",
+      "2125552350,consent",
+    ].join("\n");
+    const r = parseExemptionText(text, today);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      'Line 2: date "2025-02-30" is not a real date in the form YYYY-MM-DD.',
+      'Line 3: basis "sale" is not purchase, inquiry or consent.',
+      "Line 4: date 2026-11-27 is in the future (today is 2026-11-26, UTC).",
+      "Line 7: 212-555-2348 is on line 5 as purchase and here as consent; give each number one basis.",
+      expect.stringMatching(/^Line 8: "555-1234" is not a valid phone number \(7 digits/),
+      "Line 9: expected phone,basis,date, found 2 cells.",
+    ]);
+  });
+  it("refuses an empty list and a header without the columns; lists at most 20 errors", () => {
+    expect(parseExemptionText("phone,basis,date\n", today)).toEqual({ ok: false, errors: ["The list has no rows: give one phone,basis,date row per number."] });
+    expect(parseExemptionText("name,basis\nx,y", today)).toEqual({
+      ok: false,
+      errors: ["Line 1: the header must name the phone, basis and date columns (phone,basis,date)."],
+    });
+    const many = parseExemptionText(Array.from({ length: 25 }, (_, i) => `21255523${10 + i},gift,2025-01-01`).join("\n"), today);
+    expect(!many.ok && many.errors.length).toBe(21);
+    expect(!many.ok && many.errors[20]).toBe("…and 5 more lines with errors.");
+  });
+  it("counts lines through quoted line breaks", () => {
+    expect(splitCsv('"a\nb",c\nd,e').map((r) => r.line)).toEqual([1, 3]);
+    expect(splitCsv('"x,""y""",z')[0].cells).toEqual(['x,"y"', "z"]);
+  });
+});
