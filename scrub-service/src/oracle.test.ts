@@ -15,7 +15,8 @@ import { adminListIds, cleanupService, createContainer, createUser, startService
 import { AREA_CODE_STATES } from "./worker/area-codes";
 import { seededRandom } from "./test/random";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { STATE_LIST_KINDS } from "./list-types";
+import { exemptionWindowsOf, STATE_LIST_KINDS } from "./list-types";
+import { createExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
 
 const ROWS = 200_000;
 
@@ -140,6 +141,30 @@ interface RefLists {
   /** The state DNC lists by kind, checked after the federal list in registry order. */
   stateLists: Map<string, Set<number>>;
   states: Set<string> | null;
+  /** A customer's exemption records and the instant they are judged at (decision 161). */
+  exemptions?: { records: Map<number, RefExemption>; at: number };
+}
+
+interface RefExemption {
+  basis: "purchase" | "inquiry" | "consent";
+  date: string;
+}
+
+/**
+ * A list's windows (the registry's months: federal 18 and 3, a state's own), the date arithmetic written
+ * independently of the engine: the record's date has begun, and a purchase or an inquiry is less than its months
+ * old (the same day of the month later, or that month's last day when it has no such day). Returns the end day
+ * (YYYY-MM-DD), null for consent (no end), undefined when the record does not apply.
+ */
+function refExemptionEnd(e: RefExemption, at: number, w: { purchaseMonths: number; inquiryMonths: number }): string | null | undefined {
+  const [y, m, d] = e.date.split("-").map(Number);
+  if (Date.UTC(y, m - 1, d) > at) return undefined;
+  if (e.basis === "consent") return null;
+  const months = e.basis === "purchase" ? w.purchaseMonths : w.inquiryMonths;
+  let end = new Date(Date.UTC(y, m - 1 + months, d));
+  if (end.getUTCDate() !== d) end = new Date(Date.UTC(y, m + months, 0)); // rolled over: the last day of the month
+  if (at >= end.getTime()) return undefined;
+  return end.toISOString().slice(0, 10);
 }
 
 function reference(text: string, delim: string, lists: RefLists) {
@@ -150,7 +175,8 @@ function reference(text: string, delim: string, lists: RefLists) {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const line = (r: RefField[]) => r.map(refCell).join(delim);
   const head = line(header);
-  const out = { good: bom + head + "\n", bad: bom + head + delim + "reason\n", invalid: bom + head + delim + "reason\n" };
+  const ex = lists.exemptions;
+  const out = { good: bom + head + (ex ? `${delim}exemption` : "") + "\n", bad: bom + head + delim + "reason\n", invalid: bom + head + delim + "reason\n" };
   const counts = { good: 0, bad: 0, invalid: 0 };
   const seen = new Set<number>();
   for (const r of rows.slice(1)) {
@@ -158,6 +184,7 @@ function reference(text: string, delim: string, lists: RefLists) {
     const x = refNormalize(v);
     let kind: "good" | "bad" | "invalid";
     let reason = "";
+    let note = "";
     if (typeof x === "string") {
       kind = "invalid";
       reason = x;
@@ -170,15 +197,28 @@ function reference(text: string, delim: string, lists: RefLists) {
       if (lists.states && !lists.states.has(state)) [kind, reason] = ["bad", "state"];
       else if (lists.container.has(x)) [kind, reason] = ["bad", "container"];
       else if (lists.litigation.has(x)) [kind, reason] = ["bad", "litigation"];
-      else if (lists.dnc.has(x)) [kind, reason] = ["bad", "dnc"];
       else {
-        const onState = [...lists.stateLists].find(([, set]) => set.has(x));
-        if (onState) [kind, reason] = ["bad", onState[0]];
-        else kind = "good";
+        // the registry lists holding it (the federal list, then the states in order); a record clears the ones whose
+        // windows it is within; the first one left gives the reason
+        const held = [["dnc", lists.dnc] as const, ...lists.stateLists].filter(([, set]) => set.has(x)).map(([k]) => k);
+        const rec = ex?.records.get(x);
+        const ends: string[] = [];
+        const left = held.filter((k) => {
+          const end = rec ? refExemptionEnd(rec, ex!.at, exemptionWindowsOf(k)!) : undefined;
+          if (end === undefined) return true;
+          if (end !== null) ends.push(end);
+          return false;
+        });
+        if (left.length) [kind, reason] = ["bad", left[0]];
+        else if (held.length && rec) {
+          kind = "good";
+          note = rec.basis === "consent" ? `consent ${rec.date}` : `"${rec.basis} ${rec.date}, exempt until ${ends.sort()[0]}"`;
+        } else kind = "good";
       }
     }
     counts[kind]++;
-    if (kind === "good") out.good += line(r) + "\n";
+    if (kind === "good" && ex) out.good += line(r) + delim.repeat(Math.max(0, width - r.length)) + delim + note + "\n";
+    else if (kind === "good") out.good += line(r) + "\n";
     else out[kind] += line(r) + delim.repeat(Math.max(0, width - r.length)) + delim + reason + "\n";
   }
   return { out, counts };
@@ -391,6 +431,73 @@ for (const kind of storeKinds) {
       for (const r of ["litigation", "dnc", ...STATE_LIST_KINDS, "container", "duplicate", "state", "excel_notation", "empty", "wrong_length", "service_area_code", "unassigned_area_code", "service_exchange", "fictional_number", "two_numbers", "not_nanp"]) {
         expect(reasons[r], r).toBeGreaterThan(0);
       }
+
+      // The same file and lists with an exemption list (decision 161): records on every kind of list (a row on the
+      // federal or a state list becomes good while its record applies under every such list's own windows;
+      // litigation and container rows never), dates on both sides of each window's end and after the instant,
+      // month ends and leap days.
+      const r = seededRandom(kind === "redis" ? 99 : kind === "cluster" ? 98 : 97);
+      const at = Date.parse("2026-07-31T12:00:00Z");
+      const dates = ["2025-01-30", "2025-01-31", "2025-02-01", "2026-04-30", "2026-05-01", "2024-02-29", "2026-07-31", "2026-08-01", "2025-08-31", "2026-04-29"];
+      const pool = [
+        ...g.dnc,
+        ...[...g.litigation].slice(0, 500),
+        ...[...g.container].slice(0, 500),
+        ...[...g.stateLists.values()].flatMap((set) => [...set].slice(0, 300)),
+      ];
+      const records = new Map<number, RefExemption>();
+      for (let i = 0; i < 12_000; i++) {
+        const x = pool[Math.floor(r() * pool.length)];
+        if (records.has(x)) continue;
+        const basis = (["purchase", "inquiry", "consent"] as const)[Math.floor(r() * 3)];
+        records.set(x, { basis, date: dates[Math.floor(r() * dates.length)] });
+      }
+      const exemptionText = [...records].map(([x, e]) => `${x},${e.basis},${e.date}`).join("\n");
+      const exemptionList = await createExemptionList(handle.db, { userId, name: "oracle" });
+      await loadExemptions(handle.db, { listId: exemptionList.id, userId, mode: "replace", rows: readExemptionRows(exemptionText, new Date("2026-11-26T00:00:00Z")) });
+      const exemptJob = await createScrubJob(handle.db, {
+        userId,
+        fileName: "input.csv",
+        inputPath: input,
+        suppressionType: "DNCAndLitigation",
+        containerId,
+        states,
+        exemptionListId: exemptionList.id,
+        callingAt: new Date(at),
+      });
+      await svc.enqueue(exemptJob);
+      expect(await svc.waitFor("job", exemptJob, 110_000)).toBe("completed");
+      const exJob = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", exemptJob).executeTakeFirstOrThrow();
+      const exFiles = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", exemptJob).execute();
+      const wantEx = reference(g.text, g.delim, {
+        container: g.container,
+        litigation: g.litigation,
+        dnc: g.dnc,
+        stateLists: g.stateLists,
+        states: new Set(states),
+        exemptions: { records, at },
+      });
+      let wrong = 0;
+      for (const k of ["good", "bad", "invalid"] as const) {
+        const a = fs.readFileSync(exFiles.find((f) => f.kind === k)!.path, "utf8").split("\n");
+        const b = wantEx.out[k].split("\n");
+        for (let i = 0; i < Math.max(a.length, b.length); i++) {
+          if (a[i] !== b[i]) {
+            if (wrong < 5) console.warn(`[exemptions ${k}] line ${i}: got ${JSON.stringify(a[i])} want ${JSON.stringify(b[i])}`);
+            wrong++;
+          }
+        }
+      }
+      expect(wrong).toBe(0);
+      expect([Number(exJob.good_count), Number(exJob.bad_count), Number(exJob.invalid_count)]).toEqual([
+        wantEx.counts.good,
+        wantEx.counts.bad,
+        wantEx.counts.invalid,
+      ]);
+      // every basis let rows through, and fewer DNC rows are bad than without exemptions
+      const byBasis = (exJob.exemption_summary as { byBasis: Record<string, number> }).byBasis;
+      for (const b of ["purchase", "inquiry", "consent"]) expect(byBasis[b], b).toBeGreaterThan(0);
+      expect((exJob.reason_counts as Record<string, number>).dnc).toBeLessThan(reasons.dnc);
     });
   });
 }
