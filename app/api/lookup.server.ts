@@ -11,8 +11,11 @@ import { callingClassOf, callingClassTable } from "../../scrub-service/src/worke
 import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
 import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
 import { evaluateCalling, isoSecond } from "../../scrub-service/src/worker/calling/window";
+import type { ExemptionRow } from "../../scrub-service/src/worker/exemptions/parse";
+import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "../../scrub-service/src/worker/exemptions/windows";
 import {
   CONTAINER_REASON,
+  exemptionWindowsOf,
   SUPPRESSION_LIST_TYPES,
   SUPPRESSION_TYPE_NAMES,
   listTypeOfSuppression,
@@ -49,6 +52,8 @@ export const lookupSchema = z.object({
   container_id: z.number({ error: "container_id must be a container id" }).int().positive().max(2_147_483_647).nullable().optional(),
   /** The instant timeZones/callableNow/nextCallAt are answered for (default: now). Decision 131. */
   at: z.string({ error: "at must be a string" }).max(40, "at is too long").optional(),
+  /** The key owner's exemption list: each answer says `exempt` (basis, date, until) when a record lets the number be called at `at`. Decision 161. */
+  exemptions: z.number({ error: "exemptions must be an exemption list id" }).int().positive().max(2_147_483_647).nullable().optional(),
 });
 
 export type LookupRequest = z.infer<typeof lookupSchema>;
@@ -75,6 +80,8 @@ export interface LookupInput {
   containerId: number | null | undefined;
   /** The calling answers' instant (ms), when sent. */
   at?: number;
+  /** The exemption list to apply, when sent (decision 161). */
+  exemptionListId?: number | null;
 }
 
 /**
@@ -113,7 +120,13 @@ export function lookupInputOf(bytes: Buffer, { scan = true } = {}): LookupInput 
     }
     at = parsed.ms;
   }
-  return { entries: parseEntries(input.numbers), suppressionType: input.suppression_type, containerId: input.container_id, at };
+  return {
+    entries: parseEntries(input.numbers),
+    suppressionType: input.suppression_type,
+    containerId: input.container_id,
+    at,
+    exemptionListId: input.exemptions ?? null,
+  };
 }
 
 export interface ParsedEntries {
@@ -321,7 +334,13 @@ function invalidPart(c: number): Buffer {
 export function lookupResponseJson(
   { codes, at, distinct, echo, echoStarts, echoEnds }: ParsedEntries,
   answer: LookupAnswer,
-  input: { suppressionType: SuppressionTypeName; containerId: number | null; at?: number },
+  input: {
+    suppressionType: SuppressionTypeName;
+    containerId: number | null;
+    at?: number;
+    /** The exemption list applied: its id and version, and the records of the numbers asked about (decision 161). */
+    exemptions?: { id: number; version: number; records: Map<number, ExemptionRow> } | null;
+  },
 ): Buffer {
   const atMs = input.at ?? Date.now();
   const admin = answer.lists.filter((l) => l.kind !== "container");
@@ -333,18 +352,38 @@ export function lookupResponseJson(
     for (const h of l.hits) (onLists[h] ??= []).push(li);
   });
   const checked = listTypeOfSuppression(input.suppressionType).includes;
+  const exemptions = input.exemptions ?? null;
   const listsPart = new Map<string, Buffer>();
-  const listsJson = (held: number[] | undefined): Buffer => {
-    const key = held ? held.join(",") : "";
+  /** A combination of lists (and, with exemptions, the number's record) answered once per request. */
+  const listsJson = (held: number[] | undefined, record: ExemptionRow | undefined): Buffer => {
+    const key = (held ? held.join(",") : "") + (record ? `|${record.basis}|${record.day}` : "");
     let part = listsPart.get(key);
     if (part === undefined) {
       const lists = (held ?? []).filter((li) => li < admin.length).map((li) => admin[li].kind as AdminListKind);
       const inContainers = (held ?? []).filter((li) => li >= admin.length).map((li) => ({ id: ordered[li].id, name: ordered[li].name }));
-      const byList = checked.find((k) => lists.includes(k));
+      // a checked list holding the number suppresses it unless the record applies under that list's windows
+      let covered = false;
+      const ends: number[] = [];
+      const uncovered = checked.filter((k) => {
+        if (!lists.includes(k)) return false;
+        const w = record ? exemptionWindowsOf(k) : null;
+        if (!record || !w || !exemptionApplies(record.basis, record.day, w, atMs)) return true;
+        covered = true;
+        const end = exemptionEndDay(record.basis, record.day, w);
+        if (end !== null) ends.push(end);
+        return false;
+      });
+      const byList = uncovered[0];
       const byContainer = input.containerId != null && inContainers.some((c) => c.id === input.containerId);
       const suppressedBy = byList ?? (byContainer ? CONTAINER_REASON.reason : null);
+      // `exempt` only when an exemption is what lets the number be called
+      const exempt =
+        suppressedBy === null && record && covered
+          ? { basis: EXEMPTION_BASES[record.basis], date: isoDateOfDay(record.day), until: ends.length ? isoDateOfDay(Math.min(...ends)) : null }
+          : null;
       part = Buffer.from(
-        `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${suppressedBy !== null},"suppressed_by":${JSON.stringify(suppressedBy)}}`,
+        `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${suppressedBy !== null},"suppressed_by":${JSON.stringify(suppressedBy)}` +
+          (exemptions ? `,"exempt":${JSON.stringify(exempt)}}` : "}"),
       );
       listsPart.set(key, part);
     }
@@ -361,17 +400,23 @@ export function lookupResponseJson(
     out.bytes(numberHead);
     const c = codes[i];
     if (c < 0) {
-      out.bytes(invalidPart(c));
+      const part = invalidPart(c);
+      if (exemptions) {
+        out.bytes(part.subarray(0, part.length - 1));
+        out.raw(',"exempt":null}');
+      } else out.bytes(part);
       continue;
     }
     out.digits(c);
     out.bytes(placePart(c));
     out.bytes(callingPart(c, atMs));
-    out.bytes(listsJson(onLists[at[i]]));
+    out.bytes(listsJson(onLists[at[i]], exemptions?.records.get(c)));
   }
   out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
   out.raw(`,"at":"${isoSecond(atMs)}","calling_rules_version":${JSON.stringify(CALLING_RULES_VERSION)}`);
   out.raw(`,"lists":${JSON.stringify(admin.map((l) => ({ kind: l.kind, version: l.version })))}`);
-  out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}}`);
+  out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}`);
+  if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);
+  out.raw("}");
   return out.done();
 }

@@ -11,7 +11,15 @@ const CALLING_WINDOW_TEXT =
   "true: good.csv gains three columns after the file's own: time_zone (IANA names, several joined by | in alphabetical order, empty for " +
   "toll-free and other non-geographic numbers), callable_now (yes/no at the instant) and next_call_at (the earliest lawful instant at or after it, " +
   "YYYY-MM-DDTHH:MM:SSZ), under the federal, state and CRTC calling hours, Sunday and holiday bans included (rules version in the job's calling_window).";
-const CALLING_AT_TEXT = "With calling_window=true: the instant the columns are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start.";
+const CALLING_AT_TEXT =
+  "With calling_window=true or exemptions: the instant the calling columns and the exemptions are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start.";
+const EXEMPTIONS_TEXT =
+  "One of your exemption lists (GET /exemption-lists): a number on the DNC list stays good when its record applies at `at` (a purchase within 18 " +
+  "calendar months before it, an inquiry within 3, written consent dated before it); litigation and your container are never exempted. good.csv " +
+  "gains an exemption column (\"purchase 2025-03-01, exempt until 2026-09-01\").";
+const EXEMPTION_ROWS_TEXT =
+  "Rows phone, basis (purchase, inquiry or consent) and date (YYYY-MM-DD, not in the future); one basis per number. Any bad row refuses the whole " +
+  "request with 422 and one detail per bad line (line N = rows[N-1], or the file's line).";
 
 const error = (description: string) => ({
   description,
@@ -73,7 +81,7 @@ export const openApiDocument = {
   },
   servers: [{ url: "/api/v1" }],
   security: [{ bearerAuth: [] }],
-  tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Account" }],
+  tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Exemptions" }, { name: "Account" }],
   paths: {
     "/scrubs": {
       get: {
@@ -133,6 +141,7 @@ export const openApiDocument = {
                   states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
                   file_name: { type: "string" },
                   calling_window: { type: "string", enum: ["true", "false"], description: CALLING_WINDOW_TEXT },
+                  exemptions: { type: "integer", description: EXEMPTIONS_TEXT },
                   at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                 },
               },
@@ -148,6 +157,7 @@ export const openApiDocument = {
                   states: { type: "array", items: { type: "string", pattern: "^[A-Za-z]{2}$" } },
                   file_name: { type: "string" },
                   calling_window: { type: "boolean", description: CALLING_WINDOW_TEXT },
+                  exemptions: { type: ["integer", "null"], description: EXEMPTIONS_TEXT },
                   at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                 },
               },
@@ -241,7 +251,11 @@ export const openApiDocument = {
                   at: {
                     type: "string",
                     format: "date-time",
-                    description: "The instant timeZones, callableNow and nextCallAt answer for: ISO-8601 with its UTC offset; default: now.",
+                    description: "The instant timeZones, callableNow and nextCallAt (and exempt) answer for: ISO-8601 with its UTC offset; default: now.",
+                  },
+                  exemptions: {
+                    type: ["integer", "null"],
+                    description: "One of your exemption lists: each result then has `exempt`, and the answer names exemption_list (id and version).",
                   },
                 },
               },
@@ -257,7 +271,7 @@ export const openApiDocument = {
           },
           ...commonErrors,
           ...workErrors,
-          "404": error("container_id is not one of your containers (not_found)."),
+          "404": error("container_id is not one of your containers, or exemptions not one of your exemption lists (not_found)."),
           "413": error("The body is larger than 64 KB (payload_too_large)."),
           "415": error("The body is not application/json (unsupported_media_type)."),
           "422": error("numbers is missing, empty or longer than 1,000, or another field is invalid (validation_failed)."),
@@ -336,6 +350,118 @@ export const openApiDocument = {
           },
           "404": error("No such load for this account (not_found)."),
           ...commonErrors,
+        },
+      },
+    },
+    "/exemption-lists": {
+      get: {
+        tags: ["Exemptions"],
+        summary: "List exemption lists",
+        responses: {
+          "200": {
+            description: "The account's exemption lists.",
+            headers: rateHeaders,
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/ExemptionList" } } } },
+              },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+      post: {
+        tags: ["Exemptions"],
+        summary: "Create an exemption list with its rows",
+        description: `Established business relationships and written consents (decision 161). ${EXEMPTION_ROWS_TEXT}`,
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                required: ["name", "file"],
+                properties: { name: { type: "string" }, description: { type: "string" }, file: { type: "string", format: "binary", description: "CSV: phone,basis,date (a header row is optional)." } },
+              },
+            },
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["name", "rows"],
+                properties: { name: { type: "string" }, description: { type: "string" }, rows: { $ref: "#/components/schemas/ExemptionRows" } },
+              },
+              example: { name: "CRM export", rows: [{ phone: "(212) 555-2142", basis: "purchase", date: "2025-03-01" }] },
+            },
+          },
+        },
+        responses: {
+          "201": {
+            description: "Created and loaded.",
+            headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
+            content: { "application/json": { schema: { type: "object", properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" } } } } },
+          },
+          ...commonErrors,
+          ...workErrors,
+        },
+      },
+    },
+    "/exemption-lists/{id}": {
+      get: {
+        tags: ["Exemptions"],
+        summary: "Get an exemption list",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: {
+          "200": {
+            description: "The list.",
+            headers: rateHeaders,
+            content: { "application/json": { schema: { type: "object", properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" } } } } },
+          },
+          "404": error("No such exemption list for this account (not_found)."),
+          ...commonErrors,
+        },
+      },
+      post: {
+        tags: ["Exemptions"],
+        summary: "Load rows into an exemption list",
+        description:
+          "mode add (default): new numbers join; a number already on the list keeps its basis and the later date, and another basis for it refuses the " +
+          `request. mode replace: the rows become the whole list. All or nothing; the list's version and SHA-256 change. ${EXEMPTION_ROWS_TEXT}`,
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                required: ["file"],
+                properties: { mode: { type: "string", enum: ["add", "replace"] }, file: { type: "string", format: "binary" } },
+              },
+            },
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["rows"],
+                properties: { mode: { type: "string", enum: ["add", "replace"] }, rows: { $ref: "#/components/schemas/ExemptionRows" } },
+              },
+            },
+          },
+        },
+        responses: {
+          "200": {
+            description: "Loaded.",
+            headers: rateHeaders,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" }, written: { type: "integer", description: "Numbers new or changed." } },
+                },
+              },
+            },
+          },
+          ...commonErrors,
+          ...workErrors,
+          "404": error("No such exemption list for this account (not_found)."),
         },
       },
     },
@@ -442,6 +568,20 @@ export const openApiDocument = {
               },
             },
           },
+          exemptions: {
+            type: ["object", "null"],
+            description: "Present when the scrub was asked for exemptions: the list, and once completed its version and SHA-256, the instant and the good rows each basis let through.",
+            properties: {
+              list_id: { type: ["integer", "null"] },
+              version: { type: ["integer", "null"] },
+              sha256: { type: ["string", "null"] },
+              at: { type: ["string", "null"], format: "date-time" },
+              counts: {
+                type: ["object", "null"],
+                properties: { purchase: { type: "integer" }, inquiry: { type: "integer" }, consent: { type: "integer" } },
+              },
+            },
+          },
           calling_window: {
             type: ["object", "null"],
             description: "Present when the scrub was asked for calling_window=true: the instant (null until the job starts), and once completed the good rows by answer and by time zone.",
@@ -463,6 +603,33 @@ export const openApiDocument = {
                 items: { type: "object", properties: { time_zones: { type: "string" }, count: { type: "integer" } } },
               },
             },
+          },
+        },
+      },
+      ExemptionList: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          name: { type: "string" },
+          description: { type: "string" },
+          size: { type: "integer", description: "Numbers on the list." },
+          version: { type: "integer", description: "Increases with every load; a scrub's certificate names the version it applied." },
+          sha256: { type: ["string", "null"], description: "SHA-256 (hex) of the rows as phone,basis,date lines sorted by phone." },
+          created_at: { type: "string", format: "date-time" },
+          updated_at: { type: "string", format: "date-time" },
+        },
+      },
+      ExemptionRows: {
+        type: "array",
+        minItems: 1,
+        maxItems: 100000,
+        items: {
+          type: "object",
+          required: ["phone", "basis", "date"],
+          properties: {
+            phone: { type: ["string", "integer"] },
+            basis: { type: "string", enum: ["purchase", "inquiry", "consent"] },
+            date: { type: "string", format: "date" },
           },
         },
       },
@@ -524,6 +691,11 @@ export const openApiDocument = {
           },
           suppressed: { type: "boolean" },
           suppressed_by: { type: ["string", "null"], description: "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type." },
+          exempt: {
+            type: ["object", "null"],
+            description: "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
+            properties: { basis: { type: "string" }, date: { type: "string", format: "date" }, until: { type: ["string", "null"], format: "date" } },
+          },
           timeZones: {
             type: "array",
             items: { type: "string" },
@@ -551,6 +723,11 @@ export const openApiDocument = {
           containers: {
             type: "array",
             items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, version: { type: "integer" } } },
+          },
+          exemption_list: {
+            type: "object",
+            description: "Only when the request names exemptions: the list and the version read.",
+            properties: { id: { type: "integer" }, version: { type: "integer" } },
           },
         },
       },

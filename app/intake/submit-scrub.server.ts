@@ -4,6 +4,7 @@ import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "
 import type { SuppressionType } from "~/utils/purge-wizard";
 import { CSV_MESSAGES } from "~/utils/purge-wizard";
 import { getCategoryOption, getContainerOption } from "~/models/purge.server";
+import { getExemptionList, parseExemptionListId } from "~/models/exemption.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { staleDncRefusal } from "~/models/dnc-clock.server";
@@ -41,6 +42,11 @@ export interface ScrubSubmission {
   now?: Date;
   /** Add the calling-window columns to good.csv, evaluated at `at` (null: the scrub's start). Decision 131. */
   calling?: { at: Date | null } | null;
+  /**
+   * The user's exemption list (its id as sent; others' are refused), applied at `at` (null: the scrub's start):
+   * registry-list numbers with a valid exemption then are good. Decision 161.
+   */
+  exemptions?: { listId: string | number; at: Date | null } | null;
 }
 
 const STATE_CODES = new Set(US_STATES.map((s) => s.code));
@@ -65,6 +71,13 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
     const c = await getContainerOption(db, userId, String(input.containerId));
     if (!c) throw new IntakeInputError("The selected container was not found. Please choose it again.", "container");
     containerId = Number(c.id);
+  }
+  let exemptionListId: number | null = null;
+  if (input.exemptions) {
+    const id = parseExemptionListId(input.exemptions.listId);
+    const list = id ? await getExemptionList(db, { id, userId }) : undefined;
+    if (!list) throw new IntakeInputError("The selected exemption list was not found. Please choose it again.", "exemptions");
+    exemptionListId = list.id;
   }
   if (input.suppressionType === "DNCAndLitigation") {
     const refusal = await staleDncRefusal(db, input.now);
@@ -94,6 +107,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
         categoryId,
         states,
         callingWindow: input.calling != null,
+        exemptionListId,
       });
       if (twin) return { jobId: twin, duplicate: true };
     }
@@ -113,7 +127,8 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
       source: input.origin.source,
       apiKeyId,
       callingWindow: input.calling != null,
-      callingAt: input.calling?.at ?? null,
+      callingAt: input.calling?.at ?? input.exemptions?.at ?? null,
+      exemptionListId,
     });
     await recordAudit(trx, {
       actorId: userId,
@@ -128,6 +143,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
         ...(sheet ? { sheet } : {}),
         ...(apiKeyId ? { apiKeyId } : {}),
         ...(input.calling ? { callingWindow: true, ...(input.calling.at ? { callingAt: input.calling.at.toISOString() } : {}) } : {}),
+        ...(exemptionListId != null ? { exemptionListId, ...(input.exemptions?.at ? { at: input.exemptions.at.toISOString() } : {}) } : {}),
       },
     });
     return { jobId, duplicate: false };
@@ -184,11 +200,12 @@ async function findDuplicateJob(
     categoryId: string | null;
     states: string[];
     callingWindow: boolean;
+    exemptionListId: number | null;
   },
 ): Promise<string | null> {
   const recent = await db
     .selectFrom("scrub_jobs")
-    .select(["id", "input_path", "column_name", "input_sheet", "container_id", "category_id", "states", "calling_window"])
+    .select(["id", "input_path", "column_name", "input_sheet", "container_id", "category_id", "states", "calling_window", "exemption_list_id"])
     .where("user_id", "=", input.userId)
     .where("source", "=", "web")
     .where("status", "<>", "failed")
@@ -203,6 +220,7 @@ async function findDuplicateJob(
     if ((j.input_sheet ?? null) !== input.sheet) continue;
     if ((j.states ?? []).join(",") !== states) continue;
     if (j.calling_window !== input.callingWindow) continue;
+    if ((j.exemption_list_id ?? null) !== input.exemptionListId) continue;
     if (j.input_path === input.upload.path) return j.id;
   }
   return null;

@@ -28,6 +28,30 @@ export interface ApiJob {
   files: { kind: FileRow["kind"]; file_name: string; records: number; bytes: number; download_url: string }[];
   /** Asked for with calling_window=true: the instant (null until the job starts), and once completed the counts. */
   calling_window: ApiCallingWindow | null;
+  /** Asked for with `exemptions`: the list, and once completed its version, SHA-256, instant and good rows per basis. */
+  exemptions: ApiExemptions | null;
+}
+
+export interface ApiExemptions {
+  list_id: number | null;
+  version: number | null;
+  sha256: string | null;
+  at: string | null;
+  counts: { purchase: number; inquiry: number; consent: number } | null;
+}
+
+/** The API's view of a job's exemption summary (ExemptionProof, stored by the engine as JSON). */
+export function serializeExemptions(job: Pick<JobRow, "exemption_list_id" | "exemption_summary">): ApiExemptions | null {
+  const raw = typeof job.exemption_summary === "string" ? JSON.parse(job.exemption_summary) : job.exemption_summary;
+  const s = raw as { listId: number; version: number; sha256: string | null; at: string; byBasis: { purchase: number; inquiry: number; consent: number } } | null;
+  if (!s && job.exemption_list_id == null) return null;
+  return {
+    list_id: s?.listId ?? job.exemption_list_id ?? null,
+    version: s?.version ?? null,
+    sha256: s?.sha256 ?? null,
+    at: s?.at ?? null,
+    counts: s ? { ...s.byBasis } : null,
+  };
 }
 
 export interface ApiCallingWindow {
@@ -104,6 +128,7 @@ export function serializeJob(job: JobRow, files: FileRow[], baseUrl: string): Ap
             }))
         : [],
     calling_window: serializeCalling(job),
+    exemptions: serializeExemptions(job),
   };
 }
 

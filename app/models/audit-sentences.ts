@@ -24,6 +24,11 @@ const SENTENCES: Record<string, (d: Details) => { title: string; detail?: string
   "container.update": (d) => ({ title: `Updated the container${quoted(str(d, "name"))}`, detail: str(d, "category") ? `Category ${str(d, "category")}` : "" }),
   "container.load": (d) => ({ title: `Added numbers to the container${quoted(str(d, "name"))}`, detail: joinParts(count(num(d, "added") ?? num(d, "rows"), "number"), str(d, "source") === "file" ? "from a file" : str(d, "source") === "manual" ? "typed in" : "") }),
   "category.create": (d) => ({ title: `Created the category${quoted(str(d, "name"))}` }),
+  "exemptions.create": (d) => ({ title: `Created the exemption list${quoted(str(d, "name"))}`, detail: str(d, "source") === "api" ? "through the API" : "" }),
+  "exemptions.load": (d) => ({
+    title: `${str(d, "mode") === "replace" ? "Replaced the rows of" : "Added rows to"} the exemption list${quoted(str(d, "name"))}`,
+    detail: joinParts(count(num(d, "rows"), "row"), num(d, "version") !== null ? `version ${num(d, "version")}` : "", str(d, "source") === "api" ? "through the API" : ""),
+  }),
   "dnc.update": (d) => ({ title: `Updated ${SUPPRESSION_WORDS[String(d.suppressionType)] ?? "a DNC list"}`, detail: str(d, "description") ?? "" }),
   "dnc.load": (d) => ({ title: `Added numbers to ${SUPPRESSION_WORDS[String(d.suppressionType)] ?? "a DNC list"}`, detail: count(num(d, "added") ?? num(d, "rows"), "number") }),
   "user.signup": () => ({ title: "Signed up" }),

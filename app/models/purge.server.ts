@@ -236,6 +236,28 @@ export interface JobView {
   calling: CallingView | null;
   /** The lists and versions a completed job was checked against (its certificate's). */
   lists: ListChecked[];
+  /** The exemption list a completed job applied and the good rows each basis let through (decision 161). */
+  exemptions: ExemptionsView | null;
+}
+
+export interface ExemptionsView {
+  name: string;
+  version: number;
+  sha256: string | null;
+  at: string;
+  byBasis: { purchase: number; inquiry: number; consent: number };
+}
+
+function exemptionsView(raw: unknown): ExemptionsView | null {
+  const s = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<ExemptionsView> | null;
+  if (!s || typeof s !== "object" || typeof s.at !== "string" || !s.byBasis) return null;
+  return {
+    name: String(s.name ?? ""),
+    version: Number(s.version ?? 0),
+    sha256: typeof s.sha256 === "string" ? s.sha256 : null,
+    at: s.at,
+    byBasis: { purchase: Number(s.byBasis.purchase ?? 0), inquiry: Number(s.byBasis.inquiry ?? 0), consent: Number(s.byBasis.consent ?? 0) },
+  };
 }
 
 export interface CallingView {
@@ -302,6 +324,7 @@ export function jobView(job: JobWithFiles | undefined): JobView | null {
     reminder: reminderState(j),
     calling: j.status === "completed" ? callingView(j.calling_summary) : null,
     lists: job.lists,
+    exemptions: j.status === "completed" ? exemptionsView(j.exemption_summary) : null,
   };
 }
 

@@ -4,6 +4,7 @@ import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { lookUp, lookupResponseJson, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
+import { exemptionsOfNumbers } from "~/models/exemption.server";
 
 const handle = apiHandler({
   /**
@@ -24,12 +25,19 @@ const handle = apiHandler({
     } else if (input.containerId === undefined && api.containerId != null && answer.lists.some((l) => l.id === api.containerId)) {
       containerId = api.containerId; // the integration's default container, while it still exists
     }
+    // the key owner's exemption list, read at one version for the numbers asked about (decision 161)
+    let exemptions = null;
+    if (input.exemptionListId != null) {
+      const found = await exemptionsOfNumbers(api.db, { id: input.exemptionListId, userId: api.userId, numbers: entries.distinct });
+      if (!found) throw notFound("Exemption list");
+      exemptions = { id: found.list.id, version: found.list.version, records: found.records };
+    }
     try {
       await recordLookupUsage(api.db, { userId: api.userId, amount: entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
     } catch (e) {
       throw intakeErrorToApi(e);
     }
-    return jsonText(api, lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at }));
+    return jsonText(api, lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions }));
   },
 }, { budget: "lookup" });
 

@@ -12,6 +12,7 @@ import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "../../scrub-service/src/list-types";
 import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
+import { getExemptionList } from "~/models/exemption.server";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
 
@@ -30,19 +31,20 @@ const submission = z.object({
     .union([z.boolean(), z.enum(["true", "false", "1", "0"])], { error: "calling_window must be true or false" })
     .transform((v) => v === true || v === "true" || v === "1")
     .optional(),
+  exemptions: z.coerce.number({ error: "exemptions must be an exemption list id" }).int().positive().max(2_147_483_647).nullable().optional(),
   at: z.string().max(40, "at is too long").optional(),
 });
 
-/** The calling-window option (decision 131): `at` only with calling_window=true, an ISO-8601 instant with its offset. */
-function callingOption(input: { calling_window?: boolean; at?: string }): { at: Date | null } | null {
-  if (!input.calling_window) {
-    if (input.at !== undefined) throw fieldError("at", "at applies with calling_window=true only");
-    return null;
-  }
-  if (input.at === undefined) return { at: null };
+/**
+ * The scrub's evaluation instant (decisions 131, 161): `at` only with calling_window=true or exemptions, an ISO-8601
+ * instant with its offset; null = the scrub's start.
+ */
+function evaluationInstant(input: { calling_window?: boolean; exemptions?: number | null; at?: string }): Date | null {
+  if (input.at === undefined) return null;
+  if (!input.calling_window && input.exemptions == null) throw fieldError("at", "at applies with calling_window=true or exemptions only");
   const at = parseInstant(input.at);
   if (!at.ok) throw fieldError("at", at.message.replace(/^at /, "").replace(/\.$/, ""));
-  return { at: new Date(at.ms) };
+  return new Date(at.ms);
 }
 
 const listQuery = z.object({
@@ -62,6 +64,7 @@ function fromMultipart(fields: Record<string, string[]>) {
     states: states.length ? states : undefined,
     file_name: one("file_name") || undefined,
     calling_window: one("calling_window") || undefined,
+    exemptions: one("exemptions") || undefined,
     at: one("at") || undefined,
   };
 }
@@ -99,7 +102,9 @@ const handle = apiHandler({
         if (!v.numbers.some((n) => parsePhone(String(n)).ok)) throw fieldError("numbers", "No valid phone numbers found");
         upload = await saveNumbersAsCsv(api.userId, v.numbers);
       }
-      const calling = callingOption(input);
+      const at = evaluationInstant(input);
+      const calling = input.calling_window ? { at } : null;
+      if (input.exemptions != null && !(await getExemptionList(api.db, { id: input.exemptions, userId: api.userId }))) throw notFound("Exemption list");
       let containerId: number | null;
       if (input.container_id === undefined) {
         // The integration's default container, while it still exists.
@@ -120,6 +125,7 @@ const handle = apiHandler({
         stateFilterAllowed: true,
         origin: { source: "api", apiKeyId: api.keyId },
         calling,
+        exemptions: input.exemptions != null ? { listId: input.exemptions, at } : null,
       });
       handedOver = true;
       const found = await getJobForUser(api.db, { id: jobId, userId: api.userId });

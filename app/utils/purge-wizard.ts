@@ -37,6 +37,8 @@ export interface WizardState {
   job: string;
   /** "Add calling times" (column step): good.csv gains the calling-window columns (decision 131). */
   calling: boolean;
+  /** The exemption list chosen in the container step (decision 161); "" = none. */
+  exemptions: string;
 }
 
 
@@ -45,6 +47,7 @@ const stateSchema = z.object({
   type: z.enum(SUPPRESSION_TYPE_NAMES).catch(DEFAULT_SUPPRESSION_TYPE),
   category: z.string().regex(UUID_RE).catch(""),
   container: z.string().regex(/^\d{1,9}$/).catch(""),
+  exemptions: z.string().regex(/^\d{1,9}$/).catch(""),
   mode: z.enum(["manual", "csv"]).catch("csv"),
   upload: z.string().regex(UPLOAD_ID_RE).catch(""),
   column: z.string().max(500).catch(""),
@@ -63,6 +66,7 @@ export function parseWizardState(source: URLSearchParams | FormData): WizardStat
     type: get("type"),
     category: get("category") ?? "",
     container: get("container") ?? "",
+    exemptions: get("exemptions") ?? "",
     mode: get("mode"),
     upload: get("upload") ?? "",
     column: get("column") ?? "",
@@ -90,6 +94,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
   p.set("type", s.type);
   if (s.category) p.set("category", s.category);
   if (s.container) p.set("container", s.container);
+  if (s.exemptions) p.set("exemptions", s.exemptions);
   p.set("mode", s.mode);
   if (s.upload) p.set("upload", s.upload);
   if (s.sheet) p.set("sheet", s.sheet);
@@ -103,7 +108,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
 /** Hidden fields for every part of the state except the ones the current step edits. */
 export function hiddenFields(state: WizardState, omit: (keyof WizardState)[]): [string, string][] {
   const out: [string, string][] = [];
-  const keys: (keyof WizardState)[] = ["type", "category", "container", "mode", "upload", "sheet", "column", "job"];
+  const keys: (keyof WizardState)[] = ["type", "category", "container", "exemptions", "mode", "upload", "sheet", "column", "job"];
   for (const k of keys) {
     if (omit.includes(k)) continue;
     const v = state[k];

@@ -704,6 +704,8 @@ describe("the rest of the surface", () => {
       "/containers",
       "/containers/{id}/numbers",
       "/containers/{id}/loads/{loadId}",
+      "/exemption-lists",
+      "/exemption-lists/{id}",
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");

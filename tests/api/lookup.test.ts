@@ -30,6 +30,7 @@ import { STATE_LIST_KINDS } from "../../scrub-service/src/list-types";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrubById from "~/routes/api.v1.scrubs.$id";
 import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
+import { createExemptionList, loadExemptions, readExemptionRows } from "../../scrub-service/src/exemptions";
 
 /*
  * POST /api/v1/lookup against the real engine: the embedded index and (with REDIS_URL) Redis, each in process
@@ -199,6 +200,30 @@ describe("lookup: refusals", () => {
     expect((await bodyOf(empty)).error.message).toMatch(/at least one number/);
     expect((await post(alice.key, { nums: [CLEAN] })).status).toBe(422);
     expect(await suppressionUsed(alice.key)).toBe(before);
+  });
+
+  it("says `exempt` with the basis when the owner's exemption list lets a DNC number be called at `at` (decision 161)", async () => {
+    const list = await createExemptionList(db(), { userId: alice.userId, name: "Lookup CRM" });
+    const rows = readExemptionRows(`${DNC},purchase,2025-03-01\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01`);
+    await loadExemptions(db(), { listId: list.id, userId: alice.userId, mode: "replace", rows });
+    const ask = (at: string) => post(alice.key, { numbers: [DNC, BOTH, ALICE_ONLY, CLEAN, "12"], container_id: alice.container, exemptions: list.id, at });
+    const res = await ask("2026-08-31T12:00:00Z");
+    expect(res.status).toBe(200);
+    const body = await bodyOf(res);
+    expect(body.data.map((r: any) => [r.suppressed_by, r.exempt])).toEqual([
+      [null, { basis: "purchase", date: "2025-03-01", until: "2026-09-01" }],
+      ["litigation", null], // litigation is never exempted
+      ["container", null], // the container is the seller's do-not-call list: consent revoked
+      [null, null],
+      [null, null],
+    ]);
+    expect(body.exemption_list).toEqual({ id: list.id, version: 1 });
+    // the first day of the 19th month: no longer
+    const later = await bodyOf(await ask("2026-09-01T00:00:00Z"));
+    expect([later.data[0].suppressed_by, later.data[0].exempt]).toEqual(["dnc", null]);
+    // without `exemptions` the answer has no `exempt`; another account's list is a 404
+    expect((await bodyOf(await post(alice.key, { numbers: [DNC] }))).data[0]).not.toHaveProperty("exempt");
+    expect((await post(bob.key, { numbers: [DNC], exemptions: list.id })).status).toBe(404);
   });
 
   it("echoes every input exactly, whatever characters it holds (the answer's JSON is written by hand)", async () => {

@@ -28,6 +28,8 @@ export const entries: MatrixEntry[] = [
     `/api/v1/containers/${id}/loads/${id}`,
     { id, loadId: id },
   ),
+  ...api("/api/v1/exemption-lists", () => import("~/routes/api.v1.exemption-lists._index"), "/api/v1/exemption-lists"),
+  ...api("/api/v1/exemption-lists/$id", () => import("~/routes/api.v1.exemption-lists.$id"), "/api/v1/exemption-lists/1", { id: "1" }),
   { name: "GET /api/nope", route: () => import("~/routes/api.$"), kind: "loader", path: "/api/nope", params: { "*": "nope" }, expect: everyone(404) },
   { name: "POST /api/nope", route: () => import("~/routes/api.$"), kind: "action", path: "/api/nope", params: { "*": "nope" }, form: {}, expect: everyone(404) },
 ];

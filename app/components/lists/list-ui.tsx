@@ -296,7 +296,7 @@ type StagedState =
  * once to /resources/list-uploads with a progress bar; the form then posts its token (`uploadToken`) instead of
  * the file, so submitting is instant however large the file.
  */
-function StagedFileInput({
+export function StagedFileInput({
   field,
   maxUploadBytes,
   maxUploadText,

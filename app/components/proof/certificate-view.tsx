@@ -48,6 +48,15 @@ export function CertificateView({ file }: { file: CertificateFile }) {
             {c.callingWindow.rulesVersion}; time zones from {c.callingWindow.timeZoneSource}
           </Row>
         ) : null}
+        {c.exemptions ? (
+          <Row label="Exemptions">
+            {c.exemptions.name}, list {c.exemptions.listId} version {c.exemptions.version} ({formatNumber(c.exemptions.count)} numbers) at{" "}
+            {c.exemptions.at.replace("T", " ").replace("Z", " UTC")}: {formatNumber(c.exemptions.byBasis.purchase)} purchase,{" "}
+            {formatNumber(c.exemptions.byBasis.inquiry)} inquiry, {formatNumber(c.exemptions.byBasis.consent)} consent let through
+            <br />
+            SHA-256 <Hash value={c.exemptions.sha256} />
+          </Row>
+        ) : null}
         {c.dncRegistry ? (
           <Row label="DNC registry clock">
             Registry date <DateTime value={c.dncRegistry.registryDate} />, {c.dncRegistry.ageDays} days old at completion

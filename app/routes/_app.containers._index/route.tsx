@@ -48,11 +48,14 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { CardMenu, ListDialog, NumbersInput, ProgressBar, usePolling } from "~/components/lists/list-ui";
 import { DateOnly } from "~/components/ui/date-time";
+import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
+import { createExemptionsAction, loadExemptionsAction } from "./exemption-actions.server";
+import { CreateExemptionsDialog, ExemptionListsSection, LoadExemptionsDialog, type ExemptionListView } from "./exemption-lists";
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
 
-const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers"] as const;
+const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers", "create-exemptions", "load-exemptions"] as const;
 type DialogName = (typeof DIALOGS)[number];
 const SUBSCRIBE_RETURN = "/containers?dialog=create-container";
 
@@ -84,6 +87,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     console.error(e);
     errors.push(CONTAINER_TEXT.categoriesFailed);
   }
+  let exemptionLists: ExemptionListView[] = [];
+  try {
+    exemptionLists = await listExemptionLists(db, user.id);
+  } catch (e) {
+    console.error(e);
+    errors.push("Failed to load exemption lists from server.");
+  }
 
   let target: ContainerItem | null = null;
   if (dialog === "edit-container" || dialog === "add-numbers") {
@@ -91,11 +101,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     target = (id && (await getContainer(db, { id, userId: user.id }))) || null;
     if (!target) throw data("Container not found", { status: 404 });
   }
+  let exemptionTarget: ExemptionListView | null = null;
+  if (dialog === "load-exemptions") {
+    const id = parseExemptionListId(url.searchParams.get("id"));
+    exemptionTarget = (id && (await getExemptionList(db, { id, userId: user.id }))) || null;
+    if (!exemptionTarget) throw data("Exemption list not found", { status: 404 });
+  }
 
   // No plan: the subscription dialog opens instead of the create/add dialogs (and on arrival); after
   // subscribing, the confirm flow returns to the create-container dialog.
   const gate = await getPlanGate(db, user.id, SUBSCRIBE_RETURN);
-  const showGate = gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers");
+  const showGate =
+    gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers" || dialog === "create-exemptions" || dialog === "load-exemptions");
   if (showGate) dialog = null;
 
   const now = Date.now();
@@ -109,6 +126,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     errors,
     dialog,
     target,
+    exemptionLists,
+    exemptionTarget,
     gate: showGate ? gate : null,
     preselectCategory: url.searchParams.get("categoryId"),
     maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES),
@@ -150,6 +169,8 @@ const CONTAINER_INTENTS: Record<string, ContainerIntent> = {
   "create-container": createContainerAction,
   "edit-container": async (ctx) => ({ response: await editContainerAction(ctx) }),
   "add-numbers": addNumbersAction,
+  "create-exemptions": createExemptionsAction,
+  "load-exemptions": loadExemptionsAction,
 };
 
 async function createCategoryAction({ request, user, form }: ContainerActionContext) {
@@ -595,8 +616,22 @@ function AddNumbersDialog({
 }
 
 export default function ContainersPage() {
-  const { containers, categories, loads, versions, ages, errors, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
-    useLoaderData<typeof loader>();
+  const {
+    containers,
+    categories,
+    loads,
+    versions,
+    ages,
+    errors,
+    dialog,
+    target,
+    exemptionLists,
+    exemptionTarget,
+    gate,
+    preselectCategory,
+    maxUploadText,
+    maxUploadBytes,
+  } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
   const arriving = navigation.state === "loading" && navigation.location.pathname === "/containers" && location.pathname !== "/containers";
@@ -645,6 +680,7 @@ export default function ContainersPage() {
           ))}
         </ul>
       )}
+      <ExemptionListsSection lists={exemptionLists} />
 
       {gate && <NoPlanGate gate={gate} closeTo="/containers?dialog=none" />}
       {dialog === "create-category" && <CreateCategoryDialog />}
@@ -653,6 +689,10 @@ export default function ContainersPage() {
       )}
       {dialog === "edit-container" && target && <EditContainerDialog key={target.id} container={target} categories={categories} />}
       {dialog === "add-numbers" && target && <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
+      {dialog === "create-exemptions" && <CreateExemptionsDialog maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
+      {dialog === "load-exemptions" && exemptionTarget && (
+        <LoadExemptionsDialog key={exemptionTarget.id} list={exemptionTarget} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
+      )}
     </div>
   );
 }

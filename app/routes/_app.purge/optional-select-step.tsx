@@ -16,6 +16,7 @@ export function OptionalSelectStep({
   noneLabel,
   emptyNote,
   children,
+  extra,
 }: {
   state: WizardState;
   name: "category" | "container";
@@ -26,10 +27,12 @@ export function OptionalSelectStep({
   /** Shown when there is nothing to choose: "You have no … yet." and a link. */
   emptyNote: { text: string; to: string; linkLabel: string } | null;
   children: React.ReactNode;
+  /** More fields of the same step (the container step's exemption list), sent with the same form. */
+  extra?: { name: "exemptions"; node: React.ReactNode };
 }) {
   return (
     <Form method="get" action="/purge">
-      <Hidden state={state} omit={[name, "job"]} />
+      <Hidden state={state} omit={extra ? [name, extra.name, "job"] : [name, "job"]} />
       <label htmlFor={id} className="text-base font-semibold">
         {label}
       </label>
@@ -46,6 +49,7 @@ export function OptionalSelectStep({
           </Link>
         </p>
       )}
+      {extra?.node}
       <NavButtons state={state} />
     </Form>
   );

@@ -36,6 +36,7 @@ import {
   stateFilterAllowed,
 } from "~/models/purge.server";
 import { getPlanGate } from "~/models/plan-gate.server";
+import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
 import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
@@ -60,16 +61,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const planState = await getPlanState(db, user.id);
   const canFilterStates = await stateFilterAllowed(db, planState);
 
-  const [category, container, upload] = await Promise.all([
+  const exemptionId = parseExemptionListId(state.exemptions);
+  const [category, container, upload, exemptionList] = await Promise.all([
     state.category ? getCategoryOption(db, user.id, state.category) : undefined,
     state.container ? getContainerOption(db, user.id, state.container) : undefined,
     state.upload ? getUpload(user.id, state.upload) : undefined,
+    exemptionId ? getExemptionList(db, { id: exemptionId, userId: user.id }) : undefined,
   ]);
   // Choices that are not (or no longer) the user's are dropped, never shown.
   const clean: WizardState = {
     ...state,
     category: category?.id ?? "",
     container: container?.id ?? "",
+    exemptions: exemptionList ? String(exemptionList.id) : "",
     upload: upload?.id ?? "",
     states: canFilterStates ? state.states.filter((s) => US_STATES.some((u) => u.code === s)) : [],
   };
@@ -80,9 +84,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let categories: { id: string; name: string }[] = [];
   let containers: { id: string; name: string; size: number; categoryId: string | null }[] = [];
   if (clean.step === 2) categories = await listCategoryOptions(db, user.id);
+  let exemptionLists: { id: string; name: string; size: number }[] = [];
   if (clean.step === 3) {
     containers = await listContainerOptions(db, user.id);
     categories = await listCategoryOptions(db, user.id);
+    exemptionLists = (await listExemptionLists(db, user.id)).map((l) => ({ id: String(l.id), name: l.name, size: l.size }));
   }
 
   let preview: CsvSummary | null = null;
@@ -120,8 +126,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       usStates: canFilterStates ? US_STATES.map((s) => ({ code: s.code, name: s.name })) : [],
       categoryName: category?.name ?? null,
       containerName: container?.name ?? null,
+      exemptionListName: exemptionList?.name ?? null,
       categories,
       containers,
+      exemptionLists,
       upload: upload ? { id: upload.id, name: upload.originalName, bytes: upload.bytes, manual: upload.manual } : null,
       manualText,
       /** Identifies this rendering of the manual form, so a resent form does not start a second purge. */
@@ -225,6 +233,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       stateFilterAllowed: ctx.canFilterStates,
       origin: { source: "web" },
       calling: state.calling ? { at: null } : null,
+      exemptions: state.exemptions ? { listId: state.exemptions, at: null } : null,
     });
     return redirect(wizardHref(state, { step: 6, upload: upload.id, job: jobId }));
   } catch (e) {

@@ -1,6 +1,7 @@
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { CallingTimes } from "~/components/purge/calling-times";
+import { ExemptionCounts } from "~/components/purge/exemption-counts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import {
@@ -38,8 +39,10 @@ export interface WizardData {
   usStates: { code: string; name: string }[];
   categoryName: string | null;
   containerName: string | null;
+  exemptionListName: string | null;
   categories: { id: string; name: string }[];
   containers: { id: string; name: string; size: number; categoryId: string | null }[];
+  exemptionLists: { id: string; name: string; size: number }[];
   upload: { id: string; name: string; bytes: number; manual: boolean } | null;
   manualText: string | null;
   submissionId: string;
@@ -110,6 +113,7 @@ function Summary({ wizard, type }: { wizard: WizardData; type: SuppressionTypeNa
     ["Suppression type", SUPPRESSION_LABEL[type]],
     ["Category", wizard.categoryName ?? "None"],
     ["Container", wizard.containerName ?? "None"],
+    ["Exemptions", wizard.exemptionListName ?? "None"],
   ];
   if (wizard.canFilterStates) rows.push(["State filter", state.states.length ? state.states.join(", ") : "All states"]);
   if (state.step >= 4) rows.push(["Input", state.mode === "manual" ? "Manual entry" : (wizard.upload?.name ?? "CSV file")]);
@@ -232,6 +236,7 @@ function Step3({ wizard }: { wizard: WizardData }) {
           ? { text: "You have no containers yet.", to: "/containers?dialog=create-container", linkLabel: "Create Container" }
           : null
       }
+      extra={{ name: "exemptions", node: <ExemptionListSelect wizard={wizard} /> }}
     >
       {state.category && inCategory.length > 0 ? (
         <>
@@ -242,6 +247,37 @@ function Step3({ wizard }: { wizard: WizardData }) {
         wizard.containers.map(option)
       )}
     </OptionalSelectStep>
+  );
+}
+
+/** The container step's second choice: an exemption list whose records let registry-list numbers through (decision 161). */
+function ExemptionListSelect({ wizard }: { wizard: WizardData }) {
+  return (
+    <div className="mt-5">
+      <label htmlFor="purge-exemptions" className="text-base font-semibold">
+        Exemption list
+      </label>
+      <p className="mb-3 text-sm text-slate-600">
+        Optional: a number on the DNC list stays good while an exemption applies (a purchase in the last 18 months, an inquiry in the last 3,
+        or written consent). Litigation and your container are never exempted.
+      </p>
+      <select id="purge-exemptions" name="exemptions" defaultValue={wizard.state.exemptions} className={inputClass}>
+        <option value="">No exemptions</option>
+        {wizard.exemptionLists.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name} ({formatNumber(l.size)} numbers)
+          </option>
+        ))}
+      </select>
+      {wizard.exemptionLists.length === 0 && (
+        <p className="mt-2 text-sm text-slate-500">
+          You have no exemption lists yet.{" "}
+          <Link to="/containers?dialog=create-exemptions" className="text-blue-600 hover:underline">
+            Create Exemption List
+          </Link>
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -621,6 +657,7 @@ function Results({ job }: { job: JobView }) {
         />
       )}
       {job.calling && <CallingTimes calling={job.calling} />}
+      {job.exemptions && <ExemptionCounts exemptions={job.exemptions} />}
       {reasons.length > 0 && (
         <table className="mt-4 min-w-[16rem] text-sm" aria-label="Reasons">
           <thead>

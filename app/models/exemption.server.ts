@@ -1,0 +1,21 @@
+/**
+ * A customer's exemption lists (decision 161): the queries live with the engine (scrub-service/src/exemptions.ts,
+ * shared with the CLI and the job runner); this is the app's door to them, scoped by user in every query.
+ */
+export {
+  createExemptionList,
+  ExemptionInputError,
+  exemptionsOfNumbers,
+  findExemptionList as getExemptionList,
+  listExemptionLists,
+  loadExemptions,
+  readExemptionRows,
+  type ExemptionListInfo,
+  type ExemptionLoadResult,
+} from "../../scrub-service/src/exemptions";
+
+/** An exemption list id from a URL or a form, or null. */
+export function parseExemptionListId(value: unknown): number | null {
+  const s = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  return /^[1-9]\d{0,8}$/.test(s) ? Number(s) : null;
+}

@@ -1,0 +1,256 @@
+import { getFormProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { CardMenu, ListDialog, StagedFileInput } from "~/components/lists/list-ui";
+import { DateOnly } from "~/components/ui/date-time";
+import { formatNumber } from "~/utils/format";
+import { browserHasFile } from "~/utils/list-forms";
+import { createExemptionsSchema, loadExemptionsSchema } from "~/utils/exemption-forms";
+
+/*
+ * The containers page's Exemption Lists section (decision 161): a customer's established business relationships
+ * and written consents, one card per list, and the dialogs that create a list and load rows into it (typed or a
+ * CSV), all plain forms behind `?dialog=` so they work with JavaScript off.
+ */
+
+export interface ExemptionListView {
+  id: number;
+  name: string;
+  description: string;
+  size: number;
+  version: number;
+  sha256: string | null;
+  updatedAt: string;
+}
+
+const ROWS_PLACEHOLDER = "2125552345,purchase,2025-03-01\n3055552101,inquiry,2026-10-02\n4155552199,consent,2024-06-15";
+const ROWS_HINT = "One row per number: phone,basis,date. Basis purchase, inquiry or consent; the date as YYYY-MM-DD, not in the future.";
+
+function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
+  const actionData = useActionData() as { intent: string; result: SubmissionResult<string[]> } | undefined;
+  return actionData?.intent === intent ? actionData.result : undefined;
+}
+
+export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] }) {
+  return (
+    <section className="mt-10" aria-labelledby="exemption-lists-title" data-testid="exemption-lists">
+      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id="exemption-lists-title" className="text-lg font-semibold text-slate-900">
+            Exemption Lists
+          </h2>
+          <p className="text-sm text-slate-600">
+            Customers you may call although they are on a do-not-call registry: a purchase in the last 18 months, an inquiry in the last 3, or
+            written consent. Choose a list in the purge wizard's container step. Litigation and your containers are never exempted.
+          </p>
+        </div>
+        <Link to="/containers?dialog=create-exemptions" preventScrollReset className={secondaryButtonClass}>
+          Create Exemption List
+        </Link>
+      </div>
+      {lists.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 bg-white py-8 text-center text-sm text-slate-500">No exemption lists yet.</p>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Exemption lists">
+          {lists.map((l) => (
+            <li key={l.id} className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="exemption-card">
+              <div className="flex items-start justify-between gap-2">
+                <h3 className="min-w-0 truncate text-base font-semibold text-slate-900">{l.name}</h3>
+                <CardMenu label={`Actions for ${l.name}`} items={[{ label: "Load Rows", to: `/containers?dialog=load-exemptions&id=${l.id}` }]} />
+              </div>
+              <p className="mt-2 line-clamp-2 text-sm text-slate-600">{l.description || "No description"}</p>
+              <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                <div>
+                  <dt className="text-xs text-slate-500">Numbers</dt>
+                  <dd className="font-medium text-slate-900" data-testid="exemption-size">
+                    {formatNumber(l.size)}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="text-xs text-slate-500">Version</dt>
+                  <dd className="font-medium text-slate-900">
+                    {l.version} · <DateOnly value={l.updatedAt} />
+                  </dd>
+                </div>
+                {l.sha256 && (
+                  <div className="col-span-2">
+                    <dt className="text-xs text-slate-500">SHA-256</dt>
+                    <dd className="truncate font-mono text-xs text-slate-700" title={l.sha256}>
+                      {l.sha256}
+                    </dd>
+                  </div>
+                )}
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function RowsInput({
+  method,
+  rows,
+  file,
+  maxUploadText,
+  maxUploadBytes,
+  onBusyChange,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  method: FieldMetadata<any, any, string[]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  rows: FieldMetadata<any, any, string[]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  file: FieldMetadata<any, any, string[]>;
+  maxUploadText: string;
+  maxUploadBytes: number;
+  onBusyChange: (busy: boolean) => void;
+}) {
+  const initial = method.initialValue === "csv" ? "csv" : "manual";
+  return (
+    <fieldset className="space-y-3 [&:has(input[value=csv]:checked)_[data-method=manual]]:hidden [&:has(input[value=manual]:checked)_[data-method=csv]]:hidden">
+      <legend className="mb-1 text-sm font-medium text-slate-700">Upload method</legend>
+      <div className="inline-flex rounded-lg border border-slate-200 bg-slate-50 p-1 text-sm">
+        {(["manual", "csv"] as const).map((m) => (
+          <label
+            key={m}
+            className="cursor-pointer rounded-md px-3 py-1.5 text-slate-600 has-[:checked]:bg-white has-[:checked]:font-medium has-[:checked]:text-slate-900 has-[:checked]:shadow-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-300"
+          >
+            <input type="radio" name={method.name} value={m} defaultChecked={initial === m} className="sr-only" />
+            {m === "manual" ? "Manual" : "CSV"}
+          </label>
+        ))}
+      </div>
+      <div data-method="manual">
+        <label htmlFor={rows.id} className="mb-1 block text-sm font-medium text-slate-700">
+          Exemption rows
+        </label>
+        <textarea
+          id={rows.id}
+          name={rows.name}
+          defaultValue={typeof rows.initialValue === "string" ? rows.initialValue : ""}
+          aria-invalid={rows.errors?.length ? true : undefined}
+          aria-describedby={rows.errors?.length ? rows.errorId : undefined}
+          rows={5}
+          placeholder={ROWS_PLACEHOLDER}
+          className={`${inputClass} font-mono`}
+        />
+        <p className="mt-1 text-xs text-slate-500">{ROWS_HINT}</p>
+        <FieldErrors id={rows.errorId} errors={rows.errors} />
+      </div>
+      <div data-method="csv">
+        <label htmlFor={file.id} className="mb-1 block text-sm font-medium text-slate-700">
+          CSV file
+        </label>
+        <StagedFileInput field={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} />
+        <p className="mt-1 text-xs text-slate-500">Columns phone,basis,date (a header row is optional). {ROWS_HINT}</p>
+        <FieldErrors id={file.errorId} errors={file.errors} />
+      </div>
+    </fieldset>
+  );
+}
+
+function SubmitRow({ label, uploading }: { label: string; uploading: boolean }) {
+  const navigation = useNavigation();
+  const busy = uploading || (navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post");
+  return (
+    <div className="flex justify-end gap-2 pt-2">
+      <Link to="/containers" replace className={secondaryButtonClass}>
+        Cancel
+      </Link>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {uploading ? "Uploading..." : busy ? "Saving..." : label}
+      </button>
+    </div>
+  );
+}
+
+export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxUploadText: string; maxUploadBytes: number }) {
+  const lastResult = useLastResult("create-exemptions");
+  const [uploading, setUploading] = useState(false);
+  const [form, fields] = useForm({
+    id: "create-exemptions",
+    lastResult,
+    defaultValue: { method: "manual" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createExemptionsSchema(browserHasFile) }),
+  });
+  return (
+    <ListDialog
+      title="Create Exemption List"
+      description="Numbers with a business relationship or written consent: good in purges while their exemption lasts."
+      closeHref="/containers"
+      testId="create-exemptions-dialog"
+    >
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="create-exemptions" />
+        <FormErrors errors={form.errors} />
+        <TextField label="Exemption list name" field={fields.name} />
+        <div>
+          <label htmlFor={fields.description.id} className="mb-1 block text-sm font-medium text-slate-700">
+            Description
+          </label>
+          <textarea id={fields.description.id} name={fields.description.name} rows={2} className={inputClass} placeholder="Optional" />
+          <FieldErrors id={fields.description.errorId} errors={fields.description.errors} />
+        </div>
+        <RowsInput
+          method={fields.method}
+          rows={fields.rows}
+          file={fields.file}
+          maxUploadText={maxUploadText}
+          maxUploadBytes={maxUploadBytes}
+          onBusyChange={setUploading}
+        />
+        <SubmitRow label="Create Exemption List" uploading={uploading} />
+      </Form>
+    </ListDialog>
+  );
+}
+
+export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { list: ExemptionListView; maxUploadText: string; maxUploadBytes: number }) {
+  const lastResult = useLastResult("load-exemptions");
+  const [uploading, setUploading] = useState(false);
+  const [form, fields] = useForm({
+    id: `load-exemptions-${list.id}`,
+    lastResult,
+    defaultValue: { method: "manual", mode: "add" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loadExemptionsSchema(browserHasFile) }),
+  });
+  return (
+    <ListDialog title="Load Exemption Rows" description={`Rows for ${list.name}.`} closeHref="/containers" testId="load-exemptions-dialog">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="load-exemptions" />
+        <input type="hidden" name="id" value={list.id} />
+        <FormErrors errors={form.errors} />
+        <fieldset>
+          <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
+          <div className="space-y-1 text-sm">
+            <label className="flex items-start gap-2">
+              <input type="radio" name={fields.mode.name} value="add" defaultChecked className="mt-0.5 accent-blue-600" />
+              <span>Add: new numbers join the list; a number already on it keeps its basis and the later date.</span>
+            </label>
+            <label className="flex items-start gap-2">
+              <input type="radio" name={fields.mode.name} value="replace" className="mt-0.5 accent-blue-600" />
+              <span>Replace: these rows become the whole list.</span>
+            </label>
+          </div>
+        </fieldset>
+        <RowsInput
+          method={fields.method}
+          rows={fields.rows}
+          file={fields.file}
+          maxUploadText={maxUploadText}
+          maxUploadBytes={maxUploadBytes}
+          onBusyChange={setUploading}
+        />
+        <SubmitRow label="Load Rows" uploading={uploading} />
+      </Form>
+    </ListDialog>
+  );
+}
