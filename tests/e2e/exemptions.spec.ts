@@ -1,0 +1,90 @@
+import { expect, test } from "./fixtures";
+import { DEMO_ADMIN, signIn } from "./helpers";
+import { horizontalOverflow } from "./screens";
+
+/*
+ * Exemption lists (issue #30, decision 161), JavaScript on and off, at 390 px: create a list on the containers page
+ * (a bad line is named and nothing is created), choose it in the wizard's container step, and the results count the
+ * numbers each basis let through; good.csv says why each may be called and until when.
+ */
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+const isoDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+test("an exemption list lets a DNC number through while its purchase is recent; an expired inquiry does not", async ({ page, javaScriptEnabled }) => {
+  // numbers of this run only (555-2XXX), put on the DNC list through DNC Management
+  const line = () => String(2000 + Math.floor(Math.random() * 1000));
+  const bought = `312555${line()}`;
+  const asked = `313555${line()}`;
+  const clean = `314555${line()}`;
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dnc?dialog=add&type=1");
+  const dnc = page.getByRole("dialog", { name: "Add Numbers" });
+  await dnc.getByLabel("Phone numbers").fill(`${bought}, ${asked}`);
+  await dnc.getByRole("button", { name: "Add Numbers" }).click();
+  await expect(page).toHaveURL(/\/dnc$/);
+
+  await page.goto("/containers");
+  await expect(page.getByRole("heading", { name: "Exemption Lists" })).toBeVisible();
+  await page.getByRole("link", { name: "Create Exemption List" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create Exemption List" });
+  const name = `CRM ${Date.now().toString(36)}`;
+  await dialog.getByLabel("Exemption list name").fill(name);
+  await dialog.getByLabel("Exemption rows").fill(`${bought},purchase,${isoDaysAgo(30)}\n${asked},sale,2020-01-01`);
+  await dialog.getByRole("button", { name: "Create Exemption List" }).click();
+  await expect(dialog.getByText('Line 2: basis "sale" is not purchase, inquiry or consent.')).toBeVisible();
+  expect(await horizontalOverflow(page)).toBe(0);
+  await dialog.getByLabel("Exemption rows").fill(`${bought},purchase,${isoDaysAgo(30)}\n${asked},inquiry,2020-01-01`);
+  await dialog.getByRole("button", { name: "Create Exemption List" }).click();
+  await expect(page).toHaveURL(/\/containers$/);
+  await expect(page.getByText("Exemption List Created")).toBeVisible();
+  const card = page.getByTestId("exemption-card").filter({ has: page.getByRole("heading", { name }) });
+  await expect(card.getByTestId("exemption-size")).toHaveText("2");
+  expect(await horizontalOverflow(page)).toBe(0);
+
+  // Load Rows from a CSV, replacing the list: a third number joins, the version moves on
+  await card.getByLabel(/^Actions for /).click();
+  await card.getByRole("menuitem", { name: "Load Rows" }).click();
+  const load = page.getByRole("dialog", { name: "Load Exemption Rows" });
+  await load.getByText("Replace: these rows become the whole list.").click();
+  await load.getByText("CSV", { exact: true }).click();
+  const csv = `phone,basis,date\n${bought},purchase,${isoDaysAgo(30)}\n${asked},inquiry,2020-01-01\n312555${line()},consent,2024-02-29\n`;
+  await load.getByLabel("CSV file").setInputFiles({ name: "crm.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  if (javaScriptEnabled) await expect(load.getByTestId("upload-done")).toContainText("Uploaded crm.csv");
+  await load.getByRole("button", { name: "Load Rows" }).click();
+  await expect(page.getByText("Exemptions Loaded")).toBeVisible();
+  await expect(card.getByTestId("exemption-size")).toHaveText("3");
+  await expect(card).toContainText("2 ·");
+
+  await page.goto("/purge?step=3&type=DNCAndLitigation&mode=manual");
+  await page.getByLabel("Exemption list").selectOption({ label: `${name} (3 numbers)` });
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Step 4 of 6: Upload Data")).toBeVisible();
+  await expect(page).toHaveURL(/exemptions=\d+/);
+  await expect(page.getByTestId("choice-exemptions")).toHaveText(name);
+  await page.getByLabel("Phone numbers").fill(`${bought}\n${asked}\n${clean}`);
+  await page.getByRole("button", { name: "Start Purging" }).click();
+
+  await expect(page.getByTestId("results")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("count-good-value")).toHaveText("2");
+  await expect(page.getByTestId("count-bad-value")).toHaveText("1");
+  await expect(page.getByTestId("exemption-purchase-value")).toHaveText("1");
+  await expect(page.getByTestId("exemption-inquiry-value")).toHaveText("0");
+  await expect(page.getByTestId("exemption-consent-value")).toHaveText("0");
+  expect(await horizontalOverflow(page)).toBe(0);
+
+  const href = await page.getByTestId("download-good").first().getAttribute("href");
+  const good = (await (await page.request.get(href!)).text()).trim().split("\n");
+  expect(good[0]).toBe("Number,exemption");
+  expect(good).toContain(`${bought},"purchase ${isoDaysAgo(30)}, exempt until ${untilOf(isoDaysAgo(30))}"`);
+  expect(good).toContain(`${clean},`);
+});
+
+/** 18 calendar months after an ISO date (the last day of the month when it has no such day). */
+function untilOf(iso: string): string {
+  const [y, m, d] = iso.split("-").map(Number);
+  const last = new Date(Date.UTC(y, m - 1 + 18 + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + 18, Math.min(d, last))).toISOString().slice(0, 10);
+}
