@@ -8,6 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client";
+import { publishedKeys } from "./certificate/keys";
 import { tmpDir } from "./test/helpers";
 
 const run = promisify(execFile);
@@ -58,6 +60,16 @@ describe("scrub --exemptions", () => {
     );
     const cert = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")).certificate;
     expect(cert.exemptions).toMatchObject({ listId: summary.exemptions.listId, sha256: summary.exemptions.sha256, byBasis: { purchase: 1, inquiry: 1, consent: 0 } });
+    // the certificate with its exemptions verifies against the service's published keys and the files
+    const db = await openDatabase({ dataDir: dir });
+    const keysFile = path.join(dir, "keys.json");
+    try {
+      fs.writeFileSync(keysFile, JSON.stringify({ keys: await publishedKeys(db.db) }));
+    } finally {
+      await db.close();
+    }
+    const verified = await cli("verify", "--certificate", path.join(out, "certificate.json"), "--keys", keysFile, "--input", input, "--results", out);
+    expect(verified.stdout).toContain("Verified");
 
     // the same list by id, a day later: the purchase's 18 months are over
     const later = JSON.parse(
