@@ -134,6 +134,33 @@ describe("HTTP API and CLI", () => {
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,Name\n4155553302,Zoë\n");
   });
 
+  it("the CLI's --exemptions FILE goes to SCRUB_SERVICE_URL: a new list of the user's, every row or none, applied at --at (decision 161)", { timeout: 60_000 }, async () => {
+    const { dnc } = await adminListIds(handle);
+    await svc.loadNumbers({ listId: dnc, mode: "add", numbers: ["3055553401", "3055553402"] });
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+        env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+      });
+    const input = path.join(dir, "ex-leads.csv");
+    fs.writeFileSync(input, "Phone\n3055553401\n3055553402\n");
+    const bad = path.join(dir, "ex-bad.csv");
+    fs.writeFileSync(bad, "3055553401,consent,2024-02-30\n");
+    const refused = (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, "ex-no"), "--user", userId, "--exemptions", bad).catch(
+      (e: { code: number; stderr: string }) => e,
+    )) as { code: number; stderr: string };
+    expect([refused.code, refused.stderr.trim()]).toEqual([2, 'The exemption file was not loaded:\nLine 1: date "2024-02-30" is not a real date in the form YYYY-MM-DD.']);
+    const before = await handle.db.selectFrom("exemption_lists").select("id").where("user_id", "=", userId).execute();
+    expect(before).toEqual([]);
+    const good = path.join(dir, "ex-good.csv");
+    fs.writeFileSync(good, "3055553401,consent,2024-02-29\n");
+    const out = path.join(dir, "ex-out");
+    const scrub = JSON.parse(
+      (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", out, "--user", userId, "--exemptions", good, "--at", "2026-11-26T12:00:00Z")).stdout,
+    );
+    expect(scrub).toMatchObject({ status: "completed", good: 1, bad: 1, via: "running server", exemptions: { name: "ex-good.csv", byBasis: { consent: 1 } } });
+    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,exemption\n3055553401,consent 2024-02-29\n");
+  });
+
   it("loads into the DNC list with a stated registry date, applies an FTC change list (mode=changes), and refuses a bad date", async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
     const { dnc, litigation } = await adminListIds(handle);
