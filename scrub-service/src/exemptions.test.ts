@@ -134,6 +134,39 @@ for (const kind of storeKinds) {
       expect(r.job.exemption_summary).toMatchObject({ byBasis: { purchase: 2, inquiry: 1, consent: 1 } });
     });
 
+    it("a number on the federal and a state list needs a record valid under each list's windows (Texas: 12 months, no inquiry)", async () => {
+      const tx = await handle.db.selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
+      const [P, Q, R] = [2145552301, 2145552302, 2145552303];
+      const { dnc } = await adminListIds(handle);
+      await svc.loadNumbers({ listId: dnc, mode: "add", numbers: [P, Q, R].map(String) });
+      await svc.loadNumbers({ listId: tx.id, mode: "add", numbers: [P, Q, R].map(String) });
+      const own = (await createExemptionList(handle.db, { userId, name: "Texas customers" })).id;
+      // at 2026-07-31: P's purchase is 16 months old (federal yes, Texas no), Q's 6 (both), R's inquiry 1 (Texas: none)
+      const rows = readExemptionRows(`${P},purchase,2025-03-15\n${Q},purchase,2026-01-20\n${R},inquiry,2026-07-01`, new Date("2026-11-26T12:00:00Z"));
+      await loadExemptions(handle.db, { listId: own, userId, mode: "replace", rows });
+      const input = path.join(dir, "texas.csv");
+      fs.writeFileSync(input, `Phone\n${P}\n${Q}\n${R}\n`);
+      const jobId = await createScrubJob(handle.db, {
+        userId,
+        fileName: "texas.csv",
+        inputPath: input,
+        suppressionType: "DNCAndLitigation",
+        exemptionListId: own,
+        callingAt: new Date("2026-07-31T12:00:00Z"),
+      });
+      await svc.enqueue(jobId);
+      expect(await svc.waitFor("job", jobId)).toBe("completed");
+      const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
+      const read = (k: string) => fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
+      expect(read("good")).toBe(`Phone,exemption\n${Q},"purchase 2026-01-20, exempt until 2027-01-20"\n`);
+      expect(read("bad")).toBe(`Phone,reason\n${P},dnc-tx\n${R},dnc-tx\n`);
+      const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirstOrThrow();
+      expect(JSON.parse(cert.document).certificate.exemptions.windows).toEqual([
+        expect.objectContaining({ kind: "dnc", purchaseMonths: 18, inquiryMonths: 3 }),
+        expect.objectContaining({ kind: "dnc-tx", purchaseMonths: 12, inquiryMonths: 0 }),
+      ]);
+    });
+
     it("loads all rows or none: a bad line, or a number already on the list with another basis, changes nothing", async () => {
       const before = (await findExemptionList(handle.db, { id: listId, userId }))!;
       expect(() => readExemptionRows(`${D7},purchase,2025-01-01\n${D7},consent,2025-02-01\n2125552399,gift,2025-01-01`)).toThrow(ExemptionInputError);
