@@ -42,8 +42,9 @@ export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] })
             Exemption Lists
           </h2>
           <p className="text-sm text-slate-600">
-            Customers you may call although they are on a do-not-call registry: a purchase in the last 18 months, an inquiry in the last 3, or
-            written consent. Choose a list in the purge wizard's container step. Litigation and your containers are never exempted.
+            Customers you may call although they are on a do-not-call registry: a purchase in the last 18 months, an inquiry in the last 3
+            (fewer where a state's list says so), or written consent. Choose a list in the purge wizard's container step. Litigation and your
+            containers are never exempted.
           </p>
         </div>
         <Link to="/containers?dialog=create-exemptions" preventScrollReset className={secondaryButtonClass}>
