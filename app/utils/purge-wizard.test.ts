@@ -6,13 +6,14 @@ import { ADMIN_LIST_KINDS, DEFAULT_SUPPRESSION_TYPE, listsOfSuppression } from "
 describe("wizard state in the URL", () => {
   it("reads a state and falls back to defaults for anything malformed", () => {
     const s = parseWizardState(
-      new URLSearchParams("step=9&type=Bogus&category=nope&container=12&mode=manual&upload=ZZ&state=tx&state=CA&state=California&job=x"),
+      new URLSearchParams("step=9&type=Bogus&category=nope&container=12&exemptions=x1&mode=manual&upload=ZZ&state=tx&state=CA&state=California&job=x"),
     );
     expect(s).toEqual({
       step: 1,
       type: "DNCAndLitigation",
       category: "",
       container: "12",
+      exemptions: "",
       mode: "manual",
       upload: "",
       column: "",
