@@ -1,5 +1,5 @@
 import { Link, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
@@ -129,6 +129,49 @@ export function NumbersInput({
   onBusyChange?: (busy: boolean) => void;
   fileHint?: string;
 }) {
+  return (
+    <UploadMethodFields
+      method={method}
+      manual={
+        <>
+          <label htmlFor={numbers.id} className="mb-1 block text-sm font-medium text-slate-700">
+            Phone numbers
+          </label>
+          <textarea
+            id={numbers.id}
+            name={numbers.name}
+            defaultValue={typeof numbers.initialValue === "string" ? numbers.initialValue : ""}
+            aria-invalid={numbers.errors?.length ? true : undefined}
+            aria-describedby={numbers.errors?.length ? numbers.errorId : undefined}
+            rows={5}
+            placeholder="2015552123, 3125552199, 4155552100"
+            className={`${inputClass} font-mono`}
+          />
+          <p className="mt-1 text-xs text-slate-500">
+            Separate numbers with commas or new lines; each exactly 10 digits. Up to {formatNumber(MAX_MANUAL_NUMBERS)} numbers.
+          </p>
+          <NumbersErrors id={numbers.errorId} errors={numbers.errors} />
+        </>
+      }
+      csv={<CsvFileField file={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} hint={`${fileHint} Files of any length up to ${maxUploadText}.`} />}
+    />
+  );
+}
+
+/**
+ * The "Manual | CSV" choice and the two panes it switches between: pure CSS (`:has`), so it works without
+ * JavaScript; the pane not chosen is hidden, not removed, and the server reads the field of the chosen method.
+ */
+export function UploadMethodFields({
+  method,
+  manual,
+  csv,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  method: FieldMetadata<any, any, string[]>;
+  manual: ReactNode;
+  csv: ReactNode;
+}) {
   const initial = method.initialValue === "csv" ? "csv" : "manual";
   return (
     <fieldset className="space-y-3 [&:has(input[value=csv]:checked)_[data-method=manual]]:hidden [&:has(input[value=manual]:checked)_[data-method=csv]]:hidden">
@@ -144,36 +187,36 @@ export function NumbersInput({
           </label>
         ))}
       </div>
-      <div data-method="manual">
-        <label htmlFor={numbers.id} className="mb-1 block text-sm font-medium text-slate-700">
-          Phone numbers
-        </label>
-        <textarea
-          id={numbers.id}
-          name={numbers.name}
-          defaultValue={typeof numbers.initialValue === "string" ? numbers.initialValue : ""}
-          aria-invalid={numbers.errors?.length ? true : undefined}
-          aria-describedby={numbers.errors?.length ? numbers.errorId : undefined}
-          rows={5}
-          placeholder="2015552123, 3125552199, 4155552100"
-          className={`${inputClass} font-mono`}
-        />
-        <p className="mt-1 text-xs text-slate-500">
-          Separate numbers with commas or new lines; each exactly 10 digits. Up to {formatNumber(MAX_MANUAL_NUMBERS)} numbers.
-        </p>
-        <NumbersErrors id={numbers.errorId} errors={numbers.errors} />
-      </div>
-      <div data-method="csv">
-        <label htmlFor={file.id} className="mb-1 block text-sm font-medium text-slate-700">
-          CSV file
-        </label>
-        <StagedFileInput field={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} />
-        <p className="mt-1 text-xs text-slate-500">
-          {fileHint} Files of any length up to {maxUploadText}.
-        </p>
-        <FieldErrors id={file.errorId} errors={file.errors} />
-      </div>
+      <div data-method="manual">{manual}</div>
+      <div data-method="csv">{csv}</div>
     </fieldset>
+  );
+}
+
+/** A staged CSV file input with its label, a hint line and its errors. */
+export function CsvFileField({
+  file,
+  maxUploadBytes,
+  maxUploadText,
+  onBusyChange,
+  hint,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  file: FieldMetadata<any, any, string[]>;
+  maxUploadBytes: number;
+  maxUploadText: string;
+  onBusyChange?: (busy: boolean) => void;
+  hint: string;
+}) {
+  return (
+    <>
+      <label htmlFor={file.id} className="mb-1 block text-sm font-medium text-slate-700">
+        CSV file
+      </label>
+      <StagedFileInput field={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} />
+      <p className="mt-1 text-xs text-slate-500">{hint}</p>
+      <FieldErrors id={file.errorId} errors={file.errors} />
+    </>
   );
 }
 

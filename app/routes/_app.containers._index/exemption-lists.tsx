@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
-import { CardMenu, ListDialog, StagedFileInput } from "~/components/lists/list-ui";
+import { CardMenu, CsvFileField, ListDialog, UploadMethodFields } from "~/components/lists/list-ui";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
 import { browserHasFile } from "~/utils/list-forms";
@@ -110,47 +110,38 @@ function RowsInput({
   maxUploadBytes: number;
   onBusyChange: (busy: boolean) => void;
 }) {
-  const initial = method.initialValue === "csv" ? "csv" : "manual";
   return (
-    <fieldset className="space-y-3 [&:has(input[value=csv]:checked)_[data-method=manual]]:hidden [&:has(input[value=manual]:checked)_[data-method=csv]]:hidden">
-      <legend className="mb-1 text-sm font-medium text-slate-700">Upload method</legend>
-      <div className="inline-flex rounded-lg border border-slate-200 bg-slate-50 p-1 text-sm">
-        {(["manual", "csv"] as const).map((m) => (
-          <label
-            key={m}
-            className="cursor-pointer rounded-md px-3 py-1.5 text-slate-600 has-[:checked]:bg-white has-[:checked]:font-medium has-[:checked]:text-slate-900 has-[:checked]:shadow-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-300"
-          >
-            <input type="radio" name={method.name} value={m} defaultChecked={initial === m} className="sr-only" />
-            {m === "manual" ? "Manual" : "CSV"}
+    <UploadMethodFields
+      method={method}
+      manual={
+        <>
+          <label htmlFor={rows.id} className="mb-1 block text-sm font-medium text-slate-700">
+            Exemption rows
           </label>
-        ))}
-      </div>
-      <div data-method="manual">
-        <label htmlFor={rows.id} className="mb-1 block text-sm font-medium text-slate-700">
-          Exemption rows
-        </label>
-        <textarea
-          id={rows.id}
-          name={rows.name}
-          defaultValue={typeof rows.initialValue === "string" ? rows.initialValue : ""}
-          aria-invalid={rows.errors?.length ? true : undefined}
-          aria-describedby={rows.errors?.length ? rows.errorId : undefined}
-          rows={5}
-          placeholder={ROWS_PLACEHOLDER}
-          className={`${inputClass} font-mono`}
+          <textarea
+            id={rows.id}
+            name={rows.name}
+            defaultValue={typeof rows.initialValue === "string" ? rows.initialValue : ""}
+            aria-invalid={rows.errors?.length ? true : undefined}
+            aria-describedby={rows.errors?.length ? rows.errorId : undefined}
+            rows={5}
+            placeholder={ROWS_PLACEHOLDER}
+            className={`${inputClass} font-mono`}
+          />
+          <p className="mt-1 text-xs text-slate-500">{ROWS_HINT}</p>
+          <FieldErrors id={rows.errorId} errors={rows.errors} />
+        </>
+      }
+      csv={
+        <CsvFileField
+          file={file}
+          maxUploadBytes={maxUploadBytes}
+          maxUploadText={maxUploadText}
+          onBusyChange={onBusyChange}
+          hint={`Columns phone,basis,date (a header row is optional). ${ROWS_HINT}`}
         />
-        <p className="mt-1 text-xs text-slate-500">{ROWS_HINT}</p>
-        <FieldErrors id={rows.errorId} errors={rows.errors} />
-      </div>
-      <div data-method="csv">
-        <label htmlFor={file.id} className="mb-1 block text-sm font-medium text-slate-700">
-          CSV file
-        </label>
-        <StagedFileInput field={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} />
-        <p className="mt-1 text-xs text-slate-500">Columns phone,basis,date (a header row is optional). {ROWS_HINT}</p>
-        <FieldErrors id={file.errorId} errors={file.errors} />
-      </div>
-    </fieldset>
+      }
+    />
   );
 }
 
