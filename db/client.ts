@@ -32,8 +32,11 @@ export interface DbOptions {
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    // An idle client's error (e.g. PostgreSQL restarting) must not crash the process; the pool reconnects.
+    // A client's error (e.g. PostgreSQL restarting) must not crash the process, whether the client is idle in the
+    // pool (the pool's "error") or checked out between two queries (its own "error": without a listener Node throws
+    // it). The query that meets the dead connection fails; the pool drops the client when it comes back.
     pool.on("error", (err) => console.warn(`[db] idle client error: ${err.message}`));
+    pool.on("connect", (client) => client.on("error", (err) => console.warn(`[db] client error: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, driver: { kind: "pg", pool }, close: () => db.destroy() };
   }
