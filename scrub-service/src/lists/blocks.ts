@@ -9,8 +9,8 @@
  *    so many of the list's blocks that building the whole list aside is cheaper (PostgreSQL).
  */
 import type { DbHandle } from "../../../db/client";
-import { blocksOf, changeBlocks, countExchanges, exchangeRunEnd, overlapSorted, type Block } from "../worker/exchange-blocks";
-import { BLOCK_LINES_SQL, bulkTraits, partitionOf, readListBlocks, readListNumbers, withBulkTransaction, type BulkSession } from "./pg-bulk";
+import { assertBlockable, changeBlocks, countExchanges, exchangeRunEnd, exchangesOf, overlapSorted, writeNumberBlocks } from "../worker/exchange-blocks";
+import { BLOCK_LINES_SQL, CopyRows, bulkTraits, partitionOf, readListBlocks, readListNumbers, withBulkTransaction, type BulkSession } from "./pg-bulk";
 import type { ChangeMode, StoreChange } from "./store";
 
 export interface ChangeCounts {
@@ -91,21 +91,17 @@ function intArray(values: readonly number[]): string {
   return `'{${values.join(",")}}'::int[]`;
 }
 
-/** The exchanges `numbers` (sorted) touch, in order. */
-function exchangesOf(numbers: Float64Array): number[] {
-  const out: number[] = [];
-  for (let at = 0; at < numbers.length; at = exchangeRunEnd(numbers, at)) out.push(Math.floor(numbers[at] / 10_000));
-  return out;
-}
-
-/** Rewrites the blocks an add or remove touches, in place; returns what it did. */
+/**
+ * Rewrites the blocks an add or remove touches, in place: they are deleted and read in one statement (DELETE …
+ * RETURNING), changed, and COPYed back (unchanged ones too: fewer round trips than telling them apart first).
+ */
 async function rewriteTouched(s: BulkSession, listId: number, mode: "add" | "remove", numbers: Float64Array): Promise<{ added: number; removed: number }> {
   if (!numbers.length) return { added: 0, removed: 0 };
   const part = partitionOf(listId);
-  const old = await s.readBlocks(`select exchange, lines from ${part} where exchange = any(${intArray(exchangesOf(numbers))}) order by exchange`);
-  const c = changeBlocks(old, numbers, mode);
-  if (c.replaced.length) await s.query(`delete from ${part} where exchange = any(${intArray(c.replaced)})`);
-  if (c.write.length) await s.copyBlocks(part, listId, c.write);
+  const old = await s.readBlocks(`delete from ${part} where exchange = any(${intArray(exchangesOf(numbers))}) returning exchange, lines`);
+  const rows = new CopyRows(listId);
+  const c = changeBlocks(old, numbers, mode, rows, true);
+  await s.copyBlocks(part, rows);
   return { added: c.added, removed: c.removed };
 }
 
@@ -161,12 +157,19 @@ function lowerBound(a: Float64Array, x: number): number {
   return lo;
 }
 
+/** The blocks of `numbers` (sorted, distinct) as COPY rows. */
+function rowsOf(listId: number, numbers: Float64Array): CopyRows {
+  const rows = new CopyRows(listId);
+  writeNumberBlocks(numbers, rows);
+  return rows;
+}
+
 /** The list's whole new contents built aside on PostgreSQL: COPY without an index, then the key in one sorted build. */
-async function buildAside(s: BulkSession, listId: number, blocks: Iterable<Block>): Promise<void> {
+async function buildAside(s: BulkSession, listId: number, rows: CopyRows): Promise<void> {
   const fresh = asideOf(listId);
   await createAside(s, listId, false);
   // FREEZE (allowed: the table is new in this transaction): rows are written frozen and all-visible
-  await s.copyBlocks(fresh, listId, blocks, { freeze: true });
+  await s.copyBlocks(fresh, rows, { freeze: true });
   await s.query(`alter table ${fresh} add constraint ${fresh}_pkey primary key (list_id, exchange)`);
   // statistics now: a partition nobody analyzed gets plans for a guessed size
   await s.query(`analyze ${fresh}`);
@@ -182,6 +185,7 @@ async function blockCount(s: BulkSession, listId: number): Promise<number> {
 
 /** Writes the change: in one transaction, or in chunks when the database runs on this thread. */
 export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: number): Promise<BlocksResult> {
+  assertBlockable(change.numbers);
   return bulkTraits(handle).runsOnThisThread && Number.isFinite(loadChunk)
     ? writeInChunks(handle, change, loadChunk)
     : writeInOneTransaction(handle, change);
@@ -205,22 +209,26 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       // counted on another connection while this one copies
       const overlap = before.size > 0 ? overlapWithStored(handle, listId, numbers) : Promise.resolve(0);
       overlap.catch(() => {});
-      if (indexesOnce) await buildAside(s, listId, blocksOf(numbers));
+      if (indexesOnce) await buildAside(s, listId, rowsOf(listId, numbers));
       else {
         await createAside(s, listId, true);
-        await s.copyBlocks(asideOf(listId), listId, blocksOf(numbers));
+        await s.copyBlocks(asideOf(listId), rowsOf(listId, numbers));
       }
       aside = true;
       already = await overlap;
       added = numbers.length - already;
       removed = before.size - already;
     } else if (mode !== "replace" && indexesOnce && countExchanges(numbers) > ASIDE_SHARE * (await blockCount(s, listId))) {
-      const old: Block[] = [];
-      for await (const part of readListBlocks(handle, listId, s)) for (const b of part) old.push(b);
-      const changed = changeBlocks(old, numbers, mode, true);
-      await buildAside(s, listId, changed.write);
+      // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table
+      const rows = new CopyRows(listId);
+      for await (const { lo, hi, blocks } of readListBlocks(handle, listId, s)) {
+        const part = numbers.subarray(lowerBound(numbers, lo * 10_000), lowerBound(numbers, hi * 10_000));
+        const c = changeBlocks(blocks, part, mode, rows, true);
+        added += c.added;
+        removed += c.removed;
+      }
+      await buildAside(s, listId, rows);
       aside = true;
-      ({ added, removed } = changed);
       if (mode === "add") already = numbers.length - added;
     } else if (mode !== "replace") {
       ({ added, removed } = await rewriteTouched(s, listId, mode, numbers));
@@ -289,7 +297,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
       await turn();
       for (const part of partsOf(numbers, step)) {
         if (aside) {
-          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), listId, blocksOf(part)));
+          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part)));
         } else {
           dirty = true;
           const r = await withBulkTransaction(handle, async (s) => {

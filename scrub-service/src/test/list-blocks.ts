@@ -1,7 +1,7 @@
 /** Tests reading and writing a list's exchange blocks directly (behind the service's back). */
 import { sql } from "kysely";
 import type { DbHandle } from "../../../db/client";
-import { decodeBlockNumbers, encodeBlock, exchangeOf, unionSorted } from "../worker/exchange-blocks";
+import { BlockList, changeBlocks, exchangeOf, packBlocks } from "../worker/exchange-blocks";
 
 /** The numbers the database holds for a list, in order (migration 0022's list_block_numbers). */
 export async function storedNumbers(handle: DbHandle, listId: number): Promise<number[]> {
@@ -24,8 +24,10 @@ export async function insertNumberBehindTheBack(handle: DbHandle, listId: number
     .where("list_id", "=", listId)
     .where("exchange", "=", exchange)
     .executeTakeFirst();
-  const before = row ? decodeBlockNumbers(exchange, row.lines) : new Float64Array(0);
-  const lines = encodeBlock(unionSorted(before, Float64Array.of(number)).out);
+  const out = new BlockList();
+  changeBlocks(packBlocks(row ? [{ exchange, lines: row.lines }] : []), Float64Array.of(number), "add", out);
+  const [after] = out.blocks;
+  if (!after) return; // already there
   await handle.db.deleteFrom("list_blocks").where("list_id", "=", listId).where("exchange", "=", exchange).execute();
-  await handle.db.insertInto("list_blocks").values({ list_id: listId, exchange, lines }).execute();
+  await handle.db.insertInto("list_blocks").values({ list_id: listId, exchange, lines: after.lines }).execute();
 }

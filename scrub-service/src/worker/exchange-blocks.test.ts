@@ -7,13 +7,16 @@ import {
   assertBlockable,
   blocksOf,
   changeBlocks,
-  decodeBlock,
+  BlockList,
+  decodeBlockAt,
   decodeBlockNumbers,
   encodeBlock,
   linesIn,
+  packBlocks,
   type Block,
 } from "./exchange-blocks";
 
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sorted = (xs: Iterable<number>) => Float64Array.from([...new Set(xs)].sort((a, b) => a - b));
 
 /** `count` distinct lines of exchange 212555, from a seed. */
@@ -48,8 +51,8 @@ describe("exchange blocks", () => {
   it("refuses a malformed block rather than reading it as fewer numbers", () => {
     expect(() => linesIn(new Uint8Array(3))).toThrow(BlockFormatError);
     expect(() => linesIn(new Uint8Array(1252))).toThrow(BlockFormatError);
-    expect(() => decodeBlock(212_555, Uint8Array.of(0, 5, 0, 4), new Float64Array(2), 0)).toThrow(BlockFormatError);
-    expect(() => decodeBlock(212_555, Uint8Array.of(0x27, 0x10), new Float64Array(1), 0)).toThrow(BlockFormatError); // line 10000
+    expect(() => decodeBlockAt(212_555, Uint8Array.of(0, 5, 0, 4), 0, 4, new Float64Array(2), 0)).toThrow(BlockFormatError);
+    expect(() => decodeBlockAt(212_555, Uint8Array.of(0x27, 0x10), 0, 2, new Float64Array(1), 0)).toThrow(BlockFormatError); // line 10000
     expect(() => assertBlockable(Float64Array.of(2_125_550_002, 2_125_550_001))).toThrow(BlockFormatError);
     expect(() => assertBlockable(Float64Array.of(1_999_999_999))).toThrow(BlockFormatError);
   });
@@ -76,14 +79,16 @@ describe("exchange blocks", () => {
         if (mode === "add" && !ref.has(x)) (expected++, ref.add(x));
         if (mode === "remove" && ref.delete(x)) expected++;
       }
-      const whole = changeBlocks(blocks, change, mode, true);
-      const touched = changeBlocks(blocks, change, mode, false);
+      const wholeOut = new BlockList();
+      const touchedOut = new BlockList();
+      const whole = changeBlocks(packBlocks(blocks), change, mode, wholeOut, true);
+      const touched = changeBlocks(packBlocks(blocks), change, mode, touchedOut, false);
       expect(mode === "add" ? whole.added : whole.removed).toBe(expected);
       expect({ added: touched.added, removed: touched.removed }).toEqual({ added: whole.added, removed: whole.removed });
-      // the touched blocks are only those that changed; replaced ones existed before
-      const before = new Set(blocks.map((b) => b.exchange));
-      for (const e of touched.replaced) expect(before.has(e)).toBe(true);
-      blocks = whole.write;
+      // without keepUntouched the sink gets exactly the blocks that changed and are not empty
+      const old = new Map(blocks.map((b) => [b.exchange, b.lines]));
+      expect(touchedOut.blocks).toEqual(wholeOut.blocks.filter((b) => !old.has(b.exchange) || !sameBytes(old.get(b.exchange)!, b.lines)));
+      blocks = wholeOut.blocks;
       const got = blocks.flatMap((b) => [...decodeBlockNumbers(b.exchange, b.lines)]);
       expect(got).toEqual([...ref].sort((a, b) => a - b));
       for (const b of blocks) expect(b.lines.length).toBe(linesIn(b.lines) > ARRAY_MAX_LINES ? BITMAP_BYTES : 2 * linesIn(b.lines));

@@ -7,7 +7,9 @@
  *     get_bit/set_bit numbering, so SQL reads the same bytes).
  * The length tells the form: exactly 1,250 bytes is a bitmap, an even length below it an array.
  * Numbers are 10-digit NANP numbers as doubles (200 0000000 … 999 9999999); an exchange is number / 10,000.
- * Pure: no I/O.
+ *
+ * Many blocks travel packed (PackedBlocks: one buffer, offsets) and are written into a BlockSink that hands out room
+ * in its own buffer: a large list or change makes no object per block. Pure: no I/O.
  */
 
 export const LINES_PER_EXCHANGE = 10_000;
@@ -22,6 +24,21 @@ const END = 10_000_000_000;
 export interface Block {
   exchange: number;
   lines: Uint8Array;
+}
+
+/** Blocks in exchange order, packed in one buffer: block k is `exchanges[k]`, bytes data[starts[k], ends[k]). */
+export interface PackedBlocks {
+  count: number;
+  exchanges: Int32Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  data: Uint8Array;
+}
+
+/** Where blocks are written: `reserve` makes room for one block in `buf` and returns its offset there. */
+export interface BlockSink {
+  buf: Uint8Array;
+  reserve(exchange: number, bytes: number): number;
 }
 
 export class BlockFormatError extends Error {
@@ -48,27 +65,18 @@ export function exchangeRunEnd(numbers: Float64Array, start: number): number {
   return end;
 }
 
-/** Every exchange of `numbers` (sorted) with the run of its numbers: [exchange, start, end). */
-export function* exchangeRuns(numbers: Float64Array): Generator<[exchange: number, start: number, end: number]> {
-  for (let at = 0; at < numbers.length; ) {
-    const end = exchangeRunEnd(numbers, at);
-    yield [exchangeOf(numbers[at]), at, end];
-    at = end;
-  }
-}
-
 /** How many exchanges `numbers` (sorted) touch. */
 export function countExchanges(numbers: Float64Array): number {
   let n = 0;
-  let last = -1;
-  for (let i = 0; i < numbers.length; i++) {
-    const e = exchangeOf(numbers[i]);
-    if (e !== last) {
-      n++;
-      last = e;
-    }
-  }
+  for (let at = 0; at < numbers.length; at = exchangeRunEnd(numbers, at)) n++;
   return n;
+}
+
+/** The exchanges `numbers` (sorted) touch, in order. */
+export function exchangesOf(numbers: Float64Array): number[] {
+  const out: number[] = [];
+  for (let at = 0; at < numbers.length; at = exchangeRunEnd(numbers, at)) out.push(exchangeOf(numbers[at]));
+  return out;
 }
 
 /** Throws unless `numbers` are sorted, distinct 10-digit numbers (a block cannot hold anything else). */
@@ -82,40 +90,92 @@ export function assertBlockable(numbers: Float64Array): void {
   }
 }
 
-/**
- * Writes the block of numbers[start, end) (sorted, distinct, one exchange) into `out` at `at`; returns the bytes
- * written (blockBytes(end − start)).
- */
-export function writeBlock(out: Uint8Array, at: number, numbers: Float64Array, start: number, end: number): number {
-  const n = end - start;
+/** Writes the block of numbers[start, end) (sorted, distinct, one exchange) into `out` at `at`. */
+function writeNumbers(out: Uint8Array, at: number, numbers: Float64Array, start: number, end: number): void {
   const base = exchangeOf(numbers[start]) * LINES_PER_EXCHANGE;
-  if (n > ARRAY_MAX_LINES) {
+  if (end - start > ARRAY_MAX_LINES) {
     out.fill(0, at, at + BITMAP_BYTES);
     for (let i = start; i < end; i++) {
       const line = numbers[i] - base;
       out[at + (line >> 3)] |= 1 << (line & 7);
     }
-    return BITMAP_BYTES;
+    return;
   }
-  let o = at;
-  for (let i = start; i < end; i++) {
+  for (let i = start, o = at; i < end; i++, o += 2) {
     const line = numbers[i] - base;
-    out[o++] = line >> 8;
-    out[o++] = line & 0xff;
+    out[o] = line >> 8;
+    out[o + 1] = line & 0xff;
   }
-  return 2 * n;
+}
+
+/** Writes `n` sorted lines as a block into `out` at `at`. */
+function writeLines(out: Uint8Array, at: number, lines: Uint16Array, n: number): void {
+  if (n > ARRAY_MAX_LINES) {
+    out.fill(0, at, at + BITMAP_BYTES);
+    for (let i = 0; i < n; i++) out[at + (lines[i] >> 3)] |= 1 << (lines[i] & 7);
+    return;
+  }
+  for (let i = 0, o = at; i < n; i++, o += 2) {
+    out[o] = lines[i] >> 8;
+    out[o + 1] = lines[i] & 0xff;
+  }
+}
+
+/** Writes the blocks of `numbers` (sorted, distinct) into `sink`, one per exchange, in order. */
+export function writeNumberBlocks(numbers: Float64Array, sink: BlockSink): void {
+  for (let at = 0; at < numbers.length; ) {
+    const end = exchangeRunEnd(numbers, at);
+    const o = sink.reserve(exchangeOf(numbers[at]), blockBytes(end - at));
+    writeNumbers(sink.buf, o, numbers, at, end);
+    at = end;
+  }
+}
+
+/** A sink that keeps each block as a Block of its own (tests, single blocks). */
+export class BlockList implements BlockSink {
+  readonly blocks: Block[] = [];
+  buf: Uint8Array = new Uint8Array(0);
+  reserve(exchange: number, bytes: number): number {
+    this.buf = new Uint8Array(bytes);
+    this.blocks.push({ exchange, lines: this.buf });
+    return 0;
+  }
 }
 
 /** The block of numbers[start, end) as a new buffer. */
 export function encodeBlock(numbers: Float64Array, start = 0, end = numbers.length): Uint8Array {
   const out = new Uint8Array(blockBytes(end - start));
-  writeBlock(out, 0, numbers, start, end);
+  writeNumbers(out, 0, numbers, start, end);
   return out;
 }
 
-function checkLength(block: Uint8Array): void {
-  if (block.length !== BITMAP_BYTES && (block.length % 2 !== 0 || block.length > 2 * ARRAY_MAX_LINES)) {
-    throw new BlockFormatError(`A block of ${block.length} bytes is neither an array nor a bitmap.`);
+/** The blocks of `numbers` (sorted, distinct), one per exchange, in exchange order. */
+export function blocksOf(numbers: Float64Array): Block[] {
+  const list = new BlockList();
+  writeNumberBlocks(numbers, list);
+  return list.blocks;
+}
+
+/** Blocks packed into one buffer. */
+export function packBlocks(blocks: readonly Block[]): PackedBlocks {
+  const exchanges = new Int32Array(blocks.length);
+  const starts = new Uint32Array(blocks.length);
+  const ends = new Uint32Array(blocks.length);
+  let bytes = 0;
+  for (let k = 0; k < blocks.length; k++) {
+    exchanges[k] = blocks[k].exchange;
+    starts[k] = bytes;
+    bytes += blocks[k].lines.length;
+    ends[k] = bytes;
+  }
+  const data = new Uint8Array(bytes);
+  for (let k = 0; k < blocks.length; k++) data.set(blocks[k].lines, starts[k]);
+  return { count: blocks.length, exchanges, starts, ends, data };
+}
+
+function checkLength(bytes: number): void {
+  if (bytes !== BITMAP_BYTES && (bytes % 2 !== 0 || bytes > 2 * ARRAY_MAX_LINES)) {
+    throw new BlockFormatError(`A block of ${bytes} bytes is neither an array nor a bitmap.`);
   }
 }
 
@@ -125,98 +185,76 @@ const POPCOUNT = new Uint8Array(256).map((_, i) => {
   return c;
 });
 
-/** Lines held by a block. */
-export function linesIn(block: Uint8Array): number {
-  checkLength(block);
-  if (block.length !== BITMAP_BYTES) return block.length / 2;
+function linesAt(data: Uint8Array, from: number, to: number): number {
+  checkLength(to - from);
+  if (to - from !== BITMAP_BYTES) return (to - from) / 2;
   let n = 0;
-  for (let i = 0; i < BITMAP_BYTES; i++) n += POPCOUNT[block[i]];
+  for (let i = from; i < to; i++) n += POPCOUNT[data[i]];
   return n;
 }
 
-/**
- * Writes the numbers of exchange `exchange`'s block into `out` from `at`, in order; returns how many. `out` must have
- * room for linesIn(block). Throws BlockFormatError on a block that is not well formed (an array out of order or
- * past line 9999): a corrupt block never reads as fewer numbers.
- */
-export function decodeBlock(exchange: number, block: Uint8Array, out: Float64Array, at: number): number {
-  checkLength(block);
-  const base = exchange * LINES_PER_EXCHANGE;
-  let o = at;
-  if (block.length === BITMAP_BYTES) {
-    for (let i = 0; i < BITMAP_BYTES; i++) {
-      let b = block[i];
+/** Lines held by a block. */
+export function linesIn(block: Uint8Array): number {
+  return linesAt(block, 0, block.length);
+}
+
+/** The lines of the block at data[from, to) into `out` (sorted); returns how many. Throws on a malformed block. */
+function readLines(exchange: number, data: Uint8Array, from: number, to: number, out: Uint16Array): number {
+  checkLength(to - from);
+  let n = 0;
+  if (to - from === BITMAP_BYTES) {
+    for (let i = from; i < to; i++) {
+      let b = data[i];
       while (b) {
-        const bit = 31 - Math.clz32(b & -b);
-        out[o++] = base + i * 8 + bit;
+        out[n++] = (i - from) * 8 + (31 - Math.clz32(b & -b));
         b &= b - 1;
       }
     }
-    return o - at;
+    return n;
   }
   let prev = -1;
-  for (let i = 0; i < block.length; i += 2) {
-    const line = (block[i] << 8) | block[i + 1];
+  for (let i = from; i < to; i += 2) {
+    const line = (data[i] << 8) | data[i + 1];
     if (line <= prev || line >= LINES_PER_EXCHANGE) throw new BlockFormatError(`The block of exchange ${exchange} is not sorted lines.`);
-    out[o++] = base + line;
+    out[n++] = line;
     prev = line;
   }
-  return o - at;
+  return n;
+}
+
+const linesA = new Uint16Array(LINES_PER_EXCHANGE);
+const linesB = new Uint16Array(LINES_PER_EXCHANGE);
+
+/**
+ * Writes the numbers of the block at data[from, to) into `out` from `at`, in order; returns how many. `out` must have
+ * room. Throws BlockFormatError on a block that is not well formed (an array out of order or past line 9999): a
+ * corrupt block never reads as fewer numbers.
+ */
+export function decodeBlockAt(exchange: number, data: Uint8Array, from: number, to: number, out: Float64Array, at: number): number {
+  const n = readLines(exchange, data, from, to, linesA);
+  const base = exchange * LINES_PER_EXCHANGE;
+  for (let i = 0; i < n; i++) out[at + i] = base + linesA[i];
+  return n;
 }
 
 /** The numbers of one block as a new array. */
 export function decodeBlockNumbers(exchange: number, block: Uint8Array): Float64Array {
   const out = new Float64Array(linesIn(block));
-  decodeBlock(exchange, block, out, 0);
+  decodeBlockAt(exchange, block, 0, block.length, out, 0);
   return out;
 }
 
-/** a ∪ b of two sorted distinct arrays, and how many of b were new. */
-export function unionSorted(a: Float64Array, b: Float64Array, from = 0, to = b.length): { out: Float64Array; added: number } {
-  const out = new Float64Array(a.length + (to - from));
-  let i = 0;
-  let j = from;
-  let o = 0;
-  while (i < a.length && j < to) {
-    const x = a[i];
-    const y = b[j];
-    if (x < y) {
-      out[o++] = x;
-      i++;
-    } else if (y < x) {
-      out[o++] = y;
-      j++;
-    } else {
-      out[o++] = x;
-      i++;
-      j++;
-    }
-  }
-  while (i < a.length) out[o++] = a[i++];
-  while (j < to) out[o++] = b[j++];
-  return { out: out.subarray(0, o), added: o - a.length };
+/** Every number of packed blocks, as one sorted array. */
+export function numbersOfPacked(p: PackedBlocks): Float64Array {
+  let n = 0;
+  for (let k = 0; k < p.count; k++) n += linesAt(p.data, p.starts[k], p.ends[k]);
+  const out = new Float64Array(n);
+  let at = 0;
+  for (let k = 0; k < p.count; k++) at += decodeBlockAt(p.exchanges[k], p.data, p.starts[k], p.ends[k], out, at);
+  return out;
 }
 
-/** a − b of two sorted distinct arrays, and how many of b were present. */
-export function differenceSorted(a: Float64Array, b: Float64Array, from = 0, to = b.length): { out: Float64Array; removed: number } {
-  const out = new Float64Array(a.length);
-  let i = 0;
-  let j = from;
-  let o = 0;
-  while (i < a.length) {
-    const x = a[i];
-    while (j < to && b[j] < x) j++;
-    if (j < to && b[j] === x) {
-      j++;
-    } else {
-      out[o++] = x;
-    }
-    i++;
-  }
-  return { out: out.subarray(0, o), removed: a.length - o };
-}
-
-/** |a ∩ b| of two sorted distinct arrays. */
+/** |a ∩ b| of two sorted distinct arrays, b taken from `from` to `to`. */
 export function overlapSorted(a: Float64Array, b: Float64Array, from = 0, to = b.length): number {
   let i = 0;
   let j = from;
@@ -233,63 +271,117 @@ export function overlapSorted(a: Float64Array, b: Float64Array, from = 0, to = b
   return n;
 }
 
-/** The blocks of `numbers` (sorted, distinct), one per exchange, in exchange order. */
-export function* blocksOf(numbers: Float64Array): Generator<Block> {
-  for (let at = 0; at < numbers.length; ) {
-    const end = exchangeRunEnd(numbers, at);
-    yield { exchange: exchangeOf(numbers[at]), lines: encodeBlock(numbers, at, end) };
-    at = end;
-  }
-}
-
-/** What a change did to the blocks it touched. */
+/** What a change did (the blocks themselves went to the sink). */
 export interface BlockChange {
-  /** The blocks whose lines changed and are not empty now (to be written), in exchange order. */
-  write: Block[];
-  /** Exchanges whose old block changed or emptied (to be deleted before `write` goes in). */
-  replaced: number[];
   added: number;
   removed: number;
 }
 
+const scratchBitmap = new Uint8Array(BITMAP_BYTES);
+
+/**
+ * One exchange's block after adding or removing numbers[start, end), written to `sink` when it changed and is not
+ * empty; returns how many lines changed. Works on lines, not numbers: a bitmap gets bits set or cleared, an array is
+ * merged; the form follows the count.
+ */
+function changeBlock(
+  exchange: number,
+  data: Uint8Array | null,
+  from: number,
+  to: number,
+  numbers: Float64Array,
+  start: number,
+  end: number,
+  mode: "add" | "remove",
+  sink: BlockSink,
+): number {
+  const base = exchange * LINES_PER_EXCHANGE;
+  if (data && to - from === BITMAP_BYTES) {
+    const bits = scratchBitmap;
+    bits.set(data.subarray(from, to));
+    let changed = 0;
+    for (let i = start; i < end; i++) {
+      const line = numbers[i] - base;
+      const at = line >> 3;
+      const bit = 1 << (line & 7);
+      if (mode === "add" ? !(bits[at] & bit) : bits[at] & bit) {
+        bits[at] ^= bit;
+        changed++;
+      }
+    }
+    if (!changed) return 0;
+    if (mode === "add" || linesAt(bits, 0, BITMAP_BYTES) > ARRAY_MAX_LINES) {
+      const o = sink.reserve(exchange, BITMAP_BYTES);
+      sink.buf.set(bits, o);
+    } else {
+      const n = readLines(exchange, bits, 0, BITMAP_BYTES, linesA);
+      if (n) {
+        const o = sink.reserve(exchange, blockBytes(n));
+        writeLines(sink.buf, o, linesA, n);
+      }
+    }
+    return changed;
+  }
+  const had = data ? readLines(exchange, data, from, to, linesA) : 0;
+  let n = 0;
+  let i = 0;
+  let j = start;
+  if (mode === "add") {
+    while (i < had || j < end) {
+      const x = i < had ? linesA[i] : LINES_PER_EXCHANGE;
+      const y = j < end ? numbers[j] - base : LINES_PER_EXCHANGE;
+      if (x < y) linesB[n++] = linesA[i++];
+      else if (y < x) (linesB[n++] = y), j++;
+      else (linesB[n++] = x), i++, j++;
+    }
+  } else {
+    for (; i < had; i++) {
+      const x = linesA[i];
+      while (j < end && numbers[j] - base < x) j++;
+      if (j < end && numbers[j] - base === x) j++;
+      else linesB[n++] = x;
+    }
+  }
+  if (n === had) return 0;
+  if (n) {
+    const o = sink.reserve(exchange, blockBytes(n)); // first: reserving may move the sink to a new buffer
+    writeLines(sink.buf, o, linesB, n);
+  }
+  return Math.abs(n - had);
+}
+
 /**
  * Applies an add or remove of `numbers` (sorted, distinct) to `old` (blocks in exchange order, holding at least every
- * exchange the numbers touch; others pass through when `keepUntouched`, so the result is the whole new list).
+ * exchange the numbers touch), writing to `sink` the blocks that changed and are not empty — and, with
+ * `keepUntouched`, every other block of `old` as it was, so the sink gets all of `old` changed, in exchange order.
  */
-export function changeBlocks(old: readonly Block[], numbers: Float64Array, mode: "add" | "remove", keepUntouched = false): BlockChange {
-  const write: Block[] = [];
-  const replaced: number[] = [];
+export function changeBlocks(old: PackedBlocks, numbers: Float64Array, mode: "add" | "remove", sink: BlockSink, keepUntouched = false): BlockChange {
   let added = 0;
   let removed = 0;
-  let i = 0;
-  const empty = new Float64Array(0);
+  let k = 0;
+  const keep = (k: number) => {
+    const from = old.starts[k];
+    const to = old.ends[k];
+    checkLength(to - from);
+    const o = sink.reserve(old.exchanges[k], to - from);
+    sink.buf.set(old.data.subarray(from, to), o);
+  };
   for (let at = 0; at < numbers.length; ) {
     const end = exchangeRunEnd(numbers, at);
     const exchange = exchangeOf(numbers[at]);
-    while (i < old.length && old[i].exchange < exchange) {
-      if (keepUntouched) write.push(old[i]);
-      i++;
-    }
-    const had = i < old.length && old[i].exchange === exchange ? old[i++] : null;
-    const before = had ? decodeBlockNumbers(exchange, had.lines) : empty;
-    let after: Float64Array;
-    if (mode === "add") {
-      const u = unionSorted(before, numbers, at, end);
-      after = u.out;
-      added += u.added;
-    } else {
-      const d = differenceSorted(before, numbers, at, end);
-      after = d.out;
-      removed += d.removed;
-    }
-    if (after.length !== before.length) {
-      if (had) replaced.push(exchange);
-      if (after.length) write.push({ exchange, lines: encodeBlock(after) });
-    } else if (had && keepUntouched) {
-      write.push(had);
+    for (; k < old.count && old.exchanges[k] < exchange; k++) if (keepUntouched) keep(k);
+    const had = k < old.count && old.exchanges[k] === exchange;
+    const changed = had
+      ? changeBlock(exchange, old.data, old.starts[k], old.ends[k], numbers, at, end, mode, sink)
+      : changeBlock(exchange, null, 0, 0, numbers, at, end, mode, sink);
+    if (mode === "add") added += changed;
+    else removed += changed;
+    if (had) {
+      if (!changed && keepUntouched) keep(k);
+      k++;
     }
     at = end;
   }
-  if (keepUntouched) while (i < old.length) write.push(old[i++]);
-  return { write, replaced, added, removed };
+  if (keepUntouched) for (; k < old.count; k++) keep(k);
+  return { added, removed };
 }
