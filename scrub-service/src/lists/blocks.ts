@@ -203,6 +203,28 @@ async function blockCount(s: BulkSession, listId: number): Promise<number> {
   return Number((await s.query<{ n: string | number }>(`select count(*) as n from ${partitionOf(listId)}`)).rows[0].n);
 }
 
+/**
+ * The end of every change, in its last transaction: the store hears the counts, the list gets its size and next
+ * version, the store confirms, the caller records, and last a list built aside replaces the partition (list_blocks is
+ * locked only from there to the commit).
+ */
+async function finish(
+  s: BulkSession,
+  c: BlocksChange,
+  sizeBefore: number,
+  done: { added: number; removed: number; already: number },
+  aside: boolean,
+): Promise<ChangeCounts> {
+  await c.copy.written({ added: done.added, removed: done.removed });
+  const size = c.mode === "replace" ? c.numbers.length : sizeBefore + done.added - done.removed;
+  const version = await bumpVersion(s, c.listId, size);
+  await c.copy.beforeCommit();
+  const counts = { added: done.added, alreadyPresent: done.already, removed: done.removed, size, version };
+  if (c.record) await c.record(s, counts);
+  if (aside) await swapAside(s, c.listId);
+  return counts;
+}
+
 /** Writes the change: in one transaction, or in chunks when the database runs on this thread. */
 export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: number): Promise<BlocksResult> {
   assertBlockable(change.numbers);
@@ -253,15 +275,7 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       ({ added, removed } = await rewriteTouched(s, listId, mode, numbers));
       if (mode === "add") already = numbers.length - added;
     }
-    await c.copy.written({ added, removed });
-    const size = mode === "replace" ? numbers.length : before.size + added - removed;
-    const version = await bumpVersion(s, listId, size);
-    await c.copy.beforeCommit();
-    const counts = { added, alreadyPresent: already, removed, size, version };
-    if (c.record) await c.record(s, counts);
-    // the new partition replaces the old one last: list_blocks is locked only from here to commit
-    if (aside) await swapAside(s, listId);
-    return { counts, wholeList };
+    return { counts: await finish(s, c, before.size, { added, removed, already }, aside), wholeList };
   });
 }
 
@@ -361,15 +375,8 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         await c.copy.started({ ...before, wholeList });
         ({ added, removed } = await rewriteTouched(s, listId, mode as "add" | "remove", numbers));
       }
-      await c.copy.written({ added, removed });
       if (mode === "add" && !wholeList) already = numbers.length - added;
-      const size = mode === "replace" ? numbers.length : before.size + added - removed;
-      const version = await bumpVersion(s, listId, size);
-      await c.copy.beforeCommit();
-      const result = { added, alreadyPresent: already, removed, size, version };
-      if (c.record) await c.record(s, result);
-      if (aside) await swapAside(s, listId);
-      return result;
+      return finish(s, c, before.size, { added, removed, already }, aside);
     });
     if (!aside && countExchanges(numbers) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
     return { counts, wholeList };
