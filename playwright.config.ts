@@ -37,9 +37,12 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: chromiumFlags },
     trace: "off",
   },
+  // `setup` signs the demo admin in once through the form and stores the session (tests/e2e/auth.setup.ts);
+  // `--project=js` runs it first in that process, against that process's server.
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "setup", testMatch: "auth.setup.ts", use: { javaScriptEnabled: true } },
+    { name: "js", dependencies: ["setup"], use: { javaScriptEnabled: true } },
+    { name: "no-js", dependencies: ["setup"], use: { javaScriptEnabled: false } },
   ],
   webServer: {
     command: "node server.mjs",
