@@ -64,6 +64,9 @@ export default defineConfig({
       SMTP_URL: "",
       DEMO_ADMIN: "1",
       NODE_ENV: "development",
+      // the webhook sender looks for due deliveries every 250 ms instead of 2 s: the integrations test waits
+      // for its delivery, the same one, sooner (decision 141)
+      WEBHOOK_POLL_MS: "250",
     },
   },
 });
