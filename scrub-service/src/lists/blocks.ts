@@ -10,7 +10,19 @@
  */
 import type { DbHandle } from "../../../db/client";
 import { assertBlockable, changeBlocks, countExchanges, exchangeRunEnd, exchangesOf, overlapSorted, writeNumberBlocks } from "../worker/exchange-blocks";
-import { BLOCK_LINES_SQL, CopyRows, bulkTraits, partitionOf, readListBlocks, readListNumbers, withBulkTransaction, type BulkSession } from "./pg-bulk";
+import {
+  BLOCK_LINES_SQL,
+  CopyRows,
+  bulkTraits,
+  exchangeRanges,
+  partitionOf,
+  readBlocksIn,
+  readListBlocks,
+  readListNumbers,
+  vacuum,
+  withBulkTransaction,
+  type BulkSession,
+} from "./pg-bulk";
 import type { ChangeMode, StoreChange } from "./store";
 
 export interface ChangeCounts {
@@ -47,6 +59,14 @@ export { partitionOf };
  * (PostgreSQL): rewriting most rows in place costs their deletes, inserts, index entries and dead tuples.
  */
 const ASIDE_SHARE = 0.25;
+
+/** PGlite: an in-place change that rewrote more than this share of a list's blocks vacuums the partition after. */
+const VACUUM_SHARE = 0.05;
+
+/** The numbers (sorted) within exchanges [lo, hi). */
+function numbersIn(numbers: Float64Array, lo: number, hi: number): Float64Array {
+  return numbers.subarray(lowerBound(numbers, lo * 10_000), lowerBound(numbers, hi * 10_000));
+}
 
 /** Makes sure the list's partition exists (lists created with triggers off). */
 async function ensurePartition(s: BulkSession, listId: number): Promise<void> {
@@ -183,6 +203,28 @@ async function blockCount(s: BulkSession, listId: number): Promise<number> {
   return Number((await s.query<{ n: string | number }>(`select count(*) as n from ${partitionOf(listId)}`)).rows[0].n);
 }
 
+/**
+ * The end of every change, in its last transaction: the store hears the counts, the list gets its size and next
+ * version, the store confirms, the caller records, and last a list built aside replaces the partition (list_blocks is
+ * locked only from there to the commit).
+ */
+async function finish(
+  s: BulkSession,
+  c: BlocksChange,
+  sizeBefore: number,
+  done: { added: number; removed: number; already: number },
+  aside: boolean,
+): Promise<ChangeCounts> {
+  await c.copy.written({ added: done.added, removed: done.removed });
+  const size = c.mode === "replace" ? c.numbers.length : sizeBefore + done.added - done.removed;
+  const version = await bumpVersion(s, c.listId, size);
+  await c.copy.beforeCommit();
+  const counts = { added: done.added, alreadyPresent: done.already, removed: done.removed, size, version };
+  if (c.record) await c.record(s, counts);
+  if (aside) await swapAside(s, c.listId);
+  return counts;
+}
+
 /** Writes the change: in one transaction, or in chunks when the database runs on this thread. */
 export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: number): Promise<BlocksResult> {
   assertBlockable(change.numbers);
@@ -222,8 +264,7 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table
       const rows = new CopyRows(listId);
       for await (const { lo, hi, blocks } of readListBlocks(handle, listId, s)) {
-        const part = numbers.subarray(lowerBound(numbers, lo * 10_000), lowerBound(numbers, hi * 10_000));
-        const c = changeBlocks(blocks, part, mode, rows, true);
+        const c = changeBlocks(blocks, numbersIn(numbers, lo, hi), mode, rows, true);
         added += c.added;
         removed += c.removed;
       }
@@ -234,15 +275,7 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       ({ added, removed } = await rewriteTouched(s, listId, mode, numbers));
       if (mode === "add") already = numbers.length - added;
     }
-    await c.copy.written({ added, removed });
-    const size = mode === "replace" ? numbers.length : before.size + added - removed;
-    const version = await bumpVersion(s, listId, size);
-    await c.copy.beforeCommit();
-    const counts = { added, alreadyPresent: already, removed, size, version };
-    if (c.record) await c.record(s, counts);
-    // the new partition replaces the old one last: list_blocks is locked only from here to commit
-    if (aside) await swapAside(s, listId);
-    return { counts, wholeList };
+    return { counts: await finish(s, c, before.size, { added, removed, already }, aside), wholeList };
   });
 }
 
@@ -281,6 +314,8 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
   let removed = 0;
   let already = 0;
   let aside = false; // the whole list is being built in a table aside
+  let rebuild = false; // … from its blocks and an add or remove touching most of them
+  let blocks = 0; // the list's blocks before the change
   let dirty = false; // some part of an in-place change committed
   try {
     if (!single) {
@@ -289,13 +324,27 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         await ensurePartition(s, listId);
         wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
         await c.copy.started({ ...before, wholeList });
-        aside = wholeList;
+        blocks = await blockCount(s, listId);
+        rebuild = !wholeList && mode !== "replace" && countExchanges(numbers) > ASIDE_SHARE * blocks;
+        aside = wholeList || rebuild;
         if (aside) await createAside(s, listId, true);
         // a new state of the list begins: Bloom files cached for the old state must not match it
         else await s.query("update lists set updated_at = now() where id = $1", [listId]);
       });
       await turn();
-      for (const part of partsOf(numbers, step)) {
+      // rebuilt aside: the old blocks range by range, each merged with its numbers, into the new table
+      for (const [lo, hi] of rebuild ? exchangeRanges() : []) {
+        const r = await withBulkTransaction(handle, async (s) => {
+          const rows = new CopyRows(listId);
+          const done = changeBlocks(await readBlocksIn(s, listId, lo, hi), numbersIn(numbers, lo, hi), mode as "add" | "remove", rows, true);
+          await s.copyBlocks(asideOf(listId), rows);
+          return done;
+        });
+        added += r.added;
+        removed += r.removed;
+        await turn();
+      }
+      for (const part of rebuild ? [] : partsOf(numbers, step)) {
         if (aside) {
           await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part)));
         } else {
@@ -309,7 +358,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         }
         await turn();
       }
-      if (aside) {
+      if (wholeList) {
         already = before.size > 0 ? await overlapWithStored(handle, listId, numbers) : 0;
         added = numbers.length - already;
         removed = before.size - already;
@@ -321,22 +370,19 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
       if (single) {
         before = row;
         await ensurePartition(s, listId);
+        blocks = await blockCount(s, listId);
         wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
         await c.copy.started({ ...before, wholeList });
         ({ added, removed } = await rewriteTouched(s, listId, mode as "add" | "remove", numbers));
       }
-      await c.copy.written({ added, removed });
-      if (mode === "add" && !aside) already = numbers.length - added;
-      const size = mode === "replace" ? numbers.length : before.size + added - removed;
-      const version = await bumpVersion(s, listId, size);
-      await c.copy.beforeCommit();
-      const result = { added, alreadyPresent: already, removed, size, version };
-      if (c.record) await c.record(s, result);
-      if (aside) await swapAside(s, listId);
-      return result;
+      if (mode === "add" && !wholeList) already = numbers.length - added;
+      return finish(s, c, before.size, { added, removed, already }, aside);
     });
+    if (!aside && countExchanges(numbers) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
     return { counts, wholeList };
   } catch (e) {
+    // the table built aside was never swapped in: it goes (a crash leaves it to the next build's drop)
+    if (aside) await withBulkTransaction(handle, (s) => s.query(`drop table if exists ${asideOf(listId)}`)).catch(() => {});
     if (dirty) {
       // blocks changed but the change did not finish: the database is the truth; make every copy of the old
       // version unusable and the size right, so the next scrub reloads what the table holds

@@ -252,6 +252,24 @@ export function* exchangeRanges(): Generator<[lo: number, hi: number]> {
   for (let npa = 200; npa < 1000; npa += NPA_STEP) yield [npa * 1000, Math.min(1000, npa + NPA_STEP) * 1000];
 }
 
+/** A list's blocks whose exchanges lie in [lo, hi), in exchange order, on the session's transaction. */
+export function readBlocksIn(s: BulkSession, listId: number, lo: number, hi: number): Promise<PackedBlocks> {
+  return s.readBlocks(rangeSelect(listId, lo, hi));
+}
+
+/**
+ * VACUUM of one table (outside any transaction). PGlite runs no autovacuum: blocks rewritten in place there leave
+ * their old versions until someone vacuums.
+ */
+export async function vacuum(handle: DbHandle, table: string): Promise<void> {
+  if (handle.driver.kind === "pglite") {
+    const pglite = handle.driver.pglite;
+    await handle.db.connection().execute(() => pglite.exec(`vacuum ${table}`));
+  } else {
+    await handle.driver.pool.query(`vacuum ${table}`);
+  }
+}
+
 /** Every block of a list, range by range, in exchange order (read on the session's transaction when given). */
 export async function* readListBlocks(handle: DbHandle, listId: number, s?: BulkSession): AsyncGenerator<{ lo: number; hi: number; blocks: PackedBlocks }> {
   for (const [lo, hi] of exchangeRanges()) {
