@@ -8,7 +8,7 @@
  */
 import { FEDERAL_HOLIDAYS, type Holiday, type Observance } from "./holidays";
 
-export const CALLING_RULES_VERSION = "2026-11-26.3";
+export const CALLING_RULES_VERSION = "2026-11-26.4";
 
 /** Minutes after local midnight. */
 type Window = readonly [start: number, end: number];
@@ -290,6 +290,26 @@ export const CALLING_RULES: readonly CallingRule[] = [
     verified: "statute",
   },
   {
+    id: "US-SD",
+    name: "South Dakota",
+    hours: weekdaysAndSaturday(at(9), at(21), null),
+    citation: "S.D. Codified Laws § 37-30A-3(2) (a telemarketer may not place unsolicited consumer telephone communications received before 9 a.m. or after 9 p.m. at the consumer's local time, or on Sunday)",
+    source: "https://law.uslawyerdatabase.com/category/us-law/2022-south-dakota-codified-laws/title-37-trade-regulation/page/8",
+    effective: null,
+    verified: "statute",
+    note: "Read in the 2022 compilation: \"Place unsolicited consumer telephone communications to any residence which will be received before 9 a.m. or after 9 p. m. at the consumer's local time or place any unsolicited consumer telephone communications on Sunday\". Automated dialing is US-SD-ADAD (weekdays only); a scrub does not know the call type, so both apply (as for Oklahoma).",
+  },
+  {
+    id: "US-SD-ADAD",
+    name: "South Dakota (automated telephone dialing systems: weekdays only)",
+    hours: [null, ...daily(at(9), at(21)).slice(1, 6), null],
+    citation: "S.D. Codified Laws § 37-30-28 (SL 1991, ch 322, § 7)",
+    source: "http://legis.state.sd.us/statutes/DisplayStatute.aspx?Type=Statute&Statute=37-30-28",
+    effective: null,
+    verified: "statute",
+    note: "\"No person may use an automated telephone dialing system to make a telephone solicitation to any telephone number in the state except weekdays between 9 a.m. and 9 p.m., according to the time in this state.\" Applied to every call (the call type is unknown): no Saturday calls either, the stricter reading. \"The time in this state\" is read as the called number's local time (South Dakota spans Central and Mountain time).",
+  },
+  {
     id: "US-TX",
     name: "Texas",
     hours: weekdaysAndSaturday(at(9), at(21), [at(12), at(21)]),
@@ -309,6 +329,16 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://codes.findlaw.com/ut/title-13-commerce-and-trade/ut-code-sect-13-25a-103/",
     effective: null,
     verified: "statute",
+  },
+  {
+    id: "US-WY",
+    name: "Wyoming",
+    hours: daily(at(8), at(20)),
+    citation: "Wyo. Stat. § 40-12-302 (telephone solicitations; the 8 p.m. end as listed by secondary sources, the section's words not read)",
+    source: "https://cliclaw.com/library/us-state-laws/telemarketing-sms/wyoming-telephone-solicitation-wy-stat-%C2%A7-40-12-301-et-seq",
+    effective: null,
+    verified: "secondary",
+    note: "The Call Desk rules service (glama.ai connector page) and a public rules table give Wyoming an 8 p.m. end under § 40-12-302; the stored copies of the article (cliclaw.com, lexace.ai, law.justia.com 2016, courtgpt.ai) show §§ 40-12-301 and -303 but not -302's words, and the Attorney General's FAQ names no hours. Applied as the stricter reading until the text is read.",
   },
   {
     id: "US-WA",

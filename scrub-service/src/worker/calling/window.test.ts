@@ -107,6 +107,21 @@ describe("calling window: state rules", () => {
     expect(answer(JACKSON, "2026-01-15T14:00:00Z").callable).toBe("yes"); // 8 a.m. CST in winter
   });
 
+  it("South Dakota: weekdays 9 a.m.-9 p.m. only (telemarketers: no Sunday; automated dialing: weekdays), Wyoming ends at 8 p.m.", () => {
+    const SIOUX_FALLS = 6053322345; // Central time
+    // Friday 27 November 2026: 8:59:59 and 9:00 a.m. CST; 8:59:59 and 9:00 p.m.
+    expect(answer(SIOUX_FALLS, "2026-11-27T14:59:59Z")).toMatchObject({ callable: "no", next: "2026-11-27T15:00:00Z" });
+    expect(answer(SIOUX_FALLS, "2026-11-27T15:00:00Z").callable).toBe("yes");
+    expect(answer(SIOUX_FALLS, "2026-11-28T02:59:59Z").callable).toBe("yes");
+    // 9 p.m. Friday: next is Monday 9 a.m. (Saturday under the autodialer section, Sunday under both)
+    expect(answer(SIOUX_FALLS, "2026-11-28T03:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T15:00:00Z" });
+    expect(answer(SIOUX_FALLS, "2026-11-28T18:00:00Z").callable).toBe("no");
+    const CHEYENNE = 3076342345; // Mountain time
+    // 7:59:59 p.m. and 8 p.m. MST on Friday 27 November 2026
+    expect(answer(CHEYENNE, "2026-11-28T02:59:59Z").callable).toBe("yes");
+    expect(answer(CHEYENNE, "2026-11-28T03:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-28T15:00:00Z" });
+  });
+
   it("Texas: noon on Sunday", () => {
     const DALLAS = 2145552345;
     expect(answer(DALLAS, "2026-11-29T16:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-29T18:00:00Z", bucket: "later_today" });
