@@ -239,7 +239,9 @@ export async function setIntegrationToggle(
 /** Soft-deletes the integration and revokes its keys at once. */
 export async function deleteIntegration(db: Db, { id, userId }: { id: string; userId: string }): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const deleted = await db.transaction().execute(async (trx) => {
+  // Inside a caller's transaction (the use case that also writes the audit row) or in one of its own.
+  const inTransaction = <T>(fn: (trx: Db) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
+  const deleted = await inTransaction(async (trx) => {
     const res = await trx
       .updateTable("integrations")
       .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
