@@ -2,16 +2,10 @@ import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
-import { DialogShell } from "~/components/ui/dialog-shell";
 import { ProgressBar as Bar } from "~/components/ui/bar";
 import { isActiveStatus, type ShownStatus } from "../../../scrub-service/src/job-status";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { formatNumber } from "~/utils/format";
-
-/** A modal panel opened by a ?dialog= search param (server-rendered: works without JavaScript). */
-export function ListDialog(props: { title: string; description?: string; closeHref: string; children: React.ReactNode; testId?: string }) {
-  return <DialogShell {...props} replace />;
-}
 
 /** A card's menu: a <details> disclosure of links (works without JavaScript). */
 export function CardMenu({ label, items }: { label: string; items: Array<{ label: string; to: string }> }) {

@@ -1,9 +1,10 @@
-import { getFormProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
-import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
-import { CardMenu, CsvFileField, ListDialog, UploadMethodFields } from "~/components/lists/list-ui";
+import { FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { CardMenu, CsvFileField, UploadMethodFields } from "~/components/lists/list-ui";
+import { DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
 import { browserHasFile } from "~/utils/list-forms";
@@ -27,11 +28,6 @@ export interface ExemptionListView {
 
 const ROWS_PLACEHOLDER = "2125552345,purchase,2025-03-01\n3055552101,inquiry,2026-10-02\n4155552199,consent,2024-06-15";
 const ROWS_HINT = "One row per number: phone,basis,date. Basis purchase, inquiry or consent; the date as YYYY-MM-DD, not in the future.";
-
-function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
-  const actionData = useActionData() as { intent: string; result: SubmissionResult<string[]> } | undefined;
-  return actionData?.intent === intent ? actionData.result : undefined;
-}
 
 export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] }) {
   return (
@@ -145,23 +141,8 @@ function RowsInput({
   );
 }
 
-function SubmitRow({ label, uploading }: { label: string; uploading: boolean }) {
-  const navigation = useNavigation();
-  const busy = uploading || (navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post");
-  return (
-    <div className="flex justify-end gap-2 pt-2">
-      <Link to="/containers" replace className={secondaryButtonClass}>
-        Cancel
-      </Link>
-      <button type="submit" className={buttonClass} disabled={busy}>
-        {uploading ? "Uploading..." : busy ? "Saving..." : label}
-      </button>
-    </div>
-  );
-}
-
 export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxUploadText: string; maxUploadBytes: number }) {
-  const lastResult = useLastResult("create-exemptions");
+  const lastResult = useListResult("create-exemptions");
   const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: "create-exemptions",
@@ -197,14 +178,14 @@ export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxU
           maxUploadBytes={maxUploadBytes}
           onBusyChange={setUploading}
         />
-        <SubmitRow label="Create Exemption List" uploading={uploading} />
+        <DialogButtons cancelTo="/containers" label="Create Exemption List" busyLabel="Saving..." uploading={uploading} />
       </Form>
     </ListDialog>
   );
 }
 
 export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { list: ExemptionListView; maxUploadText: string; maxUploadBytes: number }) {
-  const lastResult = useLastResult("load-exemptions");
+  const lastResult = useListResult("load-exemptions");
   const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: `load-exemptions-${list.id}`,
@@ -241,7 +222,7 @@ export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { 
           maxUploadBytes={maxUploadBytes}
           onBusyChange={setUploading}
         />
-        <SubmitRow label="Load Rows" uploading={uploading} />
+        <DialogButtons cancelTo="/containers" label="Load Rows" busyLabel="Saving..." uploading={uploading} />
       </Form>
     </ListDialog>
   );
