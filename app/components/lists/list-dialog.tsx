@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link, useActionData, useNavigation } from "@remix-run/react";
-import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
+import { buttonClass, FieldErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
 
 /**
@@ -48,6 +48,26 @@ export function DialogButtons({
       <button type="submit" className={danger ? `${buttonClass} bg-red-600 hover:bg-red-700` : buttonClass} disabled={busy}>
         {uploading ? "Uploading..." : busy ? busyLabel : label}
       </button>
+    </div>
+  );
+}
+
+/** A list's optional description (containers, categories, exemption lists). */
+export function DescriptionField({ field }: { field: { id: string; name: string; initialValue?: unknown; errorId: string; errors?: string[] } }) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
+        Description
+      </label>
+      <textarea
+        id={field.id}
+        name={field.name}
+        rows={2}
+        defaultValue={typeof field.initialValue === "string" ? field.initialValue : ""}
+        className={inputClass}
+        placeholder="Optional"
+      />
+      <FieldErrors id={field.errorId} errors={field.errors} />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { addNumbersSchema, browserHasFile, categorySchema, createContainerSchema
 import { FieldErrors, FormErrors, inputClass, TextField } from "~/components/ui/form";
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import { CardMenu, NumbersInput, ProgressBar } from "~/components/lists/list-ui";
-import { DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
+import { DescriptionField, DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 
 /** The containers page's cards and dialogs (the dialog frame and buttons are the list pages' shared ones). */
@@ -111,25 +111,6 @@ export function CategorySelect({
       </select>
       <FieldErrors id={field.errorId} errors={field.errors} />
       {categories.length === 0 && <p className="mt-1 text-xs text-slate-500">No categories yet: create one first.</p>}
-    </div>
-  );
-}
-
-export function DescriptionField({ field }: { field: { id: string; name: string; initialValue?: unknown; errorId: string; errors?: string[] } }) {
-  return (
-    <div>
-      <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
-        Description
-      </label>
-      <textarea
-        id={field.id}
-        name={field.name}
-        rows={2}
-        defaultValue={typeof field.initialValue === "string" ? field.initialValue : ""}
-        className={inputClass}
-        placeholder="Optional"
-      />
-      <FieldErrors id={field.errorId} errors={field.errors} />
     </div>
   );
 }

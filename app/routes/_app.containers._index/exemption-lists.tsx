@@ -4,7 +4,7 @@ import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { CardMenu, CsvFileField, UploadMethodFields } from "~/components/lists/list-ui";
-import { DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
+import { DescriptionField, DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
 import { browserHasFile } from "~/utils/list-forms";
@@ -163,13 +163,7 @@ export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxU
         <input type="hidden" name="intent" value="create-exemptions" />
         <FormErrors errors={form.errors} />
         <TextField label="Exemption list name" field={fields.name} />
-        <div>
-          <label htmlFor={fields.description.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Description
-          </label>
-          <textarea id={fields.description.id} name={fields.description.name} rows={2} className={inputClass} placeholder="Optional" />
-          <FieldErrors id={fields.description.errorId} errors={fields.description.errors} />
-        </div>
+        <DescriptionField field={fields.description} />
         <RowsInput
           method={fields.method}
           rows={fields.rows}
