@@ -16,8 +16,8 @@ import { listReply as reply, loadFailureReply, type ListReply } from "~/intake/l
 import { submitListLoad, type ListLoadSubmission, type LoadSource } from "~/intake/submit-list-load.server";
 import { splitManualNumbers } from "~/intake/typed-numbers";
 import { getScrubService } from "~/utils/scrub.server";
-import { CONTAINER_TEXT, describeLoad } from "~/utils/list-text";
-import { addNumbersSchema, categorySchema, createContainerSchema, editContainerSchema } from "~/utils/list-forms";
+import { CONTAINER_TEXT, describeLoad } from "~/components/lists/list-text";
+import { addNumbersSchema, categorySchema, createContainerSchema, editContainerSchema } from "~/components/lists/list-forms";
 import { createExemptionsAction, loadExemptionsAction } from "./exemption-actions.server";
 
 /*

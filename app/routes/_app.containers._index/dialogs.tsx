@@ -6,7 +6,7 @@ import { formatNumber } from "~/utils/format";
 import type { CategoryItem } from "~/models/category.server";
 import type { ContainerItem, ListLoadItem } from "~/models/container.server";
 import type { ListVersion } from "~/models/list-version.server";
-import { addNumbersSchema, browserHasFile, categorySchema, createContainerSchema, editContainerSchema } from "~/utils/list-forms";
+import { addNumbersSchema, browserHasFile, categorySchema, createContainerSchema, editContainerSchema } from "~/components/lists/list-forms";
 import { FieldErrors, FormErrors, inputClass, TextField } from "~/components/ui/form";
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import { CardMenu, NumbersInput, ProgressBar } from "~/components/lists/list-ui";

@@ -10,7 +10,7 @@ import { listReply as reply, type ListReply } from "~/intake/list-dialog.server"
 import { readExemptionSource, submitExemptionLoad, type ExemptionSource } from "~/intake/exemption-load.server";
 import { createExemptionList, ExemptionInputError, getExemptionList, parseExemptionListId } from "~/models/exemption.server";
 import { recordAudit } from "~/models/user.server";
-import { createExemptionsSchema, loadExemptionsSchema } from "~/utils/exemption-forms";
+import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms";
 import { formatNumber } from "~/utils/format";
 
 /*

@@ -7,8 +7,8 @@ import { CardMenu, CsvFileField, UploadMethodFields } from "~/components/lists/l
 import { DescriptionField, DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
-import { browserHasFile } from "~/utils/list-forms";
-import { createExemptionsSchema, loadExemptionsSchema } from "~/utils/exemption-forms";
+import { browserHasFile } from "~/components/lists/list-forms";
+import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms";
 
 /*
  * The containers page's Exemption Lists section (decision 161): a customer's established business relationships

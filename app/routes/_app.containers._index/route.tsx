@@ -13,7 +13,7 @@ import { isMultipart, readUploadForm } from "~/intake/upload-form.server";
 import { dispatchListForm } from "~/intake/list-form-action.server";
 import { listFormError } from "~/intake/list-dialog.server";
 import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
-import { CONTAINER_TEXT } from "~/utils/list-text";
+import { CONTAINER_TEXT } from "~/components/lists/list-text";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
 import { listVersions, type ListVersion } from "~/models/list-version.server";
 import { PageHeader } from "~/components/ui/page-header";

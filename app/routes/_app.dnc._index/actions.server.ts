@@ -14,8 +14,8 @@ import { listReply as reply, loadFailureReply, type ListReply } from "~/intake/l
 import { submitListLoad, type LoadSource } from "~/intake/submit-list-load.server";
 import { splitManualNumbers } from "~/intake/typed-numbers";
 import { getScrubService } from "~/utils/scrub.server";
-import { DNC_TEXT, dncDoneToast, type LoadMode } from "~/utils/list-text";
-import { dncEditSchema, dncLoadSchema } from "~/utils/list-forms";
+import { DNC_TEXT, dncDoneToast, type LoadMode } from "~/components/lists/list-text";
+import { dncEditSchema, dncLoadSchema } from "~/components/lists/list-forms";
 
 /*
  * DNC Management's intents: an edit of a registry list's description, and a load (add, remove, replace, FTC

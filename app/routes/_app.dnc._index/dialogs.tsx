@@ -8,8 +8,8 @@ import { REGISTRY_VALID_DAYS } from "../../../scrub-service/src/certificate/docu
 import type { DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
 import { formatDate, formatNumber } from "~/utils/format";
-import type { LoadMode } from "~/utils/list-text";
-import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/utils/list-forms";
+import type { LoadMode } from "~/components/lists/list-text";
+import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/components/lists/list-forms";
 import { FieldErrors, FormErrors, inputClass } from "~/components/ui/form";
 import { CardMenu, NumbersInput, ProgressBar } from "~/components/lists/list-ui";
 import { DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";

@@ -15,7 +15,7 @@ import { readUploadForm } from "~/intake/upload-form.server";
 import { dispatchListForm } from "~/intake/list-form-action.server";
 import { listFormError } from "~/intake/list-dialog.server";
 import { releaseFinishedLoadUploads } from "~/intake/sweep.server";
-import { DNC_ACCESS_MESSAGE, DNC_TEXT } from "~/utils/list-text";
+import { DNC_ACCESS_MESSAGE, DNC_TEXT } from "~/components/lists/list-text";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { usePolling } from "~/components/lists/list-ui";
