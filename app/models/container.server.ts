@@ -82,6 +82,14 @@ export async function getContainer(db: Db, { id, userId }: { id: number; userId:
   return r && toItem(r);
 }
 
+/**
+ * The user's own live containers, as a query to select from: the one place that says what "the user's own
+ * container" is (the integration's container check and the wizard's options read it too).
+ */
+export function ownContainers(db: Db, userId: string) {
+  return db.selectFrom("lists").where("kind", "=", "container").where("user_id", "=", userId).where("deleted_at", "is", null);
+}
+
 /** The category does not exist or is not the user's. */
 export class CategoryNotFoundError extends Error {
   constructor() {

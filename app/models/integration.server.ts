@@ -4,6 +4,7 @@ import type { Database, RoleName, WebhookEventStatus, WebhookEventType } from ".
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
 import { isUuid } from "~/utils/ids";
+import { ownContainers } from "~/models/container.server";
 import { TtlCache } from "../../scrub-service/src/ttl-cache";
 
 type Db = Kysely<Database>;
@@ -66,14 +67,7 @@ export function newWebhookSecret(): string {
 
 /** The customer's own live container with this id, or undefined (another user's container reads as absent). */
 export async function findOwnContainer(db: Db, userId: string, containerId: number) {
-  return db
-    .selectFrom("lists")
-    .select(["id", "name", "size"])
-    .where("id", "=", containerId)
-    .where("kind", "=", "container")
-    .where("user_id", "=", userId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
+  return ownContainers(db, userId).select(["id", "name", "size"]).where("id", "=", containerId).executeTakeFirst();
 }
 
 export async function listIntegrations(db: Db, userId: string): Promise<IntegrationSummary[]> {

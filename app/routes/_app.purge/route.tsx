@@ -25,16 +25,8 @@ import { HandOffError } from "~/intake/hand-off";
 import { acceptWizardUpload } from "~/intake/wizard-upload.server";
 import { checkManualNumbers } from "~/intake/typed-numbers";
 import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/utils/purge-wizard";
-import {
-  getCategoryOption,
-  getContainerOption,
-  getJobForViewer,
-  jobView,
-  type JobView,
-  listCategoryOptions,
-  listContainerOptions,
-  stateFilterAllowed,
-} from "~/models/purge.server";
+import { getJobForViewer, jobView, type JobView } from "~/models/purge.server";
+import { getCategoryOption, getContainerOption, listCategoryOptions, listContainerOptions, stateFilterAllowed } from "~/models/purge-options.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
 import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
