@@ -5,7 +5,7 @@ import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "~/integrations/webhooks.server";
 import { getDb } from "~/utils/db.server";
 import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "~/utils/scrub.server";
-import { describeRedisTarget } from "../scrub-service/src/lists/redis-client";
+import { describeRedisTarget } from "scrub-service";
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
 import { stopLookupUsage } from "~/models/usage.server";
 

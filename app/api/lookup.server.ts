@@ -1,18 +1,18 @@
 import { z } from "zod";
-import { metrics } from "../../scrub-service/src/ops/metrics";
+import { metrics } from "scrub-service";
 import { ApiError, validate, type ApiContext } from "./api.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
 import { invalidReasonText, normalizeCode, numberKind, numberRegion, reasonOfCode, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
-import { normalizeBytes, NUMBER_KINDS, type NumberKind } from "../../scrub-service/src/worker/normalize";
-import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
-import { callingClassOf, callingClassTable } from "../../scrub-service/src/worker/calling/exchanges";
-import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
-import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
-import { evaluateCalling, isoSecond } from "../../scrub-service/src/worker/calling/window";
-import type { ExemptionRow } from "../../scrub-service/src/worker/exemptions/parse";
-import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "../../scrub-service/src/worker/exemptions/windows";
+import { normalizeBytes, NUMBER_KINDS, type NumberKind } from "scrub-service";
+import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "scrub-service";
+import { callingClassOf, callingClassTable } from "scrub-service";
+import { parseInstant } from "scrub-service";
+import { CALLING_RULES_VERSION } from "scrub-service";
+import { evaluateCalling, isoSecond } from "scrub-service";
+import type { ExemptionRow } from "scrub-service";
+import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "scrub-service";
 import {
   CONTAINER_REASON,
   exemptionWindowsOf,
@@ -22,7 +22,7 @@ import {
   suppressionTypeChoices,
   type AdminListKind,
   type SuppressionTypeName,
-} from "../../scrub-service/src/list-types";
+} from "scrub-service/domain";
 
 /*
  * POST /api/v1/lookup: a dialer's live check of up to 1,000 numbers (docs/decisions/111-live-lookup-api.md).

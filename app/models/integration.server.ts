@@ -5,7 +5,7 @@ import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
 import { isUuid } from "~/utils/ids";
 import { ownContainers } from "~/models/container.server";
-import { TtlCache } from "../../scrub-service/src/ttl-cache";
+import { TtlCache } from "scrub-service/domain";
 
 type Db = Kysely<Database>;
 

@@ -1,7 +1,7 @@
 import { reminderState, type ReminderState } from "~/proof/reminder-state";
 import { sql, type Kysely } from "kysely";
 import type { Database, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
-import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
+import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isAdmin } from "~/utils/user-permissions";
 import { isUuid } from "~/utils/ids";
 

@@ -6,7 +6,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { createSignedInUser } from "../../tests/setup/routes";
 import { listOutbox } from "~/utils/email.server";
 import { dncClock, staleDncRefusal, stateListClocks } from "~/models/dnc-clock.server";
-import type { AdminListKind } from "../../scrub-service/src/list-types";
+import type { AdminListKind } from "scrub-service/domain";
 import { saveSettings } from "~/models/settings.server";
 import { runProofHousekeeping } from "./housekeeping.server";
 import { formatDate } from "~/utils/format";

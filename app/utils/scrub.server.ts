@@ -1,9 +1,9 @@
 import path from "node:path";
-import type { ScrubService } from "../../scrub-service/src/service";
+import type { ScrubService } from "scrub-service";
 import { dbHandle } from "./db.server";
 import { env } from "./env.server";
 import { singleton } from "./singleton.server";
-import { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "../../scrub-service/src/lists/redis-client";
+import { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "scrub-service";
 
 /** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_SENTINELS, else REDIS_URL), or null for the embedded index. */
 export function listRedis(): RedisTarget | null {
@@ -17,7 +17,7 @@ export function listRedis(): RedisTarget | null {
   });
 }
 
-export type { ScrubService, InputDescription } from "../../scrub-service/src/service";
+export type { ScrubService, InputDescription } from "scrub-service";
 export {
   createScrubJob,
   createListLoad,
@@ -34,7 +34,7 @@ export {
   stateOfAreaCode,
   isInputFormatError,
   readErrorMessage,
-} from "../../scrub-service/src/service";
+} from "scrub-service";
 
 /**
  * The process's scrub service: in-process (sharing the app's database handle, so one process owns the
@@ -44,10 +44,10 @@ export function getScrubService(): Promise<ScrubService> {
   return singleton("scrub-service", async () => {
     const e = env();
     if (e.SCRUB_SERVICE_URL) {
-      const { createHttpScrubClient } = await import("../../scrub-service/src/http-client");
+      const { createHttpScrubClient } = await import("scrub-service/http-client");
       return createHttpScrubClient({ url: e.SCRUB_SERVICE_URL, token: e.SCRUB_SERVICE_TOKEN ?? "" });
     }
-    const { createInProcessScrubService } = await import("../../scrub-service/src/in-process");
+    const { createInProcessScrubService } = await import("scrub-service/in-process");
     return createInProcessScrubService({
       handle: await dbHandle(),
       dataDir: path.resolve(e.DATA_DIR),
@@ -67,7 +67,7 @@ export async function startLocalScrubSocket(): Promise<void> {
   const service = await getScrubService();
   try {
     await singleton("scrub-socket", async () => {
-      const { listenLocalSocket } = await import("../../scrub-service/src/http");
+      const { listenLocalSocket } = await import("scrub-service/local-socket");
       return listenLocalSocket(service, { handle: await dbHandle(), dataDir: path.resolve(e.DATA_DIR) });
     });
   } catch (err) {

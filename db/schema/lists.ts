@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { NullableTimestamp } from "./accounts";
 
-import type { ListKind, SuppressionTypeName } from "../../scrub-service/src/list-types";
+import type { ListKind, SuppressionTypeName } from "scrub-service/domain";
 
 export type { ListKind, SuppressionTypeName };
 export type JobStatus = "queued" | "running" | "completed" | "failed";

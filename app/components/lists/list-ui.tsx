@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
 import { ProgressBar as Bar } from "~/components/ui/bar";
-import { isActiveStatus, type ShownStatus } from "../../../scrub-service/src/job-status";
+import { isActiveStatus, type ShownStatus } from "scrub-service/domain";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { formatNumber } from "~/utils/format";
 

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
-import { isoDay, parseOptionalRegistryDate } from "../../../scrub-service/src/lists/registry-date";
+import { isoDay, parseOptionalRegistryDate } from "scrub-service/domain";
 import type { SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";

@@ -4,7 +4,7 @@ import { Form, Link, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import type { ListVersion } from "~/models/list-version.server";
-import { REGISTRY_VALID_DAYS } from "../../../scrub-service/src/certificate/document";
+import { REGISTRY_VALID_DAYS } from "scrub-service/domain";
 import type { DncList } from "~/models/dnc.server";
 import type { ListLoadItem } from "~/models/container.server";
 import { formatDate, formatNumber } from "~/utils/format";

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useLoaderData } from "@remix-run/react";
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
 import { listVersions, type ListVersion } from "~/models/list-version.server";
-import { isoDay } from "../../../scrub-service/src/lists/registry-date";
+import { isoDay } from "scrub-service/domain";
 import { dncClock } from "~/models/dnc-clock.server";
 import { getSettings } from "~/models/settings.server";
 import { ADMIN_ROLES, requireRole } from "~/utils/auth.server";

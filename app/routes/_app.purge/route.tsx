@@ -34,7 +34,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard, type PurgeActionData } from "~/routes/_app.purge/wizard";
-import { isActiveStatus } from "../../../scrub-service/src/job-status";
+import { isActiveStatus } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
