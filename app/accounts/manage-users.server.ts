@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database, UserStatus } from "../../db/schema";
 import type { SessionUser } from "~/utils/auth.server";
 import { endUserSessions } from "~/utils/session.server";
-import { canBlockUser, canChangeRole, canDeleteUser, canEditUser, grantableRoles, toggledStatus } from "~/utils/user-permissions";
-import { NO_PLAN } from "~/utils/user-list";
+import { canBlockUser, canChangeRole, canDeleteUser, canEditUser, grantableRoles, toggledStatus } from "~/accounts/user-permissions";
+import { NO_PLAN } from "~/accounts/user-list";
 import {
   createInvitedUser,
   isDuplicateEmailError,

@@ -4,7 +4,7 @@ import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { failListLoad } from "~/models/list-load.server";
 import { createListLoad, readErrorMessage, type ScrubService } from "~/utils/scrub.server";
-import { CSV_MESSAGES } from "~/utils/purge-wizard";
+import { CSV_MESSAGES } from "~/intake/purge-wizard";
 import { HandOffError, LOAD_HAND_OFF_FAILED } from "./hand-off";
 import { IntakeInputError } from "./preview.server";
 import type { StoredUpload } from "./upload-store.server";

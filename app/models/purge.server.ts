@@ -2,7 +2,7 @@ import { reminderState, type ReminderState } from "~/proof/reminder-state";
 import { sql, type Kysely } from "kysely";
 import type { Database, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
 import { shownStatus, type ShownStatus } from "scrub-service/domain";
-import { isAdmin } from "~/utils/user-permissions";
+import { isAdmin } from "~/accounts/user-permissions";
 import { isUuid } from "~/utils/ids";
 
 /**

@@ -24,7 +24,7 @@ import { submitScrub } from "~/intake/submit-scrub.server";
 import { HandOffError } from "~/intake/hand-off";
 import { acceptWizardUpload } from "~/intake/wizard-upload.server";
 import { checkManualNumbers } from "~/intake/typed-numbers";
-import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/utils/purge-wizard";
+import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/intake/purge-wizard";
 import { getJobForViewer, jobView, type JobView } from "~/models/purge.server";
 import { getCategoryOption, getContainerOption, listCategoryOptions, listContainerOptions, stateFilterAllowed } from "~/models/purge-options.server";
 import { getPlanGate } from "~/models/plan-gate.server";

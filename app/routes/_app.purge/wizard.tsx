@@ -12,7 +12,7 @@ import {
   SUPPRESSION_TYPES,
   wizardHref,
   type WizardState,
-} from "~/utils/purge-wizard";
+} from "~/intake/purge-wizard";
 import { formatBytes, formatDate, formatNumber, formatRate, inputSummary, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import type { JobView } from "~/models/purge.server";
 import type { SuppressionTypeName } from "scrub-service/domain";

@@ -1,7 +1,7 @@
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
 import type { DataTableColumn } from "~/components/ui/data-table";
-import { NO_PLAN } from "~/utils/user-list";
+import { NO_PLAN } from "~/accounts/user-list";
 import type { loader } from "./route";
 
 /** The user list's parts: filters, row actions and the columns. */
