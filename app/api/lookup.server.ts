@@ -1,18 +1,35 @@
 import { z } from "zod";
-import { metrics } from "scrub-service";
+import {
+  metrics,
+  invalidReasonText,
+  normalizeCode,
+  numberKind,
+  numberRegion,
+  reasonOfCode,
+  stateOfAreaCode,
+  type ScrubService,
+  normalizeBytes,
+  NUMBER_KINDS,
+  type NumberKind,
+  ListStoreError,
+  MAX_LOOKUP_NUMBERS,
+  type LookupAnswer,
+  callingClassOf,
+  callingClassTable,
+  parseInstant,
+  CALLING_RULES_VERSION,
+  evaluateCalling,
+  isoSecond,
+  type ExemptionRow,
+  EXEMPTION_BASES,
+  exemptionApplies,
+  exemptionEndDay,
+  isoDateOfDay,
+} from "scrub-service";
 import { ApiError, validate, type ApiContext } from "./api.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
-import { invalidReasonText, normalizeCode, numberKind, numberRegion, reasonOfCode, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
-import { normalizeBytes, NUMBER_KINDS, type NumberKind } from "scrub-service";
-import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "scrub-service";
-import { callingClassOf, callingClassTable } from "scrub-service";
-import { parseInstant } from "scrub-service";
-import { CALLING_RULES_VERSION } from "scrub-service";
-import { evaluateCalling, isoSecond } from "scrub-service";
-import type { ExemptionRow } from "scrub-service";
-import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "scrub-service";
 import {
   CONTAINER_REASON,
   exemptionWindowsOf,

@@ -1,5 +1,4 @@
-import type { InputDescription, ScrubService } from "~/utils/scrub.server";
-import { parsePhone, readErrorMessage } from "~/utils/scrub.server";
+import { type InputDescription, type ScrubService, parsePhone, readErrorMessage } from "scrub-service";
 import { CSV_MESSAGES, PRECHECK_ROWS } from "~/intake/purge-wizard";
 import type { StoredUpload } from "./upload-store.server";
 

@@ -3,7 +3,7 @@ import type { Database, ListLoadMode } from "../../db/schema";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { failListLoad } from "~/models/list-load.server";
-import { createListLoad, readErrorMessage, type ScrubService } from "~/utils/scrub.server";
+import { createListLoad, readErrorMessage, type ScrubService } from "scrub-service";
 import { CSV_MESSAGES } from "~/intake/purge-wizard";
 import { HandOffError, LOAD_HAND_OFF_FAILED } from "./hand-off";
 import { IntakeInputError } from "./preview.server";

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "~/utils/scrub.server";
+import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "scrub-service";
 import type { SuppressionType } from "~/intake/purge-wizard";
 import { CSV_MESSAGES } from "~/intake/purge-wizard";
 import { getCategoryOption, getContainerOption } from "~/models/purge-options.server";

@@ -5,12 +5,19 @@
  */
 import type http from "node:http";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
-import { requestIdFrom, serveOps, OPS_PATHS } from "scrub-service";
-import { metrics, statusClass } from "scrub-service";
-import { readGauges } from "scrub-service";
-import { databaseChecks, runChecks, type Readiness } from "scrub-service";
+import {
+  requestIdFrom,
+  serveOps,
+  OPS_PATHS,
+  metrics,
+  statusClass,
+  readGauges,
+  databaseChecks,
+  runChecks,
+  type Readiness,
+  type LogContext,
+} from "scrub-service";
 import { log, runInLogContext } from "~/utils/log.server";
-import type { LogContext } from "scrub-service";
 export { bridgeConsoleToLog } from "scrub-service";
 import { dbHandle, getDb } from "~/utils/db.server";
 import { getScrubService } from "~/utils/scrub.server";

@@ -8,10 +8,10 @@ import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.s
 import { findOwnContainer } from "~/models/integration.server";
 import { isUuid } from "~/utils/ids";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
-import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
+import { getScrubService } from "~/utils/scrub.server";
+import { parsePhone, US_STATES, parseInstant } from "scrub-service";
 import { appUrl } from "~/utils/env.server";
 import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "scrub-service/domain";
-import { parseInstant } from "scrub-service";
 import { getExemptionList } from "~/models/exemption.server";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));

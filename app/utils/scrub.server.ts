@@ -1,9 +1,8 @@
 import path from "node:path";
-import type { ScrubService } from "scrub-service";
+import { type ScrubService, describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "scrub-service";
 import { dbHandle } from "./db.server";
 import { env } from "./env.server";
 import { singleton } from "./singleton.server";
-import { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "scrub-service";
 
 /** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_SENTINELS, else REDIS_URL), or null for the embedded index. */
 export function listRedis(): RedisTarget | null {
@@ -16,25 +15,6 @@ export function listRedis(): RedisTarget | null {
     REDIS_SENTINEL_PASSWORD: e.REDIS_SENTINEL_PASSWORD,
   });
 }
-
-export type { ScrubService, InputDescription } from "scrub-service";
-export {
-  createScrubJob,
-  createListLoad,
-  defaultPhoneColumn,
-  normalizePhone,
-  parsePhone,
-  normalizeCode,
-  numberKind,
-  numberRegion,
-  reasonOfCode,
-  invalidReasonText,
-  formatPhone,
-  US_STATES,
-  stateOfAreaCode,
-  isInputFormatError,
-  readErrorMessage,
-} from "scrub-service";
 
 /**
  * The process's scrub service: in-process (sharing the app's database handle, so one process owns the
