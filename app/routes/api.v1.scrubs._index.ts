@@ -9,9 +9,8 @@ import { findOwnContainer } from "~/models/integration.server";
 import { isUuid } from "~/utils/ids";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { parsePhone, US_STATES, parseInstant } from "scrub-service";
 import { appUrl } from "~/utils/env.server";
-import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "scrub-service/domain";
+import { parseInstant, parsePhone, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
 import { getExemptionList } from "~/models/exemption.server";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));

@@ -47,6 +47,36 @@ describe("the engine is reached through its package's exports only", () => {
   });
 });
 
+/**
+ * Values a module takes from the engine's face (`scrub-service`, Node-only: Redis, threads, the database) where the
+ * browser bundle would get them: any app module but a `.server` one or a test. Browser code takes the shared domain
+ * (`scrub-service/domain`); a type import is erased and allowed.
+ */
+function engineValuesInBrowserCode(file: string, source: string): string[] {
+  if (/\.server\.tsx?$|\.test\.tsx?$/.test(file)) return [];
+  const found: string[] = [];
+  for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?(?:\{([^}]*)\}|\*(?:\s+as\s+\w+)?|\w+)\s+from\s+"scrub-service";?$/gm)) {
+    if (m[1]) continue;
+    const names = m[2] === undefined ? ["*"] : m[2].split(",").map((n) => n.trim()).filter((n) => n && !n.startsWith("type "));
+    if (names.length) found.push(names.join(", "));
+  }
+  return found;
+}
+
+describe("browser code takes the shared domain, never the engine", () => {
+  it("holds for every app module the browser bundle can reach", () => {
+    const files = filesUnder(path.join(root, "app"));
+    const found = files.flatMap((file) => engineValuesInBrowserCode(file, fs.readFileSync(file, "utf8")).map((names) => `${path.relative(root, file)}: ${names}`));
+    expect(found).toEqual([]);
+  });
+
+  it("flags a value import of the engine in a route or a component, not a type import or a .server module", () => {
+    expect(engineValuesInBrowserCode("app/routes/x.tsx", `import { US_STATES } from "scrub-service";\nimport type { ScrubService } from "scrub-service";`)).toEqual(["US_STATES"]);
+    expect(engineValuesInBrowserCode("app/routes/x.tsx", `import { type ScrubService } from "scrub-service";\nimport { US_STATES } from "scrub-service/domain";`)).toEqual([]);
+    expect(engineValuesInBrowserCode("app/models/x.server.ts", `import { metrics } from "scrub-service";`)).toEqual([]);
+  });
+});
+
 describe("the check itself", () => {
   const check = (source: string, file = path.join(root, "app/models/x.server.ts")) => deepEngineImports(file, source);
 

@@ -1,7 +1,9 @@
-import type { SubmissionResult } from "@conform-to/react";
-import { Link, useActionData, useNavigation } from "@remix-run/react";
-import { buttonClass, FieldErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
+import { getFormProps, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useState, type ReactNode } from "react";
+import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { DialogShell } from "~/components/ui/dialog-shell";
+import { NumbersInput } from "./list-ui";
 
 /**
  * The one list-dialog module of the list pages (containers, exemption lists, DNC Management): the dialog panel,
@@ -69,5 +71,64 @@ export function DescriptionField({ field }: { field: { id: string; name: string;
       />
       <FieldErrors id={field.errorId} errors={field.errors} />
     </div>
+  );
+}
+
+/** The upload limits a list dialog states and checks in the browser. */
+export type UploadLimits = { maxUploadText: string; maxUploadBytes: number };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Field = FieldMetadata<any, any, string[]>;
+
+/**
+ * A list dialog whose form may carry a file (containers, exemption lists, DNC loads): the hidden fields, the form's
+ * errors, the caller's fields, the list input (typed numbers or a file; `numbers` renders the shared one, `input`
+ * another) and the buttons, which say "Uploading..." while a file goes up ahead of the form.
+ */
+export function ListUploadDialog({
+  title,
+  description,
+  closeHref,
+  testId,
+  form,
+  hidden,
+  limits,
+  numbers,
+  input,
+  after,
+  submit,
+  children,
+}: {
+  title: string;
+  description?: string;
+  closeHref: string;
+  testId?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  form: FormMetadata<any, string[]>;
+  hidden: Record<string, string | number>;
+  limits: UploadLimits;
+  numbers?: { method: Field; numbers: Field; file: Field; fileHint?: string };
+  input?: (onBusyChange: (busy: boolean) => void) => ReactNode;
+  /** Fields after the list input. */
+  after?: ReactNode;
+  submit: { label: string; busyLabel: string; danger?: boolean };
+  /** Fields before the list input. */
+  children?: ReactNode;
+}) {
+  const [uploading, setUploading] = useState(false);
+  return (
+    <ListDialog title={title} description={description} closeHref={closeHref} testId={testId}>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
+        {Object.entries(hidden).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <FormErrors errors={form.errors} />
+        {children}
+        {numbers && <NumbersInput {...numbers} {...limits} onBusyChange={setUploading} />}
+        {input?.(setUploading)}
+        {after}
+        <DialogButtons cancelTo={closeHref} label={submit.label} busyLabel={submit.busyLabel} danger={submit.danger} uploading={uploading} />
+      </Form>
+    </ListDialog>
   );
 }

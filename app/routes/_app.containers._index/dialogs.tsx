@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { useState } from "react";
+
 import { formatNumber } from "~/utils/format";
 import type { CategoryItem } from "~/models/category.server";
 import type { ContainerItem, ListLoadItem } from "~/models/container.server";
@@ -9,8 +9,8 @@ import type { ListVersion } from "~/models/list-version.server";
 import { addNumbersSchema, browserHasFile, categorySchema, createContainerSchema, editContainerSchema } from "~/components/lists/list-forms";
 import { FieldErrors, FormErrors, inputClass, TextField } from "~/components/ui/form";
 import { ListVersionHistory } from "~/components/proof/list-version-history";
-import { CardMenu, NumbersInput, ProgressBar } from "~/components/lists/list-ui";
-import { DescriptionField, DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
+import { CardMenu, ProgressBar } from "~/components/lists/list-ui";
+import { DescriptionField, DialogButtons, ListDialog, ListUploadDialog, useListResult } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 
 /** The containers page's cards and dialogs (the dialog frame and buttons are the list pages' shared ones). */
@@ -156,7 +156,6 @@ export function CreateContainerDialog({
   maxUploadBytes: number;
 }) {
   const lastResult = useListResult("create-container");
-  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: "create-container",
     lastResult,
@@ -166,24 +165,21 @@ export function CreateContainerDialog({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createContainerSchema(browserHasFile) }),
   });
   return (
-    <ListDialog title="Create Container" description="Store numbers in a container to suppress them in purges." closeHref="/containers" testId="create-container-dialog">
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="create-container" />
-        <FormErrors errors={form.errors} />
-        <TextField label="Container name" field={fields.name} />
-        <CategorySelect field={fields.categoryId} categories={categories} returnTo="create-container" />
-        <DescriptionField field={fields.description} />
-        <NumbersInput
-          method={fields.method}
-          numbers={fields.numbers}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-        />
-        <DialogButtons cancelTo="/containers" label="Create Container" busyLabel="Creating..." uploading={uploading} />
-      </Form>
-    </ListDialog>
+    <ListUploadDialog
+      title="Create Container"
+      description="Store numbers in a container to suppress them in purges."
+      closeHref="/containers"
+      testId="create-container-dialog"
+      form={form}
+      hidden={{ intent: "create-container" }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      numbers={{ method: fields.method, numbers: fields.numbers, file: fields.file }}
+      submit={{ label: "Create Container", busyLabel: "Creating..." }}
+    >
+      <TextField label="Container name" field={fields.name} />
+      <CategorySelect field={fields.categoryId} categories={categories} returnTo="create-container" />
+      <DescriptionField field={fields.description} />
+    </ListUploadDialog>
   );
 }
 
@@ -222,7 +218,6 @@ export function AddNumbersDialog({
   maxUploadBytes: number;
 }) {
   const lastResult = useListResult("add-numbers");
-  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: `add-numbers-${container.id}`,
     lastResult,
@@ -232,22 +227,17 @@ export function AddNumbersDialog({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: addNumbersSchema(browserHasFile) }),
   });
   return (
-    <ListDialog title="Add Numbers" description={`Add numbers to ${container.name}.`} closeHref="/containers" testId="add-numbers-dialog">
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="add-numbers" />
-        <input type="hidden" name="id" value={container.id} />
-        <FormErrors errors={form.errors} />
-        <NumbersInput
-          method={fields.method}
-          numbers={fields.numbers}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-        />
-        <DialogButtons cancelTo="/containers" label="Add Numbers" busyLabel="Adding..." uploading={uploading} />
-      </Form>
-    </ListDialog>
+    <ListUploadDialog
+      title="Add Numbers"
+      description={`Add numbers to ${container.name}.`}
+      closeHref="/containers"
+      testId="add-numbers-dialog"
+      form={form}
+      hidden={{ intent: "add-numbers", id: container.id }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      numbers={{ method: fields.method, numbers: fields.numbers, file: fields.file }}
+      submit={{ label: "Add Numbers", busyLabel: "Adding..." }}
+    />
   );
 }
 

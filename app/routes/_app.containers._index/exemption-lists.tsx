@@ -1,10 +1,10 @@
-import { getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
-import { FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { Link } from "@remix-run/react";
+
+import { FieldErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { CardMenu, CsvFileField, UploadMethodFields } from "~/components/lists/list-ui";
-import { DescriptionField, DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
+import { DescriptionField, ListUploadDialog, useListResult, type UploadLimits } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
 import { browserHasFile } from "~/components/lists/list-forms";
@@ -89,23 +89,17 @@ export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] })
 }
 
 function RowsInput({
-  method,
-  rows,
-  file,
-  maxUploadText,
-  maxUploadBytes,
+  fields,
+  limits,
   onBusyChange,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  method: FieldMetadata<any, any, string[]>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  rows: FieldMetadata<any, any, string[]>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  file: FieldMetadata<any, any, string[]>;
-  maxUploadText: string;
-  maxUploadBytes: number;
+  fields: { method: FieldMetadata<any, any, string[]>; rows: FieldMetadata<any, any, string[]>; file: FieldMetadata<any, any, string[]> };
+  limits: UploadLimits;
   onBusyChange: (busy: boolean) => void;
 }) {
+  const { method, rows, file } = fields;
+  const { maxUploadText, maxUploadBytes } = limits;
   return (
     <UploadMethodFields
       method={method}
@@ -143,7 +137,6 @@ function RowsInput({
 
 export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxUploadText: string; maxUploadBytes: number }) {
   const lastResult = useListResult("create-exemptions");
-  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: "create-exemptions",
     lastResult,
@@ -153,34 +146,25 @@ export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxU
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createExemptionsSchema(browserHasFile) }),
   });
   return (
-    <ListDialog
+    <ListUploadDialog
       title="Create Exemption List"
       description="Numbers with a business relationship or written consent: good in purges while their exemption lasts."
       closeHref="/containers"
       testId="create-exemptions-dialog"
+      form={form}
+      hidden={{ intent: "create-exemptions" }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      input={(onBusyChange) => <RowsInput fields={fields} limits={{ maxUploadText, maxUploadBytes }} onBusyChange={onBusyChange} />}
+      submit={{ label: "Create Exemption List", busyLabel: "Saving..." }}
     >
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="create-exemptions" />
-        <FormErrors errors={form.errors} />
-        <TextField label="Exemption list name" field={fields.name} />
-        <DescriptionField field={fields.description} />
-        <RowsInput
-          method={fields.method}
-          rows={fields.rows}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-        />
-        <DialogButtons cancelTo="/containers" label="Create Exemption List" busyLabel="Saving..." uploading={uploading} />
-      </Form>
-    </ListDialog>
+      <TextField label="Exemption list name" field={fields.name} />
+      <DescriptionField field={fields.description} />
+    </ListUploadDialog>
   );
 }
 
 export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { list: ExemptionListView; maxUploadText: string; maxUploadBytes: number }) {
   const lastResult = useListResult("load-exemptions");
-  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: `load-exemptions-${list.id}`,
     lastResult,
@@ -190,34 +174,30 @@ export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { 
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loadExemptionsSchema(browserHasFile) }),
   });
   return (
-    <ListDialog title="Load Exemption Rows" description={`Rows for ${list.name}.`} closeHref="/containers" testId="load-exemptions-dialog">
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="load-exemptions" />
-        <input type="hidden" name="id" value={list.id} />
-        <FormErrors errors={form.errors} />
-        <fieldset>
-          <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
-          <div className="space-y-1 text-sm">
-            <label className="flex items-start gap-2">
-              <input type="radio" name={fields.mode.name} value="add" defaultChecked className="mt-0.5 accent-blue-600" />
-              <span>Add: new numbers join the list; a number already on it keeps its basis and the later date.</span>
-            </label>
-            <label className="flex items-start gap-2">
-              <input type="radio" name={fields.mode.name} value="replace" className="mt-0.5 accent-blue-600" />
-              <span>Replace: these rows become the whole list.</span>
-            </label>
-          </div>
-        </fieldset>
-        <RowsInput
-          method={fields.method}
-          rows={fields.rows}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-        />
-        <DialogButtons cancelTo="/containers" label="Load Rows" busyLabel="Saving..." uploading={uploading} />
-      </Form>
-    </ListDialog>
+    <ListUploadDialog
+      title="Load Exemption Rows"
+      description={`Rows for ${list.name}.`}
+      closeHref="/containers"
+      testId="load-exemptions-dialog"
+      form={form}
+      hidden={{ intent: "load-exemptions", id: list.id }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      input={(onBusyChange) => <RowsInput fields={fields} limits={{ maxUploadText, maxUploadBytes }} onBusyChange={onBusyChange} />}
+      submit={{ label: "Load Rows", busyLabel: "Saving..." }}
+    >
+      <fieldset>
+        <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
+        <div className="space-y-1 text-sm">
+          <label className="flex items-start gap-2">
+            <input type="radio" name={fields.mode.name} value="add" defaultChecked className="mt-0.5 accent-blue-600" />
+            <span>Add: new numbers join the list; a number already on it keeps its basis and the later date.</span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input type="radio" name={fields.mode.name} value="replace" className="mt-0.5 accent-blue-600" />
+            <span>Replace: these rows become the whole list.</span>
+          </label>
+        </div>
+      </fieldset>
+    </ListUploadDialog>
   );
 }

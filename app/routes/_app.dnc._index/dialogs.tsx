@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigate } from "@remix-run/react";
-import { useState } from "react";
+
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import type { ListVersion } from "~/models/list-version.server";
 import { REGISTRY_VALID_DAYS } from "scrub-service/domain";
@@ -11,8 +11,8 @@ import { formatDate, formatNumber } from "~/utils/format";
 import type { LoadMode } from "~/components/lists/list-text";
 import { browserHasFile, dncEditSchema, dncLoadSchema } from "~/components/lists/list-forms";
 import { FieldErrors, FormErrors, inputClass } from "~/components/ui/form";
-import { CardMenu, NumbersInput, ProgressBar } from "~/components/lists/list-ui";
-import { DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
+import { CardMenu, ProgressBar } from "~/components/lists/list-ui";
+import { DialogButtons, ListDialog, ListUploadDialog, useListResult } from "~/components/lists/list-dialog";
 import { LIST_TONE_CLASSES } from "~/components/lists/list-tones";
 import { DateOnly } from "~/components/ui/date-time";
 import { useTimeZone } from "~/utils/time-zone";
@@ -185,7 +185,6 @@ export function LoadDialog({
   registryDateMax: string;
 }) {
   const lastResult = useListResult("load");
-  const [uploading, setUploading] = useState(false);
   const [form, fields] = useForm({
     id: `dnc-${mode}-${list.suppressionType}`,
     lastResult,
@@ -203,35 +202,33 @@ export function LoadDialog({
           ? `Apply an FTC change list to ${list.name}: its additions and deletions in one load.`
           : `Replace every number on ${list.name} with the numbers below.`;
   return (
-    <ListDialog title={DIALOG_TITLES[mode]} description={description} closeHref="/dnc" testId={`dnc-${mode}-dialog`}>
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="load" />
-        <input type="hidden" name="mode" value={mode} />
-        <input type="hidden" name="type" value={String(list.suppressionType)} />
-        <FormErrors errors={form.errors} />
-        {mode === "replace" && (
-          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-            The {formatNumber(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the
-            current list until the replacement is complete.
-          </p>
-        )}
-        <NumbersInput
-          method={fields.method}
-          numbers={fields.numbers}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-          fileHint={
-            mode === "changes"
-              ? "The FTC change list as downloaded (flat text, comma-delimited; .zip or .gz too). Typed numbers cannot carry add/delete indicators."
-              : "A CSV with a 'Phone' column, one number per line, or the FTC's full list (area code, number); CSV, Excel (.xlsx), .zip or .gz."
-          }
-        />
-        {list.takesRegistryDate && <RegistryDateField field={fields.registryDate} max={registryDateMax} mode={mode} list={list} />}
-        <DialogButtons cancelTo="/dnc" label={DIALOG_TITLES[mode]} busyLabel="Loading..." danger={mode !== "add"} uploading={uploading} />
-      </Form>
-    </ListDialog>
+    <ListUploadDialog
+      title={DIALOG_TITLES[mode]}
+      description={description}
+      closeHref="/dnc"
+      testId={`dnc-${mode}-dialog`}
+      form={form}
+      hidden={{ intent: "load", mode, type: String(list.suppressionType) }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      numbers={{
+        method: fields.method,
+        numbers: fields.numbers,
+        file: fields.file,
+        fileHint:
+          mode === "changes"
+            ? "The FTC change list as downloaded (flat text, comma-delimited; .zip or .gz too). Typed numbers cannot carry add/delete indicators."
+            : "A CSV with a 'Phone' column, one number per line, or the FTC's full list (area code, number); CSV, Excel (.xlsx), .zip or .gz.",
+      }}
+      after={list.takesRegistryDate && <RegistryDateField field={fields.registryDate} max={registryDateMax} mode={mode} list={list} />}
+      submit={{ label: DIALOG_TITLES[mode], busyLabel: "Loading...", danger: mode !== "add" }}
+    >
+      {mode === "replace" && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          The {formatNumber(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the
+          current list until the replacement is complete.
+        </p>
+      )}
+    </ListUploadDialog>
   );
 }
 

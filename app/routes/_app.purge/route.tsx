@@ -17,7 +17,6 @@ import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { US_STATES } from "scrub-service";
 import { getUpload, readUploadHead, saveTypedNumbers, StorageFullError, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
 import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
 import { IntakeInputError, previewUpload, type CsvSummary } from "~/intake/preview.server";
@@ -35,7 +34,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard, type PurgeActionData } from "~/routes/_app.purge/wizard";
-import { isActiveStatus } from "scrub-service/domain";
+import { isActiveStatus, US_STATES } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
