@@ -1,7 +1,6 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useLocation } from "@remix-run/react";
-
 import { formatNumber } from "~/utils/format";
 import type { CategoryItem } from "~/models/category.server";
 import type { ContainerItem, ListLoadItem } from "~/models/container.server";

@@ -1,9 +1,8 @@
 import { useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link } from "@remix-run/react";
-
-import { FieldErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
-import { CardMenu, CsvFileField, UploadMethodFields } from "~/components/lists/list-ui";
+import { FieldErrors, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { CardMenu, CsvFileField, TypedEntryField, UploadMethodFields } from "~/components/lists/list-ui";
 import { DescriptionField, ListUploadDialog, useListResult, type UploadLimits } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
@@ -104,23 +103,13 @@ function RowsInput({
     <UploadMethodFields
       method={method}
       manual={
-        <>
-          <label htmlFor={rows.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Exemption rows
-          </label>
-          <textarea
-            id={rows.id}
-            name={rows.name}
-            defaultValue={typeof rows.initialValue === "string" ? rows.initialValue : ""}
-            aria-invalid={rows.errors?.length ? true : undefined}
-            aria-describedby={rows.errors?.length ? rows.errorId : undefined}
-            rows={5}
-            placeholder={ROWS_PLACEHOLDER}
-            className={`${inputClass} font-mono`}
-          />
-          <p className="mt-1 text-xs text-slate-500">{ROWS_HINT}</p>
-          <FieldErrors id={rows.errorId} errors={rows.errors} />
-        </>
+        <TypedEntryField
+          field={rows}
+          label="Exemption rows"
+          placeholder={ROWS_PLACEHOLDER}
+          note={ROWS_HINT}
+          errors={<FieldErrors id={rows.errorId} errors={rows.errors} />}
+        />
       }
       csv={
         <CsvFileField

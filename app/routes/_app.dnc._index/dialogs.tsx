@@ -1,7 +1,6 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigate } from "@remix-run/react";
-
 import { ListVersionHistory } from "~/components/proof/list-version-history";
 import type { ListVersion } from "~/models/list-version.server";
 import { REGISTRY_VALID_DAYS } from "scrub-service/domain";
