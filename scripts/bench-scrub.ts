@@ -25,6 +25,7 @@ import { fairFloor } from "./bench/floor";
 import { cli, makeUser } from "./bench/cli";
 import { scratch } from "./bench/scratch";
 import { generate, type BenchFiles } from "./bench/data";
+import { listStorage } from "./bench/list-storage";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -95,6 +96,8 @@ async function benchMode(mode: string, files: BenchFiles) {
     // Changes into the loaded list, after the scrubs (which the peer's counts are compared with).
     const addLoad = CHANGE > 0 ? await cli(["lists", "load", "--list", "dnc", "--input", files.add], env) : null;
     const removeLoad = CHANGE > 0 ? await cli(["lists", "remove", "--list", "dnc", "--input", files.remove], env) : null;
+    const ftcLoad = await cli(["lists", "apply-changes", "--list", "dnc", "--input", files.ftcChanges], env);
+    const storage = await listStorage(env, "dnc");
     const listNumbers = litLoad.added + dncLoad.added;
     return {
       mode,
@@ -103,7 +106,9 @@ async function benchMode(mode: string, files: BenchFiles) {
         dnc: loadFigures(dncLoad),
         addIntoDnc: addLoad && loadFigures(addLoad),
         removeFromDnc: removeLoad && loadFigures(removeLoad),
+        ftcChanges: loadFigures(ftcLoad),
       },
+      storage,
       redisBytesPerNumber: redis ? Number(((after - before) / listNumbers).toFixed(2)) : null,
       bloomBytesAfterLoad,
       bloomBytes: bloomBytes(dataDir),
@@ -209,6 +214,22 @@ function goalsOf(m: Awaited<ReturnType<typeof benchMode>>, floor: number, peer: 
     goal("peak RSS at full size (MB)", m.scrubFull.maxRssMB, "≤ 600", m.scrubFull.maxRssMB <= 600),
     goal("RSS growth per extra row (B)", m.rssGrowthBytesPerExtraRow, "≤ 20", m.rssGrowthBytesPerExtraRow == null ? null : m.rssGrowthBytesPerExtraRow <= 20),
     goal("Redis bytes per list number", m.redisBytesPerNumber, "≤ 8", m.redisBytesPerNumber == null ? null : m.redisBytesPerNumber <= 8),
+    // issue #28 (decision 162): lists as exchange blocks
+    goal(
+      `DNC ${fmt(DNC)} load s vs DuckDB's (${peer ? peer.loads.dnc.seconds.toFixed(2) : "—"} s)`,
+      m.load.dnc.seconds,
+      mode(m) === "services" ? "< DuckDB's" : "≤ 1.5 × DuckDB's",
+      peer ? m.load.dnc.seconds < (mode(m) === "services" ? 1 : 1.5) * peer.loads.dnc.seconds : null,
+    ),
+    goal("PostgreSQL bytes per listed number (DNC partition, key included)", m.storage.bytesPerNumber, "≤ 4", m.storage.bytesPerNumber == null ? null : m.storage.bytesPerNumber <= 4),
+    ...(DNC >= 200_000_000
+      ? [
+          goal("national registry: load s", m.load.dnc.seconds, "≤ 120", m.load.dnc.seconds <= 120),
+          goal("national registry: database MB", Math.round(m.storage.databaseBytes / 1e6), "≤ 1,000", m.storage.databaseBytes <= 1e9),
+        ]
+      : []),
+    goal(`add ${fmt(CHANGE)} into the DNC list: load s (job)`, m.load.addIntoDnc?.loadSeconds ?? null, "≤ 1 (services)", mode(m) === "services" && m.load.addIntoDnc ? m.load.addIntoDnc.loadSeconds! <= 1 : null),
+    goal("FTC change list of 10,000 records: load s (job)", m.load.ftcChanges.loadSeconds, "≤ 0.2", m.load.ftcChanges.loadSeconds == null ? null : m.load.ftcChanges.loadSeconds <= 0.2),
     goal(
       "calling-window columns: throughput cost (%)",
       m.callingWindow?.costPercent ?? null,
@@ -272,6 +293,7 @@ async function main() {
     for (const m of modes) {
       console.log(`[bench] vs DuckDB (${m.mode}): scrub ${m.scrubFull.seconds.toFixed(2)} s vs ${peer.scrub.seconds.toFixed(2)} s, peak RSS ${m.scrubFull.maxRssMB} MB vs ${peer.maxRssMB} MB, DNC load ${m.load.dnc.seconds.toFixed(2)} s vs ${peer.loads.dnc.seconds.toFixed(2)} s`);
       const counts = (c: { good: number; bad: number; invalid: number }) => `${fmt(c.good)} good / ${fmt(c.bad)} bad / ${fmt(c.invalid)} invalid`;
+      console.log(`[bench] list storage (${m.mode}): DNC ${fmt(m.storage.listNumbers)} numbers in ${fmt(m.storage.blocks)} blocks, ${fmt(m.storage.listBytes)} bytes = ${m.storage.bytesPerNumber} B/number; database ${fmt(Math.round(m.storage.databaseBytes / 1e6))} MB`);
       console.log(`[bench] counts (${m.mode}): ours ${counts(m.scrubFull)}, DuckDB's ${counts(peer.scrub)}`);
     }
   }

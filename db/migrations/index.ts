@@ -14,6 +14,7 @@ import * as m0018 from "./0018_lookup_usage_writers";
 import * as m0019 from "./0019_calling_window";
 import * as m0020 from "./0020_state_dnc_lists";
 import * as m0021 from "./0021_exemptions";
+import * as m0022 from "./0022_list_blocks";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0019_calling_window": m0019,
   "0020_state_dnc_lists": m0020,
   "0021_exemptions": m0021,
+  "0022_list_blocks": m0022,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -24,7 +24,7 @@ export interface CategoriesTable {
 
 /**
  * Every suppression list: the two admin lists (litigation = DNC type 0, dnc = DNC type 1) and each
- * customer's containers. Numbers live in list_numbers; `version` increases with every change so the
+ * customer's containers. Numbers live in list_blocks; `version` increases with every change so the
  * list store can tell when its copy is stale.
  */
 export interface ListsTable {
@@ -48,13 +48,17 @@ export interface ListsTable {
 }
 
 /**
- * Partitioned by list (migration 0006): one partition `list_numbers_<id>` per list, created by a trigger when
- * the list row is inserted and dropped when it is deleted (no foreign key). Written only by the scrub
- * service's ListManager (decision 018); always filter by list_id.
+ * A list's numbers as exchange blocks (migration 0022, decision 162): one row per list × NPA-NXX (`exchange` =
+ * NPA × 1000 + NXX) holding that exchange's line numbers, as sorted big-endian 16-bit lines (< 1,250 bytes) or a
+ * 10,000-bit bitmap (1,250 bytes); scrub-service/src/worker/exchange-blocks.ts reads and writes them. Partitioned
+ * by list: one partition `list_blocks_<id>` per list, created by a trigger when the list row is inserted and
+ * dropped when it is deleted (no foreign key). Written only by the scrub service's ListManager; always filter by
+ * list_id.
  */
-export interface ListNumbersTable {
+export interface ListBlocksTable {
   list_id: number;
-  number: bigint;
+  exchange: number;
+  lines: Uint8Array;
 }
 
 export interface ScrubJobsTable {
@@ -171,7 +175,7 @@ export interface ListLoadsTable {
 export interface ListsTables {
   categories: CategoriesTable;
   lists: ListsTable;
-  list_numbers: ListNumbersTable;
+  list_blocks: ListBlocksTable;
   scrub_jobs: ScrubJobsTable;
   result_files: ResultFilesTable;
   list_loads: ListLoadsTable;

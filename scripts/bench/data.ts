@@ -40,6 +40,8 @@ const PREFIXES = AREA_CODES.flatMap((npa) =>
     .map((nxx) => npa * 1000 + nxx),
 );
 const r = seededRandom(20261122);
+/** Records in the FTC change list. */
+const FTC_CHANGES = 10_000;
 const randomNumber = () => PREFIXES[Math.floor(r() * PREFIXES.length)] * 1e4 + Math.floor(r() * 1e4);
 
 async function writeLines(file: string, count: number, line: (i: number) => string, flags = "w"): Promise<void> {
@@ -66,6 +68,9 @@ export async function generate(o: BenchDataOptions) {
   const small = path.join(DIR, `input-${SMALL}-${tag}.csv`);
   const add = path.join(DIR, `add-${CHANGE}-${tag}.txt`);
   const remove = path.join(DIR, `remove-${CHANGE}-${DNC}-${tag}.txt`);
+  // an FTC change list (decision 162's goal: 10k records ≤ 200 ms): half deletions of listed numbers (past the
+  // remove file's), half additions
+  const ftcChanges = path.join(DIR, `ftc-changes-${FTC_CHANGES}-${CHANGE}-${DNC}-${tag}.txt`);
   const litSample: number[] = [];
   const dncSample: number[] = [];
   // The samples come from generating the list files: regenerate them with the inputs.
@@ -74,6 +79,11 @@ export async function generate(o: BenchDataOptions) {
   if (fresh || !fs.existsSync(dnc)) await writeLines(dnc, DNC, () => { const x = randomNumber(); if (dncSample.length < 100_000) dncSample.push(x); return String(x); });
   if (CHANGE > 0 && !fs.existsSync(add)) await writeLines(add, CHANGE, () => String(randomNumber()));
   if (CHANGE > 0 && !fs.existsSync(remove)) await copyFirstLines(dnc, remove, CHANGE);
+  if (!fs.existsSync(ftcChanges)) {
+    const listed = await readLines(dnc, CHANGE, FTC_CHANGES / 2);
+    const ftc = (n: string, action: string) => `${n.slice(0, 3)},${n.slice(3)},${action},2026-11-20`;
+    await writeLines(ftcChanges, FTC_CHANGES, (i) => (i % 2 === 0 && listed[i / 2] ? ftc(listed[i / 2], "D") : ftc(String(randomNumber()), "A")));
+  }
   const firsts = ["Ann", "Bob", "Cara", "Dan", "Eve"];
   const cities = ["Miami", "Austin", "New York", "Denver", "Boston"];
   const row = (i: number) => {
@@ -96,7 +106,23 @@ export async function generate(o: BenchDataOptions) {
   if (GZIP && (fresh || !fs.existsSync(gz))) {
     await pipeline(fs.createReadStream(input, { highWaterMark: 1 << 20 }), zlib.createGzip({ level: 6 }), fs.createWriteStream(gz));
   }
-  return { lit, dnc, input, small, add, remove, gz: GZIP ? gz : null };
+  return { lit, dnc, input, small, add, remove, ftcChanges, gz: GZIP ? gz : null };
+}
+
+/** `count` lines of a file from line `skip`. */
+async function readLines(from: string, skip: number, count: number): Promise<string[]> {
+  const out: string[] = [];
+  let seen = 0;
+  let carry = "";
+  for await (const chunk of fs.createReadStream(from, { highWaterMark: 1 << 20 })) {
+    const lines = (carry + (chunk as Buffer).toString("latin1")).split("\n");
+    carry = lines.pop() ?? "";
+    for (const l of lines) {
+      if (seen++ >= skip && l) out.push(l);
+      if (out.length >= count) return out;
+    }
+  }
+  return out;
 }
 
 async function copyFirstLines(from: string, to: string, count: number): Promise<void> {

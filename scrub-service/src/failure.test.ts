@@ -13,6 +13,7 @@ import { RedisListStore } from "./lists/redis-store";
 import { createScrubJob, MAX_ATTEMPTS, shownStatus } from "./service";
 import { REDIS_URL, adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir, uniquePrefix } from "./test/helpers";
 import { skipWithout } from "../../tests/setup/services";
+import { insertNumberBehindTheBack } from "./test/list-blocks";
 
 const noRedis = await skipWithout("failure.test.ts", [{ kind: "tcp", name: "Redis", url: REDIS_URL ?? "" }]);
 
@@ -48,7 +49,7 @@ describe("fail closed", () => {
 
   it("fails the job when the list store is unreachable (Redis down)", async () => {
     const { litigation } = await adminListIds(handle);
-    await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125550001n }).execute();
+    await insertNumberBehindTheBack(handle, litigation, 2125550001);
     await handle.db.updateTable("lists").set({ size: 1, version: sql`version + 1` }).where("id", "=", litigation).execute();
     const svc = await startService(handle, "redis", { redisUrl: "redis://127.0.0.1:1", dataDir: dir });
     try {
@@ -158,7 +159,7 @@ describe("fail closed", () => {
       await svc.rebuildLists([litigation]);
       expect((await jobRow(handle, await scrub(svc))).status).toBe("completed");
       // the database moves on without the store (e.g. a crash between commit and store update)
-      await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125550002n }).execute();
+      await insertNumberBehindTheBack(handle, litigation, 2125550002);
       await handle.db.updateTable("lists").set({ size: 2, version: sql`version + 1` }).where("id", "=", litigation).execute();
       const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       const id = await scrub(svc);

@@ -44,7 +44,7 @@ describe("embedded index cache", () => {
       expect(fs.readdirSync(cache).some((f) => f.startsWith(`bloom-${litigation}-v`))).toBe(true);
 
       // the rows vanish behind the service's back (no new version): a fresh process serves the saved copy
-      await sql`delete from list_numbers where list_id = ${litigation}`.execute(handle.db);
+      await sql`delete from list_blocks where list_id = ${litigation}`.execute(handle.db);
       expect(await badRows(handle, dir, userId, input)).toBe("phone,reason\n2125550001,litigation\n3055550002,litigation\n");
 
       // one flipped byte in the saved numbers: the file fails its checksum and the database is read instead

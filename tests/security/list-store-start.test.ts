@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { adminListIds, cleanupService, REDIS_URL, startService, tmpDir } from "../../scrub-service/src/test/helpers";
 import { OLD_LAYOUT_NOTE, type RedisListStore } from "../../scrub-service/src/lists/redis-store";
 import { reportListStoreAtStart } from "~/utils/scrub.server";
+import { insertNumberBehindTheBack } from "../../scrub-service/src/test/list-blocks";
 
 /*
  * A Redis that does not answer at start is said in the log at start (issue #13 item 8), with the command
@@ -52,7 +53,7 @@ describe("list store at start", () => {
     try {
       await svc.rebuildLists();
       const { litigation } = await adminListIds(handle);
-      await handle.db.insertInto("list_numbers").values({ list_id: litigation, number: 2125552100n }).execute();
+      await insertNumberBehindTheBack(handle, litigation, 2125552100);
       const { version } = await handle.db
         .updateTable("lists")
         .set({ size: sql`size + 1`, version: sql`version + 1` })

@@ -1,7 +1,7 @@
 /**
- * Bulk list loads (decision 018): on PostgreSQL a replace, or an add into an empty list, fills a new table
- * without an index, indexes it once and swaps it in for the list's partition of list_numbers. Counts stay
- * exact, readers see the old list until commit, a failure leaves the old partition as it was.
+ * Bulk list loads (decisions 018, 162): a replace, or an add into an empty list, fills a new table of exchange
+ * blocks aside (on PostgreSQL without an index, indexed once) and swaps it in for the list's partition of
+ * list_blocks. Counts stay exact, readers see the old list until commit, a failure leaves the old partition as it was.
  * The count contract also runs on PGlite (its paths differ, the answers must not).
  */
 import { sql } from "kysely";
@@ -11,7 +11,7 @@ import type { DbHandle } from "../../../db/client";
 import { createContainer, createUser, newRedisStore, storeKinds, type StoreKind } from "../test/helpers";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
-import { partitionOf } from "./rows";
+import { partitionOf } from "./blocks";
 import { readListNumbers } from "./pg-bulk";
 import { masters, nodeName } from "./redis-client";
 import { INTSET_ENTRIES, RedisListStore } from "./redis-store";
@@ -42,13 +42,10 @@ async function listRow(handle: DbHandle, listId: number) {
   return { size: Number(r.size), version: Number(r.version) };
 }
 
+/** How many numbers the list's committed blocks hold, counted by SQL (migration 0022's list_block_numbers). */
 async function rowCount(handle: DbHandle, listId: number): Promise<number> {
-  const r = await handle.db
-    .selectFrom("list_numbers")
-    .select((eb) => eb.fn.countAll().as("n"))
-    .where("list_id", "=", listId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  const r = await sql<{ n: string | number }>`select count(*) as n from list_block_numbers(${listId})`.execute(handle.db);
+  return Number(r.rows[0].n);
 }
 
 function expectSame(a: Float64Array, b: Float64Array): void {
@@ -117,14 +114,14 @@ for (const dbKind of availableDbKinds()) {
           expectSame(await tableNumbers(handle, listId), b);
           expect(await listRow(handle, listId)).toEqual({ size: b.length, version: c2.version });
 
-          // small replace (overlap by primary-key lookups), half of it from the current list
+          // small replace, half of it from the current list
           const c = Float64Array.from([...b.slice(0, 1_000), ...numbersFrom(3, 1_000, 2_000_000)].sort((x, y) => x - y));
           const cDistinct = Float64Array.from(new Set(c));
           const c3 = await manager.change(listId, "replace", cDistinct);
           expect(c3).toMatchObject(replaceCounts(b, cDistinct));
           expectSame(await tableNumbers(handle, listId), cDistinct);
 
-          // an add into the non-empty list takes the row-by-row path; counts still exact
+          // an add into the non-empty list (touching most of its blocks); counts still exact
           const d = numbersFrom(4, 3_000, 2_000_000);
           const inC = new Set(cDistinct);
           const fresh = [...d].filter((x) => !inC.has(x)).length;
@@ -229,7 +226,7 @@ for (const dbKind of availableDbKinds()) {
   }
 }
 
-describe("list_numbers partitions", () => {
+describe("list_blocks partitions", () => {
   it("a new list gets its own partition, a deleted list's partition goes with it", async () => {
     const handle = await createTestDb();
     try {

@@ -3,12 +3,13 @@
  * other queries interleave with them, while counts stay exact and scrubs see the old list until the swap.
  * No timing: the proof is ordering (queries that complete while the load is still running, and what they see).
  */
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createTestDb } from "../../../tests/setup/db";
 import { createContainer, createUser } from "../test/helpers";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
-import { readListNumbers } from "./pg-bulk";
+import { BLOCK_LINES_SQL, partitionOf, readListNumbers } from "./pg-bulk";
 import type { DbHandle } from "../../../db/client";
 
 /** Deterministic distinct sorted numbers. */
@@ -20,6 +21,14 @@ function numbersFrom(seed: number, count: number, spread: number): Float64Array 
     set.add(2_000_000_000 + (s % spread));
   }
   return Float64Array.from([...set].sort((a, b) => a - b));
+}
+
+/** Numbers held by a table of blocks (0 when it does not exist). */
+async function numbersIn(handle: DbHandle, table: string): Promise<number> {
+  const exists = await sql<{ t: string | null }>`select to_regclass(${table})::text as t`.execute(handle.db);
+  if (!exists.rows[0].t) return 0;
+  const r = await sql<{ n: string | number }>`select coalesce(sum(${sql.raw(BLOCK_LINES_SQL)}), 0) as n from ${sql.table(table)}`.execute(handle.db);
+  return Number(r.rows[0].n);
 }
 
 async function tableNumbers(handle: DbHandle, listId: number): Promise<number[]> {
@@ -38,7 +47,8 @@ describe("embedded list loads (PGlite)", () => {
     const handle = await createTestDb("pglite");
     try {
       const store = new EmbeddedListStore();
-      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 25_000 });
+      // parts of ~4 exchanges (≈ 2,000 numbers here): a hundred transactions, so queries meet the load midway
+      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 2_000 });
       const listId = await createContainer(handle, await createUser(handle));
       const a = numbersFrom(1, 60_000, 4_000_000);
       const b = numbersFrom(2, 200_000, 4_000_000);
@@ -52,24 +62,17 @@ describe("embedded list loads (PGlite)", () => {
 
       let done = false;
       const load = manager.change(listId, "replace", b).finally(() => (done = true));
-      const seen: { rows: number; size: number; version: number }[] = [];
+      const seen: { rows: number; aside: number; size: number; version: number }[] = [];
       let servedOld = 0;
       while (!done) {
         // a web request now and then (not a busy loop that would keep the database to itself)
         await new Promise((r) => setTimeout(r, 20));
         if (done) break;
-        const rows = Number(
-          (
-            await handle.db
-              .selectFrom("list_numbers")
-              .select((eb) => eb.fn.countAll().as("n"))
-              .where("list_id", "=", listId)
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+        const rows = await numbersIn(handle, partitionOf(listId));
+        const aside = await numbersIn(handle, `${partitionOf(listId)}_new`);
         const row = await listRow(handle, listId);
         if (done) break;
-        seen.push({ rows, ...row });
+        seen.push({ rows, aside, ...row });
         // a scrub starting now gets the old list, complete
         const ready = await manager.ready(listId);
         if (done) break;
@@ -80,11 +83,11 @@ describe("embedded list loads (PGlite)", () => {
         }
       }
       const counts = await load;
-      // queries completed while the load was still running, and saw it half done
-      expect(seen.some((o) => o.rows > a.length && o.rows < a.length + b.length)).toBe(true);
+      // queries completed while the load was still running, and saw the new list half built aside
+      expect(seen.some((o) => o.aside > 0 && o.aside < b.length)).toBe(true);
       expect(servedOld).toBeGreaterThan(0);
-      // ... but the list's size and version stayed those of the old list until the last transaction
-      for (const o of seen) expect({ size: o.size, version: o.version }).toEqual(before);
+      // ... while the list's blocks, size and version stayed exactly those of the old list until the last transaction
+      for (const o of seen) expect({ rows: o.rows, size: o.size, version: o.version }).toEqual({ rows: a.length, ...before });
       const common = b.filter((x) => inA.has(x)).length;
       expect(counts).toEqual({
         added: b.length - common,
@@ -155,10 +158,11 @@ describe("embedded list loads (PGlite)", () => {
       const store = new EmbeddedListStore();
       const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 10 });
       const listId = await createContainer(handle, await createUser(handle));
-      await manager.change(listId, "add", numbersFrom(5, 30, 1000));
+      // 200 numbers over ~200 exchanges; the 30 added touch 30 of them: an in-place change, in parts of ~10
+      await manager.change(listId, "add", numbersFrom(5, 200, 10_000_000));
       const before = await listRow(handle, listId);
       await manager.ready(listId);
-      const extra = numbersFrom(6, 50, 1000);
+      const extra = numbersFrom(6, 30, 10_000_000);
       await expect(
         manager.change(listId, "add", extra, async () => {
           throw new Error("boom");
@@ -173,6 +177,38 @@ describe("embedded list loads (PGlite)", () => {
       const ask = Float64Array.from(table);
       expect([...(await ready.snapshot!.has(ask, ask.length))].every((x) => x === 1)).toBe(true);
       expect(ready.info.version).toBe(before.version + 1);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("an add touching most of the list's blocks is rebuilt aside: a failure midway leaves the old list, version and copy exactly", { timeout: 120_000 }, async () => {
+    const handle = await createTestDb("pglite");
+    try {
+      const store = new EmbeddedListStore();
+      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 10 });
+      const listId = await createContainer(handle, await createUser(handle));
+      const a = numbersFrom(7, 300, 4_000_000); // ~400 exchanges' worth of room, 300 numbers
+      await manager.change(listId, "add", a);
+      const before = await listRow(handle, listId);
+      await manager.ready(listId);
+      const extra = numbersFrom(8, 2_000, 4_000_000); // touches far more than a quarter of the blocks
+      await expect(
+        manager.change(listId, "add", extra, async () => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await listRow(handle, listId)).toEqual(before);
+      expect(await tableNumbers(handle, listId)).toEqual([...a]);
+      expect(await numbersIn(handle, `${partitionOf(listId)}_new`)).toBe(0);
+      const ready = await manager.ready(listId);
+      expect(ready.info.version).toBe(before.version);
+      // and the same add, not failing, gives the union with exact counts
+      const inA = new Set(a);
+      const fresh = [...extra].filter((x) => !inA.has(x)).length;
+      const c = await manager.change(listId, "add", extra);
+      expect(c).toMatchObject({ added: fresh, alreadyPresent: extra.length - fresh, size: a.length + fresh });
+      expect(await tableNumbers(handle, listId)).toEqual([...new Set([...a, ...extra])].sort((x, y) => x - y));
     } finally {
       await handle.close();
     }

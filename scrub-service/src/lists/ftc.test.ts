@@ -8,6 +8,7 @@ import { adminListIds, cleanupService, createUser, startService, storeKinds, tmp
 import { writeGzip, writeXlsx, writeZip } from "../test/input-files";
 import type { InProcessScrubService } from "../in-process";
 import type { ListLoadMode } from "../../../db/schema";
+import { storedNumbers } from "../test/list-blocks";
 
 /** FTC registry files in the layout of docs/decisions/106, generated here. */
 for (const kind of storeKinds) {
@@ -34,7 +35,7 @@ for (const kind of storeKinds) {
       return handle.db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     }
     const numbersOnList = async () =>
-      (await handle.db.selectFrom("list_numbers").select("number").where("list_id", "=", dnc).orderBy("number").execute()).map((r) => String(r.number));
+      (await storedNumbers(handle, dnc)).map(String);
 
     it("loads an FTC area-code zip (NPA,NXXXXXX per line, one file per area code) as whole numbers, then applies a change list in one load", async () => {
       const zip = writeZip(path.join(dir, "ftc-full.zip"), [

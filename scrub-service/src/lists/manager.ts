@@ -3,7 +3,7 @@
  * current version of a list (failing closed when they can't), and applies add/remove/replace to the
  * database (source of truth), the list store and the Bloom filter, the same way for every store and database:
  *
- *   rows.ts        PostgreSQL / PGlite writes (one transaction, or chunks on PGlite; bulk partitions on PostgreSQL)
+ *   blocks.ts      PostgreSQL / PGlite writes of exchange blocks (one transaction, or chunks on PGlite; whole lists built aside)
  *   store.ts       the store's side of a change (StoreChange), implemented by redis-store.ts and embedded-store.ts
  *   blooms.ts      this process's Bloom filters by version; cache-files.ts their files and the store's saved copies
  *   versions.ts    lists.version bookkeeping: list info, reading at one version
@@ -21,11 +21,11 @@ import type { BloomFilter, SharedBloom } from "./bloom";
 import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";
-import { writeRows, type ChangeCounts } from "./rows";
+import { writeBlocks, type ChangeCounts } from "./blocks";
 import { ListStoreError, type ChangeMode, type CopyDetail, type ListSnapshot, type ListStore } from "./store";
 import { atOneVersion, currentLists, readListInfo, type ListInfo } from "./versions";
 
-export type { ChangeCounts } from "./rows";
+export type { ChangeCounts } from "./blocks";
 export type { ListInfo } from "./versions";
 
 export interface ReadyList {
@@ -267,7 +267,7 @@ export class ListManager {
 
   /**
    * Applies numbers (sorted, distinct) to a list: add, remove, or replace the whole list. One path for every
-   * store and database: the rows are written by rows.ts, which calls the store's side of the change at
+   * store and database: the blocks are written by blocks.ts, which calls the store's side of the change at
    * fixed points; then the Bloom filter follows and the caches are saved.
    */
   async change(
@@ -281,7 +281,7 @@ export class ListManager {
       const copy = this.store.change(listId, mode, numbers);
       let written;
       try {
-        written = await writeRows(
+        written = await writeBlocks(
           this.handle,
           {
             listId,

@@ -32,7 +32,7 @@ export interface ChangeStart {
 
 /**
  * The store's side of one add/remove/replace of sorted, distinct numbers. The ListManager calls these
- * around the database's writes (lists/rows.ts), the same way for every store and database:
+ * around the database's writes (lists/blocks.ts), the same way for every store and database:
  *
  *   store.change(…)        before the database is touched
  *   started(start)         in a transaction holding the list's row lock, before any row is written

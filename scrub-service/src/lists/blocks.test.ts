@@ -1,0 +1,83 @@
+/**
+ * Changes to a list's exchange blocks (decision 162) on both databases: an add or remove rewrites only the blocks it
+ * touches (or, on PostgreSQL, builds the list aside when it touches most of them; on PGlite in parts of whole
+ * exchanges), counts stay exact, an emptied exchange loses its row, and blocks change form at 624/625 lines.
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDb, describeEachDb } from "../../../tests/setup/db";
+import type { DbHandle } from "../../../db/client";
+import { seededRandom } from "../test/random";
+import { blockRows, storedNumbers } from "../test/list-blocks";
+import { createContainer, createUser } from "../test/helpers";
+import { EmbeddedListStore } from "./embedded-store";
+import { ListManager } from "./manager";
+
+const sorted = (xs: Iterable<number>) => Float64Array.from([...new Set(xs)].sort((a, b) => a - b));
+
+describeEachDb("list changes as exchange blocks", (kind) => {
+  let handle: DbHandle;
+  beforeAll(async () => {
+    handle = await createTestDb(kind);
+  }, 120_000);
+  afterAll(() => handle.close());
+
+  for (const loadChunk of kind === "pglite" ? [50_000, 300] : [50_000]) {
+    it(`adds and removes touch only their blocks, with exact counts against a reference set (chunk ${loadChunk})`, { timeout: 120_000 }, async () => {
+      const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0, loadChunk });
+      const listId = await createContainer(handle, await createUser(handle), `spread-${loadChunk}`);
+      const r = seededRandom(28 + loadChunk);
+      const any = () => 2_000_000_000 + Math.floor(r() * 7_999_999_999);
+      const ref = new Set<number>();
+      const first = sorted(Array.from({ length: 20_000 }, any));
+      await manager.change(listId, "add", first);
+      for (const x of first) ref.add(x);
+      const exchanges = () => new Set([...ref].map((x) => Math.floor(x / 10_000))).size;
+      expect(await blockRows(handle, listId)).toBe(exchanges());
+
+      const known = [...ref];
+      const rounds: [mode: "add" | "remove", numbers: Float64Array][] = [
+        ["add", sorted([...Array.from({ length: 400 }, any), ...known.slice(0, 100)])], // few blocks: rewritten in place
+        ["remove", sorted([...known.slice(50, 350), ...Array.from({ length: 50 }, any)])],
+        ["add", sorted(Array.from({ length: 15_000 }, any))], // most blocks: PostgreSQL builds the list aside
+        ["remove", sorted(known.slice(5_000, 15_000))],
+      ];
+      for (const [mode, numbers] of rounds) {
+        let expected = 0;
+        for (const x of numbers) {
+          if (mode === "add" && !ref.has(x)) (expected++, ref.add(x));
+          if (mode === "remove" && ref.delete(x)) expected++;
+        }
+        const c = await manager.change(listId, mode, numbers);
+        expect(mode === "add" ? [c.added, c.alreadyPresent] : [c.removed], mode).toEqual(mode === "add" ? [expected, numbers.length - expected] : [expected]);
+        expect(c.size).toBe(ref.size);
+        expect(await storedNumbers(handle, listId)).toEqual([...ref].sort((a, b) => a - b));
+        expect(await blockRows(handle, listId)).toBe(exchanges());
+        const ready = await manager.ready(listId);
+        const probe = Float64Array.from(numbers.subarray(0, 500));
+        expect([...(await ready.snapshot!.has(probe, probe.length))]).toEqual([...probe].map((x) => (ref.has(x) ? 1 : 0)));
+      }
+      // the list's size is what its blocks hold
+      const held = await sql<{ n: string }>`select count(*) as n from list_block_numbers(${listId})`.execute(handle.db);
+      expect(Number(held.rows[0].n)).toBe(ref.size);
+    });
+  }
+
+  it("an exchange's block turns into a bitmap past 624 lines and back, and an emptied exchange loses its row", { timeout: 60_000 }, async () => {
+    const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0 });
+    const listId = await createContainer(handle, await createUser(handle), "boundary");
+    const lines = (from: number, n: number) => Float64Array.from({ length: n }, (_, i) => 2_125_550_000 + from + i * 7);
+    const form = async () =>
+      (await sql<{ exchange: number; bytes: number }>`select exchange, length(lines) as bytes from list_blocks where list_id = ${listId} order by exchange`.execute(handle.db)).rows;
+    await manager.change(listId, "add", sorted([...lines(0, 624), 3_035_550_001]));
+    expect(await form()).toEqual([{ exchange: 212555, bytes: 1248 }, { exchange: 303555, bytes: 2 }]);
+    await manager.change(listId, "add", lines(624 * 7, 1));
+    expect(await form()).toEqual([{ exchange: 212555, bytes: 1250 }, { exchange: 303555, bytes: 2 }]);
+    await manager.change(listId, "remove", lines(0, 2));
+    expect(await form()).toEqual([{ exchange: 212555, bytes: 1246 }, { exchange: 303555, bytes: 2 }]);
+    const c = await manager.change(listId, "remove", Float64Array.of(3_035_550_001));
+    expect(c).toMatchObject({ removed: 1, size: 623 });
+    expect(await form()).toEqual([{ exchange: 212555, bytes: 1246 }]);
+    expect((await storedNumbers(handle, listId)).length).toBe(623);
+  });
+});

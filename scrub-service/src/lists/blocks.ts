@@ -1,0 +1,400 @@
+/**
+ * A list's exchange blocks in PostgreSQL / PGlite (list_blocks, the source of truth; decision 162) and its size and
+ * version in `lists`: one add/remove/replace of sorted, distinct numbers. Both plans call the store's side of the
+ * change (StoreChange) at the same points:
+ *  - a whole list (a replace, or an add into an empty list) is built aside in a table of its own and swapped in for
+ *    the list's partition in the transaction that bumps the version (PostgreSQL: one transaction, indexed once after
+ *    the COPY; PGlite: the table is filled in transactions of `loadChunk` numbers, decision 017);
+ *  - an add or remove rewrites only the blocks it touches (read, merged, deleted and COPYed back), unless it touches
+ *    so many of the list's blocks that building the whole list aside is cheaper (PostgreSQL).
+ */
+import type { DbHandle } from "../../../db/client";
+import { assertBlockable, changeBlocks, countExchanges, exchangeRunEnd, exchangesOf, overlapSorted, writeNumberBlocks } from "../worker/exchange-blocks";
+import {
+  BLOCK_LINES_SQL,
+  CopyRows,
+  bulkTraits,
+  exchangeRanges,
+  partitionOf,
+  readBlocksIn,
+  readListBlocks,
+  readListNumbers,
+  vacuum,
+  withBulkTransaction,
+  type BulkSession,
+} from "./pg-bulk";
+import type { ChangeMode, StoreChange } from "./store";
+
+export interface ChangeCounts {
+  added: number;
+  alreadyPresent: number;
+  removed: number;
+  size: number;
+  version: number;
+}
+
+export interface BlocksChange {
+  listId: number;
+  mode: ChangeMode;
+  /** Sorted, distinct. */
+  numbers: Float64Array;
+  /** The store's side of the change. */
+  copy: Pick<StoreChange, "started" | "written" | "beforeCommit">;
+  /** Runs inside the last transaction, with the counts (e.g. recording the list_loads row). */
+  record?: (s: BulkSession, counts: ChangeCounts) => Promise<void>;
+  /** Chunked plan: some chunks committed, then the change failed (called before the version is bumped). */
+  partlyWritten(): Promise<void>;
+}
+
+export interface BlocksResult {
+  counts: ChangeCounts;
+  /** After the change the list is exactly `numbers` (a replace, or an add into an empty list). */
+  wholeList: boolean;
+}
+
+export { partitionOf };
+
+/**
+ * An add or remove touching more than this share of a list's blocks is written by building the whole list aside
+ * (PostgreSQL): rewriting most rows in place costs their deletes, inserts, index entries and dead tuples.
+ */
+const ASIDE_SHARE = 0.25;
+
+/** PGlite: an in-place change that rewrote more than this share of a list's blocks vacuums the partition after. */
+const VACUUM_SHARE = 0.05;
+
+/** The numbers (sorted) within exchanges [lo, hi). */
+function numbersIn(numbers: Float64Array, lo: number, hi: number): Float64Array {
+  return numbers.subarray(lowerBound(numbers, lo * 10_000), lowerBound(numbers, hi * 10_000));
+}
+
+/** Makes sure the list's partition exists (lists created with triggers off). */
+async function ensurePartition(s: BulkSession, listId: number): Promise<void> {
+  const r = await s.query<{ t: string | null }>("select to_regclass($1)::text as t", [partitionOf(listId)]);
+  if (!r.rows[0]?.t) await s.query("select list_blocks_attach($1)", [listId]);
+}
+
+/** Locks the list's row for this transaction: its size and version before the change. */
+async function lockList(s: BulkSession, listId: number): Promise<{ size: number; version: number }> {
+  const row = (
+    await s.query<{ size: string | bigint; version: string | bigint; deleted_at: unknown }>(
+      "select size, version, deleted_at from lists where id = $1 for update",
+      [listId],
+    )
+  ).rows[0];
+  if (!row || row.deleted_at) throw new Error(`List ${listId} does not exist.`);
+  return { size: Number(row.size), version: Number(row.version) };
+}
+
+async function isEmpty(s: BulkSession, listId: number): Promise<boolean> {
+  return (await s.query(`select 1 from ${partitionOf(listId)} limit 1`)).rows.length === 0;
+}
+
+function isWholeList(mode: ChangeMode, empty: boolean, numbers: Float64Array): boolean {
+  return mode === "replace" || (mode === "add" && empty && numbers.length > 0);
+}
+
+async function bumpVersion(s: BulkSession, listId: number, size: number): Promise<number> {
+  const v = await s.query<{ version: string | bigint }>(
+    "update lists set size = $2, version = version + 1, updated_at = now() where id = $1 returning version",
+    [listId, size],
+  );
+  return Number(v.rows[0].version);
+}
+
+/** Lets queued queries and requests run between two transactions. */
+function turn(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
+}
+
+function intArray(values: readonly number[]): string {
+  return `'{${values.join(",")}}'::int[]`;
+}
+
+/**
+ * Rewrites the blocks an add or remove touches, in place: they are deleted and read in one statement (DELETE …
+ * RETURNING), changed, and COPYed back (unchanged ones too: fewer round trips than telling them apart first).
+ */
+async function rewriteTouched(s: BulkSession, listId: number, mode: "add" | "remove", numbers: Float64Array): Promise<{ added: number; removed: number }> {
+  if (!numbers.length) return { added: 0, removed: 0 };
+  const part = partitionOf(listId);
+  const old = await s.readBlocks(`delete from ${part} where exchange = any(${intArray(exchangesOf(numbers))}) returning exchange, lines`);
+  const rows = new CopyRows(listId);
+  const c = changeBlocks(old, numbers, mode, rows, true);
+  await s.copyBlocks(part, rows);
+  return { added: c.added, removed: c.removed };
+}
+
+/** The table a whole list is built in before it is swapped in. */
+function asideOf(listId: number): string {
+  return `${partitionOf(listId)}_new`;
+}
+
+async function createAside(s: BulkSession, listId: number, withKey: boolean): Promise<void> {
+  const fresh = asideOf(listId);
+  await s.query(`drop table if exists ${fresh}`);
+  await s.query(
+    `create table ${fresh} (list_id integer not null, exchange integer not null, lines bytea not null,
+       constraint ${fresh}_list check (list_id = ${Number(listId)})${withKey ? `, constraint ${fresh}_pkey primary key (list_id, exchange)` : ""})`,
+  );
+}
+
+/** Detaches and drops the list's partition and attaches its aside table in its place, in the caller's transaction. */
+async function swapAside(s: BulkSession, listId: number): Promise<void> {
+  const part = partitionOf(listId);
+  const fresh = asideOf(listId);
+  const old = await s.query<{ t: string | null }>("select to_regclass($1)::text as t", [part]);
+  if (old.rows[0]?.t) {
+    await s.query(`alter table list_blocks detach partition ${part}`);
+    await s.query(`drop table ${part}`);
+  }
+  await s.query(`alter table ${fresh} rename to ${part}`);
+  await s.query(`alter table ${part} rename constraint ${fresh}_pkey to ${part}_pkey`);
+  await s.query(`alter table ${part} rename constraint ${fresh}_list to ${part}_list`);
+  // the check constraint implies the partition bound: attaching needs no scan
+  await s.query(`alter table list_blocks attach partition ${part} for values in (${Number(listId)})`);
+}
+
+/** |stored ∩ numbers| for sorted distinct numbers, streaming the list's committed blocks (another connection). */
+async function overlapWithStored(handle: DbHandle, listId: number, numbers: Float64Array): Promise<number> {
+  let n = 0;
+  for await (const c of readListNumbers(handle, listId)) {
+    if (!c.length) continue;
+    // both sorted: only the numbers within this chunk's range can meet it
+    n += overlapSorted(c, numbers, lowerBound(numbers, c[0]), lowerBound(numbers, c[c.length - 1] + 1));
+  }
+  return n;
+}
+
+function lowerBound(a: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The blocks of `numbers` (sorted, distinct) as COPY rows. */
+function rowsOf(listId: number, numbers: Float64Array): CopyRows {
+  const rows = new CopyRows(listId);
+  writeNumberBlocks(numbers, rows);
+  return rows;
+}
+
+/** The list's whole new contents built aside on PostgreSQL: COPY without an index, then the key in one sorted build. */
+async function buildAside(s: BulkSession, listId: number, rows: CopyRows): Promise<void> {
+  const fresh = asideOf(listId);
+  await createAside(s, listId, false);
+  // FREEZE (allowed: the table is new in this transaction): rows are written frozen and all-visible
+  await s.copyBlocks(fresh, rows, { freeze: true });
+  await s.query(`alter table ${fresh} add constraint ${fresh}_pkey primary key (list_id, exchange)`);
+  // statistics now: a partition nobody analyzed gets plans for a guessed size
+  await s.query(`analyze ${fresh}`);
+}
+
+/** How many blocks the list's partition holds (the planner's count after analyze, else counted). */
+async function blockCount(s: BulkSession, listId: number): Promise<number> {
+  const r = await s.query<{ n: number | string | null }>("select reltuples::bigint as n from pg_class where oid = to_regclass($1)", [partitionOf(listId)]);
+  const n = Number(r.rows[0]?.n ?? -1);
+  if (n >= 0) return n;
+  return Number((await s.query<{ n: string | number }>(`select count(*) as n from ${partitionOf(listId)}`)).rows[0].n);
+}
+
+/**
+ * The end of every change, in its last transaction: the store hears the counts, the list gets its size and next
+ * version, the store confirms, the caller records, and last a list built aside replaces the partition (list_blocks is
+ * locked only from there to the commit).
+ */
+async function finish(
+  s: BulkSession,
+  c: BlocksChange,
+  sizeBefore: number,
+  done: { added: number; removed: number; already: number },
+  aside: boolean,
+): Promise<ChangeCounts> {
+  await c.copy.written({ added: done.added, removed: done.removed });
+  const size = c.mode === "replace" ? c.numbers.length : sizeBefore + done.added - done.removed;
+  const version = await bumpVersion(s, c.listId, size);
+  await c.copy.beforeCommit();
+  const counts = { added: done.added, alreadyPresent: done.already, removed: done.removed, size, version };
+  if (c.record) await c.record(s, counts);
+  if (aside) await swapAside(s, c.listId);
+  return counts;
+}
+
+/** Writes the change: in one transaction, or in chunks when the database runs on this thread. */
+export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: number): Promise<BlocksResult> {
+  assertBlockable(change.numbers);
+  return bulkTraits(handle).runsOnThisThread && Number.isFinite(loadChunk)
+    ? writeInChunks(handle, change, loadChunk)
+    : writeInOneTransaction(handle, change);
+}
+
+async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise<BlocksResult> {
+  const { listId, mode, numbers } = c;
+  const indexesOnce = bulkTraits(handle).indexesOnce;
+  return withBulkTransaction(handle, async (s) => {
+    const before = await lockList(s, listId);
+    await ensurePartition(s, listId);
+    const empty = await isEmpty(s, listId);
+    const wholeList = isWholeList(mode, empty, numbers);
+    await c.copy.started({ ...before, wholeList });
+    let added = 0;
+    let removed = 0;
+    let already = 0;
+    let aside = false;
+    if (wholeList) {
+      // the overlap with the old list (committed and unchanged: this transaction holds the list's lock) is
+      // counted on another connection while this one copies
+      const overlap = before.size > 0 ? overlapWithStored(handle, listId, numbers) : Promise.resolve(0);
+      overlap.catch(() => {});
+      if (indexesOnce) await buildAside(s, listId, rowsOf(listId, numbers));
+      else {
+        await createAside(s, listId, true);
+        await s.copyBlocks(asideOf(listId), rowsOf(listId, numbers));
+      }
+      aside = true;
+      already = await overlap;
+      added = numbers.length - already;
+      removed = before.size - already;
+    } else if (mode !== "replace" && indexesOnce && countExchanges(numbers) > ASIDE_SHARE * (await blockCount(s, listId))) {
+      // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table
+      const rows = new CopyRows(listId);
+      for await (const { lo, hi, blocks } of readListBlocks(handle, listId, s)) {
+        const c = changeBlocks(blocks, numbersIn(numbers, lo, hi), mode, rows, true);
+        added += c.added;
+        removed += c.removed;
+      }
+      await buildAside(s, listId, rows);
+      aside = true;
+      if (mode === "add") already = numbers.length - added;
+    } else if (mode !== "replace") {
+      ({ added, removed } = await rewriteTouched(s, listId, mode, numbers));
+      if (mode === "add") already = numbers.length - added;
+    }
+    return { counts: await finish(s, c, before.size, { added, removed, already }, aside), wholeList };
+  });
+}
+
+/** numbers split at exchange boundaries into parts of about `step` numbers. */
+function* partsOf(numbers: Float64Array, step: number): Generator<Float64Array> {
+  for (let at = 0; at < numbers.length; ) {
+    let end = Math.min(numbers.length, at + step);
+    if (end < numbers.length) end = exchangeRunEnd(numbers, end - 1);
+    yield numbers.subarray(at, end);
+    at = end;
+  }
+}
+
+/**
+ * The change in transactions of about `step` numbers with a turn of the event loop between them (PGlite runs on this
+ * thread; one long statement blocks every web request).
+ *
+ * What stays as promised:
+ *  - counts are exact: the numbers are sorted and distinct, parts hold whole exchanges and are disjoint, and this
+ *    list's changes are serialized by the manager's per-list lock (PGlite: one process per database);
+ *  - scrubs see the old list until the end, then the new one: lists.version/size are bumped only by the last short
+ *    transaction (with `record`), and the store's copy and Bloom filter of the old version are served until then;
+ *  - a whole list is built in a table aside, invisible until the last transaction swaps it in: a failure or crash
+ *    midway leaves the old list exactly as it was (the leftover table is dropped by the next build).
+ *
+ * An add or remove that fails midway (some parts committed): the load fails, `partlyWritten` drops the copies, and the
+ * list's version is bumped with its real size, so the next scrub reloads exactly what the database holds. The first
+ * transaction moved lists.updated_at, so Bloom filter files cached for the old state are never reused.
+ */
+async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): Promise<BlocksResult> {
+  const { listId, mode, numbers } = c;
+  const single = numbers.length <= step && mode !== "replace";
+  let before = { size: 0, version: 0 };
+  let wholeList = false;
+  let added = 0;
+  let removed = 0;
+  let already = 0;
+  let aside = false; // the whole list is being built in a table aside
+  let rebuild = false; // … from its blocks and an add or remove touching most of them
+  let blocks = 0; // the list's blocks before the change
+  let dirty = false; // some part of an in-place change committed
+  try {
+    if (!single) {
+      await withBulkTransaction(handle, async (s) => {
+        before = await lockList(s, listId);
+        await ensurePartition(s, listId);
+        wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
+        await c.copy.started({ ...before, wholeList });
+        blocks = await blockCount(s, listId);
+        rebuild = !wholeList && mode !== "replace" && countExchanges(numbers) > ASIDE_SHARE * blocks;
+        aside = wholeList || rebuild;
+        if (aside) await createAside(s, listId, true);
+        // a new state of the list begins: Bloom files cached for the old state must not match it
+        else await s.query("update lists set updated_at = now() where id = $1", [listId]);
+      });
+      await turn();
+      // rebuilt aside: the old blocks range by range, each merged with its numbers, into the new table
+      for (const [lo, hi] of rebuild ? exchangeRanges() : []) {
+        const r = await withBulkTransaction(handle, async (s) => {
+          const rows = new CopyRows(listId);
+          const done = changeBlocks(await readBlocksIn(s, listId, lo, hi), numbersIn(numbers, lo, hi), mode as "add" | "remove", rows, true);
+          await s.copyBlocks(asideOf(listId), rows);
+          return done;
+        });
+        added += r.added;
+        removed += r.removed;
+        await turn();
+      }
+      for (const part of rebuild ? [] : partsOf(numbers, step)) {
+        if (aside) {
+          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part)));
+        } else {
+          dirty = true;
+          const r = await withBulkTransaction(handle, async (s) => {
+            await lockList(s, listId);
+            return rewriteTouched(s, listId, mode as "add" | "remove", part);
+          });
+          added += r.added;
+          removed += r.removed;
+        }
+        await turn();
+      }
+      if (wholeList) {
+        already = before.size > 0 ? await overlapWithStored(handle, listId, numbers) : 0;
+        added = numbers.length - already;
+        removed = before.size - already;
+      }
+    }
+    // the last, short transaction: (single: the whole change) + size, version, the caller's record, the swap
+    const counts = await withBulkTransaction(handle, async (s) => {
+      const row = await lockList(s, listId);
+      if (single) {
+        before = row;
+        await ensurePartition(s, listId);
+        blocks = await blockCount(s, listId);
+        wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
+        await c.copy.started({ ...before, wholeList });
+        ({ added, removed } = await rewriteTouched(s, listId, mode as "add" | "remove", numbers));
+      }
+      if (mode === "add" && !wholeList) already = numbers.length - added;
+      return finish(s, c, before.size, { added, removed, already }, aside);
+    });
+    if (!aside && countExchanges(numbers) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
+    return { counts, wholeList };
+  } catch (e) {
+    // the table built aside was never swapped in: it goes (a crash leaves it to the next build's drop)
+    if (aside) await withBulkTransaction(handle, (s) => s.query(`drop table if exists ${asideOf(listId)}`)).catch(() => {});
+    if (dirty) {
+      // blocks changed but the change did not finish: the database is the truth; make every copy of the old
+      // version unusable and the size right, so the next scrub reloads what the table holds
+      await c.partlyWritten().catch(() => {});
+      await withBulkTransaction(handle, async (s) => {
+        await s.query(
+          `update lists set size = (select coalesce(sum(${BLOCK_LINES_SQL}), 0) from list_blocks where list_id = $1),
+             version = version + 1, updated_at = now() where id = $1`,
+          [listId],
+        );
+      }).catch(() => {});
+    }
+    throw e;
+  }
+}
