@@ -8,40 +8,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import type { Piscina } from "piscina";
-import type { DbHandle } from "../../db/client";
 import type { JobStatus } from "../../db/schema";
 import { withLogContext } from "./ops/log";
-import type { ListManager } from "./lists/manager";
 import { MAX_ATTEMPTS } from "./job-status";
-import { INTERRUPTED_JOB, RESTART, runScrubJob, SHUTTING_DOWN, type JobRow, type RunContext } from "./scrub-job";
+import { INTERRUPTED_JOB, RESTART, runScrubJob, SHUTTING_DOWN, type JobRow } from "./scrub-job";
+import type { RunContext, RunnerOptions } from "./run-context";
 import { INTERRUPTED_LOAD, runListLoad, type LoadRow } from "./list-load-job";
 
 export { failureText, LIST_STORE_UNAVAILABLE, SCRUB_FAILED_OUR_SIDE } from "./scrub-job";
+export type { RunnerOptions } from "./run-context";
 
-export interface RunnerOptions {
-  handle: DbHandle;
-  manager: ListManager;
-  pool: () => Piscina;
-  dataDir: string;
-  owner: string;
-  leaseMs?: number;
-  progressMs?: number;
-  /** Jobs and list loads run at once by this process (default: maxConcurrentJobs()). */
-  concurrency?: number;
-  /** Only this process can hold leases (embedded PGlite): every running job at start is a dead one's. */
-  singleProcess: boolean;
-  batchBytes?: number;
-  /** The time certificates are issued at (tests inject it). */
-  clock?: () => Date;
-  /** Read for CERT_SIGNING_KEY. */
-  env?: NodeJS.ProcessEnv;
-  /**
-   * Pauses before scrubbing a job again from the start after a transient list-store failure (a Redis failover
-   * takes seconds); one retry per entry (default 1, 3, 8 and 15 s).
-   */
-  storeRetryDelaysMs?: number[];
-}
 
 /**
  * Scrubs and list loads run at once per process: SCRUB_MAX_CONCURRENT_JOBS, default 1. The memory budget of a

@@ -14,7 +14,7 @@ import type { ChangeCounts } from "./lists/manager";
 import type { BulkSession } from "./lists/pg-bulk";
 import { ListStoreError } from "./lists/store";
 import { ScrubInputError } from "./pipeline/run";
-import type { RunContext } from "./scrub-job";
+import type { RunContext } from "./run-context";
 
 export type LoadRow = { id: string; list_id: number; mode: ListLoadMode; input_path: string };
 

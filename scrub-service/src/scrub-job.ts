@@ -8,8 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { sql, type Kysely, type RawBuilder } from "kysely";
-import type { Database, ScrubJobsTable } from "../../db/schema";
+import { sql } from "kysely";
+import type { ScrubJobsTable } from "../../db/schema";
 import { log } from "./ops/log";
 import { metrics } from "./ops/metrics";
 import { currentSigningKey } from "./certificate/keys";
@@ -22,17 +22,8 @@ import { isoSecond } from "./worker/calling/window";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
 import { MAX_ATTEMPTS } from "./job-status";
-import type { RunnerOptions } from "./jobs";
+import type { RunContext } from "./run-context";
 
-/** What a handler needs of the queue that claimed its work: the database, the lease it renews, where timings go. */
-export interface RunContext {
-  db: Kysely<Database>;
-  o: RunnerOptions;
-  /** The lease's new end (now + the lease length), as SQL. */
-  lease(): RawBuilder<Date>;
-  progressMs: number;
-  timings: Map<string, { prepareMs: number; pipelineMs: number }>;
-}
 
 export const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
 

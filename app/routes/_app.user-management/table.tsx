@@ -1,12 +1,14 @@
-import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
 import type { DataTableColumn } from "~/components/ui/data-table";
 import { NO_PLAN } from "~/accounts/user-list";
-import type { loader } from "./route";
+import type { UserStatus } from "../../../db/schema";
 
-/** The user list's parts: filters, row actions and the columns. */
+/** The user list's parts: filters, row actions and the columns (typed by what they read, not by the route's loader). */
 
-type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+type UserRow = { id: string; email: string; status: UserStatus; can: { edit: boolean; block: boolean; delete: boolean } };
+type ListFilters = { search: string; status: string; plan: string };
+type PlanOption = { id: string; name: string };
 
 export function hrefWith(search: string, changes: Record<string, string | null>): string {
   const params = new URLSearchParams(search);
@@ -33,7 +35,7 @@ export function FilterSelect({ id, name, label, defaultValue, children }: { id: 
   );
 }
 
-export function Filters({ filters, plans }: { filters: LoaderData["filters"]; plans: LoaderData["plans"] }) {
+export function Filters({ filters, plans }: { filters: ListFilters; plans: PlanOption[] }) {
   const submit = useSubmit();
   return (
     <Form
@@ -86,7 +88,7 @@ export function Filters({ filters, plans }: { filters: LoaderData["filters"]; pl
 }
 
 /** For invited users who have not set a password yet: a fresh link (the old one stops working). */
-export function ResendInvitation({ user }: { user: LoaderData["users"][number] }) {
+export function ResendInvitation({ user }: { user: UserRow }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "resend-invitation" && navigation.formData?.get("userId") === user.id;
   return (
@@ -134,7 +136,7 @@ export function OpenDialogButton({
   );
 }
 
-export function RowActions({ user, search }: { user: LoaderData["users"][number]; search: string }) {
+export function RowActions({ user, search }: { user: UserRow; search: string }) {
   const navigation = useNavigation();
   const { can } = user;
   if (!can.edit && !can.block && !can.delete) return <span className="text-xs text-slate-500">No actions available</span>;
