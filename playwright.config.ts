@@ -37,9 +37,12 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: chromiumFlags },
     trace: "off",
   },
+  // `setup` signs the demo admin in once through the form and stores the session (tests/e2e/auth.setup.ts);
+  // `--project=js` runs it first in that process, against that process's server.
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "setup", testMatch: "auth.setup.ts", use: { javaScriptEnabled: true } },
+    { name: "js", dependencies: ["setup"], use: { javaScriptEnabled: true } },
+    { name: "no-js", dependencies: ["setup"], use: { javaScriptEnabled: false } },
   ],
   webServer: {
     command: "node server.mjs",
@@ -61,6 +64,9 @@ export default defineConfig({
       SMTP_URL: "",
       DEMO_ADMIN: "1",
       NODE_ENV: "development",
+      // the webhook sender looks for due deliveries every 250 ms instead of 2 s: the integrations test waits
+      // for its delivery, the same one, sooner (decision 141)
+      WEBHOOK_POLL_MS: "250",
     },
   },
 });

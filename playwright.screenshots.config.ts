@@ -7,5 +7,9 @@ export default defineConfig({
   testDir: "tests/screenshots",
   testMatch: "**/*.shot.ts",
   timeout: 300_000,
-  projects: [{ name: "js", use: { javaScriptEnabled: true } }],
+  // the demo admin's stored sign-in (tests/e2e/auth.setup.ts) that seedAdminData starts from
+  projects: [
+    { name: "setup", testDir: "tests/e2e", testMatch: "auth.setup.ts", use: { javaScriptEnabled: true } },
+    { name: "js", dependencies: ["setup"], use: { javaScriptEnabled: true } },
+  ],
 });

@@ -37,11 +37,14 @@ function run(name, cmd, args, { env = {}, prefix = false } = {}) {
 fs.rmSync(".test-timings", { recursive: true, force: true });
 
 const timings = [];
+// The machine may be shared: every figure carries the 1-minute load average at its start and end.
+const load = () => os.loadavg()[0].toFixed(1);
 async function phase(title, parts) {
   const started = Date.now();
+  const loadBefore = load();
   console.log(`\n== ${title} (load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`);
   const results = await Promise.all(parts);
-  timings.push({ title, seconds: (Date.now() - started) / 1000, results });
+  timings.push({ title, seconds: (Date.now() - started) / 1000, results, load: `${loadBefore} -> ${load()}` });
   const failed = results.filter((r) => r.code !== 0);
   for (const r of results) console.log(`== ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(1)} s`);
   return failed.length === 0;
@@ -49,7 +52,7 @@ async function phase(title, parts) {
 
 function summary() {
   console.log("\n== test phases");
-  for (const t of timings) console.log(`${t.seconds.toFixed(1).padStart(7)} s  ${t.title}  [${t.results.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(", ")}]`);
+  for (const t of timings) console.log(`${t.seconds.toFixed(1).padStart(7)} s  ${t.title}  [${t.results.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(", ")}]  load ${t.load}`);
   console.log(`${timings.reduce((s, t) => s + t.seconds, 0).toFixed(1).padStart(7)} s  in all`);
 }
 

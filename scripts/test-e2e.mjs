@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { copyPgliteTemplate } from "./pglite-template.mjs";
 
 const extra = process.argv.slice(2);
 const reports = path.resolve(".test-timings");
@@ -19,6 +20,9 @@ const projects = [
 
 function run({ name, port }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dpt-e2e-${name}-`));
+  // the migrated empty database a first start makes, when Vitest's set-up has built the template (npm test
+  // runs Vitest first); without it the server creates and migrates its own
+  copyPgliteTemplate(dataDir);
   const child = spawn("npx", ["playwright", "test", `--project=${name}`, ...extra], {
     env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir, E2E_REPORT: name, E2E_OUTPUT_DIR: `test-results/${name}` },
     stdio: ["ignore", "pipe", "pipe"],

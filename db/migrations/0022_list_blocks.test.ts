@@ -19,11 +19,15 @@ describeEachDb("lists after migration 0022", (kind) => {
   }, 240_000);
   afterAll(() => handle.close());
 
-  const diff = async () => {
+  // every list but the national-looking one, compared both ways in SQL (that one is compared in Node, below: two
+  // EXCEPTs over 2M rows took most of this test's time)
+  const diff = async (skip: number) => {
     const missing = await sql<{ n: string }>`select count(*) as n from (
-        select list_id, number from expected except select id, number from lists, list_block_numbers(id)) d`.execute(handle.db);
+        select list_id, number from expected where list_id <> ${skip}
+        except select id, number from lists, list_block_numbers(id) where id <> ${skip}) d`.execute(handle.db);
     const extra = await sql<{ n: string }>`select count(*) as n from (
-        select id, number from lists, list_block_numbers(id) except select list_id, number from expected) d`.execute(handle.db);
+        select id, number from lists, list_block_numbers(id) where id <> ${skip}
+        except select list_id, number from expected where list_id <> ${skip}) d`.execute(handle.db);
     return { missing: Number(missing.rows[0].n), extra: Number(extra.rows[0].n) };
   };
 
@@ -53,7 +57,7 @@ describeEachDb("lists after migration 0022", (kind) => {
 
     await m0022.up(db);
     expect(await sql`select to_regclass('list_numbers') as t`.execute(db).then((r) => r.rows[0])).toEqual({ t: null });
-    expect(await diff()).toEqual({ missing: 0, extra: 0 });
+    expect(await diff(dnc)).toEqual({ missing: 0, extra: 0 });
     // the forms: the boundary blocks, the dense blocks are bitmaps, and the engine's codec reads what SQL wrote
     const forms = await sql<{ exchange: number; bytes: number }>`select exchange, length(lines) as bytes from list_blocks
       where list_id = ${boxB} order by exchange`.execute(db);
@@ -67,16 +71,11 @@ describeEachDb("lists after migration 0022", (kind) => {
     const read: number[] = [];
     for await (const c of readListNumbers(handle, boxA)) read.push(...c);
     expect(read).toEqual([2000000000, 2125550000, 2125559999, 9999999999]);
-    let dncCount = 0;
-    let last = 0;
-    for await (const c of readListNumbers(handle, dnc)) {
-      for (const x of c) {
-        expect(x).toBeGreaterThan(last);
-        last = x;
-      }
-      dncCount += c.length;
-    }
-    expect(dncCount).toBe(count);
+    // the national-looking list, read back through the engine's codec: exactly 2,000,000,000 + 397·i, in order
+    let i = 0;
+    let wrong = 0;
+    for await (const c of readListNumbers(handle, dnc)) for (const x of c) if (x !== 2_000_000_000 + 397 * i++) wrong++;
+    expect({ read: i, wrong }).toEqual({ read: count, wrong: 0 });
     expect(await sql`select count(*)::int as n from list_blocks where list_id = ${empty}`.execute(db).then((r) => r.rows[0])).toEqual({ n: 0 });
 
     // the lists work on: a change through the engine, a new list gets its partition, a deleted one loses it
@@ -96,7 +95,7 @@ describeEachDb("lists after migration 0022", (kind) => {
         union all (select list_id, number from list_numbers except select list_id, number from expected)) d`.execute(db);
     expect(Number(back.rows[0].n)).toBe(0);
     await m0022.up(db);
-    expect(await diff()).toEqual({ missing: 0, extra: 0 });
+    expect(await diff(dnc)).toEqual({ missing: 0, extra: 0 });
     await sql`drop table expected`.execute(db);
   });
 });

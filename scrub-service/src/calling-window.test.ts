@@ -12,12 +12,13 @@ import { openDatabase } from "../../db/client";
 import { publishedKeys } from "./certificate/keys";
 import { tmpDir } from "./test/helpers";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
+import { migratedDataDir } from "../../tests/setup/pglite-template";
 
 const run = promisify(execFile);
 
 describe("scrub --calling-window", () => {
   it("appends the three columns to good rows, evaluated at --at, and summarizes them", { timeout: 180_000 }, async () => {
-    const dir = tmpDir("cli-calling");
+    const dir = await migratedDataDir("cli-calling"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
     const input = path.join(dir, "leads.csv");

@@ -10,13 +10,13 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client";
 import { publishedKeys } from "./certificate/keys";
-import { tmpDir } from "./test/helpers";
+import { migratedDataDir } from "../../tests/setup/pglite-template";
 
 const run = promisify(execFile);
 
 describe("scrub --exemptions", () => {
   it("lets DNC numbers with a valid record through, and refuses a bad exemption file before anything runs", { timeout: 180_000 }, async () => {
-    const dir = tmpDir("cli-exemptions");
+    const dir = await migratedDataDir("cli-exemptions"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
     const fails = async (...args: string[]) => {

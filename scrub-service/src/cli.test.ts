@@ -7,6 +7,7 @@ import { openDatabase } from "../../db/client";
 import { OPERATOR_EMAIL } from "./operator-account";
 import { tmpDir } from "./test/helpers";
 import { rawXlsxBytes, sheetXml, writeGzipBomb } from "./test/input-files";
+import { migratedDataDir } from "../../tests/setup/pglite-template";
 
 const run = promisify(execFile);
 
@@ -49,7 +50,7 @@ describe("CLI on a fresh embedded data directory", () => {
   });
 
   it("hostile files fail the scrub with the reader's words and exit 1, never a crash (issue #26)", { timeout: 120_000 }, async () => {
-    const dir = tmpDir("cli-hostile");
+    const dir = await migratedDataDir("cli-hostile"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const zzz = path.join(dir, "zzz.xlsx");
     fs.writeFileSync(zzz, rawXlsxBytes({ sheet: sheetXml([`<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c><c r="ZZZZZZ1"><v>1</v></c></row>`]) }));
@@ -76,7 +77,7 @@ describe("CLI on a fresh embedded data directory", () => {
   });
 
   it("a Texas list loaded as dnc-tx (its release date stated) turns its numbers bad in a DNC scrub, named in the summary and the certificate; add, remove and replace", { timeout: 300_000 }, async () => {
-    const dir = tmpDir("cli-texas");
+    const dir = await migratedDataDir("cli-texas"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env })).stdout);
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
@@ -125,7 +126,7 @@ describe("CLI on a fresh embedded data directory", () => {
   });
 
   it("states the DNC registry date on load and apply-changes, and refuses a bad one before loading", { timeout: 300_000 }, async () => {
-    const dir = tmpDir("cli-registry");
+    const dir = await migratedDataDir("cli-registry"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);

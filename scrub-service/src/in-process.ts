@@ -36,6 +36,8 @@ export interface InProcessOptions {
   redisPrefix?: string;
   /** How long a list change waits for Redis replicas to confirm its writes (default 5 s; decision 113). */
   replicaWaitMs?: number;
+  /** The Redis client's longest pause between reconnect attempts (default ioredis's; tests that stop Redis). */
+  redisReconnectMaxMs?: number;
   /** The built worker (scrub-service/dist/worker.mjs). */
   workerPath?: string;
   threads?: number;
@@ -67,7 +69,7 @@ export interface InProcessScrubService extends BatchScrubService {
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
   scrubWorkerNice(); // a bad SCRUB_WORKER_NICE stops the start here, not a scrub's worker thread later
   const target: RedisTarget | null = o.redisUrl ? { kind: "node", url: o.redisUrl } : (o.redis ?? null);
-  const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix, replicaWaitMs: o.replicaWaitMs }) : new EmbeddedListStore());
+  const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix, replicaWaitMs: o.replicaWaitMs, reconnectMaxMs: o.redisReconnectMaxMs }) : new EmbeddedListStore());
   const manager = new ListManager(o.handle, store, {
     waitMs: o.listWaitMs,
     cacheDir: path.join(o.dataDir, "cache"),

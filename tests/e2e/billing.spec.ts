@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn, signUpAndConfirm, uniqueEmail } from "./helpers";
+import { DEMO_ADMIN, signIn, signInAsAdmin, signUpAndConfirm, uniqueEmail } from "./helpers";
 
 /*
  * Subscribe by bank transfer, review the transfer as an admin, see the plan active and the history.
@@ -7,7 +7,7 @@ import { DEMO_ADMIN, signIn, signUpAndConfirm, uniqueEmail } from "./helpers";
  */
 test("subscribe by bank transfer, admin marks it paid, the plan is active", async ({ page, javaScriptEnabled }) => {
   const plan = javaScriptEnabled ? { id: "business", name: "Business", price: "$500" } : { id: "premium", name: "Premium", price: "$1,000" };
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   // Opened from the dashboard, every pricing page carries the way back (closing returns there).
   const back = "\\?redirectTo=%2Fdashboard";
@@ -89,7 +89,7 @@ test("subscribe by bank transfer, admin marks it paid, the plan is active", asyn
 });
 
 test("transaction history exports CSV named by date; no rows disables export", async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   // A day with no transactions: empty state, export disabled, state in the URL.
   await page.goto("/transaction-history?date=2000-01-01");
@@ -160,7 +160,7 @@ test("a new customer without a plan gets the subscription dialog on /containers,
 });
 
 test("the sidebar's Pricing dialog closes back to the page the user was on", async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/history?page=1");
   await expect(page.getByRole("heading", { name: "Recent Operations" })).toBeVisible();

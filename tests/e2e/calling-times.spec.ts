@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 import { horizontalOverflow } from "./screens";
 
 /*
@@ -13,7 +13,7 @@ const CSV = ["Name,Phone", "Ann,212-555-2345", "Bob,205-555-2345", "Cy,928-283-2
 test.use({ viewport: { width: 390, height: 844 } });
 
 test("Add calling times: the Good file gains time zone, callable now and next call time; the results count them", async ({ page }, info) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/purge?step=4&type=LitigationOnly&mode=csv");
   await page.getByLabel("CSV file").setInputFiles({ name: `calls-${info.project.name}.csv`, mimeType: "text/csv", buffer: Buffer.from(CSV) });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 
 /*
  * A purge's signed certificate: downloaded from the results screen, shown as a printable page, and checked on
@@ -31,7 +31,7 @@ async function purgeAndDownload(page: Page, dir: string) {
 
 test("a purge's certificate downloads, prints, and verifies on /verify; a changed file is named", async ({ page }) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cert-e2e-"));
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   const files = await purgeAndDownload(page, dir);
   const cert = JSON.parse(fs.readFileSync(files.cert, "utf8"));
@@ -81,7 +81,7 @@ test("the certificate and verify screens fit a 390 px phone", async ({ page }) =
   await expect(page.getByRole("heading", { name: "Verify a Scrub Certificate" })).toBeVisible();
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(await overflow()).toBeLessThanOrEqual(0);
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cert-e2e-"));
   await purgeAndDownload(page, dir);

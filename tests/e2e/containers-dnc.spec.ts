@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn, signOut, signUpAndConfirm, uniqueEmail } from "./helpers";
+import { DEMO_ADMIN, signIn, signInAsAdmin, signOut, signUpAndConfirm, uniqueEmail } from "./helpers";
 
 // Both projects (js, no-js) share one server and data directory: names are unique per run and counts relative.
 function unique(prefix: string): string {
@@ -20,7 +20,7 @@ async function phoneCount(page: Page, type: 0 | 1): Promise<number> {
 }
 
 test("an admin creates a category and a container, with the spec's validation, then adds numbers from a CSV", async ({ page, javaScriptEnabled }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/containers");
   await expect(page.getByRole("heading", { name: "Storage Containers" })).toBeVisible();
@@ -126,7 +126,7 @@ test("an admin creates a category and a container, with the spec's validation, t
 });
 
 test("an admin loads the DNC lists: manual numbers, a streamed file with progress, and the description", async ({ page, javaScriptEnabled }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/dnc");
   await expect(page.getByRole("heading", { name: "DNC Management" })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 import { formatDateTime } from "../../app/utils/format";
 
 /*
@@ -13,7 +13,7 @@ test.use({ timezoneId: "America/New_York" });
 const DATE_TIME = /^[A-Z][a-z]{2} \d{2}, \d{4}, \d{1,2}:\d{2} [AP]M [A-Z]{3}$/;
 
 test("History shows each purge's time in the viewer's zone, named (UTC without JavaScript), at 1280 and 390 px", async ({ page, context, javaScriptEnabled }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/purge?step=4&mode=manual&type=LitigationOnly");
   await page.getByLabel("Phone numbers").fill("2025552111");
@@ -46,7 +46,7 @@ test("History shows each purge's time in the viewer's zone, named (UTC without J
 
 test("a forged tz cookie falls back to UTC and never reaches the page", async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: "tz", value: encodeURIComponent("<script>alert(1)</script>"), url: baseURL! }]);
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   const html = await (await page.request.get("/history")).text();
   expect(html).not.toContain("<script>alert(1)</script>");

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 import { horizontalOverflow } from "./screens";
 
 /*
@@ -18,7 +18,7 @@ test("an exemption list lets a DNC number through while its purchase is recent; 
   const bought = `312555${line()}`;
   const asked = `313555${line()}`;
   const clean = `314555${line()}`;
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/dnc?dialog=add&type=1");
   const dnc = page.getByRole("dialog", { name: "Add Numbers" });

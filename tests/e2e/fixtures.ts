@@ -1,7 +1,7 @@
 import { test as base, expect, type BrowserContext } from "@playwright/test";
 
 export { expect };
-export type { Page } from "@playwright/test";
+export type { BrowserContext, Page } from "@playwright/test";
 
 /**
  * Every spec imports `test` from here: a test fails on any uncaught page error or browser console error

@@ -4,7 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import iconv from "iconv-lite";
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 import { rawXlsxBytes, sheetXml, writeXlsx, zipBytes } from "../../scrub-service/src/test/input-files";
 
 /*
@@ -27,7 +27,7 @@ async function xlsxBuffer(): Promise<Buffer> {
 const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

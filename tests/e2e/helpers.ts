@@ -1,4 +1,6 @@
-import { expect, type Page } from "./fixtures";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "./fixtures";
 
 export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-password" };
 
@@ -46,4 +48,27 @@ export async function signUpAndConfirm(
   await page.goto(await activationLink(page, u.email));
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Confirm Email" }).click();
   await expect(page.getByText("Email confirmed successfully").first()).toBeVisible();
+}
+
+/**
+ * Where the setup project (auth.setup.ts) stores the demo admin's signed-in state: in this Playwright run's
+ * output folder, so the JS-on and JS-off processes (each with its own server) each have their own.
+ */
+export function adminStatePath(): string {
+  return path.join(test.info().project.outputDir, ".auth", "admin.json");
+}
+
+/**
+ * Signed in as the demo admin without the form (decision 141): the session the setup project started through
+ * the form, its cookie added to this test's context, then the dashboard. Only for tests that keep that session
+ * to the end: a test that signs out, or signs someone else in on the same page (which ends the page's current
+ * session), uses `signIn` with the form.
+ */
+export async function signInAsAdmin(page: Page) {
+  const file = adminStatePath();
+  if (!fs.existsSync(file)) throw new Error(`No stored admin sign-in at ${file}: the \`setup\` project makes it (a dependency of js and no-js; --no-deps skips it).`);
+  const state = JSON.parse(fs.readFileSync(file, "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] };
+  await page.context().addCookies(state.cookies);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard$/);
 }

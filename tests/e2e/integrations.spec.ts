@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 
 test.describe("landing page", () => {
   test("header, hero, features, plan cards, anchors and footer", async ({ page }) => {
@@ -69,7 +69,7 @@ test.describe("integrations", () => {
   test("create an integration, use its key, toggle, webhook on completion, revoke", async ({ page, request }) => {
     const receiver = await startReceiver();
     try {
-      await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+      await signInAsAdmin(page);
       await expect(page).toHaveURL(/\/dashboard/);
       // Signed in, the landing page also offers the way back in.
       await page.goto("/");
@@ -160,7 +160,7 @@ test.describe("integrations", () => {
   });
 
   test("API: add numbers to a container, then a CSV scrub suppresses them", async ({ page, request }) => {
-    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await signInAsAdmin(page);
     await expect(page).toHaveURL(/\/dashboard/);
     await page.goto("/integrations?dialog=create-integration");
     await page.getByRole("dialog").getByLabel("Name").fill(`Dialer ${Date.now()}`);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 
 /*
  * The 31-day DNC clock end to end (decision 110), JS on and off: the admin states a DNC download's registry
@@ -59,7 +59,7 @@ test.afterEach(async ({ page }) => {
 });
 
 test("registry date, the 25-day and 32-day warnings, the results banner, Settings' refusal and retention", async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // A refused date keeps the dialog open with the parser's message (checked by the server, JS on and off).
@@ -102,7 +102,7 @@ test("registry date, the 25-day and 32-day warnings, the results banner, Setting
 });
 
 test("the customer asks for a re-scrub reminder on the results screen and on history, and cancels it", async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await loadDnc(page, isoDaysAgo(3));
   await dncPurge(page);

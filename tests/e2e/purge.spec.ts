@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn, signUpAndConfirm } from "./helpers";
+import { DEMO_ADMIN, signIn, signInAsAdmin, signUpAndConfirm } from "./helpers";
 
 /*
  * The purge wizard, history and dashboard, as the demo admin (no plan needed), with JavaScript on and off.
@@ -39,7 +39,7 @@ async function fetchDownload(page: Page, testId: string) {
 }
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

@@ -1,5 +1,5 @@
 import { expect, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn, signUpAndConfirm, uniqueEmail } from "./helpers";
+import { signIn, signInAsAdmin, signUpAndConfirm, uniqueEmail } from "./helpers";
 
 /**
  * Every screen of the product, for the overflow checks (screens.spec.ts) and `npm run screenshots`.
@@ -82,7 +82,7 @@ async function next(page: Page) {
 /** Data on every admin screen, added through the screens themselves (works with JavaScript on and off). */
 export async function seedAdminData(page: Page): Promise<Seeded> {
   const tag = `${Date.now()}`;
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // A category and a container.

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 
 test("cross-site form posts are refused before they reach an action", async ({ request, baseURL }) => {
   const evil = await request.post("/login", {
@@ -47,7 +47,7 @@ test("the session cookie is HttpOnly and SameSite=Lax", async ({ request }) => {
 test("signed-in pages and their data loads are never cached; static assets are", async ({ page, request }) => {
   const anonymous = await request.get("/login");
   expect(anonymous.headers()["cache-control"]).toBe("no-store");
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard/);
   for (const path of ["/dashboard", "/history", "/profile", "/dashboard.data"]) {
     const res = await page.request.get(path);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn } from "./helpers";
+import { signInAsAdmin } from "./helpers";
 
 /*
  * State do-not-call lists (decision 160), with JavaScript on and off: an admin loads numbers into the Texas
@@ -23,7 +23,7 @@ async function phoneCount(page: Page): Promise<number> {
 }
 
 test("an admin loads the Texas DNC list from its card; a DNC purge turns its numbers bad, naming the list and its version", async ({ page }, info) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/dnc");
   await expect(page.getByRole("heading", { name: "State do-not-call lists" })).toBeVisible();

@@ -1,11 +1,11 @@
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, signIn, uniqueEmail } from "./helpers";
+import { signInAsAdmin, uniqueEmail } from "./helpers";
 
 /* Issue 19: what a new customer and an admin met on the screens, JavaScript on and off, phone and laptop. */
 
 test("on a phone the ☰ menu opens with every label, and each item has its own icon", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   const menu = page.getByTestId("phone-menu");
   await expect(menu.getByRole("link", { name: "Transaction History" })).toBeHidden();
@@ -25,7 +25,7 @@ test("on a phone the ☰ menu opens with every label, and each item has its own 
 
 test("on a laptop the sidebar shows its labels and no phone menu", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("phone-menu")).toBeHidden();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transaction History" })).toBeVisible();
@@ -33,7 +33,7 @@ test("on a laptop the sidebar shows its labels and no phone menu", async ({ page
 
 test("Create New User applies the chosen status; Edit offers only statuses it accepts", async ({ page }) => {
   const email = uniqueEmail("status-choice");
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/user-management?dialog=create");
   const dialog = page.getByRole("dialog", { name: "Create New User" });
@@ -52,7 +52,7 @@ test("Create New User applies the chosen status; Edit offers only statuses it ac
 });
 
 test("statuses and admin activity read as words", async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/pricing/beginner/confirm");
   await page.getByRole("button", { name: "Bank Transfer" }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
-import { DEMO_ADMIN, signIn, signOut, uniqueEmail } from "./helpers";
+import { DEMO_ADMIN, signIn, signInAsAdmin, signOut, uniqueEmail } from "./helpers";
 
 /*
  * User Management and invitations, run with JavaScript on and off (projects js and no-js):
@@ -136,7 +136,7 @@ test("a NormalUser gets Access Denied with their role and HTTP 403", async ({ pa
 });
 
 test("search, filters and page live in the URL; empty state", async ({ page }) => {
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/user-management");
   await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
@@ -169,7 +169,7 @@ test("search, filters and page live in the URL; empty state", async ({ page }) =
 
 test("blocking and deleting end the user's session at once", async ({ page, browser }, testInfo) => {
   const email = uniqueEmail("blockme");
-  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await inviteUser(page, email);
   const link = await invitationLink(page, email);

@@ -42,14 +42,17 @@ describe.skipIf(unavailable)("a real Prometheus scrapes the web app and a scrub-
   beforeAll(async () => {
     handle = await createTestDb("postgres");
     const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
-    web = await startWeb();
-    scrub = await startScrubService({
-      DATABASE_URL: url,
-      REDIS_URL: process.env.REDIS_URL!,
-      SCRUB_REDIS_PREFIX: `prom${crypto.randomBytes(3).toString("hex")}:`,
-      DATA_DIR: path.join(work, "scrub-data"),
-      SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
-    });
+    // the two processes start side by side (each waits on its own start-up, not on the other's)
+    [web, scrub] = await Promise.all([
+      startWeb(),
+      startScrubService({
+        DATABASE_URL: url,
+        REDIS_URL: process.env.REDIS_URL!,
+        SCRUB_REDIS_PREFIX: `prom${crypto.randomBytes(3).toString("hex")}:`,
+        DATA_DIR: path.join(work, "scrub-data"),
+        SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
+      }),
+    ]);
     await fetch(`${web.url}/login`); // one request for the histogram
     const port = await freePort();
     promUrl = `http://127.0.0.1:${port}`;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { migratedDataDir } from "../setup/pglite-template";
 import { freePort, until } from "../setup/processes";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -58,9 +58,13 @@ async function startProcess(args: string[], env: Record<string, string>, answerP
   };
 }
 
-/** `node server.mjs` on a fresh embedded data directory (plus whatever env overrides). */
-export function startWeb(env: Record<string, string> = {}): Promise<RunningProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dpt-ops-web-"));
+/**
+ * `node server.mjs` on a fresh embedded data directory (plus whatever env overrides): it holds the migrated
+ * empty database a first start makes, copied from the template (tests/setup/pglite-template.ts), so the
+ * process starts in a second instead of running PGlite's initdb and the migrations.
+ */
+export async function startWeb(env: Record<string, string> = {}): Promise<RunningProcess> {
+  const dataDir = await migratedDataDir("dpt-ops-web");
   return startProcess(
     ["server.mjs"],
     { BUILD_DIR: requireBuild(), DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", REDIS_CLUSTER_NODES: "", SCRUB_SERVICE_URL: "", SMTP_URL: "", DEMO_ADMIN: "1", ...env },

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe } from "vitest";
 import pg from "pg";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { pgliteTemplateDump } from "./pglite-template";
 
 export type TestDbKind = "pglite" | "postgres";
 
@@ -18,7 +19,9 @@ export function defaultDbKind(): TestDbKind {
 /** A fresh, migrated database of its own (a new PostgreSQL database, or an in-memory PGlite). */
 export async function createTestDb(kind: TestDbKind = defaultDbKind()): Promise<DbHandle> {
   if (kind === "pglite") {
-    const handle = await openDatabase({ dataDir: "memory://" });
+    // From the migrated template's dump (~0.7 s) instead of PGlite's initdb and the migrations (~5 s); the
+    // migrations still run (none is pending unless one was added since the template: then it is rebuilt).
+    const handle = await openDatabase({ dataDir: "memory://", loadDataDir: await pgliteTemplateDump() });
     await migrateToLatest(handle.db);
     return handle;
   }

@@ -10,6 +10,9 @@ import type { DbHandle } from "../../../db/client";
 import { seededRandom } from "../test/random";
 import { blockRows, storedNumbers } from "../test/list-blocks";
 import { createContainer, createUser } from "../test/helpers";
+import fs from "node:fs";
+import { defaultDedupeThreadPath } from "../dist-paths";
+import { BloomFilter } from "./bloom";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
 
@@ -79,5 +82,21 @@ describeEachDb("list changes as exchange blocks", (kind) => {
     expect(c).toMatchObject({ removed: 1, size: 623 });
     expect(await form()).toEqual([{ exchange: 212555, bytes: 1246 }]);
     expect((await storedNumbers(handle, listId)).length).toBe(623);
+  });
+
+  it("a whole list's Bloom filter is filled on the side thread during the write and answers every number", { timeout: 60_000 }, async () => {
+    expect(fs.existsSync(defaultDedupeThreadPath())).toBe(true); // built by the global set-up: the thread really runs
+    const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0, bloomThreadMin: 1 });
+    const listId = await createContainer(handle, await createUser(handle), "bloom-thread");
+    const r = seededRandom(1620);
+    const numbers = sorted(Array.from({ length: 30_000 }, () => 2_000_000_000 + Math.floor(r() * 7_999_999_999)));
+    const c = await manager.change(listId, "replace", numbers);
+    const ready = await manager.ready(listId);
+    expect(ready.info.version).toBe(c.version);
+    const bloom = new BloomFilter(ready.bloom!);
+    expect([...numbers].every((x) => bloom.has(x))).toBe(true);
+    // and it is a real filter, not all ones: most numbers not on the list are ruled out
+    const others = Array.from({ length: 2_000 }, () => 2_000_000_000 + Math.floor(r() * 7_999_999_999)).filter((x) => !numbers.includes(x));
+    expect(others.filter((x) => bloom.has(x)).length).toBeLessThan(others.length / 10);
   });
 });

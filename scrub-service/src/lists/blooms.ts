@@ -3,6 +3,7 @@
  * never served), and its file in DATA_DIR/cache. Scrubs share a filter's memory with the workers.
  */
 import { BloomFilter } from "./bloom";
+import { fillOnSideThread } from "./bloom-thread";
 import type { CacheFiles } from "./cache-files";
 import { chunksOf, type ChangeMode } from "./store";
 import type { ListInfo } from "./versions";
@@ -57,14 +58,30 @@ export class ListBlooms {
     if (bloom && this.files) await this.files.writeBloom(info, bloom);
   }
 
-  /** After a change committed: the filter follows it (or is dropped, to be rebuilt on next use). */
-  follow(listId: number, mode: ChangeMode, numbers: Float64Array, size: number, version: number, wholeList: boolean): void {
+  /**
+   * The filter of a whole new list (`numbers`, sorted and distinct), filled on the side thread while the caller
+   * writes the database and the store; `follow` serves it once the change committed.
+   */
+  async fillAside(numbers: Float64Array): Promise<BloomFilter> {
+    const bloom = this.create(numbers.length);
+    await fillOnSideThread(bloom, numbers);
+    return bloom;
+  }
+
+  /**
+   * After a change committed: the filter follows it (or is dropped, to be rebuilt on next use). `filled`: the whole
+   * list's filter from fillAside.
+   */
+  follow(listId: number, mode: ChangeMode, numbers: Float64Array, size: number, version: number, wholeList: boolean, filled?: BloomFilter): void {
     const b = this.filters.get(listId);
     if (wholeList) {
-      // the whole list is `numbers`: built now from memory (and saved by the caller), instead of from the
+      // the whole list is `numbers`: built from memory (and saved by the caller), instead of from the
       // database by the first scrub (20M numbers: ~5 s here, ~15–19 s there)
-      const bloom = this.create(size);
-      for (const c of chunksOf(numbers)) bloom.addAll(c);
+      let bloom = filled;
+      if (!bloom) {
+        bloom = this.create(size);
+        for (const c of chunksOf(numbers)) bloom.addAll(c);
+      }
       this.set({ id: listId, version, size }, bloom);
     } else if (b && b.version === version - 1 && size <= b.capacity) {
       if (mode === "add") b.bloom.addAll(numbers);

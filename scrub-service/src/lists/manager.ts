@@ -22,11 +22,12 @@ import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";
 import { writeBlocks, type ChangeCounts } from "./blocks";
-import { ListStoreError, type ChangeMode, type CopyDetail, type ListSnapshot, type ListStore } from "./store";
+import { ListStoreError, type ChangeMode, type CopyDetail, type ListSnapshot, type ListStore, type StoreChange } from "./store";
 import { atOneVersion, currentLists, readListInfo, type ListInfo } from "./versions";
 
 export type { ChangeCounts } from "./blocks";
 export type { ListInfo } from "./versions";
+
 
 export interface ReadyList {
   info: ListInfo;
@@ -47,6 +48,8 @@ export interface ListManagerOptions {
    * change in one transaction (the behaviour before chunking; benchmarks compare the two).
    */
   loadChunk?: number;
+  /** Whole lists of at least this many numbers get their Bloom filter filled on the side thread (below: here, quickly). */
+  bloomThreadMin?: number;
 }
 
 export class ListManager {
@@ -57,6 +60,7 @@ export class ListManager {
   readonly bloomFp: number;
   readonly cacheDir: string | null;
   readonly loadChunk: number;
+  readonly bloomThreadMin: number;
 
   constructor(
     readonly handle: DbHandle,
@@ -67,6 +71,7 @@ export class ListManager {
     this.bloomFp = opts.bloomFp ?? 0.01;
     this.cacheDir = opts.cacheDir ?? null;
     this.loadChunk = Math.max(1, opts.loadChunk ?? 50_000);
+    this.bloomThreadMin = opts.bloomThreadMin ?? 1_000_000;
     this.files = this.cacheDir ? new CacheFiles(this.cacheDir) : null;
     this.blooms = new ListBlooms(this.bloomFp, this.files);
   }
@@ -279,6 +284,19 @@ export class ListManager {
   ): Promise<ChangeCounts> {
     return this.exclusive(listId, async () => {
       const copy = this.store.change(listId, mode, numbers);
+      // a whole large list's Bloom filter is filled on the side thread while the database and the store are written
+      let bloomAside: Promise<BloomFilter> | null = null;
+      const hooks: Pick<StoreChange, "started" | "written" | "beforeCommit"> = {
+        started: (start) => {
+          if (start.wholeList && numbers.length >= this.bloomThreadMin) {
+            bloomAside = this.blooms.fillAside(numbers);
+            bloomAside.catch(() => {});
+          }
+          return copy.started(start);
+        },
+        written: (counts) => copy.written(counts),
+        beforeCommit: () => copy.beforeCommit(),
+      };
       let written;
       try {
         written = await writeBlocks(
@@ -287,7 +305,7 @@ export class ListManager {
             listId,
             mode,
             numbers,
-            copy,
+            copy: hooks,
             record,
             partlyWritten: async () => {
               this.blooms.forget(listId);
@@ -308,7 +326,9 @@ export class ListManager {
         await this.store.drop(listId).catch(() => {});
         throw e;
       }
-      this.blooms.follow(listId, mode, numbers, counts.size, counts.version, wholeList);
+      // a thread that failed leaves the filter to be filled here
+      const filled = bloomAside ? await (bloomAside as Promise<BloomFilter>).catch(() => undefined) : undefined;
+      this.blooms.follow(listId, mode, numbers, counts.size, counts.version, wholeList, filled);
       await this.saveCaches(listId);
       return counts;
     });

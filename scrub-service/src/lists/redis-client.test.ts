@@ -1,6 +1,6 @@
 /** Which Redis the list store uses, from the environment (decisions 112 and 113). */
 import { describe, expect, it } from "vitest";
-import { describeRedisTarget, redisTargetFromEnv } from "./redis-client";
+import { createRedisClient, describeRedisTarget, redisTargetFromEnv } from "./redis-client";
 
 describe("redisTargetFromEnv", () => {
   it("picks the cluster, then Sentinel, then one node", () => {
@@ -42,5 +42,23 @@ describe("redisTargetFromEnv", () => {
     expect(() => redisTargetFromEnv({ REDIS_SENTINELS: "127.0.0.1:nope", REDIS_SENTINEL_NAME: "dps" })).toThrow(
       /REDIS_SENTINELS: "127.0.0.1:nope" is not host:port/,
     );
+  });
+});
+
+describe("createRedisClient's reconnect pauses", () => {
+  // Nobody listens on port 1: the clients are only inspected, then disconnected.
+  const target = { kind: "node", url: "redis://127.0.0.1:1" } as const;
+  const pauseAt = (c: ReturnType<typeof createRedisClient>, times: number) => (c.options as { retryStrategy: (n: number) => number }).retryStrategy(times);
+
+  it("are ioredis's own by default, and never longer than reconnectMaxMs when it is given (tests that stop Redis)", () => {
+    const own = createRedisClient(target);
+    const capped = createRedisClient(target, { reconnectMaxMs: 50 });
+    try {
+      expect(pauseAt(own, 100)).toBeGreaterThan(50);
+      expect([1, 2, 100, 10_000].map((n) => pauseAt(capped, n))).toEqual([50, 50, 50, 50]);
+    } finally {
+      own.disconnect();
+      capped.disconnect();
+    }
   });
 });

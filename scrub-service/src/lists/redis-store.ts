@@ -299,6 +299,8 @@ export interface RedisStoreOptions {
    * database commits it or the copy is swapped (decision 113). Default 5 s.
    */
   replicaWaitMs?: number;
+  /** The client's longest pause between reconnect attempts (createRedisClient; tests that stop Redis). */
+  reconnectMaxMs?: number;
 }
 
 /** One master's part of a list's copy, for `npm run lists -- status`. */
@@ -334,7 +336,7 @@ export class RedisListStore implements ListStore {
     const target = opts.target ?? (opts.url ? ({ kind: "node", url: opts.url } as const) : null);
     if (!target) throw new Error("RedisListStore needs a url or a target");
     this.target = target;
-    this.redis = createRedisClient(target);
+    this.redis = createRedisClient(target, { reconnectMaxMs: opts.reconnectMaxMs });
     this.redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
     this.redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
     this.redis.defineCommand("scrubLive", { numberOfKeys: 1, lua: LIVE_LUA });

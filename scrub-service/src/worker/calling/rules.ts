@@ -8,7 +8,7 @@
  */
 import { FEDERAL_HOLIDAYS, type Holiday, type Observance } from "./holidays";
 
-export const CALLING_RULES_VERSION = "2026-11-26.2";
+export const CALLING_RULES_VERSION = "2026-11-26.4";
 
 /** Minutes after local midnight. */
 type Window = readonly [start: number, end: number];
@@ -151,7 +151,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "10 a.m.-9 p.m. from Drop Cowboy; the Call Desk rules service (glama.ai connector page) also says Kentucky starts at 10 a.m. KRS 367.46955 was found (self-law.org, lawserver.com) but the excerpts stop at item (7), before any hours clause. The statute text read is KRS 367.461(2)(e): automated calling equipment only between 8 a.m. and 9 p.m. (contactcentercompliance.com), looser than 10-9, so 10-9 is kept.",
+    note: "10 a.m.-9 p.m. from Drop Cowboy; the Call Desk rules service (glama.ai connector page) also says Kentucky starts at 10 a.m. KRS 367.46955 was found (self-law.org, lawserver.com) but the excerpts stop at item (7), before any hours clause. The statute text read is KRS 367.461(2)(e): automated calling equipment only between 8 a.m. and 9 p.m. (contactcentercompliance.com), looser than 10-9, so 10-9 is kept. Searched again (rules 2026-11-26.3): the same two copies of § 367.46955 (still cut at (7)), cliclaw.com's KRS 367.461-.46999 table of contents, and the words \"before 10 a.m. or after 9 p.m.\" in stored pages and public code: no hours clause found.",
   },
   {
     id: "US-LA",
@@ -179,11 +179,11 @@ export const CALLING_RULES: readonly CallingRule[] = [
     id: "US-MD",
     name: "Maryland",
     hours: daily(at(8), at(20)),
-    citation: "Md. Code, Com. Law § 14-4502 (Stop the Spam Calls Act of 2023, SB 90; the hours clause was not read)",
+    citation: "Md. Code, Com. Law § 14-4502 (Stop the Spam Calls Act of 2023, SB 90, Acts 2023 ch. 413; the hours clause was not read)",
     source: "https://www.dnc.com/index.php/news/maryland-governor-signs-stop-spam-calls-act-2023-law",
     effective: "2024-01-01",
     verified: "secondary",
-    note: "§ 14-4502 was found (lexace.ai/us/statute/maryland/CL-14-4502), but the excerpt stops inside (a)(3), before the hours. 8 a.m.-8 p.m. in the called party's time zone per dnc.com, WMAR-2 (wmar2news.com) and WBAL-TV (via nesaus.org: no calls between 8 p.m. and 8 a.m.). Signed 2023-05-03, in force 2024-01-01 (DataGuidance; Kelley Drye); dnc.com's \"January 1, 2023\" is a slip.",
+    note: "§ 14-4502 was found (lexace.ai/us/statute/maryland/CL-14-4502), but the excerpt stops inside (a)(3), before the hours. 8 a.m.-8 p.m. in the called party's time zone per dnc.com, WMAR-2 (wmar2news.com) and WBAL-TV (via nesaus.org: no calls between 8 p.m. and 8 a.m.). Signed 2023-05-03, in force 2024-01-01 (DataGuidance; Kelley Drye); dnc.com's \"January 1, 2023\" is a slip. The legislature's bill page (mgaleg.maryland.gov/mgawebsite/Legislation/Details/SB0090?ys=2023RS) confirms \"Approved by the Governor - Chapter 413\", effective 2024-01-01, cross-filed HB 37; its enrolled text and Fiscal and Policy Note were not in the stored pages, nor was § 14-4502 on self-law.org (only § 14-4501).",
   },
   {
     id: "US-MI",
@@ -193,7 +193,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "No hours clause was found: the act's sections (445.111-445.111e, legislature.mi.gov) cover definitions, recorded messages and the do-not-call list, disclosures and caller ID, and unfair practices, and the AG's telemarketing alert names no hours. Michigan may have no rule stricter than the federal 8-9; SB 351 (a new Telephone Solicitation Act) had passed the Senate only (CompliancePoint). Drop Cowboy's 9 a.m.-9 p.m. is kept as the stricter reading.",
+    note: "No hours clause was found: the act's sections (445.111-445.111e, legislature.mi.gov) cover definitions, recorded messages and the do-not-call list, disclosures and caller ID, and unfair practices, and the AG's telemarketing alert names no hours. Michigan may have no rule stricter than the federal 8-9; SB 351 (a new Telephone Solicitation Act) had passed the Senate only (CompliancePoint). Drop Cowboy's 9 a.m.-9 p.m. is kept as the stricter reading. Searched again (rules 2026-11-26.3): cliclaw.com lists \"MCL 750.540e(f)\" among Michigan's telemarketing laws and one public rules table cites it for 9-9, but § 750.540e (malicious use of a telecommunications service; Wayne County's copy, People v. Taravella) has no hours in the text read; SB 351 of 2025 (ombudsman.legislature.mi.gov, as introduced) was read only to its definitions.",
   },
   {
     id: "US-MN",
@@ -203,7 +203,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "§ 325E.27 as the Attorney General quotes it (ag.state.mn.us, automatic dialing-announcing device memo) is a consent rule for automatic dialing-announcing devices with no hours; the do-not-call sections (§§ 325E.311-.316, revisor.mn.gov) have none either. The 9 a.m.-9 p.m. window may cover ADAD calls only, or nothing; kept as the stricter reading.",
+    note: "§ 325E.27 as the Attorney General quotes it (ag.state.mn.us, automatic dialing-announcing device memo) is a consent rule for automatic dialing-announcing devices with no hours; the do-not-call sections (§§ 325E.311-.316, revisor.mn.gov) have none either. The 9 a.m.-9 p.m. window may cover ADAD calls only, or nothing; kept as the stricter reading. Searched again (rules 2026-11-26.3): the AG's memo in its 2012, 2014 and 2016 versions quotes only § 325E.27 of §§ 325E.26-.31; one public rules table cites § 325E.30 for 9-9 without text; §§ 325E.28-.30 themselves were not found.",
   },
   {
     id: "US-MS",
@@ -244,7 +244,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "The only Nevada hours text found is NRS 597.814(2)(a) (contactcentercompliance.com): ADAD calls not received between 9 p.m. and 9 a.m. No 8 p.m. end was found in NRS ch. 228 (leg.state.nv.us) or ch. 599B; Drop Cowboy's 9 a.m.-8 p.m. is kept as the stricter reading. stateregstoday.com claims 8 a.m.-9 p.m. weekdays and 1-9 p.m. weekends with no citation (an unattributed, apparently generated page): not applied.",
+    note: "The only Nevada hours text found is NRS 597.814(2)(a) (contactcentercompliance.com): ADAD calls not received between 9 p.m. and 9 a.m. No 8 p.m. end was found in NRS ch. 228 (leg.state.nv.us) or ch. 599B; Drop Cowboy's 9 a.m.-8 p.m. is kept as the stricter reading. stateregstoday.com claims 8 a.m.-9 p.m. weekdays and 1-9 p.m. weekends with no citation (an unattributed, apparently generated page): not applied. Searched again (rules 2026-11-26.3): NRS 228.500-.640 (contactcentercompliance.com, courtgpt.ai, instalawyer.io) carry definitions and the registry, no hours; a lawgratis.com summary of NAC ch. 599B says 8 a.m.-9 p.m. without a citation (looser): not applied.",
   },
   {
     id: "US-OK",
@@ -266,17 +266,17 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://govt.westlaw.com/pac/Document/NE4CC77F0E9F711E9BEFE89A994168F89?viewType=FullText&originationContext=documenttoc&transitionType=CategoryPageItem&contextData=(sc.Default)",
     effective: "2019-12-03",
     verified: "statute",
-    note: "Hours read in § 2245(a)(1) (Westlaw, version effective 2019-12-03); the Attorney General's advisory says 8 a.m.-9 p.m. \"Eastern Time\" (the same clock in Pennsylvania). The holiday ban is § 2245(a)(10) per Jenkins Law Library and Mac Murray & Shuster; its words and 44 P.S. § 11 were not read here (dnc.com lists Good Friday, Flag Day and Election Day among the holidays). 44 P.S. § 11 makes every Saturday afternoon a half holiday: Saturday calls end at noon (stricter; Drop Cowboy lists the same). The Sunday ban is US-PA-SUNDAY.",
+    note: "Hours read in § 2245(a)(1) (Westlaw, version effective 2019-12-03); the Attorney General's advisory says 8 a.m.-9 p.m. \"Eastern Time\" (the same clock in Pennsylvania). The holiday ban is § 2245(a)(10) per Jenkins Law Library and Mac Murray & Shuster; its words and 44 P.S. § 11 were not read here (dnc.com lists Good Friday, Flag Day and Election Day among the holidays). 44 P.S. § 11 makes every Saturday afternoon a half holiday: Saturday calls end at noon (stricter; Drop Cowboy lists the same). SB 992's Sunday ban and 9 a.m.-7 p.m. window are US-PA-SUNDAY.",
   },
   {
     id: "US-PA-SUNDAY",
-    name: "Pennsylvania (no telemarketing on Sundays)",
-    hours: [null, ...daily(at(0), at(24)).slice(1)],
-    citation: "Telemarketer Registration Act as amended by SB 992 of 2025-2026 (Act number and section not established)",
+    name: "Pennsylvania (SB 992 of 2025-26: no Sunday calls, 9 a.m.-7 p.m. on other days)",
+    hours: [null, ...daily(at(9), at(19)).slice(1)],
+    citation: "Telemarketer Registration Act (73 P.S. § 2241 et seq.) as amended by SB 992 of 2025-2026 (enactment, Act number and section not established)",
     source: "https://www.pasenategop.com/news/brooks-bill-to-strengthen-protections-against-telemarketers-passes-senate",
     effective: "2026-10-18",
     verified: "secondary",
-    note: "SB 992 (Sen. Brooks), as passed by the Senate, bans telemarketing calls, robocalls included, on Sundays and between 7 p.m. and 9 a.m. on other days. Its enactment was not confirmed in the sources read; the Call Desk rules service (glama.ai connector page) says Pennsylvania bans Sundays from 2026-10-18 but names no 7 p.m. end. The Sunday ban is applied from that date (stricter); the bill's 9 a.m.-7 p.m. window is not, pending the enacted text.",
+    note: "SB 992 (Sen. Brooks), as passed by the Senate unanimously, bans telemarketing calls, robocalls included, \"on Sundays and between 7 p.m. and 9 a.m. on every other day of the week\" (the Senate Republicans' release). Its enactment, Act number, section and effective date were not found: billtrack50.com's stored page shows it introduced and referred on 2025-09-05 only (older than the Senate vote); legis.state.pa.us, legiscan.com, pac.dog and dnc.com stored pages hold only the 2019 Act 73 and older bills. The Call Desk rules service (glama.ai connector page) says Pennsylvania bans Sundays from 2026-10-18 and names no hours. Both parts of the bill apply from that date, the stricter reading (rules 2026-11-26.3; .2 applied the Sunday ban only): with US-PA, Monday-Friday 9:00-19:00 and Saturday 9:00-12:00.",
   },
   {
     id: "US-RI",
@@ -290,6 +290,26 @@ export const CALLING_RULES: readonly CallingRule[] = [
     verified: "statute",
   },
   {
+    id: "US-SD",
+    name: "South Dakota",
+    hours: weekdaysAndSaturday(at(9), at(21), null),
+    citation: "S.D. Codified Laws § 37-30A-3(2) (a telemarketer may not place unsolicited consumer telephone communications received before 9 a.m. or after 9 p.m. at the consumer's local time, or on Sunday)",
+    source: "https://law.uslawyerdatabase.com/category/us-law/2022-south-dakota-codified-laws/title-37-trade-regulation/page/8",
+    effective: null,
+    verified: "statute",
+    note: "Read in the 2022 compilation: \"Place unsolicited consumer telephone communications to any residence which will be received before 9 a.m. or after 9 p. m. at the consumer's local time or place any unsolicited consumer telephone communications on Sunday\". Automated dialing is US-SD-ADAD (weekdays only); a scrub does not know the call type, so both apply (as for Oklahoma).",
+  },
+  {
+    id: "US-SD-ADAD",
+    name: "South Dakota (automated telephone dialing systems: weekdays only)",
+    hours: [null, ...daily(at(9), at(21)).slice(1, 6), null],
+    citation: "S.D. Codified Laws § 37-30-28 (SL 1991, ch 322, § 7)",
+    source: "http://legis.state.sd.us/statutes/DisplayStatute.aspx?Type=Statute&Statute=37-30-28",
+    effective: null,
+    verified: "statute",
+    note: "\"No person may use an automated telephone dialing system to make a telephone solicitation to any telephone number in the state except weekdays between 9 a.m. and 9 p.m., according to the time in this state.\" Applied to every call (the call type is unknown): no Saturday calls either, the stricter reading. \"The time in this state\" is read as the called number's local time (South Dakota spans Central and Mountain time).",
+  },
+  {
     id: "US-TX",
     name: "Texas",
     hours: weekdaysAndSaturday(at(9), at(21), [at(12), at(21)]),
@@ -297,7 +317,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://statutes.capitol.texas.gov/Docs/BC/htm/BC.301.htm",
     effective: null,
     verified: "secondary",
-    note: "9 a.m.-9 p.m. Monday-Saturday, noon-9 p.m. Sunday (Drop Cowboy; the Call Desk rules service also says Texas Sundays start at noon). § 301.051 and its predecessor § 37.02 (law.justia.com, 2005 code) were found only as headings or cut-off excerpts.",
+    note: "9 a.m.-9 p.m. Monday-Saturday, noon-9 p.m. Sunday (Drop Cowboy; the Call Desk rules service also says Texas Sundays start at noon). § 301.051 and its predecessor § 37.02 (law.justia.com, 2005 code) were found only as headings or cut-off excerpts. Searched again (rules 2026-11-26.3): instalawyer.io's chapter 301 index (cut at \"(a) This section does not\"), texas.public.law and legalfix.com (ch. 304-305 only), the enrolled HB 2278 of 2007 and 1999's SB 120/HB 537 (capitol.texas.gov, excerpts stop at the definitions), the words \"before noon or after 9 p.m.\" in stored pages. A LeadConnector article on SB 140 (2025, texts covered from 2025-09-01) and two public code comments give the same 9-9 / Sunday noon-9 for § 301.051, without its words.",
   },
   {
     id: "US-UT",
@@ -309,6 +329,16 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://codes.findlaw.com/ut/title-13-commerce-and-trade/ut-code-sect-13-25a-103/",
     effective: null,
     verified: "statute",
+  },
+  {
+    id: "US-WY",
+    name: "Wyoming",
+    hours: daily(at(8), at(20)),
+    citation: "Wyo. Stat. § 40-12-302 (telephone solicitations; the 8 p.m. end as listed by secondary sources, the section's words not read)",
+    source: "https://cliclaw.com/library/us-state-laws/telemarketing-sms/wyoming-telephone-solicitation-wy-stat-%C2%A7-40-12-301-et-seq",
+    effective: null,
+    verified: "secondary",
+    note: "The Call Desk rules service (glama.ai connector page) and a public rules table give Wyoming an 8 p.m. end under § 40-12-302; the stored copies of the article (cliclaw.com, lexace.ai, law.justia.com 2016, courtgpt.ai) show §§ 40-12-301 and -303 but not -302's words, and the Attorney General's FAQ names no hours. Applied as the stricter reading until the text is read.",
   },
   {
     id: "US-WA",

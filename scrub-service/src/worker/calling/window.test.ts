@@ -107,20 +107,43 @@ describe("calling window: state rules", () => {
     expect(answer(JACKSON, "2026-01-15T14:00:00Z").callable).toBe("yes"); // 8 a.m. CST in winter
   });
 
+  it("South Dakota: weekdays 9 a.m.-9 p.m. only (telemarketers: no Sunday; automated dialing: weekdays), Wyoming ends at 8 p.m.", () => {
+    const SIOUX_FALLS = 6053322345; // Central time
+    // Friday 27 November 2026: 8:59:59 and 9:00 a.m. CST; 8:59:59 and 9:00 p.m.
+    expect(answer(SIOUX_FALLS, "2026-11-27T14:59:59Z")).toMatchObject({ callable: "no", next: "2026-11-27T15:00:00Z" });
+    expect(answer(SIOUX_FALLS, "2026-11-27T15:00:00Z").callable).toBe("yes");
+    expect(answer(SIOUX_FALLS, "2026-11-28T02:59:59Z").callable).toBe("yes");
+    // 9 p.m. Friday: next is Monday 9 a.m. (Saturday under the autodialer section, Sunday under both)
+    expect(answer(SIOUX_FALLS, "2026-11-28T03:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T15:00:00Z" });
+    expect(answer(SIOUX_FALLS, "2026-11-28T18:00:00Z").callable).toBe("no");
+    const CHEYENNE = 3076342345; // Mountain time
+    // 7:59:59 p.m. and 8 p.m. MST on Friday 27 November 2026
+    expect(answer(CHEYENNE, "2026-11-28T02:59:59Z").callable).toBe("yes");
+    expect(answer(CHEYENNE, "2026-11-28T03:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-28T15:00:00Z" });
+  });
+
   it("Texas: noon on Sunday", () => {
     const DALLAS = 2145552345;
     expect(answer(DALLAS, "2026-11-29T16:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-29T18:00:00Z", bucket: "later_today" });
   });
 
-  it("Pennsylvania: no Sunday calls from 2026-10-18, Saturday calls end at noon", () => {
+  it("Pennsylvania: from 2026-10-18 no Sunday calls and 9 a.m.-7 p.m. on other days (SB 992), Saturday calls end at noon", () => {
     const PHILADELPHIA = 2155552345;
-    // Sunday 29 November 2026, 10 a.m. EST: banned; next Monday 8 a.m. EST
-    expect(answer(PHILADELPHIA, "2026-11-29T15:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T13:00:00Z", bucket: "not_today" });
-    // Sunday 11 October 2026, 11 a.m. EDT: before the ban
+    // Sunday 29 November 2026, 10 a.m. EST: banned; next Monday 9 a.m. EST
+    expect(answer(PHILADELPHIA, "2026-11-29T15:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T14:00:00Z", bucket: "not_today" });
+    // Sunday 11 October 2026, 11 a.m. EDT: before SB 992's date
     expect(answer(PHILADELPHIA, "2026-10-11T15:00:00Z").callable).toBe("yes");
-    // Saturday 28 November 2026: 11:59:59 a.m. EST callable, noon not; Sunday skipped
+    // Thursday 15 October 2026, before that date: the federal 8 a.m. start and 9 p.m. end
+    expect(answer(PHILADELPHIA, "2026-10-15T12:30:00Z").callable).toBe("yes"); // 8:30 a.m. EDT
+    expect(answer(PHILADELPHIA, "2026-10-16T00:59:59Z").callable).toBe("yes"); // 8:59:59 p.m. EDT
+    // Monday 30 November 2026: 8:30 a.m. EST waits for 9; 6:59:59 p.m. callable, 7 p.m. not (next: Tuesday 9 a.m.)
+    expect(answer(PHILADELPHIA, "2026-11-30T13:30:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T14:00:00Z", bucket: "later_today" });
+    expect(answer(PHILADELPHIA, "2026-11-30T23:59:59Z").callable).toBe("yes");
+    expect(answer(PHILADELPHIA, "2026-12-01T00:00:00Z")).toMatchObject({ callable: "no", next: "2026-12-01T14:00:00Z", bucket: "not_today" });
+    // Saturday 28 November 2026: 8:30 a.m. EST waits for 9; 11:59:59 a.m. callable, noon not; Sunday skipped
+    expect(answer(PHILADELPHIA, "2026-11-28T13:30:00Z")).toMatchObject({ callable: "no", next: "2026-11-28T14:00:00Z" });
     expect(answer(PHILADELPHIA, "2026-11-28T16:59:59Z").callable).toBe("yes");
-    expect(answer(PHILADELPHIA, "2026-11-28T17:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T13:00:00Z" });
+    expect(answer(PHILADELPHIA, "2026-11-28T17:00:00Z")).toMatchObject({ callable: "no", next: "2026-11-30T14:00:00Z" });
   });
 });
 

@@ -1,0 +1,21 @@
+/**
+ * The side thread's Bloom filter fill (lists/bloom-thread.ts is the other end): a whole list's numbers go into a
+ * filter in shared memory while the loading thread writes the database and the list store (decision 162).
+ */
+import { BloomFilter, type SharedBloom } from "../lists/bloom";
+
+export interface BloomFillMessage {
+  op: "bloom-fill";
+  bloom: SharedBloom;
+  numbers: Float64Array;
+}
+
+export function isBloomFillMessage(m: unknown): m is BloomFillMessage {
+  return typeof m === "object" && m !== null && (m as { op?: unknown }).op === "bloom-fill";
+}
+
+/** Fills the filter; the answer is the count added. */
+export function fillBloom(m: BloomFillMessage): number {
+  new BloomFilter(m.bloom).addAll(m.numbers);
+  return m.numbers.length;
+}
