@@ -6,7 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./utils/nonce";
 
-export { boot, shutdown } from "./utils/boot.server";
+export { boot, shutdown } from "./boot.server";
 export * as ops from "./ops/web-ops.server";
 
 const ABORT_DELAY = 5_000;

@@ -101,7 +101,7 @@ async function setup(): Promise<void> {
 /** The route module behind a plain node:http adapter (BENCH_SERVER=adapter): the route's cost without Express and Remix. */
 async function serveAdapter(): Promise<void> {
   const { getScrubService } = await import("../app/utils/scrub.server");
-  const { shutdown } = await import("../app/utils/boot.server");
+  const { shutdown } = await import("../app/boot.server");
   const route = await import("../app/routes/api.v1.lookup");
   await getScrubService();
   const server = http.createServer(async (req, res) => {

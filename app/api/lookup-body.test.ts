@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { lookupInputOf, MAX_LOOKUP_BODY_BYTES } from "./lookup.server";
 import { scanLookupBody } from "./lookup-body";
-import { MAX_LOOKUP_NUMBERS } from "../../scrub-service/src/service";
-import { SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
-import { seededRandom } from "../../scrub-service/src/test/random";
+import { MAX_LOOKUP_NUMBERS } from "scrub-service";
+import { SUPPRESSION_TYPE_NAMES } from "scrub-service/domain";
+import { seededRandom } from "scrub-service/testing";
 
 /*
  * The lookup body's byte reader against the general one (JSON.parse and the zod schema): on every body the byte

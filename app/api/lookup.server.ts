@@ -1,18 +1,35 @@
 import { z } from "zod";
-import { metrics } from "../../scrub-service/src/ops/metrics";
+import {
+  metrics,
+  invalidReasonText,
+  normalizeCode,
+  numberKind,
+  numberRegion,
+  reasonOfCode,
+  stateOfAreaCode,
+  type ScrubService,
+  normalizeBytes,
+  NUMBER_KINDS,
+  type NumberKind,
+  ListStoreError,
+  MAX_LOOKUP_NUMBERS,
+  type LookupAnswer,
+  callingClassOf,
+  callingClassTable,
+  parseInstant,
+  CALLING_RULES_VERSION,
+  evaluateCalling,
+  isoSecond,
+  type ExemptionRow,
+  EXEMPTION_BASES,
+  exemptionApplies,
+  exemptionEndDay,
+  isoDateOfDay,
+} from "scrub-service";
 import { ApiError, validate, type ApiContext } from "./api.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
-import { invalidReasonText, normalizeCode, numberKind, numberRegion, reasonOfCode, stateOfAreaCode, type ScrubService } from "~/utils/scrub.server";
-import { normalizeBytes, NUMBER_KINDS, type NumberKind } from "../../scrub-service/src/worker/normalize";
-import { ListStoreError, MAX_LOOKUP_NUMBERS, type LookupAnswer } from "../../scrub-service/src/service";
-import { callingClassOf, callingClassTable } from "../../scrub-service/src/worker/calling/exchanges";
-import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
-import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
-import { evaluateCalling, isoSecond } from "../../scrub-service/src/worker/calling/window";
-import type { ExemptionRow } from "../../scrub-service/src/worker/exemptions/parse";
-import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "../../scrub-service/src/worker/exemptions/windows";
 import {
   CONTAINER_REASON,
   exemptionWindowsOf,
@@ -22,7 +39,7 @@ import {
   suppressionTypeChoices,
   type AdminListKind,
   type SuppressionTypeName,
-} from "../../scrub-service/src/list-types";
+} from "scrub-service/domain";
 
 /*
  * POST /api/v1/lookup: a dialer's live check of up to 1,000 numbers (docs/decisions/111-live-lookup-api.md).

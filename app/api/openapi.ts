@@ -5,7 +5,7 @@
 
 import { API_ERROR_CODES } from "./error-codes";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "./lookup-budget";
-import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "../../scrub-service/src/list-types";
+import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "scrub-service/domain";
 
 const CALLING_WINDOW_TEXT =
   "true: good.csv gains three columns after the file's own: time_zone (IANA names, several joined by | in alphabetical order, empty for " +

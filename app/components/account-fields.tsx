@@ -1,7 +1,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useEffect, useState } from "react";
 import { inputClass } from "~/components/ui/form";
-import { MESSAGE_TITLES } from "~/utils/account-forms";
+import { MESSAGE_TITLES } from "~/accounts/forms";
 
 /** True once React runs in the browser (JS-only controls render only then). */
 export function useHydrated(): boolean {

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { ExemptionInputError, loadExemptions, readExemptionRows, type ExemptionLoadResult } from "~/models/exemption.server";
-import type { ExemptionRow } from "../../scrub-service/src/worker/exemptions/parse";
+import type { ExemptionRow } from "scrub-service";
 import { recordAudit } from "~/models/user.server";
 import type { StoredUpload } from "./upload-store.server";
 

@@ -1,6 +1,5 @@
-import type { InputDescription, ScrubService } from "~/utils/scrub.server";
-import { parsePhone, readErrorMessage } from "~/utils/scrub.server";
-import { CSV_MESSAGES, PRECHECK_ROWS } from "~/utils/purge-wizard";
+import { type InputDescription, type ScrubService, parsePhone, readErrorMessage } from "scrub-service";
+import { CSV_MESSAGES, PRECHECK_ROWS } from "~/intake/purge-wizard";
 import type { StoredUpload } from "./upload-store.server";
 
 /** A message for the person or client that sent the input (web: 'Validation Error'; API: 422 on `field`). */

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "~/utils/scrub.server";
-import type { SuppressionType } from "~/utils/purge-wizard";
-import { CSV_MESSAGES } from "~/utils/purge-wizard";
-import { getCategoryOption, getContainerOption } from "~/models/purge.server";
+import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "scrub-service";
+import type { SuppressionType } from "~/intake/purge-wizard";
+import { CSV_MESSAGES } from "~/intake/purge-wizard";
+import { getCategoryOption, getContainerOption } from "~/models/purge-options.server";
 import { getExemptionList, parseExemptionListId } from "~/models/exemption.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";

@@ -8,7 +8,7 @@ process.env.DATA_DIR = dataDir;
 
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeContainer, makeUser } from "../../tests/api/helpers";
-import { createListLoad, createScrubJob } from "~/utils/scrub.server";
+import { createListLoad, createScrubJob } from "scrub-service";
 import { runHousekeeping } from "~/maintenance/housekeeping.server";
 import { getUpload, saveTypedNumbers, UPLOAD_TTL_MS, type StoredUpload } from "./upload-store.server";
 

@@ -1,4 +1,4 @@
-import { parsePhone } from "../../scrub-service/src/worker/normalize";
+import { parsePhone } from "scrub-service/domain";
 
 /**
  * Typed-in numbers (the purge wizard's manual entry, the container and DNC dialogs): split in this one place

@@ -1,5 +1,5 @@
 import { getScrubService } from "~/utils/scrub.server";
-import { CSV_MESSAGES, parseWizardState, wizardHref } from "~/utils/purge-wizard";
+import { CSV_MESSAGES, parseWizardState, wizardHref } from "~/intake/purge-wizard";
 import { IntakeInputError, previewUpload } from "./preview.server";
 import type { UploadForm } from "./upload-form.server";
 import { deleteUpload, getUpload } from "./upload-store.server";

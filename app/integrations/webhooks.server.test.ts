@@ -6,7 +6,7 @@ process.env.WEBHOOK_RETRY_BASE_MS = "60000";
 process.env.WEBHOOK_MAX_ATTEMPTS = "5";
 
 import { useAppTestDb } from "../../tests/setup/db";
-import { metrics } from "../../scrub-service/src/ops/metrics";
+import { metrics } from "scrub-service";
 import { finishJob, makeKey, makeUser } from "../../tests/api/helpers";
 import { backoffMs, deliverDueWebhooks, postWebhook, purgeOldDeliveries, runWebhookTick, signWebhook, verifyWebhookSignature } from "./webhooks.server";
 import { isPrivateAddress, webhookUrlProblem } from "./webhook-url.server";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { metrics } from "../../scrub-service/src/ops/metrics";
+import { metrics } from "scrub-service";
 import http from "node:http";
 import https from "node:https";
 import { sql, type Kysely } from "kysely";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { runProofHousekeeping } from "~/proof/housekeeping.server";
+import { runProofHousekeeping } from "~/proof/proof-sweep.server";
 import { sweepUploads } from "~/intake/sweep.server";
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ResultFilesTable, ScrubJobsTable } from "../../db/schema";
-import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
+import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database>;

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import type { CertificateFile } from "../../scrub-service/src/certificate/document";
+import type { CertificateFile } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 import { isAdminViewer, type Viewer } from "./purge.server";
 
-export type { CertificateFile, ScrubCertificate } from "../../scrub-service/src/certificate/document";
-export { keyMap, publishedKeys, type PublishedKey } from "../../scrub-service/src/certificate/keys";
+export type { CertificateFile, ScrubCertificate } from "scrub-service/domain";
+export { keyMap, publishedKeys, type PublishedKey } from "scrub-service";
 
 export interface StoredCertificate {
   jobId: string;

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database, JobStatus, ListLoadMode } from "../../db/schema";
-import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
+import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -80,6 +80,14 @@ export async function listContainers(db: Db, userId: string): Promise<ContainerI
 export async function getContainer(db: Db, { id, userId }: { id: number; userId: string }): Promise<ContainerItem | undefined> {
   const r = await containersOf(db, userId).where("lists.id", "=", id).executeTakeFirst();
   return r && toItem(r);
+}
+
+/**
+ * The user's own live containers, as a query to select from: the one place that says what "the user's own
+ * container" is (the integration's container check and the wizard's options read it too).
+ */
+export function ownContainers(db: Db, userId: string) {
+  return db.selectFrom("lists").where("kind", "=", "container").where("user_id", "=", userId).where("deleted_at", "is", null);
 }
 
 /** The category does not exist or is not the user's. */

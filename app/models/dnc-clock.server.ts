@@ -1,7 +1,14 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { ageInDays, REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS, validUntil } from "../../scrub-service/src/certificate/document";
-import { listTypeOfKind, STATE_LIST_KINDS, type AdminListKind } from "../../scrub-service/src/list-types";
+import {
+  ageInDays,
+  REGISTRY_VALID_DAYS,
+  REGISTRY_WARN_DAYS,
+  validUntil,
+  listTypeOfKind,
+  STATE_LIST_KINDS,
+  type AdminListKind,
+} from "scrub-service/domain";
 import { getSettings } from "./settings.server";
 
 export { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS };

@@ -11,7 +11,7 @@ import {
   type DncType,
   type StateListRule,
   type SuppressionTypeName,
-} from "../../scrub-service/src/list-types";
+} from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 import { loadColumns, toLoadItem, type ListLoadItem } from "./container.server";
 

@@ -12,7 +12,7 @@ export {
   readExemptionRows,
   type ExemptionListInfo,
   type ExemptionLoadResult,
-} from "../../scrub-service/src/exemptions";
+} from "scrub-service";
 
 /** An exemption list id from a URL or a form, or null. */
 export function parseExemptionListId(value: unknown): number | null {

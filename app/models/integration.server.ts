@@ -4,7 +4,8 @@ import type { Database, RoleName, WebhookEventStatus, WebhookEventType } from ".
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
 import { isUuid } from "~/utils/ids";
-import { TtlCache } from "../../scrub-service/src/ttl-cache";
+import { ownContainers } from "~/models/container.server";
+import { TtlCache } from "scrub-service/domain";
 
 type Db = Kysely<Database>;
 
@@ -66,14 +67,7 @@ export function newWebhookSecret(): string {
 
 /** The customer's own live container with this id, or undefined (another user's container reads as absent). */
 export async function findOwnContainer(db: Db, userId: string, containerId: number) {
-  return db
-    .selectFrom("lists")
-    .select(["id", "name", "size"])
-    .where("id", "=", containerId)
-    .where("kind", "=", "container")
-    .where("user_id", "=", userId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
+  return ownContainers(db, userId).select(["id", "name", "size"]).where("id", "=", containerId).executeTakeFirst();
 }
 
 export async function listIntegrations(db: Db, userId: string): Promise<IntegrationSummary[]> {
@@ -239,7 +233,9 @@ export async function setIntegrationToggle(
 /** Soft-deletes the integration and revokes its keys at once. */
 export async function deleteIntegration(db: Db, { id, userId }: { id: string; userId: string }): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const deleted = await db.transaction().execute(async (trx) => {
+  // Inside a caller's transaction (the use case that also writes the audit row) or in one of its own.
+  const inTransaction = <T>(fn: (trx: Db) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
+  const deleted = await inTransaction(async (trx) => {
     const res = await trx
       .updateTable("integrations")
       .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })

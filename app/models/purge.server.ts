@@ -1,16 +1,14 @@
-import { auditSentence } from "./audit-sentences";
 import { reminderState, type ReminderState } from "~/proof/reminder-state";
 import { sql, type Kysely } from "kysely";
-import type { Database, JobStatus, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
-import { jobStatusLabel } from "~/utils/format";
-import { shownStatus, type ShownStatus } from "../../scrub-service/src/job-status";
-import { isAdmin } from "~/utils/user-permissions";
+import type { Database, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
+import { shownStatus, type ShownStatus } from "scrub-service/domain";
+import { isAdmin } from "~/accounts/user-permissions";
 import { isUuid } from "~/utils/ids";
 
 /**
- * Queries behind /purge, /history, /dashboard and /downloads over scrub_jobs, result_files, lists,
- * categories, users and audit_log. Every query takes the viewer and scopes by user in the query:
- * admins (Admin, SuperAdmin) see every user's jobs where a screen says so, others only their own.
+ * A purge's history: the queries behind /purge's job view, /history and /downloads over scrub_jobs and
+ * result_files (the wizard's choices are purge-options.server.ts, the dashboard's figures dashboard.server.ts).
+ * Every query takes the viewer and scopes by user in the query: admins (Admin, SuperAdmin) see every user's jobs where a screen says so, others only their own.
  */
 
 export interface Viewer {
@@ -57,7 +55,7 @@ export interface HistoryRow {
 
 const KIND_ORDER: Record<ResultKind, number> = { good: 0, bad: 1, invalid: 2 };
 
-function scopeJobs<QB extends { where: (...args: any[]) => QB }>(qb: QB, viewer: Viewer, all: boolean): QB {
+export function scopeJobs<QB extends { where: (...args: any[]) => QB }>(qb: QB, viewer: Viewer, all: boolean): QB {
   return all && isAdminViewer(viewer) ? qb : qb.where("scrub_jobs.user_id", "=", viewer.id);
 }
 
@@ -370,225 +368,3 @@ export function downloadNameUtf8(originalName: string, kind: ResultKind): string
     .slice(0, 100);
   return base ? `${base}-${kind}.csv` : downloadName(originalName, kind);
 }
-
-export interface Option {
-  id: string;
-  name: string;
-}
-
-/** The user's categories for wizard step 2. */
-export async function listCategoryOptions(db: Kysely<Database>, userId: string): Promise<Option[]> {
-  const rows = await db.selectFrom("categories").select(["id", "name"]).where("user_id", "=", userId).orderBy("name").execute();
-  return rows.map((r) => ({ id: r.id, name: r.name }));
-}
-
-/** The user's live containers for wizard step 3 (optionally only those of a category). */
-export async function listContainerOptions(
-  db: Kysely<Database>,
-  userId: string,
-  opts: { categoryId?: string } = {},
-): Promise<(Option & { size: number; categoryId: string | null })[]> {
-  let q = db
-    .selectFrom("lists")
-    .select(["id", "name", "size", "category_id"])
-    .where("kind", "=", "container")
-    .where("user_id", "=", userId)
-    .where("deleted_at", "is", null);
-  if (opts.categoryId) q = q.where("category_id", "=", opts.categoryId);
-  const rows = await q.orderBy("created_at", "desc").execute();
-  return rows.map((r) => ({ id: String(r.id), name: r.name, size: Number(r.size), categoryId: r.category_id }));
-}
-
-export async function getCategoryOption(db: Kysely<Database>, userId: string, id: string): Promise<Option | undefined> {
-  if (!isUuid(id)) return undefined;
-  return db.selectFrom("categories").select(["id", "name"]).where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
-}
-
-export async function getContainerOption(db: Kysely<Database>, userId: string, id: string): Promise<Option | undefined> {
-  if (!/^\d{1,9}$/.test(id)) return undefined;
-  const row = await db
-    .selectFrom("lists")
-    .select(["id", "name"])
-    .where("kind", "=", "container")
-    .where("user_id", "=", userId)
-    .where("deleted_at", "is", null)
-    .where("id", "=", Number(id))
-    .executeTakeFirst();
-  return row ? { id: String(row.id), name: row.name } : undefined;
-}
-
-// ---------- dashboard ----------
-
-export function startOfUtcMonth(d: Date): Date {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-}
-
-export function startOfUtcDay(d: Date): Date {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-}
-
-export interface ContainerGrowth {
-  total: number;
-  /** Containers that existed at the end of the previous calendar month (UTC). */
-  previousMonth: number;
-  /** Percent change vs the previous month's count; null when there was none to compare with. */
-  growthPercent: number | null;
-}
-
-/** Containers now vs at the end of the previous calendar month; admins count every user's. */
-export async function containerGrowth(db: Kysely<Database>, viewer: Viewer, now: Date): Promise<ContainerGrowth> {
-  const monthStart = startOfUtcMonth(now);
-  let q = db.selectFrom("lists").where("kind", "=", "container");
-  if (!isAdminViewer(viewer)) q = q.where("user_id", "=", viewer.id);
-  const row = await q
-    .select([
-      sql<string>`count(*) filter (where deleted_at is null)`.as("total"),
-      sql<string>`count(*) filter (where created_at < ${monthStart} and (deleted_at is null or deleted_at >= ${monthStart}))`.as(
-        "previous",
-      ),
-    ])
-    .executeTakeFirstOrThrow();
-  const total = Number(row.total);
-  const previousMonth = Number(row.previous);
-  return {
-    total,
-    previousMonth,
-    growthPercent: previousMonth > 0 ? ((total - previousMonth) / previousMonth) * 100 : null,
-  };
-}
-
-export async function activeUserCount(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom("users")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("status", "=", "Active")
-    .where("deleted_at", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Rows processed per UTC day by completed jobs finished in the last `days` days (oldest first, zero-filled). */
-export async function purgedPerDay(
-  db: Kysely<Database>,
-  viewer: Viewer,
-  now: Date,
-  days = STATS_WINDOW_DAYS,
-): Promise<{ day: string; processed: number }[]> {
-  const first = new Date(startOfUtcDay(now).getTime() - (days - 1) * 86_400_000);
-  const rows = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, true)
-    .select([
-      sql<string>`to_char(finished_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"),
-      sql<string>`sum(good_count + bad_count + invalid_count)`.as("processed"),
-    ])
-    .where("status", "=", "completed")
-    .where("finished_at", ">=", first)
-    .groupBy(sql`1`)
-    .execute();
-  const byDay = new Map(rows.map((r) => [r.day, Number(r.processed)]));
-  const out: { day: string; processed: number }[] = [];
-  for (let i = 0; i < days; i++) {
-    const day = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    out.push({ day, processed: byDay.get(day) ?? 0 });
-  }
-  return out;
-}
-
-/** Totals over completed jobs finished within the stats window. */
-export async function windowTotals(db: Kysely<Database>, viewer: Viewer, now: Date, days = STATS_WINDOW_DAYS): Promise<PurgeTotals> {
-  const since = new Date(now.getTime() - days * 86_400_000);
-  const row = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, true)
-    .select((eb) => [
-      eb.fn.countAll<string>().as("operations"),
-      sql<string>`coalesce(sum(good_count + bad_count + invalid_count), 0)`.as("processed"),
-      sql<string>`coalesce(sum(good_count), 0)`.as("clean"),
-    ])
-    .where("status", "=", "completed")
-    .where("finished_at", ">=", since)
-    .executeTakeFirstOrThrow();
-  const processed = Number(row.processed);
-  const clean = Number(row.clean);
-  return { operations: Number(row.operations), processed, clean, cleanRate: processed ? clean / processed : 0 };
-}
-
-export interface ActivityItem {
-  id: string;
-  kind: "scrub" | "audit";
-  title: string;
-  detail: string;
-  actor: string | null;
-  at: string;
-}
-
-/** The user's latest scrubs as activity items. */
-export async function recentScrubActivity(db: Kysely<Database>, userId: string, limit = 5): Promise<ActivityItem[]> {
-  const rows = await db
-    .selectFrom("scrub_jobs")
-    .select(["id", "file_name", "status", "rows_done", "good_count", "created_at"])
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    kind: "scrub",
-    title: `Purge ${jobStatusLabel(r.status).toLowerCase()}`,
-    detail:
-      r.status === "completed"
-        ? `${r.file_name}: ${Number(r.rows_done).toLocaleString("en-US")} processed, ${Number(r.good_count).toLocaleString("en-US")} clean`
-        : r.file_name,
-    actor: null,
-    at: r.created_at.toISOString(),
-  }));
-}
-
-function safeJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return null;
-  }
-}
-
-/** The audit log (scrubs, list loads, user and payment changes) for admins. */
-export async function recentAuditActivity(db: Kysely<Database>, limit = 25): Promise<ActivityItem[]> {
-  const rows = await db
-    .selectFrom("audit_log")
-    .leftJoin("users", "users.id", "audit_log.actor_id")
-    .select([
-      "audit_log.id",
-      "audit_log.action",
-      "audit_log.target_type",
-      "audit_log.details",
-      "audit_log.created_at",
-      "users.first_name",
-      "users.last_name",
-      "users.email",
-    ])
-    .orderBy("audit_log.created_at", "desc")
-    .orderBy("audit_log.id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    kind: "audit",
-    ...auditSentence(r.action, r.details),
-    actor: r.email ? `${r.first_name ?? ""} ${r.last_name ?? ""}`.trim() || r.email : null,
-    at: r.created_at.toISOString(),
-  }));
-}
-
-/** Whether the user may use the state filter: unlimited roles always, others when their plan lists it. */
-export async function stateFilterAllowed(
-  db: Kysely<Database>,
-  state: { unlimited: boolean; plan: { id: string } | null },
-): Promise<boolean> {
-  if (state.unlimited) return true;
-  if (!state.plan) return false;
-  const row = await db.selectFrom("plans").select("features").where("id", "=", state.plan.id).executeTakeFirst();
-  const features = (typeof row?.features === "string" ? safeJson(row.features) : row?.features) as
-    | { label?: string; available?: boolean }[]
-    | null;
-  return Array.isArray(features) && features.some((f) => /state filter/i.test(f.label ?? "") && f.available !== false);
-}
-

@@ -8,7 +8,7 @@ export { reminderState, type ReminderState } from "~/proof/reminder-state";
 /*
  * The customer's "remind me to re-scrub" request (decision 110): an e-mail before the Good file's "valid for
  * calls until" date. Setting and cancelling are scoped by the owner in the query (another user's job, or a
- * job without a DNC window, answers "not found"); housekeeping sends it once (app/proof/housekeeping.server.ts).
+ * job without a DNC window, answers "not found"); housekeeping sends it once (app/proof/proof-sweep.server.ts).
  */
 
 export type ReminderOutcome = { ok: true; remindAt: Date | null } | { ok: false; notFound: true } | { ok: false; notFound: false; message: string };

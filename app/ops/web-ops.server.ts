@@ -5,13 +5,20 @@
  */
 import type http from "node:http";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
-import { requestIdFrom, serveOps, OPS_PATHS } from "../../scrub-service/src/ops/endpoints";
-import { metrics, statusClass } from "../../scrub-service/src/ops/metrics";
-import { readGauges } from "../../scrub-service/src/ops/gauges";
-import { databaseChecks, runChecks, type Readiness } from "../../scrub-service/src/ops/readiness";
+import {
+  requestIdFrom,
+  serveOps,
+  OPS_PATHS,
+  metrics,
+  statusClass,
+  readGauges,
+  databaseChecks,
+  runChecks,
+  type Readiness,
+  type LogContext,
+} from "scrub-service";
 import { log, runInLogContext } from "~/utils/log.server";
-import type { LogContext } from "../../scrub-service/src/ops/log";
-export { bridgeConsoleToLog } from "../../scrub-service/src/ops/log";
+export { bridgeConsoleToLog } from "scrub-service";
 import { dbHandle, getDb } from "~/utils/db.server";
 import { getScrubService } from "~/utils/scrub.server";
 

@@ -6,9 +6,9 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { createSignedInUser } from "../../tests/setup/routes";
 import { listOutbox } from "~/utils/email.server";
 import { dncClock, staleDncRefusal, stateListClocks } from "~/models/dnc-clock.server";
-import type { AdminListKind } from "../../scrub-service/src/list-types";
+import type { AdminListKind } from "scrub-service/domain";
 import { saveSettings } from "~/models/settings.server";
-import { runProofHousekeeping } from "./housekeeping.server";
+import { runProofHousekeeping } from "./proof-sweep.server";
 import { formatDate } from "~/utils/format";
 
 const { handle } = useAppTestDb();

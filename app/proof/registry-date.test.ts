@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
 import { callRoute, createSignedInUser } from "../../tests/setup/routes";
-import { parseOptionalRegistryDate, parseRegistryDate } from "../../scrub-service/src/lists/registry-date";
+import { parseOptionalRegistryDate, parseRegistryDate } from "scrub-service/domain";
 
 // Before anything reads the environment: uploads go to a fresh directory.
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "registry-date-test-"));

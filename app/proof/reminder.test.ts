@@ -6,7 +6,7 @@ import { callRoute, createSignedInUser, statusOf } from "../../tests/setup/route
 import { listOutbox } from "~/utils/email.server";
 import { getSession } from "~/utils/session.server";
 import { getJobForViewer, jobView, listHistory } from "~/models/purge.server";
-import { runProofHousekeeping } from "./housekeeping.server";
+import { runProofHousekeeping } from "./proof-sweep.server";
 import * as reminderRoute from "../routes/purge.jobs.$jobId.reminder";
 
 const { handle } = useAppTestDb();

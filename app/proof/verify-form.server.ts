@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { verifyCertificate, type FileDigests, type Verification } from "../../scrub-service/src/certificate/verify";
+import { verifyCertificate, type FileDigests, type Verification } from "scrub-service";
 import { keyMap, publishedKeys } from "~/models/certificate.server";
 import { VERIFY_FILE_FIELDS, type VerifyFileField } from "./verify-fields";
 import { takeBudget, takeRateLimit } from "~/utils/throttle.server";

@@ -4,7 +4,7 @@ import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { getContainer, getContainerLoad } from "~/models/container.server";
-import { describeLoad } from "~/utils/list-text";
+import { describeLoad } from "~/components/lists/list-text";
 import { LoadProgress } from "~/components/lists/list-ui";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 

@@ -6,7 +6,7 @@ import { flashToast } from "~/utils/session.server";
 import { getDncList, getDncLoad } from "~/models/dnc.server";
 import { LoadProgress } from "~/components/lists/list-ui";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
-import { DNC_ACCESS_MESSAGE, DNC_TEXT, dncDoneToast } from "~/utils/list-text";
+import { DNC_ACCESS_MESSAGE, DNC_TEXT, dncDoneToast } from "~/components/lists/list-text";
 
 export const meta: MetaFunction = () => [{ title: "Loading DNC list · Data Purging Tool" }];
 

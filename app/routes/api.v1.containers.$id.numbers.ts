@@ -5,7 +5,8 @@ import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody
 import { deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitListLoad } from "~/intake/submit-list-load.server";
 import { getContainer, getContainerLoad, parseListId } from "~/models/container.server";
-import { getScrubService, parsePhone } from "~/utils/scrub.server";
+import { getScrubService } from "~/utils/scrub.server";
+import { parsePhone } from "scrub-service/domain";
 import { appUrl } from "~/utils/env.server";
 import { fieldError, intakeErrorToApi, requireApiWork, serializeLoad } from "~/api/work.server";
 import { PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";

@@ -8,10 +8,9 @@ import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.s
 import { findOwnContainer } from "~/models/integration.server";
 import { isUuid } from "~/utils/ids";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
-import { getScrubService, parsePhone, US_STATES } from "~/utils/scrub.server";
+import { getScrubService } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
-import { SUPPRESSION_TYPE_NAMES, suppressionTypeChoices } from "../../scrub-service/src/list-types";
-import { parseInstant } from "../../scrub-service/src/worker/calling/instant";
+import { parseInstant, parsePhone, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
 import { getExemptionList } from "~/models/exemption.server";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));

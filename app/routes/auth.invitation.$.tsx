@@ -7,7 +7,7 @@ import { AuthCard } from "~/components/auth-card";
 import { buttonClass, FormErrors, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { completeInvitation, findInvitation } from "~/models/invitation.server";
 import { getDb } from "~/utils/db.server";
-import { INVITATION_MESSAGES, invitationSchema } from "~/utils/invitation-form";
+import { INVITATION_MESSAGES, invitationSchema } from "~/accounts/invitation-form";
 import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
 
 /*

@@ -8,7 +8,7 @@ import { AuthCard } from "~/components/auth-card";
 import { PasswordField, TitledFieldErrors, useHydrated } from "~/components/account-fields";
 import { AuthStatus, PrimaryLink, SecondaryLink } from "~/components/auth-status";
 import { buttonClass } from "~/components/ui/form";
-import { ACCOUNT_MESSAGES, PASSWORD_MIN, resetPasswordSchema } from "~/utils/account-forms";
+import { ACCOUNT_MESSAGES, PASSWORD_MIN, resetPasswordSchema } from "~/accounts/forms";
 import { getDb } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { endUserSessions, flashToast } from "~/utils/session.server";

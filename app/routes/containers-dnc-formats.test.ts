@@ -6,7 +6,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
 import { callRoute, createSignedInUser, statusOf } from "../../tests/setup/routes";
 import type { RoleName } from "../../db/schema";
-import { writeGzip, writeXlsx, zipBytes } from "../../scrub-service/src/test/input-files";
+import { writeGzip, writeXlsx, zipBytes } from "scrub-service/testing";
 
 /*
  * #15: container and DNC loads of every input format. Plan usage is reserved from the rows the decoded file

@@ -5,7 +5,7 @@ import { clientIp, getOptionalUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listOutbox, outboxPageEnabled, splitLinks } from "~/utils/email.server";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { isAdmin } from "~/utils/user-permissions";
+import { isAdmin } from "~/accounts/user-permissions";
 
 export const meta: MetaFunction = () => [{ title: "Dev outbox · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 

@@ -7,7 +7,7 @@ import { AuthCard } from "~/components/auth-card";
 import { AccountField } from "~/components/account-fields";
 import { AuthStatus, PrimaryLink, SecondaryLink } from "~/components/auth-status";
 import { buttonClass, FormErrors } from "~/components/ui/form";
-import { forgotPasswordSchema } from "~/utils/account-forms";
+import { forgotPasswordSchema } from "~/accounts/forms";
 import { clientIp } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";

@@ -16,7 +16,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { createUser, run } from "../../tests/fixtures/purge";
 import { apiRequest, bodyOf, makeKey, makeUser } from "../../tests/api/helpers";
-import { rawXlsxBytes, sheetXml, writeGzip, writeGzipBomb, writeUtf16, writeXlsx } from "../../scrub-service/src/test/input-files";
+import { rawXlsxBytes, sheetXml, writeGzip, writeGzipBomb, writeUtf16, writeXlsx } from "scrub-service/testing";
 import { getScrubService } from "~/utils/scrub.server";
 import { inputSummary } from "~/utils/format";
 import { action, loader } from "~/routes/_app.purge/route";

@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { AuthCard, AuthCardFooter } from "~/components/auth-card";
 import { AccountField, PasswordField } from "~/components/account-fields";
 import { buttonClass, FormErrors } from "~/components/ui/form";
-import { signupSchema } from "~/utils/account-forms";
+import { signupSchema } from "~/accounts/forms";
 import { clientIp, getOptionalUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";

@@ -5,45 +5,13 @@ import { FormStrategy } from "remix-auth-form";
 import type { RoleName } from "../../db/schema";
 import { getDb } from "./db.server";
 import { commitSession, getSession, sessionStorage, type Toast } from "./session.server";
-import { findLiveUserByEmail, getActiveUserById, type SessionUser } from "~/models/user.server";
-import { verifyPassword } from "./password.server";
-import { recordLoginSuccess, reserveSignInAttempt } from "./throttle.server";
+import { getActiveUserById, type SessionUser } from "~/models/user.server";
 import { LoginError } from "./login-error.server";
-import { resendConfirmationOnSignIn } from "~/accounts/mail.server";
+import { LOGIN_MESSAGES, verifyLogin } from "~/accounts/sign-in.server";
 
 export type { SessionUser };
 
 export { LoginError };
-
-/** Sign-in messages (spec: Login Failed / server message or Invalid email or password.). */
-export const LOGIN_MESSAGES = {
-  invalid: "Invalid email or password.",
-  unconfirmed: "Please confirm your email before signing in. Check your inbox for the confirmation link.",
-  unconfirmedResent: "Please confirm your email before signing in. We have sent a new confirmation link to your email.",
-  blocked: "Your account has been blocked. Please contact your administrator.",
-  pending: "Your account is not set up yet. Please use the invitation link sent to your email.",
-} as const;
-
-/**
- * Checks e-mail and password (each attempt counted first, throttled per account+IP, per IP and per account). Wrong password and unknown or deleted
- * account give the same message; only the right password learns the account's state. An unconfirmed
- * account gets a fresh confirmation link (rate-limited) with its message.
- */
-export async function verifyLogin(email: string, password: string, ip: string, request?: Request): Promise<{ id: string }> {
-  const db = await getDb();
-  await reserveSignInAttempt(db, email, ip);
-  const user = await findLiveUserByEmail(db, email);
-  const ok = await verifyPassword(user?.password_hash ?? null, password);
-  if (!user || !ok) throw new LoginError(LOGIN_MESSAGES.invalid);
-  await recordLoginSuccess(db, email, ip);
-  if (user.status === "Draft") {
-    const resent = await resendConfirmationOnSignIn(db, { id: user.id, email: user.email });
-    throw new LoginError(resent ? LOGIN_MESSAGES.unconfirmedResent : LOGIN_MESSAGES.unconfirmed);
-  }
-  if (user.status === "Pending") throw new LoginError(LOGIN_MESSAGES.pending);
-  if (user.status === "Blocked") throw new LoginError(LOGIN_MESSAGES.blocked);
-  return { id: user.id };
-}
 
 /** The client address as the server saw it (server.mjs puts it in the load context; never a request header). */
 export function clientIp(context: AppLoadContext | undefined): string {
@@ -119,7 +87,7 @@ export interface AccessDeniedData {
   roles: RoleName[];
 }
 
-export { ADMIN_ROLES } from "./user-permissions";
+export { ADMIN_ROLES } from "~/accounts/user-permissions";
 
 /**
  * Throws 403 (rendered by the route's error boundary as the Access Denied panel) unless the user has one

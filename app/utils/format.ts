@@ -4,8 +4,7 @@
  * EST"); the zone comes from app/utils/time-zone.tsx (`useTimeZone()`, UTC until the browser has said). Texts
  * built on the server without a viewer (e-mails, messages) use UTC; CSV exports use `isoTimestamp`.
  */
-import { CONTAINER_REASON, LIST_TYPES, SUPPRESSION_LIST_TYPES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
-import { INVALID_REASON_LABELS } from "../../scrub-service/src/worker/invalid-reasons";
+import { CONTAINER_REASON, LIST_TYPES, SUPPRESSION_LIST_TYPES, type SuppressionTypeName, INVALID_REASON_LABELS } from "scrub-service/domain";
 
 export function formatNumber(n: number): string {
   return Math.round(n).toLocaleString("en-US");

@@ -1,2 +1,2 @@
 // The app's side of the structured logger (decision 140): server-only, so pino never reaches the browser bundle.
-export { addLogContext, errorFields, log, runInLogContext, withLogContext } from "../../scrub-service/src/ops/log";
+export { addLogContext, errorFields, log, runInLogContext, withLogContext } from "scrub-service";

@@ -1,9 +1,8 @@
 import path from "node:path";
-import type { ScrubService } from "../../scrub-service/src/service";
+import { type ScrubService, describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "scrub-service";
 import { dbHandle } from "./db.server";
 import { env } from "./env.server";
 import { singleton } from "./singleton.server";
-import { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "../../scrub-service/src/lists/redis-client";
 
 /** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_SENTINELS, else REDIS_URL), or null for the embedded index. */
 export function listRedis(): RedisTarget | null {
@@ -17,25 +16,6 @@ export function listRedis(): RedisTarget | null {
   });
 }
 
-export type { ScrubService, InputDescription } from "../../scrub-service/src/service";
-export {
-  createScrubJob,
-  createListLoad,
-  defaultPhoneColumn,
-  normalizePhone,
-  parsePhone,
-  normalizeCode,
-  numberKind,
-  numberRegion,
-  reasonOfCode,
-  invalidReasonText,
-  formatPhone,
-  US_STATES,
-  stateOfAreaCode,
-  isInputFormatError,
-  readErrorMessage,
-} from "../../scrub-service/src/service";
-
 /**
  * The process's scrub service: in-process (sharing the app's database handle, so one process owns the
  * PGlite directory) when SCRUB_SERVICE_URL is unset, an HTTP client of the scrub service when it is set.
@@ -44,10 +24,10 @@ export function getScrubService(): Promise<ScrubService> {
   return singleton("scrub-service", async () => {
     const e = env();
     if (e.SCRUB_SERVICE_URL) {
-      const { createHttpScrubClient } = await import("../../scrub-service/src/http-client");
+      const { createHttpScrubClient } = await import("scrub-service/http-client");
       return createHttpScrubClient({ url: e.SCRUB_SERVICE_URL, token: e.SCRUB_SERVICE_TOKEN ?? "" });
     }
-    const { createInProcessScrubService } = await import("../../scrub-service/src/in-process");
+    const { createInProcessScrubService } = await import("scrub-service/in-process");
     return createInProcessScrubService({
       handle: await dbHandle(),
       dataDir: path.resolve(e.DATA_DIR),
@@ -67,7 +47,7 @@ export async function startLocalScrubSocket(): Promise<void> {
   const service = await getScrubService();
   try {
     await singleton("scrub-socket", async () => {
-      const { listenLocalSocket } = await import("../../scrub-service/src/http");
+      const { listenLocalSocket } = await import("scrub-service/local-socket");
       return listenLocalSocket(service, { handle: await dbHandle(), dataDir: path.resolve(e.DATA_DIR) });
     });
   } catch (err) {

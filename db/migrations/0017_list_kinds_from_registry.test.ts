@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { sql } from "kysely";
 import { createTestDb, describeEachDb } from "../../tests/setup/db";
 import type { DbHandle } from "../client";
-import { LIST_TYPES } from "../../scrub-service/src/list-types";
+import { LIST_TYPES } from "scrub-service/domain";
 
 /*
  * Migration 0017: the database admits any list kind the registry may add (a new list type's migration only

@@ -3,10 +3,7 @@ import { sql } from "kysely";
 import { createTestDb, describeEachDb } from "../../tests/setup/db";
 import type { DbHandle } from "../client";
 import * as m0022 from "./0022_list_blocks";
-import { adminListIds, createContainer, createUser } from "../../scrub-service/src/test/helpers";
-import { ListManager } from "../../scrub-service/src/lists/manager";
-import { EmbeddedListStore } from "../../scrub-service/src/lists/embedded-store";
-import { readListNumbers } from "../../scrub-service/src/lists/pg-bulk";
+import { adminListIds, createContainer, createUser, EmbeddedListStore, ListManager, readListNumbers } from "scrub-service/testing";
 
 /*
  * Migration 0022 (decision 162): row-per-number lists become exchange blocks in place, on both databases. The test

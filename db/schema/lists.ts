@@ -1,10 +1,11 @@
 import type { ColumnType, Generated } from "kysely";
 import type { NullableTimestamp } from "./accounts";
 
-import type { ListKind, SuppressionTypeName } from "../../scrub-service/src/list-types";
+import type { JobStatus, ListKind, SuppressionTypeName } from "scrub-service/domain";
 
 export type { ListKind, SuppressionTypeName };
-export type JobStatus = "queued" | "running" | "completed" | "failed";
+// The status vocabulary is the shared domain's (scrub-service/domain): the schema names it, never redefines it.
+export type { JobStatus };
 export type ResultKind = "good" | "bad" | "invalid";
 /** `changes`: an FTC change list, its additions and deletions applied in one load (docs/decisions/106). */
 export type ListLoadMode = "add" | "remove" | "replace" | "changes";

@@ -22,9 +22,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
 import { DataDirLockedError } from "../../db/dir-lock";
-import { filePoster, jsonCaller, type FilePost, type JsonCall } from "./http-client";
+import { createHttpScrubClient } from "./http-client";
 import { socketPath } from "./http";
-import { createInProcessScrubService, type InProcessScrubService } from "./in-process";
+import { createInProcessScrubService } from "./in-process";
 import { redisTargetFromEnv } from "./lists/redis-client";
 import {
   ADMIN_LIST_KINDS,
@@ -36,38 +36,35 @@ import {
   suppressionTypeChoices,
   takesRegistryDate,
 } from "./list-types";
-import { createListLoad, createScrubJob } from "./service";
-import { isoDay, parseOptionalRegistryDate } from "./lists/registry-date";
-import { OPERATOR_EMAIL, operatorAccountId } from "./operator-account";
+import type { BatchScrubService } from "./service";
+import { parseOptionalRegistryDate } from "./lists/registry-date";
+import { OPERATOR_EMAIL } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
-import { currentSigningKey, publishedKeys, rotateSigningKey, type PublishedKey } from "./certificate/keys";
+import type { PublishedKey } from "./certificate/keys";
 import pino from "pino";
 import { createLogger, setLogger } from "./ops/log";
 import { parseInstant } from "./worker/calling/instant";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
-import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
 const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
 
-type Backend =
-  | { kind: "local"; handle: DbHandle; service: InProcessScrubService }
-  | { kind: "remote"; call: JsonCall; postFile: FilePost; local: boolean };
-
-async function backend(): Promise<Backend> {
+/**
+ * The one way a command reaches the engine: a ScrubService that also does batch work (service.ts,
+ * BatchScrubService). SCRUB_SERVICE_URL set → that service over HTTP. Otherwise this process opens the database
+ * and runs an in-process service that claims only the work it was given; when an embedded server already holds
+ * DATA_DIR, that server's service through its Unix socket.
+ */
+async function openService(): Promise<{ service: BatchScrubService; close: () => Promise<void> }> {
   const url = process.env.SCRUB_SERVICE_URL;
-  if (url) {
-    const o = { url, token: process.env.SCRUB_SERVICE_TOKEN };
-    return { kind: "remote", call: jsonCaller(o), postFile: filePoster(o), local: false };
-  }
+  if (url) return { service: createHttpScrubClient({ url, token: process.env.SCRUB_SERVICE_TOKEN }), close: async () => {} };
   const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
   let handle: DbHandle;
   try {
     handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   } catch (e) {
     if (e instanceof DataDirLockedError && fs.existsSync(socketPath(dataDir))) {
-      const o = { socketPath: socketPath(dataDir) };
-      return { kind: "remote", call: jsonCaller(o), postFile: filePoster(o), local: true };
+      return { service: createHttpScrubClient({ socketPath: socketPath(dataDir) }), close: async () => {} };
     }
     throw e;
   }
@@ -81,7 +78,13 @@ async function backend(): Promise<Backend> {
     threads: process.env.SCRUB_THREADS ? Number(process.env.SCRUB_THREADS) : undefined,
   });
   await service.runner.recover();
-  return { kind: "local", handle, service };
+  return {
+    service,
+    close: async () => {
+      await service.close();
+      await handle.close();
+    },
+  };
 }
 
 const tty = process.stderr.isTTY;
@@ -131,11 +134,8 @@ function num(v: unknown): number {
 }
 
 /** The job's owner: --user, else the built-in operator account (decision 123). */
-async function jobOwner(b: Backend, given?: string): Promise<string> {
-  if (given) return given;
-  if (b.kind === "local") return operatorAccountId(b.handle.db);
-  if (!b.local) throw new Error("Pass --user ID (the job's owner).");
-  return (await b.call<{ id: string }>("GET", "/v1/users/operator")).id;
+async function jobOwner(service: BatchScrubService, given?: string): Promise<string> {
+  return given ?? service.operatorId();
 }
 
 async function linkOrCopy(from: string, to: string): Promise<void> {
@@ -189,68 +189,27 @@ async function scrubCommand(argv: string[]): Promise<number> {
     callingAt = new Date(at.ms);
   }
   const started = Date.now();
-  const b = await backend();
+  const { service, close } = await openService();
   try {
-    const userId = await jobOwner(b, values.user);
-    const exemptionListId = await exemptionListOf(b, userId, exemptionsFile, exemptionsList);
-    let jobId: string;
-    let get: () => Promise<Record<string, unknown> & { status: string }>;
-    let wake: (() => Promise<void>) | undefined;
-    if (b.kind === "local") {
-      jobId = await createScrubJob(b.handle.db, {
-        userId,
-        fileName: path.basename(input),
-        inputPath: input,
-        suppressionType: values.type,
-        columnName: values.column ?? null,
-        sheet: values.sheet ?? null,
-        containerId: values.container ? Number(values.container) : null,
-        states,
-        usageReserved: 0,
-        source: "web",
-        callingWindow,
-        callingAt,
-        exemptionListId,
-      });
-      b.service.runner.only = { jobs: [jobId], loads: [] };
-      await b.service.runner.start();
-      const db = b.handle.db;
-      const runner = b.service.runner;
-      // while it runs, only the job row (in embedded mode each query runs on this thread, beside the scrub's
-      // ordering and writing); the files and the certificate once it is done
-      get = async () => {
-        const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
-        if (job.status !== "completed") return job as never;
-        const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
-        const cert = await db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirst();
-        return { ...job, files, certificate: cert?.document ?? null } as never;
-      };
-      wake = () => runner.whenSettled(jobId);
-    } else {
-      const params = {
-        userId,
-        fileName: path.basename(input),
-        suppressionType: values.type,
-        column: values.column,
-        sheet: values.sheet,
-        containerId: values.container,
-        states: states?.join(","),
-        ...(callingWindow ? { callingWindow: "1" } : {}),
-        ...(callingAt ? { callingAt: callingAt.toISOString() } : {}),
-        ...(exemptionListId != null ? { exemptionListId: String(exemptionListId) } : {}),
-      };
-      // the server's own socket reads the file where it is; a remote service (SCRUB_SERVICE_URL) is sent it
-      const r = b.local
-        ? await b.call<{ id: string }>("POST", "/v1/jobs", { inputPath: input, ...params })
-        : await b.postFile<{ id: string }>("/v1/jobs", params, input);
-      jobId = r.id;
-      get = () => b.call("GET", `/v1/jobs/${jobId}`);
-    }
+    const userId = await jobOwner(service, values.user);
+    const exemptionListId = await exemptionListOf(service, userId, exemptionsFile, exemptionsList);
+    const jobId = await service.submitScrub({
+      userId,
+      inputPath: input,
+      suppressionType: values.type,
+      columnName: values.column ?? null,
+      sheet: values.sheet ?? null,
+      containerId: values.container ? Number(values.container) : null,
+      states,
+      callingWindow,
+      callingAt,
+      exemptionListId,
+    });
     const job = await poll(
-      get,
+      () => service.scrubJob(jobId),
       (row) => bar("scrub", num(row.bytes_read), num(row.input_bytes), `${num(row.rows_done).toLocaleString("en-US")} rows`),
-      b.kind === "local" ? 50 : 250,
-      wake,
+      service.pollMs,
+      service.whenSettled ? () => service.whenSettled!(jobId) : undefined,
     );
     const out = path.resolve(values.out);
     fs.mkdirSync(out, { recursive: true });
@@ -292,16 +251,13 @@ async function scrubCommand(argv: string[]): Promise<number> {
         const u = process.resourceUsage();
         return (u.userCPUTime + u.systemCPUTime) / 1e6;
       })(),
-      timings: b.kind === "local" ? (b.service.runner.timings.get(jobId) ?? null) : null,
-      via: b.kind === "local" ? "in-process" : "running server",
+      timings: service.jobTimings(jobId),
+      via: service.kind === "in-process" ? "in-process" : "running server",
     };
     process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
     return job.status === "completed" ? 0 : 1;
   } finally {
-    if (b.kind === "local") {
-      await b.service.close();
-      await b.handle.close();
-    }
+    await close();
   }
 }
 
@@ -309,37 +265,19 @@ async function scrubCommand(argv: string[]): Promise<number> {
  * The exemption list a scrub applies: --exemptions-list ID (the owner's), or --exemptions FILE loaded into a new
  * list of the owner's named after the file (all rows or none: every bad line is printed and nothing runs).
  */
-async function exemptionListOf(b: Backend, userId: string, file: string | null, id: string | null): Promise<number | null> {
+async function exemptionListOf(service: BatchScrubService, userId: string, file: string | null, id: string | null): Promise<number | null> {
   if (id !== null) {
-    if (b.kind === "local" && !(await findExemptionList(b.handle.db, { id: Number(id), userId }))) {
-      throw new Error(`No exemption list ${id} of this user.`);
-    }
+    await service.checkExemptionList(userId, Number(id));
     return Number(id);
   }
   if (!file) return null;
-  const text = fs.readFileSync(file, "utf8");
-  if (b.kind === "remote") {
-    return (await b.call<{ id: number }>("POST", "/v1/exemption-lists", { userId, name: path.basename(file), text })).id;
-  }
-  try {
-    const rows = readExemptionRows(text);
-    const list = await createExemptionList(b.handle.db, { userId, name: path.basename(file) });
-    await loadExemptions(b.handle.db, { listId: list.id, userId, mode: "replace", rows });
-    return list.id;
-  } catch (e) {
-    if (e instanceof ExemptionInputError) throw new Error(`The exemption file was not loaded:\n${e.errors.join("\n")}`);
-    throw e;
-  }
+  return service.exemptionListFromText(userId, path.basename(file), fs.readFileSync(file, "utf8"));
 }
 
-async function listId(b: Backend, spec: string): Promise<number> {
+async function listId(service: BatchScrubService, spec: string): Promise<number> {
   if (spec.startsWith("container:")) return Number(spec.slice("container:".length));
   if (!isAdminListKind(spec)) throw new Error(`--list must be ${orList(LIST_SPECS)}`);
-  if (b.kind === "local") return b.service.manager.adminListId(spec);
-  const lists = await b.call<{ listId: number; kind: string }[]>("GET", "/v1/lists");
-  const l = lists.find((x) => x.kind === spec);
-  if (!l) throw new Error(`No ${spec} list`);
-  return l.listId;
+  return service.adminListId(spec);
 }
 
 async function listsCommand(argv: string[]): Promise<number> {
@@ -354,17 +292,17 @@ async function listsCommand(argv: string[]): Promise<number> {
   if (stated.date && !takesRegistryDate(values.list?.[0] ?? "")) {
     throw new Error(`--registry-date applies to --list dnc and the state lists (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`);
   }
-  const b = await backend();
+  const { service, close } = await openService();
   const started = Date.now();
   try {
     if (cmd === "status") {
-      const s = b.kind === "local" ? await b.service.listStoreStatus() : await b.call("GET", "/v1/lists");
+      const s = await service.listStoreStatus();
       process.stdout.write(JSON.stringify(s, null, 2) + "\n");
       return 0;
     }
     if (cmd === "rebuild") {
-      const ids = values.list ? await Promise.all(values.list.map((l) => listId(b, l))) : undefined;
-      const s = b.kind === "local" ? await b.service.rebuildLists(ids) : await b.call("POST", "/v1/lists/rebuild", { listIds: ids });
+      const ids = values.list ? await Promise.all(values.list.map((l) => listId(service, l))) : undefined;
+      const s = await service.rebuildLists(ids);
       process.stdout.write(JSON.stringify({ rebuilt: s, seconds: (Date.now() - started) / 1000 }, null, 2) + "\n");
       return 0;
     }
@@ -374,36 +312,12 @@ async function listsCommand(argv: string[]): Promise<number> {
     if (!values.list?.[0] || !values.input) throw new Error("--list and --input are required");
     const input = path.resolve(values.input);
     if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
-    const id = await listId(b, values.list[0]);
+    const id = await listId(service, values.list[0]);
     const mode = cmd === "load" ? "add" : cmd === "apply-changes" ? "changes" : cmd;
-    let get: () => Promise<Record<string, unknown> & { status: string }>;
-    let loadId: string;
-    if (b.kind === "local") {
-      loadId = await createListLoad(b.handle.db, {
-        listId: id,
-        mode,
-        userId: values.user ?? null,
-        fileName: path.basename(input),
-        inputPath: input,
-        registryDate: stated.date,
-      });
-      b.service.runner.only = { jobs: [], loads: [loadId] };
-      await b.service.runner.start();
-      const db = b.handle.db;
-      get = async () => (await db.selectFrom("list_loads").selectAll().where("id", "=", loadId).executeTakeFirstOrThrow()) as never;
-    } else {
-      const registryDate = stated.date ? isoDay(stated.date) : undefined;
-      const params = { listId: String(id), mode, userId: values.user, fileName: path.basename(input), registryDate };
-      loadId = (
-        b.local
-          ? await b.call<{ id: string }>("POST", "/v1/list-loads", { inputPath: input, ...params })
-          : await b.postFile<{ id: string }>("/v1/list-loads", params, input)
-      ).id;
-      get = () => b.call("GET", `/v1/list-loads/${loadId}`);
-    }
-    const load = await poll(get, (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""), b.kind === "local" ? 50 : 250);
+    const loadId = await service.submitListLoad({ listId: id, mode, userId: values.user ?? null, inputPath: input, registryDate: stated.date });
+    const load = await poll(() => service.listLoad(loadId), (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""), service.pollMs);
     // the Bloom filter and cache files of the new version are written after the commit; they are part of the load
-    if (b.kind === "local") await b.service.runner.idle();
+    await service.idle();
     const seconds = (Date.now() - started) / 1000;
     const valid = num(load.added) + num(load.already_present) + num(load.removed);
     process.stdout.write(
@@ -434,10 +348,7 @@ async function listsCommand(argv: string[]): Promise<number> {
     );
     return load.status === "completed" ? 0 : 1;
   } finally {
-    if (b.kind === "local") {
-      await b.service.close();
-      await b.handle.close();
-    }
+    await close();
   }
 }
 
@@ -509,29 +420,17 @@ function printKeys(keys: PublishedKey[]): void {
 async function keysCommand(argv: string[]): Promise<number> {
   const [cmd] = argv;
   if (cmd && cmd !== "rotate") throw new Error("Usage: npm run certificate-key [-- rotate]");
-  const b = await backend();
+  const { service, close } = await openService();
   try {
-    if (b.kind === "remote") {
-      if (!b.local) throw new Error("Run this on the server (it reads the database), not against SCRUB_SERVICE_URL.");
-      if (cmd === "rotate") await b.call("POST", "/v1/certificate-keys/rotate");
-      printKeys(await b.call<PublishedKey[]>("GET", "/v1/certificate-keys"));
-      return 0;
-    }
-    if (cmd === "rotate") {
-      const { key, retired } = await rotateSigningKey(b.handle.db);
-      process.stdout.write(`New signing key ${key.id}; retired ${retired.length ? retired.join(", ") : "none"} (still published).\n`);
+    const { keys, rotated } = await service.signingKeys({ rotate: cmd === "rotate" });
+    if (rotated) {
+      process.stdout.write(`New signing key ${rotated.keyId}; retired ${rotated.retired.length ? rotated.retired.join(", ") : "none"} (still published).\n`);
       if (process.env.CERT_SIGNING_KEY) process.stdout.write("Note: CERT_SIGNING_KEY is set and still signs; unset it to use the new key.\n");
-    } else {
-      // the key that signs next is made now if there is none yet, so it can be published before first use
-      await currentSigningKey(b.handle.db);
     }
-    printKeys(await publishedKeys(b.handle.db));
+    printKeys(keys);
     return 0;
   } finally {
-    if (b.kind === "local") {
-      await b.service.close();
-      await b.handle.close();
-    }
+    await close();
   }
 }
 

@@ -9,7 +9,10 @@ import http from "node:http";
 import https from "node:https";
 import { countRecords, previewCsv } from "./pipeline/read";
 import { ListStoreError } from "./lists/store";
-import type { ListStoreState, LookupAnswer, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
+import path from "node:path";
+import { isoDay } from "./lists/registry-date";
+import type { PublishedKey } from "./certificate/keys";
+import type { BatchRow, BatchScrubService, ListStoreState, LookupAnswer, ManualLoadInput, ManualLoadResult } from "./service";
 
 export interface HttpClientOptions {
   /** http(s)://host:port of the service, or unset with socketPath. */
@@ -85,8 +88,18 @@ export function filePoster(o: HttpClientOptions): FilePost {
   };
 }
 
-export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
+/**
+ * A running service: SCRUB_SERVICE_URL (the app's client and the CLI's), or an embedded server's Unix socket (the
+ * CLI's, when the server holds DATA_DIR). Through the socket the server reads a file where it lies and knows the
+ * operator account; through a URL the file is sent and the job's owner must be named.
+ */
+export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
   const call = jsonCaller(o);
+  const postFile = filePoster(o);
+  const local = !o.url && !!o.socketPath;
+  /** Creates a job or load from a local file: the socket's server reads it where it is, a remote one is sent it. */
+  const submit = async (p: string, params: Record<string, string | undefined>, inputPath: string) =>
+    (local ? await call<{ id: string }>("POST", p, { inputPath, ...params }) : await postFile<{ id: string }>(p, params, inputPath)).id;
   return {
     kind: "http",
     async enqueue(jobId) {
@@ -128,6 +141,58 @@ export function createHttpScrubClient(o: HttpClientOptions): ScrubService {
         const status = (e as { status?: number }).status;
         return { status: "not ready", checks: { scrubService: status === 503 ? "not ready" : "not answering" } };
       }
+    },
+    pollMs: 250,
+    async operatorId() {
+      if (!local) throw new Error("Pass --user ID (the job's owner).");
+      return (await call<{ id: string }>("GET", "/v1/users/operator")).id;
+    },
+    submitScrub: (input) =>
+      submit(
+        "/v1/jobs",
+        {
+          userId: input.userId,
+          fileName: path.basename(input.inputPath),
+          suppressionType: input.suppressionType,
+          column: input.columnName ?? undefined,
+          sheet: input.sheet ?? undefined,
+          containerId: input.containerId != null ? String(input.containerId) : undefined,
+          states: input.states?.join(","),
+          ...(input.callingWindow ? { callingWindow: "1" } : {}),
+          ...(input.callingAt ? { callingAt: input.callingAt.toISOString() } : {}),
+          ...(input.exemptionListId != null ? { exemptionListId: String(input.exemptionListId) } : {}),
+        },
+        input.inputPath,
+      ),
+    scrubJob: (id) => call<BatchRow>("GET", `/v1/jobs/${id}`),
+    jobTimings: () => null,
+    submitListLoad: (input) =>
+      submit(
+        "/v1/list-loads",
+        {
+          listId: String(input.listId),
+          mode: input.mode,
+          userId: input.userId ?? undefined,
+          fileName: path.basename(input.inputPath),
+          registryDate: input.registryDate ? isoDay(input.registryDate) : undefined,
+        },
+        input.inputPath,
+      ),
+    listLoad: (id) => call<BatchRow>("GET", `/v1/list-loads/${id}`),
+    async idle() {},
+    async adminListId(kind) {
+      const lists = await call<{ listId: number; kind: string }[]>("GET", "/v1/lists");
+      const l = lists.find((x) => x.kind === kind);
+      if (!l) throw new Error(`No ${kind} list`);
+      return l.listId;
+    },
+    // the service checks the list's owner when it creates the job
+    async checkExemptionList() {},
+    exemptionListFromText: async (userId, name, text) => (await call<{ id: number }>("POST", "/v1/exemption-lists", { userId, name, text })).id,
+    async signingKeys({ rotate }) {
+      if (!local) throw new Error("Run this on the server (it reads the database), not against SCRUB_SERVICE_URL.");
+      if (rotate) await call("POST", "/v1/certificate-keys/rotate");
+      return { keys: await call<PublishedKey[]>("GET", "/v1/certificate-keys"), rotated: null };
     },
     async close() {},
   };

@@ -19,7 +19,10 @@ import type { RedisTarget } from "./lists/redis-client";
 import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
 import { invalidReasonText, reasonOfCode } from "./worker/normalize";
-import type { ListStoreState, ManualLoadInput, ManualLoadResult, ScrubService } from "./service";
+import { createListLoad, createScrubJob, type BatchRow, type BatchScrubService, type ListStoreState, type ManualLoadInput, type ManualLoadResult } from "./service";
+import { operatorAccountId } from "./operator-account";
+import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
+import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { defaultWorkerPath } from "./dist-paths";
 import { scrubWorkerNice } from "./ops/thread-priority";
 
@@ -55,7 +58,7 @@ export interface InProcessOptions {
   clock?: () => Date;
 }
 
-export interface InProcessScrubService extends ScrubService {
+export interface InProcessScrubService extends BatchScrubService {
   readonly kind: "in-process";
   readonly manager: ListManager;
   readonly store: ListStore;
@@ -97,7 +100,16 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     storeRetryDelaysMs: o.storeRetryDelaysMs,
   });
   if (o.autoStart !== false) await runner.start();
-
+  const db = o.handle.db;
+  /**
+   * Starts the work just inserted: a serving process (autoStart) only looks for it; a batch process (the CLI,
+   * started without autoStart) claims that work and nothing else, so it never takes the server's.
+   */
+  const startOnly = async (only: { jobs: string[]; loads: string[] }) => {
+    if (o.autoStart !== false) return runner.kick();
+    runner.only = only;
+    await runner.start();
+  };
   const service: InProcessScrubService = {
     kind: "in-process",
     manager,
@@ -115,7 +127,6 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     previewCsv: (p, maxRows, opts) => previewCsv(p, maxRows, opts),
     async loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult> {
       const { numbers, valid, rejected } = numbersOfEntries(input.numbers);
-      const db = o.handle.db;
       const loadId =
         input.loadId ??
         (
@@ -182,6 +193,57 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
         ...databaseChecks(o.handle.db),
         listStore: bounded("listStore", () => store.ping(), "not answering"),
       }),
+    pollMs: 50,
+    operatorId: () => operatorAccountId(db),
+    async submitScrub(input) {
+      const jobId = await createScrubJob(db, { ...input, fileName: path.basename(input.inputPath), usageReserved: 0, source: "web" });
+      await startOnly({ jobs: [jobId], loads: [] });
+      return jobId;
+    },
+    // while it runs, only the job row (in embedded mode each query runs on this thread, beside the scrub's
+    // ordering and writing); the files and the certificate once it is done
+    async scrubJob(id) {
+      const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      if (job.status !== "completed") return job as unknown as BatchRow;
+      const files = await db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
+      const cert = await db.selectFrom("scrub_certificates").select("document").where("job_id", "=", id).executeTakeFirst();
+      return { ...job, files, certificate: cert?.document ?? null } as unknown as BatchRow;
+    },
+    whenSettled: (id) => runner.whenSettled(id),
+    jobTimings: (id) => runner.timings.get(id) ?? null,
+    async submitListLoad(input) {
+      const loadId = await createListLoad(db, { ...input, fileName: path.basename(input.inputPath) });
+      await startOnly({ jobs: [], loads: [loadId] });
+      return loadId;
+    },
+    listLoad: async (id) => (await db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirstOrThrow()) as unknown as BatchRow,
+    idle: () => runner.idle(),
+    adminListId: (kind) => manager.adminListId(kind),
+    async checkExemptionList(userId, id) {
+      if (!(await findExemptionList(db, { id, userId }))) throw new Error(`No exemption list ${id} of this user.`);
+    },
+    async exemptionListFromText(userId, name, text) {
+      try {
+        const rows = readExemptionRows(text);
+        const list = await createExemptionList(db, { userId, name });
+        await loadExemptions(db, { listId: list.id, userId, mode: "replace", rows });
+        return list.id;
+      } catch (e) {
+        if (e instanceof ExemptionInputError) throw new Error(`The exemption file was not loaded:\n${e.errors.join("\n")}`);
+        throw e;
+      }
+    },
+    async signingKeys({ rotate }) {
+      let rotated: { keyId: string; retired: string[] } | null = null;
+      if (rotate) {
+        const { key, retired } = await rotateSigningKey(db);
+        rotated = { keyId: key.id, retired };
+      } else {
+        // the key that signs next is made now if there is none yet, so it can be published before first use
+        await currentSigningKey(db);
+      }
+      return { keys: await publishedKeys(db), rotated };
+    },
     async close() {
       await runner.stop();
       await pool?.destroy();

@@ -1,5 +1,7 @@
 /** How many times a job or load runs, and the status customers see (pure: the app's browser code uses it too). */
-import type { JobStatus } from "../../db/schema";
+
+/** A scrub job's or list load's status in the database (`scrub_jobs.status`, `list_loads.status`). */
+export type JobStatus = "queued" | "running" | "completed" | "failed";
 
 /**
  * Claims a scrub job or list load gets: one, plus retries when the process running it dies (its lease

@@ -10,10 +10,11 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
 import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schema";
-import type { ListKind } from "./list-types";
+import type { AdminListKind, ListKind } from "./list-types";
 import type { CountOptions } from "./pipeline/read";
 import type { DetectOptions } from "./pipeline/input/detect";
 import type { LookupAnswer, LookupInput } from "./lists/lookup";
+import type { PublishedKey } from "./certificate/keys";
 
 export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
 export { MAX_LOOKUP_NUMBERS } from "./lists/lookup";
@@ -248,4 +249,61 @@ export interface ScrubService {
   /** Whether this service can take work: its database and list store (in-process), or the remote's /readyz. */
   ready(): Promise<Readiness>;
   close(): Promise<void>;
+}
+
+/** A scrub the command line asks for: a file where it lies, the job's owner and its options. */
+export interface BatchScrubInput {
+  userId: string;
+  inputPath: string;
+  suppressionType: SuppressionTypeName;
+  columnName: string | null;
+  sheet: string | null;
+  containerId: number | null;
+  states: string[] | null;
+  callingWindow: boolean;
+  callingAt: Date | null;
+  exemptionListId: number | null;
+}
+
+/** A list load the command line asks for. */
+export interface BatchListLoadInput {
+  listId: number;
+  mode: ListLoadMode;
+  userId: string | null;
+  inputPath: string;
+  registryDate: Date | null;
+}
+
+/** A row as the command line reads it while it waits (a job also carries its files and certificate once completed). */
+export type BatchRow = Record<string, unknown> & { status: string };
+
+/**
+ * What the command line does through a service: the one way the CLI reaches the engine, in this process
+ * (in-process.ts, over the database it opened) or in a running one (http-client.ts: a server's Unix socket, which
+ * reads the file where it lies, or SCRUB_SERVICE_URL, which is sent the file).
+ */
+export interface BatchScrubService extends ScrubService {
+  /** How often the CLI reads a row while waiting: a local query, or a request to a server. */
+  readonly pollMs: number;
+  /** The built-in operator account that owns a job run without --user (decision 123). */
+  operatorId(): Promise<string>;
+  /** Inserts the job (no usage reserved: the CLI is the operator's) and starts it; its id. */
+  submitScrub(input: BatchScrubInput): Promise<string>;
+  scrubJob(id: string): Promise<BatchRow>;
+  /** Resolves when this process next finishes with the job (a local runner only: a remote one is polled). */
+  whenSettled?(id: string): Promise<void>;
+  /** Where a job's time went (lists made ready vs the pipeline), when it ran in this process. */
+  jobTimings(id: string): { prepareMs: number; pipelineMs: number } | null;
+  submitListLoad(input: BatchListLoadInput): Promise<string>;
+  listLoad(id: string): Promise<BatchRow>;
+  /** Resolves once nothing runs here (a load's Bloom filter and cache files are written after its commit). */
+  idle(): Promise<void>;
+  /** The id of an admin list (litigation, dnc, a state list). */
+  adminListId(kind: AdminListKind): Promise<number>;
+  /** Throws when the user has no such exemption list (checked where the database is at hand). */
+  checkExemptionList(userId: string, id: number): Promise<void>;
+  /** A new exemption list of the user's loaded with every row of the text, or none (the error names each bad line). */
+  exemptionListFromText(userId: string, name: string, text: string): Promise<number>;
+  /** The published certificate keys, after making the key that signs next (or a new one with `rotate`). */
+  signingKeys(opts: { rotate: boolean }): Promise<{ keys: PublishedKey[]; rotated: { keyId: string; retired: string[] } | null }>;
 }

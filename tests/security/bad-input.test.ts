@@ -10,7 +10,7 @@ import { numbersOfFile } from "../../scrub-service/src/lists/input";
 import { cleanupService, createUser, startService, tmpDir } from "../../scrub-service/src/test/helpers";
 import type { InProcessScrubService } from "../../scrub-service/src/in-process";
 import { IntakeInputError, previewUpload } from "~/intake/preview.server";
-import { CSV_MESSAGES } from "~/utils/purge-wizard";
+import { CSV_MESSAGES } from "~/intake/purge-wizard";
 import type { StoredUpload } from "~/intake/upload-store.server";
 
 /*

@@ -12,7 +12,7 @@ import { useAppTestDb } from "../setup/db";
 import { makeRequest, testContext } from "../setup/request";
 import { apiRequest, bodyOf, fakeScrubService, finishJob, installScrubService, makeContainer, makeKey, makeUser } from "../api/helpers";
 import { startUserSession } from "~/utils/auth.server";
-import { createScrubJob } from "~/utils/scrub.server";
+import { createScrubJob } from "scrub-service";
 import { ActiveJobsLimitError, reserveUsage } from "~/models/usage.server";
 import * as purge from "~/routes/_app.purge/route";
 import * as apiScrubs from "~/routes/api.v1.scrubs._index";

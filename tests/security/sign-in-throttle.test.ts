@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../setup/db";
-import { LOGIN_MESSAGES, verifyLogin } from "~/utils/auth.server";
+import { LOGIN_MESSAGES, verifyLogin } from "~/accounts/sign-in.server";
 import { LoginError } from "~/utils/login-error.server";
 import { hashPassword } from "~/utils/password.server";
 import { clearLoginFailures, THROTTLE, THROTTLED_MESSAGE } from "~/utils/throttle.server";

@@ -1,4 +1,4 @@
-import type { ListTone } from "../../../scrub-service/src/list-types";
+import type { ListTone } from "scrub-service/domain";
 
 /**
  * The DNC page's card colours, one palette per tone a list type may name in the registry

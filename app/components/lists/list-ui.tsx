@@ -2,16 +2,10 @@ import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { FieldMetadata } from "@conform-to/react";
 import { FieldErrors, inputClass } from "~/components/ui/form";
-import { DialogShell } from "~/components/ui/dialog-shell";
 import { ProgressBar as Bar } from "~/components/ui/bar";
-import { isActiveStatus, type ShownStatus } from "../../../scrub-service/src/job-status";
+import { isActiveStatus, type ShownStatus } from "scrub-service/domain";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { formatNumber } from "~/utils/format";
-
-/** A modal panel opened by a ?dialog= search param (server-rendered: works without JavaScript). */
-export function ListDialog(props: { title: string; description?: string; closeHref: string; children: React.ReactNode; testId?: string }) {
-  return <DialogShell {...props} replace />;
-}
 
 /** A card's menu: a <details> disclosure of links (works without JavaScript). */
 export function CardMenu({ label, items }: { label: string; items: Array<{ label: string; to: string }> }) {
@@ -104,6 +98,42 @@ export function NumbersErrors({ id, errors }: { id?: string; errors?: string[] }
   return <FieldErrors id={id} errors={errors} />;
 }
 
+/** The typed pane of a list input: its label, a monospace text area that keeps what was typed, a note, the errors. */
+export function TypedEntryField({
+  field,
+  label,
+  placeholder,
+  note,
+  errors,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  field: FieldMetadata<any, any, string[]>;
+  label: string;
+  placeholder: string;
+  note: ReactNode;
+  errors: ReactNode;
+}) {
+  return (
+    <>
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <textarea
+        id={field.id}
+        name={field.name}
+        defaultValue={typeof field.initialValue === "string" ? field.initialValue : ""}
+        aria-invalid={field.errors?.length ? true : undefined}
+        aria-describedby={field.errors?.length ? field.errorId : undefined}
+        rows={5}
+        placeholder={placeholder}
+        className={`${inputClass} font-mono`}
+      />
+      <p className="mt-1 text-xs text-slate-500">{note}</p>
+      {errors}
+    </>
+  );
+}
+
 /**
  * Manual entry or CSV upload. The radio pair switches the visible input with CSS alone (:has), so it works
  * without JavaScript; both inputs stay in the form and the action reads the one the method names.
@@ -133,25 +163,13 @@ export function NumbersInput({
     <UploadMethodFields
       method={method}
       manual={
-        <>
-          <label htmlFor={numbers.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Phone numbers
-          </label>
-          <textarea
-            id={numbers.id}
-            name={numbers.name}
-            defaultValue={typeof numbers.initialValue === "string" ? numbers.initialValue : ""}
-            aria-invalid={numbers.errors?.length ? true : undefined}
-            aria-describedby={numbers.errors?.length ? numbers.errorId : undefined}
-            rows={5}
-            placeholder="2015552123, 3125552199, 4155552100"
-            className={`${inputClass} font-mono`}
-          />
-          <p className="mt-1 text-xs text-slate-500">
-            Separate numbers with commas or new lines; each exactly 10 digits. Up to {formatNumber(MAX_MANUAL_NUMBERS)} numbers.
-          </p>
-          <NumbersErrors id={numbers.errorId} errors={numbers.errors} />
-        </>
+        <TypedEntryField
+          field={numbers}
+          label="Phone numbers"
+          placeholder="2015552123, 3125552199, 4155552100"
+          note={`Separate numbers with commas or new lines; each exactly 10 digits. Up to ${formatNumber(MAX_MANUAL_NUMBERS)} numbers.`}
+          errors={<NumbersErrors id={numbers.errorId} errors={numbers.errors} />}
+        />
       }
       csv={<CsvFileField file={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} hint={`${fileHint} Files of any length up to ${maxUploadText}.`} />}
     />

@@ -1,5 +1,5 @@
 
-import { REGISTRY_VALID_DAYS } from "../../../scrub-service/src/certificate/document";
+import { REGISTRY_VALID_DAYS } from "scrub-service/domain";
 import { formatDate } from "~/utils/format";
 
 /** "Certificate": the signed JSON (download) and its printable page. Plain links: work without JavaScript. */

@@ -1,4 +1,4 @@
-import type { CertificateFile } from "../../../scrub-service/src/certificate/document";
+import type { CertificateFile } from "scrub-service/domain";
 import { formatNumber, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { DateTime } from "~/components/ui/date-time";
 

@@ -1,5 +1,5 @@
 import { formatDate } from "~/utils/format";
-import { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS } from "../../../scrub-service/src/certificate/document";
+import { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS } from "scrub-service/domain";
 
 export interface DncClockView {
   registryDate: string | null;

@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import type { SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
@@ -7,10 +6,11 @@ import { flashToast } from "~/utils/session.server";
 import type { UploadForm } from "~/intake/upload-form.server";
 import type { StoredUpload } from "~/intake/upload-store.server";
 import type { ListIntentOutcome } from "~/intake/list-form-action.server";
+import { listReply as reply, type ListReply } from "~/intake/list-dialog.server";
 import { readExemptionSource, submitExemptionLoad, type ExemptionSource } from "~/intake/exemption-load.server";
 import { createExemptionList, ExemptionInputError, getExemptionList, parseExemptionListId } from "~/models/exemption.server";
 import { recordAudit } from "~/models/user.server";
-import { createExemptionsSchema, loadExemptionsSchema } from "~/utils/exemption-forms";
+import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms";
 import { formatNumber } from "~/utils/format";
 
 /*
@@ -26,11 +26,7 @@ interface Ctx {
   upload: StoredUpload | null;
 }
 
-type Reply = ReturnType<typeof reply>;
-
-function reply(intent: string, result: SubmissionResult<string[]>, status: number) {
-  return data({ intent, result }, { status });
-}
+type Reply = ListReply;
 
 function sourceOf(method: "manual" | "csv", rows: string | undefined, upload: StoredUpload | null): ExemptionSource {
   if (method === "csv" && upload) return { kind: "file", upload };

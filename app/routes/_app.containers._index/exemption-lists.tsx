@@ -1,13 +1,13 @@
-import { getFormProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
-import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
-import { CardMenu, CsvFileField, ListDialog, UploadMethodFields } from "~/components/lists/list-ui";
+import { Link } from "@remix-run/react";
+import { FieldErrors, secondaryButtonClass, TextField } from "~/components/ui/form";
+import { CardMenu, CsvFileField, TypedEntryField, UploadMethodFields } from "~/components/lists/list-ui";
+import { DescriptionField, ListUploadDialog, useListResult, type UploadLimits } from "~/components/lists/list-dialog";
 import { DateOnly } from "~/components/ui/date-time";
 import { formatNumber } from "~/utils/format";
-import { browserHasFile } from "~/utils/list-forms";
-import { createExemptionsSchema, loadExemptionsSchema } from "~/utils/exemption-forms";
+import { browserHasFile } from "~/components/lists/list-forms";
+import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms";
 
 /*
  * The containers page's Exemption Lists section (decision 161): a customer's established business relationships
@@ -27,11 +27,6 @@ export interface ExemptionListView {
 
 const ROWS_PLACEHOLDER = "2125552345,purchase,2025-03-01\n3055552101,inquiry,2026-10-02\n4155552199,consent,2024-06-15";
 const ROWS_HINT = "One row per number: phone,basis,date. Basis purchase, inquiry or consent; the date as YYYY-MM-DD, not in the future.";
-
-function useLastResult(intent: string): SubmissionResult<string[]> | undefined {
-  const actionData = useActionData() as { intent: string; result: SubmissionResult<string[]> } | undefined;
-  return actionData?.intent === intent ? actionData.result : undefined;
-}
 
 export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] }) {
   return (
@@ -93,44 +88,28 @@ export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] })
 }
 
 function RowsInput({
-  method,
-  rows,
-  file,
-  maxUploadText,
-  maxUploadBytes,
+  fields,
+  limits,
   onBusyChange,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  method: FieldMetadata<any, any, string[]>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  rows: FieldMetadata<any, any, string[]>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  file: FieldMetadata<any, any, string[]>;
-  maxUploadText: string;
-  maxUploadBytes: number;
+  fields: { method: FieldMetadata<any, any, string[]>; rows: FieldMetadata<any, any, string[]>; file: FieldMetadata<any, any, string[]> };
+  limits: UploadLimits;
   onBusyChange: (busy: boolean) => void;
 }) {
+  const { method, rows, file } = fields;
+  const { maxUploadText, maxUploadBytes } = limits;
   return (
     <UploadMethodFields
       method={method}
       manual={
-        <>
-          <label htmlFor={rows.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Exemption rows
-          </label>
-          <textarea
-            id={rows.id}
-            name={rows.name}
-            defaultValue={typeof rows.initialValue === "string" ? rows.initialValue : ""}
-            aria-invalid={rows.errors?.length ? true : undefined}
-            aria-describedby={rows.errors?.length ? rows.errorId : undefined}
-            rows={5}
-            placeholder={ROWS_PLACEHOLDER}
-            className={`${inputClass} font-mono`}
-          />
-          <p className="mt-1 text-xs text-slate-500">{ROWS_HINT}</p>
-          <FieldErrors id={rows.errorId} errors={rows.errors} />
-        </>
+        <TypedEntryField
+          field={rows}
+          label="Exemption rows"
+          placeholder={ROWS_PLACEHOLDER}
+          note={ROWS_HINT}
+          errors={<FieldErrors id={rows.errorId} errors={rows.errors} />}
+        />
       }
       csv={
         <CsvFileField
@@ -145,24 +124,8 @@ function RowsInput({
   );
 }
 
-function SubmitRow({ label, uploading }: { label: string; uploading: boolean }) {
-  const navigation = useNavigation();
-  const busy = uploading || (navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post");
-  return (
-    <div className="flex justify-end gap-2 pt-2">
-      <Link to="/containers" replace className={secondaryButtonClass}>
-        Cancel
-      </Link>
-      <button type="submit" className={buttonClass} disabled={busy}>
-        {uploading ? "Uploading..." : busy ? "Saving..." : label}
-      </button>
-    </div>
-  );
-}
-
 export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxUploadText: string; maxUploadBytes: number }) {
-  const lastResult = useLastResult("create-exemptions");
-  const [uploading, setUploading] = useState(false);
+  const lastResult = useListResult("create-exemptions");
   const [form, fields] = useForm({
     id: "create-exemptions",
     lastResult,
@@ -172,40 +135,25 @@ export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxU
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createExemptionsSchema(browserHasFile) }),
   });
   return (
-    <ListDialog
+    <ListUploadDialog
       title="Create Exemption List"
       description="Numbers with a business relationship or written consent: good in purges while their exemption lasts."
       closeHref="/containers"
       testId="create-exemptions-dialog"
+      form={form}
+      hidden={{ intent: "create-exemptions" }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      input={(onBusyChange) => <RowsInput fields={fields} limits={{ maxUploadText, maxUploadBytes }} onBusyChange={onBusyChange} />}
+      submit={{ label: "Create Exemption List", busyLabel: "Saving..." }}
     >
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="create-exemptions" />
-        <FormErrors errors={form.errors} />
-        <TextField label="Exemption list name" field={fields.name} />
-        <div>
-          <label htmlFor={fields.description.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Description
-          </label>
-          <textarea id={fields.description.id} name={fields.description.name} rows={2} className={inputClass} placeholder="Optional" />
-          <FieldErrors id={fields.description.errorId} errors={fields.description.errors} />
-        </div>
-        <RowsInput
-          method={fields.method}
-          rows={fields.rows}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-        />
-        <SubmitRow label="Create Exemption List" uploading={uploading} />
-      </Form>
-    </ListDialog>
+      <TextField label="Exemption list name" field={fields.name} />
+      <DescriptionField field={fields.description} />
+    </ListUploadDialog>
   );
 }
 
 export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { list: ExemptionListView; maxUploadText: string; maxUploadBytes: number }) {
-  const lastResult = useLastResult("load-exemptions");
-  const [uploading, setUploading] = useState(false);
+  const lastResult = useListResult("load-exemptions");
   const [form, fields] = useForm({
     id: `load-exemptions-${list.id}`,
     lastResult,
@@ -215,34 +163,30 @@ export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { 
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loadExemptionsSchema(browserHasFile) }),
   });
   return (
-    <ListDialog title="Load Exemption Rows" description={`Rows for ${list.name}.`} closeHref="/containers" testId="load-exemptions-dialog">
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="load-exemptions" />
-        <input type="hidden" name="id" value={list.id} />
-        <FormErrors errors={form.errors} />
-        <fieldset>
-          <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
-          <div className="space-y-1 text-sm">
-            <label className="flex items-start gap-2">
-              <input type="radio" name={fields.mode.name} value="add" defaultChecked className="mt-0.5 accent-blue-600" />
-              <span>Add: new numbers join the list; a number already on it keeps its basis and the later date.</span>
-            </label>
-            <label className="flex items-start gap-2">
-              <input type="radio" name={fields.mode.name} value="replace" className="mt-0.5 accent-blue-600" />
-              <span>Replace: these rows become the whole list.</span>
-            </label>
-          </div>
-        </fieldset>
-        <RowsInput
-          method={fields.method}
-          rows={fields.rows}
-          file={fields.file}
-          maxUploadText={maxUploadText}
-          maxUploadBytes={maxUploadBytes}
-          onBusyChange={setUploading}
-        />
-        <SubmitRow label="Load Rows" uploading={uploading} />
-      </Form>
-    </ListDialog>
+    <ListUploadDialog
+      title="Load Exemption Rows"
+      description={`Rows for ${list.name}.`}
+      closeHref="/containers"
+      testId="load-exemptions-dialog"
+      form={form}
+      hidden={{ intent: "load-exemptions", id: list.id }}
+      limits={{ maxUploadText, maxUploadBytes }}
+      input={(onBusyChange) => <RowsInput fields={fields} limits={{ maxUploadText, maxUploadBytes }} onBusyChange={onBusyChange} />}
+      submit={{ label: "Load Rows", busyLabel: "Saving..." }}
+    >
+      <fieldset>
+        <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
+        <div className="space-y-1 text-sm">
+          <label className="flex items-start gap-2">
+            <input type="radio" name={fields.mode.name} value="add" defaultChecked className="mt-0.5 accent-blue-600" />
+            <span>Add: new numbers join the list; a number already on it keeps its basis and the later date.</span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input type="radio" name={fields.mode.name} value="replace" className="mt-0.5 accent-blue-600" />
+            <span>Replace: these rows become the whole list.</span>
+          </label>
+        </div>
+      </fieldset>
+    </ListUploadDialog>
   );
 }

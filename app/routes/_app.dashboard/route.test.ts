@@ -3,7 +3,7 @@ import { useAppTestDb } from "../../../tests/setup/db";
 import { makeRequest, testContext } from "../../../tests/setup/request";
 import { createJob, createUser } from "../../../tests/fixtures/purge";
 import * as usage from "~/models/usage.server";
-import { startOfUtcMonth } from "~/models/purge.server";
+import { startOfUtcMonth } from "~/models/dashboard.server";
 import { loader } from "./route";
 
 vi.mock("~/models/usage.server", async (importOriginal) => {

@@ -5,17 +5,17 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
+import { isAdminViewer } from "~/models/purge.server";
 import {
   activeUserCount,
   containerGrowth,
-  isAdminViewer,
   purgedPerDay,
   recentAuditActivity,
   recentScrubActivity,
   windowTotals,
   type ActivityItem,
   type ContainerGrowth,
-} from "~/models/purge.server";
+} from "~/models/dashboard.server";
 import { getPlanState } from "~/models/usage.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server";
-import { isActiveStatus } from "../../../scrub-service/src/job-status";
+import { isActiveStatus } from "scrub-service/domain";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { StatCard } from "~/components/purge/stat-card";

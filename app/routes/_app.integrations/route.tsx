@@ -1,41 +1,32 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { RouteDialog } from "~/components/pricing";
-import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass } from "~/components/ui/form";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { DataTable } from "~/components/ui/data-table";
+import { listApiKeys, listDeliveries, listIntegrations, MAX_INTEGRATIONS_PER_USER, MAX_KEYS_PER_INTEGRATION } from "~/models/integration.server";
 import {
-  countIntegrations,
-  createApiKey,
-  createIntegration,
-  deleteIntegration,
-  findOwnContainer,
-  getIntegration,
-  listApiKeys,
-  listDeliveries,
-  listIntegrations,
-  MAX_INTEGRATIONS_PER_USER,
-  renameApiKey,
-  MAX_KEYS_PER_INTEGRATION,
-  revokeApiKey,
-  rotateWebhookSecret,
-  setIntegrationToggle,
-  updateIntegration,
-} from "~/models/integration.server";
+  addApiKey,
+  createIntegrationWithKey,
+  integrationFieldErrors,
+  removeIntegration,
+  renameKey,
+  revokeKey,
+  rotateSecret,
+  saveIntegration,
+  toggleIntegration,
+} from "~/integrations/manage.server";
 import { listContainers } from "~/models/container.server";
 import { getPlanState } from "~/models/usage.server";
-import { recordAudit } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { appUrl } from "~/utils/env.server";
-import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSchema } from "~/utils/integration-forms";
 import { flashToast } from "~/utils/session.server";
-import { webhookUrlProblem } from "~/integrations/webhook-url.server";
 import { API_REQUESTS_PER_HOUR } from "~/api/rate-limit.server";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "~/api/lookup-budget";
-import { DateTime } from "~/components/ui/date-time";
+import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSchema, type Revealed } from "./forms";
+import { Card, DeliveriesAndDocs, IntegrationDialog, KeysCard, RevealPanel, Toggle, When } from "./parts";
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
 
@@ -70,14 +61,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Revealed = {
-  kind: "api-key" | "webhook-secret";
-  value: string;
-  label: string;
-  integrationId: string;
-  /** A new integration with a webhook URL: its signing secret, shown together with the first key. */
-  secret?: string;
-};
 type ActionData = { form: "integration" | "key" | "rename"; result: SubmissionResult<string[]> } | { revealed: Revealed };
 
 const TOGGLE_LABEL = {
@@ -113,47 +96,38 @@ function notFound(): never {
 }
 
 const INTEGRATION_INTENTS: Record<string, (ctx: IntegrationActionContext) => Promise<Response | ReturnType<typeof data>>> = {
-  "create-integration": saveIntegration,
-  "update-integration": saveIntegration,
-  "create-key": createKey,
-  "rename-key": renameKey,
-  toggle: toggleSetting,
-  "revoke-key": revokeKey,
-  "delete-integration": removeIntegration,
-  "rotate-secret": rotateSecret,
+  "create-integration": saveIntegrationIntent,
+  "update-integration": saveIntegrationIntent,
+  "create-key": createKeyIntent,
+  "rename-key": renameKeyIntent,
+  toggle: toggleIntent,
+  "revoke-key": revokeKeyIntent,
+  "delete-integration": deleteIntegrationIntent,
+  "rotate-secret": rotateSecretIntent,
 };
 
-async function saveIntegration({ request, user, db, formData, intent }: IntegrationActionContext) {
+async function saveIntegrationIntent({ request, user, db, formData, intent }: IntegrationActionContext) {
   const submission = parseWithZod(formData, { schema: integrationSchema });
   if (submission.status !== "success") return data<ActionData>({ form: "integration", result: submission.reply() }, { status: 400 });
   const v = submission.value;
-  const fieldErrors: Record<string, string[]> = {};
-  const webhookUrl = v.webhookUrl || null;
-  const urlProblem = webhookUrl ? webhookUrlProblem(webhookUrl) : null;
-  if (urlProblem) fieldErrors.webhookUrl = [urlProblem];
-  const containerId = v.containerId ? Number(v.containerId) : null;
-  if (containerId !== null && !(await findOwnContainer(db, user.id, containerId))) fieldErrors.containerId = ["Choose one of your containers"];
+  const input = { name: v.name, description: v.description ?? "", containerId: v.containerId ? Number(v.containerId) : null, webhookUrl: v.webhookUrl || null };
+  const fieldErrors = await integrationFieldErrors(db, user.id, input);
   if (Object.keys(fieldErrors).length) {
     return data<ActionData>({ form: "integration", result: submission.reply({ fieldErrors }) }, { status: 400 });
   }
-  const input = { userId: user.id, name: v.name, description: v.description ?? "", containerId, webhookUrl };
   if (intent === "create-integration") {
-    if ((await countIntegrations(db, user.id)) >= MAX_INTEGRATIONS_PER_USER) {
+    const created = await createIntegrationWithKey(db, user.id, input);
+    if (!created.ok) {
       return data<ActionData>(
         { form: "integration", result: submission.reply({ formErrors: [`You can have at most ${MAX_INTEGRATIONS_PER_USER} integrations.`] }) },
         { status: 400 },
       );
     }
-    const created = await createIntegration(db, input);
-    await recordAudit(db, { actorId: user.id, action: "integration.create", targetType: "integration", targetId: created.id, details: { name: v.name } });
     // A first key comes with the integration, shown once like every key.
-    const key = await createApiKey(db, { userId: user.id, integrationId: created.id, name: "Default key" });
-    if ("error" in key) throw new Error(`could not create the first key: ${key.error}`);
-    await recordAudit(db, { actorId: user.id, action: "api_key.create", targetType: "api_key", targetId: key.id, details: { integrationId: created.id } });
     return data<ActionData>({
       revealed: {
         kind: "api-key",
-        value: key.key,
+        value: created.key,
         label: `Integration "${v.name}" created`,
         integrationId: created.id,
         ...(created.webhookSecret ? { secret: created.webhookSecret } : {}),
@@ -161,9 +135,8 @@ async function saveIntegration({ request, user, db, formData, intent }: Integrat
     });
   }
   const id = v.integrationId ?? "";
-  const updated = await updateIntegration(db, { ...input, id });
-  if (!updated.updated) return notFound();
-  await recordAudit(db, { actorId: user.id, action: "integration.update", targetType: "integration", targetId: id, details: { name: v.name } });
+  const updated = await saveIntegration(db, user.id, id, input);
+  if (!updated) return notFound();
   if (updated.webhookSecret) {
     return data<ActionData>({
       revealed: { kind: "webhook-secret", value: updated.webhookSecret, label: `Integration "${v.name}" updated`, integrationId: id },
@@ -172,10 +145,11 @@ async function saveIntegration({ request, user, db, formData, intent }: Integrat
   return redirect(back(id), await toast(request, "Integration Updated"));
 }
 
-async function createKey({ user, db, formData }: IntegrationActionContext) {
+async function createKeyIntent({ user, db, formData }: IntegrationActionContext) {
   const submission = parseWithZod(formData, { schema: createKeySchema });
   if (submission.status !== "success") return data<ActionData>({ form: "key", result: submission.reply() }, { status: 400 });
-  const created = await createApiKey(db, { userId: user.id, integrationId: submission.value.integrationId, name: submission.value.name });
+  const { integrationId, name } = submission.value;
+  const created = await addApiKey(db, user.id, integrationId, name);
   if ("error" in created) {
     if (created.error === "not_found") return notFound();
     return data<ActionData>(
@@ -183,35 +157,23 @@ async function createKey({ user, db, formData }: IntegrationActionContext) {
       { status: 400 },
     );
   }
-  await recordAudit(db, {
-    actorId: user.id,
-    action: "api_key.create",
-    targetType: "api_key",
-    targetId: created.id,
-    details: { integrationId: submission.value.integrationId, name: submission.value.name },
-  });
-  return data<ActionData>({
-    revealed: { kind: "api-key", value: created.key, label: `API key "${submission.value.name}" created`, integrationId: submission.value.integrationId },
-  });
+  return data<ActionData>({ revealed: { kind: "api-key", value: created.key, label: `API key "${name}" created`, integrationId } });
 }
 
-async function renameKey({ request, user, db, formData }: IntegrationActionContext) {
+async function renameKeyIntent({ request, user, db, formData }: IntegrationActionContext) {
   const submission = parseWithZod(formData, { schema: renameKeySchema });
   if (submission.status !== "success") return data<ActionData>({ form: "rename", result: submission.reply() }, { status: 400 });
   const { id, name } = submission.value;
-  const key = (await listApiKeys(db, user.id)).find((k) => k.id === id);
-  if (!key || !(await renameApiKey(db, { id, userId: user.id, name }))) return notFound();
-  await recordAudit(db, { actorId: user.id, action: "api_key.rename", targetType: "api_key", targetId: id, details: { name } });
+  const key = await renameKey(db, user.id, id, name);
+  if (!key) return notFound();
   return redirect(back(key.integrationId), await toast(request, "API Key Renamed", `${key.prefix}… is now "${name}".`));
 }
 
-async function toggleSetting({ request, user, db, formData }: IntegrationActionContext) {
+async function toggleIntent({ request, user, db, formData }: IntegrationActionContext) {
   const submission = parseWithZod(formData, { schema: toggleSchema });
   if (submission.status !== "success") return data({ message: "Invalid toggle" }, { status: 400 });
   const { integrationId, toggle, value } = submission.value;
-  const ok = await setIntegrationToggle(db, { id: integrationId, userId: user.id, toggle, on: value === "on" });
-  if (!ok) return notFound();
-  await recordAudit(db, { actorId: user.id, action: "integration.toggle", targetType: "integration", targetId: integrationId, details: { toggle, value } });
+  if (!(await toggleIntegration(db, user.id, submission.value))) return notFound();
   return redirect(back(integrationId), await toast(request, `${TOGGLE_LABEL[toggle]} turned ${value}`));
 }
 
@@ -221,231 +183,35 @@ function idOf(formData: FormData): string | Response {
   return submission.status === "success" ? submission.value.id : Response.json({ message: "Missing id" }, { status: 400 });
 }
 
-async function revokeKey({ request, user, db, formData }: IntegrationActionContext) {
+async function revokeKeyIntent({ request, user, db, formData }: IntegrationActionContext) {
   const id = idOf(formData);
   if (id instanceof Response) return id;
-  const key = (await listApiKeys(db, user.id)).find((k) => k.id === id);
-  if (!key || !(await revokeApiKey(db, { id, userId: user.id }))) return notFound();
-  await recordAudit(db, { actorId: user.id, action: "api_key.revoke", targetType: "api_key", targetId: id });
+  const key = await revokeKey(db, user.id, id);
+  if (!key) return notFound();
   return redirect(back(key.integrationId), await toast(request, "API Key Revoked", `${key.name} (${key.prefix}…) no longer works.`));
 }
 
-async function removeIntegration({ request, user, db, formData }: IntegrationActionContext) {
+async function deleteIntegrationIntent({ request, user, db, formData }: IntegrationActionContext) {
   const id = idOf(formData);
   if (id instanceof Response) return id;
-  const integration = await getIntegration(db, { id, userId: user.id });
-  if (!integration || !(await deleteIntegration(db, { id, userId: user.id }))) return notFound();
-  await recordAudit(db, { actorId: user.id, action: "integration.delete", targetType: "integration", targetId: id });
-  return redirect("/integrations", await toast(request, "Integration Deleted", `${integration.name} and its API keys were removed.`));
+  const deleted = await removeIntegration(db, user.id, id);
+  if (!deleted) return notFound();
+  return redirect("/integrations", await toast(request, "Integration Deleted", `${deleted.name} and its API keys were removed.`));
 }
 
-async function rotateSecret({ request, user, db, formData }: IntegrationActionContext) {
+async function rotateSecretIntent({ request, user, db, formData }: IntegrationActionContext) {
   const id = idOf(formData);
   if (id instanceof Response) return id;
-  const integration = await getIntegration(db, { id, userId: user.id });
-  if (!integration) return notFound();
-  const secret = await rotateWebhookSecret(db, { id, userId: user.id });
-  if (!secret) return redirect(back(id), await toast(request, "No webhook URL", "Set a webhook URL first.", "error"));
-  await recordAudit(db, { actorId: user.id, action: "integration.rotate_secret", targetType: "integration", targetId: id });
-  return data<ActionData>({ revealed: { kind: "webhook-secret", value: secret, label: `New webhook secret for "${integration.name}"`, integrationId: id } });
-}
-
-function When({ iso }: { iso: string | null }) {
-  return iso ? <DateTime value={iso} /> : <>Never</>;
-}
-
-function Card({ title, children, actions, id }: { title: string; children: React.ReactNode; actions?: React.ReactNode; id?: string }) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-3">
-        <h2 id={id} className="text-base font-semibold text-slate-900">
-          {title}
-        </h2>
-        {actions}
-      </div>
-      <div className="p-5">{children}</div>
-    </section>
-  );
-}
-
-function Toggle({ integrationId, name, on, label, hint }: { integrationId: string; name: string; on: boolean; label: string; hint: React.ReactNode }) {
-  return (
-    <Form method="post" className="flex items-start justify-between gap-4 py-3">
-      <input type="hidden" name="intent" value="toggle" />
-      <input type="hidden" name="integrationId" value={integrationId} />
-      <input type="hidden" name="toggle" value={name} />
-      <input type="hidden" name="value" value={on ? "off" : "on"} />
-      <div>
-        <p className="text-sm font-medium text-slate-900" id={`${name}-label`}>
-          {label}
-        </p>
-        <p className="text-sm text-slate-600">{hint}</p>
-      </div>
-      <button
-        type="submit"
-        role="switch"
-        aria-checked={on}
-        aria-labelledby={`${name}-label`}
-        title={on ? `Turn ${label.toLowerCase()} off` : `Turn ${label.toLowerCase()} on`}
-        className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors focus:ring-2 focus:ring-blue-300 focus:outline-none ${
-          on ? "bg-blue-600" : "bg-slate-300"
-        }`}
-      >
-        <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition-transform ${on ? "translate-x-5" : "translate-x-0.5"}`} />
-        <span className="sr-only">{on ? "On" : "Off"}</span>
-      </button>
-    </Form>
-  );
-}
-
-function IntegrationDialog({
-  mode,
-  containers,
-  lastResult,
-  initial,
-  closeTo,
-}: {
-  mode: "create" | "edit";
-  containers: { id: number; name: string }[];
-  lastResult: SubmissionResult<string[]> | undefined;
-  initial?: { id: string; name: string; description: string; containerId: number | null; webhookUrl: string | null };
-  closeTo: string;
-}) {
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: `integration-${mode}`,
-    lastResult,
-    shouldValidate: "onBlur",
-    defaultValue: initial
-      ? { name: initial.name, description: initial.description, containerId: initial.containerId ? String(initial.containerId) : "", webhookUrl: initial.webhookUrl ?? "" }
-      : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: integrationSchema }),
-  });
-  return (
-    <RouteDialog
-      title={mode === "create" ? "Create Integration" : "Edit Integration"}
-      description={
-        mode === "create"
-          ? "Connect a system to the API. You get an API key right away; add a webhook URL to be told when scrubs finish."
-          : "A new or changed webhook URL gets a new signing secret."
-      }
-      closeTo={closeTo}
-    >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value={mode === "create" ? "create-integration" : "update-integration"} />
-        {initial && <input type="hidden" name="integrationId" value={initial.id} />}
-        <FormErrors errors={form.errors} />
-        <div>
-          <label htmlFor={fields.name.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Name
-          </label>
-          <input {...getInputProps(fields.name, { type: "text" })} className={inputClass} placeholder="e.g. Salesforce sync" maxLength={100} />
-          <FieldErrors id={fields.name.errorId} errors={fields.name.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.description.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Description
-          </label>
-          <textarea {...getTextareaProps(fields.description)} className={inputClass} rows={3} maxLength={500} />
-          <FieldErrors id={fields.description.errorId} errors={fields.description.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.containerId.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Container
-          </label>
-          <select {...getSelectProps(fields.containerId)} className={inputClass}>
-            <option value="">No container</option>
-            {containers.map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          <p className="mt-1 text-xs text-slate-500">Scrubs sent with this integration&apos;s keys also suppress this container&apos;s numbers unless they name another.</p>
-          <FieldErrors id={fields.containerId.errorId} errors={fields.containerId.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.webhookUrl.id} className="mb-1 block text-sm font-medium text-slate-700">
-            Webhook URL <span className="font-normal text-slate-500">(optional)</span>
-          </label>
-          <input {...getInputProps(fields.webhookUrl, { type: "url" })} className={inputClass} placeholder="https://example.com/webhooks/purge" />
-          <FieldErrors id={fields.webhookUrl.errorId} errors={fields.webhookUrl.errors} />
-        </div>
-        <div className="flex justify-end gap-2 pt-2">
-          <Link to={closeTo} className={secondaryButtonClass}>
-            Cancel
-          </Link>
-          <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
-            {mode === "create" ? "Create Integration" : "Save Changes"}
-          </button>
-        </div>
-      </Form>
-    </RouteDialog>
-  );
-}
-
-function RenameKeyForm({ keyId, name, lastResult, cancelTo }: { keyId: string; name: string; lastResult: SubmissionResult<string[]> | undefined; cancelTo: string }) {
-  const [form, fields] = useForm({
-    id: `rename-${keyId}`,
-    lastResult,
-    defaultValue: { name },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: renameKeySchema }),
-  });
-  return (
-    <Form method="post" {...getFormProps(form)} className="flex w-full flex-wrap items-start gap-2">
-      <input type="hidden" name="intent" value="rename-key" />
-      <input type="hidden" name="id" value={keyId} />
-      <div className="min-w-0 flex-1">
-        <label htmlFor={fields.name.id} className="sr-only">
-          Key name
-        </label>
-        <input {...getInputProps(fields.name, { type: "text" })} className={inputClass} maxLength={100} />
-        <FieldErrors id={fields.name.errorId} errors={fields.name.errors} />
-      </div>
-      <button type="submit" className={buttonClass}>
-        Save
-      </button>
-      <Link to={cancelTo} className={secondaryButtonClass}>
-        Cancel
-      </Link>
-    </Form>
-  );
-}
-
-function RevealPanel({ revealed }: { revealed: Revealed }) {
-  const items: { title: string; value: string; testId: string }[] = [];
-  if (revealed.kind === "api-key") items.push({ title: "API key", value: revealed.value, testId: "revealed-api-key" });
-  else items.push({ title: "Webhook signing secret", value: revealed.value, testId: "revealed-webhook-secret" });
-  if (revealed.secret) items.push({ title: "Webhook signing secret", value: revealed.secret, testId: "revealed-webhook-secret" });
-  return (
-    <RouteDialog title={revealed.label} description="Copy it now: it is shown only once and cannot be shown again." closeTo={`/integrations?integration=${revealed.integrationId}`}>
-      <div className="space-y-4">
-        {items.map((i) => (
-          <div key={i.testId}>
-            <label htmlFor={i.testId} className="mb-1 block text-sm font-medium text-slate-700">
-              {i.title}
-            </label>
-            <input id={i.testId} data-testid={i.testId} readOnly value={i.value} className={`${inputClass} font-mono`} onFocus={(e) => e.currentTarget.select()} />
-          </div>
-        ))}
-        <p className="rounded-md border border-yellow-200 bg-yellow-50 p-3 text-sm text-yellow-900">
-          Store it in your secret manager. If it is lost, create a new key (or rotate the secret) and revoke the old one.
-        </p>
-        <div className="flex justify-end">
-          <Link to={`/integrations?integration=${revealed.integrationId}`} className={buttonClass}>
-            Done
-          </Link>
-        </div>
-      </div>
-    </RouteDialog>
-  );
+  const rotated = await rotateSecret(db, user.id, id);
+  if (!rotated.ok && rotated.error === "not_found") return notFound();
+  if (!rotated.ok) return redirect(back(id), await toast(request, "No webhook URL", "Set a webhook URL first.", "error"));
+  return data<ActionData>({ revealed: { kind: "webhook-secret", value: rotated.secret, label: `New webhook secret for "${rotated.name}"`, integrationId: id } });
 }
 
 export default function Integrations() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | { message: string } | undefined;
   const [params] = useSearchParams();
-  const navigation = useNavigation();
   const selected = d.integrations.find((i) => i.id === d.selectedId) ?? null;
   const dialog = params.get("dialog");
   const revealed = actionData && "revealed" in actionData ? actionData.revealed : null;
@@ -454,12 +220,6 @@ export default function Integrations() {
   const renameResult = actionData && "form" in actionData && actionData.form === "rename" ? actionData.result : undefined;
   const renaming = params.get("rename");
   const here = selected ? `/integrations?integration=${selected.id}` : "/integrations";
-  const [keyForm, keyFields] = useForm({
-    id: `create-key-${selected?.id ?? "none"}`,
-    lastResult: keyResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createKeySchema }),
-  });
-  const deliveries = d.deliveries;
 
   return (
     <div className="space-y-6">
@@ -599,135 +359,11 @@ export default function Integrations() {
             </dl>
           </Card>
 
-          <Card title="API Keys" id="keys-title">
-            {d.keys.length === 0 ? (
-              <p className="text-sm text-slate-600">No API keys for this integration.</p>
-            ) : (
-              <ul className="divide-y divide-slate-100">
-                {d.keys.map((k) => (
-                  <li key={k.id} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid="api-key-row">
-                    <div className="min-w-0">
-                      <p className="text-sm font-medium text-slate-900">
-                        {k.name}{" "}
-                        {k.revokedAt ? (
-                          <span className="ml-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600">Revoked</span>
-                        ) : (
-                          <span className="ml-1 rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">Active</span>
-                        )}
-                      </p>
-                      <p className="font-mono text-xs text-slate-500">{k.prefix}…</p>
-                      <p className="text-xs text-slate-500">
-                        Created <When iso={k.createdAt} /> · Last used <When iso={k.lastUsedAt} />
-                      </p>
-                    </div>
-                    {!k.revokedAt && renaming === k.id && (
-                      <RenameKeyForm keyId={k.id} name={k.name} lastResult={renameResult} cancelTo={`/integrations?integration=${selected.id}`} />
-                    )}
-                    {!k.revokedAt && renaming !== k.id && (
-                      <Link
-                        to={`/integrations?integration=${selected.id}&rename=${k.id}`}
-                        className="rounded-md border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
-                        aria-label={`Rename ${k.name}`}
-                      >
-                        Rename
-                      </Link>
-                    )}
-                    {!k.revokedAt && (
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="revoke-key" />
-                        <input type="hidden" name="id" value={k.id} />
-                        <button
-                          type="submit"
-                          className="rounded-md border border-red-200 px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
-                          aria-label={`Revoke ${k.name}`}
-                        >
-                          Revoke
-                        </button>
-                      </Form>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <Form method="post" {...getFormProps(keyForm)} className="mt-4 border-t border-slate-100 pt-4">
-              <input type="hidden" name="intent" value="create-key" />
-              <input type="hidden" name="integrationId" value={selected.id} />
-              <FormErrors errors={keyForm.errors} />
-              <label htmlFor={keyFields.name.id} className="mb-1 block text-sm font-medium text-slate-700">
-                New key name
-              </label>
-              <div className="flex gap-2">
-                <input {...getInputProps(keyFields.name, { type: "text" })} className={inputClass} placeholder="e.g. Production" maxLength={100} />
-                <button type="submit" className={`${buttonClass} shrink-0`} disabled={navigation.state === "submitting"}>
-                  Create API Key
-                </button>
-              </div>
-              <FieldErrors id={keyFields.name.errorId} errors={keyFields.name.errors} />
-            </Form>
-          </Card>
+          <KeysCard selected={selected} keys={d.keys} renaming={renaming} renameResult={renameResult} keyResult={keyResult} />
         </div>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="lg:col-span-2">
-          <Card title="Webhook Deliveries" id="deliveries-title">
-            {deliveries.length === 0 ? (
-              <p className="text-sm text-slate-600">No deliveries yet.</p>
-            ) : (
-              <DataTable headerCellClass="py-2 pr-4" columns={[{ label: "Time" }, { label: "Event" }, { label: "Attempt" }, { label: "Result" }, { label: "Next attempt" }]}>
-                    {deliveries.map((x) => (
-                      <tr key={x.id} data-testid="delivery-row">
-                        <td className="py-2 pr-3 whitespace-nowrap text-slate-700"><When iso={x.createdAt} /></td>
-                        <td className="py-2 pr-3">
-                          <p className="font-mono text-xs">{x.event}</p>
-                          <p className="text-xs text-slate-500">{x.integrationName}</p>
-                        </td>
-                        <td className="py-2 pr-3 text-slate-700">{x.attempt}</td>
-                        <td className="py-2 pr-3">
-                          {x.error === null ? (
-                            <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">{x.statusCode} Delivered</span>
-                          ) : (
-                            <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800" title={x.error}>
-                              {x.statusCode ?? "—"} {x.error.length > 40 ? `${x.error.slice(0, 40)}…` : x.error}
-                            </span>
-                          )}
-                        </td>
-                        <td className="py-2 text-slate-700">{x.nextAttemptAt ? <When iso={x.nextAttemptAt} /> : x.error === null ? "—" : x.eventStatus === "failed" ? "Gave up" : "—"}</td>
-                      </tr>
-                    ))}
-                  </DataTable>
-            )}
-          </Card>
-        </div>
-        <Card title="API Documentation" id="docs-title">
-          <p className="text-sm text-slate-700">Submit scrubs, poll progress, download results and add numbers to containers.</p>
-          <dl className="mt-3 space-y-2 text-sm">
-            <div>
-              <dt className="text-slate-500">Base URL</dt>
-              <dd className="font-mono text-xs break-all text-slate-800">{d.baseUrl}</dd>
-            </div>
-            <div>
-              <dt className="text-slate-500">Authentication</dt>
-              <dd className="font-mono text-xs text-slate-800">Authorization: Bearer &lt;API key&gt;</dd>
-            </div>
-            <div>
-              <dt className="text-slate-500">Rate limit</dt>
-              <dd className="text-slate-800">
-                {d.limitPerHour} requests per hour per key; live lookups (POST /lookup): {d.lookupsPerSecond} requests per second per key
-                (bursts up to {d.lookupBurst}), not counted in the hourly limit
-              </dd>
-            </div>
-          </dl>
-          <div className="mt-4 flex flex-wrap gap-2">
-            <Link to="/docs/api" className={buttonClass}>
-              View API Reference
-            </Link>
-            <a href="/api/v1/openapi.json" className={secondaryButtonClass}>
-              OpenAPI (JSON)
-            </a>
-          </div>
-        </Card>
-      </div>
+      <DeliveriesAndDocs d={d} />
 
       {revealed ? (
         <RevealPanel revealed={revealed} />

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import type { WizardState } from "~/utils/purge-wizard";
+import type { WizardState } from "~/intake/purge-wizard";
 import { inputClass } from "~/components/ui/form";
 import { Hidden, NavButtons } from "./wizard-nav";
 

@@ -16,7 +16,7 @@ import { useEffect } from "react";
 import { requireUser, type SessionUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { getScrubService, US_STATES } from "~/utils/scrub.server";
+import { getScrubService } from "~/utils/scrub.server";
 import { getUpload, readUploadHead, saveTypedNumbers, StorageFullError, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
 import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
 import { IntakeInputError, previewUpload, type CsvSummary } from "~/intake/preview.server";
@@ -24,17 +24,9 @@ import { submitScrub } from "~/intake/submit-scrub.server";
 import { HandOffError } from "~/intake/hand-off";
 import { acceptWizardUpload } from "~/intake/wizard-upload.server";
 import { checkManualNumbers } from "~/intake/typed-numbers";
-import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/utils/purge-wizard";
-import {
-  getCategoryOption,
-  getContainerOption,
-  getJobForViewer,
-  jobView,
-  type JobView,
-  listCategoryOptions,
-  listContainerOptions,
-  stateFilterAllowed,
-} from "~/models/purge.server";
+import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/intake/purge-wizard";
+import { getJobForViewer, jobView, type JobView } from "~/models/purge.server";
+import { getCategoryOption, getContainerOption, listCategoryOptions, listContainerOptions, stateFilterAllowed } from "~/models/purge-options.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
 import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
@@ -42,7 +34,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard, type PurgeActionData } from "~/routes/_app.purge/wizard";
-import { isActiveStatus } from "../../../scrub-service/src/job-status";
+import { isActiveStatus, US_STATES } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 

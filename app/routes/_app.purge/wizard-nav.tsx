@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { hiddenFields, previousStep, type WizardState } from "~/utils/purge-wizard";
+import { hiddenFields, previousStep, type WizardState } from "~/intake/purge-wizard";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
 
 /** The wizard's state as hidden fields, so each step's GET form carries the earlier choices. */

@@ -12,13 +12,12 @@ import {
   SUPPRESSION_TYPES,
   wizardHref,
   type WizardState,
-} from "~/utils/purge-wizard";
+} from "~/intake/purge-wizard";
 import { formatBytes, formatDate, formatNumber, formatRate, inputSummary, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import type { JobView } from "~/models/purge.server";
-import type { SuppressionTypeName } from "../../../scrub-service/src/list-types";
+import { type SuppressionTypeName, isActiveStatus } from "scrub-service/domain";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar, StackedBar } from "~/components/ui/bar";
-import { isActiveStatus } from "../../../scrub-service/src/job-status";
 import { DownloadButtons } from "~/components/purge/downloads";
 import { CertificateLinks, StaleDncBanner, ValidUntil } from "~/components/proof/certificate-links";
 import { ReminderForm } from "~/components/proof/reminder-form";

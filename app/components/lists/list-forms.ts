@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { manualEntryError, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
-import { UPLOAD_ID_RE } from "./ids";
-import { LIST_TYPES } from "../../scrub-service/src/list-types";
-import { parseOptionalRegistryDate } from "../../scrub-service/src/lists/registry-date";
+import { UPLOAD_ID_RE } from "~/utils/ids";
+import { LIST_TYPES, parseOptionalRegistryDate } from "scrub-service/domain";
 
 /*
  * The forms of /containers and /dnc, one zod schema each, shared by the actions (server) and the dialogs

@@ -1,11 +1,11 @@
-import { dbHandle } from "./db.server";
-import { settleAfterResponse } from "./after-response.server";
-import { env } from "./env.server";
+import { dbHandle } from "~/utils/db.server";
+import { settleAfterResponse } from "~/utils/after-response.server";
+import { env } from "~/utils/env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "~/integrations/webhooks.server";
-import { getDb } from "./db.server";
-import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "./scrub.server";
-import { describeRedisTarget } from "../../scrub-service/src/lists/redis-client";
+import { getDb } from "~/utils/db.server";
+import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "~/utils/scrub.server";
+import { describeRedisTarget } from "scrub-service";
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
 import { stopLookupUsage } from "~/models/usage.server";
 

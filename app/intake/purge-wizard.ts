@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DEFAULT_SUPPRESSION_TYPE, SUPPRESSION_LIST_TYPES, SUPPRESSION_TYPE_NAMES, type SuppressionTypeName } from "../../scrub-service/src/list-types";
+import { DEFAULT_SUPPRESSION_TYPE, SUPPRESSION_LIST_TYPES, SUPPRESSION_TYPE_NAMES, type SuppressionTypeName } from "scrub-service/domain";
 import { checkManualNumbers, MANUAL_MESSAGES } from "~/intake/typed-numbers";
-import { UPLOAD_ID_RE, UUID_RE } from "./ids";
+import { UPLOAD_ID_RE, UUID_RE } from "~/utils/ids";
 
 /**
  * The purge wizard's state and rules, shared by the server (loader/action) and the browser.

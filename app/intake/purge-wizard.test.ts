@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hiddenFields, parseWizardState, previousStep, wizardHref } from "./purge-wizard";
 import { downloadName, downloadNameUtf8 } from "~/models/purge.server";
-import { ADMIN_LIST_KINDS, DEFAULT_SUPPRESSION_TYPE, listsOfSuppression } from "../../scrub-service/src/list-types";
+import { ADMIN_LIST_KINDS, DEFAULT_SUPPRESSION_TYPE, listsOfSuppression } from "scrub-service/domain";
 
 describe("wizard state in the URL", () => {
   it("reads a state and falls back to defaults for anything malformed", () => {

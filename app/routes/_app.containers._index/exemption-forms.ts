@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { HasFile } from "./list-forms";
-import { uploadMethod } from "./list-forms";
+import type { HasFile } from "~/components/lists/list-forms";
+import { uploadMethod } from "~/components/lists/list-forms";
 
 /*
  * The exemption-list forms of /containers (decision 161), one zod schema each, shared by the action and the

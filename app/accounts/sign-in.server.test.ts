@@ -2,12 +2,12 @@ import { describe, expect, it, vi } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { action as loginAction } from "~/routes/login";
-import { LOGIN_MESSAGES } from "./auth.server";
-import { hashPassword } from "./password.server";
-import { THROTTLE, THROTTLED_MESSAGE } from "./throttle.server";
+import { LOGIN_MESSAGES } from "./sign-in.server";
+import { hashPassword } from "~/utils/password.server";
+import { THROTTLE, THROTTLED_MESSAGE } from "~/utils/throttle.server";
 import type { UserStatus } from "../../db/schema";
 import { CONFIRMATION_RESEND_LIMIT } from "~/accounts/mail.server";
-import { listOutbox } from "./email.server";
+import { listOutbox } from "~/utils/email.server";
 
 const { handle } = useAppTestDb();
 

@@ -53,3 +53,13 @@ export const renameKeySchema = z.object({
   id: z.string().min(1),
   name: z.string({ error: "Key name is required" }).trim().min(1, "Key name is required").max(100, "Key name must be at most 100 characters"),
 });
+
+/** A key or secret the action shows once. */
+export type Revealed = {
+  kind: "api-key" | "webhook-secret";
+  value: string;
+  label: string;
+  integrationId: string;
+  /** A new integration with a webhook URL: its signing secret, shown together with the first key. */
+  secret?: string;
+};

@@ -1,5 +1,5 @@
-import { getDb } from "./db.server";
-import { hashPassword } from "./password.server";
+import { getDb } from "~/utils/db.server";
+import { hashPassword } from "~/utils/password.server";
 import { findLiveUserByEmail } from "~/models/user.server";
 
 /** Stated in the README; created only in embedded mode (or with DEMO_ADMIN=1). */

@@ -66,4 +66,4 @@ export function toggledStatus(status: string): "Active" | "Blocked" {
 }
 
 /** Page links (one rule for every paginated screen). */
-export { pageLinks } from "./pagination";
+export { pageLinks } from "~/utils/pagination";

@@ -1,0 +1,14 @@
+/**
+ * The scrub engine's shared domain: what the app (its screens, forms and queries), db/ (schema and migrations)
+ * and the engine itself mean by a list type, a job status, a phone number, a registry date, a certificate.
+ * Pure code, no I/O and no Node built-ins: safe in the browser bundle. Import it as `scrub-service/domain`.
+ */
+export * from "./list-types";
+export * from "./job-status";
+export * from "./lists/registry-date";
+export * from "./certificate/document";
+export * from "./worker/invalid-reasons";
+export { parsePhone } from "./worker/normalize";
+export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
+export { parseInstant } from "./worker/calling/instant";
+export { TtlCache } from "./ttl-cache";

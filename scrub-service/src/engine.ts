@@ -1,0 +1,25 @@
+/**
+ * The scrub engine's public face (`import … from "scrub-service"`): the ScrubService contract and its handle,
+ * the engine's logs and metrics, the exemption-list store, certificate keys and verification, the Redis target's
+ * description, and the pure pieces the app's live lookup runs (normalize, calling window, exemption windows).
+ * The service's two implementations are loaded on demand: `scrub-service/in-process`, `scrub-service/http-client`
+ * and `scrub-service/local-socket`. The shared domain (list types, job statuses, phone parsing…) is
+ * `scrub-service/domain`. Nothing outside scrub-service/ imports its src/ or dist/ by path (tests/lint).
+ */
+export * from "./service";
+export * from "./ops/log";
+export * from "./ops/metrics";
+export * from "./ops/readiness";
+export * from "./ops/gauges";
+export * from "./ops/endpoints";
+export * from "./exemptions";
+export * from "./certificate/keys";
+export { verifyCertificate, type FileDigests, type Verification, type VerifyOptions } from "./certificate/verify";
+export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "./lists/redis-client";
+export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./worker/normalize";
+export { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
+export { parseInstant } from "./worker/calling/instant";
+export { CALLING_RULES_VERSION } from "./worker/calling/rules";
+export { evaluateCalling, isoSecond } from "./worker/calling/window";
+export type { ExemptionRow } from "./worker/exemptions/parse";
+export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";

@@ -1,0 +1,304 @@
+/**
+ * The scrub-job handler: a claimed job's lists made ready (container, registry lists, exemption list at one
+ * version), its file scrubbed against them, and its completion recorded in one transaction (the certificate,
+ * the job row, its result files) while the lease is this process's; a failure is worded for the customer
+ * (failureText) and the job failed, or handed back to the queue when the process is shutting down.
+ * The lease queue that claims jobs and keeps their leases is jobs.ts.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import type { ScrubJobsTable } from "../../db/schema";
+import { log } from "./ops/log";
+import { metrics } from "./ops/metrics";
+import { currentSigningKey } from "./certificate/keys";
+import { issueCertificate, type ListUsed } from "./certificate/issue";
+import { exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
+import { readExemptionSnapshot } from "./exemptions";
+import type { ExemptionProof } from "./certificate/document";
+import type { ExemptionIndex } from "./worker/exemptions/decide";
+import { isoSecond } from "./worker/calling/window";
+import { ListStoreError } from "./lists/store";
+import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
+import { MAX_ATTEMPTS } from "./job-status";
+import type { RunContext } from "./run-context";
+
+
+export const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
+
+const STORE_RETRY_DELAYS_MS = [1000, 3000, 8000, 15_000];
+
+export const SHUTTING_DOWN = new Error("The scrub service is shutting down.");
+
+/** A job row made ready to run again from the start. */
+export const RESTART = {
+  lease_owner: null,
+  lease_expires_at: null,
+  started_at: null,
+  rows_done: 0,
+  bytes_read: 0,
+  good_count: 0,
+  bad_count: 0,
+  invalid_count: 0,
+  reason_counts: "{}",
+};
+
+export type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
+
+/**
+ * The scrub's evaluation instant (the calling columns and the exemptions): the one asked for, else the scrub's
+ * start (this attempt's claim).
+ */
+function callingInstant(job: JobRow): Date {
+  const asked = job.calling_at as Date | string | null;
+  if (asked) return new Date(asked);
+  return job.started_at ? new Date(job.started_at as Date | string) : new Date();
+}
+
+/** What a customer reads when the suppression lists could not be checked (Redis down, flushed, stale). */
+export const LIST_STORE_UNAVAILABLE =
+  "The suppression lists could not be checked just now, so this scrub was stopped and no results were kept. Please run it again in a few minutes.";
+/** What a customer reads for a failure on our side we have no better words for. */
+export const SCRUB_FAILED_OUR_SIDE = "The scrub failed because of a problem on our side. Please run it again.";
+const REBUILD_HINT = "Rebuild the list store with `npm run lists -- rebuild` once it answers.";
+/** After a store that did not answer: a failover to a replica normally keeps every copy, so no blind rebuild. */
+const STATUS_HINT =
+  "Once Redis answers again, `npm run lists -- status` shows whether its copies survived (after a failover to a replica they " +
+  "normally have); rebuild only if it names a stale list: `npm run lists -- rebuild`.";
+
+/**
+ * The failure's words for the customer (the job's error) and, when they differ from the real cause, the
+ * operator's line for the log: a list-store failure names the rebuild command there, never client-library
+ * text to the customer.
+ */
+export function failureText(e: unknown): { customer: string; operator: string | null } {
+  const m = e instanceof Error ? e.message : String(e);
+  if (e instanceof ScrubInputError) return { customer: m, operator: null };
+  if (e instanceof ListStoreError) {
+    return { customer: LIST_STORE_UNAVAILABLE, operator: /npm run lists -- rebuild/.test(m) ? m : `${m} ${e.transient ? STATUS_HINT : REBUILD_HINT}` };
+  }
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") {
+    return { customer: "The server ran out of disk space while writing the results. Please try again later.", operator: m };
+  }
+  if (/worker exited|terminating worker/i.test(m)) return { customer: "The scrub was interrupted (a scrub worker stopped). Please run it again.", operator: m };
+  return { customer: SCRUB_FAILED_OUR_SIDE, operator: m };
+}
+
+/** The job's lists made ready, then its file scrubbed against them. */
+async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, signal: AbortSignal, onProgress: (p: ScrubProgress) => void) {
+  const t0 = performance.now();
+  const m = ctx.o.manager;
+  const checks: ListCheck[] = [];
+  const used: ListUsed[] = [];
+  const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
+  if (job.container_id != null) {
+    const info = await m.info(Number(job.container_id));
+    if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
+      throw new ScrubInputError("The selected container no longer exists.");
+    }
+    const ready = await m.ready(info.id);
+    checks.push({ reason: "container", bloom: ready.bloom, snapshot: ready.snapshot });
+    use(ready);
+  }
+  if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
+  for (const kind of listsOfSuppression(job.suppression_type)) {
+    const list = await m.ready(await m.adminListId(kind));
+    // A state list holding no numbers when the scrub starts (never loaded) suppresses nothing: not named.
+    if (isStateListKind(kind) && list.info.size === 0) continue;
+    checks.push({ reason: kind, bloom: list.bloom, snapshot: list.snapshot });
+    use(list);
+  }
+  // The exemption list is read whole at one version, before the scrub starts (decision 161).
+  let exemption: { proof: Omit<ExemptionProof, "byBasis">; index: ExemptionIndex; at: number } | null = null;
+  if (job.exemption_list_id != null) {
+    const snap = await readExemptionSnapshot(ctx.o.handle.db, { id: Number(job.exemption_list_id), userId: job.user_id });
+    if (!snap) throw new ScrubInputError("The selected exemption list no longer exists.");
+    const at = Math.floor(callingInstant(job).getTime() / 1000) * 1000;
+    const windows = checks.flatMap((c) => {
+      const w = exemptionWindowsOf(c.reason);
+      return w ? [{ kind: c.reason, purchaseMonths: w.purchaseMonths, inquiryMonths: w.inquiryMonths, source: w.source }] : [];
+    });
+    exemption = {
+      proof: { listId: snap.list.id, name: snap.list.name, version: snap.list.version, sha256: snap.list.sha256, count: snap.list.size, at: isoSecond(at), windows },
+      index: snap.index,
+      at,
+    };
+  }
+  const t1 = performance.now();
+  const result = await runScrub({
+    inputPath: job.input_path,
+    outDir,
+    columnName: (job.column_name as string | null) ?? null,
+    sheet: (job.input_sheet as string | null) ?? null,
+    lists: checks,
+    states: (job.states as string[] | null) ?? null,
+    calling: job.calling_window ? { at: callingInstant(job).getTime() } : null,
+    exemptions: exemption ? { index: exemption.index, at: exemption.at } : null,
+    pool: ctx.o.pool(),
+    signal,
+    batchBytes: ctx.o.batchBytes,
+    onProgress,
+  });
+  const exemptions: ExemptionProof | null =
+    exemption && result.exemptions ? { ...exemption.proof, byBasis: result.exemptions } : null;
+  return { result, used, exemptions, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
+}
+
+/** Runs one claimed job to its end: completed with its certificate, failed with the customer's words, or handed back. */
+export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortController): Promise<void> {
+  const startedAt = performance.now();
+  const outDir = path.join(ctx.o.dataDir, "jobs", job.id);
+  let latest: ScrubProgress | null = null;
+  let writing = Promise.resolve();
+  const flush = () => {
+    const p = latest;
+    writing = writing.then(async () => {
+      const r = await ctx.db
+        .updateTable("scrub_jobs")
+        .set({
+          lease_expires_at: ctx.lease(),
+          ...(p
+            ? {
+                rows_done: p.rowsDone,
+                bytes_read: p.bytesRead,
+                good_count: p.good,
+                bad_count: p.bad,
+                invalid_count: p.invalid,
+                reason_counts: JSON.stringify(p.reasons),
+              }
+            : {}),
+        })
+        .where("id", "=", job.id)
+        .where("lease_owner", "=", ctx.o.owner)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) abort.abort(new Error("The job's lease was lost to another process."));
+    }).catch(() => {});
+  };
+  const timer = setInterval(flush, ctx.progressMs);
+  try {
+    const delays = ctx.o.storeRetryDelaysMs ?? STORE_RETRY_DELAYS_MS;
+    let scrubbed: Awaited<ReturnType<typeof scrubAgainstLists>>;
+    for (let retry = 0; ; retry++) {
+      try {
+        scrubbed = await scrubAgainstLists(ctx, job, outDir, abort.signal, (p) => (latest = p));
+        break;
+      } catch (e) {
+        if (e instanceof ListStoreError) metrics().listStoreErrors.inc();
+        if (!(e instanceof ListStoreError && e.transient) || retry >= delays.length || abort.signal.aborted) throw e;
+        // The same job on this process from the start (its partial files were removed): the customer's
+        // progress starts over, the job stays running under its lease.
+        console.warn(`[scrub] job ${job.id}: ${e.message} Scrubbing it again in ${delays[retry] / 1000} s (retry ${retry + 1} of ${delays.length}).`);
+        latest = { rowsDone: 0, bytesRead: 0, inputBytes: 0, good: 0, bad: 0, invalid: 0, reasons: {} };
+        await sleep(delays[retry], undefined, { signal: abort.signal }).catch(() => {}); // an abort is thrown next
+        if (abort.signal.aborted) throw abort.signal.reason;
+      }
+    }
+    const { result, used, exemptions, prepareMs, pipelineMs } = scrubbed;
+    clearInterval(timer);
+    ctx.timings.set(job.id, { prepareMs, pipelineMs });
+    await writing;
+    const stem = path.basename(job.file_name).replace(/\.[^.]*$/, "") || "numbers";
+    const fileNames = { good: `${stem}_Good.csv`, bad: `${stem}_Bad.csv`, invalid: `${stem}_Invalid.csv` };
+    const key = await currentSigningKey(ctx.db, ctx.o.env);
+    const now = (ctx.o.clock ?? (() => new Date()))();
+    await ctx.db.transaction().execute(async (trx) => {
+      // The certificate is issued in the transaction that completes the job: a completed job always has one.
+      const issued = await issueCertificate(trx, {
+        job: {
+          id: job.id,
+          user_id: job.user_id,
+          file_name: job.file_name,
+          suppression_type: job.suppression_type as "LitigationOnly" | "DNCAndLitigation",
+          states: (job.states as string[] | null) ?? null,
+          started_at: (job.started_at as Date | null) ?? null,
+        },
+        result,
+        fileNames,
+        lists: used,
+        exemptions,
+        now,
+        key,
+      });
+      const done = await trx
+        .updateTable("scrub_jobs")
+        .set({
+          status: "completed",
+          error: null,
+          rows_done: result.rowsDone,
+          total_rows: result.rowsDone,
+          bytes_read: result.bytesRead,
+          input_bytes: result.inputBytes,
+          good_count: result.good,
+          bad_count: result.bad,
+          invalid_count: result.invalid,
+          reason_counts: JSON.stringify(result.reasons),
+          column_name: result.phoneColumn || ((job.column_name as string | null) ?? null),
+          input_sha256: result.inputSha256,
+          valid_until: issued.validUntil,
+          dnc_age_days: issued.dncAgeDays,
+          finished_at: now,
+          input_format: result.input.format,
+          input_encoding: result.input.encoding,
+          input_delimiter: result.input.delimiter,
+          calling_at: result.calling
+            ? new Date(result.calling.at)
+            : exemptions
+              ? new Date(exemptions.at)
+              : ((job.calling_at as Date | null) ?? null),
+          calling_summary: result.calling ? JSON.stringify(result.calling) : null,
+          exemption_summary: exemptions ? JSON.stringify(exemptions) : null,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where("id", "=", job.id)
+        .where("lease_owner", "=", ctx.o.owner)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 0) throw new Error("The job's lease was lost to another process.");
+      await trx
+        .insertInto("result_files")
+        .values(
+          result.files.map((f) => ({
+            job_id: job.id,
+            user_id: job.user_id,
+            kind: f.kind,
+            file_name: fileNames[f.kind],
+            path: f.path,
+            records: f.records,
+            bytes: f.bytes,
+          })),
+        )
+        .execute();
+      await trx.insertInto("scrub_certificates").values({ job_id: job.id, user_id: job.user_id, document: issued.text, key_id: key.id }).execute();
+    });
+    const m = metrics();
+    m.scrubJobs.inc({ status: "completed" });
+    m.scrubRows.inc({ outcome: "good" }, result.good);
+    m.scrubRows.inc({ outcome: "bad" }, result.bad);
+    m.scrubRows.inc({ outcome: "invalid" }, result.invalid);
+    m.scrubDuration.observe((performance.now() - startedAt) / 1000);
+    log().info({ rows: result.rowsDone, good: result.good, bad: result.bad, invalid: result.invalid }, `[scrub] job ${job.id} completed`);
+  } catch (e) {
+    clearInterval(timer);
+    await writing;
+    // A replica shutting down hands the job back (a retry from the start) rather than failing it.
+    const handBack = abort.signal.reason === SHUTTING_DOWN && Number(job.attempts) < MAX_ATTEMPTS;
+    const failure = failureText(e);
+    metrics().scrubJobs.inc({ status: handBack ? "handed_back" : "failed" });
+    if (!handBack && failure.operator) console.error(`[scrub] job ${job.id} failed: ${failure.operator}`);
+    // Only while the lease is ours: after a lost lease the directory belongs to the retry.
+    const failed = await ctx.db
+      .updateTable("scrub_jobs")
+      .set(
+        handBack
+          ? { status: "queued", ...RESTART }
+          : { status: "failed", error: failure.customer, finished_at: sql`now()`, lease_owner: null, lease_expires_at: null },
+      )
+      .where("id", "=", job.id)
+      .where("lease_owner", "=", ctx.o.owner)
+      .executeTakeFirst()
+      .catch((err) => console.warn(`[scrub] could not record failure of ${job.id}: ${(err as Error).message}`));
+    if (failed && Number(failed.numUpdatedRows) > 0) fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
