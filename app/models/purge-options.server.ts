@@ -46,17 +46,6 @@ export async function stateFilterAllowed(
 ): Promise<boolean> {
   if (state.unlimited) return true;
   if (!state.plan) return false;
-  const row = await db.selectFrom("plans").select("features").where("id", "=", state.plan.id).executeTakeFirst();
-  const features = (typeof row?.features === "string" ? safeJson(row.features) : row?.features) as
-    | { label?: string; available?: boolean }[]
-    | null;
-  return Array.isArray(features) && features.some((f) => /state filter/i.test(f.label ?? "") && f.available !== false);
-}
-
-function safeJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return null;
-  }
+  const row = await db.selectFrom("plans").select("state_filter").where("id", "=", state.plan.id).executeTakeFirst();
+  return row?.state_filter === true;
 }

@@ -15,6 +15,7 @@ import * as m0019 from "./0019_calling_window";
 import * as m0020 from "./0020_state_dnc_lists";
 import * as m0021 from "./0021_exemptions";
 import * as m0022 from "./0022_list_blocks";
+import * as m0023 from "./0023_plan_state_filter";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "0020_state_dnc_lists": m0020,
   "0021_exemptions": m0021,
   "0022_list_blocks": m0022,
+  "0023_plan_state_filter": m0023,
 };
 
 export const migrationProvider: MigrationProvider = {

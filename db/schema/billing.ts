@@ -28,6 +28,8 @@ export interface PlansTable {
   /** Numbers added to containers per period. */
   container_limit: BigintCount;
   api_access: Generated<boolean>;
+  /** 0023: the plan includes the purge wizard's state filter. */
+  state_filter: Generated<boolean>;
   popular: Generated<boolean>;
   features: ColumnType<PlanFeature[], string | undefined, string>;
   sort_order: Generated<number>;
