@@ -41,6 +41,8 @@ import {
   type ReplaceHandle,
   type StoreChange,
 } from "./store";
+import { defineScrubScripts, type ScriptRedis } from "./redis-scripts";
+import { intsetRecords, npa3, packByArea } from "./redis-codec";
 
 /** Line numbers an NPA-NXX set can hold: with this intset limit no set leaves the 2-byte encoding. */
 export const INTSET_ENTRIES = 10_000;
@@ -53,123 +55,6 @@ const WRITE_WINDOW = 200;
 /** Area codes with a `live` entry: every three-digit code, so a missing entry always means a lost one. */
 const AREA_CODES = 1000;
 
-/**
- * Applies SADD/SREM for numbers of one area code: ARGV[1] key prefix ending in {NPA}, ARGV[2] the 7-digit
- * rests (NXX + line) packed, sorted, ARGV[3] 'sadd' | 'srem'. One call replaces thousands of commands.
- */
-const WRITE_LUA = `
-local p, s, op = ARGV[1], ARGV[2], ARGV[3]
-local n = #s / 7
-local cur, members = nil, {}
-for i = 0, n - 1 do
-  local nxx = string.sub(s, i * 7 + 1, i * 7 + 3)
-  if nxx ~= cur or #members >= 4000 then
-    if cur then redis.call(op, p .. cur, unpack(members)) end
-    cur, members = nxx, {}
-  end
-  members[#members + 1] = tonumber(string.sub(s, i * 7 + 4, i * 7 + 7))
-end
-if cur then redis.call(op, p .. cur, unpack(members)) end
-return n`;
-
-/**
- * Membership of many numbers whose area codes this node serves: KEYS[1] routes the call (an area code's
- * `live` key), ARGV[1] the store prefix, ARGV[2] the list, ARGV[3] the snapshot's generation, ARGV[4] the
- * numbers grouped by area code (packByArea): per group the NPA, a 5-digit count and that many 7-digit rests.
- * Answers a string of '0'/'1' in packed order, or '!R<NPA>' when an area code serves another generation
- * (replaced) and '!L<NPA>' when it has no entry (lost). One call per node and batch: per-area-code calls
- * cost ioredis ~14 µs and ~1 KB of garbage each. Undeclared keys of several slots of one node are allowed to
- * scripts without flags (Redis 7); a key of another node is refused by Redis, so a stale slot map fails
- * the call, never answers wrongly. Per number only the set's name and the member are built (a member with
- * leading zeros is passed as its integer, which is how an intset holds it); the `live` check and the set
- * name's prefix are once per area code, and answers are constant strings (decision 090: ~24 % less Redis CPU
- * per lookup than one number at a time).
- */
-const LOOKUP_LUA = `
-local p, list, gen, s = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local sub, byte, call = string.sub, string.byte, redis.call
-local base = p .. 'n:' .. list .. ':' .. gen .. ':{'
-local out, k, o = {}, 0, 0
-while o < #s do
-  local npa = sub(s, o + 1, o + 3)
-  local count = tonumber(sub(s, o + 4, o + 8))
-  o = o + 8
-  local g = call('hget', p .. 'live:{' .. npa .. '}', list)
-  if g ~= gen then return (g and '!R' or '!L') .. npa end
-  local set = base .. npa .. '}'
-  for j = 1, count do
-    local line = sub(s, o + 4, o + 7)
-    if byte(line, 1) == 48 then line = tostring(tonumber(line)) end
-    k = k + 1
-    out[k] = call('sismember', set .. sub(s, o + 1, o + 3), line) == 1 and '1' or '0'
-    o = o + 7
-  end
-end
-return table.concat(out)`;
-
-/**
- * The `live` entries of one node's area codes: ARGV[1] prefix, ARGV[2] list, ARGV[3] generation, ARGV[4]
- * 'set' | 'del' | 'check', ARGV[5] area codes (3 characters each). 'check' answers one character per code:
- * '1' this generation, '2' another one, '0' none.
- */
-const LIVE_LUA = `
-local p, list, gen, op, s = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local out = {}
-for i = 0, #s / 3 - 1 do
-  local key = p .. 'live:{' .. string.sub(s, i * 3 + 1, i * 3 + 3) .. '}'
-  if op == 'set' then redis.call('hset', key, list, gen)
-  elseif op == 'del' then redis.call('hdel', key, list)
-  else
-    local g = redis.call('hget', key, list)
-    out[i + 1] = g == gen and '1' or (g and '2' or '0')
-  end
-end
-return table.concat(out)`;
-
-/**
- * Creates whole sets from DUMP payloads: ARGV[1] key prefix ending in {NPA}, ARGV[2] records of NXX
- * (3 characters), payload length (5 digits), payload. One call per area code (one hash slot) instead of
- * one RESTORE command per set: ioredis spent ~14 µs per command.
- */
-const RESTORE_LUA = `
-local p, s = ARGV[1], ARGV[2]
-local at, n = 1, 0
-while at <= #s do
-  local len = tonumber(string.sub(s, at + 3, at + 7))
-  redis.call('restore', p .. string.sub(s, at, at + 2), 0, string.sub(s, at + 8, at + 7 + len), 'REPLACE')
-  at = at + 8 + len
-  n = n + 1
-end
-return n`;
-
-/**
- * Marks an in-place change's copy current: KEYS[1] the list's meta, ARGV[1] the change's token (written by
- * beginChange), ARGV[2] the version. Only when this node holds that very change: a primary promoted from a
- * replica that never received the change's start (or a change another process replaced meanwhile) answers
- * 0 and keeps its copy as it is, which the version check then reads as stale (decision 113).
- */
-const FINISH_LUA = `
-local m = KEYS[1]
-if redis.call('hget', m, 'state') ~= 'changing' or redis.call('hget', m, 'change') ~= ARGV[1] then return 0 end
-redis.call('hset', m, 'version', ARGV[2], 'state', 'ready')
-redis.call('hdel', m, 'change')
-return 1`;
-
-/** Unlinks every possible NPA-NXX set under one area code's prefix (ARGV[1], ending in {NPA}): 1,000 names. */
-const UNLINK_AREA_LUA = `
-local p = ARGV[1]
-local names = {}
-for nxx = 0, 999 do names[nxx + 1] = p .. string.format('%03d', nxx) end
-return redis.call('unlink', unpack(names))`;
-
-type ScriptRedis = {
-  scrubUnlinkArea(key: string, prefix: string): Promise<number>;
-  scrubRestore(key: string, prefix: string, records: Buffer): Promise<number>;
-  scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
-  scrubLookup(key: string, prefix: string, list: string, gen: string, packed: Buffer): Promise<string | null>;
-  scrubLive(key: string, prefix: string, list: string, gen: string, op: string, npas: string): Promise<string>;
-  scrubFinish(key: string, token: string, version: string): Promise<number>;
-};
 
 /** A replacement built aside, with the connection mark its writes started on (see RedisListStore.replicated). */
 interface RedisReplaceHandle extends ReplaceHandle {
@@ -179,86 +64,6 @@ interface RedisReplaceHandle extends ReplaceHandle {
 export const OLD_LAYOUT_NOTE =
   "Redis holds this list in the key layout before Redis Cluster support (decision 112); it is not used until `npm run lists -- rebuild`";
 
-const npa3 = (npa: number) => String(npa).padStart(3, "0");
-
-/** Numbers a lookup call packs at most (packByArea's sort key holds the position in 15 bits). */
-const PACK_MAX = 1 << 15;
-
-/**
- * The lookup script's argument for numbers[ix[0..n)] (10-digit): sorted, grouped by area code, each group
- * "NPA" + count (5 digits) + the 7-digit rests as ASCII (String() and join cost ~1 µs a number). order[k] is
- * the index into `numbers` of the k-th number packed (the script answers in packed order).
- */
-function packByArea(numbers: Float64Array, ix: ArrayLike<number>): { packed: Buffer; order: Uint32Array } {
-  const n = ix.length;
-  if (n > PACK_MAX) throw new Error(`packByArea: ${n} numbers (at most ${PACK_MAX})`);
-  // number * 2^15 + position < 2^53: one typed-array sort orders the numbers and keeps where each came from
-  const keys = new Float64Array(n);
-  for (let k = 0; k < n; k++) keys[k] = numbers[ix[k]] * PACK_MAX + k;
-  keys.sort();
-  const order = new Uint32Array(n);
-  const b = Buffer.allocUnsafe(n * 15);
-  let o = 0;
-  let countAt = -1;
-  let count = 0;
-  let area = -1;
-  const digits = (v: number, at: number, width: number) => {
-    for (let d = width - 1; d >= 0; d--) {
-      b[at + d] = 48 + (v % 10);
-      v = Math.floor(v / 10);
-    }
-  };
-  for (let k = 0; k < n; k++) {
-    const x = Math.floor(keys[k] / PACK_MAX);
-    order[k] = ix[keys[k] - x * PACK_MAX];
-    const npa = Math.floor(x / 10_000_000);
-    if (npa !== area) {
-      if (countAt >= 0) digits(count, countAt, 5);
-      digits(npa, o, 3);
-      countAt = o + 3;
-      o += 8;
-      count = 0;
-      area = npa;
-    }
-    digits(x - npa * 10_000_000, o, 7);
-    o += 7;
-    count++;
-  }
-  if (countAt >= 0) digits(count, countAt, 5);
-  return { packed: b.subarray(0, o), order };
-}
-
-/** CRC-64/Jones (reflected, init 0) as Redis signs DUMP payloads: two 32-bit halves per table entry. */
-const CRC_LO = new Uint32Array(256);
-const CRC_HI = new Uint32Array(256);
-for (let i = 0; i < 256; i++) {
-  let lo = i;
-  let hi = 0;
-  for (let k = 0; k < 8; k++) {
-    const bit = lo & 1;
-    lo = ((lo >>> 1) | ((hi & 1) << 31)) >>> 0;
-    hi = hi >>> 1;
-    if (bit) {
-      lo = (lo ^ 0xac4bc9b5) >>> 0;
-      hi = (hi ^ 0x95ac9329) >>> 0;
-    }
-  }
-  CRC_LO[i] = lo;
-  CRC_HI[i] = hi;
-}
-
-/** Writes the CRC-64 of b[from, to) little-endian at b[to]. */
-function signPayload(b: Buffer, from: number, to: number): void {
-  let lo = 0;
-  let hi = 0;
-  for (let i = from; i < to; i++) {
-    const idx = (lo ^ b[i]) & 0xff;
-    lo = ((lo >>> 8) | (hi << 24)) ^ CRC_LO[idx];
-    hi = (hi >>> 8) ^ CRC_HI[idx];
-  }
-  b.writeUInt32LE(lo >>> 0, to);
-  b.writeUInt32LE(hi >>> 0, to + 4);
-}
 
 const AREA_SLOTS = new Int16Array(AREA_CODES).fill(-1);
 /** The hash slot of an area code's keys (tag {NPA}). */
@@ -337,12 +142,7 @@ export class RedisListStore implements ListStore {
     if (!target) throw new Error("RedisListStore needs a url or a target");
     this.target = target;
     this.redis = createRedisClient(target, { reconnectMaxMs: opts.reconnectMaxMs });
-    this.redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
-    this.redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
-    this.redis.defineCommand("scrubLive", { numberOfKeys: 1, lua: LIVE_LUA });
-    this.redis.defineCommand("scrubRestore", { numberOfKeys: 1, lua: RESTORE_LUA });
-    this.redis.defineCommand("scrubUnlinkArea", { numberOfKeys: 1, lua: UNLINK_AREA_LUA });
-    this.redis.defineCommand("scrubFinish", { numberOfKeys: 1, lua: FINISH_LUA });
+    defineScrubScripts(this.redis);
     const reconnected = () => void this.connections++;
     if (isCluster(this.redis)) {
       // masters' connections only: replicas join and leave the client's pool as CLUSTER SLOTS lists them
@@ -788,49 +588,9 @@ export class RedisListStore implements ListStore {
           bytes += 8 + 1 + 5 + 8 + 2 * (e - j) + 2 + 8;
           j = e;
         }
-        const buf = Buffer.allocUnsafe(bytes);
-        let o = 0;
-        for (let g = i; g < j; ) {
-          const k = Math.floor(numbers[g] / 10_000);
-          let e = g + 1;
-          while (e < j && numbers[e] < (k + 1) * 10_000) e++;
-          const n = e - g;
-          const len = 8 + 2 * n;
-          const nxx = k - npa * 1000;
-          buf[o] = 48 + Math.floor(nxx / 100);
-          buf[o + 1] = 48 + (Math.floor(nxx / 10) % 10);
-          buf[o + 2] = 48 + (nxx % 10);
-          const lenAt = o + 3;
-          o += 8;
-          const start = o;
-          buf[o++] = 11; // RDB_TYPE_SET_INTSET, as a string of `len` bytes
-          if (len < 64) buf[o++] = len;
-          else if (len < 16384) {
-            buf[o++] = 0x40 | (len >> 8);
-            buf[o++] = len & 0xff;
-          } else {
-            buf[o++] = 0x80;
-            buf.writeUInt32BE(len, o);
-            o += 4;
-          }
-          buf.writeUInt32LE(2, o); // int16 members
-          buf.writeUInt32LE(n, o + 4);
-          o += 8;
-          const base = k * 10_000;
-          for (let t = g; t < e; t++) {
-            const v = numbers[t] - base;
-            buf[o++] = v & 0xff;
-            buf[o++] = v >> 8;
-          }
-          buf[o++] = rdb & 0xff;
-          buf[o++] = rdb >> 8;
-          signPayload(buf, start, o);
-          o += 8;
-          buf.write(String(o - start).padStart(5, "0"), lenAt, "latin1");
-          g = e;
-        }
-        calls.push([`${prefix}{${npa3(npa)}}`, buf.subarray(0, o)]);
-        total += o;
+        const records = intsetRecords(numbers, i, j, npa, rdb, bytes);
+        calls.push([`${prefix}{${npa3(npa)}}`, records]);
+        total += records.length;
         i = j;
       }
       await this.all(
