@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { NumberSet } from "../../scrub-service/src/lists/number-set";
+import { NumberSet } from "../../scrub-service/src/worker/number-set";
 import { generate } from "./data";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 3_000_000);

@@ -12,7 +12,7 @@ import { blockRows, storedNumbers } from "../test/list-blocks";
 import { createContainer, createUser } from "../test/helpers";
 import fs from "node:fs";
 import { defaultDedupeThreadPath } from "../dist-paths";
-import { BloomFilter } from "./bloom";
+import { BloomFilter } from "../worker/bloom";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
 

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
-import { BloomFilter } from "./bloom";
+import { BloomFilter } from "../worker/bloom";
 import type { BloomFillMessage } from "../worker/bloom-messages";
 
 /** Fills `bloom` with `numbers` on a thread of its own; in this thread when the built thread file is missing. */

@@ -2,7 +2,7 @@
  * This process's Bloom filter of each list, tagged with the list's version (a filter of another version is
  * never served), and its file in DATA_DIR/cache. Scrubs share a filter's memory with the workers.
  */
-import { BloomFilter } from "./bloom";
+import { BloomFilter } from "../worker/bloom";
 import { fillOnSideThread } from "./bloom-thread";
 import type { CacheFiles } from "./cache-files";
 import { chunksOf, type ChangeMode } from "./store";

@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { BLOOM_LAYOUT, type BloomFilter } from "./bloom";
+import { BLOOM_LAYOUT, type BloomFilter } from "../worker/bloom";
 import type { ListInfo } from "./versions";
 
 export class CacheFiles {

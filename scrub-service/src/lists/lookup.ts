@@ -7,7 +7,7 @@
 import { ADMIN_LIST_KINDS, type ListKind } from "../list-types";
 import type { ListManager } from "./manager";
 import { TtlCache } from "../ttl-cache";
-import type { BloomFilter } from "./bloom";
+import type { BloomFilter } from "../worker/bloom";
 import { ListStoreError, type ListSnapshot } from "./store";
 import type { ListInfo } from "./versions";
 

@@ -17,7 +17,7 @@
  */
 import type { DbHandle } from "../../../db/client";
 import type { AdminListKind } from "../list-types";
-import type { BloomFilter, SharedBloom } from "./bloom";
+import type { BloomFilter, SharedBloom } from "../worker/bloom";
 import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";

@@ -8,7 +8,7 @@
  * The thread runs worker/dedupe-thread.ts (built to scrub-service/dist/dedupe-thread.mjs), the same NumberSet.
  */
 import { Worker } from "node:worker_threads";
-import { NumberSet } from "../lists/number-set";
+import { NumberSet } from "../worker/number-set";
 import { defaultDedupeThreadPath } from "../dist-paths";
 
 export class DedupeWorker {

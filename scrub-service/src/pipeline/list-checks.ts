@@ -1,5 +1,5 @@
 /** The list stages' lookups: which of a batch's Bloom positives are really on each list. */
-import type { SharedBloom } from "../lists/bloom";
+import type { SharedBloom } from "../worker/bloom";
 import type { ListSnapshot } from "../lists/store";
 import type { ListKind } from "../list-types";
 import type { ParseResult } from "../worker/index";

@@ -2,7 +2,7 @@
  * The side thread's Bloom filter fill (lists/bloom-thread.ts is the other end): a whole list's numbers go into a
  * filter in shared memory while the loading thread writes the database and the list store (decision 162).
  */
-import { BloomFilter, type SharedBloom } from "../lists/bloom";
+import { BloomFilter, type SharedBloom } from "./bloom";
 
 export interface BloomFillMessage {
   op: "bloom-fill";

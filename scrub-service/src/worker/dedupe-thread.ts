@@ -2,7 +2,7 @@
 // the SHA-256s of the input and the results (decision 090), and a loaded list's Bloom filter (decision 162). Messages are handled in posting order: batches are
 // answered in input order, so "first occurrence wins" holds, and each file's bytes are hashed in order.
 import { parentPort } from "node:worker_threads";
-import { NumberSet } from "../lists/number-set";
+import { NumberSet } from "./number-set";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { fillBloom, isBloomFillMessage, type BloomFillMessage } from "./bloom-messages";
 import { isSha256Message, sha256Handler, type Sha256Message } from "./sha256-messages";

@@ -1,5 +1,5 @@
 // piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
-import { BloomFilter, type SharedBloom } from "../lists/bloom";
+import { BloomFilter, type SharedBloom } from "./bloom";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { emitRows, parseRows, type GoodNotes, type GoodSuffixes, type ParsedRows } from "./csv";
 
