@@ -1,4 +1,0 @@
-import { generate } from "./data";
-const t = performance.now();
-const f = await generate({ dir: "/tmp/bench-scrub", rows: 10_000_000, small: 1_000_000, lit: 100_000, dnc: 20_000_000, change: 1_000_000, gzip: false });
-console.log(f, ((performance.now() - t) / 1000).toFixed(0), "s");
