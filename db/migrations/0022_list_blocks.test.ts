@@ -7,13 +7,13 @@ import { adminListIds, createContainer, createUser, EmbeddedListStore, ListManag
 
 /*
  * Migration 0022 (decision 162): row-per-number lists become exchange blocks in place, on both databases. The test
- * goes down to list_numbers, fills a national-looking list (2M numbers on PostgreSQL; 200k on PGlite, whose
+ * goes down to list_numbers, fills a national-looking list (2M numbers on PostgreSQL; 50k on PGlite, whose
  * single-threaded inserts would take a minute), a dense one and containers, goes up again and compares every number
  * both ways; then down again restores the rows.
  */
 describeEachDb("lists after migration 0022", (kind) => {
   let handle: DbHandle;
-  const count = kind === "postgres" ? 2_000_000 : 200_000;
+  const count = kind === "postgres" ? 2_000_000 : 50_000;
   beforeAll(async () => {
     handle = await createTestDb(kind);
   }, 240_000);
