@@ -60,6 +60,11 @@ export { partitionOf };
  */
 const ASIDE_SHARE = 0.25;
 
+/** Whether an add or remove of `numbers` touches so many of a list's `blocks` that the list is built aside. */
+function touchesMost(numbers: Float64Array, blocks: number): boolean {
+  return countExchanges(numbers) > ASIDE_SHARE * blocks;
+}
+
 /** PGlite: an in-place change that rewrote more than this share of a list's blocks vacuums the partition after. */
 const VACUUM_SHARE = 0.05;
 
@@ -260,7 +265,7 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       already = await overlap;
       added = numbers.length - already;
       removed = before.size - already;
-    } else if (mode !== "replace" && indexesOnce && countExchanges(numbers) > ASIDE_SHARE * (await blockCount(s, listId))) {
+    } else if (mode !== "replace" && indexesOnce && touchesMost(numbers, await blockCount(s, listId))) {
       // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table
       const rows = new CopyRows(listId);
       for await (const { lo, hi, blocks } of readListBlocks(handle, listId, s)) {
@@ -325,7 +330,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
         await c.copy.started({ ...before, wholeList });
         blocks = await blockCount(s, listId);
-        rebuild = !wholeList && mode !== "replace" && countExchanges(numbers) > ASIDE_SHARE * blocks;
+        rebuild = !wholeList && mode !== "replace" && touchesMost(numbers, blocks);
         aside = wholeList || rebuild;
         if (aside) await createAside(s, listId, true);
         // a new state of the list begins: Bloom files cached for the old state must not match it
@@ -378,7 +383,8 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
       if (mode === "add" && !wholeList) already = numbers.length - added;
       return finish(s, c, before.size, { added, removed, already }, aside);
     });
-    if (!aside && countExchanges(numbers) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
+    // (a list that had no blocks has no old versions of them)
+    if (!aside && blocks > 0 && countExchanges(numbers) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
     return { counts, wholeList };
   } catch (e) {
     // the table built aside was never swapped in: it goes (a crash leaves it to the next build's drop)

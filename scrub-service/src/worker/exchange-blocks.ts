@@ -142,13 +142,6 @@ export class BlockList implements BlockSink {
   }
 }
 
-/** The block of numbers[start, end) as a new buffer. */
-export function encodeBlock(numbers: Float64Array, start = 0, end = numbers.length): Uint8Array {
-  const out = new Uint8Array(blockBytes(end - start));
-  writeNumbers(out, 0, numbers, start, end);
-  return out;
-}
-
 /** The blocks of `numbers` (sorted, distinct), one per exchange, in exchange order. */
 export function blocksOf(numbers: Float64Array): Block[] {
   const list = new BlockList();
