@@ -225,7 +225,7 @@ function pgliteSession(tx: Transaction | PGlite): BulkSession {
 /** Area-code ranges read per statement (bounded memory: at most ~25 × 800 dense blocks). */
 const NPA_STEP = 25;
 
-/** The blocks of a list whose exchanges lie in [lo, hi), in exchange order. */
+/** The blocks of a list whose exchanges lie in [lo, hi) (in table order: parsePackedCopy sorts them). */
 function rangeSelect(listId: number, lo: number, hi: number): string {
   return `select exchange, lines from list_blocks where list_id = ${Number(listId)} and exchange >= ${lo} and exchange < ${hi}`;
 }
@@ -243,10 +243,6 @@ async function readRange(handle: DbHandle, select: string): Promise<PackedBlocks
   }
 }
 
-/**
- * Every number of a list, in chunks (sorted, each chunk after the last). Reads by area-code ranges so memory stays
- * bounded; callers compare lists.version before and after to detect a concurrent change.
- */
 /** The exchange ranges a list is read in (area codes 200–999, NPA_STEP at a time): [lo, hi) of exchanges. */
 export function* exchangeRanges(): Generator<[lo: number, hi: number]> {
   for (let npa = 200; npa < 1000; npa += NPA_STEP) yield [npa * 1000, Math.min(1000, npa + NPA_STEP) * 1000];
@@ -273,11 +269,14 @@ export async function vacuum(handle: DbHandle, table: string): Promise<void> {
 /** Every block of a list, range by range, in exchange order (read on the session's transaction when given). */
 export async function* readListBlocks(handle: DbHandle, listId: number, s?: BulkSession): AsyncGenerator<{ lo: number; hi: number; blocks: PackedBlocks }> {
   for (const [lo, hi] of exchangeRanges()) {
-    const select = rangeSelect(listId, lo, hi);
-    yield { lo, hi, blocks: s ? await s.readBlocks(select) : await readRange(handle, select) };
+    yield { lo, hi, blocks: s ? await readBlocksIn(s, listId, lo, hi) : await readRange(handle, rangeSelect(listId, lo, hi)) };
   }
 }
 
+/**
+ * Every number of a list, in chunks (sorted, each chunk after the last). Reads by area-code ranges so memory stays
+ * bounded; callers compare lists.version before and after to detect a concurrent change.
+ */
 export async function* readListNumbers(handle: DbHandle, listId: number): AsyncGenerator<Float64Array> {
   for await (const { blocks } of readListBlocks(handle, listId)) if (blocks.count) yield numbersOfPacked(blocks);
 }
