@@ -28,7 +28,6 @@ import { atOneVersion, currentLists, readListInfo, type ListInfo } from "./versi
 export type { ChangeCounts } from "./blocks";
 export type { ListInfo } from "./versions";
 
-
 export interface ReadyList {
   info: ListInfo;
   bloom: SharedBloom | null;
