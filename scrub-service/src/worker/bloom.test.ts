@@ -58,6 +58,22 @@ describe("Bloom filter", () => {
     expect(Array.from(many.bits)).toEqual(Array.from(one.bits));
   });
 
+  it("sets the same bits when a large batch is filled region by region, across chunks, with a count", () => {
+    const r = seededRandom(11);
+    // 2.2M numbers: past one partition chunk (2^21) into a 4 MB filter (32 regions of 128 KB)
+    const xs = Float64Array.from({ length: 2_200_000 }, () => randNumber(r));
+    const one = BloomFilter.create(xs.length);
+    const many = BloomFilter.create(xs.length);
+    expect(many.sizeBits / 8).toBeGreaterThanOrEqual(2 * 128 * 1024);
+    const count = xs.length - 7; // the count bounds the batch: the last numbers are not added
+    for (let i = 0; i < count; i++) one.add(xs[i]);
+    many.addAll(xs, count);
+    expect(Buffer.compare(Buffer.from(many.shared.sab), Buffer.from(one.shared.sab))).toBe(0);
+    let missing = 0;
+    for (let i = count; i < xs.length; i++) if (!one.has(xs[i])) missing++;
+    expect(missing).toBeGreaterThan(0); // so the comparison above would see them had they been added
+  });
+
   it("is shared memory: a second view over the same buffer sees the bits", () => {
     const b = BloomFilter.create(1000);
     b.add(2125552123);

@@ -19,6 +19,12 @@ const BLOCK_BITS = 512;
 const BLOCK_WORDS = 16;
 /** Rows whose blocks are fetched together before they are tested (see hasMany). */
 const PREFETCH = 256;
+/** The partitioned fill's region: what one partition's bits span (fits the L2 cache). */
+const REGION_BYTES = 128 * 1024;
+/** Numbers bucketed at a time by the partitioned fill (two Uint32Array of this length). */
+const PARTITION_CHUNK = 1 << 21;
+/** Below this many numbers a fill is not partitioned. */
+const PARTITIONED_MIN = 65_536;
 
 function fmix32(h: number): number {
   h ^= h >>> 16;
@@ -76,14 +82,48 @@ export class BloomFilter {
     this.set((h1 & this.blockMask) * BLOCK_WORDS, hash2(x, h1));
   }
 
-  /** Adds many numbers; like hasMany, a group's blocks are fetched together first. */
+  /**
+   * Adds many numbers. A large batch into a filter larger than the cache is set partition by partition (see
+   * addPartitioned); otherwise, like hasMany, a group's blocks are fetched together first. Same bits either way.
+   */
   addAll(xs: ArrayLike<number>, count = xs.length): void {
+    const regions = this.sizeBits / 8 / REGION_BYTES;
+    if (regions >= 2 && count >= PARTITIONED_MIN) return this.addPartitioned(xs, count, regions);
     const base = new Int32Array(PREFETCH);
     const h2 = new Uint32Array(PREFETCH);
     for (let s = 0; s < count; s += PREFETCH) {
       const n = Math.min(count, s + PREFETCH) - s;
       this.fetchGroup(xs, s, n, base, h2);
       for (let j = 0; j < n; j++) this.set(base[j], h2[j]);
+    }
+  }
+
+  /**
+   * Radix-partitioned fill: each chunk of numbers is bucketed by the region (REGION_BYTES of the filter) its block
+   * lies in, then the bits are set region by region, so the writes stay in the L2 cache and the TLB instead of one
+   * miss per number across the whole filter (20M numbers into a 32 MB filter: ~1.6 s → ~0.4 s here, decision 162).
+   */
+  private addPartitioned(xs: ArrayLike<number>, count: number, regions: number): void {
+    const blockMask = this.blockMask;
+    const shift = Math.log2((blockMask + 1) / regions);
+    const chunk = Math.min(count, PARTITION_CHUNK);
+    const bases = new Uint32Array(chunk);
+    const h2s = new Uint32Array(chunk);
+    const starts = new Uint32Array(regions + 1);
+    for (let s = 0; s < count; s += chunk) {
+      const end = Math.min(count, s + chunk);
+      starts.fill(0);
+      for (let i = s; i < end; i++) starts[((hash1(xs[i]) & blockMask) >>> shift) + 1]++;
+      for (let r = 1; r <= regions; r++) starts[r] += starts[r - 1];
+      for (let i = s; i < end; i++) {
+        const x = xs[i];
+        const h1 = hash1(x);
+        const block = h1 & blockMask;
+        const at = starts[block >>> shift]++;
+        bases[at] = block * BLOCK_WORDS;
+        h2s[at] = hash2(x, h1);
+      }
+      for (let j = 0, n = end - s; j < n; j++) this.set(bases[j], h2s[j]);
     }
   }
 
