@@ -59,11 +59,9 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       if (f.layout !== "ftc-changes") {
         throw new ScrubInputError("The file is not an FTC change list: no record names a number with an add (A) or delete (D) indicator.");
       }
-      // deletions, then additions, in one load (decision 106): each step is idempotent, so a load retried
-      // after a crash between them ends in the same list
+      // deletions and additions in one change: one transaction, one new version (decision 162)
       const removals = f.removals!;
-      const del = removals.length ? await ctx.o.manager.change(load.list_id, "remove", removals) : { removed: 0 };
-      await ctx.o.manager.change(load.list_id, "add", f.numbers, (s, c) => complete(s, c, del.removed, removals.length - del.removed));
+      await ctx.o.manager.change(load.list_id, "changes", f.numbers, (s, c) => complete(s, c, c.removed, removals.length - c.removed), removals);
     } else {
       if (f.layout === "ftc-changes") {
         throw new ScrubInputError("This is an FTC change list (its records say add or delete): apply it as a change list, not as a list of numbers.");

@@ -39,20 +39,34 @@ describeEachDb("list changes as exchange blocks", (kind) => {
       expect(await blockRows(handle, listId)).toBe(exchanges());
 
       const known = [...ref];
-      const rounds: [mode: "add" | "remove", numbers: Float64Array][] = [
+      // an FTC change list's two sides: deletions (some listed, some not) and additions (some listed), disjoint
+      const changes = (dels: number[], adds: number[]): [Float64Array, Float64Array] => {
+        const a = sorted(adds);
+        const gone = new Set(a);
+        return [a, sorted(dels.filter((x) => !gone.has(x)))];
+      };
+      const rounds: [mode: "add" | "remove" | "changes", numbers: Float64Array, removals?: Float64Array][] = [
         ["add", sorted([...Array.from({ length: 400 }, any), ...known.slice(0, 100)])], // few blocks: rewritten in place
         ["remove", sorted([...known.slice(50, 350), ...Array.from({ length: 50 }, any)])],
+        ["changes", ...changes([...known.slice(350, 500), ...Array.from({ length: 40 }, any)], [...Array.from({ length: 300 }, any), ...known.slice(600, 650)])],
         ["add", sorted(Array.from({ length: 15_000 }, any))], // most blocks: PostgreSQL builds the list aside
         ["remove", sorted(known.slice(5_000, 15_000))],
+        // most blocks again, both sides (PGlite: in parts of whole exchanges across both)
+        ["changes", ...changes(known.slice(1_000, 4_000), Array.from({ length: 9_000 }, any))],
       ];
-      for (const [mode, numbers] of rounds) {
-        let expected = 0;
+      for (const [mode, numbers, removals] of rounds) {
+        let added = 0;
+        let removed = 0;
+        for (const x of removals ?? []) if (ref.delete(x)) removed++;
         for (const x of numbers) {
-          if (mode === "add" && !ref.has(x)) (expected++, ref.add(x));
-          if (mode === "remove" && ref.delete(x)) expected++;
+          if (mode !== "remove" && !ref.has(x)) (added++, ref.add(x));
+          if (mode === "remove" && ref.delete(x)) removed++;
         }
-        const c = await manager.change(listId, mode, numbers);
-        expect(mode === "add" ? [c.added, c.alreadyPresent] : [c.removed], mode).toEqual(mode === "add" ? [expected, numbers.length - expected] : [expected]);
+        const version = (await handle.db.selectFrom("lists").select("version").where("id", "=", listId).executeTakeFirstOrThrow()).version;
+        const c = await manager.change(listId, mode, numbers, undefined, removals);
+        const adds = mode === "remove" ? 0 : numbers.length;
+        expect([c.added, c.alreadyPresent, c.removed], mode).toEqual([added, adds - added, removed]);
+        expect(Number(c.version), "one change, one version").toBe(Number(version) + 1);
         expect(c.size).toBe(ref.size);
         expect(await storedNumbers(handle, listId)).toEqual([...ref].sort((a, b) => a - b));
         expect(await blockRows(handle, listId)).toBe(exchanges());

@@ -9,7 +9,7 @@
  *    so many of the list's blocks that building the whole list aside is cheaper (PostgreSQL).
  */
 import type { DbHandle } from "../../../db/client";
-import { assertBlockable, changeBlocks, countExchanges, exchangeRunEnd, exchangesOf, overlapSorted, writeNumberBlocks } from "../worker/exchange-blocks";
+import { assertBlockable, changeBlocksBoth, countExchanges, exchangesOf, overlapSorted, writeNumberBlocks, type PackedBlocks } from "../worker/exchange-blocks";
 import {
   BLOCK_LINES_SQL,
   CopyRows,
@@ -23,7 +23,7 @@ import {
   withBulkTransaction,
   type BulkSession,
 } from "./pg-bulk";
-import type { ChangeMode, StoreChange } from "./store";
+import { changeSides, type ChangeMode, type StoreChange } from "./store";
 
 export interface ChangeCounts {
   added: number;
@@ -38,6 +38,8 @@ export interface BlocksChange {
   mode: ChangeMode;
   /** Sorted, distinct. */
   numbers: Float64Array;
+  /** The changes mode's deletions (sorted, distinct, none of them in `numbers`). */
+  removals?: Float64Array;
   /** The store's side of the change. */
   copy: Pick<StoreChange, "started" | "written" | "beforeCommit">;
   /** Runs inside the last transaction, with the counts (e.g. recording the list_loads row). */
@@ -60,9 +62,27 @@ export { partitionOf };
  */
 const ASIDE_SHARE = 0.25;
 
-/** Whether an add or remove of `numbers` touches so many of a list's `blocks` that the list is built aside. */
-function touchesMost(numbers: Float64Array, blocks: number): boolean {
-  return countExchanges(numbers) > ASIDE_SHARE * blocks;
+/** Whether an in-place change touches so many of a list's `blocks` that the list is built aside. */
+function touchesMost(change: Sides, blocks: number): boolean {
+  return touchedExchanges(change) > ASIDE_SHARE * blocks;
+}
+
+/** An in-place change's two sides (see changeSides). */
+type Sides = { adds: Float64Array; removes: Float64Array };
+
+/** Exchanges a change touches (at most: one touched by both sides counts twice). */
+function touchedExchanges({ adds, removes }: Sides): number {
+  return countExchanges(adds) + countExchanges(removes);
+}
+
+/** The change restricted to exchanges [lo, hi). */
+function sidesIn({ adds, removes }: Sides, lo: number, hi: number): Sides {
+  return { adds: numbersIn(adds, lo, hi), removes: numbersIn(removes, lo, hi) };
+}
+
+/** Applies both sides of a change to `old` (packed, in exchange order), every block of `old` going to `rows`. */
+function applySides(old: PackedBlocks, { adds, removes }: Sides, rows: CopyRows): { added: number; removed: number } {
+  return changeBlocksBoth(old, removes, adds, rows);
 }
 
 /** PGlite: an in-place change that rewrote more than this share of a list's blocks vacuums the partition after. */
@@ -96,7 +116,7 @@ async function isEmpty(s: BulkSession, listId: number): Promise<boolean> {
 }
 
 function isWholeList(mode: ChangeMode, empty: boolean, numbers: Float64Array): boolean {
-  return mode === "replace" || (mode === "add" && empty && numbers.length > 0);
+  return mode === "replace" || ((mode === "add" || mode === "changes") && empty && numbers.length > 0);
 }
 
 async function bumpVersion(s: BulkSession, listId: number, size: number): Promise<number> {
@@ -117,17 +137,18 @@ function intArray(values: readonly number[]): string {
 }
 
 /**
- * Rewrites the blocks an add or remove touches, in place: they are deleted and read in one statement (DELETE …
- * RETURNING), changed, and COPYed back (unchanged ones too: fewer round trips than telling them apart first).
+ * Rewrites the blocks a change touches, in place: they are deleted and read in one statement (DELETE … RETURNING),
+ * changed, and COPYed back (unchanged ones too: fewer round trips than telling them apart first).
  */
-async function rewriteTouched(s: BulkSession, listId: number, mode: "add" | "remove", numbers: Float64Array): Promise<{ added: number; removed: number }> {
-  if (!numbers.length) return { added: 0, removed: 0 };
+async function rewriteTouched(s: BulkSession, listId: number, change: Sides): Promise<{ added: number; removed: number }> {
+  const exchanges = [...new Set([...exchangesOf(change.removes), ...exchangesOf(change.adds)])];
+  if (!exchanges.length) return { added: 0, removed: 0 };
   const part = partitionOf(listId);
-  const old = await s.readBlocks(`delete from ${part} where exchange = any(${intArray(exchangesOf(numbers))}) returning exchange, lines`);
+  const old = await s.readBlocks(`delete from ${part} where exchange = any(${intArray(exchanges)}) returning exchange, lines`);
   const rows = new CopyRows(listId);
-  const c = changeBlocks(old, numbers, mode, rows, true);
+  const c = applySides(old, change, rows);
   await s.copyBlocks(part, rows);
-  return { added: c.added, removed: c.removed };
+  return c;
 }
 
 /** The table a whole list is built in before it is swapped in. */
@@ -233,6 +254,7 @@ async function finish(
 /** Writes the change: in one transaction, or in chunks when the database runs on this thread. */
 export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: number): Promise<BlocksResult> {
   assertBlockable(change.numbers);
+  if (change.removals) assertBlockable(change.removals);
   return bulkTraits(handle).runsOnThisThread && Number.isFinite(loadChunk)
     ? writeInChunks(handle, change, loadChunk)
     : writeInOneTransaction(handle, change);
@@ -240,6 +262,7 @@ export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: n
 
 async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise<BlocksResult> {
   const { listId, mode, numbers } = c;
+  const sides = changeSides(mode, numbers, c.removals);
   const indexesOnce = bulkTraits(handle).indexesOnce;
   return withBulkTransaction(handle, async (s) => {
     const before = await lockList(s, listId);
@@ -265,32 +288,41 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       already = await overlap;
       added = numbers.length - already;
       removed = before.size - already;
-    } else if (mode !== "replace" && indexesOnce && touchesMost(numbers, await blockCount(s, listId))) {
+    } else if (mode !== "replace" && indexesOnce && touchesMost(sides, await blockCount(s, listId))) {
       // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table
       const rows = new CopyRows(listId);
       for await (const { lo, hi, blocks } of readListBlocks(handle, listId, s)) {
-        const c = changeBlocks(blocks, numbersIn(numbers, lo, hi), mode, rows, true);
+        const c = applySides(blocks, sidesIn(sides, lo, hi), rows);
         added += c.added;
         removed += c.removed;
       }
       await buildAside(s, listId, rows);
       aside = true;
-      if (mode === "add") already = numbers.length - added;
+      already = sides.adds.length - added;
     } else if (mode !== "replace") {
-      ({ added, removed } = await rewriteTouched(s, listId, mode, numbers));
-      if (mode === "add") already = numbers.length - added;
+      ({ added, removed } = await rewriteTouched(s, listId, sides));
+      already = sides.adds.length - added;
     }
     return { counts: await finish(s, c, before.size, { added, removed, already }, aside), wholeList };
   });
 }
 
-/** numbers split at exchange boundaries into parts of about `step` numbers. */
-function* partsOf(numbers: Float64Array, step: number): Generator<Float64Array> {
-  for (let at = 0; at < numbers.length; ) {
-    let end = Math.min(numbers.length, at + step);
-    if (end < numbers.length) end = exchangeRunEnd(numbers, end - 1);
-    yield numbers.subarray(at, end);
-    at = end;
+/** A change split at exchange boundaries into parts of about `step` numbers (its two sides counted together). */
+function* partsOf({ adds, removes }: Sides, step: number): Generator<Sides> {
+  let i = 0;
+  let j = 0;
+  while (i < adds.length || j < removes.length) {
+    const i0 = i;
+    const j0 = j;
+    let last = 0;
+    for (let n = 0; n < step && (i < adds.length || j < removes.length); n++) {
+      last = j >= removes.length || (i < adds.length && adds[i] < removes[j]) ? adds[i++] : removes[j++];
+    }
+    // the exchange the last number taken is in ends the part, on both sides
+    const end = (Math.floor(last / 10_000) + 1) * 10_000;
+    while (i < adds.length && adds[i] < end) i++;
+    while (j < removes.length && removes[j] < end) j++;
+    yield { adds: adds.subarray(i0, i), removes: removes.subarray(j0, j) };
   }
 }
 
@@ -312,7 +344,8 @@ function* partsOf(numbers: Float64Array, step: number): Generator<Float64Array> 
  */
 async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): Promise<BlocksResult> {
   const { listId, mode, numbers } = c;
-  const single = numbers.length <= step && mode !== "replace";
+  const sides = changeSides(mode, numbers, c.removals);
+  const single = sides.adds.length + sides.removes.length <= step && mode !== "replace";
   let before = { size: 0, version: 0 };
   let wholeList = false;
   let added = 0;
@@ -330,7 +363,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
         await c.copy.started({ ...before, wholeList });
         blocks = await blockCount(s, listId);
-        rebuild = !wholeList && mode !== "replace" && touchesMost(numbers, blocks);
+        rebuild = !wholeList && mode !== "replace" && touchesMost(sides, blocks);
         aside = wholeList || rebuild;
         if (aside) await createAside(s, listId, true);
         // a new state of the list begins: Bloom files cached for the old state must not match it
@@ -341,7 +374,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
       for (const [lo, hi] of rebuild ? exchangeRanges() : []) {
         const r = await withBulkTransaction(handle, async (s) => {
           const rows = new CopyRows(listId);
-          const done = changeBlocks(await readBlocksIn(s, listId, lo, hi), numbersIn(numbers, lo, hi), mode as "add" | "remove", rows, true);
+          const done = applySides(await readBlocksIn(s, listId, lo, hi), sidesIn(sides, lo, hi), rows);
           await s.copyBlocks(asideOf(listId), rows);
           return done;
         });
@@ -349,14 +382,14 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         removed += r.removed;
         await turn();
       }
-      for (const part of rebuild ? [] : partsOf(numbers, step)) {
+      for (const part of rebuild ? [] : partsOf(wholeList ? { adds: numbers, removes: numbers.subarray(0, 0) } : sides, step)) {
         if (aside) {
-          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part)));
+          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part.adds)));
         } else {
           dirty = true;
           const r = await withBulkTransaction(handle, async (s) => {
             await lockList(s, listId);
-            return rewriteTouched(s, listId, mode as "add" | "remove", part);
+            return rewriteTouched(s, listId, part);
           });
           added += r.added;
           removed += r.removed;
@@ -378,13 +411,13 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         blocks = await blockCount(s, listId);
         wholeList = isWholeList(mode, await isEmpty(s, listId), numbers);
         await c.copy.started({ ...before, wholeList });
-        ({ added, removed } = await rewriteTouched(s, listId, mode as "add" | "remove", numbers));
+        ({ added, removed } = await rewriteTouched(s, listId, sides));
       }
-      if (mode === "add" && !wholeList) already = numbers.length - added;
+      if (!wholeList) already = sides.adds.length - added;
       return finish(s, c, before.size, { added, removed, already }, aside);
     });
     // (a list that had no blocks has no old versions of them)
-    if (!aside && blocks > 0 && countExchanges(numbers) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
+    if (!aside && blocks > 0 && touchedExchanges(sides) > VACUUM_SHARE * blocks) await vacuum(handle, partitionOf(listId)).catch(() => {});
     return { counts, wholeList };
   } catch (e) {
     // the table built aside was never swapped in: it goes (a crash leaves it to the next build's drop)

@@ -84,7 +84,7 @@ export class ListBlooms {
       }
       this.set({ id: listId, version, size }, bloom);
     } else if (b && b.version === version - 1 && size <= b.capacity) {
-      if (mode === "add") b.bloom.addAll(numbers);
+      if (mode === "add" || mode === "changes") b.bloom.addAll(numbers);
       b.version = version; // removals leave extra bits: more positives for the store, never misses
     } else {
       this.filters.delete(listId);

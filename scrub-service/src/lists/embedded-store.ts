@@ -8,6 +8,7 @@ import {
   chunksOf,
   ListStoreError,
   splitNumber,
+  changeSides,
   type ChangeMode,
   type ChangeStart,
   type ListSnapshot,
@@ -307,7 +308,8 @@ export class EmbeddedListStore implements ListStore {
    * applied after the commit (built whole from the numbers when they are the whole list). A copy of another
    * version than the one changed is dropped, and filled from the database on next use.
    */
-  change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange {
+  change(listId: number, mode: ChangeMode, numbers: Float64Array, removals?: Float64Array): StoreChange {
+    const { adds, removes } = changeSides(mode, numbers, removals);
     let start: ChangeStart | null = null;
     const idle = async () => {};
     return {
@@ -323,8 +325,8 @@ export class EmbeddedListStore implements ListStore {
           await this.drop(listId);
         } else {
           await this.beginChange(listId);
-          if (mode === "add") await this.add(listId, numbers);
-          else await this.remove(listId, numbers);
+          if (removes.length) await this.remove(listId, removes);
+          if (adds.length) await this.add(listId, adds);
           await this.finishChange(listId, version);
         }
       },

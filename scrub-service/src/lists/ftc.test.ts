@@ -59,8 +59,16 @@ for (const kind of storeKinds) {
         "212,5552101,A,2026-11-22\n",
         "999,12,A,2026-11-22\n",
       ]);
+      const versionOf = async () => Number((await handle.db.selectFrom("lists").select("version").where("id", "=", dnc).executeTakeFirstOrThrow()).version);
+      const before = await versionOf();
       const applied = await load("changes", changes);
       expect([applied.status, applied.error]).toEqual(["completed", null]);
+      // deletions and additions in one transaction: one new version, and the store's copy is current at it
+      expect(await versionOf()).toBe(before + 1);
+      const ready = await svc.manager.ready(dnc);
+      expect(ready.info.version).toBe(before + 1);
+      const probe = Float64Array.of(2125552100, 2125552101, 2125552103, 3055552124, 3055552123, 6465552111);
+      expect([...(await ready.snapshot!.has(probe, probe.length))]).toEqual([0, 1, 1, 0, 1, 0]);
       // additions: 5552103 new, 5552101 already there; deletions: 5552100 and 5552124 removed, 4155552199 and 6465552111 not on the list
       expect([Number(applied.added), Number(applied.already_present), Number(applied.removed), Number(applied.not_present), Number(applied.invalid)]).toEqual([1, 1, 2, 2, 1]);
       expect(applied.source_format).toBe("FTC change list (additions and deletions) · gzip-compressed CSV");

@@ -280,9 +280,11 @@ export class ListManager {
     numbers: Float64Array,
     /** Runs inside the last database transaction (e.g. recording the list_loads row's counts). */
     record?: (s: BulkSession, counts: ChangeCounts) => Promise<void>,
+    /** The changes mode's deletions (sorted, distinct, none of them in `numbers`). */
+    removals?: Float64Array,
   ): Promise<ChangeCounts> {
     return this.exclusive(listId, async () => {
-      const copy = this.store.change(listId, mode, numbers);
+      const copy = this.store.change(listId, mode, numbers, removals);
       // a whole large list's Bloom filter is filled on the side thread while the database and the store are written
       let bloomAside: Promise<BloomFilter> | null = null;
       const hooks: Pick<StoreChange, "started" | "written" | "beforeCommit"> = {
@@ -304,6 +306,7 @@ export class ListManager {
             listId,
             mode,
             numbers,
+            removals,
             copy: hooks,
             record,
             partlyWritten: async () => {

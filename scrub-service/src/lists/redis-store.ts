@@ -32,6 +32,7 @@ import {
 } from "./redis-client";
 import {
   chunksOf,
+  changeSides,
   ListStoreError,
   type ChangeMode,
   type ChangeStart,
@@ -721,8 +722,8 @@ export class RedisListStore implements ListStore {
     return infos.reduce((sum, info) => sum + Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0), 0);
   }
 
-  change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange {
-    return new RedisChange(this, listId, mode, numbers);
+  change(listId: number, mode: ChangeMode, numbers: Float64Array, removals?: Float64Array): StoreChange {
+    return new RedisChange(this, listId, mode, numbers, removals);
   }
 
   /** Redis cannot hand a copy back cheaply: the Bloom filter is built from the database. */
@@ -772,12 +773,18 @@ class RedisChange implements StoreChange {
   /** The connection mark the in-place writes went out on (RedisListStore.replicated). */
   private mark: number | null = null;
 
+  /** What an in-place change adds and removes. */
+  private readonly adds: Float64Array;
+  private readonly removes: Float64Array;
+
   constructor(
     private readonly store: RedisListStore,
     private readonly listId: number,
-    private readonly mode: ChangeMode,
+    mode: ChangeMode,
     private readonly numbers: Float64Array,
+    removals?: Float64Array,
   ) {
+    ({ adds: this.adds, removes: this.removes } = changeSides(mode, numbers, removals));
     if (mode === "replace") this.buildAside();
   }
 
@@ -796,21 +803,23 @@ class RedisChange implements StoreChange {
     const sv = await store.version(listId);
     this.inPlace = sv === start.version || start.size === 0;
     if (this.inPlace && sv !== start.version) await store.drop(listId); // empty list: start clean
-    if (this.mode === "add" && this.inPlace && this.numbers.length) {
+    if (this.inPlace && this.adds.length) {
       this.touched = true;
       await store.beginChange(listId);
       this.writing = (async () => {
-        for (const c of chunksOf(this.numbers)) await store.add(listId, c);
+        for (const c of chunksOf(this.adds)) await store.add(listId, c);
       })();
       this.writing.catch(() => {});
     }
   }
 
   async written({ removed }: { added: number; removed: number }): Promise<void> {
-    if (this.mode !== "remove" || !this.inPlace || !removed) return;
-    this.touched = true;
-    await this.store.beginChange(this.listId);
-    for (const c of chunksOf(this.numbers)) await this.store.remove(this.listId, c);
+    if (!this.inPlace || !removed) return;
+    if (!this.touched) {
+      this.touched = true;
+      await this.store.beginChange(this.listId);
+    }
+    for (const c of chunksOf(this.removes)) await this.store.remove(this.listId, c);
   }
 
   async beforeCommit(): Promise<void> {

@@ -19,7 +19,16 @@ export class ListStoreError extends Error {
   }
 }
 
-export type ChangeMode = "add" | "remove" | "replace";
+/** "changes": an FTC change list, its additions and its removals (disjoint) in one change and one version. */
+export type ChangeMode = "add" | "remove" | "replace" | "changes";
+
+const NONE = new Float64Array(0);
+
+/** The numbers a change adds and the ones it removes (sorted, distinct), whatever its mode. */
+export function changeSides(mode: ChangeMode, numbers: Float64Array, removals: Float64Array = NONE): { adds: Float64Array; removes: Float64Array } {
+  if (mode === "remove") return { adds: NONE, removes: numbers };
+  return { adds: numbers, removes: mode === "changes" ? removals : NONE };
+}
 
 /** What the database held when a change took the list's lock (nothing written yet). */
 export interface ChangeStart {
@@ -89,8 +98,8 @@ export interface ListStore {
   finishChange(listId: number, version: number, replaced?: ReplaceHandle): Promise<void>;
   /** Drops a replacement that was not committed. */
   abortReplace(listId: number, replaced: ReplaceHandle): Promise<void>;
-  /** The store's side of one add/remove/replace (see StoreChange). */
-  change(listId: number, mode: ChangeMode, numbers: Float64Array): StoreChange;
+  /** The store's side of one add/remove/replace/changes (see StoreChange); `removals`: the changes mode's deletions. */
+  change(listId: number, mode: ChangeMode, numbers: Float64Array, removals?: Float64Array): StoreChange;
   /** Every number of the copy at `version`, when the store can read them back cheaply (else null). */
   numbersOf(listId: number, version: number): Iterable<Float64Array> | null;
   /** Writes the copy at `version` to `file` for the next process on this disk; false when the store keeps no such copies. */

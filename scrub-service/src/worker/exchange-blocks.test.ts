@@ -7,6 +7,7 @@ import {
   assertBlockable,
   blocksOf,
   changeBlocks,
+  changeBlocksBoth,
   BlockList,
   decodeBlockAt,
   decodeBlockNumbers,
@@ -97,6 +98,43 @@ describe("exchange blocks", () => {
       const got = blocks.flatMap((b) => [...decodeBlockNumbers(b.exchange, b.lines)]);
       expect(got).toEqual([...ref].sort((a, b) => a - b));
       for (const b of blocks) expect(b.lines.length).toBe(linesIn(b.lines) > ARRAY_MAX_LINES ? BITMAP_BYTES : 2 * linesIn(b.lines));
+    }
+  });
+
+  it("applies an FTC change list's deletions and additions in one pass, as a remove then an add would, packing through PackedSink", () => {
+    const r = seededRandom(106);
+    const ref = new Set<number>();
+    let blocks: Block[] = [];
+    const pick = () => [2_125_550_000, 3_035_550_000, 4_045_550_000, 5_055_550_000][Math.floor(r() * 4)] + Math.floor(r() * 1_300);
+    for (let round = 0; round < 40; round++) {
+      // disjoint, as the change list's reader leaves them (the last record of a number decides)
+      const adds = sorted(Array.from({ length: Math.floor(r() * 300) }, pick));
+      const addSet = new Set(adds);
+      const removals = sorted(Array.from({ length: Math.floor(r() * 300) }, pick).filter((x) => !addSet.has(x)));
+      let removed = 0;
+      let added = 0;
+      for (const x of removals) if (ref.delete(x)) removed++;
+      for (const x of adds) if (!ref.has(x)) (added++, ref.add(x));
+      const out = new BlockList();
+      const c = changeBlocksBoth(packBlocks(blocks), removals, adds, out);
+      expect(c).toEqual({ added, removed });
+      // the same as the two changes one after the other
+      const step = new BlockList();
+      const twoSteps = new BlockList();
+      changeBlocks(packBlocks(blocks), removals, "remove", step, true);
+      changeBlocks(packBlocks(step.blocks), adds, "add", twoSteps, true);
+      expect(out.blocks).toEqual(twoSteps.blocks);
+      blocks = out.blocks;
+      expect(blocks.flatMap((b) => [...decodeBlockNumbers(b.exchange, b.lines)])).toEqual([...ref].sort((a, b) => a - b));
+      if (round === 20) {
+        // an exchange emptied by deletions alone loses its block
+        const gone = sorted([...ref].filter((x) => x < 3_000_000_000));
+        for (const x of gone) ref.delete(x);
+        const o = new BlockList();
+        expect(changeBlocksBoth(packBlocks(blocks), gone, new Float64Array(0), o)).toEqual({ added: 0, removed: gone.length });
+        expect(o.blocks.some((b) => b.exchange === 212_555)).toBe(false);
+        blocks = o.blocks;
+      }
     }
   });
 });

@@ -378,3 +378,52 @@ export function changeBlocks(old: PackedBlocks, numbers: Float64Array, mode: "ad
   if (keepUntouched) for (; k < old.count; k++) keep(k);
   return { added, removed };
 }
+
+/** A sink that packs blocks into one growing buffer (PackedBlocks), for a change applied in two steps. */
+export class PackedSink implements BlockSink {
+  buf = new Uint8Array(1 << 12);
+  private exchanges = new Int32Array(64);
+  private starts = new Uint32Array(64);
+  private at = 0;
+  private count = 0;
+
+  reserve(exchange: number, bytes: number): number {
+    if (this.at + bytes > this.buf.length) {
+      const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.at + bytes));
+      bigger.set(this.buf.subarray(0, this.at));
+      this.buf = bigger;
+    }
+    if (this.count === this.exchanges.length) {
+      const e = new Int32Array(this.count * 2);
+      e.set(this.exchanges);
+      this.exchanges = e;
+      const s = new Uint32Array(this.count * 2);
+      s.set(this.starts);
+      this.starts = s;
+    }
+    this.exchanges[this.count] = exchange;
+    this.starts[this.count++] = this.at;
+    const o = this.at;
+    this.at += bytes;
+    return o;
+  }
+
+  packed(): PackedBlocks {
+    const ends = new Uint32Array(this.count);
+    for (let k = 0; k < this.count; k++) ends[k] = k + 1 < this.count ? this.starts[k + 1] : this.at;
+    return { count: this.count, exchanges: this.exchanges.subarray(0, this.count), starts: this.starts.subarray(0, this.count), ends, data: this.buf };
+  }
+}
+
+/**
+ * An FTC change list's deletions and additions (each sorted and distinct, disjoint) applied to `old`: the removals
+ * into a packed copy of every block, then the additions, so `sink` gets every block of `old` as it ends (and the new
+ * ones), in exchange order, as changeBlocks with `keepUntouched` does.
+ */
+export function changeBlocksBoth(old: PackedBlocks, removals: Float64Array, additions: Float64Array, sink: BlockSink): BlockChange {
+  if (!removals.length) return changeBlocks(old, additions, "add", sink, true);
+  const mid = new PackedSink();
+  const { removed } = changeBlocks(old, removals, "remove", mid, true);
+  const { added } = changeBlocks(mid.packed(), additions, "add", sink, true);
+  return { added, removed };
+}
