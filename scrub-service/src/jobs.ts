@@ -120,7 +120,8 @@ export class JobRunner {
     }
     this.pumping = true;
     this.pump()
-      .catch((e) => console.warn(`[scrub] claim failed: ${(e as Error).message}`))
+      // a claim cut off by stop() (the database closing under it) is the shutdown, not a failure
+      .catch((e) => this.stopped || console.warn(`[scrub] claim failed: ${(e as Error).message}`))
       .finally(() => {
         this.pumping = false;
         if (this.again) {
