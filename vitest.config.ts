@@ -6,10 +6,10 @@ const exclude = ["node_modules", "tests/e2e/**", "**/*.spec.ts", "build*/**"];
 // Tests that stop, fail over and restart processes of their own against time bounds (Redis replicas and
 // Sentinels, cluster masters, replicas of the scrub service, a PostgreSQL restart): one at a time, after the rest.
 const serial = [
-  "tests/security/faults.test.ts",
-  "tests/security/cluster-failover.test.ts",
-  "tests/security/cluster-faults.test.ts",
-  "tests/security/sentinel-faults.test.ts",
+  "scrub-service/test/faults.test.ts",
+  "scrub-service/test/cluster-failover.test.ts",
+  "scrub-service/test/cluster-faults.test.ts",
+  "scrub-service/test/sentinel-faults.test.ts",
   "tests/ops/**/*.test.ts",
 ];
 

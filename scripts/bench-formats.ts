@@ -17,7 +17,7 @@ import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import ExcelJS from "exceljs";
-import { seededRandom } from "../scrub-service/src/test/random";
+import { seededRandom } from "scrub-service/testing";
 import { cli, makeUser } from "./bench/cli";
 
 const ROWS = Number(process.env.BENCH_FORMAT_ROWS ?? 1_000_000);

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { rawXlsxBytes, sheetXml, writeGzipBomb } from "../scrub-service/src/test/input-files";
+import { rawXlsxBytes, sheetXml, writeGzipBomb } from "scrub-service/testing";
 import { servedRuns, setupAccounts } from "./bench/hostile-served";
 
 const DIR = path.resolve(process.env.BENCH_DIR ?? "/tmp/bench-hostile");
@@ -182,7 +182,7 @@ async function generate(): Promise<Case[]> {
 
 /** In the child: preview, plan count and full read of each file (all files at once), with the stall and peak RSS. */
 async function child(files: string[]): Promise<void> {
-  const { previewCsv, countRecords, BatchReader } = await import("../scrub-service/src/pipeline/read");
+  const { previewCsv, countRecords, BatchReader } = await import("scrub-service/reader");
   let stall = 0;
   let last = performance.now();
   const tick = setInterval(() => {

@@ -31,6 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { Pool } from "undici";
+import { SCRUB_SERVICE_ENTRY } from "scrub-service/entry-points";
 import { createBenchAccount } from "./bench/bench-account";
 import { ensureBuild } from "./bench/build-app";
 
@@ -49,7 +50,7 @@ const CASES = [
 
 /** Valid numbers (per the engine's normalizer) drawn from a seeded generator, so each run asks the same. */
 async function validNumbers(count: number, seed: number): Promise<string[]> {
-  const { parsePhone } = await import("../scrub-service/src/worker/normalize");
+  const { parsePhone } = await import("scrub-service/domain");
   let s = seed >>> 0;
   const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const out = new Set<string>();
@@ -333,7 +334,7 @@ async function main(): Promise<void> {
           SCRUB_SERVICE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
           SCRUB_REDIS_PREFIX: redisPrefix,
         });
-        const svc = startChild(["scrub-service/src/index.ts"], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", { profile: true, port: SERVICE_PORT });
+        const svc = startChild([SCRUB_SERVICE_ENTRY], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", { profile: true, port: SERVICE_PORT });
         children.push(svc.child);
         await svc.ready;
       }

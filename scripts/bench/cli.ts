@@ -1,6 +1,7 @@
 /** The built CLI and a bench user, run in child processes (so each scrub's RSS is its own process's). */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { CLI_BUNDLE } from "scrub-service/entry-points";
 
 const run = promisify(execFile);
 
@@ -18,8 +19,8 @@ function profileArgs(args: string[]): string[] {
 }
 
 export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, any>> {
-  // The built CLI (scripts/build-worker.mjs), as `npm run scrub` / `npm run lists` run it.
-  const { stdout } = await run(process.execPath, [...profileArgs(args), "scrub-service/dist/cli.mjs", ...args], {
+  // The built CLI (scrub-service/scripts/build-worker.mjs), as `npm run scrub` / `npm run lists` run it.
+  const { stdout } = await run(process.execPath, [...profileArgs(args), CLI_BUNDLE, ...args], {
     env: { ...process.env, ...env },
     maxBuffer: 1 << 24,
   });

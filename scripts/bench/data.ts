@@ -8,8 +8,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { seededRandom } from "../../scrub-service/src/test/random";
-import { parsePhone } from "../../scrub-service/src/worker/normalize";
+import { parsePhone } from "scrub-service/domain";
+import { seededRandom } from "scrub-service/testing";
 
 export interface BenchDataOptions {
   dir: string;

@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /*
- * The thread entry files built by scripts/build-worker.mjs. The app's server code is bundled into build/,
+ * The thread entry files built by scrub-service/scripts/build-worker.mjs. The app's server code is bundled into build/,
  * so they are resolved from the project root (or set explicitly, e.g. in a container image).
  */
 

@@ -8,7 +8,7 @@ export * from "./job-status";
 export * from "./lists/registry-date";
 export * from "./certificate/document";
 export * from "./worker/invalid-reasons";
-export { parsePhone } from "./worker/normalize";
+export { normalizePhone, parsePhone } from "./worker/normalize";
 export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
 export { parseInstant } from "./worker/calling/instant";
 export { TtlCache } from "./ttl-cache";

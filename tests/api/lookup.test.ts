@@ -15,22 +15,18 @@ import * as lookup from "~/routes/api.v1.lookup";
 import * as usage from "~/routes/api.v1.usage";
 import { openApiDocument } from "~/api/openapi";
 import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
-import { CALLING_RULES_VERSION } from "../../scrub-service/src/worker/calling/rules";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { createApiKey, revokeApiKey, setIntegrationToggle, lookupKeyCache, LOOKUP_KEY_CACHE_MS } from "~/models/integration.server";
 import { stopLookupUsage } from "~/models/usage.server";
-import { lookupTimeoutMs } from "../../scrub-service/src/lists/lookup";
-import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "../../scrub-service/src/test/helpers";
-import { listenHttp } from "../../scrub-service/src/http";
-import { createHttpScrubClient } from "../../scrub-service/src/http-client";
-import type { EmbeddedListStore } from "../../scrub-service/src/lists/embedded-store";
-import type { InProcessScrubService } from "../../scrub-service/src/in-process";
-import { createScrubJob, type ScrubService } from "../../scrub-service/src/service";
-import { STATE_LIST_KINDS } from "../../scrub-service/src/list-types";
+import { adminListIds, cleanupService, lookupTimeoutMs, startService, storeKinds, tmpDir, type EmbeddedListStore } from "scrub-service/testing";
+import { listenHttp } from "scrub-service/local-socket";
+import { createHttpScrubClient } from "scrub-service/http-client";
+import type { InProcessScrubService } from "scrub-service/in-process";
+import { CALLING_RULES_VERSION, createExemptionList, createScrubJob, loadExemptions, readExemptionRows, type ScrubService } from "scrub-service";
+import { STATE_LIST_KINDS } from "scrub-service/domain";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrubById from "~/routes/api.v1.scrubs.$id";
 import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
-import { createExemptionList, loadExemptions, readExemptionRows } from "../../scrub-service/src/exemptions";
 
 /*
  * POST /api/v1/lookup against the real engine: the embedded index and (with REDIS_URL) Redis, each in process

@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import iconv from "iconv-lite";
 import { expect, test, type Page } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
-import { rawXlsxBytes, sheetXml, writeXlsx, zipBytes } from "../../scrub-service/src/test/input-files";
+import { rawXlsxBytes, sheetXml, writeXlsx, zipBytes } from "scrub-service/testing";
 
 /*
  * #15 in the browser, JavaScript on and off: every file people have goes through the purge wizard, whose column

@@ -3,11 +3,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../setup/db";
 import type { DbHandle } from "../../db/client";
-import { createListLoad, createScrubJob } from "../../scrub-service/src/service";
-import { createInProcessScrubService } from "../../scrub-service/src/in-process";
-import { adminListIds, createUser, tmpDir } from "../../scrub-service/src/test/helpers";
-import { readGauges } from "../../scrub-service/src/ops/gauges";
-import { metrics } from "../../scrub-service/src/ops/metrics";
+import { createListLoad, createScrubJob, metrics, readGauges } from "scrub-service";
+import { createInProcessScrubService } from "scrub-service/in-process";
+import { adminListIds, createUser, tmpDir } from "scrub-service/testing";
 
 const value = async (name: string, labels: Record<string, string> = {}) => {
   const m = metrics().registry.getSingleMetric(name);

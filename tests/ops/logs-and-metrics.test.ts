@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metricsAllowed } from "../../scrub-service/src/ops/endpoints";
-import { createLogger, withLogContext } from "../../scrub-service/src/ops/log";
+import { createLogger, metricsAllowed, withLogContext } from "scrub-service";
 import { requestIdOf, routeMatcher } from "../../app/ops/web-ops.server";
 import { jsonLines, startWeb, type RunningProcess } from "./web-process";
 

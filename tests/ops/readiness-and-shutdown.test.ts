@@ -9,10 +9,10 @@ import { createTestDb } from "../setup/db";
 import { freePort, sha, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
 import type { DbHandle } from "../../db/client";
-import { createScrubJob } from "../../scrub-service/src/service";
-import { createHttpScrubClient } from "../../scrub-service/src/http-client";
-import { createInProcessScrubService } from "../../scrub-service/src/in-process";
-import { adminListIds, createUser } from "../../scrub-service/src/test/helpers";
+import { createScrubJob } from "scrub-service";
+import { createHttpScrubClient } from "scrub-service/http-client";
+import { createInProcessScrubService } from "scrub-service/in-process";
+import { adminListIds, createUser } from "scrub-service/testing";
 import { jsonLines, startScrubService, startWeb, type RunningProcess } from "./web-process";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "";

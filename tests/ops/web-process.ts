@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { SCRUB_SERVICE_ENTRY } from "scrub-service/entry-points";
 import { migratedDataDir } from "../setup/pglite-template";
 import { freePort, until } from "../setup/processes";
 
@@ -75,7 +76,7 @@ export async function startWeb(env: Record<string, string> = {}): Promise<Runnin
 
 /** `npm run scrub-service` as a replica runs it. */
 export function startScrubService(env: Record<string, string>): Promise<RunningProcess> {
-  return startProcess(["--import", "tsx", "scrub-service/src/index.ts"], { REDIS_CLUSTER_NODES: "", ...env }, "/healthz", "SCRUB_SERVICE_PORT");
+  return startProcess(["--import", "tsx", SCRUB_SERVICE_ENTRY], { REDIS_CLUSTER_NODES: "", ...env }, "/healthz", "SCRUB_SERVICE_PORT");
 }
 
 /** Parsed JSON log lines; throws naming the first line that is not one JSON object. */

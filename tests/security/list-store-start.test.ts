@@ -2,10 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
 import { createTestDb } from "../setup/db";
 import { sql } from "kysely";
-import { adminListIds, cleanupService, REDIS_URL, startService, tmpDir } from "../../scrub-service/src/test/helpers";
-import { OLD_LAYOUT_NOTE, type RedisListStore } from "../../scrub-service/src/lists/redis-store";
+import { adminListIds, cleanupService, insertNumberBehindTheBack, OLD_LAYOUT_NOTE, REDIS_URL, startService, tmpDir, type RedisListStore } from "scrub-service/testing";
 import { reportListStoreAtStart } from "~/utils/scrub.server";
-import { insertNumberBehindTheBack } from "../../scrub-service/src/test/list-blocks";
 
 /*
  * A Redis that does not answer at start is said in the log at start (issue #13 item 8), with the command

@@ -16,7 +16,7 @@ import { apiRequest, bodyOf, installScrubService, makeContainer, makeKey, makeUs
 import type { RoleName } from "../../db/schema";
 import { getScrubService } from "~/utils/scrub.server";
 import { type ScrubService } from "scrub-service";
-import { createHttpScrubClient } from "../../scrub-service/src/http-client";
+import { createHttpScrubClient } from "scrub-service/http-client";
 import { getPlanState } from "~/models/usage.server";
 import { getSession } from "~/utils/session.server";
 import { LOAD_HAND_OFF_FAILED, SCRUB_HAND_OFF_FAILED } from "~/intake/hand-off";

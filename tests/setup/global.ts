@@ -6,7 +6,7 @@ import { ensurePgliteTemplate } from "./pglite-template";
  * template fresh embedded databases start from (tests/setup/pglite-template.ts).
  */
 export default async function setup() {
-  execFileSync(process.execPath, ["scripts/build-worker.mjs"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["scrub-service/scripts/build-worker.mjs"], { stdio: "inherit" });
   await ensurePgliteTemplate();
   if (process.env.CI === "true") {
     const missing = ["DATABASE_URL", "REDIS_URL"].filter((k) => !process.env[k]);

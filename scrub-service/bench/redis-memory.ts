@@ -7,9 +7,9 @@
  *   REDIS_CLUSTER_NODES=127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103 npm run bench:redis-memory
  */
 import crypto from "node:crypto";
-import { describeRedisTarget, masters, nodeName, redisTargetFromEnv } from "../scrub-service/src/lists/redis-client";
-import { RedisListStore } from "../scrub-service/src/lists/redis-store";
-import { AREA_CODE_STATES } from "../scrub-service/src/worker/area-codes";
+import { describeRedisTarget, masters, nodeName, redisTargetFromEnv } from "../src/lists/redis-client";
+import { RedisListStore } from "../src/lists/redis-store";
+import { AREA_CODE_STATES } from "../src/worker/area-codes";
 
 const total = Number(process.env.BENCH_NUMBERS ?? 2_000_000);
 const perExchange = Number(process.env.BENCH_PER_EXCHANGE ?? 400);

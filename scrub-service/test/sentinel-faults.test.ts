@@ -5,18 +5,18 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
-import type { InProcessScrubService } from "../../scrub-service/src/in-process";
-import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
-import { parseSentinels } from "../../scrub-service/src/lists/redis-client";
-import { RedisListStore } from "../../scrub-service/src/lists/redis-store";
-import { createScrubJob } from "../../scrub-service/src/service";
-import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
-import { createTestDb } from "../setup/db";
-import { startFaultScrub, writeSpreadInput } from "../setup/fault-scrub";
-import { freePort, until } from "../setup/processes";
-import { skipWithout } from "../setup/services";
+import type { InProcessScrubService } from "../src/in-process";
+import { LIST_STORE_UNAVAILABLE } from "../src/jobs";
+import { parseSentinels } from "../src/lists/redis-client";
+import { RedisListStore } from "../src/lists/redis-store";
+import { createScrubJob } from "../src/service";
+import { adminListIds, createUser, tmpDir, uniquePrefix } from "../src/test/helpers";
+import { createTestDb } from "../../tests/setup/db";
+import { startFaultScrub, writeSpreadInput } from "./fault-scrub";
+import { freePort, until } from "../../tests/setup/processes";
+import { skipWithout } from "../../tests/setup/services";
 
-const unavailable = await skipWithout("tests/security/sentinel-faults.test.ts", [
+const unavailable = await skipWithout("scrub-service/test/sentinel-faults.test.ts", [
   { kind: "program", name: "redis-server" },
   { kind: "program", name: "redis-cli" },
 ]);
@@ -46,7 +46,7 @@ class Relay {
   private child: ChildProcess;
   private out = "";
   constructor(listenPort: number, upstreamPort: number) {
-    this.child = spawn(process.execPath, [path.join(import.meta.dirname, "../setup/tcp-relay.mjs"), String(listenPort), String(upstreamPort)], {
+    this.child = spawn(process.execPath, [path.join(import.meta.dirname, "../../tests/setup/tcp-relay.mjs"), String(listenPort), String(upstreamPort)], {
       stdio: ["pipe", "pipe", "inherit"],
     });
     this.child.stdout!.on("data", (c) => (this.out += c));

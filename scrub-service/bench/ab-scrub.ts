@@ -2,7 +2,7 @@
  * A/B of the scrub between two trees (not a test): the same generated input and lists (scripts/bench/data.ts)
  * scrubbed by each tree's built CLI in fresh processes, alternating A, B, A, B … so both see the same load.
  *
- *   BENCH_OLD=/work/wt/old5c npx tsx scripts/bench/ab-scrub.ts
+ *   BENCH_OLD=/work/wt/old5c npx tsx scrub-service/bench/ab-scrub.ts
  *   BENCH_NEW (default: this tree)  BENCH_ROUNDS=5  BENCH_MODES=services,embedded  BENCH_ROWS=3000000
  *   BENCH_DNC=3000000  BENCH_LIT=100000  BENCH_DIR=/tmp/ab-scrub  BENCH_PROF=DIR (CPU profiles, one run each)
  *
@@ -17,9 +17,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { makeUser } from "./cli";
-import { generate } from "./data";
-import { scratch } from "./scratch";
+import { makeUser } from "../../scripts/bench/cli";
+import { generate } from "../../scripts/bench/data";
+import { scratch } from "../../scripts/bench/scratch";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 3_000_000);

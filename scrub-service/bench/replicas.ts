@@ -17,14 +17,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateToLatest, openDatabase, type DbHandle } from "../db/client";
-import { createHttpScrubClient } from "../scrub-service/src/http-client";
-import { createInProcessScrubService } from "../scrub-service/src/in-process";
-import { describeRedisTarget, redisTargetFromEnv } from "../scrub-service/src/lists/redis-client";
-import { RedisListStore } from "../scrub-service/src/lists/redis-store";
-import { createScrubJob } from "../scrub-service/src/service";
-import { freePort, until } from "../tests/setup/processes";
-import { scratchDatabase } from "./bench/scratch";
+import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { createHttpScrubClient } from "../src/http-client";
+import { createInProcessScrubService } from "../src/in-process";
+import { describeRedisTarget, redisTargetFromEnv } from "../src/lists/redis-client";
+import { RedisListStore } from "../src/lists/redis-store";
+import { createScrubJob } from "../src/service";
+import { freePort, until } from "../../tests/setup/processes";
+import { scratchDatabase } from "../../scripts/bench/scratch";
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 6);
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -81,7 +81,7 @@ async function main() {
     };
     async function startReplica() {
       const port = await freePort();
-      const child = spawn(process.execPath, ["--import", "tsx", "scrub-service/src/index.ts"], {
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../src/index.ts")], {
         env: { ...env, SCRUB_SERVICE_PORT: String(port) },
         stdio: ["ignore", "ignore", "pipe"],
       });

@@ -3,17 +3,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
-import type { InProcessScrubService } from "../../scrub-service/src/in-process";
-import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
-import { parseClusterNodes } from "../../scrub-service/src/lists/redis-client";
-import { createScrubJob } from "../../scrub-service/src/service";
-import { adminListIds, createUser, tmpDir } from "../../scrub-service/src/test/helpers";
-import { createTestDb } from "../setup/db";
-import { startFaultScrub, writeSpreadInput } from "../setup/fault-scrub";
-import { freePort, until } from "../setup/processes";
-import { skipWithout } from "../setup/services";
+import type { InProcessScrubService } from "../src/in-process";
+import { LIST_STORE_UNAVAILABLE } from "../src/jobs";
+import { parseClusterNodes } from "../src/lists/redis-client";
+import { createScrubJob } from "../src/service";
+import { adminListIds, createUser, tmpDir } from "../src/test/helpers";
+import { createTestDb } from "../../tests/setup/db";
+import { startFaultScrub, writeSpreadInput } from "./fault-scrub";
+import { freePort, until } from "../../tests/setup/processes";
+import { skipWithout } from "../../tests/setup/services";
 
-const unavailable = await skipWithout("tests/security/cluster-faults.test.ts", [
+const unavailable = await skipWithout("scrub-service/test/cluster-faults.test.ts", [
   { kind: "program", name: "redis-server" },
   { kind: "program", name: "redis-cli" },
 ]);

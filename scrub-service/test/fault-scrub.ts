@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DbHandle } from "../../db/client";
-import { createInProcessScrubService, type InProcessOptions, type InProcessScrubService } from "../../scrub-service/src/in-process";
-import { uniquePrefix } from "../../scrub-service/src/test/helpers";
-import { AREA_CODE_STATES } from "../../scrub-service/src/worker/area-codes";
-import { normalizePhone } from "../../scrub-service/src/worker/normalize";
+import { createInProcessScrubService, type InProcessOptions, type InProcessScrubService } from "../src/in-process";
+import { uniquePrefix } from "../src/test/helpers";
+import { AREA_CODE_STATES } from "../src/worker/area-codes";
+import { normalizePhone } from "../src/worker/normalize";
 
 /**
  * The fault tests' scrub input: `count` rows of distinct valid numbers over every US area code (so every Redis

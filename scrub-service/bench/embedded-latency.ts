@@ -14,9 +14,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { migrateToLatest, openDatabase } from "../db/client";
-import { EmbeddedListStore } from "../scrub-service/src/lists/embedded-store";
-import { ListManager } from "../scrub-service/src/lists/manager";
+import { migrateToLatest, openDatabase } from "../../db/client";
+import { EmbeddedListStore } from "../src/lists/embedded-store";
+import { ListManager } from "../src/lists/manager";
 
 const N = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
 const CHUNKS = (process.env.BENCH_CHUNKS ?? "Infinity,50000").split(",").map((c) => Number(c.trim()));

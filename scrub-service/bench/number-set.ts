@@ -2,12 +2,12 @@
  * The duplicate check alone (not a test): NumberSet.addMany over the phone column of the scrub benchmark's
  * generated input, in 110k-row batches as the pipeline sends them, fresh set per round; prints ms per round.
  *
- *   npx tsx scripts/bench/number-set.ts          BENCH_ROWS=3000000  BENCH_ROUNDS=5  BENCH_DIR=/tmp/ab-scrub
+ *   npx tsx scrub-service/bench/number-set.ts          BENCH_ROWS=3000000  BENCH_ROUNDS=5  BENCH_DIR=/tmp/ab-scrub
  */
 import fs from "node:fs";
 import path from "node:path";
-import { NumberSet } from "../../scrub-service/src/worker/number-set";
-import { generate } from "./data";
+import { NumberSet } from "../src/worker/number-set";
+import { generate } from "../../scripts/bench/data";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 3_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -7,6 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { build as esbuild } from "esbuild";
 
+// Paths below are the package's (scrub-service/), whatever directory this runs from.
+const packageDir = path.dirname(import.meta.dirname);
+
 // Each file is replaced atomically and only when it changed: a running server or test may be starting a
 // worker thread from it while another process (a second test run) builds.
 async function build(options) {
@@ -22,7 +25,8 @@ async function build(options) {
 }
 
 const common = {
-  outdir: "scrub-service/dist",
+  absWorkingDir: packageDir,
+  outdir: "dist",
   outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
@@ -34,14 +38,14 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { cli: "scrub-service/src/cli.ts" },
+  entryPoints: { cli: "src/cli.ts" },
   packages: "external",
 });
 
 await build({
   entryPoints: {
-    worker: "scrub-service/src/worker/index.ts",
-    "dedupe-thread": "scrub-service/src/worker/dedupe-thread.ts",
+    worker: "src/worker/index.ts",
+    "dedupe-thread": "src/worker/dedupe-thread.ts",
   },
   ...common,
 });
@@ -49,6 +53,6 @@ await build({
 // The workbook thread reads zips with CommonJS packages (yauzl): they stay in node_modules, as for the CLI.
 await build({
   ...common,
-  entryPoints: { "workbook-thread": "scrub-service/src/pipeline/input/workbook-thread.ts" },
+  entryPoints: { "workbook-thread": "src/pipeline/input/workbook-thread.ts" },
   packages: "external",
 });

@@ -10,17 +10,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 
 import Redis from "ioredis";
-import { createTestDb } from "../setup/db";
-import { freePort, sha, until } from "../setup/processes";
+import { createTestDb } from "../../tests/setup/db";
+import { freePort, sha, until } from "../../tests/setup/processes";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
-import { createScrubJob, shownStatus } from "../../scrub-service/src/service";
-import { createHttpScrubClient } from "../../scrub-service/src/http-client";
-import { LIST_STORE_UNAVAILABLE } from "../../scrub-service/src/jobs";
-import { createInProcessScrubService, type InProcessScrubService } from "../../scrub-service/src/in-process";
-import { adminListIds, createUser, tmpDir, uniquePrefix } from "../../scrub-service/src/test/helpers";
-import { skipWithout } from "../setup/services";
+import { createScrubJob, shownStatus } from "../src/service";
+import { createHttpScrubClient } from "../src/http-client";
+import { LIST_STORE_UNAVAILABLE } from "../src/jobs";
+import { createInProcessScrubService, type InProcessScrubService } from "../src/in-process";
+import { adminListIds, createUser, tmpDir, uniquePrefix } from "../src/test/helpers";
+import { skipWithout } from "../../tests/setup/services";
 
-const unavailable = await skipWithout("tests/security/faults.test.ts", [
+const unavailable = await skipWithout("scrub-service/test/faults.test.ts", [
   { kind: "tcp", name: "PostgreSQL", url: process.env.DATABASE_URL! },
   { kind: "tcp", name: "Redis", url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" },
   { kind: "program", name: "redis-server" },
@@ -140,7 +140,7 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
     const port = await freePort();
     // The replicas use this test's single Redis: a REDIS_CLUSTER_NODES of the run (CI sets one) would win over it.
     const { REDIS_CLUSTER_NODES: _cluster, ...inherited } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../../scrub-service/src/index.ts")], {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../src/index.ts")], {
       env: { ...inherited, ...env, SCRUB_SERVICE_PORT: String(port) },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -2,7 +2,7 @@
  * Micro-A/B of the normalizer and the parse step (not a test): another tree's worker/csv.ts and worker/normalize.ts
  * against this tree's, on the same cells, in one process, alternating A, B, A, B … (issue #14: throughput within 5 %).
  *
- *   BENCH_OLD=/work/wt/old5c npx tsx scripts/bench/normalize-ab.ts INPUT.csv [phone column index, default 3] [rounds, default 7]
+ *   BENCH_OLD=/work/wt/old5c npx tsx scrub-service/bench/normalize-ab.ts INPUT.csv [phone column index, default 3] [rounds, default 7]
  *
  * Three measures, each old then new per round:
  * - normalizeBytes over the phone cells' bytes (the hot path the parse workers call once per row);
@@ -17,7 +17,7 @@ import path from "node:path";
 const OLD = path.resolve(process.env.BENCH_OLD ?? "/work/wt/old5c");
 const [input, colArg, roundsArg] = process.argv.slice(2);
 if (!input) {
-  console.error("usage: BENCH_OLD=TREE npx tsx scripts/bench/normalize-ab.ts INPUT.csv [phone column] [rounds]");
+  console.error("usage: BENCH_OLD=TREE npx tsx scrub-service/bench/normalize-ab.ts INPUT.csv [phone column] [rounds]");
   process.exit(2);
 }
 const COL = Number(colArg ?? 3);
