@@ -5,23 +5,33 @@ import { describe, expect, it } from "vitest";
 
 /*
  * The engine has one public face (scrub-service/package.json's exports: `scrub-service`, `scrub-service/domain`,
- * `scrub-service/in-process`, `scrub-service/http-client`, `scrub-service/local-socket`, `scrub-service/testing`).
- * Nothing in the app, db/ or the server's entry files reaches into scrub-service/src or scrub-service/dist by path,
- * nor into a subpath the package does not export (decision 170).
+ * `scrub-service/in-process`, `scrub-service/http-client`, `scrub-service/local-socket`, `scrub-service/reader`,
+ * `scrub-service/entry-points`, `scrub-service/testing`). Nothing outside scrub-service/ (app/, db/, tests/,
+ * scripts/, the root's files) reaches into scrub-service/src or scrub-service/dist by path, nor into a subpath the
+ * package does not export (decision 170): not by an import, and not by a path it runs (a spawned entry or bundle
+ * comes from `scrub-service/entry-points`).
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
-const SCOPES = ["app", "db"];
-const ROOT_FILES = ["server.mjs", "server-security.mjs", "remix.config.js", "vitest.config.ts", "playwright.config.ts"];
-const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
+const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|jsx)$/;
+/** Not the project's own source outside the engine: the engine itself, installed packages, build output and what runs leave behind (.gitignore). */
+const SKIP_TOP = new Set(["scrub-service", "build", "data", "test-results", "playwright-report", "bench-results", "screenshots"]);
+const SKIP_UNDER = new Set(["node_modules", path.join("public", "build")]);
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === "node_modules" ? [] : filesUnder(p);
+    const rel = path.relative(root, p);
+    if (e.isDirectory()) {
+      const skip = e.name.startsWith(".") || SKIP_UNDER.has(e.name) || SKIP_UNDER.has(rel) || (dir === root && (SKIP_TOP.has(e.name) || /^(build|data)-/.test(e.name)));
+      return skip ? [] : filesUnder(p);
+    }
     return SOURCE.test(e.name) ? [p] : [];
   });
 }
+
+/** This file: its checks of the check name deep imports in strings on purpose. */
+const SELF = path.join(root, "tests/lint/engine-imports.test.ts");
 
 const EXPORTED = new Set(Object.keys(JSON.parse(fs.readFileSync(path.join(root, "scrub-service/package.json"), "utf8")).exports));
 
@@ -38,11 +48,42 @@ function deepEngineImports(file: string, source: string): string[] {
     });
 }
 
+/** A path into the engine's source or build: `scrub-service/src…` or `scrub-service/dist…`, relative or from the root. */
+const ENGINE_PATH = /(^|[\\/\s"'`=])scrub-service[\\/](src|dist)([\\/]|$)/;
+
+/** String literals of one file (plain or template) that name a path into the engine's src/ or dist/: a file it runs or reads by path. */
+function enginePathStrings(file: string, source: string): string[] {
+  const kind = /\.(tsx|jsx)$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, kind);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && ENGINE_PATH.test(node.text)) found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
 describe("the engine is reached through its package's exports only", () => {
-  it("holds for app/, db/ and the server's entry files", () => {
-    const files = [...SCOPES.flatMap((d) => filesUnder(path.join(root, d))), ...ROOT_FILES.map((f) => path.join(root, f))];
-    expect(files.length).toBeGreaterThan(250);
+  const files = filesUnder(root);
+
+  it("scans everything outside scrub-service/: app/, db/, tests/, scripts/ and the root's files", () => {
+    const rel = files.map((f) => path.relative(root, f));
+    expect(rel.length).toBeGreaterThan(350);
+    for (const dir of ["app", "db", "tests", "scripts"]) expect(rel.some((f) => f.startsWith(`${dir}${path.sep}`))).toBe(true);
+    expect(rel).toEqual(expect.arrayContaining(["server.mjs", "server-security.mjs", "remix.config.js", "vitest.config.ts", "playwright.config.ts"]));
+    expect(rel.filter((f) => /^(scrub-service|build|public[\\/]build)[\\/]|(^|[\\/])node_modules[\\/]/.test(f))).toEqual([]);
+  });
+
+  it("holds for every import there", () => {
     const found = files.flatMap((file) => deepEngineImports(file, fs.readFileSync(file, "utf8")).map((spec) => `${path.relative(root, file)}: ${spec}`));
+    expect(found).toEqual([]);
+  });
+
+  it("holds for every path there a file runs or reads", () => {
+    const found = files
+      .filter((file) => file !== SELF)
+      .flatMap((file) => enginePathStrings(file, fs.readFileSync(file, "utf8")).map((text) => `${path.relative(root, file)}: ${text}`));
     expect(found).toEqual([]);
   });
 });
@@ -90,6 +131,19 @@ const w = await import("../../scrub-service/dist/cli.mjs");`),
 
   it("flags a subpath the package does not export", () => {
     expect(check(`import { parsePhone } from "scrub-service/src/worker/normalize";`)).toEqual(["scrub-service/src/worker/normalize"]);
+  });
+
+  it("flags a path into src/ or dist/ a file runs, plain or template; not one into the package's other folders", () => {
+    expect(
+      enginePathStrings(
+        "scripts/x.ts",
+        `spawn(process.execPath, ["--import", "tsx", "scrub-service/src/index.ts"]);
+run(process.execPath, [\`\${tree}/scrub-service/dist/cli.mjs\`]);
+const p = path.join(root, "../scrub-service/src/worker/csv.ts");
+execFileSync(process.execPath, ["scrub-service/scripts/build-worker.mjs"]);
+// scrub-service/src/index.ts in a comment`,
+      ),
+    ).toEqual(["scrub-service/src/index.ts", "/scrub-service/dist/cli.mjs", "../scrub-service/src/worker/csv.ts"]);
   });
 
   it("lets the package's exports and everything else through", () => {
