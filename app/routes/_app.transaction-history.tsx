@@ -9,7 +9,7 @@ import { formatNumber, formatUsd } from "~/utils/format";
 import { DataTable, EmptyTableRow, HeaderCell } from "~/components/ui/data-table";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { Pagination, paginationBelowClass } from "~/components/ui/pagination";
-import { HISTORY_PAGE_SIZE, parseHistoryParams, type HistorySort } from "~/utils/transaction-history";
+import { HISTORY_PAGE_SIZE, parseHistoryParams, type HistorySort } from "~/billing/transaction-history";
 import { DateOnly } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Transaction History · Data Purging Tool" }];

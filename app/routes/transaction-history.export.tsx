@@ -4,7 +4,7 @@ import { getDb } from "~/utils/db.server";
 import { listAllUserTransactions } from "~/models/transaction.server";
 import { csvResponse, toCsv } from "~/utils/csv.server";
 import { formatUsd, isoDay, isoTimestamp } from "~/utils/format";
-import { CSV_HEADER, parseHistoryParams } from "~/utils/transaction-history";
+import { CSV_HEADER, parseHistoryParams } from "~/billing/transaction-history";
 
 /**
  * GET /transaction-history/export?date=&sort=&dir=: the signed-in user's own transactions (all pages,

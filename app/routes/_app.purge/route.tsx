@@ -33,7 +33,8 @@ import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
-import { PurgeWizard, type PurgeActionData } from "~/routes/_app.purge/wizard";
+import { PurgeWizard } from "~/routes/_app.purge/wizard";
+import type { PurgeActionData } from "~/routes/_app.purge/wizard-data";
 import { isActiveStatus, US_STATES } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { Processing } from "./wizard";
+import { Processing } from "./step-results";
 import { CallingTimes } from "~/components/purge/calling-times";
 import { jobView, type JobWithFiles } from "~/models/purge.server";
 
