@@ -84,7 +84,7 @@ async function main() {
   if (!fs.existsSync(xlsx)) await writeXlsx(xlsx);
   if (!fs.existsSync(lit)) fs.writeFileSync(lit, Array.from({ length: LIT }, phone).join("\n") + "\n");
   console.log(`[bench:formats] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s: csv ${mb(fs.statSync(csv).size)} MB, gz ${mb(fs.statSync(gz).size)} MB, xlsx ${mb(fs.statSync(xlsx).size)} MB`);
-  await promisify(execFile)(process.execPath, ["scripts/build-worker.mjs"]);
+  await promisify(execFile)(process.execPath, ["scrub-service/scripts/build-worker.mjs"]);
 
   const dataDir = path.join(DIR, `data-${crypto.randomBytes(3).toString("hex")}`);
   const env = { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", SCRUB_SERVICE_URL: "" };

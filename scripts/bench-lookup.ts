@@ -5,7 +5,7 @@
  * then the app serves the lookups in its own process:
  *   built    the production server customers hit: `node server.mjs` (Express, the security middleware, the Remix
  *            request handler) on the build in BENCH_BUILD_DIR (default build-bench; built first when missing or
- *            with BENCH_REBUILD=1: `node scripts/build-worker.mjs && remix build`), NODE_ENV=production;
+ *            with BENCH_REBUILD=1: `node scrub-service/scripts/build-worker.mjs && remix build`), NODE_ENV=production;
  *   adapter  the route module behind a plain node:http adapter (no Express, no Remix handler): what the route costs.
  * BENCH_SERVER=built (default) | adapter | both. Modes:
  *   embedded  PGlite under a temporary DATA_DIR, the in-process scrub service with the embedded index (npm start);

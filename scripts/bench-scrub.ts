@@ -252,7 +252,7 @@ async function main() {
   const t = performance.now();
   const files = await generate({ dir: DIR, rows: ROWS, small: SMALL, lit: LIT, dnc: DNC, change: CHANGE, gzip: GZIP });
   console.log(`[bench] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  await run(process.execPath, ["scripts/build-worker.mjs"]);
+  await run(process.execPath, ["scrub-service/scripts/build-worker.mjs"]);
   const floor = await fairFloor(files.input);
   for (const f of floor.byReadSize) console.log(`[bench] bare line split, fresh process, ${f.readBytes >> 10} KiB reads: ${f.runs.map(fmt).join(", ")} rows/s; best ${fmt(f.best)}`);
   console.log(`[bench] floor (best of all): ${fmt(floor.best.rowsPerSecond)} rows/s`);

@@ -1,4 +1,4 @@
-/** `node scripts/build-worker.mjs && remix build` into `buildDir` when it is missing (or BENCH_REBUILD=1). */
+/** `node scrub-service/scripts/build-worker.mjs && remix build` into `buildDir` when it is missing (or BENCH_REBUILD=1). */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,6 +10,6 @@ export function ensureBuild(buildDir: string): void {
     const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir } });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
   };
-  run(process.execPath, ["scripts/build-worker.mjs"]);
+  run(process.execPath, ["scrub-service/scripts/build-worker.mjs"]);
   run("npx", ["remix", "build"]);
 }

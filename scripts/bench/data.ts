@@ -1,5 +1,5 @@
 /**
- * The scrub benchmarks' data (bench:scrub, scripts/bench/ab-scrub.ts): an input CSV of ROWS rows × 5 columns, the
+ * The scrub benchmarks' data (bench:scrub, scrub-service/bench/ab-scrub.ts): an input CSV of ROWS rows × 5 columns, the
  * litigation and DNC list files, a smaller input and the add/remove files, made once per parameters and kept in DIR
  * (file names carry the parameters and the numbering table's shape, so a changed generator makes new files).
  */

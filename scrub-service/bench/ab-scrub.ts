@@ -88,7 +88,10 @@ async function main() {
   console.log(`[ab] machine: ${os.availableParallelism()} cores, load average ${loadavg()}`);
   const files = await generate({ dir: DIR, rows: ROWS, small: ROWS, lit: LIT, dnc: DNC, change: 0, gzip: false });
   for (const t of TREES) {
-    await run(process.execPath, ["scripts/build-worker.mjs"], { cwd: t.dir });
+    // Where the tree keeps its build script: scrub-service/scripts/ since issue #27, scripts/ before.
+    const builder = ["scrub-service/scripts/build-worker.mjs", "scripts/build-worker.mjs"].find((f) => fs.existsSync(path.join(t.dir, f)));
+    if (!builder) throw new Error(`${t.dir}: no build-worker.mjs`);
+    await run(process.execPath, [builder], { cwd: t.dir });
     const head = await run("git", ["-C", t.dir, "log", "-1", "--format=%h %s"]);
     console.log(`[ab] ${t.name}: ${head.stdout.trim().slice(0, 100)}${(await run("git", ["-C", t.dir, "status", "--porcelain", "--untracked-files=no"])).stdout ? " (+ uncommitted changes)" : ""}`);
   }
