@@ -30,7 +30,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** This file: its checks of the check name deep imports in strings on purpose. */
+/** This file: the check-the-check tests below name deep paths in strings on purpose. */
 const SELF = path.join(root, "tests/lint/engine-imports.test.ts");
 
 const EXPORTED = new Set(Object.keys(JSON.parse(fs.readFileSync(path.join(root, "scrub-service/package.json"), "utf8")).exports));
