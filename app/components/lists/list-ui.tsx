@@ -6,6 +6,7 @@ import { ProgressBar as Bar } from "~/components/ui/bar";
 import { isActiveStatus, type ShownStatus } from "scrub-service/domain";
 import { isInvalidNumbersMessage, MAX_MANUAL_NUMBERS, PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 import { formatNumber } from "~/utils/format";
+import type { ListLoadItem } from "~/models/container.server";
 
 /** A card's menu: a <details> disclosure of links (works without JavaScript). */
 export function CardMenu({ label, items }: { label: string; items: Array<{ label: string; to: string }> }) {
@@ -238,20 +239,8 @@ export function CsvFileField({
   );
 }
 
-export interface LoadView {
-  id: string;
-  mode: "add" | "remove" | "replace" | "changes";
-  status: ShownStatus;
-  fileName: string;
-  bytesTotal: number;
-  bytesRead: number;
-  added: number;
-  alreadyPresent: number;
-  removed: number;
-  invalid: number;
-  error: string | null;
-  percent: number;
-}
+/** A list load as its progress card shows it (the model's row, less what the card does not show). */
+export type LoadView = Omit<ListLoadItem, "listId" | "createdAt" | "finishedAt">;
 
 const LOAD_STATUS_TEXT: Record<ShownStatus, string> = {
   queued: "Waiting to start…",
