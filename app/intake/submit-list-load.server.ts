@@ -11,7 +11,7 @@ import type { StoredUpload } from "./upload-store.server";
 
 /*
  * Loading numbers into a list (a container or a DNC list), for every caller (the container and DNC dialogs,
- * the API). The engine does the work (its one normalizer, list_numbers, the list store and Bloom filters);
+ * the API). The engine does the work (its one normalizer, the list blocks, the list store and Bloom filters);
  * the intake only:
  *   1. in one transaction: creates the list when asked, reserves container usage (customers' containers only),
  *      inserts the list_loads row and its audit row,
