@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
+import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, emitRows, parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
+import { EXCHANGE_ENTRIES, exchangeIndex } from "./calling/class-index";
 import { seededRandom } from "../test/random";
 
 
@@ -88,5 +89,81 @@ describe("parseRows fast path (no quote, no CR)", () => {
     const p = parseRows(buf, 0, buf.length, 44, 0, mem);
     expect(p.count).toBe(5000);
     expect(p.codes.buffer).not.toBe(mem);
+  });
+});
+
+describe("emitRows with cells appended to good rows (calling columns, exemption notes)", () => {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  /** Rows of 1–5 fields (header width 5) and 0–~120 bytes: every length mod 4, short and long, some escaped. */
+  function input(r: () => number, d: string, rows: number): string {
+    const lines: string[] = [];
+    for (let i = 0; i < rows; i++) {
+      const npa = r() < 0.1 ? 800 : 200 + Math.floor(r() * 800);
+      const nxx = 200 + Math.floor(r() * 800);
+      const phone = r() < 0.05 ? "1.23457E+9" : `${npa}${nxx}${String(Math.floor(r() * 10_000)).padStart(4, "0")}`;
+      const cells = [phone, "x".repeat(Math.floor(r() * (r() < 0.2 ? 100 : 30)))];
+      const more = Math.floor(r() * 4);
+      for (let c = 0; c < more; c++) cells.push(r() < 0.05 ? "=1+2" : String(i).repeat(Math.floor(r() * 4)));
+      lines.push(cells.join(d));
+    }
+    return lines.join("\n");
+  }
+
+  it("gives each good row its own bytes, padding, its class's cells and its note, as a row-by-row reference does", () => {
+    const r = seededRandom(20261127);
+    for (let round = 0; round < 40; round++) {
+      const d = [",", ";", "|", "\t"][round % 4];
+      const delim = d.charCodeAt(0);
+      // the batch sits at an odd offset of its buffer, and its last row ends at the buffer's end (no word past it)
+      const finalLf = round % 3 !== 0;
+      const text = encoder.encode(input(r, d, 1 + Math.floor(r() * 300)) + (finalLf ? "\n" : ""));
+      const offset = 1 + (round % 3);
+      const buf = new Uint8Array(new SharedArrayBuffer(offset + text.length), offset);
+      buf.set(text);
+      const rows = parseRows(buf, 0, buf.length, delim, 0);
+      const n = rows.count;
+      const classes = new Uint8Array(n);
+      for (let k = 0; k < n; k++) classes[k] = rows.codes[k] < 0 ? CLASS_INVALID : r() < 0.15 ? CLASS_BAD : CLASS_GOOD;
+      // classes of numbers: class 0's cells are three delimiters (the shortest), the others 4–60 bytes
+      const cellTexts = [d + d + d, ...Array.from({ length: 6 }, (_, k) => d + "z".repeat(k) + d + "yes" + d + "2026-11-25T19:30:00Z".slice(0, 1 + Math.floor(r() * 20)) + "q".repeat(Math.floor(r() * 20)))];
+      const encoded = cellTexts.map((t) => encoder.encode(t));
+      const starts = new Uint32Array(encoded.length + 1);
+      const bytes = new Uint8Array(encoded.reduce((sum, e) => sum + e.length, 0));
+      encoded.forEach((e, k) => {
+        starts[k] = k ? starts[k - 1] + encoded[k - 1].length : 0;
+        bytes.set(e, starts[k]);
+      });
+      starts[encoded.length] = bytes.length;
+      const classOf = new Uint16Array(EXCHANGE_ENTRIES);
+      for (let k = 0; k < classOf.length; k++) classOf[k] = 1 + (k % 6);
+      for (let nxx = 200; nxx < 1000; nxx++) classOf[exchangeIndex(800, nxx)] = 0;
+      const notes = ["", "ebr", '"a,b"'];
+      const rowNote = new Uint32Array(n).map(() => Math.floor(r() * notes.length));
+      const withNotes = round % 2 === 1;
+      const base = { rows, classes, reasonIdx: new Uint8Array(n), reasons: ["dnc"], delim, width: 5, end: buf.length, describeInvalid: true };
+      const counts = new Uint32Array(encoded.length);
+      const got = emitRows(buf, { ...base, goodSuffixes: { classOf, bytes, starts, counts }, goodNotes: withNotes ? { rowNote, notes } : undefined }, new SharedArrayBuffer(64));
+      const plain = emitRows(buf, base);
+      // the reference: each good row as the plain emit writes it, then padding, cells and note added to it
+      const plainGood = decoder.decode(plain[0]).split("\n");
+      const expected: string[] = [];
+      const expectedCounts = new Uint32Array(encoded.length);
+      let g = 0;
+      for (let k = 0; k < n; k++) {
+        if (classes[k] !== CLASS_GOOD) continue;
+        const code = rows.codes[k];
+        const npa = Math.floor(code / 10_000_000);
+        const cls = classOf[exchangeIndex(npa, Math.floor(code / 10_000) % 1000)];
+        expectedCounts[cls]++;
+        const pad = d.repeat(Math.max(0, 5 - rows.fields[k]));
+        expected.push(plainGood[g++] + pad + cellTexts[cls] + (withNotes ? d + notes[rowNote[k]] : "") + "\n");
+      }
+      expect(decoder.decode(got[0])).toBe(expected.join(""));
+      expect(Array.from(counts)).toEqual(Array.from(expectedCounts));
+      expect(decoder.decode(got[1])).toBe(decoder.decode(plain[1]));
+      expect(decoder.decode(got[2])).toBe(decoder.decode(plain[2]));
+    }
   });
 });
