@@ -7,7 +7,7 @@ import { parsePhoneNumber } from "libphonenumber-js/max";
 import { timezones } from "libphonenumber-geo-carrier";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../test/random";
-import { numberKind, normalizeCode } from "../normalize";
+import { numberKind, numberRegion, normalizeCode } from "../normalize";
 import { callingClassOf, callingClassTable, timeZonesOf } from "./exchanges";
 
 const GEOGRAPHIC = new Set(["us", "canada", "caribbean"]);
@@ -75,6 +75,28 @@ describe("time zone per exchange", () => {
     expect(timeZonesOf(6845552345)).toEqual(["Pacific/Pago_Pago"]);
     expect(timeZonesOf(6715552345)).toEqual(["Pacific/Guam"]);
     expect(timeZonesOf(3405552345)).toEqual(["America/St_Thomas"]);
+  });
+
+  it("the class table (built from the zone runs) gives every exchange its zone set's class, numbered as first met", () => {
+    const t = callingClassTable();
+    const seen = new Set<string>();
+    const wrong: string[] = [];
+    let next = 1;
+    for (let npa = 200; npa <= 999; npa++) {
+      for (let nxx = 200; nxx <= 999; nxx++) {
+        const n = npa * 10_000_000 + nxx * 10_000;
+        const c = callingClassOf(t.byExchange, n);
+        const zoneSet = numberRegion(n) ? timeZonesOf(n).join("|") : "";
+        if (t.classes[c].zoneSet !== zoneSet || (!zoneSet && c !== 0)) wrong.push(`${npa}-${nxx}: class ${c}, zones ${zoneSet}`);
+        if (!zoneSet) continue;
+        const key = `${t.classes[c].jurisdiction} ${zoneSet}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (c !== next++) wrong.push(`${npa}-${nxx}: class ${c} first met, ${next - 1} expected`);
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(next).toBe(t.classes.length);
   });
 
   it("jurisdictions: the state's rules with the federal one, Canada's alone", () => {

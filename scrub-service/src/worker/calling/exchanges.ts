@@ -13,19 +13,34 @@ export { TIME_ZONE_SOURCE } from "../timezones.generated";
 export { callingClassOf } from "./class-index";
 
 let zoneTable: Int16Array | null = null;
+let runTable: Map<number, Int32Array> | null = null;
+
+/** Per area code, its exchanges from NXX 200 up as runs: zone-set index, count, zone-set index, count, … */
+function zoneRuns(): Map<number, Int32Array> {
+  if (runTable) return runTable;
+  const t = new Map<number, Int32Array>();
+  for (const [npa, runs] of NPA_ZONE_ROWS) {
+    const parts = runs.split(",");
+    const flat = new Int32Array(parts.length * 2);
+    parts.forEach((run, k) => {
+      const star = run.indexOf("*");
+      flat[2 * k] = Number(run.slice(0, star));
+      flat[2 * k + 1] = Number(run.slice(star + 1));
+    });
+    t.set(npa, flat);
+  }
+  return (runTable = t);
+}
 
 /** Zone-set index per exchange (-1: no zone: non-geographic or not in the data). */
 function zones(): Int16Array {
   if (zoneTable) return zoneTable;
   const t = new Int16Array(EXCHANGES).fill(-1);
-  for (const [npa, runs] of NPA_ZONE_ROWS) {
-    let nxx = 200;
-    for (const run of runs.split(",")) {
-      const star = run.indexOf("*");
-      const set = Number(run.slice(0, star));
-      const count = Number(run.slice(star + 1));
-      t.fill(set, exchangeIndex(npa, nxx), exchangeIndex(npa, nxx) + count);
-      nxx += count;
+  for (const [npa, runs] of zoneRuns()) {
+    let i = exchangeIndex(npa, 200);
+    for (let k = 0; k < runs.length; k += 2) {
+      t.fill(runs[k], i, i + runs[k + 1]);
+      i += runs[k + 1];
     }
   }
   return (zoneTable = t);
@@ -62,11 +77,13 @@ let classTable: CallingClassTable | null = null;
 /** Built once per process (~640k entries, 1.3 MB in a SharedArrayBuffer so every worker reads the same copy). */
 export function callingClassTable(): CallingClassTable {
   if (classTable) return classTable;
-  const z = zones();
+  const runsOf = zoneRuns();
   const classes: CallingClass[] = [{ zoneSet: "", zones: [], rules: [], jurisdiction: "" }];
   /** Per jurisdiction: the class of each zone set (0 = not made yet). */
   const byJurisdiction = new Map<string, Uint16Array>();
   const byExchange = new Uint16Array(new SharedArrayBuffer(EXCHANGES * 2));
+  // an area code's exchanges in runs of one zone set (~2,700 runs in all, not 640k entries one by one); classes
+  // are numbered as they are first met, area code and exchange ascending
   for (let npa = 200; npa <= 999; npa++) {
     const region = numberRegion(npa * 10_000_000);
     if (!region) continue;
@@ -75,17 +92,22 @@ export function callingClassTable(): CallingClassTable {
     const jurisdiction = region === "CA" ? "CA" : state && usLike ? `US-${state}` : "US";
     let bySet = byJurisdiction.get(jurisdiction);
     if (!bySet) byJurisdiction.set(jurisdiction, (bySet = new Uint16Array(ZONE_SETS.length)));
-    for (let nxx = 200; nxx <= 999; nxx++) {
-      const i = exchangeIndex(npa, nxx);
-      const set = z[i];
-      if (set < 0) continue;
-      let c = bySet[set];
-      if (c === 0) {
-        c = bySet[set] = classes.length;
-        const zoneSet = ZONE_SETS[set];
-        classes.push({ zoneSet, zones: zoneSet.split("|"), rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null), jurisdiction });
+    const runs = runsOf.get(npa);
+    if (!runs) continue;
+    let i = exchangeIndex(npa, 200);
+    for (let k = 0; k < runs.length; k += 2) {
+      const set = runs[k];
+      const count = runs[k + 1];
+      if (set >= 0) {
+        let c = bySet[set];
+        if (c === 0) {
+          c = bySet[set] = classes.length;
+          const zoneSet = ZONE_SETS[set];
+          classes.push({ zoneSet, zones: zoneSet.split("|"), rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null), jurisdiction });
+        }
+        byExchange.fill(c, i, i + count);
       }
-      byExchange[i] = c;
+      i += count;
     }
   }
   return (classTable = { classes, byExchange });
