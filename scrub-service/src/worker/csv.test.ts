@@ -96,14 +96,14 @@ describe("emitRows with cells appended to good rows (calling columns, exemption 
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  /** Rows of 1–5 fields (header width 5) and 0–~120 bytes: every length mod 4, short and long, some escaped. */
+  /** Rows of 1–5 fields (header width 5) and 0–~320 bytes: every length mod 4, short and long, some escaped. */
   function input(r: () => number, d: string, rows: number): string {
     const lines: string[] = [];
     for (let i = 0; i < rows; i++) {
       const npa = r() < 0.1 ? 800 : 200 + Math.floor(r() * 800);
       const nxx = 200 + Math.floor(r() * 800);
       const phone = r() < 0.05 ? "1.23457E+9" : `${npa}${nxx}${String(Math.floor(r() * 10_000)).padStart(4, "0")}`;
-      const cells = [phone, "x".repeat(Math.floor(r() * (r() < 0.2 ? 100 : 30)))];
+      const cells = [phone, "x".repeat(Math.floor(r() * (r() < 0.2 ? 300 : 30)))];
       const more = Math.floor(r() * 4);
       for (let c = 0; c < more; c++) cells.push(r() < 0.05 ? "=1+2" : String(i).repeat(Math.floor(r() * 4)));
       lines.push(cells.join(d));

@@ -691,13 +691,14 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     }
     if (appended && classes[r] === CLASS_GOOD && escape[r] === 0) {
       // a good row with the appended cells: its bytes, padding to the header's width, its class's cells, its note.
-      // Short rows and the cells (~45 bytes) are copied four bytes at a time (unaligned words through DataViews):
-      // a subarray per copy costs more than the copy, and a byte loop four times the word loop.
+      // Rows up to 256 bytes and the cells (~45 bytes) are copied four bytes at a time (unaligned words through
+      // DataViews): a subarray and a `set` per copy cost more than that (rows of ~80 bytes: ~200 -> ~130 ns/row
+      // with the cells; about even at ~300 bytes), and a byte loop about twice as much.
       const out = outs[0];
       let o = pos[0];
       const rs = rowStart[r];
       const re = rowEnd[r];
-      if (re - rs < 64) {
+      if (re - rs < 256) {
         // whole words, the last one running up to 3 bytes past the row (into bytes the cells overwrite next)
         let i = rs;
         if (overCopy && re + 3 < bufBytes) {
