@@ -10,7 +10,7 @@ import type { Piscina } from "piscina";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
-import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingSummary } from "../worker/calling/columns";
+import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../worker/calling/columns";
 import { callingClassTable } from "../worker/calling/exchanges";
 import { CLASS_GOOD } from "../worker/csv";
 import { decideExemptions, exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
@@ -150,9 +150,11 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   };
   let phoneColumn = "";
   let dedupeWorker: DedupeWorker | null = null;
-  // The calling columns: every class of number evaluated once at the instant (decision 131).
+  // The calling columns: every class of number evaluated once at the instant (decision 131), while the first
+  // batch is parsed (~50 ms on this thread, most of it starting ICU's time zones: see `evaluated`).
   const callingTable = input.calling ? callingClassTable() : null;
-  const calling = callingTable ? evaluateClasses(callingTable, input.calling!.at, reader.delim) : null;
+  let callingEvaluation: CallingEvaluation | null = null;
+  const evaluated = (): CallingEvaluation => (callingEvaluation ??= evaluateClasses(callingTable!, input.calling!.at, reader.delim));
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
   const exemptions = input.exemptions ?? null;
   // each list check's windows (null: never exempted), in the order of the checks
@@ -172,7 +174,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       await outs.writeHead(
         reader.bom,
         column.hasHeader ? { row: reader.firstRowBytes!, delim: reader.delim } : null,
-        goodHeaderExtra(calling ? callingHeaderBytes(reader.delim) : null, exemptions ? reader.delim : null),
+        goodHeaderExtra(callingTable ? callingHeaderBytes(reader.delim) : null, exemptions ? reader.delim : null),
       );
       if (column.hasHeader) reader.skipFirstRow();
     }
@@ -268,7 +270,8 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         return { p, c };
       })();
       classifyChain = classified;
-      const goodSuffixes = calling ? { ...calling.suffixes, counts: freshCounts(callingTable!.classes.length) } : undefined;
+      // this batch's good rows per class of number (the emit adds them up)
+      const callingBatchCounts = callingTable ? freshCounts(callingTable.classes.length) : null;
       const emitted = classified.then(
         ({ p, c }) =>
           input.pool.run({
@@ -283,7 +286,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             width,
             end: batch.end,
             outMem: slot.outMem,
-            goodSuffixes,
+            goodSuffixes: callingBatchCounts ? { ...evaluated().suffixes, counts: callingBatchCounts } : undefined,
             goodNotes: c.notes ? { rowNote: c.notes.rowNote, notes: c.notes.notes } : undefined,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
@@ -294,7 +297,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         const counts = c.counts;
         for (let i = 0; i < REASONS.length; i++) if (c.byReason[i]) progress.reasons[REASONS[i]] += c.byReason[i];
         const ticket = await outs.writeBatch(bufs, counts);
-        if (goodSuffixes) for (let k = 0; k < goodSuffixes.counts.length; k++) callingCounts![k] += goodSuffixes.counts[k];
+        if (callingBatchCounts) for (let k = 0; k < callingBatchCounts.length; k++) callingCounts![k] += callingBatchCounts[k];
         if (c.notes) for (let k = 0; k < byBasis.length; k++) byBasis[k] += c.notes.byBasis[k];
         progress.rowsDone += p.rows.count;
         progress.good += counts[0];
@@ -315,6 +318,9 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         failure ??= e;
       });
       inflight.push(written);
+      // the calling columns' evaluation while the first batch is parsed (its emit needs it; an error in it fails
+      // the scrub here, every promise of the batch being handled by then)
+      if (callingTable) evaluated();
       if (inflight.length >= maxInFlight) await inflight.shift()!.catch(() => {});
     }
     await Promise.allSettled(inflight);
@@ -328,7 +334,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       inputSha256: await reader.sha256(),
       files,
       input: describeInput(reader.info!, String.fromCharCode(delim)),
-      calling: calling ? summarizeCalling(callingTable!, calling, callingCounts!) : null,
+      calling: callingTable ? summarizeCalling(callingTable, evaluated(), callingCounts!) : null,
       exemptions: exemptions ? (Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, byBasis[k]])) as Record<ExemptionBasis, number>) : null,
     };
   } catch (e) {
