@@ -1,0 +1,71 @@
+/**
+ * The calling cells as the emit writes them (one byte string per class, made once per scrub, copied word by word
+ * after each good row) against the answer computed directly for each number: zones from the per-exchange lookup,
+ * evaluateCalling at the instant, isoSecond.
+ */
+import { describe, expect, it } from "vitest";
+import { CLASS_GOOD, emitRows, parseRows } from "../csv";
+import { evaluateClasses, freshCounts } from "./columns";
+import { callingClassOf, callingClassTable, timeZonesOf } from "./exchanges";
+import { evaluateCalling, isoSecond } from "./window";
+
+const NUMBERS = [
+  9072345234, // America/Adak|America/Anchorage: two zones
+  8005552345, // toll-free: no zone, three empty cells
+  3055552345, // Florida
+  6015552345, // Mississippi (a rule on Central Standard Time all year)
+  4165552345, // Toronto
+  2083315234, // Idaho, a split area code
+  6025552345, // Phoenix (no DST)
+  2125552345, // New York
+];
+
+const INSTANTS = [
+  "2026-11-25T19:30:00Z",
+  "2026-03-08T07:30:00Z", // 2:30 a.m. in New York: in the spring-forward gap
+  "2026-03-08T10:59:59Z", // a second before 3 a.m. Pacific after its spring forward
+  "2026-11-01T06:30:00Z", // 1:30 a.m. in New York, fall-back day: a wall time that happens twice
+  "2026-11-01T09:00:00Z",
+];
+
+/** The cells for n at `at`, computed directly (not through the class's memoised bytes). */
+function direct(n: number, at: number, d: string): string {
+  const zones = timeZonesOf(n);
+  if (!zones.length) return d + d + d;
+  const t = callingClassTable();
+  const a = evaluateCalling(zones, t.classes[callingClassOf(t.byExchange, n)].rules, at);
+  const zoneCell = zones.join("|").includes(d) ? `"${zones.join("|")}"` : zones.join("|");
+  return d + zoneCell + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt);
+}
+
+describe("calling cells in good.csv", () => {
+  it("are the direct answer for each number: two zones, toll-free, either side of DST changes, any delimiter", () => {
+    const encoder = new TextEncoder();
+    for (const d of [",", "|", ";"]) {
+      const delim = d.charCodeAt(0);
+      const text = NUMBERS.map((n, i) => `row${i}${d}${n}`).join("\n") + "\n";
+      const buf = encoder.encode(text);
+      const rows = parseRows(buf, 0, buf.length, delim, 1);
+      expect(rows.count).toBe(NUMBERS.length);
+      for (const iso of INSTANTS) {
+        const at = Date.parse(iso);
+        const table = callingClassTable();
+        const evaluation = evaluateClasses(table, at, delim);
+        const counts = freshCounts(table.classes.length);
+        const [good] = emitRows(buf, {
+          rows,
+          classes: new Uint8Array(rows.count).fill(CLASS_GOOD),
+          reasonIdx: new Uint8Array(rows.count),
+          reasons: [""],
+          delim,
+          width: 2,
+          end: buf.length,
+          goodSuffixes: { ...evaluation.suffixes, counts },
+        });
+        const expected = NUMBERS.map((n, i) => `row${i}${d}${n}${direct(n, at, d)}\n`).join("");
+        expect(new TextDecoder().decode(good), `${iso}, delimiter ${d}`).toBe(expected);
+        expect(counts.reduce((s, c) => s + c, 0)).toBe(NUMBERS.length);
+      }
+    }
+  });
+});
