@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { migrateToLatest, openDatabase } from "../../db/client";
 import { EmbeddedListStore } from "../src/lists/embedded-store";
 import { ListManager } from "../src/lists/manager";
+import { createContainer, createUser } from "../src/test/helpers";
 
 const N = Number(process.env.BENCH_NUMBERS ?? 1_000_000);
 const CHUNKS = (process.env.BENCH_CHUNKS ?? "Infinity,50000").split(",").map((c) => Number(c.trim()));
@@ -91,26 +92,7 @@ async function main() {
     const handle = await openDatabase({ dataDir: dir });
     try {
       await migrateToLatest(handle.db);
-      const user = await handle.db
-        .insertInto("users")
-        .values({
-          email: `bench-${process.pid}@example.com`,
-          first_name: "B",
-          last_name: "B",
-          company: "B",
-          phone_number: "",
-          password_hash: "x",
-          role: "NormalUser",
-          status: "Active",
-          email_confirmed: true,
-        } as never)
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const list = await handle.db
-        .insertInto("lists")
-        .values({ kind: "container", user_id: user.id, name: "bench", description: "" })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const list = { id: await createContainer(handle, await createUser(handle), "bench") };
       const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0, loadChunk: chunk });
       const probe = () => handle.db.selectFrom("lists").select(["id", "size", "version"]).where("id", "=", list.id).execute();
       rows.push(await measure("add", chunk, () => manager.change(list.id, "add", a), probe));
