@@ -28,8 +28,7 @@ export function parseListId(value: unknown): number | null {
 }
 
 function containersOf(db: Db, userId: string) {
-  return db
-    .selectFrom("lists")
+  return ownContainers(db, userId)
     .leftJoin("categories", (j) => j.onRef("categories.id", "=", "lists.category_id").on("categories.user_id", "=", userId))
     .select([
       "lists.id",
@@ -40,10 +39,7 @@ function containersOf(db: Db, userId: string) {
       "lists.size",
       "lists.created_at",
       "lists.updated_at",
-    ])
-    .where("lists.kind", "=", "container")
-    .where("lists.user_id", "=", userId)
-    .where("lists.deleted_at", "is", null);
+    ]);
 }
 
 type Row = {
@@ -87,7 +83,7 @@ export async function getContainer(db: Db, { id, userId }: { id: number; userId:
  * container" is (the integration's container check and the wizard's options read it too).
  */
 export function ownContainers(db: Db, userId: string) {
-  return db.selectFrom("lists").where("kind", "=", "container").where("user_id", "=", userId).where("deleted_at", "is", null);
+  return db.selectFrom("lists").where("lists.kind", "=", "container").where("lists.user_id", "=", userId).where("lists.deleted_at", "is", null);
 }
 
 /** The category does not exist or is not the user's. */
@@ -146,9 +142,7 @@ export async function updateContainer(
       updated_at: new Date(),
     })
     .where("id", "=", input.id)
-    .where("kind", "=", "container")
-    .where("user_id", "=", input.userId)
-    .where("deleted_at", "is", null)
+    .where("id", "in", ownContainers(db, input.userId).select("lists.id"))
     .returning("id")
     .executeTakeFirst();
   if (!r) return undefined;
@@ -240,12 +234,9 @@ export async function getContainerLoad(db: Db, { id, userId }: { id: string; use
   if (!isUuid(id)) return undefined;
   const r = await db
     .selectFrom("list_loads")
-    .innerJoin("lists", "lists.id", "list_loads.list_id")
     .select(loadColumns)
     .where("list_loads.id", "=", id)
-    .where("lists.kind", "=", "container")
-    .where("lists.user_id", "=", userId)
-    .where("lists.deleted_at", "is", null)
+    .where("list_loads.list_id", "in", ownContainers(db, userId).select("lists.id"))
     .executeTakeFirst();
   return r && toLoadItem(r);
 }
@@ -254,12 +245,9 @@ export async function getContainerLoad(db: Db, { id, userId }: { id: string; use
 export async function latestContainerLoads(db: Db, userId: string): Promise<Map<number, ListLoadItem>> {
   const rows = await db
     .selectFrom("list_loads")
-    .innerJoin("lists", "lists.id", "list_loads.list_id")
     .select(loadColumns)
     .distinctOn("list_loads.list_id")
-    .where("lists.kind", "=", "container")
-    .where("lists.user_id", "=", userId)
-    .where("lists.deleted_at", "is", null)
+    .where("list_loads.list_id", "in", ownContainers(db, userId).select("lists.id"))
     .orderBy("list_loads.list_id")
     .orderBy("list_loads.created_at", "desc")
     .execute();
