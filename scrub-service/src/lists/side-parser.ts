@@ -1,0 +1,52 @@
+/**
+ * Half of a large list file's parse on a thread of its own (worker/dedupe-thread.ts, its parse-field message): while
+ * this thread parses one batch, the side thread parses the one before, so a 20M-number load's ~3 s of parsing and
+ * normalizing is shared by two cores that otherwise wait for it (decision 162). One batch at a time in flight.
+ */
+import fs from "node:fs";
+import { Worker } from "node:worker_threads";
+import { defaultDedupeThreadPath } from "../dist-paths";
+import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
+
+export class SideParser {
+  private next = 0;
+  private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
+  private failure: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on("message", (p: ParsedField) => {
+      const w = this.waiting.get(p.parsed);
+      this.waiting.delete(p.parsed);
+      w?.resolve(p);
+    });
+    const fail = (e: Error) => {
+      this.failure = e;
+      for (const w of this.waiting.values()) w.reject(e);
+      this.waiting.clear();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`The list file's parse thread ended (exit ${code}).`)));
+  }
+
+  /** A side parser, or null when the built thread file is missing (the caller parses every batch itself). */
+  static start(): SideParser | null {
+    const file = defaultDedupeThreadPath();
+    return fs.existsSync(file) ? new SideParser(new Worker(file)) : null;
+  }
+
+  /** The codes of field `col` of rows buf[start, end) (the buffer shared, never refilled: see BatchReader.release). */
+  parse(buf: Uint8Array, start: number, end: number, delim: number, col: number): Promise<ParsedField> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const m: ParseFieldMessage = { op: "parse-field", id, buf, start, end, delim, col };
+      this.worker.postMessage(m);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners("exit");
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * A list file's batch parsed on the side thread (lists/side-parser.ts is the other end): the phone field's codes of
+ * every row, read by parseRows from the batch's shared buffer while the loading thread reads and parses the next
+ * one (decision 162). The codes come back in the shared results block parseRows allocates (no copy).
+ */
+import { parseRows } from "./csv";
+
+export interface ParseFieldMessage {
+  op: "parse-field";
+  id: number;
+  /** A view of the batch's shared buffer. */
+  buf: Uint8Array;
+  start: number;
+  end: number;
+  delim: number;
+  col: number;
+}
+
+export interface ParsedField {
+  parsed: number;
+  codes: Float64Array;
+  count: number;
+}
+
+export function isParseFieldMessage(m: unknown): m is ParseFieldMessage {
+  return typeof m === "object" && m !== null && (m as { op?: unknown }).op === "parse-field";
+}
+
+export function parseField(m: ParseFieldMessage): ParsedField {
+  const rows = parseRows(m.buf, m.start, m.end, m.delim, m.col);
+  return { parsed: m.id, codes: rows.codes, count: rows.count };
+}
