@@ -121,7 +121,9 @@ export class JobRunner {
     this.pumping = true;
     this.pump()
       // a claim cut off by stop() (the database closing under it) is the shutdown, not a failure
-      .catch((e) => this.stopped || console.warn(`[scrub] claim failed: ${(e as Error).message}`))
+      .catch((e) => {
+        if (!this.stopped) console.warn(`[scrub] claim failed: ${(e as Error).message}`);
+      })
       .finally(() => {
         this.pumping = false;
         if (this.again) {

@@ -382,7 +382,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
         removed += r.removed;
         await turn();
       }
-      for (const part of rebuild ? [] : partsOf(wholeList ? { adds: numbers, removes: numbers.subarray(0, 0) } : sides, step)) {
+      for (const part of rebuild ? [] : partsOf(wholeList ? changeSides("add", numbers) : sides, step)) {
         if (aside) {
           await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part.adds)));
         } else {
