@@ -35,9 +35,14 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       .catch(() => {});
   }, ctx.progressMs);
   try {
+    // a replace (or a first load) makes the file the whole list: its Bloom filter is filled while the file is read
+    const whole = load.mode === "replace" || (load.mode === "add" && (await listSize(ctx, load.list_id)) === 0);
     let file;
     try {
-      file = await numbersOfFile(load.input_path, (b) => (bytes = b));
+      file = await numbersOfFile(load.input_path, {
+        onProgress: (b) => (bytes = b),
+        bloomFor: whole ? (n) => ctx.o.manager.bloomForWholeList(n) : undefined,
+      });
     } catch (e) {
       if (isInputFormatError(e)) throw new ScrubInputError(e.message);
       if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
@@ -66,7 +71,7 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       if (f.layout === "ftc-changes") {
         throw new ScrubInputError("This is an FTC change list (its records say add or delete): apply it as a change list, not as a list of numbers.");
       }
-      await ctx.o.manager.change(load.list_id, load.mode, f.numbers, (s, c) => complete(s, c, c.removed, 0));
+      await ctx.o.manager.change(load.list_id, load.mode, f.numbers, (s, c) => complete(s, c, c.removed, 0), undefined, f.bloom);
     }
   } catch (e) {
     if (e instanceof ListStoreError) metrics().listStoreErrors.inc();
@@ -84,4 +89,9 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
     const list = await ctx.db.selectFrom("lists").select("kind").where("id", "=", load.list_id).executeTakeFirst().catch(() => undefined);
     metrics().listLoads.inc({ list: list?.kind ?? "unknown", status: loadStatus });
   }
+}
+
+async function listSize(ctx: RunContext, listId: number): Promise<number | null> {
+  const row = await ctx.db.selectFrom("lists").select("size").where("id", "=", listId).executeTakeFirst();
+  return row ? Number(row.size) : null;
 }

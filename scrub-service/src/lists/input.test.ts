@@ -8,7 +8,21 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../test/random";
 import { tmpDir } from "../test/helpers";
 import { defaultDedupeThreadPath } from "../dist-paths";
+import zlib from "node:zlib";
+import { BloomFilter } from "../worker/bloom";
 import { numbersOfFile } from "./input";
+
+function listFile(lines: string[], gzip = false): string {
+  const file = path.join(tmpDir("list-input"), gzip ? "numbers.txt.gz" : "numbers.txt");
+  const text = Buffer.from(lines.join("\n") + "\n");
+  fs.writeFileSync(file, gzip ? zlib.gzipSync(text) : text);
+  return file;
+}
+
+function randomNumbers(count: number, seed: number): string[] {
+  const r = seededRandom(seed);
+  return Array.from({ length: count }, () => String(2_000_000_000 + Math.floor(r() * 7_999_999_999)));
+}
 
 describe("list file numbers", () => {
   it("parses every other batch of a large plain file on the side thread, with the same numbers and counts", async () => {
@@ -21,13 +35,46 @@ describe("list file numbers", () => {
       const n = String(2_000_000_000 + Math.floor(r() * 7_999_999_999));
       lines.push(roll < 0.02 ? "" : roll < 0.05 ? "12345" : roll < 0.08 ? `(${n.slice(0, 3)}) ${n.slice(3, 6)}-${n.slice(6)}` : roll < 0.1 ? `${n},x` : n);
     }
-    const file = path.join(tmpDir("list-input"), "numbers.txt");
-    fs.writeFileSync(file, lines.join("\n") + "\n");
-    const here = await numbersOfFile(file, undefined, null, Infinity);
-    const split = await numbersOfFile(file, undefined, null, 1);
+    const file = listFile(lines);
+    const here = await numbersOfFile(file, { sideParseMinBytes: Infinity });
+    const split = await numbersOfFile(file, { sideParseMinBytes: 1 });
     expect(split.numbers.length).toBeGreaterThan(300_000); // random digits: about half are not in service
     expect([split.valid, split.invalid, split.sha256, split.format]).toEqual([here.valid, here.invalid, here.sha256, here.format]);
     expect(split.invalid).toBeGreaterThan(300_000);
     expect(Buffer.compare(Buffer.from(split.numbers.buffer, split.numbers.byteOffset, split.numbers.byteLength), Buffer.from(here.numbers.buffer, here.numbers.byteOffset, here.numbers.byteLength))).toBe(0);
+  });
+
+  it("fills the caller's Bloom filter with the file's numbers as it is read, sized from the first batch", async () => {
+    // valid numbers, repeats and junk: the filter must hold exactly the distinct valid numbers, every batch of them
+    const lines = randomNumbers(600_000, 7).flatMap((n, i) => (i % 10 === 0 ? [n, n] : i % 13 === 0 ? [n, "not a number"] : [n]));
+    const file = listFile(lines);
+    const estimates: number[] = [];
+    const f = await numbersOfFile(file, {
+      sideParseMinBytes: 1,
+      bloomFor: (n) => {
+        estimates.push(n);
+        return BloomFilter.create(n);
+      },
+    });
+    expect(estimates).toHaveLength(1);
+    expect(estimates[0] / f.valid).toBeGreaterThan(0.8); // from one batch's rows per byte
+    expect(estimates[0] / f.valid).toBeLessThan(1.25);
+    expect(f.bloom).not.toBeNull();
+    await f.bloom!.filled;
+    const reference = BloomFilter.create(estimates[0]);
+    reference.addAll(f.numbers);
+    expect(Buffer.compare(Buffer.from(f.bloom!.bloom.bits.buffer as SharedArrayBuffer), Buffer.from(reference.bits.buffer as SharedArrayBuffer))).toBe(0);
+    expect(f.numbers.every((x) => f.bloom!.bloom.has(x))).toBe(true);
+  });
+
+  it("makes no filter when the file is parsed on one thread, compressed, or the caller declines", async () => {
+    const lines = randomNumbers(200_000, 8);
+    const asked = (file: string, sideParseMinBytes: number, give = true) =>
+      numbersOfFile(file, { sideParseMinBytes, bloomFor: (n) => (give ? BloomFilter.create(n) : null) });
+    expect((await asked(listFile(lines), Infinity)).bloom).toBeNull();
+    expect((await asked(listFile(lines, true), 1)).bloom).toBeNull();
+    const declined = await asked(listFile(lines), 1, false);
+    expect(declined.bloom).toBeNull();
+    expect(declined.numbers.length).toBeGreaterThan(50_000);
   });
 });

@@ -3,11 +3,13 @@
  * product's normalizer, returned sorted and distinct (4 bytes per distinct number while collecting… as
  * Float64: 8 bytes; a 20M-number file holds ~160 MB for the sort).
  */
-import { defaultPhoneColumn, parseRows, splitCells } from "../worker/csv";
+import { defaultPhoneColumn, parseRows, rowsMemForRows, splitCells } from "../worker/csv";
 import { delimiterLabel, encodingLabel, formatLabel } from "../pipeline/input/detect";
 import { normalizeCode } from "../worker/normalize";
 import { BatchReader, headersOf } from "../pipeline/read";
 import { SideParser } from "./side-parser";
+import type { BloomFilter } from "../worker/bloom";
+import type { PrefilledBloom } from "./blooms";
 
 export interface NumbersOfFile {
   /** Sorted, distinct. */
@@ -25,6 +27,8 @@ export interface NumbersOfFile {
   /** Detected text encoding and delimiter (labels). */
   encoding: string;
   delimiter: string;
+  /** The filter `bloomFor` made, filled (once `filled` settles) with every number in `numbers`; null if none was made. */
+  bloom: PrefilledBloom | null;
 }
 
 const DELIMITER_NAMES: Record<number, string> = { 44: "comma", 59: "semicolon", 9: "tab", 124: "pipe" };
@@ -175,12 +179,28 @@ class Numbers {
   buf = sharedFloat64(1 << 16);
   n = 0;
   push(x: number): void {
-    if (this.n === this.buf.length) {
-      const bigger = sharedFloat64(this.buf.length * 2);
-      bigger.set(this.buf);
-      this.buf = bigger;
-    }
+    if (this.n === this.buf.length) this.reserve(this.buf.length * 2);
     this.buf[this.n++] = x;
+  }
+  /** Room for `length` numbers in all. */
+  reserve(length: number): void {
+    if (length <= this.buf.length) return;
+    const bigger = sharedFloat64(length);
+    bigger.set(this.buf.subarray(0, this.n));
+    this.buf = bigger;
+  }
+  /** Appends codes[0, count) that are numbers (≥ 0); returns how many. */
+  takeValid(codes: Float64Array, count: number): number {
+    if (this.n + count > this.buf.length) this.reserve(Math.max(this.n + count, this.buf.length * 2));
+    const buf = this.buf;
+    const from = this.n;
+    let n = from;
+    for (let r = 0; r < count; r++) {
+      const x = codes[r];
+      if (x >= 0) buf[n++] = x;
+    }
+    this.n = n;
+    return n - from;
   }
   /**
    * Sorted and distinct, in place: a view of the collection's buffer, not a copy (a 20M-number list's copy cost
@@ -211,15 +231,12 @@ function without(a: Float64Array, b: Float64Array): Float64Array {
  * column, one number per line, an FTC full list (`NPA,NXXXXXX`) or an FTC change list (its deletions in
  * `removals`). `manyMembers`: every file of a zip is read (the FTC's per-area-code files).
  */
-export async function numbersOfFile(
-  path: string,
-  onProgress?: (bytesRead: number, total: number) => void,
-  column?: string | null,
-  /** From this many bytes every other batch is parsed on a side thread (tests lower it). */
-  sideParseMinBytes = SIDE_PARSE_MIN_BYTES,
-): Promise<NumbersOfFile> {
+export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {}): Promise<NumbersOfFile> {
+  const { onProgress, column, sideParseMinBytes = SIDE_PARSE_MIN_BYTES, bloomFor } = opts;
   const reader = new BatchReader(path, undefined, undefined, { manyMembers: true });
   let side: SideParser | null = null;
+  // (declared through `as`: it is set in a callback, which narrowing from a plain `= null` would not see)
+  let prefill = null as { bloom: BloomFilter; adds: Promise<void>[] } | null;
   try {
     await reader.open();
     let col = 0;
@@ -244,29 +261,46 @@ export async function numbersOfFile(
     let invalid = 0;
     // the last action per number wins when a change list names a number twice
     const lastAction = layout === "ftc-changes" ? new Map<number, "add" | "delete">() : null;
-    const take = (codes: Float64Array, count: number) => {
-      for (let r = 0; r < count; r++) {
-        const x = codes[r];
-        if (x < 0) invalid++;
-        else adds.push(x);
-      }
-    };
     // a large plain list: every other batch is parsed on a side thread (order does not matter: the numbers are
     // sorted and counted after)
     side = layout === "csv" && reader.size >= sideParseMinBytes ? SideParser.start() : null;
+    // the caller's Bloom filter, sized from the first batch, gets every batch's numbers on the side thread as the
+    // file is read (it has time: this thread reads, hashes and collects besides its share of the parse)
+    const plainFile = info.format === "csv" && info.container === "none";
+    let wantsBloom = !!(side && bloomFor && plainFile);
+    // rows per byte of the first batch read: the results of later batches are sized for their rows (a list file's
+    // rows are shorter than parseRows expects), and the numbers' buffer for the whole file (no doubling)
+    let rowsPerByte = 0;
+    const take = (codes: Float64Array, count: number, batchBytes: number) => {
+      const first = rowsPerByte === 0;
+      rowsPerByte ||= count / Math.max(1, batchBytes);
+      const valid = adds.takeValid(codes, count);
+      invalid += count - valid;
+      const estimate = Math.round((valid * reader.size) / Math.max(1, batchBytes));
+      if (first && plainFile) adds.reserve(Math.ceil(estimate * 1.05) + 1024);
+      if (wantsBloom && !prefill) {
+        wantsBloom = false;
+        const bloom = bloomFor!(estimate);
+        if (bloom) prefill = { bloom, adds: [] };
+      }
+      if (prefill) prefill.adds.push(side!.addToBloom(prefill.bloom.shared, codes, count));
+    };
+    const rowsOf = (batchBytes: number) => (rowsPerByte ? Math.ceil(batchBytes * rowsPerByte * 1.1) + 64 : undefined);
     let onSide: Promise<void> | null = null;
     for (;;) {
       const batch = await reader.next();
       if (!batch) break;
+      const batchBytes = batch.end - batch.start;
       if (layout === "csv" && side && !onSide) {
-        onSide = side.parse(batch.buf, batch.start, batch.end, reader.delim, col).then((p) => {
-          take(p.codes, p.count);
+        onSide = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, rowsOf(batchBytes)).then((p) => {
+          take(p.codes, p.count, batchBytes);
           onSide = null;
         });
         onSide.catch(() => {});
       } else if (layout === "csv") {
-        const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, col);
-        take(rows.codes, rows.count);
+        const rows = rowsOf(batchBytes);
+        const parsed = parseRows(batch.buf, batch.start, batch.end, reader.delim, col, rows ? new SharedArrayBuffer(rowsMemForRows(rows)) : undefined);
+        take(parsed.codes, parsed.count, batchBytes);
       } else {
         const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
         for (let r = 0; r < rows.count; r++) {
@@ -288,6 +322,7 @@ export async function numbersOfFile(
       onProgress?.(batch.fileOffset, reader.size);
     }
     await onSide;
+    if (prefill) prefill.adds.push(side!.addToBloom(prefill.bloom.shared, new Float64Array(0), 0, true));
     let numbers = adds.sorted();
     let valid = adds.n;
     let removals: Float64Array | null = null;
@@ -301,22 +336,47 @@ export async function numbersOfFile(
       removals = without(removals, finalAdds);
       valid -= distinctAdds - numbers.length; // additions a later deletion undid are not "already present"
     }
+    const p = prefill;
+    const filled = p && Promise.all(p.adds).then(() => {});
+    filled?.catch(() => {}); // a failure is the list manager's to see: it then fills the filter itself
     return {
       numbers,
       removals,
+      bloom: p && filled ? { bloom: p.bloom, filled } : null,
       valid,
       invalid,
       bytes: reader.size,
       sha256: await reader.sha256(),
-      format: info.format === "csv" && info.container === "none" ? format : `${format} · ${formatLabel(info)}`,
+      format: plainFile ? format : `${format} · ${formatLabel(info)}`,
       layout,
       encoding: encodingLabel(info),
       delimiter: delimiterLabel(String.fromCharCode(reader.delim)),
     };
+  } catch (e) {
+    prefill = null;
+    throw e;
   } finally {
-    await side?.close();
+    // the side thread lives on until it has put the last batch into the filter
+    const p = prefill;
+    if (side && p) {
+      const s = side;
+      void Promise.allSettled(p.adds).then(() => s.close());
+    } else await side?.close();
     await reader.close();
   }
+}
+
+export interface NumbersOfFileOptions {
+  onProgress?: (bytesRead: number, total: number) => void;
+  /** The phone column of a CSV with a header row (default: the product's guess). */
+  column?: string | null;
+  /** From this many bytes every other batch is parsed on a side thread (tests lower it). */
+  sideParseMinBytes?: number;
+  /**
+   * A Bloom filter for about this many numbers (null: none) to be filled with the file's numbers while it is read:
+   * asked only when the file is parsed on two threads (a large, uncompressed plain list); see `bloom`.
+   */
+  bloomFor?: (estimatedNumbers: number) => BloomFilter | null;
 }
 
 /** A list file this large has every other batch parsed on a side thread (the thread costs ~30–50 ms to start). */

@@ -73,10 +73,11 @@ function areaSlot(npa: number): number {
   return AREA_SLOTS[npa];
 }
 
-/** Restore script: bytes of records per call, calls and bytes per pipeline. */
+/** Restore script: bytes of records per call, calls and bytes per pipeline, pipelines in flight. */
 const RESTORE_BYTES = 1 << 20;
 const RESTORE_CALLS = 100;
 const RESTORE_PIPELINE_BYTES = 8 << 20;
+const RESTORE_ROUNDS = 2;
 
 /** True when c is strictly increasing and above `after` (sorted, distinct, continuing the previous chunk). */
 function increasingAfter(c: Float64Array, after: number): boolean {
@@ -478,6 +479,8 @@ export class RedisListStore implements ListStore {
     await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
+    // restore rounds sent and not yet answered (see restoreSets)
+    const flight: Promise<unknown>[] = [];
     try {
       const rdb = await this.rdbVersion();
       // Sorted, distinct input (every caller's): each set of the new generation is written whole with
@@ -509,11 +512,13 @@ export class RedisListStore implements ListStore {
         const lastKey = Math.floor(last / 10_000);
         let cut = data.length;
         while (cut > 0 && Math.floor(data[cut - 1] / 10_000) === lastKey) cut--;
-        await this.restoreSets(prefix, data.subarray(0, cut), rdb);
+        await this.restoreSets(prefix, data.subarray(0, cut), rdb, flight);
         pending = data.slice(cut);
       }
-      if (pending.length) await this.restoreSets(prefix, pending, rdb);
+      if (pending.length) await this.restoreSets(prefix, pending, rdb, flight);
+      await Promise.all(flight);
     } catch (e) {
+      await Promise.allSettled(flight); // nothing lands after the generation is deleted
       await this.deleteGeneration(listId, gen).catch(() => {});
       throw e;
     }
@@ -569,9 +574,10 @@ export class RedisListStore implements ListStore {
   /**
    * Creates the NPA-NXX sets of sorted, distinct numbers (each group complete) with RESTORE … REPLACE of a
    * DUMP payload: an intset of int16 line numbers (what SADD builds; Redis converts a set over
-   * set-max-intset-entries to a hash table on load, as SADD would).
+   * set-max-intset-entries to a hash table on load, as SADD would). Returns once its rounds are sent, with at most
+   * RESTORE_ROUNDS in `flight` unanswered; the caller awaits the rest.
    */
-  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number): Promise<void> {
+  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number, flight: Promise<unknown>[]): Promise<void> {
     let i = 0;
     while (i < numbers.length) {
       // one round of script calls, each one area code's records (≤ RESTORE_BYTES)
@@ -594,10 +600,14 @@ export class RedisListStore implements ListStore {
         total += records.length;
         i = j;
       }
-      await this.all(
+      // RESTORE_ROUNDS rounds in flight: the next round's payloads are built while Redis restores the last one's
+      if (flight.length >= RESTORE_ROUNDS) await flight.shift();
+      const round = this.all(
         "restore",
         calls.map(([k, records]) => () => this.scripts.scrubRestore(k, k, records)),
       );
+      round.catch(() => {}); // awaited through `flight`
+      flight.push(round);
     }
   }
 

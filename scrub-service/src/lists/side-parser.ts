@@ -2,27 +2,39 @@
  * Half of a large list file's parse on a thread of its own (worker/dedupe-thread.ts, its parse-field message): while
  * this thread parses one batch, the side thread parses the one before, so a 20M-number load's ~3 s of parsing and
  * normalizing is shared by two cores that otherwise wait for it (decision 162). One batch at a time in flight.
+ * The same thread can also put each parsed batch's numbers into a Bloom filter (bloom-add) as the file is read.
  */
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
+import type { SharedBloom } from "../worker/bloom";
+import type { BloomAddMessage, BloomAdded } from "../worker/bloom-messages";
 import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
 
 export class SideParser {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
+  private bloomWaiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  /** Each filter's name on the thread (see BloomAddMessage.filter). */
+  private filters = new WeakMap<SharedArrayBuffer, number>();
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
-    worker.on("message", (p: ParsedField) => {
+    worker.on("message", (p: ParsedField | BloomAdded) => {
+      if ("bloomed" in p) {
+        this.bloomWaiting.get(p.bloomed)?.resolve();
+        this.bloomWaiting.delete(p.bloomed);
+        return;
+      }
       const w = this.waiting.get(p.parsed);
       this.waiting.delete(p.parsed);
       w?.resolve(p);
     });
     const fail = (e: Error) => {
       this.failure = e;
-      for (const w of this.waiting.values()) w.reject(e);
+      for (const w of [...this.waiting.values(), ...this.bloomWaiting.values()]) w.reject(e);
       this.waiting.clear();
+      this.bloomWaiting.clear();
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`The list file's parse thread ended (exit ${code}).`)));
@@ -34,13 +46,32 @@ export class SideParser {
     return fs.existsSync(file) ? new SideParser(new Worker(file)) : null;
   }
 
-  /** The codes of field `col` of rows buf[start, end) (the buffer shared, never refilled: see BatchReader.release). */
-  parse(buf: Uint8Array, start: number, end: number, delim: number, col: number): Promise<ParsedField> {
+  /**
+   * The codes of field `col` of rows buf[start, end) (the buffer shared, never refilled: see BatchReader.release);
+   * `rows`: about how many rows it holds, when known (the results are sized for them instead of grown).
+   */
+  parse(buf: Uint8Array, start: number, end: number, delim: number, col: number, rows?: number): Promise<ParsedField> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      const m: ParseFieldMessage = { op: "parse-field", id, buf, start, end, delim, col };
+      const m: ParseFieldMessage = { op: "parse-field", id, buf, start, end, delim, col, rows };
+      this.worker.postMessage(m);
+    });
+  }
+
+  /**
+   * Adds a parsed batch's numbers (`codes` in shared memory, invalid ones skipped) to `bloom`, after the work posted
+   * before; `last` (the file's last call, with or without codes): the filter is complete once it settles.
+   */
+  addToBloom(bloom: SharedBloom, codes: Float64Array, count: number, last = false): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    let filter = this.filters.get(bloom.sab);
+    if (filter === undefined) this.filters.set(bloom.sab, (filter = id));
+    return new Promise((resolve, reject) => {
+      this.bloomWaiting.set(id, { resolve, reject });
+      const m: BloomAddMessage = { op: "bloom-add", id, filter, bloom, codes, count, last };
       this.worker.postMessage(m);
     });
   }
@@ -48,5 +79,9 @@ export class SideParser {
   async close(): Promise<void> {
     this.worker.removeAllListeners("exit");
     await this.worker.terminate();
+    const closed = new Error("The list file's parse thread was closed.");
+    for (const w of [...this.waiting.values(), ...this.bloomWaiting.values()]) w.reject(closed);
+    this.waiting.clear();
+    this.bloomWaiting.clear();
   }
 }

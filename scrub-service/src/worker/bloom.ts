@@ -22,7 +22,7 @@ const PREFETCH = 256;
 /** The partitioned fill's region: what one partition's bits span (fits the L2 cache). */
 const REGION_BYTES = 128 * 1024;
 /** Numbers bucketed at a time by the partitioned fill (two Uint32Array of this length). */
-const PARTITION_CHUNK = 1 << 21;
+export const PARTITION_CHUNK = 1 << 21;
 /** Below this many numbers a fill is not partitioned. */
 const PARTITIONED_MIN = 65_536;
 
@@ -65,12 +65,17 @@ export class BloomFilter {
 
   /** Sized for `capacity` numbers at false-positive rate `fp` (bits rounded up to a power of two). */
   static create(capacity: number, fp = 0.01): BloomFilter {
+    const { mask, k } = BloomFilter.shape(capacity, fp);
+    return new BloomFilter({ sab: new SharedArrayBuffer((mask + 1) / 8), mask, k });
+  }
+
+  /** The bits (mask = m - 1) and k that create(capacity, fp) gives. */
+  static shape(capacity: number, fp = 0.01): { mask: number; k: number } {
     const n = Math.max(1024, capacity);
     const want = Math.ceil((-n * Math.log(fp)) / (Math.LN2 * Math.LN2));
     let m = BLOCK_BITS;
     while (m < want) m *= 2;
-    const k = Math.max(1, Math.min(12, Math.round((m / n) * Math.LN2)));
-    return new BloomFilter({ sab: new SharedArrayBuffer(m / 8), mask: m - 1, k });
+    return { mask: m - 1, k: Math.max(1, Math.min(12, Math.round((m / n) * Math.LN2))) };
   }
 
   get sizeBits(): number {

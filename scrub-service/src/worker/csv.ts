@@ -211,8 +211,8 @@ for (const c of [61, 43, 45, 64, 9, CR, LF, 0]) DANGEROUS_START[c] = 1;
  * results as parseRowsGeneral (a test compares them), ~3× faster.
  */
 function parsePlainRows(buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number, mem?: SharedArrayBuffer): ParsedRows {
-  let cap = rowsCapacity(end - start);
-  let { codes, rowStart, rowEnd, fields, escape } = allocRows(cap, mem);
+  let { codes, rowStart, rowEnd, fields, escape } = allocRows(rowsCapacity(end - start), mem);
+  let cap = codes.length;
   // Fields are found four bytes at a time (see nextBreak) up to the last whole aligned word; bytewise after it.
   const words = LITTLE_ENDIAN && buf.byteOffset % 4 === 0 ? new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2) : null;
   const wordEnd = words ? Math.min(end, words.length * 4) : 0;
@@ -300,8 +300,8 @@ export function parseRowsGeneral(
 ): ParsedRows {
   // One shared block (no copy when posted between threads): codes | rowStart | rowEnd | fields | escape.
   // Sized for rows of ~24 bytes; grown (rarely) when rows are shorter.
-  let cap = rowsCapacity(end - start);
-  let { codes, rowStart, rowEnd, fields, escape } = allocRows(cap, mem);
+  let { codes, rowStart, rowEnd, fields, escape } = allocRows(rowsCapacity(end - start), mem);
+  let cap = codes.length;
   let n = 0;
   let i = start;
   while (i < end) {
@@ -386,6 +386,11 @@ export function rowsMemBytes(bytes: number): number {
   return rowsCapacity(bytes) * ROW_BYTES;
 }
 
+/** Bytes of a results block holding `rows` rows (for rows shorter than rowsCapacity expects, e.g. a list file's). */
+export function rowsMemForRows(rows: number): number {
+  return Math.ceil(rows) * ROW_BYTES;
+}
+
 /** Rows shorter than expected: a block twice as big, holding the rows so far. */
 function growRows(rows: ReturnType<typeof allocRows>): ReturnType<typeof allocRows> {
   const grown = allocRows(rows.codes.length * 2);
@@ -397,8 +402,10 @@ function growRows(rows: ReturnType<typeof allocRows>): ReturnType<typeof allocRo
   return grown;
 }
 
+/** The results block for at least `cap` rows: `reuse` when it holds that many (then as many rows as it holds). */
 function allocRows(cap: number, reuse?: SharedArrayBuffer) {
   const mem = reuse && reuse.byteLength >= cap * ROW_BYTES ? reuse : new SharedArrayBuffer(cap * ROW_BYTES);
+  cap = Math.floor(mem.byteLength / ROW_BYTES);
   return {
     codes: new Float64Array(mem, 0, cap),
     rowStart: new Uint32Array(mem, cap * 8, cap),

@@ -1,11 +1,12 @@
 // The scrub's side thread, built to scrub-service/dist/dedupe-thread.mjs: the duplicate check (decision 017),
-// the SHA-256s of the input and the results (decision 090), a loaded list's Bloom filter and every other batch of a
-// list file's parse (decision 162). Messages are handled in posting order: batches are
-// answered in input order, so "first occurrence wins" holds, and each file's bytes are hashed in order.
+// the SHA-256s of the input and the results (decision 090), a loaded list's Bloom filter (whole, or batch by batch
+// while its file is parsed) and every other batch of a list file's parse (decision 162). Messages are handled in
+// posting order: batches are answered in input order, so "first occurrence wins" holds, and each file's bytes are
+// hashed in order.
 import { parentPort } from "node:worker_threads";
 import { NumberSet } from "./number-set";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
-import { fillBloom, isBloomFillMessage, type BloomFillMessage } from "./bloom-messages";
+import { addCodesToBloom, fillBloom, isBloomAddMessage, isBloomFillMessage, type BloomAddMessage, type BloomFillMessage } from "./bloom-messages";
 import { isParseFieldMessage, parseField, type ParseFieldMessage } from "./parse-messages";
 import { isSha256Message, sha256Handler, type Sha256Message } from "./sha256-messages";
 
@@ -20,10 +21,11 @@ interface Batch {
 lowerThisThreadPriority();
 const seen = new NumberSet();
 const sha256 = sha256Handler((d) => parentPort!.postMessage(d));
-parentPort!.on("message", (m: Batch | Sha256Message | BloomFillMessage | ParseFieldMessage) => {
+parentPort!.on("message", (m: Batch | Sha256Message | BloomFillMessage | BloomAddMessage | ParseFieldMessage) => {
   if (isSha256Message(m)) return sha256(m);
   if (isBloomFillMessage(m)) return parentPort!.postMessage({ filled: fillBloom(m) });
   if (isParseFieldMessage(m)) return parentPort!.postMessage(parseField(m));
+  if (isBloomAddMessage(m)) return parentPort!.postMessage(addCodesToBloom(m));
   seen.addMany(m.codes, m.count, m.out);
   parentPort!.postMessage(m.id);
 });
