@@ -174,6 +174,21 @@ const LAYOUT_NAMES: Record<Exclude<ListFileLayout, "csv">, string> = {
   "ftc-changes": "FTC change list (additions and deletions)",
 };
 
+/**
+ * parseRows's results blocks, reused from batch to batch: a 20M-number file is ~60 blocks of ~8 MB, and allocating
+ * each (shared memory, outside the heap) cost garbage collections on the loading thread.
+ */
+class ResultsPool {
+  private free: SharedArrayBuffer[] = [];
+  get(bytes: number): SharedArrayBuffer {
+    const i = this.free.findIndex((b) => b.byteLength >= bytes);
+    return i >= 0 ? this.free.splice(i, 1)[0] : new SharedArrayBuffer(bytes);
+  }
+  put(block: SharedArrayBuffer | undefined): void {
+    if (block) this.free.push(block);
+  }
+}
+
 /** Growable Float64 collection of numbers, in shared memory. */
 class Numbers {
   buf = sharedFloat64(1 << 16);
@@ -271,7 +286,9 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
     // rows per byte of the first batch read: the results of later batches are sized for their rows (a list file's
     // rows are shorter than parseRows expects), and the numbers' buffer for the whole file (no doubling)
     let rowsPerByte = 0;
-    const take = (codes: Float64Array, count: number, batchBytes: number) => {
+    const results = new ResultsPool();
+    /** A batch's codes collected; `mem`: the pooled results block they are in (reused once nothing reads it). */
+    const take = (codes: Float64Array, count: number, batchBytes: number, mem: SharedArrayBuffer | undefined) => {
       const first = rowsPerByte === 0;
       rowsPerByte ||= count / Math.max(1, batchBytes);
       const valid = adds.takeValid(codes, count);
@@ -283,24 +300,29 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
         const bloom = bloomFor!(estimate);
         if (bloom) prefill = { bloom, adds: [] };
       }
-      if (prefill) prefill.adds.push(side!.addToBloom(prefill.bloom.shared, codes, count));
+      if (!prefill) return results.put(mem);
+      const added = side!.addToBloom(prefill.bloom.shared, codes, count);
+      prefill.adds.push(added);
+      added.then(() => results.put(mem), () => {});
     };
-    const rowsOf = (batchBytes: number) => (rowsPerByte ? Math.ceil(batchBytes * rowsPerByte * 1.1) + 64 : undefined);
+    const resultsFor = (batchBytes: number) =>
+      rowsPerByte ? results.get(rowsMemForRows(Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
     let onSide: Promise<void> | null = null;
     for (;;) {
       const batch = await reader.next();
       if (!batch) break;
       const batchBytes = batch.end - batch.start;
       if (layout === "csv" && side && !onSide) {
-        onSide = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, rowsOf(batchBytes)).then((p) => {
-          take(p.codes, p.count, batchBytes);
+        const mem = resultsFor(batchBytes);
+        onSide = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, mem).then((p) => {
+          take(p.codes, p.count, batchBytes, mem);
           onSide = null;
         });
         onSide.catch(() => {});
       } else if (layout === "csv") {
-        const rows = rowsOf(batchBytes);
-        const parsed = parseRows(batch.buf, batch.start, batch.end, reader.delim, col, rows ? new SharedArrayBuffer(rowsMemForRows(rows)) : undefined);
-        take(parsed.codes, parsed.count, batchBytes);
+        const mem = resultsFor(batchBytes);
+        const parsed = parseRows(batch.buf, batch.start, batch.end, reader.delim, col, mem);
+        take(parsed.codes, parsed.count, batchBytes, mem);
       } else {
         const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
         for (let r = 0; r < rows.count; r++) {

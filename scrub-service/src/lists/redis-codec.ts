@@ -52,9 +52,13 @@ export function packByArea(numbers: Float64Array, ix: ArrayLike<number>): { pack
   return { packed: b.subarray(0, o), order };
 }
 
-/** CRC-64/Jones (reflected, init 0) as Redis signs DUMP payloads: two 32-bit halves per table entry. */
-const CRC_LO = new Uint32Array(256);
-const CRC_HI = new Uint32Array(256);
+/**
+ * CRC-64/Jones (reflected, init 0) as Redis signs DUMP payloads, two 32-bit halves per table entry, read eight bytes
+ * at a time ("slicing by 8": table k is the CRC of a byte followed by k zero bytes). Byte at a time it cost ~170 ms of
+ * a 20M-number load's 46 MB of payloads.
+ */
+const CRC_LO = new Uint32Array(8 * 256);
+const CRC_HI = new Uint32Array(8 * 256);
 for (let i = 0; i < 256; i++) {
   let lo = i;
   let hi = 0;
@@ -70,18 +74,56 @@ for (let i = 0; i < 256; i++) {
   CRC_LO[i] = lo;
   CRC_HI[i] = hi;
 }
+for (let t = 1; t < 8; t++) {
+  for (let i = 0; i < 256; i++) {
+    const lo = CRC_LO[(t - 1) * 256 + i];
+    const hi = CRC_HI[(t - 1) * 256 + i];
+    const idx = lo & 0xff;
+    CRC_LO[t * 256 + i] = (((lo >>> 8) | (hi << 24)) ^ CRC_LO[idx]) >>> 0;
+    CRC_HI[t * 256 + i] = ((hi >>> 8) ^ CRC_HI[idx]) >>> 0;
+  }
+}
+
+/** The CRC-64 of b[from, to) as [low, high] 32-bit halves. */
+export function crc64(b: Uint8Array, from: number, to: number): [number, number] {
+  crcInto(b, from, to, CRC_OUT);
+  return [CRC_OUT[0], CRC_OUT[1]];
+}
 
 /** Writes the CRC-64 of b[from, to) little-endian at b[to]. */
 export function signPayload(b: Buffer, from: number, to: number): void {
+  crcInto(b, from, to, CRC_OUT); // no array per payload: a 20M-number list has 349k of them
+  b.writeUInt32LE(CRC_OUT[0], to);
+  b.writeUInt32LE(CRC_OUT[1], to + 4);
+}
+
+const CRC_OUT = new Uint32Array(2);
+
+function crcInto(b: Uint8Array, from: number, to: number, out: Uint32Array): void {
   let lo = 0;
   let hi = 0;
-  for (let i = from; i < to; i++) {
+  let i = from;
+  for (; i + 8 <= to; i += 8) {
+    const a = lo ^ (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24));
+    const c = hi ^ (b[i + 4] | (b[i + 5] << 8) | (b[i + 6] << 16) | (b[i + 7] << 24));
+    const t7 = 7 * 256 + (a & 0xff);
+    const t6 = 6 * 256 + ((a >>> 8) & 0xff);
+    const t5 = 5 * 256 + ((a >>> 16) & 0xff);
+    const t4 = 4 * 256 + (a >>> 24);
+    const t3 = 3 * 256 + (c & 0xff);
+    const t2 = 2 * 256 + ((c >>> 8) & 0xff);
+    const t1 = 256 + ((c >>> 16) & 0xff);
+    const t0 = c >>> 24;
+    lo = CRC_LO[t7] ^ CRC_LO[t6] ^ CRC_LO[t5] ^ CRC_LO[t4] ^ CRC_LO[t3] ^ CRC_LO[t2] ^ CRC_LO[t1] ^ CRC_LO[t0];
+    hi = CRC_HI[t7] ^ CRC_HI[t6] ^ CRC_HI[t5] ^ CRC_HI[t4] ^ CRC_HI[t3] ^ CRC_HI[t2] ^ CRC_HI[t1] ^ CRC_HI[t0];
+  }
+  for (; i < to; i++) {
     const idx = (lo ^ b[i]) & 0xff;
     lo = ((lo >>> 8) | (hi << 24)) ^ CRC_LO[idx];
     hi = (hi >>> 8) ^ CRC_HI[idx];
   }
-  b.writeUInt32LE(lo >>> 0, to);
-  b.writeUInt32LE(hi >>> 0, to + 4);
+  out[0] = lo;
+  out[1] = hi;
 }
 
 /**

@@ -79,6 +79,18 @@ const RESTORE_CALLS = 100;
 const RESTORE_PIPELINE_BYTES = 8 << 20;
 const RESTORE_ROUNDS = 2;
 
+/**
+ * a then b as one array: a view when b follows a in the same memory (the chunks of one sorted array, as a load's
+ * are: copying them cost 160 MB of allocation for a 20M-number list), else a copy.
+ */
+function joined(a: Float64Array, b: Float64Array): Float64Array {
+  if (a.buffer === b.buffer && a.byteOffset + a.byteLength === b.byteOffset) return new Float64Array(a.buffer, a.byteOffset, a.length + b.length);
+  const out = new Float64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 /** True when c is strictly increasing and above `after` (sorted, distinct, continuing the previous chunk). */
 function increasingAfter(c: Float64Array, after: number): boolean {
   let prev = after;
@@ -502,18 +514,13 @@ export class RedisListStore implements ListStore {
           await this.writeSets(prefix, c, "sadd");
           continue;
         }
-        let data = c;
-        if (pending.length) {
-          data = new Float64Array(pending.length + c.length);
-          data.set(pending);
-          data.set(c, pending.length);
-        }
+        const data = pending.length ? joined(pending, c) : c;
         last = data[data.length - 1];
         const lastKey = Math.floor(last / 10_000);
         let cut = data.length;
         while (cut > 0 && Math.floor(data[cut - 1] / 10_000) === lastKey) cut--;
         await this.restoreSets(prefix, data.subarray(0, cut), rdb, flight);
-        pending = data.slice(cut);
+        pending = data.subarray(cut); // the chunks are never reused by their producers
       }
       if (pending.length) await this.restoreSets(prefix, pending, rdb, flight);
       await Promise.all(flight);

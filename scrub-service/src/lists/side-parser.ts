@@ -48,14 +48,14 @@ export class SideParser {
 
   /**
    * The codes of field `col` of rows buf[start, end) (the buffer shared, never refilled: see BatchReader.release);
-   * `rows`: about how many rows it holds, when known (the results are sized for them instead of grown).
+   * `mem`: memory for the results (parseRows's `mem`), when the caller has it.
    */
-  parse(buf: Uint8Array, start: number, end: number, delim: number, col: number, rows?: number): Promise<ParsedField> {
+  parse(buf: Uint8Array, start: number, end: number, delim: number, col: number, mem?: SharedArrayBuffer): Promise<ParsedField> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      const m: ParseFieldMessage = { op: "parse-field", id, buf, start, end, delim, col, rows };
+      const m: ParseFieldMessage = { op: "parse-field", id, buf, start, end, delim, col, mem };
       this.worker.postMessage(m);
     });
   }

@@ -3,7 +3,7 @@
  * every row, read by parseRows from the batch's shared buffer while the loading thread reads and parses the next
  * one (decision 162). The codes come back in the shared results block parseRows allocates (no copy).
  */
-import { parseRows, rowsMemForRows } from "./csv";
+import { parseRows } from "./csv";
 
 export interface ParseFieldMessage {
   op: "parse-field";
@@ -14,8 +14,8 @@ export interface ParseFieldMessage {
   end: number;
   delim: number;
   col: number;
-  /** About how many rows the batch holds, when the caller knows (the results block is sized for them). */
-  rows?: number;
+  /** Memory for the results (parseRows's `mem`), when the caller has it. */
+  mem?: SharedArrayBuffer;
 }
 
 export interface ParsedField {
@@ -29,6 +29,6 @@ export function isParseFieldMessage(m: unknown): m is ParseFieldMessage {
 }
 
 export function parseField(m: ParseFieldMessage): ParsedField {
-  const rows = parseRows(m.buf, m.start, m.end, m.delim, m.col, m.rows ? new SharedArrayBuffer(rowsMemForRows(m.rows)) : undefined);
+  const rows = parseRows(m.buf, m.start, m.end, m.delim, m.col, m.mem);
   return { parsed: m.id, codes: rows.codes, count: rows.count };
 }
