@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite in phases that use both cores (decision 141), each phase timed:
 //   1. Chromium present (scripts/ensure-chromium.mjs)
-//   2. type check ∥ build
-//   3. Vitest's `parallel` project (two files at a time)
-//   4. Vitest's `serial` project (process-fault suites, one at a time)
-//   5. Playwright, its two projects side by side
-// Overlapping 4 and 5 was tried: Playwright's 10 s waits failed when the fault suites' scrubs took the cores.
+//   2. Vitest's `serial` project (process-fault suites, one at a time, after the build) side by side with the
+//      type check (nice 19) and Vitest's `parallel` project (two files at a time, nice 9): the fault suites
+//      wait on failover timers and use under half of the two cores; the other two take the rest at a lower
+//      CPU priority, so the fault suites' own processes (Redis, Sentinel, the cluster's nodes, the web and
+//      scrub processes) get a core when they want one. TEST_OVERLAP=0 runs the old phases instead: type
+//      check ∥ build, then parallel, then serial.
+//   3. Playwright, its two projects side by side
+// Overlapping the serial suites with Playwright was tried: Playwright's 10 s waits failed when the fault suites' scrubs took the cores.
 // A failing phase stops the run after it (as `a && b` did); inside a phase every part runs to its end.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -57,11 +60,39 @@ function summary() {
 }
 
 const npx = (args, opts) => run(args[0], "npx", args, opts);
+// A lower CPU priority for the parts that only fill the cores the fault suites leave (not on Windows).
+const niced = (level) => (name, cmd, args, opts) =>
+  process.platform === "win32" ? run(name, cmd, args, opts) : run(name, "nice", ["-n", String(level), cmd, ...args], opts);
+// The parallel project at nice 9, not 19: its thread-priority test checks that scrub threads lower themselves
+// to nice 10 (SCRUB_WORKER_NICE's default), which a thread never does from 19 (it only ever lowers).
+// Side by side, each line of output is prefixed with its part's name.
+const vitestParallel = (lowPriority) =>
+  (lowPriority ? niced(9) : run)("vitest", "npx", ["vitest", "run", "--project", "parallel"], { env: { VITEST_REPORT: "parallel" }, prefix: lowPriority });
+const vitestSerial = (prefix) => run("vitest-serial", "npx", ["vitest", "run", "--project", "serial"], { env: { VITEST_REPORT: "serial" }, prefix });
+const build = () => run("build", "npm", ["run", "build"], { prefix: true });
+/** `first`, then `next` when `first` passed (the result of the failing one otherwise). */
+const then = async (first, next) => {
+  const r = await first;
+  if (r.code !== 0) return r;
+  const r2 = await next();
+  return { ...r2, name: `${r.name} ${r.seconds.toFixed(0)} s, then ${r2.name}` };
+};
+
+const chromium = () => phase("Chromium", [run("chromium", process.execPath, ["scripts/ensure-chromium.mjs"])]);
+const playwright = () => phase("Playwright (JS on ∥ JS off)", [run("e2e", process.execPath, ["scripts/test-e2e.mjs"])]);
 const ok =
-  (await phase("Chromium", [run("chromium", process.execPath, ["scripts/ensure-chromium.mjs"])])) &&
-  (await phase("type check and build", [npx(["tsc", "--noEmit"], { prefix: true }), run("build", "npm", ["run", "build"], { prefix: true })])) &&
-  (await phase("Vitest, parallel project", [run("vitest", "npx", ["vitest", "run", "--project", "parallel"], { env: { VITEST_REPORT: "parallel" } })])) &&
-  (await phase("Vitest, serial project", [run("vitest-serial", "npx", ["vitest", "run", "--project", "serial"], { env: { VITEST_REPORT: "serial" } })])) &&
-  (await phase("Playwright (JS on ∥ JS off)", [run("e2e", process.execPath, ["scripts/test-e2e.mjs"])]));
+  process.env.TEST_OVERLAP === "0"
+    ? (await chromium()) &&
+      (await phase("type check and build", [npx(["tsc", "--noEmit"], { prefix: true }), build()])) &&
+      (await phase("Vitest, parallel project", [vitestParallel(false)])) &&
+      (await phase("Vitest, serial project", [vitestSerial(false)])) &&
+      (await playwright())
+    : (await chromium()) &&
+      (await phase("build, then Vitest serial ∥ type check (nice 19) ∥ Vitest parallel (nice 9)", [
+        then(build(), () => vitestSerial(true)),
+        niced(19)("tsc", "npx", ["tsc", "--noEmit"], { prefix: true }),
+        vitestParallel(true),
+      ])) &&
+      (await playwright());
 summary();
 process.exit(ok ? 0 : 1);
