@@ -309,6 +309,8 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       rowsPerByte ? results.get(rowsMemForRows(Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
     let onSide: Promise<void> | null = null;
     for (;;) {
+      // the batches waiting for the side thread's filter are held in memory: at most BLOOM_BACKLOG of them
+      if (prefill && prefill.adds.length > BLOOM_BACKLOG) await prefill.adds[prefill.adds.length - 1 - BLOOM_BACKLOG];
       const batch = await reader.next();
       if (!batch) break;
       const batchBytes = batch.end - batch.start;
@@ -400,6 +402,9 @@ export interface NumbersOfFileOptions {
    */
   bloomFor?: (estimatedNumbers: number) => BloomFilter | null;
 }
+
+/** Parsed batches (~8 MB of results each) that may wait for the side thread's Bloom filter at once. */
+const BLOOM_BACKLOG = 6;
 
 /** A list file this large has every other batch parsed on a side thread (the thread costs ~30–50 ms to start). */
 const SIDE_PARSE_MIN_BYTES = 32 << 20;
