@@ -17,13 +17,21 @@ function filesUnder(dir) {
     .sort();
 }
 
-/** The template's directory (`<dir>/pg` is a PGlite data directory, `<dir>/dump.tar` the same as a dump). */
-export function pgliteTemplateDir() {
+/**
+ * 16 hex digits of a hash of what shapes a migrated empty database: the migrations and db/client.ts, then `extra`
+ * files (paths from the repository's root). Names this template and the PostgreSQL one (tests/setup/db.ts).
+ */
+export function schemaHash(extra = []) {
   const h = crypto.createHash("sha256");
-  for (const f of [...filesUnder(path.join(root, "db/migrations")), path.join(root, "db/client.ts"), path.join(root, "node_modules/@electric-sql/pglite/package.json")]) {
+  for (const f of [...filesUnder(path.join(root, "db/migrations")), path.join(root, "db/client.ts"), ...extra.map((e) => path.join(root, e))]) {
     h.update(path.relative(root, f)).update("\0").update(fs.readFileSync(f)).update("\0");
   }
-  return path.join(os.tmpdir(), `dpt-pglite-template-${h.digest("hex").slice(0, 16)}`);
+  return h.digest("hex").slice(0, 16);
+}
+
+/** The template's directory (`<dir>/pg` is a PGlite data directory, `<dir>/dump.tar` the same as a dump). */
+export function pgliteTemplateDir() {
+  return path.join(os.tmpdir(), `dpt-pglite-template-${schemaHash(["node_modules/@electric-sql/pglite/package.json"])}`);
 }
 
 /** Whether the template is there (it is renamed into place whole, so present means complete). */

@@ -36,7 +36,7 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
   }, ctx.progressMs);
   try {
     // a replace (or a first load) makes the file the whole list: its Bloom filter is filled while the file is read
-    const whole = load.mode === "replace" || (load.mode === "add" && (await listSize(ctx, load.list_id)) === 0);
+    const whole = load.mode === "replace" || (load.mode === "add" && (await ctx.o.manager.info(load.list_id))?.size === 0);
     let file;
     try {
       file = await numbersOfFile(load.input_path, {
@@ -89,9 +89,4 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
     const list = await ctx.db.selectFrom("lists").select("kind").where("id", "=", load.list_id).executeTakeFirst().catch(() => undefined);
     metrics().listLoads.inc({ list: list?.kind ?? "unknown", status: loadStatus });
   }
-}
-
-async function listSize(ctx: RunContext, listId: number): Promise<number | null> {
-  const row = await ctx.db.selectFrom("lists").select("size").where("id", "=", listId).executeTakeFirst();
-  return row ? Number(row.size) : null;
 }

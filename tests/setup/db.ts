@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
 import pg from "pg";
 import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
 import { pgliteTemplateDump } from "./pglite-template";
+import { schemaHash } from "../../scripts/pglite-template.mjs";
 
 export type TestDbKind = "pglite" | "postgres";
 
@@ -18,13 +17,6 @@ export function defaultDbKind(): TestDbKind {
   return process.env.DATABASE_URL ? "postgres" : "pglite";
 }
 
-const root = path.resolve(import.meta.dirname, "../..");
-const filesUnder = (dir: string): string[] =>
-  fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]))
-    .sort();
-
 let postgresTemplate: Promise<string> | undefined;
 /**
  * A migrated, empty PostgreSQL database that test databases are copied from (`create database … template`,
@@ -35,11 +27,7 @@ let postgresTemplate: Promise<string> | undefined;
  */
 export function ensurePostgresTemplate(base: string): Promise<string> {
   postgresTemplate ??= (async () => {
-    const h = crypto.createHash("sha256");
-    for (const f of [...filesUnder(path.join(root, "db/migrations")), path.join(root, "db/client.ts")]) {
-      h.update(path.relative(root, f)).update("\0").update(fs.readFileSync(f)).update("\0");
-    }
-    const name = `dpt_template_${h.digest("hex").slice(0, 16)}`;
+    const name = `dpt_template_${schemaHash()}`;
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     try {

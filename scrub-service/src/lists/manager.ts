@@ -340,7 +340,7 @@ export class ListManager {
         await this.store.drop(listId).catch(() => {});
         throw e;
       }
-
+      // a thread that failed (or a prefill that did) leaves the filter to be filled here
       const filled = bloomAside ? await (bloomAside as Promise<BloomFilter>).catch(() => undefined) : undefined;
       this.blooms.follow(listId, mode, numbers, counts.size, counts.version, wholeList, filled);
       await this.saveCaches(listId);
