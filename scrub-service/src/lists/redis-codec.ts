@@ -1,6 +1,6 @@
 /**
- * The Redis list store's byte formats, pure: the lookup script's packed argument and the CRC-64 that signs the
- * DUMP payloads RESTORE takes (intsets built in Node, decision 018).
+ * The Redis list store's byte formats, pure: the lookup script's packed argument, and RESTORE commands of DUMP payloads
+ * (intsets built in Node, decision 018) with the CRC-64 that signs them.
  */
 
 export const npa3 = (npa: number) => String(npa).padStart(3, "0");
@@ -126,52 +126,99 @@ function crcInto(b: Uint8Array, from: number, to: number, out: Uint32Array): voi
   out[1] = hi;
 }
 
+/** The end of the numbers of exchange `k` that start at `g` (sorted), before `to`. */
+function exchangeEnd(numbers: Float64Array, g: number, to: number, k: number): number {
+  const limit = (k + 1) * 10_000;
+  let e = g + 1;
+  while (e < to && numbers[e] < limit) e++;
+  return e;
+}
+
 /**
- * The restore script's records for numbers[from, to) (sorted, distinct, one area code `npa`): per NPA-NXX its 3 ASCII
- * digits, the payload's length (5 ASCII digits), and a DUMP payload of an intset of int16 line numbers — RDB type
- * 11, the members little-endian, the server's RDB version `rdb`, the CRC-64. `bytes`: room enough (the caller's count).
+ * Writes at buf[o] the DUMP payload of the set of numbers[g, e) (one exchange `k`): an intset of int16 line numbers —
+ * RDB type 11, the members little-endian, the server's RDB version `rdb`, the CRC-64. Returns the end.
  */
-export function intsetRecords(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, bytes: number): Buffer {
-  const buf = Buffer.allocUnsafe(bytes);
+function writeIntsetPayload(buf: Buffer, o: number, numbers: Float64Array, g: number, e: number, k: number, rdb: number): number {
+  const n = e - g;
+  const len = 8 + 2 * n;
+  const start = o;
+  buf[o++] = 11; // RDB_TYPE_SET_INTSET, as a string of `len` bytes
+  if (len < 64) buf[o++] = len;
+  else if (len < 16384) {
+    buf[o++] = 0x40 | (len >> 8);
+    buf[o++] = len & 0xff;
+  } else {
+    buf[o++] = 0x80;
+    buf.writeUInt32BE(len, o);
+    o += 4;
+  }
+  buf.writeUInt32LE(2, o); // int16 members
+  buf.writeUInt32LE(n, o + 4);
+  o += 8;
+  const base = k * 10_000;
+  for (let t = g; t < e; t++) {
+    const v = numbers[t] - base;
+    buf[o++] = v & 0xff;
+    buf[o++] = v >> 8;
+  }
+  buf[o++] = rdb & 0xff;
+  buf[o++] = rdb >> 8;
+  signPayload(buf, start, o);
+  return o + 8;
+}
+
+/** Bytes of a DUMP payload of n members at most (type, length, intset header, members, version, CRC). */
+const payloadBytes = (n: number) => 1 + 5 + 8 + 2 * n + 2 + 8;
+
+/** ASCII decimal of v (≥ 0) at buf[o]; returns the end. */
+function writeDecimal(buf: Buffer, o: number, v: number): number {
+  const digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10_000 ? 4 : v < 100_000 ? 5 : String(v).length;
+  for (let d = digits - 1; d >= 0; d--) {
+    buf[o + d] = 48 + (v % 10);
+    v = Math.floor(v / 10);
+  }
+  return o + digits;
+}
+
+const RESTORE_HEAD = Buffer.from("*5\r\n$7\r\nRESTORE\r\n$");
+const RESTORE_TTL = Buffer.from("\r\n$1\r\n0\r\n$");
+const RESTORE_TAIL = Buffer.from("\r\n$7\r\nREPLACE\r\n");
+
+/**
+ * `RESTORE key 0 payload REPLACE` as RESP for each NPA-NXX set of numbers[from, to) (sorted, distinct, one area code
+ * `npa`): key = keyPrefix + "{NPA}" + NXX, payload writeIntsetPayload's. One buffer; `sets` commands.
+ */
+export function restoreCommands(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, keyPrefix: string): { buf: Buffer; sets: number } {
+  const key = Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
+  const nxxAt = key.length - 3;
+  let sets = 0;
+  for (let g = from; g < to; sets++) g = exchangeEnd(numbers, g, to, Math.floor(numbers[g] / 10_000));
+  // each length as ASCII with its CRLF: at most 8 bytes
+  const perSet = RESTORE_HEAD.length + 8 + key.length + RESTORE_TTL.length + 8 + RESTORE_TAIL.length;
+  const buf = Buffer.allocUnsafe(sets * (perSet + payloadBytes(0)) + 2 * (to - from));
   let o = 0;
   for (let g = from; g < to; ) {
     const k = Math.floor(numbers[g] / 10_000);
-    let e = g + 1;
-    while (e < to && numbers[e] < (k + 1) * 10_000) e++;
+    const e = exchangeEnd(numbers, g, to, k);
+    const nxx = k - npa * 1000;
+    key[nxxAt] = 48 + Math.floor(nxx / 100);
+    key[nxxAt + 1] = 48 + (Math.floor(nxx / 10) % 10);
+    key[nxxAt + 2] = 48 + (nxx % 10);
+    o += RESTORE_HEAD.copy(buf, o);
+    o = writeDecimal(buf, o, key.length);
+    buf[o++] = 13;
+    buf[o++] = 10;
+    o += key.copy(buf, o);
+    o += RESTORE_TTL.copy(buf, o);
+    // the payload's length is known before it is written: type, its length's encoding, then 8 + 2n + 10 bytes
     const n = e - g;
     const len = 8 + 2 * n;
-    const nxx = k - npa * 1000;
-    buf[o] = 48 + Math.floor(nxx / 100);
-    buf[o + 1] = 48 + (Math.floor(nxx / 10) % 10);
-    buf[o + 2] = 48 + (nxx % 10);
-    const lenAt = o + 3;
-    o += 8;
-    const start = o;
-    buf[o++] = 11; // RDB_TYPE_SET_INTSET, as a string of `len` bytes
-    if (len < 64) buf[o++] = len;
-    else if (len < 16384) {
-      buf[o++] = 0x40 | (len >> 8);
-      buf[o++] = len & 0xff;
-    } else {
-      buf[o++] = 0x80;
-      buf.writeUInt32BE(len, o);
-      o += 4;
-    }
-    buf.writeUInt32LE(2, o); // int16 members
-    buf.writeUInt32LE(n, o + 4);
-    o += 8;
-    const base = k * 10_000;
-    for (let t = g; t < e; t++) {
-      const v = numbers[t] - base;
-      buf[o++] = v & 0xff;
-      buf[o++] = v >> 8;
-    }
-    buf[o++] = rdb & 0xff;
-    buf[o++] = rdb >> 8;
-    signPayload(buf, start, o);
-    o += 8;
-    buf.write(String(o - start).padStart(5, "0"), lenAt, "latin1");
+    o = writeDecimal(buf, o, 1 + (len < 64 ? 1 : len < 16384 ? 2 : 5) + len + 10);
+    buf[o++] = 13;
+    buf[o++] = 10;
+    o = writeIntsetPayload(buf, o, numbers, g, e, k, rdb);
+    o += RESTORE_TAIL.copy(buf, o);
     g = e;
   }
-  return buf.subarray(0, o);
+  return { buf: buf.subarray(0, o), sets };
 }

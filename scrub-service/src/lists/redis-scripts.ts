@@ -78,22 +78,6 @@ end
 return table.concat(out)`;
 
 /**
- * Creates whole sets from DUMP payloads: ARGV[1] key prefix ending in {NPA}, ARGV[2] records of NXX
- * (3 characters), payload length (5 digits), payload. One call per area code (one hash slot) instead of
- * one RESTORE command per set: ioredis spent ~14 µs per command.
- */
-const RESTORE_LUA = `
-local p, s = ARGV[1], ARGV[2]
-local at, n = 1, 0
-while at <= #s do
-  local len = tonumber(string.sub(s, at + 3, at + 7))
-  redis.call('restore', p .. string.sub(s, at, at + 2), 0, string.sub(s, at + 8, at + 7 + len), 'REPLACE')
-  at = at + 8 + len
-  n = n + 1
-end
-return n`;
-
-/**
  * Marks an in-place change's copy current: KEYS[1] the list's meta, ARGV[1] the change's token (written by
  * beginChange), ARGV[2] the version. Only when this node holds that very change: a primary promoted from a
  * replica that never received the change's start (or a change another process replaced meanwhile) answers
@@ -115,7 +99,6 @@ return redis.call('unlink', unpack(names))`;
 
 export type ScriptRedis = {
   scrubUnlinkArea(key: string, prefix: string): Promise<number>;
-  scrubRestore(key: string, prefix: string, records: Buffer): Promise<number>;
   scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
   scrubLookup(key: string, prefix: string, list: string, gen: string, packed: Buffer): Promise<string | null>;
   scrubLive(key: string, prefix: string, list: string, gen: string, op: string, npas: string): Promise<string>;
@@ -127,7 +110,6 @@ export function defineScrubScripts(redis: RedisClient): void {
   redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
   redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
   redis.defineCommand("scrubLive", { numberOfKeys: 1, lua: LIVE_LUA });
-  redis.defineCommand("scrubRestore", { numberOfKeys: 1, lua: RESTORE_LUA });
   redis.defineCommand("scrubUnlinkArea", { numberOfKeys: 1, lua: UNLINK_AREA_LUA });
   redis.defineCommand("scrubFinish", { numberOfKeys: 1, lua: FINISH_LUA });
 }

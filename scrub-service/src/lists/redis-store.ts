@@ -43,7 +43,8 @@ import {
   type StoreChange,
 } from "./store";
 import { defineScrubScripts, type ScriptRedis } from "./redis-scripts";
-import { intsetRecords, npa3, packByArea } from "./redis-codec";
+import { npa3, packByArea, restoreCommands } from "./redis-codec";
+import { RawRedis } from "./redis-raw";
 
 /** Line numbers an NPA-NXX set can hold: with this intset limit no set leaves the 2-byte encoding. */
 export const INTSET_ENTRIES = 10_000;
@@ -73,11 +74,26 @@ function areaSlot(npa: number): number {
   return AREA_SLOTS[npa];
 }
 
-/** Restore script: bytes of records per call, calls and bytes per pipeline, pipelines in flight. */
-const RESTORE_BYTES = 1 << 20;
-const RESTORE_CALLS = 100;
-const RESTORE_PIPELINE_BYTES = 8 << 20;
+/** Bulk restore: bytes of RESTORE commands per round, rounds in flight. */
+const RESTORE_ROUND_BYTES = 8 << 20;
 const RESTORE_ROUNDS = 2;
+/** How long a bulk restore's marker key lives (it only has to outlive the WAIT that follows; see markRestored). */
+const MARK_TTL_MS = 600_000;
+
+/** A bulk restore's connections by master ("" outside a cluster), each with an area code that master serves. */
+type RawConnections = Map<string, { conn: Promise<RawRedis>; npa: number }>;
+
+/** The first index ≥ from where a[index] ≥ x (a sorted). */
+function lowerBound(a: Float64Array, x: number, from: number): number {
+  let lo = from;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /**
  * a then b as one array: a view when b follows a in the same memory (the chunks of one sorted array, as a load's
@@ -491,8 +507,9 @@ export class RedisListStore implements ListStore {
     await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
-    // restore rounds sent and not yet answered (see restoreSets)
+    // restore rounds sent and not yet answered, and the connections they went out on (see restoreSets)
     const flight: Promise<unknown>[] = [];
+    const raws: RawConnections = new Map();
     try {
       const rdb = await this.rdbVersion();
       // Sorted, distinct input (every caller's): each set of the new generation is written whole with
@@ -519,15 +536,18 @@ export class RedisListStore implements ListStore {
         const lastKey = Math.floor(last / 10_000);
         let cut = data.length;
         while (cut > 0 && Math.floor(data[cut - 1] / 10_000) === lastKey) cut--;
-        await this.restoreSets(prefix, data.subarray(0, cut), rdb, flight);
+        await this.restoreSets(prefix, data.subarray(0, cut), rdb, flight, raws);
         pending = data.subarray(cut); // the chunks are never reused by their producers
       }
-      if (pending.length) await this.restoreSets(prefix, pending, rdb, flight);
+      if (pending.length) await this.restoreSets(prefix, pending, rdb, flight, raws);
       await Promise.all(flight);
+      await this.markRestored(raws, gen);
     } catch (e) {
       await Promise.allSettled(flight); // nothing lands after the generation is deleted
       await this.deleteGeneration(listId, gen).catch(() => {});
       throw e;
+    } finally {
+      for (const r of raws.values()) void r.conn.then((c) => c.close(), () => {});
     }
     const handle: RedisReplaceHandle = { generation: gen, connection };
     return handle;
@@ -581,41 +601,74 @@ export class RedisListStore implements ListStore {
   /**
    * Creates the NPA-NXX sets of sorted, distinct numbers (each group complete) with RESTORE … REPLACE of a
    * DUMP payload: an intset of int16 line numbers (what SADD builds; Redis converts a set over
-   * set-max-intset-entries to a hash table on load, as SADD would). Returns once its rounds are sent, with at most
-   * RESTORE_ROUNDS in `flight` unanswered; the caller awaits the rest.
+   * set-max-intset-entries to a hash table on load, as SADD would). The commands go out on connections of our own
+   * (RawRedis), one per master, to the master serving each area code's slot. Returns once its rounds are sent, with at
+   * most RESTORE_ROUNDS in `flight` unanswered; the caller awaits the rest, then markRestored.
    */
-  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number, flight: Promise<unknown>[]): Promise<void> {
+  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number, flight: Promise<unknown>[], raws: RawConnections): Promise<void> {
     let i = 0;
     while (i < numbers.length) {
-      // one round of script calls, each one area code's records (≤ RESTORE_BYTES)
-      const calls: [string, Buffer][] = [];
+      // one round: whole area codes' commands (≤ RESTORE_ROUND_BYTES, or one area code), grouped by master
+      const round = new Map<string, { buffers: Buffer[]; sets: number }>();
       let total = 0;
-      while (i < numbers.length && calls.length < RESTORE_CALLS && total < RESTORE_PIPELINE_BYTES) {
+      while (i < numbers.length && total < RESTORE_ROUND_BYTES) {
         const npa = Math.floor(numbers[i] / 10_000_000);
-        const end = (npa + 1) * 10_000_000;
-        let j = i;
-        let bytes = 0;
-        while (j < numbers.length && numbers[j] < end && bytes < RESTORE_BYTES) {
-          const k = Math.floor(numbers[j] / 10_000);
-          let e = j + 1;
-          while (e < numbers.length && numbers[e] < (k + 1) * 10_000) e++;
-          bytes += 8 + 1 + 5 + 8 + 2 * (e - j) + 2 + 8;
-          j = e;
-        }
-        const records = intsetRecords(numbers, i, j, npa, rdb, bytes);
-        calls.push([`${prefix}{${npa3(npa)}}`, records]);
-        total += records.length;
+        const j = lowerBound(numbers, (npa + 1) * 10_000_000, i);
+        const { buf, sets } = restoreCommands(numbers, i, j, npa, rdb, prefix);
+        const node = await this.rawFor(raws, npa);
+        let part = round.get(node);
+        if (!part) round.set(node, (part = { buffers: [], sets: 0 }));
+        part.buffers.push(buf);
+        part.sets += sets;
+        total += buf.length;
         i = j;
       }
       // RESTORE_ROUNDS rounds in flight: the next round's payloads are built while Redis restores the last one's
       if (flight.length >= RESTORE_ROUNDS) await flight.shift();
-      const round = this.all(
+      const sent = this.call(
         "restore",
-        calls.map(([k, records]) => () => this.scripts.scrubRestore(k, k, records)),
+        () => Promise.all([...round].map(async ([node, part]) => (await raws.get(node)!.conn).send(part.buffers, part.sets))),
       );
-      round.catch(() => {}); // awaited through `flight`
-      flight.push(round);
+      sent.catch(() => {}); // awaited through `flight`
+      flight.push(sent);
     }
+  }
+
+  /**
+   * The raw connection to the master serving an area code's slot (opened on first use), by its name in `raws`;
+   * outside a cluster, the one node.
+   */
+  private async rawFor(raws: RawConnections, npa: number): Promise<string> {
+    let name = "";
+    let node: Redis = this.redis as Redis;
+    if (isCluster(this.redis)) {
+      const cluster = this.redis;
+      const owner = () => slotOwner(cluster, areaSlot(npa));
+      if (!owner()) await this.call("connect", () => masters(cluster));
+      name = owner();
+      const found = cluster.nodes("master").find((n) => `${n.options.host}:${n.options.port}` === name);
+      if (!found) throw new ListStoreError(`The list store (Redis Cluster) names no master for area code ${npa3(npa)}.`, true);
+      node = found;
+    }
+    const known = raws.get(name);
+    if (known) return name;
+    const conn = this.call("restore connection", () => RawRedis.open(node));
+    conn.catch(() => {});
+    raws.set(name, { conn, npa });
+    await conn;
+    return name;
+  }
+
+  /**
+   * After a bulk restore, one write per master through the client's own connection: WAIT (replicated()) covers what
+   * its connection wrote, and this write follows every RESTORE that master answered, so waiting for it is waiting
+   * for them. The key expires by itself.
+   */
+  private async markRestored(raws: RawConnections, gen: number): Promise<void> {
+    await this.call(
+      "restore",
+      () => Promise.all([...raws.values()].map((r) => this.redis.set(`${this.prefix}restored:{${npa3(r.npa)}}`, String(gen), "PX", MARK_TTL_MS))),
+    );
   }
 
   /**
