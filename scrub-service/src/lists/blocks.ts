@@ -217,7 +217,10 @@ async function buildAside(s: BulkSession, listId: number, rows: CopyRows): Promi
   // FREEZE (allowed: the table is new in this transaction): rows are written frozen and all-visible
   await s.copyBlocks(fresh, rows, { freeze: true });
   await s.query(`alter table ${fresh} add constraint ${fresh}_pkey primary key (list_id, exchange)`);
-  // statistics now: a partition nobody analyzed gets plans for a guessed size
+  // statistics now: a partition nobody analyzed gets plans for a guessed size. A sample of 3,000 rows (statistics
+  // target 10, this transaction only) gives the row count and the exchanges' spread that the plans need; the default
+  // 30,000 took 62–84 ms of a 20M-number load, this 10–17 ms.
+  await s.query("set local default_statistics_target = 10");
   await s.query(`analyze ${fresh}`);
 }
 
