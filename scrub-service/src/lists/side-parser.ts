@@ -2,7 +2,8 @@
  * Half of a large list file's parse on a thread of its own (worker/dedupe-thread.ts, its parse-field message): while
  * this thread parses one batch, the side thread parses the one before, so a 20M-number load's ~3 s of parsing and
  * normalizing is shared by two cores that otherwise wait for it (decision 162). One batch at a time in flight.
- * The same thread can also put each parsed batch's numbers into a Bloom filter (bloom-add) as the file is read.
+ * The same thread can also put each parsed batch's numbers into a Bloom filter (bloom-add) as the file is read, and
+ * sort area codes of the numbers once they are all read (sort-areas).
  */
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
@@ -10,20 +11,23 @@ import { defaultDedupeThreadPath } from "../dist-paths";
 import type { SharedBloom } from "../worker/bloom";
 import type { BloomAddMessage, BloomAdded } from "../worker/bloom-messages";
 import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
+import type { AreaBuckets, AreasSorted, SortAreasMessage } from "../worker/sort-distinct";
 
 export class SideParser {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
+  /** bloom-add and sort-areas messages not answered yet. */
   private bloomWaiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   /** Each filter's name on the thread (see BloomAddMessage.filter). */
   private filters = new WeakMap<SharedArrayBuffer, number>();
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
-    worker.on("message", (p: ParsedField | BloomAdded) => {
-      if ("bloomed" in p) {
-        this.bloomWaiting.get(p.bloomed)?.resolve();
-        this.bloomWaiting.delete(p.bloomed);
+    worker.on("message", (p: ParsedField | BloomAdded | AreasSorted) => {
+      if ("bloomed" in p || "sortedAreas" in p) {
+        const id = "bloomed" in p ? p.bloomed : p.sortedAreas;
+        this.bloomWaiting.get(id)?.resolve();
+        this.bloomWaiting.delete(id);
         return;
       }
       const w = this.waiting.get(p.parsed);
@@ -72,6 +76,20 @@ export class SideParser {
     return new Promise((resolve, reject) => {
       this.bloomWaiting.set(id, { resolve, reject });
       const m: BloomAddMessage = { op: "bloom-add", id, filter, bloom, codes, count, last };
+      this.worker.postMessage(m);
+    });
+  }
+
+  /**
+   * Sorts area codes claimed from `buckets` (see sortClaimedAreas) of `numbers` (shared memory), after the work posted
+   * before; settles once this thread claims no more.
+   */
+  sortAreas(buckets: AreaBuckets, numbers: Float64Array): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.bloomWaiting.set(id, { resolve, reject });
+      const m: SortAreasMessage = { op: "sort-areas", id, buckets, numbers };
       this.worker.postMessage(m);
     });
   }

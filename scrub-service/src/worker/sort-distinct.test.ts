@@ -1,0 +1,64 @@
+/**
+ * The list load's sort (sort-distinct.ts): sorted and distinct like a Set sorted, on one thread or with the side
+ * thread sorting area codes it claims (the built dist/dedupe-thread.mjs, as a load runs it).
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { SideParser } from "../lists/side-parser";
+import { seededRandom } from "../test/random";
+import { allAreasSorted, bucketByArea, compactAreas, sortClaimedAreas, sortDistinct } from "./sort-distinct";
+
+/** Numbers over many area codes with repeats (a quarter of them), in shared memory. */
+function numbers(count: number, seed: number): Float64Array {
+  const r = seededRandom(seed);
+  const a = new Float64Array(new SharedArrayBuffer(count * 8));
+  for (let i = 0; i < count; i++) {
+    a[i] = i > 0 && r() < 0.25 ? a[Math.floor(r() * i)] : 2_000_000_000 + Math.floor(r() * 7_999_999_999);
+  }
+  // one dense exchange (a bucket sorted by radix, not by the small-bucket sort) and area codes with no numbers
+  for (let i = 0; i < 5000; i++) a[i] = 2_125_550_000 + (i % 4000);
+  return a;
+}
+
+const reference = (a: Float64Array) => Float64Array.from(new Set(a)).sort();
+
+/** Where two arrays first differ ("same" when they do not): a deep equal of a million elements takes seconds. */
+function firstDifference(a: Float64Array, b: Float64Array): string {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return `at ${i}: ${a[i]} vs ${b[i]} (lengths ${a.length}, ${b.length})`;
+  return "same";
+}
+
+describe("sorting a list's numbers", () => {
+  const side = SideParser.start();
+  afterAll(() => side?.close());
+
+  it("sorts and drops repeats like a sorted Set, bucketed or plain", () => {
+    for (const a of [numbers(300_000, 1), numbers(3000, 2), Float64Array.from([5.5, 3, 3, 1e12, 2])]) {
+      const want = reference(a);
+      expect(firstDifference(sortDistinct(a.slice()), want)).toBe("same");
+    }
+    expect(bucketByArea(Float64Array.from({ length: 5000 }, (_, i) => (i === 7 ? 1.5 : 2e9 + i)), false)).toBeNull();
+  });
+
+  it("sorts with the side thread: its area codes alone, and both threads claiming at once", async () => {
+    expect(side, "the built dedupe thread (dist/dedupe-thread.mjs)").not.toBeNull();
+    const a = numbers(1_200_000, 3);
+    const want = reference(a);
+
+    const alone = a.slice();
+    const shared = new Float64Array(new SharedArrayBuffer(alone.byteLength));
+    shared.set(alone);
+    const b1 = bucketByArea(shared, true)!;
+    await side!.sortAreas(b1, shared); // the side thread claims every area code
+    expect(allAreasSorted(b1)).toBe(true);
+    expect(firstDifference(compactAreas(b1, shared), want)).toBe("same");
+
+    const both = new Float64Array(new SharedArrayBuffer(a.byteLength));
+    both.set(a);
+    const b2 = bucketByArea(both, true)!;
+    const helped = side!.sortAreas(b2, both);
+    sortClaimedAreas(b2, both);
+    await helped;
+    expect(allAreasSorted(b2)).toBe(true);
+    expect(firstDifference(compactAreas(b2, both), want)).toBe("same");
+  });
+});
