@@ -3,7 +3,7 @@
  * product's normalizer, returned sorted and distinct (4 bytes per distinct number while collecting… as
  * Float64: 8 bytes; a 20M-number file holds ~160 MB for the sort).
  */
-import { defaultPhoneColumn, parseRows, rowsMemForRows, splitCells } from "../worker/csv";
+import { defaultPhoneColumn, parseCodes, parseRows, splitCells } from "../worker/csv";
 import { delimiterLabel, encodingLabel, formatLabel } from "../pipeline/input/detect";
 import { normalizeCode } from "../worker/normalize";
 import { BatchReader, headersOf } from "../pipeline/read";
@@ -11,6 +11,7 @@ import { SideParser } from "./side-parser";
 import { allAreasSorted, bucketByArea, compactAreas, sortClaimedAreas, sortDistinct } from "../worker/sort-distinct";
 import type { BloomFilter } from "../worker/bloom";
 import type { PrefilledBloom } from "./blooms";
+import { BloomPrefill } from "./bloom-prefill";
 
 export interface NumbersOfFile {
   /** Sorted, distinct. */
@@ -97,7 +98,7 @@ const LAYOUT_NAMES: Record<Exclude<ListFileLayout, "csv">, string> = {
 };
 
 /**
- * parseRows's results blocks, reused from batch to batch: a 20M-number file is ~60 blocks of ~8 MB, and allocating
+ * parseCodes's results blocks, reused from batch to batch: a 20M-number file is ~60 blocks of ~8 MB, and allocating
  * each (shared memory, outside the heap) cost garbage collections on the loading thread.
  */
 class ResultsPool {
@@ -183,7 +184,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
   const reader = new BatchReader(path, undefined, undefined, { manyMembers: true });
   let side: SideParser | null = null;
   // (declared through `as`: it is set in a callback, which narrowing from a plain `= null` would not see)
-  let prefill = null as { bloom: BloomFilter; adds: Promise<void>[] } | null;
+  let prefill = null as BloomPrefill | null;
   try {
     await reader.open();
     let col = 0;
@@ -211,12 +212,12 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
     // a large plain list: every other batch is parsed on a side thread (order does not matter: the numbers are
     // sorted and counted after)
     side = layout === "csv" && reader.size >= sideParseMinBytes ? SideParser.start() : null;
-    // the caller's Bloom filter, sized from the first batch, gets every batch's numbers on the side thread as the
-    // file is read (it has time: this thread reads, hashes and collects besides its share of the parse)
+    // the caller's Bloom filter, sized from the first batch, gets every batch's numbers as the file is read (on the
+    // side thread, and on this one when that falls behind: BloomPrefill)
     const plainFile = info.format === "csv" && info.container === "none";
     let wantsBloom = !!(side && bloomFor && plainFile);
     // rows per byte of the first batch read: the results of later batches are sized for their rows (a list file's
-    // rows are shorter than parseRows expects), and the numbers' buffer for the whole file (no doubling)
+    // rows are shorter than parseCodes expects), and the numbers' buffer for the whole file (no doubling)
     let rowsPerByte = 0;
     const results = new ResultsPool();
     /** A batch's codes collected; `mem`: the pooled results block they are in (reused once nothing reads it). */
@@ -230,19 +231,15 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       if (wantsBloom && !prefill) {
         wantsBloom = false;
         const bloom = bloomFor!(estimate);
-        if (bloom) prefill = { bloom, adds: [] };
+        if (bloom) prefill = new BloomPrefill(bloom, side!);
       }
       if (!prefill) return results.put(mem);
-      const added = side!.addToBloom(prefill.bloom.shared, codes, count);
-      prefill.adds.push(added);
-      added.then(() => results.put(mem), () => {});
+      prefill.add(codes, count, () => results.put(mem));
     };
     const resultsFor = (batchBytes: number) =>
-      rowsPerByte ? results.get(rowsMemForRows(Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
+      rowsPerByte ? results.get(8 * (Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
     let onSide: Promise<void> | null = null;
     for (;;) {
-      // the batches waiting for the side thread's filter are held in memory: at most BLOOM_BACKLOG of them
-      if (prefill && prefill.adds.length > BLOOM_BACKLOG) await prefill.adds[prefill.adds.length - 1 - BLOOM_BACKLOG];
       const batch = await reader.next();
       if (!batch) break;
       const batchBytes = batch.end - batch.start;
@@ -255,7 +252,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
         onSide.catch(() => {});
       } else if (layout === "csv") {
         const mem = resultsFor(batchBytes);
-        const parsed = parseRows(batch.buf, batch.start, batch.end, reader.delim, col, mem);
+        const parsed = parseCodes(batch.buf, batch.start, batch.end, reader.delim, col, mem);
         take(parsed.codes, parsed.count, batchBytes, mem);
       } else {
         const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
@@ -278,7 +275,8 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       onProgress?.(batch.fileOffset, reader.size);
     }
     await onSide;
-    if (prefill) prefill.adds.push(side!.addToBloom(prefill.bloom.shared, new Float64Array(0), 0, true));
+    const filled = prefill?.finish();
+    filled?.catch(() => {}); // a failure is the list manager's to see: it then fills the filter itself
     let numbers = await adds.sorted(side);
     let valid = adds.n;
     let removals: Float64Array | null = null;
@@ -293,8 +291,6 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       valid -= distinctAdds - numbers.length; // additions a later deletion undid are not "already present"
     }
     const p = prefill;
-    const filled = p && Promise.all(p.adds).then(() => {});
-    filled?.catch(() => {}); // a failure is the list manager's to see: it then fills the filter itself
     return {
       numbers,
       removals,
@@ -316,7 +312,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
     const p = prefill;
     if (side && p) {
       const s = side;
-      void Promise.allSettled(p.adds).then(() => s.close());
+      void p.settled().then(() => s.close());
     } else await side?.close();
     await reader.close();
   }
@@ -334,9 +330,6 @@ export interface NumbersOfFileOptions {
    */
   bloomFor?: (estimatedNumbers: number) => BloomFilter | null;
 }
-
-/** Parsed batches (~8 MB of results each) that may wait for the side thread's Bloom filter at once. */
-const BLOOM_BACKLOG = 6;
 
 /** Numbers from which the side thread helps sort (below, posting to it costs more than it saves). */
 const SIDE_SORT_MIN = 1 << 20;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, emitRows, parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
+import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, emitRows, parseCodes, parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
 import { EXCHANGE_ENTRIES, exchangeIndex } from "./calling/class-index";
 import { seededRandom } from "../test/random";
 
@@ -89,6 +89,42 @@ describe("parseRows fast path (no quote, no CR)", () => {
     const p = parseRows(buf, 0, buf.length, 44, 0, mem);
     expect(p.count).toBe(5000);
     expect(p.codes.buffer).not.toBe(mem);
+  });
+});
+
+describe("parseCodes (a list file's numbers)", () => {
+  // ten-character lines: in service, not in service (area code, exchange, 555-01XX), digits with a separator, a letter
+  const TEN = ["2125552199", "3055550100", "2121005555", "9995551234", "2125550150", "212555-199", "212555219x", "0000000000", "1125552199"];
+
+  it("gives parseRows's codes for every row: ten-digit lines, any other line, empty lines, any phone column", () => {
+    const r = seededRandom(21);
+    for (let round = 0; round < 400; round++) {
+      const delim = [",", ";", "\t", "|"][round % 4];
+      const lines = plainInput(r, delim).split("\n").slice(0, -1);
+      for (let k = 0; k < 30; k++) lines.splice(Math.floor(r() * lines.length), 0, TEN[Math.floor(r() * TEN.length)] + (r() < 0.1 ? delim + "x" : ""));
+      const text = lines.join("\n") + "\n";
+      const buf = new TextEncoder().encode(text);
+      const d = delim.charCodeAt(0);
+      const phoneCol = round % 3 === 0 ? 0 : Math.floor(r() * 4) - 1;
+      const want = parseRows(buf, 0, buf.length, d, phoneCol);
+      const got = parseCodes(buf, 0, buf.length, d, phoneCol, round % 2 ? new SharedArrayBuffer(64) : undefined);
+      expect([got.count, Array.from(got.codes.subarray(0, got.count))]).toEqual([want.count, Array.from(want.codes.subarray(0, want.count))]);
+    }
+  });
+
+  it("reads a file of ten-digit lines as numbers, and leaves batches with a quote, a CR or no final line feed to parseRows", () => {
+    const buf = new TextEncoder().encode("2125552199\n3055550100\n2121005555\n");
+    const p = parseCodes(buf, 0, buf.length, 44, 0);
+    expect(Array.from(p.codes.subarray(0, p.count))).toEqual(Array.from(parseRows(buf, 0, buf.length, 44, 0).codes.subarray(0, 3)));
+    expect(p.codes[0]).toBe(2125552199);
+    expect(p.codes[1]).toBeLessThan(0); // 555-0100 is fictitious
+    expect(p.codes[2]).toBeLessThan(0); // 100 is not an exchange in service
+    for (const text of ['"2125552199"\n2125552198\n', "2125552199\r\n2125552198\r\n", "2125552199\n2125552198"]) {
+      const b = new TextEncoder().encode(text);
+      const c = parseCodes(b, 0, b.length, 44, 0);
+      const want = parseRows(b, 0, b.length, 44, 0);
+      expect(Array.from(c.codes.subarray(0, c.count))).toEqual(Array.from(want.codes.subarray(0, want.count)));
+    }
   });
 });
 

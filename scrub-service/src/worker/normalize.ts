@@ -148,7 +148,7 @@ for (const key of MIXED_EXCHANGES.keys()) {
   markInService(key, key + 1, false);
 }
 /** Whether a 10-digit value's NPA-NXX is in service for every line number (value < 10^10). */
-const inService = (value: number): boolean => {
+export const inService = (value: number): boolean => {
   const key = (value / 10_000) | 0;
   return ((IN_SERVICE[key >> 5] >>> (key & 31)) & 1) === 1;
 };

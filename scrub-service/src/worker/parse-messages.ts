@@ -1,9 +1,9 @@
 /**
  * A list file's batch parsed on the side thread (lists/side-parser.ts is the other end): the phone field's codes of
- * every row, read by parseRows from the batch's shared buffer while the loading thread reads and parses the next
- * one (decision 162). The codes come back in the shared results block parseRows allocates (no copy).
+ * every row, read by parseCodes from the batch's shared buffer while the loading thread reads and parses the next
+ * one (decision 162). The codes come back in the shared results block parseCodes allocates (no copy).
  */
-import { parseRows } from "./csv";
+import { parseCodes } from "./csv";
 
 export interface ParseFieldMessage {
   op: "parse-field";
@@ -14,7 +14,7 @@ export interface ParseFieldMessage {
   end: number;
   delim: number;
   col: number;
-  /** Memory for the results (parseRows's `mem`), when the caller has it. */
+  /** Memory for the results (parseCodes's `mem`), when the caller has it. */
   mem?: SharedArrayBuffer;
 }
 
@@ -29,6 +29,6 @@ export function isParseFieldMessage(m: unknown): m is ParseFieldMessage {
 }
 
 export function parseField(m: ParseFieldMessage): ParsedField {
-  const rows = parseRows(m.buf, m.start, m.end, m.delim, m.col, m.mem);
+  const rows = parseCodes(m.buf, m.start, m.end, m.delim, m.col, m.mem);
   return { parsed: m.id, codes: rows.codes, count: rows.count };
 }
