@@ -222,3 +222,58 @@ export function restoreCommands(numbers: Float64Array, from: number, to: number,
   }
   return { buf: buf.subarray(0, o), sets };
 }
+
+/** Lines per SADD/SREM command at most (a dense exchange's 10,000 in three). */
+const MEMBERS_PER_COMMAND = 4000;
+
+/**
+ * `SADD|SREM key line…` as RESP for numbers[from, to) (sorted, one area code `npa`): one command per NPA-NXX (at most
+ * MEMBERS_PER_COMMAND lines), key = keyPrefix + "{NPA}" + NXX, each line as a decimal integer without leading zeros
+ * (so Redis keeps it in the set's intset). One buffer; `commands` commands.
+ */
+export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from: number, to: number, npa: number, keyPrefix: string): { buf: Buffer; commands: number } {
+  const key = Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
+  const nxxAt = key.length - 3;
+  let commands = 0;
+  for (let g = from; g < to; ) {
+    const e = exchangeEnd(numbers, g, to, Math.floor(numbers[g] / 10_000));
+    commands += Math.ceil((e - g) / MEMBERS_PER_COMMAND);
+    g = e;
+  }
+  // per command: *N, $4 SADD, $len key (each with CRLF); per line: $n, the digits (each with CRLF)
+  const buf = Buffer.allocUnsafe(commands * (8 + 10 + 8 + key.length + 2) + (to - from) * 10);
+  let o = 0;
+  for (let g = from; g < to; ) {
+    const k = Math.floor(numbers[g] / 10_000);
+    const e = exchangeEnd(numbers, g, to, k);
+    const nxx = k - npa * 1000;
+    key[nxxAt] = 48 + Math.floor(nxx / 100);
+    key[nxxAt + 1] = 48 + (Math.floor(nxx / 10) % 10);
+    key[nxxAt + 2] = 48 + (nxx % 10);
+    const base = k * 10_000;
+    for (let s = g; s < e; s += MEMBERS_PER_COMMAND) {
+      const t = Math.min(e, s + MEMBERS_PER_COMMAND);
+      buf[o++] = 42; // *
+      o = writeDecimal(buf, o, 2 + t - s);
+      o += buf.write(`\r\n$4\r\n${op}\r\n$`, o, "latin1");
+      o = writeDecimal(buf, o, key.length);
+      buf[o++] = 13;
+      buf[o++] = 10;
+      o += key.copy(buf, o);
+      buf[o++] = 13;
+      buf[o++] = 10;
+      for (let i = s; i < t; i++) {
+        const line = numbers[i] - base;
+        buf[o++] = 36; // $
+        buf[o++] = 48 + (line < 10 ? 1 : line < 100 ? 2 : line < 1000 ? 3 : 4);
+        buf[o++] = 13;
+        buf[o++] = 10;
+        o = writeDecimal(buf, o, line);
+        buf[o++] = 13;
+        buf[o++] = 10;
+      }
+    }
+    g = e;
+  }
+  return { buf: buf.subarray(0, o), commands };
+}

@@ -1,13 +1,14 @@
 /**
  * The bulk restore's own connection (redis-raw.ts) and its RESP (restoreCommands), against a real Redis: the sets it
  * creates hold exactly the numbers, their DUMP equals the one of a set SADD built (so the payload is what Redis itself
- * writes, in each of its length encodings), and an error reply or a refused AUTH fails the send with Redis's words.
+ * writes, in each of its length encodings), its SADD/SREM commands leave intsets of exactly the lines, and an error
+ * reply or a refused AUTH fails the send with Redis's words.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { skipWithout } from "../../../tests/setup/services";
 import { REDIS_URL, uniquePrefix } from "../test/helpers";
-import { npa3, restoreCommands } from "./redis-codec";
+import { memberCommands, npa3, restoreCommands } from "./redis-codec";
 import { command, RawRedis } from "./redis-raw";
 
 const noRedis = await skipWithout("redis-raw.test.ts", [{ kind: "tcp", name: "Redis", url: REDIS_URL ?? "" }]);
@@ -57,6 +58,29 @@ describe.skipIf(noRedis)("bulk RESTORE on a connection of our own", () => {
       expect((await redis.dumpBuffer(key))!.equals((await redis.dumpBuffer(built))!), key).toBe(true);
       await redis.del(built);
     }
+  });
+
+  it("adds and removes lines with SADD/SREM commands: integers without leading zeros (an intset), 4,000 lines a command", async () => {
+    const npa = 305;
+    // lines 0, 7, 42, 999 (leading zeros in the 4-digit form) and a 9,000-line exchange (three commands)
+    const numbers = Float64Array.from([...[0, 7, 42, 999].map((l) => 3_052_230_000 + l), ...Array.from({ length: 9000 }, (_, i) => 3_055_550_000 + i)]);
+    const added = memberCommands("SADD", numbers, 0, numbers.length, npa, prefix);
+    expect(added.commands).toBe(1 + 3);
+    const removals = Float64Array.from([3_052_230_007, ...Array.from({ length: 4500 }, (_, i) => 3_055_550_000 + 2 * i)]);
+    const removed = memberCommands("SREM", removals, 0, removals.length, npa, prefix);
+    const raw = await RawRedis.open(redis);
+    try {
+      await raw.send([added.buf], added.commands);
+      await raw.send([removed.buf], removed.commands);
+    } finally {
+      raw.close();
+    }
+    const small = `${prefix}{305}223`;
+    const dense = `${prefix}{305}555`;
+    expect((await redis.smembers(small)).map(Number).sort((a, b) => a - b)).toEqual([0, 42, 999]);
+    expect(await redis.object("ENCODING", small)).toBe("intset");
+    const odd = Array.from({ length: 4500 }, (_, i) => 2 * i + 1);
+    expect((await redis.smembers(dense)).map(Number).sort((a, b) => a - b)).toEqual(odd);
   });
 
   it("fails the send with Redis's error, and every send after it", async () => {

@@ -1,6 +1,7 @@
 /**
- * A connection of our own to one Redis node, for the bulk RESTORE of a list's sets (decision 162): commands go out
- * as RESP the caller wrote into buffers, and only simple-string (+…) and error (-…) replies are read. ioredis
+ * A connection of our own to one Redis node, for bulk writes of a list's sets (redis-bulk.ts; decision 162): commands
+ * go out as RESP the caller wrote into buffers, and only simple-string (+…), integer (:…) and error (-…) replies are
+ * read. ioredis
  * spends ~15 µs of Node per command, and the restore script ~8 µs of Redis per set against ~2 µs for a plain
  * RESTORE. It connects where an ioredis connection is connected now (through Sentinel: the primary; in a cluster:
  * that node), with its TLS options, credentials and database.
@@ -64,7 +65,7 @@ export class RawRedis {
     return raw;
   }
 
-  /** Sends `data` (RESP) holding `commands` commands; resolves when each has answered +…, rejects on an error reply. */
+  /** Sends `data` (RESP) holding `commands` commands; resolves when each has answered (+… or :…), rejects on an error. */
   send(data: Buffer[], commands: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (commands === 0) return Promise.resolve();
@@ -90,7 +91,7 @@ export class RawRedis {
       const head = this.pending[0];
       if (!head) return this.fail(new Error(`an unexpected reply: ${line.slice(0, 200)}`));
       if (kind === 45 /* - */) return this.fail(new Error(line.slice(0, 500)));
-      if (kind !== 43 /* + */) return this.fail(new Error(`an unexpected reply: ${String.fromCharCode(kind)}${line.slice(0, 200)}`));
+      if (kind !== 43 /* + */ && kind !== 58 /* : */) return this.fail(new Error(`an unexpected reply: ${String.fromCharCode(kind)}${line.slice(0, 200)}`));
       if (--head.left === 0) {
         this.pending.shift();
         head.resolve();

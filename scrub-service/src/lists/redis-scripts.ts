@@ -5,25 +5,6 @@
 import type { RedisClient } from "./redis-client";
 
 /**
- * Applies SADD/SREM for numbers of one area code: ARGV[1] key prefix ending in {NPA}, ARGV[2] the 7-digit
- * rests (NXX + line) packed, sorted, ARGV[3] 'sadd' | 'srem'. One call replaces thousands of commands.
- */
-const WRITE_LUA = `
-local p, s, op = ARGV[1], ARGV[2], ARGV[3]
-local n = #s / 7
-local cur, members = nil, {}
-for i = 0, n - 1 do
-  local nxx = string.sub(s, i * 7 + 1, i * 7 + 3)
-  if nxx ~= cur or #members >= 4000 then
-    if cur then redis.call(op, p .. cur, unpack(members)) end
-    cur, members = nxx, {}
-  end
-  members[#members + 1] = tonumber(string.sub(s, i * 7 + 4, i * 7 + 7))
-end
-if cur then redis.call(op, p .. cur, unpack(members)) end
-return n`;
-
-/**
  * Membership of many numbers whose area codes this node serves: KEYS[1] routes the call (an area code's
  * `live` key), ARGV[1] the store prefix, ARGV[2] the list, ARGV[3] the snapshot's generation, ARGV[4] the
  * numbers grouped by area code (packByArea): per group the NPA, a 5-digit count and that many 7-digit rests.
@@ -99,7 +80,6 @@ return redis.call('unlink', unpack(names))`;
 
 export type ScriptRedis = {
   scrubUnlinkArea(key: string, prefix: string): Promise<number>;
-  scrubWrite(key: string, prefix: string, packed: string | Buffer, op: string): Promise<number>;
   scrubLookup(key: string, prefix: string, list: string, gen: string, packed: Buffer): Promise<string | null>;
   scrubLive(key: string, prefix: string, list: string, gen: string, op: string, npas: string): Promise<string>;
   scrubFinish(key: string, token: string, version: string): Promise<number>;
@@ -107,7 +87,6 @@ export type ScriptRedis = {
 
 /** Registers the scripts on a client (ioredis loads each by SHA and falls back to EVAL). */
 export function defineScrubScripts(redis: RedisClient): void {
-  redis.defineCommand("scrubWrite", { numberOfKeys: 1, lua: WRITE_LUA });
   redis.defineCommand("scrubLookup", { numberOfKeys: 1, lua: LOOKUP_LUA });
   redis.defineCommand("scrubLive", { numberOfKeys: 1, lua: LIVE_LUA });
   redis.defineCommand("scrubUnlinkArea", { numberOfKeys: 1, lua: UNLINK_AREA_LUA });

@@ -43,13 +43,11 @@ import {
   type StoreChange,
 } from "./store";
 import { defineScrubScripts, type ScriptRedis } from "./redis-scripts";
-import { npa3, packByArea, restoreCommands } from "./redis-codec";
-import { RawRedis } from "./redis-raw";
+import { memberCommands, npa3, packByArea, restoreCommands } from "./redis-codec";
+import { areaSlot, BulkWriter } from "./redis-bulk";
 
 /** Line numbers an NPA-NXX set can hold: with this intset limit no set leaves the 2-byte encoding. */
 export const INTSET_ENTRIES = 10_000;
-/** Numbers per script call (one area code per call: one hash slot, so Redis Cluster routes it whole). */
-const SCRIPT_BATCH = 5000;
 /** Numbers per lookup round (a scrub batch's Bloom positives are usually fewer). */
 const LOOKUP_BATCH = 20_000;
 /** Script calls in flight at once for writes (they go out back to back, as a pipeline would). */
@@ -66,22 +64,6 @@ interface RedisReplaceHandle extends ReplaceHandle {
 export const OLD_LAYOUT_NOTE =
   "Redis holds this list in the key layout before Redis Cluster support (decision 112); it is not used until `npm run lists -- rebuild`";
 
-
-const AREA_SLOTS = new Int16Array(AREA_CODES).fill(-1);
-/** The hash slot of an area code's keys (tag {NPA}). */
-function areaSlot(npa: number): number {
-  if (AREA_SLOTS[npa] < 0) AREA_SLOTS[npa] = keySlot(`{${npa3(npa)}}`);
-  return AREA_SLOTS[npa];
-}
-
-/** Bulk restore: bytes of RESTORE commands per round, rounds in flight. */
-const RESTORE_ROUND_BYTES = 8 << 20;
-const RESTORE_ROUNDS = 2;
-/** How long a bulk restore's marker key lives (it only has to outlive the WAIT that follows; see markRestored). */
-const MARK_TTL_MS = 600_000;
-
-/** A bulk restore's connections by master ("" outside a cluster), each with an area code that master serves. */
-type RawConnections = Map<string, { conn: Promise<RawRedis>; npa: number }>;
 
 /** The first index ≥ from where a[index] ≥ x (a sorted). */
 function lowerBound(a: Float64Array, x: number, from: number): number {
@@ -453,11 +435,7 @@ export class RedisListStore implements ListStore {
     await this.call("begin", () => this.redis.hset(this.metaKey(listId), { state: "changing", change }));
   }
 
-  /**
-   * SADD/SREM of numbers through the write script, one call per area code (≤ SCRIPT_BATCH numbers). The
-   * packed 7-digit rests are written as ASCII straight into a Buffer (no string per number: byArea's
-   * strings and their garbage cost ~6 s of a 20M-number load). Input is normally sorted already.
-   */
+  /** SADD/SREM of numbers (sorted here if they are not), one command per NPA-NXX set, in bulk (BulkWriter). */
   private async writeSets(prefix: string, numbers: Float64Array, op: "sadd" | "srem"): Promise<void> {
     let sorted = numbers;
     for (let i = 1; i < numbers.length; i++) {
@@ -466,27 +444,22 @@ export class RedisListStore implements ListStore {
         break;
       }
     }
-    const calls: (() => Promise<number>)[] = [];
-    for (let i = 0; i < sorted.length; ) {
-      const npa = Math.floor(sorted[i] / 10_000_000);
-      const base = npa * 10_000_000;
-      const limit = base + 10_000_000;
-      let j = i;
-      while (j < sorted.length && j - i < SCRIPT_BATCH && sorted[j] < limit) j++;
-      const packed = Buffer.allocUnsafe((j - i) * 7);
-      for (let k = i, o = 0; k < j; k++, o += 7) {
-        let r = (sorted[k] - base) | 0;
-        for (let d = 6; d >= 0; d--) {
-          const q = (r / 10) | 0;
-          packed[o + d] = 48 + r - q * 10;
-          r = q;
-        }
+    const bulk = new BulkWriter(this.redis, this.prefix, op, (what, fn) => this.call(what, fn));
+    try {
+      for (let i = 0; i < sorted.length; ) {
+        const npa = Math.floor(sorted[i] / 10_000_000);
+        const j = lowerBound(sorted, (npa + 1) * 10_000_000, i);
+        const { buf, commands } = memberCommands(op === "sadd" ? "SADD" : "SREM", sorted, i, j, npa, prefix);
+        await bulk.add(npa, buf, commands);
+        i = j;
       }
-      const key = `${prefix}{${npa3(npa)}}`;
-      calls.push(() => this.scripts.scrubWrite(key, key, packed, op));
-      i = j;
+      await bulk.done();
+    } catch (e) {
+      await bulk.settled();
+      throw e;
+    } finally {
+      bulk.close();
     }
-    await this.all(op, calls);
   }
 
   async add(listId: number, numbers: Float64Array): Promise<void> {
@@ -507,9 +480,7 @@ export class RedisListStore implements ListStore {
     await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
-    // restore rounds sent and not yet answered, and the connections they went out on (see restoreSets)
-    const flight: Promise<unknown>[] = [];
-    const raws: RawConnections = new Map();
+    const bulk = new BulkWriter(this.redis, this.prefix, "restore", (what, fn) => this.call(what, fn));
     try {
       const rdb = await this.rdbVersion();
       // Sorted, distinct input (every caller's): each set of the new generation is written whole with
@@ -536,18 +507,17 @@ export class RedisListStore implements ListStore {
         const lastKey = Math.floor(last / 10_000);
         let cut = data.length;
         while (cut > 0 && Math.floor(data[cut - 1] / 10_000) === lastKey) cut--;
-        await this.restoreSets(prefix, data.subarray(0, cut), rdb, flight, raws);
+        await this.restoreSets(prefix, data.subarray(0, cut), rdb, bulk);
         pending = data.subarray(cut); // the chunks are never reused by their producers
       }
-      if (pending.length) await this.restoreSets(prefix, pending, rdb, flight, raws);
-      await Promise.all(flight);
-      await this.markRestored(raws, gen);
+      if (pending.length) await this.restoreSets(prefix, pending, rdb, bulk);
+      await bulk.done();
     } catch (e) {
-      await Promise.allSettled(flight); // nothing lands after the generation is deleted
+      await bulk.settled(); // nothing lands after the generation is deleted
       await this.deleteGeneration(listId, gen).catch(() => {});
       throw e;
     } finally {
-      for (const r of raws.values()) void r.conn.then((c) => c.close(), () => {});
+      bulk.close();
     }
     const handle: RedisReplaceHandle = { generation: gen, connection };
     return handle;
@@ -601,74 +571,16 @@ export class RedisListStore implements ListStore {
   /**
    * Creates the NPA-NXX sets of sorted, distinct numbers (each group complete) with RESTORE … REPLACE of a
    * DUMP payload: an intset of int16 line numbers (what SADD builds; Redis converts a set over
-   * set-max-intset-entries to a hash table on load, as SADD would). The commands go out on connections of our own
-   * (RawRedis), one per master, to the master serving each area code's slot. Returns once its rounds are sent, with at
-   * most RESTORE_ROUNDS in `flight` unanswered; the caller awaits the rest, then markRestored.
+   * set-max-intset-entries to a hash table on load, as SADD would), sent in bulk (BulkWriter).
    */
-  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number, flight: Promise<unknown>[], raws: RawConnections): Promise<void> {
-    let i = 0;
-    while (i < numbers.length) {
-      // one round: whole area codes' commands (≤ RESTORE_ROUND_BYTES, or one area code), grouped by master
-      const round = new Map<string, { buffers: Buffer[]; sets: number }>();
-      let total = 0;
-      while (i < numbers.length && total < RESTORE_ROUND_BYTES) {
-        const npa = Math.floor(numbers[i] / 10_000_000);
-        const j = lowerBound(numbers, (npa + 1) * 10_000_000, i);
-        const { buf, sets } = restoreCommands(numbers, i, j, npa, rdb, prefix);
-        const node = await this.rawFor(raws, npa);
-        let part = round.get(node);
-        if (!part) round.set(node, (part = { buffers: [], sets: 0 }));
-        part.buffers.push(buf);
-        part.sets += sets;
-        total += buf.length;
-        i = j;
-      }
-      // RESTORE_ROUNDS rounds in flight: the next round's payloads are built while Redis restores the last one's
-      if (flight.length >= RESTORE_ROUNDS) await flight.shift();
-      const sent = this.call(
-        "restore",
-        () => Promise.all([...round].map(async ([node, part]) => (await raws.get(node)!.conn).send(part.buffers, part.sets))),
-      );
-      sent.catch(() => {}); // awaited through `flight`
-      flight.push(sent);
+  private async restoreSets(prefix: string, numbers: Float64Array, rdb: number, bulk: BulkWriter): Promise<void> {
+    for (let i = 0; i < numbers.length; ) {
+      const npa = Math.floor(numbers[i] / 10_000_000);
+      const j = lowerBound(numbers, (npa + 1) * 10_000_000, i);
+      const { buf, sets } = restoreCommands(numbers, i, j, npa, rdb, prefix);
+      await bulk.add(npa, buf, sets);
+      i = j;
     }
-  }
-
-  /**
-   * The raw connection to the master serving an area code's slot (opened on first use), by its name in `raws`;
-   * outside a cluster, the one node.
-   */
-  private async rawFor(raws: RawConnections, npa: number): Promise<string> {
-    let name = "";
-    let node: Redis = this.redis as Redis;
-    if (isCluster(this.redis)) {
-      const cluster = this.redis;
-      const owner = () => slotOwner(cluster, areaSlot(npa));
-      if (!owner()) await this.call("connect", () => masters(cluster));
-      name = owner();
-      const found = cluster.nodes("master").find((n) => `${n.options.host}:${n.options.port}` === name);
-      if (!found) throw new ListStoreError(`The list store (Redis Cluster) names no master for area code ${npa3(npa)}.`, true);
-      node = found;
-    }
-    const known = raws.get(name);
-    if (known) return name;
-    const conn = this.call("restore connection", () => RawRedis.open(node));
-    conn.catch(() => {});
-    raws.set(name, { conn, npa });
-    await conn;
-    return name;
-  }
-
-  /**
-   * After a bulk restore, one write per master through the client's own connection: WAIT (replicated()) covers what
-   * its connection wrote, and this write follows every RESTORE that master answered, so waiting for it is waiting
-   * for them. The key expires by itself.
-   */
-  private async markRestored(raws: RawConnections, gen: number): Promise<void> {
-    await this.call(
-      "restore",
-      () => Promise.all([...raws.values()].map((r) => this.redis.set(`${this.prefix}restored:{${npa3(r.npa)}}`, String(gen), "PX", MARK_TTL_MS))),
-    );
   }
 
   /**
