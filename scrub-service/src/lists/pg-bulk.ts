@@ -266,12 +266,31 @@ export async function vacuum(handle: DbHandle, table: string): Promise<void> {
   }
 }
 
-/** Every block of a list, range by range, in exchange order (read on the session's transaction when given). */
+/**
+ * Every block of a list, range by range, in exchange order (read on the session's transaction when given). AHEAD
+ * ranges are read ahead: the database reads the next range while the caller works on this one (bounded memory: AHEAD
+ * + 1 ranges).
+ */
 export async function* readListBlocks(handle: DbHandle, listId: number, s?: BulkSession): AsyncGenerator<{ lo: number; hi: number; blocks: PackedBlocks }> {
-  for (const [lo, hi] of exchangeRanges()) {
-    yield { lo, hi, blocks: s ? await readBlocksIn(s, listId, lo, hi) : await readRange(handle, rangeSelect(listId, lo, hi)) };
+  const read = ([lo, hi]: [number, number]) => (s ? readBlocksIn(s, listId, lo, hi) : readRange(handle, rangeSelect(listId, lo, hi)));
+  const ranges = [...exchangeRanges()];
+  const ahead: Promise<PackedBlocks>[] = [];
+  const queue = (r: number) => {
+    if (r >= ranges.length) return;
+    const p = read(ranges[r]);
+    p.catch(() => {}); // awaited in turn (a caller that stops early leaves it to settle)
+    ahead.push(p);
+  };
+  for (let r = 0; r <= AHEAD; r++) queue(r);
+  for (let r = 0; r < ranges.length; r++) {
+    const blocks = await ahead.shift()!;
+    queue(r + AHEAD + 1);
+    yield { lo: ranges[r][0], hi: ranges[r][1], blocks };
   }
 }
+
+/** Ranges read ahead by readListBlocks (more, or on connections of their own, measured no faster: 1M add into 20M). */
+const AHEAD = 1;
 
 /**
  * Every number of a list, in chunks (sorted, each chunk after the last). Reads by area-code ranges so memory stays

@@ -234,6 +234,7 @@ const MEMBERS_PER_COMMAND = 4000;
 export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from: number, to: number, npa: number, keyPrefix: string): { buf: Buffer; commands: number } {
   const key = Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
   const nxxAt = key.length - 3;
+  const head = Buffer.from(`\r\n$4\r\n${op}\r\n$`, "latin1");
   let commands = 0;
   for (let g = from; g < to; ) {
     const e = exchangeEnd(numbers, g, to, Math.floor(numbers[g] / 10_000));
@@ -255,7 +256,7 @@ export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from:
       const t = Math.min(e, s + MEMBERS_PER_COMMAND);
       buf[o++] = 42; // *
       o = writeDecimal(buf, o, 2 + t - s);
-      o += buf.write(`\r\n$4\r\n${op}\r\n$`, o, "latin1");
+      o += head.copy(buf, o);
       o = writeDecimal(buf, o, key.length);
       buf[o++] = 13;
       buf[o++] = 10;
