@@ -76,6 +76,9 @@ async function openService(): Promise<{ service: BatchScrubService; close: () =>
     redisPrefix: process.env.SCRUB_REDIS_PREFIX,
     autoStart: false,
     threads: process.env.SCRUB_THREADS ? Number(process.env.SCRUB_THREADS) : undefined,
+    // this process holds the embedded database alone (its lock): no web request waits on a long load transaction,
+    // so a list load is one transaction instead of many short ones (decision 017's reason for them is a server's)
+    listLoadChunk: handle.driver.kind === "pglite" ? Infinity : undefined,
   });
   await service.runner.recover();
   return {

@@ -25,7 +25,8 @@ describeEachDb("list changes as exchange blocks", (kind) => {
   }, 120_000);
   afterAll(() => handle.close());
 
-  for (const loadChunk of kind === "pglite" ? [50_000, 300] : [50_000]) {
+  // (Infinity: one transaction, as the CLI loads an embedded database it holds alone)
+  for (const loadChunk of kind === "pglite" ? [50_000, 300, Infinity] : [50_000]) {
     it(`adds and removes touch only their blocks, with exact counts against a reference set (chunk ${loadChunk})`, { timeout: 120_000 }, async () => {
       const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0, loadChunk });
       const listId = await createContainer(handle, await createUser(handle), `spread-${loadChunk}`);
@@ -45,7 +46,7 @@ describeEachDb("list changes as exchange blocks", (kind) => {
         const gone = new Set(a);
         return [a, sorted(dels.filter((x) => !gone.has(x)))];
       };
-      const rounds: [mode: "add" | "remove" | "changes", numbers: Float64Array, removals?: Float64Array][] = [
+      const rounds: [mode: "add" | "remove" | "changes" | "replace", numbers: Float64Array, removals?: Float64Array][] = [
         ["add", sorted([...Array.from({ length: 400 }, any), ...known.slice(0, 100)])], // few blocks: rewritten in place
         ["remove", sorted([...known.slice(50, 350), ...Array.from({ length: 50 }, any)])],
         ["changes", ...changes([...known.slice(350, 500), ...Array.from({ length: 40 }, any)], [...Array.from({ length: 300 }, any), ...known.slice(600, 650)])],
@@ -53,12 +54,21 @@ describeEachDb("list changes as exchange blocks", (kind) => {
         ["remove", sorted(known.slice(5_000, 15_000))],
         // most blocks again, both sides (PGlite: in parts of whole exchanges across both)
         ["changes", ...changes(known.slice(1_000, 4_000), Array.from({ length: 9_000 }, any))],
+        // a whole new list, overlapping the old one
+        ["replace", sorted([...known.slice(0, 3_000), ...Array.from({ length: 2_000 }, any)])],
       ];
       for (const [mode, numbers, removals] of rounds) {
         let added = 0;
         let removed = 0;
         for (const x of removals ?? []) if (ref.delete(x)) removed++;
-        for (const x of numbers) {
+        if (mode === "replace") {
+          const kept = numbers.filter((x) => ref.has(x)).length;
+          removed = ref.size - kept;
+          added = numbers.length - kept;
+          ref.clear();
+          for (const x of numbers) ref.add(x);
+        }
+        for (const x of mode === "replace" ? [] : numbers) {
           if (mode !== "remove" && !ref.has(x)) (added++, ref.add(x));
           if (mode === "remove" && ref.delete(x)) removed++;
         }

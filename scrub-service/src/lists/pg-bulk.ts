@@ -294,10 +294,11 @@ const AHEAD = 1;
 
 /**
  * Every number of a list, in chunks (sorted, each chunk after the last). Reads by area-code ranges so memory stays
- * bounded; callers compare lists.version before and after to detect a concurrent change.
+ * bounded; callers compare lists.version before and after to detect a concurrent change (or read on the session's
+ * transaction).
  */
-export async function* readListNumbers(handle: DbHandle, listId: number): AsyncGenerator<Float64Array> {
-  for await (const { blocks } of readListBlocks(handle, listId)) if (blocks.count) yield numbersOfPacked(blocks);
+export async function* readListNumbers(handle: DbHandle, listId: number, s?: BulkSession): AsyncGenerator<Float64Array> {
+  for await (const { blocks } of readListBlocks(handle, listId, s)) if (blocks.count) yield numbersOfPacked(blocks);
 }
 
 /** SQL: how many numbers a list's blocks hold (a bitmap's set bits, an array's 2-byte lines). */
