@@ -10,7 +10,7 @@ import { tmpDir } from "../test/helpers";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import zlib from "node:zlib";
 import { BloomFilter } from "../worker/bloom";
-import { numbersOfFile } from "./input";
+import { ftcChange, numbersOfFile } from "./input";
 
 function listFile(lines: string[], gzip = false): string {
   const file = path.join(tmpDir("list-input"), gzip ? "numbers.txt.gz" : "numbers.txt");
@@ -76,5 +76,39 @@ describe("list file numbers", () => {
     const declined = await asked(listFile(lines), 1, false);
     expect(declined.bloom).toBeNull();
     expect(declined.numbers.length).toBeGreaterThan(50_000);
+  });
+
+  it("reads an FTC change list's records as ftcChange reads their cells: the last record of a number decides", async () => {
+    const r = seededRandom(106);
+    const lines: string[] = [];
+    const pool = Array.from({ length: 300 }, () => String(2_000_000_000 + Math.floor(r() * 7_999_999_999)));
+    for (let i = 0; i < 3000; i++) {
+      const n = pool[Math.floor(r() * pool.length)];
+      const a = r() < 0.5 ? "A" : "D";
+      const roll = r();
+      // the registry's own form, and forms read from cells: other indicators, spaces, one 10-digit field, no date
+      lines.push(
+        roll < 0.6 ? `${n.slice(0, 3)},${n.slice(3)},${a},2026-11-20`
+        : roll < 0.7 ? `${n.slice(0, 3)},${n.slice(3)},${a}`
+        : roll < 0.8 ? `${n.slice(0, 3)},${n.slice(3)},${a === "A" ? "add" : "Deleted"},2026-11-20`
+        : roll < 0.9 ? ` ${n.slice(0, 3)},${n.slice(3)} ,${a},2026-11-20`
+        : `${n},${a},2026-11-20`,
+      );
+    }
+    // what each record means, read from its cells: the last action per number wins
+    const last = new Map<number, string>();
+    let invalid = 0;
+    for (const line of lines) {
+      const c = ftcChange(line.split(","));
+      if (c.number >= 0 && c.action) last.set(c.number, c.action);
+      else invalid++;
+    }
+    const want = (action: string) => [...last].filter(([, a]) => a === action).map(([n]) => n).sort((x, y) => x - y);
+    const got = await numbersOfFile(listFile(lines));
+    expect(got.layout).toBe("ftc-changes");
+    expect([...got.numbers]).toEqual(want("add"));
+    expect([...got.removals!]).toEqual(want("delete"));
+    expect(got.invalid).toBe(invalid);
+    expect(invalid).toBeGreaterThan(0); // random digits: some exchanges are not in service
   });
 });

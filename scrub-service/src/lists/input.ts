@@ -5,7 +5,7 @@
  */
 import { defaultPhoneColumn, parseCodes, parseRows, splitCells } from "../worker/csv";
 import { delimiterLabel, encodingLabel, formatLabel } from "../pipeline/input/detect";
-import { normalizeCode } from "../worker/normalize";
+import { inService, normalizeCode } from "../worker/normalize";
 import { BatchReader, headersOf } from "../pipeline/read";
 import { SideParser } from "./side-parser";
 import { allAreasSorted, bucketByArea, compactAreas, sortClaimedAreas, sortDistinct } from "../worker/sort-distinct";
@@ -79,6 +79,26 @@ export function ftcChange(cells: readonly string[]): { number: number; action: "
     } else if (number === -1 && /^\d{10}$/.test(c)) number = normalizeCode(c);
   }
   return { number, action };
+}
+
+/**
+ * The FTC change list's own record, read from its bytes: `NPA,NXXXXXX,A|D` (then the end of the row or a delimiter and
+ * more fields) whose number's exchange is in service gives +number (A) or -number (D); any other row 0, for ftcChange to
+ * read from its cells (the same answer, ~3 µs a record slower: strings and patterns per cell).
+ */
+function ftcChangeBytes(buf: Uint8Array, rs: number, re: number, delim: number): number {
+  if (re - rs < 13 || buf[rs + 3] !== delim || buf[rs + 11] !== delim || (re - rs > 13 && buf[rs + 13] !== delim)) return 0;
+  const action = buf[rs + 12];
+  if (action !== 65 && action !== 68) return 0; // A, D
+  let value = 0;
+  for (let k = 0; k < 11; k++) {
+    if (k === 3) continue;
+    const d = buf[rs + k] - 48;
+    if (d < 0 || d > 9) return 0;
+    value = value * 10 + d;
+  }
+  if (!inService(value)) return 0;
+  return action === 65 ? value : -value;
 }
 
 /** How a list file is laid out: a CSV/one number per line, the FTC full list or the FTC change list. */
@@ -257,6 +277,14 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       } else {
         const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
         for (let r = 0; r < rows.count; r++) {
+          const quick = layout === "ftc-changes" ? ftcChangeBytes(batch.buf, rows.rowStart[r], rows.rowEnd[r], reader.delim) : 0;
+          if (quick !== 0) {
+            const number = Math.abs(quick);
+            const action = quick > 0 ? "add" : "delete";
+            (action === "add" ? adds : deletes).push(number);
+            lastAction!.set(number, action);
+            continue;
+          }
           const cells = splitCells(batch.buf, rows.rowStart[r], rows.rowEnd[r], reader.delim);
           if (layout === "ftc-full") {
             const x = isFtcPair(cells, 0) ? normalizeCode(cells[0].trim() + cells[1].trim()) : cells.length === 1 ? normalizeCode(cells[0]) : -1;
