@@ -35,7 +35,8 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       .catch(() => {});
   }, ctx.progressMs);
   try {
-    // a replace (or a first load) makes the file the whole list: its Bloom filter is filled while the file is read
+    // a replace (or a first load) makes the file the whole list: its Bloom filter is filled on the file's side thread
+    // from the sorted numbers while they are written
     const whole = load.mode === "replace" || (load.mode === "add" && (await ctx.o.manager.info(load.list_id))?.size === 0);
     let file;
     try {

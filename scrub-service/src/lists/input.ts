@@ -11,7 +11,6 @@ import { SideParser } from "./side-parser";
 import { allAreasSorted, bucketByArea, compactAreas, sortClaimedAreas, sortDistinct } from "../worker/sort-distinct";
 import type { BloomFilter } from "../worker/bloom";
 import type { PrefilledBloom } from "./blooms";
-import { BloomPrefill } from "./bloom-prefill";
 
 export interface NumbersOfFile {
   /** Sorted, distinct. */
@@ -203,8 +202,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
   const { onProgress, column, sideParseMinBytes = SIDE_PARSE_MIN_BYTES, bloomFor } = opts;
   const reader = new BatchReader(path, undefined, undefined, { manyMembers: true });
   let side: SideParser | null = null;
-  // (declared through `as`: it is set in a callback, which narrowing from a plain `= null` would not see)
-  let prefill = null as BloomPrefill | null;
+  let filled: Promise<void> | null = null;
   try {
     await reader.open();
     let col = 0;
@@ -232,10 +230,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
     // a large plain list: every other batch is parsed on a side thread (order does not matter: the numbers are
     // sorted and counted after)
     side = layout === "csv" && reader.size >= sideParseMinBytes ? SideParser.start() : null;
-    // the caller's Bloom filter, sized from the first batch, gets every batch's numbers as the file is read (on the
-    // side thread, and on this one when that falls behind: BloomPrefill)
     const plainFile = info.format === "csv" && info.container === "none";
-    let wantsBloom = !!(side && bloomFor && plainFile);
     // rows per byte of the first batch read: the results of later batches are sized for their rows (a list file's
     // rows are shorter than parseCodes expects), and the numbers' buffer for the whole file (no doubling)
     let rowsPerByte = 0;
@@ -248,13 +243,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       invalid += count - valid;
       const estimate = Math.round((valid * reader.size) / Math.max(1, batchBytes));
       if (first && plainFile) adds.reserve(Math.ceil(estimate * 1.05) + 1024);
-      if (wantsBloom && !prefill) {
-        wantsBloom = false;
-        const bloom = bloomFor!(estimate);
-        if (bloom) prefill = new BloomPrefill(bloom, side!);
-      }
-      if (!prefill) return results.put(mem);
-      prefill.add(codes, count, () => results.put(mem));
+      results.put(mem);
     };
     const resultsFor = (batchBytes: number) =>
       rowsPerByte ? results.get(8 * (Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
@@ -303,8 +292,6 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       onProgress?.(batch.fileOffset, reader.size);
     }
     await onSide;
-    const filled = prefill?.finish();
-    filled?.catch(() => {}); // a failure is the list manager's to see: it then fills the filter itself
     let numbers = await adds.sorted(side);
     let valid = adds.n;
     let removals: Float64Array | null = null;
@@ -318,11 +305,16 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       removals = without(removals, finalAdds);
       valid -= distinctAdds - numbers.length; // additions a later deletion undid are not "already present"
     }
-    const p = prefill;
+    // the caller's Bloom filter is filled on the side thread, free now, while the caller writes the numbers
+    const bloom = side && bloomFor && plainFile ? bloomFor(numbers.length) : null;
+    if (bloom) {
+      filled = side!.fillBloom(bloom.shared, numbers);
+      filled.catch(() => {}); // a failure is the list manager's to see: it then fills the filter itself
+    }
     return {
       numbers,
       removals,
-      bloom: p && filled ? { bloom: p.bloom, filled } : null,
+      bloom: bloom && filled ? { bloom, filled } : null,
       valid,
       invalid,
       bytes: reader.size,
@@ -332,16 +324,11 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       encoding: encodingLabel(info),
       delimiter: delimiterLabel(String.fromCharCode(reader.delim)),
     };
-  } catch (e) {
-    prefill = null;
-    throw e;
   } finally {
-    // the side thread lives on until it has put the last batch into the filter
-    const p = prefill;
-    if (side && p) {
-      const s = side;
-      void p.settled().then(() => s.close());
-    } else await side?.close();
+    // the side thread lives on until it has filled the filter
+    const s = side;
+    if (s && filled) void filled.then(() => s.close(), () => s.close());
+    else await s?.close();
     await reader.close();
   }
 }
@@ -353,8 +340,9 @@ export interface NumbersOfFileOptions {
   /** From this many bytes every other batch is parsed on a side thread (tests lower it). */
   sideParseMinBytes?: number;
   /**
-   * A Bloom filter for about this many numbers (null: none) to be filled with the file's numbers while it is read:
-   * asked only when the file is parsed on two threads (a large, uncompressed plain list); see `bloom`.
+   * A Bloom filter for this many numbers (null: none) to be filled with the file's numbers on the side thread, from
+   * the sorted numbers, while the caller writes them: asked only when the file is parsed on two threads (a large,
+   * uncompressed plain list); see `bloom`.
    */
   bloomFor?: (estimatedNumbers: number) => BloomFilter | null;
 }

@@ -2,32 +2,36 @@
  * Half of a large list file's parse on a thread of its own (worker/dedupe-thread.ts, its parse-field message): while
  * this thread parses one batch, the side thread parses the one before, so a 20M-number load's ~3 s of parsing and
  * normalizing is shared by two cores that otherwise wait for it (decision 162). One batch at a time in flight.
- * The same thread can also put each parsed batch's numbers into a Bloom filter (bloom-add) as the file is read, and
- * sort area codes of the numbers once they are all read (sort-areas).
+ * The same thread also sorts area codes of the numbers once they are all read (sort-areas), and then fills a Bloom
+ * filter with them (bloom-fill) while the loading thread writes.
  */
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import type { SharedBloom } from "../worker/bloom";
-import type { BloomAddMessage, BloomAdded } from "../worker/bloom-messages";
+import type { BloomFillMessage } from "../worker/bloom-messages";
 import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
 import type { AreaBuckets, AreasSorted, SortAreasMessage } from "../worker/sort-distinct";
 
 export class SideParser {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
-  /** bloom-add and sort-areas messages not answered yet. */
+  /** sort-areas messages not answered yet. */
   private bloomWaiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  /** Each filter's name on the thread (see BloomAddMessage.filter). */
-  private filters = new WeakMap<SharedArrayBuffer, number>();
+  /** The bloom-fill posted and not answered yet (one at a time). */
+  private filling: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
-    worker.on("message", (p: ParsedField | BloomAdded | AreasSorted) => {
-      if ("bloomed" in p || "sortedAreas" in p) {
-        const id = "bloomed" in p ? p.bloomed : p.sortedAreas;
-        this.bloomWaiting.get(id)?.resolve();
-        this.bloomWaiting.delete(id);
+    worker.on("message", (p: ParsedField | { filled: number } | AreasSorted) => {
+      if ("filled" in p) {
+        this.filling?.resolve();
+        this.filling = null;
+        return;
+      }
+      if ("sortedAreas" in p) {
+        this.bloomWaiting.get(p.sortedAreas)?.resolve();
+        this.bloomWaiting.delete(p.sortedAreas);
         return;
       }
       const w = this.waiting.get(p.parsed);
@@ -36,9 +40,10 @@ export class SideParser {
     });
     const fail = (e: Error) => {
       this.failure = e;
-      for (const w of [...this.waiting.values(), ...this.bloomWaiting.values()]) w.reject(e);
+      for (const w of [...this.waiting.values(), ...this.bloomWaiting.values(), ...(this.filling ? [this.filling] : [])]) w.reject(e);
       this.waiting.clear();
       this.bloomWaiting.clear();
+      this.filling = null;
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`The list file's parse thread ended (exit ${code}).`)));
@@ -64,18 +69,13 @@ export class SideParser {
     });
   }
 
-  /**
-   * Adds a parsed batch's numbers (`codes` in shared memory, invalid ones skipped) to `bloom`, after the work posted
-   * before; `last` (the file's last call, with or without codes): the filter is complete once it settles.
-   */
-  addToBloom(bloom: SharedBloom, codes: Float64Array, count: number, last = false): Promise<void> {
+  /** Fills `bloom` with `numbers` (shared memory, not written while it runs), after the work posted before. */
+  fillBloom(bloom: SharedBloom, numbers: Float64Array): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    const id = this.next++;
-    let filter = this.filters.get(bloom.sab);
-    if (filter === undefined) this.filters.set(bloom.sab, (filter = id));
+    if (this.filling) return Promise.reject(new Error("A Bloom filter is being filled on this thread already."));
     return new Promise((resolve, reject) => {
-      this.bloomWaiting.set(id, { resolve, reject });
-      const m: BloomAddMessage = { op: "bloom-add", id, filter, bloom, codes, count, last };
+      this.filling = { resolve, reject };
+      const m: BloomFillMessage = { op: "bloom-fill", bloom, numbers };
       this.worker.postMessage(m);
     });
   }
@@ -98,8 +98,9 @@ export class SideParser {
     this.worker.removeAllListeners("exit");
     await this.worker.terminate();
     const closed = new Error("The list file's parse thread was closed.");
-    for (const w of [...this.waiting.values(), ...this.bloomWaiting.values()]) w.reject(closed);
+    for (const w of [...this.waiting.values(), ...this.bloomWaiting.values(), ...(this.filling ? [this.filling] : [])]) w.reject(closed);
     this.waiting.clear();
     this.bloomWaiting.clear();
+    this.filling = null;
   }
 }

@@ -1,12 +1,12 @@
 // The scrub's side thread, built to scrub-service/dist/dedupe-thread.mjs: the duplicate check (decision 017),
-// the SHA-256s of the input and the results (decision 090), a loaded list's Bloom filter (whole, or batch by batch
-// while its file is parsed), every other batch of a list file's parse and a share of its sort (decision 162). Messages are handled in
+// the SHA-256s of the input and the results (decision 090), a loaded list's Bloom filter, every other batch of a
+// list file's parse and a share of its sort (decision 162). Messages are handled in
 // posting order: batches are answered in input order, so "first occurrence wins" holds, and each file's bytes are
 // hashed in order.
 import { parentPort } from "node:worker_threads";
 import { NumberSet } from "./number-set";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
-import { addCodesToBloom, fillBloom, isBloomAddMessage, isBloomFillMessage, type BloomAddMessage, type BloomFillMessage } from "./bloom-messages";
+import { fillBloom, isBloomFillMessage, type BloomFillMessage } from "./bloom-messages";
 import { isParseFieldMessage, parseField, type ParseFieldMessage } from "./parse-messages";
 import { isSha256Message, sha256Handler, type Sha256Message } from "./sha256-messages";
 import { isSortAreasMessage, sortAreas, type SortAreasMessage } from "./sort-distinct";
@@ -22,11 +22,10 @@ interface Batch {
 lowerThisThreadPriority();
 const seen = new NumberSet();
 const sha256 = sha256Handler((d) => parentPort!.postMessage(d));
-parentPort!.on("message", (m: Batch | Sha256Message | BloomFillMessage | BloomAddMessage | ParseFieldMessage | SortAreasMessage) => {
+parentPort!.on("message", (m: Batch | Sha256Message | BloomFillMessage | ParseFieldMessage | SortAreasMessage) => {
   if (isSha256Message(m)) return sha256(m);
   if (isBloomFillMessage(m)) return parentPort!.postMessage({ filled: fillBloom(m) });
   if (isParseFieldMessage(m)) return parentPort!.postMessage(parseField(m));
-  if (isBloomAddMessage(m)) return parentPort!.postMessage(addCodesToBloom(m));
   if (isSortAreasMessage(m)) return parentPort!.postMessage(sortAreas(m));
   seen.addMany(m.codes, m.count, m.out);
   parentPort!.postMessage(m.id);
