@@ -11,6 +11,7 @@
  * Many blocks travel packed (PackedBlocks: one buffer, offsets) and are written into a BlockSink that hands out room
  * in its own buffer: a large list or change makes no object per block. Pure: no I/O.
  */
+import { isBucketSorted } from "./sort-distinct";
 
 export const LINES_PER_EXCHANGE = 10_000;
 export const BITMAP_BYTES = LINES_PER_EXCHANGE / 8;
@@ -81,6 +82,13 @@ export function exchangesOf(numbers: Float64Array): number[] {
 
 /** Throws unless `numbers` are sorted, distinct 10-digit numbers (a block cannot hold anything else). */
 export function assertBlockable(numbers: Float64Array): void {
+  if (isBucketSorted(numbers)) {
+    // sorted, distinct integers: within the range when its ends are
+    const n = numbers.length;
+    if (n && !(numbers[0] >= FIRST)) throw new BlockFormatError(`${numbers[0]} is not a 10-digit NANP number.`);
+    if (n && !(numbers[n - 1] < END)) throw new BlockFormatError(`${numbers[n - 1]} is not a 10-digit NANP number.`);
+    return;
+  }
   let prev = -1;
   for (let i = 0; i < numbers.length; i++) {
     const x = numbers[i];

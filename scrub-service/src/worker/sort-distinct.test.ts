@@ -5,7 +5,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { SideParser } from "../lists/side-parser";
 import { seededRandom } from "../test/random";
-import { allAreasSorted, bucketByArea, compactAreas, sortClaimedAreas, sortDistinct } from "./sort-distinct";
+import { allAreasSorted, bucketByArea, compactAreas, isBucketSorted, sortClaimedAreas, sortDistinct } from "./sort-distinct";
+import { assertBlockable } from "./exchange-blocks";
 
 /** Numbers over many area codes with repeats (a quarter of them), in shared memory. */
 function numbers(count: number, seed: number): Float64Array {
@@ -60,5 +61,16 @@ describe("sorting a list's numbers", () => {
     await helped;
     expect(allAreasSorted(b2)).toBe(true);
     expect(firstDifference(compactAreas(b2, both), want)).toBe("same");
+  });
+
+  it("marks what the bucketed sort returned, so the blocks' check trusts its order and checks only its ends", () => {
+    const sorted = sortDistinct(numbers(10_000, 4).slice());
+    expect(isBucketSorted(sorted)).toBe(true);
+    expect(() => assertBlockable(sorted)).not.toThrow();
+    expect(isBucketSorted(sortDistinct(Float64Array.from([3, 1, 2])))).toBe(false); // the plain sort: checked in full
+    const low = numbers(10_000, 5).slice();
+    low[17] = 1_999_999_999; // sorted first: below the first NANP number
+    expect(() => assertBlockable(sortDistinct(low))).toThrow(/not a 10-digit NANP number/);
+    expect(() => assertBlockable(Float64Array.from([2_125_550_001, 2_125_550_000]))).toThrow(/sorted and distinct/);
   });
 });

@@ -110,7 +110,20 @@ export function compactAreas(b: AreaBuckets, a: Float64Array): Float64Array {
     if (d && w !== from) a.copyWithin(w, from, from + d);
     w += d;
   }
-  return a.subarray(0, w);
+  const out = a.subarray(0, w);
+  bucketSorted.add(out);
+  return out;
+}
+
+/**
+ * Arrays the bucketed sort returned: sorted, distinct integers in [0, 10^10). Who receives one only reads it (a list
+ * load's numbers), so a check of the whole array again (exchange-blocks.ts's assertBlockable: ~60 ms for 20M numbers,
+ * on the load's critical path) can trust it and check only its ends.
+ */
+const bucketSorted = new WeakSet<Float64Array>();
+
+export function isBucketSorted(a: Float64Array): boolean {
+  return bucketSorted.has(a);
 }
 
 /** LSD radix sort of values below 2^24 (two passes of 12 bits through tmp; the result ends in b). */
