@@ -318,7 +318,12 @@ async function listsCommand(argv: string[]): Promise<number> {
     const id = await listId(service, values.list[0]);
     const mode = cmd === "load" ? "add" : cmd === "apply-changes" ? "changes" : cmd;
     const loadId = await service.submitListLoad({ listId: id, mode, userId: values.user ?? null, inputPath: input, registryDate: stated.date });
-    const load = await poll(() => service.listLoad(loadId), (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""), service.pollMs);
+    const load = await poll(
+      () => service.listLoad(loadId),
+      (row) => bar(cmd, num(row.bytes_read), num(row.bytes_total), ""),
+      service.pollMs,
+      service.whenSettled ? () => service.whenSettled!(loadId) : undefined,
+    );
     // the Bloom filter and cache files of the new version are written after the commit; they are part of the load
     await service.idle();
     const seconds = (Date.now() - started) / 1000;

@@ -140,6 +140,7 @@ export class JobRunner {
         this.running++;
         void withLogContext({ loadId: load.id }, () => this.runLoad(load)).finally(() => {
           this.running--;
+          this.settled(load.id);
           this.kick();
         });
         continue;
@@ -155,8 +156,8 @@ export class JobRunner {
   }
 
   /**
-   * Resolves when this process next finishes with job `id` (completed, failed or handed back): a caller in the
-   * same process (the CLI) wakes at once instead of reading the job row on a timer while the scrub runs.
+   * Resolves when this process next finishes with job or list load `id` (completed, failed or handed back): a caller
+   * in the same process (the CLI) wakes at once instead of reading the row on a timer while the work runs.
    */
   whenSettled(id: string): Promise<void> {
     return new Promise((resolve) => {

@@ -290,7 +290,7 @@ export interface BatchScrubService extends ScrubService {
   /** Inserts the job (no usage reserved: the CLI is the operator's) and starts it; its id. */
   submitScrub(input: BatchScrubInput): Promise<string>;
   scrubJob(id: string): Promise<BatchRow>;
-  /** Resolves when this process next finishes with the job (a local runner only: a remote one is polled). */
+  /** Resolves when this process next finishes with the job or list load (a local runner only: a remote one is polled). */
   whenSettled?(id: string): Promise<void>;
   /** Where a job's time went (lists made ready vs the pipeline), when it ran in this process. */
   jobTimings(id: string): { prepareMs: number; pipelineMs: number } | null;

@@ -146,11 +146,16 @@ class Numbers {
     bigger.set(this.buf.subarray(0, this.n));
     this.buf = bigger;
   }
-  /** Appends codes[0, count) that are numbers (≥ 0); returns how many. */
-  takeValid(codes: Float64Array, count: number): number {
+  /** Appends codes[0, count) that are numbers (≥ 0), `invalid` of them not; returns how many. */
+  takeValid(codes: Float64Array, count: number, invalid: number): number {
     if (this.n + count > this.buf.length) this.reserve(Math.max(this.n + count, this.buf.length * 2));
     const buf = this.buf;
     const from = this.n;
+    if (invalid === 0) {
+      buf.set(codes.subarray(0, count), from); // one copy (a loop with a test took ~5 ns a number)
+      this.n = from + count;
+      return count;
+    }
     let n = from;
     for (let r = 0; r < count; r++) {
       const x = codes[r];
@@ -236,10 +241,10 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
     let rowsPerByte = 0;
     const results = new ResultsPool();
     /** A batch's codes collected; `mem`: the pooled results block they are in (reused once nothing reads it). */
-    const take = (codes: Float64Array, count: number, batchBytes: number, mem: SharedArrayBuffer | undefined) => {
+    const take = (codes: Float64Array, count: number, invalidCodes: number, batchBytes: number, mem: SharedArrayBuffer | undefined) => {
       const first = rowsPerByte === 0;
       rowsPerByte ||= count / Math.max(1, batchBytes);
-      const valid = adds.takeValid(codes, count);
+      const valid = adds.takeValid(codes, count, invalidCodes);
       invalid += count - valid;
       const estimate = Math.round((valid * reader.size) / Math.max(1, batchBytes));
       if (first && plainFile) adds.reserve(Math.ceil(estimate * 1.05) + 1024);
@@ -255,14 +260,14 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       if (layout === "csv" && side && !onSide) {
         const mem = resultsFor(batchBytes);
         onSide = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, mem).then((p) => {
-          take(p.codes, p.count, batchBytes, mem);
+          take(p.codes, p.count, p.invalid, batchBytes, mem);
           onSide = null;
         });
         onSide.catch(() => {});
       } else if (layout === "csv") {
         const mem = resultsFor(batchBytes);
         const parsed = parseCodes(batch.buf, batch.start, batch.end, reader.delim, col, mem);
-        take(parsed.codes, parsed.count, batchBytes, mem);
+        take(parsed.codes, parsed.count, parsed.invalid, batchBytes, mem);
       } else {
         const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
         for (let r = 0; r < rows.count; r++) {

@@ -109,6 +109,7 @@ describe("parseCodes (a list file's numbers)", () => {
       const want = parseRows(buf, 0, buf.length, d, phoneCol);
       const got = parseCodes(buf, 0, buf.length, d, phoneCol, round % 2 ? new SharedArrayBuffer(64) : undefined);
       expect([got.count, Array.from(got.codes.subarray(0, got.count))]).toEqual([want.count, Array.from(want.codes.subarray(0, want.count))]);
+      expect(got.invalid).toBe(Array.from(want.codes.subarray(0, want.count)).filter((c) => c < 0).length);
     }
   });
 
@@ -124,6 +125,7 @@ describe("parseCodes (a list file's numbers)", () => {
       const c = parseCodes(b, 0, b.length, 44, 0);
       const want = parseRows(b, 0, b.length, 44, 0);
       expect(Array.from(c.codes.subarray(0, c.count))).toEqual(Array.from(want.codes.subarray(0, want.count)));
+      expect(c.invalid).toBe(Array.from(want.codes.subarray(0, want.count)).filter((x) => x < 0).length);
     }
   });
 });

@@ -206,7 +206,7 @@ export function parseRows(
  * for every row. On a plain batch (see parseRows) a line of exactly ten digits with the phone in the first field —
  * how registries and most list files hold numbers — is read in one step, without finding its fields or keeping its
  * row (~1/3 of parseRows's time on a 20M-number file); any other line is read as parsePlainRows reads it. `mem`: room
- * for the codes (8 bytes a row), reused when big enough.
+ * for the codes (8 bytes a row), reused when big enough. `invalid`: how many codes are not numbers (< 0).
  */
 export function parseCodes(
   buf: Uint8Array,
@@ -215,16 +215,19 @@ export function parseCodes(
   delim: number,
   phoneCol: number,
   mem?: SharedArrayBuffer,
-): { count: number; codes: Float64Array } {
+): { count: number; codes: Float64Array; invalid: number } {
   const plain = end > start && buf[end - 1] === LF && !hasByte(buf, start, end, QUOTE) && !hasByte(buf, start, end, CR);
   if (!plain) {
     const rows = parseRows(buf, start, end, delim, phoneCol, mem);
-    return { count: rows.count, codes: rows.codes };
+    let invalid = 0;
+    for (let r = 0; r < rows.count; r++) if (rows.codes[r] < 0) invalid++;
+    return { count: rows.count, codes: rows.codes, invalid };
   }
   const want = rowsCapacity(end - start);
   const block = mem && mem.byteLength >= want * 8 ? mem : new SharedArrayBuffer(want * 8);
   let codes = new Float64Array(block, 0, Math.floor(block.byteLength / 8));
   let n = 0;
+  let invalid = 0;
   let i = start;
   const firstField = phoneCol === 0;
   while (i < end) {
@@ -247,7 +250,9 @@ export function parseCodes(
       }
       if (outside >= 0) {
         const value = hi * 100_000 + lo;
-        codes[n++] = inService(value) ? value : normalizeBytes(buf, i, i + 10);
+        const code = inService(value) ? value : normalizeBytes(buf, i, i + 10);
+        codes[n++] = code;
+        if (code < 0) invalid++;
         i += 11;
         continue;
       }
@@ -266,9 +271,11 @@ export function parseCodes(
     }
     const re = i;
     i++;
-    if (re !== rs) codes[n++] = code; // an empty line is no row
+    if (re === rs) continue; // an empty line is no row
+    codes[n++] = code;
+    if (code < 0) invalid++;
   }
-  return { count: n, codes };
+  return { count: n, codes, invalid };
 }
 
 function hasByte(buf: Uint8Array, start: number, end: number, byte: number): boolean {

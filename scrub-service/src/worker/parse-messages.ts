@@ -22,6 +22,8 @@ export interface ParsedField {
   parsed: number;
   codes: Float64Array;
   count: number;
+  /** Codes that are not numbers (< 0). */
+  invalid: number;
 }
 
 export function isParseFieldMessage(m: unknown): m is ParseFieldMessage {
@@ -30,5 +32,5 @@ export function isParseFieldMessage(m: unknown): m is ParseFieldMessage {
 
 export function parseField(m: ParseFieldMessage): ParsedField {
   const rows = parseCodes(m.buf, m.start, m.end, m.delim, m.col, m.mem);
-  return { parsed: m.id, codes: rows.codes, count: rows.count };
+  return { parsed: m.id, codes: rows.codes, count: rows.count, invalid: rows.invalid };
 }
