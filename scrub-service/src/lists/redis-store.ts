@@ -43,6 +43,7 @@ import {
   type StoreChange,
 } from "./store";
 import { defineScrubScripts, type ScriptRedis } from "./redis-scripts";
+import { isBucketSorted } from "../worker/sort-distinct";
 import { memberCommands, npa3, packByArea, restoreCommands } from "./redis-codec";
 import { areaSlot, BulkWriter } from "./redis-bulk";
 
@@ -475,7 +476,8 @@ export class RedisListStore implements ListStore {
     await this.writeSets(this.setPrefix(listId, m.gen), numbers, "srem");
   }
 
-  async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>): Promise<ReplaceHandle> {
+  /** `sorted`: the chunks are known to be sorted, distinct and in order (isBucketSorted): not checked again. */
+  async replace(listId: number, chunks: AsyncIterable<Float64Array> | Iterable<Float64Array>, sorted = false): Promise<ReplaceHandle> {
     const connection = await this.connectionMark();
     await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
@@ -493,7 +495,7 @@ export class RedisListStore implements ListStore {
       let last = -1;
       for await (const c of chunks) {
         if (!c.length) continue;
-        if (restoring && !increasingAfter(c, last)) {
+        if (restoring && !sorted && !increasingAfter(c, last)) {
           restoring = false;
           if (pending.length) await this.writeSets(prefix, pending, "sadd");
           pending = new Float64Array(0);
@@ -771,7 +773,7 @@ class RedisChange implements StoreChange {
   }
 
   private buildAside(): void {
-    this.building = this.store.replace(this.listId, chunksOf(this.numbers));
+    this.building = this.store.replace(this.listId, chunksOf(this.numbers), isBucketSorted(this.numbers));
     this.building.catch(() => {});
   }
 
