@@ -9,6 +9,7 @@
  *    so many of the list's blocks that building the whole list aside is cheaper (PostgreSQL).
  */
 import type { DbHandle } from "../../../db/client";
+import { lowerBound } from "../worker/sort-distinct";
 import { assertBlockable, changeBlocksBoth, countExchanges, exchangesOf, overlapSorted, writeNumberBlocks, type PackedBlocks } from "../worker/exchange-blocks";
 import {
   BLOCK_LINES_SQL,
@@ -193,17 +194,6 @@ async function overlapWithStored(handle: DbHandle, listId: number, numbers: Floa
     n += overlapSorted(c, numbers, lowerBound(numbers, c[0]), lowerBound(numbers, c[c.length - 1] + 1));
   }
   return n;
-}
-
-function lowerBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The blocks of `numbers` (sorted, distinct) as COPY rows. */

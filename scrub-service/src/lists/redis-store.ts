@@ -43,7 +43,7 @@ import {
   type StoreChange,
 } from "./store";
 import { defineScrubScripts, type ScriptRedis } from "./redis-scripts";
-import { isBucketSorted } from "../worker/sort-distinct";
+import { isBucketSorted, lowerBound } from "../worker/sort-distinct";
 import { memberCommands, npa3, packByArea, restoreCommands } from "./redis-codec";
 import { areaSlot, BulkWriter } from "./redis-bulk";
 
@@ -65,18 +65,6 @@ interface RedisReplaceHandle extends ReplaceHandle {
 export const OLD_LAYOUT_NOTE =
   "Redis holds this list in the key layout before Redis Cluster support (decision 112); it is not used until `npm run lists -- rebuild`";
 
-
-/** The first index ≥ from where a[index] ≥ x (a sorted). */
-function lowerBound(a: Float64Array, x: number, from: number): number {
-  let lo = from;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * a then b as one array: a view when b follows a in the same memory (the chunks of one sorted array, as a load's
