@@ -10,6 +10,7 @@ import type { Redis } from "ioredis";
 import { RawRedis } from "./redis-raw";
 import { isCluster, keySlot, masters, slotOwner, type RedisClient } from "./redis-client";
 import { npa3 } from "./redis-codec";
+import { lowerBound } from "../worker/sort-distinct";
 import { ListStoreError } from "./store";
 
 /** Bytes of commands per round, rounds in flight. */
@@ -52,6 +53,17 @@ export class BulkWriter {
     part.commands += commands;
     this.bytes += buf.length;
     if (this.bytes >= ROUND_BYTES) await this.send();
+  }
+
+  /** Queues the commands of sorted `numbers`, area code by area code (`commandsOf` writes one area code's). */
+  async addAreas(numbers: Float64Array, commandsOf: (from: number, to: number, npa: number) => { buf: Buffer; commands: number }): Promise<void> {
+    for (let i = 0; i < numbers.length; ) {
+      const npa = Math.floor(numbers[i] / 10_000_000);
+      const j = lowerBound(numbers, (npa + 1) * 10_000_000, i);
+      const { buf, commands } = commandsOf(i, j, npa);
+      await this.add(npa, buf, commands);
+      i = j;
+    }
   }
 
   /** Sends what is queued, waits for every answer, then writes each master's marker. */

@@ -2,6 +2,7 @@
  * The Redis list store's byte formats, pure: the lookup script's packed argument, and RESTORE commands of DUMP payloads
  * (intsets built in Node, decision 018) with the CRC-64 that signs them.
  */
+import { exchangeRunEnd } from "../worker/exchange-blocks";
 
 export const npa3 = (npa: number) => String(npa).padStart(3, "0");
 
@@ -126,12 +127,19 @@ function crcInto(b: Uint8Array, from: number, to: number, out: Uint32Array): voi
   out[1] = hi;
 }
 
-/** The end of the numbers of exchange `k` that start at `g` (sorted), before `to`. */
-function exchangeEnd(numbers: Float64Array, g: number, to: number, k: number): number {
-  const limit = (k + 1) * 10_000;
-  let e = g + 1;
-  while (e < to && numbers[e] < limit) e++;
-  return e;
+/** A set's key: `keyPrefix` + "{NPA}" + NXX, its last three bytes rewritten per exchange (keyForExchange). */
+function setKey(keyPrefix: string, npa: number): Buffer {
+  return Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
+}
+
+/** Writes exchange `k`'s NXX into the last three bytes of a setKey. */
+function keyForExchange(key: Buffer, k: number): Buffer {
+  const nxx = k % 1000;
+  const at = key.length - 3;
+  key[at] = 48 + Math.floor(nxx / 100);
+  key[at + 1] = 48 + (Math.floor(nxx / 10) % 10);
+  key[at + 2] = 48 + (nxx % 10);
+  return key;
 }
 
 /**
@@ -186,24 +194,20 @@ const RESTORE_TAIL = Buffer.from("\r\n$7\r\nREPLACE\r\n");
 
 /**
  * `RESTORE key 0 payload REPLACE` as RESP for each NPA-NXX set of numbers[from, to) (sorted, distinct, one area code
- * `npa`): key = keyPrefix + "{NPA}" + NXX, payload writeIntsetPayload's. One buffer; `sets` commands.
+ * `npa`): key = keyPrefix + "{NPA}" + NXX, payload writeIntsetPayload's. One buffer; `commands` of them, one per set.
  */
-export function restoreCommands(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, keyPrefix: string): { buf: Buffer; sets: number } {
-  const key = Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
-  const nxxAt = key.length - 3;
+export function restoreCommands(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, keyPrefix: string): { buf: Buffer; commands: number } {
+  const key = setKey(keyPrefix, npa);
   let sets = 0;
-  for (let g = from; g < to; sets++) g = exchangeEnd(numbers, g, to, Math.floor(numbers[g] / 10_000));
+  for (let g = from; g < to; sets++) g = exchangeRunEnd(numbers, g, to);
   // each length as ASCII with its CRLF: at most 8 bytes
   const perSet = RESTORE_HEAD.length + 8 + key.length + RESTORE_TTL.length + 8 + RESTORE_TAIL.length;
   const buf = Buffer.allocUnsafe(sets * (perSet + payloadBytes(0)) + 2 * (to - from));
   let o = 0;
   for (let g = from; g < to; ) {
     const k = Math.floor(numbers[g] / 10_000);
-    const e = exchangeEnd(numbers, g, to, k);
-    const nxx = k - npa * 1000;
-    key[nxxAt] = 48 + Math.floor(nxx / 100);
-    key[nxxAt + 1] = 48 + (Math.floor(nxx / 10) % 10);
-    key[nxxAt + 2] = 48 + (nxx % 10);
+    const e = exchangeRunEnd(numbers, g, to);
+    keyForExchange(key, k);
     o += RESTORE_HEAD.copy(buf, o);
     o = writeDecimal(buf, o, key.length);
     buf[o++] = 13;
@@ -220,7 +224,7 @@ export function restoreCommands(numbers: Float64Array, from: number, to: number,
     o += RESTORE_TAIL.copy(buf, o);
     g = e;
   }
-  return { buf: buf.subarray(0, o), sets };
+  return { buf: buf.subarray(0, o), commands: sets };
 }
 
 /** Lines per SADD/SREM command at most (a dense exchange's 10,000 in three). */
@@ -232,12 +236,11 @@ const MEMBERS_PER_COMMAND = 4000;
  * (so Redis keeps it in the set's intset). One buffer; `commands` commands.
  */
 export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from: number, to: number, npa: number, keyPrefix: string): { buf: Buffer; commands: number } {
-  const key = Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
-  const nxxAt = key.length - 3;
+  const key = setKey(keyPrefix, npa);
   const head = Buffer.from(`\r\n$4\r\n${op}\r\n$`, "latin1");
   let commands = 0;
   for (let g = from; g < to; ) {
-    const e = exchangeEnd(numbers, g, to, Math.floor(numbers[g] / 10_000));
+    const e = exchangeRunEnd(numbers, g, to);
     commands += Math.ceil((e - g) / MEMBERS_PER_COMMAND);
     g = e;
   }
@@ -246,11 +249,8 @@ export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from:
   let o = 0;
   for (let g = from; g < to; ) {
     const k = Math.floor(numbers[g] / 10_000);
-    const e = exchangeEnd(numbers, g, to, k);
-    const nxx = k - npa * 1000;
-    key[nxxAt] = 48 + Math.floor(nxx / 100);
-    key[nxxAt + 1] = 48 + (Math.floor(nxx / 10) % 10);
-    key[nxxAt + 2] = 48 + (nxx % 10);
+    const e = exchangeRunEnd(numbers, g, to);
+    keyForExchange(key, k);
     const base = k * 10_000;
     for (let s = g; s < e; s += MEMBERS_PER_COMMAND) {
       const t = Math.min(e, s + MEMBERS_PER_COMMAND);

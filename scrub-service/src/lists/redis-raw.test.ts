@@ -38,12 +38,12 @@ describe.skipIf(noRedis)("bulk RESTORE on a connection of our own", () => {
     for (const [nxx, count] of lines) for (let i = 0; i < count; i++) numbers.push((npa * 1000 + nxx) * 10_000 + Math.floor((i * 9973) / count));
     const sorted = Float64Array.from(new Set(numbers)).sort();
     const rdb = await rdbVersion(redis, `${prefix}probe`);
-    const { buf, sets } = restoreCommands(sorted, 0, sorted.length, npa, rdb, prefix);
-    expect(sets).toBe(lines.length);
+    const { buf, commands } = restoreCommands(sorted, 0, sorted.length, npa, rdb, prefix);
+    expect(commands).toBe(lines.length);
 
     const raw = await RawRedis.open(redis);
     try {
-      await raw.send([buf.subarray(0, 7), buf.subarray(7)], sets); // split mid-command: one stream either way
+      await raw.send([buf.subarray(0, 7), buf.subarray(7)], commands); // split mid-command: one stream either way
     } finally {
       raw.close();
     }

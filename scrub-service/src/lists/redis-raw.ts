@@ -1,10 +1,9 @@
 /**
  * A connection of our own to one Redis node, for bulk writes of a list's sets (redis-bulk.ts; decision 162): commands
  * go out as RESP the caller wrote into buffers, and only simple-string (+…), integer (:…) and error (-…) replies are
- * read. ioredis
- * spends ~15 µs of Node per command, and the restore script ~8 µs of Redis per set against ~2 µs for a plain
- * RESTORE. It connects where an ioredis connection is connected now (through Sentinel: the primary; in a cluster:
- * that node), with its TLS options, credentials and database.
+ * read. ioredis spends ~15 µs of Node per command, and the restore script spent ~8 µs of Redis per set against ~2 µs
+ * for a plain RESTORE. It connects where an ioredis connection is connected now (through Sentinel: the primary; in a
+ * cluster: that node), with its TLS options, credentials and database.
  */
 import net from "node:net";
 import tls from "node:tls";

@@ -43,7 +43,7 @@ import {
   type StoreChange,
 } from "./store";
 import { defineScrubScripts, type ScriptRedis } from "./redis-scripts";
-import { isBucketSorted, lowerBound } from "../worker/sort-distinct";
+import { isBucketSorted } from "../worker/sort-distinct";
 import { memberCommands, npa3, packByArea, restoreCommands } from "./redis-codec";
 import { areaSlot, BulkWriter } from "./redis-bulk";
 
@@ -435,13 +435,7 @@ export class RedisListStore implements ListStore {
     }
     const bulk = new BulkWriter(this.redis, this.prefix, op, (what, fn) => this.call(what, fn));
     try {
-      for (let i = 0; i < sorted.length; ) {
-        const npa = Math.floor(sorted[i] / 10_000_000);
-        const j = lowerBound(sorted, (npa + 1) * 10_000_000, i);
-        const { buf, commands } = memberCommands(op === "sadd" ? "SADD" : "SREM", sorted, i, j, npa, prefix);
-        await bulk.add(npa, buf, commands);
-        i = j;
-      }
+      await bulk.addAreas(sorted, (i, j, npa) => memberCommands(op === "sadd" ? "SADD" : "SREM", sorted, i, j, npa, prefix));
       await bulk.done();
     } catch (e) {
       await bulk.settled();
@@ -564,14 +558,9 @@ export class RedisListStore implements ListStore {
    * set-max-intset-entries to a hash table on load, as SADD would), sent in bulk (BulkWriter).
    */
   private async restoreSets(prefix: string, numbers: Float64Array, rdb: number, bulk: BulkWriter): Promise<void> {
-    for (let i = 0; i < numbers.length; ) {
-      const npa = Math.floor(numbers[i] / 10_000_000);
-      const j = lowerBound(numbers, (npa + 1) * 10_000_000, i);
-      const { buf, sets } = restoreCommands(numbers, i, j, npa, rdb, prefix);
-      await bulk.add(npa, buf, sets);
-      i = j;
-    }
+    await bulk.addAreas(numbers, (i, j, npa) => restoreCommands(numbers, i, j, npa, rdb, prefix));
   }
+
 
   /**
    * Makes the copy current at `version`. A replacement is swapped in area code by area code (`live` entries

@@ -58,11 +58,11 @@ export function blockBytes(lines: number): number {
   return lines > ARRAY_MAX_LINES ? BITMAP_BYTES : 2 * lines;
 }
 
-/** The end (exclusive) of the run of `numbers` (sorted) from `start` that shares its exchange. */
-export function exchangeRunEnd(numbers: Float64Array, start: number): number {
+/** The end (exclusive, at most `to`) of the run of `numbers` (sorted) from `start` that shares its exchange. */
+export function exchangeRunEnd(numbers: Float64Array, start: number, to = numbers.length): number {
   const hi = (exchangeOf(numbers[start]) + 1) * LINES_PER_EXCHANGE;
   let end = start + 1;
-  while (end < numbers.length && numbers[end] < hi) end++;
+  while (end < to && numbers[end] < hi) end++;
   return end;
 }
 
