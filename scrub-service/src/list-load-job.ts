@@ -35,15 +35,9 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       .catch(() => {});
   }, ctx.progressMs);
   try {
-    // a replace (or a first load) makes the file the whole list: its Bloom filter is filled on the file's side thread
-    // from the sorted numbers while they are written
-    const whole = load.mode === "replace" || (load.mode === "add" && (await ctx.o.manager.info(load.list_id))?.size === 0);
     let file;
     try {
-      file = await numbersOfFile(load.input_path, {
-        onProgress: (b) => (bytes = b),
-        bloomFor: whole ? (n) => ctx.o.manager.bloomForWholeList(n) : undefined,
-      });
+      file = await numbersOfFile(load.input_path, { onProgress: (b) => (bytes = b) });
     } catch (e) {
       if (isInputFormatError(e)) throw new ScrubInputError(e.message);
       if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
@@ -72,7 +66,7 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       if (f.layout === "ftc-changes") {
         throw new ScrubInputError("This is an FTC change list (its records say add or delete): apply it as a change list, not as a list of numbers.");
       }
-      await ctx.o.manager.change(load.list_id, load.mode, f.numbers, (s, c) => complete(s, c, c.removed, 0), undefined, f.bloom);
+      await ctx.o.manager.change(load.list_id, load.mode, f.numbers, (s, c) => complete(s, c, c.removed, 0));
     }
   } catch (e) {
     if (e instanceof ListStoreError) metrics().listStoreErrors.inc();

@@ -123,38 +123,4 @@ describeEachDb("list changes as exchange blocks", (kind) => {
     const others = Array.from({ length: 2_000 }, () => 2_000_000_000 + Math.floor(r() * 7_999_999_999)).filter((x) => !numbers.includes(x));
     expect(others.filter((x) => bloom.has(x)).length).toBeLessThan(others.length / 10);
   });
-
-  it("a filter filled while the file was read is served when it fits the list, else the list's own is filled", { timeout: 60_000 }, async () => {
-    const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0, bloomThreadMin: 1 });
-    const r = seededRandom(1621);
-    const numbers = sorted(Array.from({ length: 30_000 }, () => 2_000_000_000 + Math.floor(r() * 7_999_999_999)));
-    const prefilled = (estimate: number) => {
-      const bloom = manager.bloomForWholeList(estimate)!;
-      bloom.addAll(numbers);
-      return { bloom, filled: Promise.resolve() };
-    };
-    const user = await createUser(handle);
-    // the estimate gives the same shape: that very filter is served
-    const fitting = prefilled(numbers.length + 500);
-    const a = await createContainer(handle, user, "prefilled-fits");
-    await manager.change(a, "replace", numbers, undefined, undefined, fitting);
-    expect((await manager.ready(a)).bloom!.sab).toBe(fitting.bloom.shared.sab);
-    // an estimate four times too large: another shape, so the list's own filter is filled instead
-    const wrong = prefilled(numbers.length * 4);
-    const b = await createContainer(handle, user, "prefilled-wrong");
-    await manager.change(b, "replace", numbers, undefined, undefined, wrong);
-    const served = (await manager.ready(b)).bloom!;
-    expect(served.sab).not.toBe(wrong.bloom.shared.sab);
-    expect(served.mask).toBe(fitting.bloom.mask);
-    const bloom = new BloomFilter(served);
-    expect([...numbers].every((x) => bloom.has(x))).toBe(true);
-    // a filter whose fill failed is not served either
-    const c = await createContainer(handle, user, "prefilled-failed");
-    const failed = { bloom: manager.bloomForWholeList(numbers.length)!, filled: Promise.reject(new Error("thread ended")) };
-    failed.filled.catch(() => {}); // as numbersOfFile's
-    await manager.change(c, "replace", numbers, undefined, undefined, failed);
-    const refilled = new BloomFilter((await manager.ready(c)).bloom!);
-    expect(refilled.bits.buffer).not.toBe(failed.bloom.bits.buffer);
-    expect([...numbers].every((x) => refilled.has(x))).toBe(true);
-  });
 });

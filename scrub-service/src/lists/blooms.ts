@@ -8,15 +8,6 @@ import type { CacheFiles } from "./cache-files";
 import { chunksOf, type ChangeMode } from "./store";
 import type { ListInfo } from "./versions";
 
-/**
- * A whole list's filter filled while its file was still being read (numbersOfFile's `bloomFor`): `filled` settles
- * once every number of the file is in it. Made by ListBlooms.create for an estimated size: used only if it fits.
- */
-export interface PrefilledBloom {
-  bloom: BloomFilter;
-  filled: Promise<void>;
-}
-
 export class ListBlooms {
   private filters = new Map<number, { version: number; bloom: BloomFilter; capacity: number }>();
 
@@ -38,12 +29,6 @@ export class ListBlooms {
   /** An empty filter for a list of `size` numbers (room to grow by a quarter before it is rebuilt). */
   create(size: number): BloomFilter {
     return BloomFilter.create(capacityFor(size), this.fp);
-  }
-
-  /** Whether `bloom` has the shape create(size) would give it (a filter made for an estimated size may not). */
-  fits(bloom: BloomFilter, size: number): boolean {
-    const shape = BloomFilter.shape(capacityFor(size), this.fp);
-    return bloom.mask === shape.mask && bloom.k === shape.k;
   }
 
   /** Serves `bloom` (made by `create(info.size)` and filled) for `info.version`. */

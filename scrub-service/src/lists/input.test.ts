@@ -8,20 +8,13 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../test/random";
 import { tmpDir } from "../test/helpers";
 import { defaultDedupeThreadPath } from "../dist-paths";
-import zlib from "node:zlib";
-import { BloomFilter } from "../worker/bloom";
 import { ftcChange, numbersOfFile } from "./input";
 
-function listFile(lines: string[], gzip = false): string {
-  const file = path.join(tmpDir("list-input"), gzip ? "numbers.txt.gz" : "numbers.txt");
+function listFile(lines: string[]): string {
+  const file = path.join(tmpDir("list-input"), "numbers.txt");
   const text = Buffer.from(lines.join("\n") + "\n");
-  fs.writeFileSync(file, gzip ? zlib.gzipSync(text) : text);
+  fs.writeFileSync(file, text);
   return file;
-}
-
-function randomNumbers(count: number, seed: number): string[] {
-  const r = seededRandom(seed);
-  return Array.from({ length: count }, () => String(2_000_000_000 + Math.floor(r() * 7_999_999_999)));
 }
 
 describe("list file numbers", () => {
@@ -42,38 +35,6 @@ describe("list file numbers", () => {
     expect([split.valid, split.invalid, split.sha256, split.format]).toEqual([here.valid, here.invalid, here.sha256, here.format]);
     expect(split.invalid).toBeGreaterThan(300_000);
     expect(Buffer.compare(Buffer.from(split.numbers.buffer, split.numbers.byteOffset, split.numbers.byteLength), Buffer.from(here.numbers.buffer, here.numbers.byteOffset, here.numbers.byteLength))).toBe(0);
-  });
-
-  it("fills the caller's Bloom filter with the file's numbers on the side thread, sized for them", async () => {
-    // valid numbers, repeats and junk: the filter must hold exactly the distinct valid numbers
-    const lines = randomNumbers(600_000, 7).flatMap((n, i) => (i % 10 === 0 ? [n, n] : i % 13 === 0 ? [n, "not a number"] : [n]));
-    const file = listFile(lines);
-    const estimates: number[] = [];
-    const f = await numbersOfFile(file, {
-      sideParseMinBytes: 1,
-      bloomFor: (n) => {
-        estimates.push(n);
-        return BloomFilter.create(n);
-      },
-    });
-    expect(estimates).toEqual([f.numbers.length]);
-    expect(f.bloom).not.toBeNull();
-    await f.bloom!.filled;
-    const reference = BloomFilter.create(estimates[0]);
-    reference.addAll(f.numbers);
-    expect(Buffer.compare(Buffer.from(f.bloom!.bloom.bits.buffer as SharedArrayBuffer), Buffer.from(reference.bits.buffer as SharedArrayBuffer))).toBe(0);
-    expect(f.numbers.every((x) => f.bloom!.bloom.has(x))).toBe(true);
-  });
-
-  it("makes no filter when the file is parsed on one thread, compressed, or the caller declines", async () => {
-    const lines = randomNumbers(200_000, 8);
-    const asked = (file: string, sideParseMinBytes: number, give = true) =>
-      numbersOfFile(file, { sideParseMinBytes, bloomFor: (n) => (give ? BloomFilter.create(n) : null) });
-    expect((await asked(listFile(lines), Infinity)).bloom).toBeNull();
-    expect((await asked(listFile(lines, true), 1)).bloom).toBeNull();
-    const declined = await asked(listFile(lines), 1, false);
-    expect(declined.bloom).toBeNull();
-    expect(declined.numbers.length).toBeGreaterThan(50_000);
   });
 
   it("reads an FTC change list's records as ftcChange reads their cells: the last record of a number decides", async () => {

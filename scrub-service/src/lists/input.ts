@@ -9,8 +9,6 @@ import { inService, normalizeCode } from "../worker/normalize";
 import { BatchReader, headersOf } from "../pipeline/read";
 import { SideParser } from "./side-parser";
 import { allAreasSorted, bucketByArea, compactAreas, sortClaimedAreas, sortDistinct } from "../worker/sort-distinct";
-import type { BloomFilter } from "../worker/bloom";
-import type { PrefilledBloom } from "./blooms";
 
 export interface NumbersOfFile {
   /** Sorted, distinct. */
@@ -28,8 +26,6 @@ export interface NumbersOfFile {
   /** Detected text encoding and delimiter (labels). */
   encoding: string;
   delimiter: string;
-  /** The filter `bloomFor` made, filled (once `filled` settles) with every number in `numbers`; null if none was made. */
-  bloom: PrefilledBloom | null;
 }
 
 const DELIMITER_NAMES: Record<number, string> = { 44: "comma", 59: "semicolon", 9: "tab", 124: "pipe" };
@@ -117,7 +113,7 @@ const LAYOUT_NAMES: Record<Exclude<ListFileLayout, "csv">, string> = {
 };
 
 /**
- * parseCodes's results blocks, reused from batch to batch: a 20M-number file is ~60 blocks of ~8 MB, and allocating
+ * parseCodes's results blocks, reused from batch to batch: a 20M-number file is ~50 batches, and allocating a block for
  * each (shared memory, outside the heap) cost garbage collections on the loading thread.
  */
 class ResultsPool {
@@ -167,7 +163,7 @@ class Numbers {
   /**
    * Sorted and distinct, in place: a view of the collection's buffer, not a copy (a 20M-number list's copy cost
    * ~0.1–0.2 s). Shared memory, so the Bloom filter's side thread receives it without a copy either. With `side`, that
-   * thread sorts area codes too once it is free (its share of 0.34 s for 20M numbers).
+   * thread sorts area codes too (its share of 0.34 s for 20M numbers).
    */
   async sorted(side: SideParser | null = null): Promise<Float64Array> {
     const a = this.buf.subarray(0, this.n);
@@ -176,8 +172,8 @@ class Numbers {
     const helped = side.sortAreas(buckets, a);
     helped.catch(() => {});
     sortClaimedAreas(buckets, a);
-    // the side thread is still sorting an area code it claimed, or has not started (a Bloom filter's last batches
-    // before it): its answer then says it claimed no more. A failed side thread fails the load.
+    // the side thread is still sorting an area code it claimed, or has not started (its last batch's parse before
+    // it): its answer then says it claimed no more. A failed side thread fails the load.
     if (!allAreasSorted(buckets)) await helped;
     return compactAreas(buckets, a);
   }
@@ -204,10 +200,9 @@ function without(a: Float64Array, b: Float64Array): Float64Array {
  * `removals`). `manyMembers`: every file of a zip is read (the FTC's per-area-code files).
  */
 export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {}): Promise<NumbersOfFile> {
-  const { onProgress, column, sideParseMinBytes = SIDE_PARSE_MIN_BYTES, bloomFor } = opts;
+  const { onProgress, column, sideParseMinBytes = SIDE_PARSE_MIN_BYTES } = opts;
   const reader = new BatchReader(path, undefined, undefined, { manyMembers: true });
   let side: SideParser | null = null;
-  let filled: Promise<void> | null = null;
   try {
     await reader.open();
     let col = 0;
@@ -310,16 +305,9 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       removals = without(removals, finalAdds);
       valid -= distinctAdds - numbers.length; // additions a later deletion undid are not "already present"
     }
-    // the caller's Bloom filter is filled on the side thread, free now, while the caller writes the numbers
-    const bloom = side && bloomFor && plainFile ? bloomFor(numbers.length) : null;
-    if (bloom) {
-      filled = side!.fillBloom(bloom.shared, numbers);
-      filled.catch(() => {}); // a failure is the list manager's to see: it then fills the filter itself
-    }
     return {
       numbers,
       removals,
-      bloom: bloom && filled ? { bloom, filled } : null,
       valid,
       invalid,
       bytes: reader.size,
@@ -330,10 +318,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       delimiter: delimiterLabel(String.fromCharCode(reader.delim)),
     };
   } finally {
-    // the side thread lives on until it has filled the filter
-    const s = side;
-    if (s && filled) void filled.then(() => s.close(), () => s.close());
-    else await s?.close();
+    await side?.close();
     await reader.close();
   }
 }
@@ -344,12 +329,6 @@ export interface NumbersOfFileOptions {
   column?: string | null;
   /** From this many bytes every other batch is parsed on a side thread (tests lower it). */
   sideParseMinBytes?: number;
-  /**
-   * A Bloom filter for this many numbers (null: none) to be filled with the file's numbers on the side thread, from
-   * the sorted numbers, while the caller writes them: asked only when the file is parsed on two threads (a large,
-   * uncompressed plain list); see `bloom`.
-   */
-  bloomFor?: (estimatedNumbers: number) => BloomFilter | null;
 }
 
 /** Numbers from which the side thread helps sort (below, posting to it costs more than it saves). */

@@ -18,7 +18,7 @@
 import type { DbHandle } from "../../../db/client";
 import type { AdminListKind } from "../list-types";
 import type { BloomFilter, SharedBloom } from "../worker/bloom";
-import { ListBlooms, type PrefilledBloom } from "./blooms";
+import { ListBlooms } from "./blooms";
 import { CacheFiles } from "./cache-files";
 import { readListNumbers, type BulkSession } from "./pg-bulk";
 import { writeBlocks, type ChangeCounts } from "./blocks";
@@ -255,14 +255,6 @@ export class ListManager {
     this.blooms.forget(listId);
   }
 
-  /**
-   * An empty filter for a whole list of about `size` numbers, to be filled while its file is read and handed to
-   * change() as `prefilled`; null below bloomThreadMin (such a filter is filled quickly after the commit).
-   */
-  bloomForWholeList(size: number): BloomFilter | null {
-    return size >= this.bloomThreadMin ? this.blooms.create(size) : null;
-  }
-
   /** Status of every list: database version vs the store's. */
   async status(): Promise<({ listId: number; kind: ListInfo["kind"]; version: number; size: number; storeVersion: number | null } & CopyDetail)[]> {
     const out = [];
@@ -290,19 +282,15 @@ export class ListManager {
     record?: (s: BulkSession, counts: ChangeCounts) => Promise<void>,
     /** The changes mode's deletions (sorted, distinct, none of them in `numbers`). */
     removals?: Float64Array,
-    /** A filter being filled with exactly `numbers` (bloomForWholeList): used if the change makes them the whole list. */
-    prefilled?: PrefilledBloom | null,
   ): Promise<ChangeCounts> {
     return this.exclusive(listId, async () => {
       const copy = this.store.change(listId, mode, numbers, removals);
       // a whole large list's Bloom filter is filled on the side thread while the database and the store are written
-      // (or was, while its file was read)
       let bloomAside: Promise<BloomFilter> | null = null;
       const hooks: Pick<StoreChange, "started" | "written" | "beforeCommit"> = {
         started: (start) => {
           if (start.wholeList && numbers.length >= this.bloomThreadMin) {
-            const p = prefilled && this.blooms.fits(prefilled.bloom, numbers.length) ? prefilled : null;
-            bloomAside = p ? p.filled.then(() => p.bloom) : this.blooms.fillAside(numbers);
+            bloomAside = this.blooms.fillAside(numbers);
             bloomAside.catch(() => {});
           }
           return copy.started(start);
@@ -340,7 +328,7 @@ export class ListManager {
         await this.store.drop(listId).catch(() => {});
         throw e;
       }
-      // a thread that failed (or a prefill that did) leaves the filter to be filled here
+      // a thread that failed leaves the filter to be filled here
       const filled = bloomAside ? await (bloomAside as Promise<BloomFilter>).catch(() => undefined) : undefined;
       this.blooms.follow(listId, mode, numbers, counts.size, counts.version, wholeList, filled);
       await this.saveCaches(listId);

@@ -2,14 +2,11 @@
  * Half of a large list file's parse on a thread of its own (worker/dedupe-thread.ts, its parse-field message): while
  * this thread parses one batch, the side thread parses the one before, so a 20M-number load's ~3 s of parsing and
  * normalizing is shared by two cores that otherwise wait for it (decision 162). One batch at a time in flight.
- * The same thread also sorts area codes of the numbers once they are all read (sort-areas), and then fills a Bloom
- * filter with them (bloom-fill) while the loading thread writes.
+ * The same thread also sorts area codes of the numbers once they are all read (sort-areas).
  */
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
-import type { SharedBloom } from "../worker/bloom";
-import type { BloomFillMessage } from "../worker/bloom-messages";
 import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
 import type { AreaBuckets, AreasSorted, SortAreasMessage } from "../worker/sort-distinct";
 
@@ -17,21 +14,14 @@ export class SideParser {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
   /** sort-areas messages not answered yet. */
-  private bloomWaiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  /** The bloom-fill posted and not answered yet (one at a time). */
-  private filling: { resolve: () => void; reject: (e: Error) => void } | null = null;
+  private sortWaiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
-    worker.on("message", (p: ParsedField | { filled: number } | AreasSorted) => {
-      if ("filled" in p) {
-        this.filling?.resolve();
-        this.filling = null;
-        return;
-      }
+    worker.on("message", (p: ParsedField | AreasSorted) => {
       if ("sortedAreas" in p) {
-        this.bloomWaiting.get(p.sortedAreas)?.resolve();
-        this.bloomWaiting.delete(p.sortedAreas);
+        this.sortWaiting.get(p.sortedAreas)?.resolve();
+        this.sortWaiting.delete(p.sortedAreas);
         return;
       }
       const w = this.waiting.get(p.parsed);
@@ -40,10 +30,9 @@ export class SideParser {
     });
     const fail = (e: Error) => {
       this.failure = e;
-      for (const w of [...this.waiting.values(), ...this.bloomWaiting.values(), ...(this.filling ? [this.filling] : [])]) w.reject(e);
+      for (const w of [...this.waiting.values(), ...this.sortWaiting.values()]) w.reject(e);
       this.waiting.clear();
-      this.bloomWaiting.clear();
-      this.filling = null;
+      this.sortWaiting.clear();
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`The list file's parse thread ended (exit ${code}).`)));
@@ -57,7 +46,7 @@ export class SideParser {
 
   /**
    * The codes of field `col` of rows buf[start, end) (the buffer shared, never refilled: see BatchReader.release);
-   * `mem`: memory for the results (parseRows's `mem`), when the caller has it.
+   * `mem`: memory for the results (parseCodes's `mem`), when the caller has it.
    */
   parse(buf: Uint8Array, start: number, end: number, delim: number, col: number, mem?: SharedArrayBuffer): Promise<ParsedField> {
     if (this.failure) return Promise.reject(this.failure);
@@ -65,17 +54,6 @@ export class SideParser {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       const m: ParseFieldMessage = { op: "parse-field", id, buf, start, end, delim, col, mem };
-      this.worker.postMessage(m);
-    });
-  }
-
-  /** Fills `bloom` with `numbers` (shared memory, not written while it runs), after the work posted before. */
-  fillBloom(bloom: SharedBloom, numbers: Float64Array): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    if (this.filling) return Promise.reject(new Error("A Bloom filter is being filled on this thread already."));
-    return new Promise((resolve, reject) => {
-      this.filling = { resolve, reject };
-      const m: BloomFillMessage = { op: "bloom-fill", bloom, numbers };
       this.worker.postMessage(m);
     });
   }
@@ -88,7 +66,7 @@ export class SideParser {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.bloomWaiting.set(id, { resolve, reject });
+      this.sortWaiting.set(id, { resolve, reject });
       const m: SortAreasMessage = { op: "sort-areas", id, buckets, numbers };
       this.worker.postMessage(m);
     });
@@ -98,9 +76,8 @@ export class SideParser {
     this.worker.removeAllListeners("exit");
     await this.worker.terminate();
     const closed = new Error("The list file's parse thread was closed.");
-    for (const w of [...this.waiting.values(), ...this.bloomWaiting.values(), ...(this.filling ? [this.filling] : [])]) w.reject(closed);
+    for (const w of [...this.waiting.values(), ...this.sortWaiting.values()]) w.reject(closed);
     this.waiting.clear();
-    this.bloomWaiting.clear();
-    this.filling = null;
+    this.sortWaiting.clear();
   }
 }

@@ -1,7 +1,6 @@
 /**
  * The side thread's Bloom filter fill, into a filter in shared memory (decision 162): a whole list's numbers while
- * the loading thread writes the database and the list store (lists/bloom-thread.ts and lists/side-parser.ts are the
- * other ends).
+ * the loading thread writes the database and the list store (lists/bloom-thread.ts is the other end).
  */
 import { BloomFilter, type SharedBloom } from "./bloom";
 
