@@ -247,18 +247,21 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
     };
     const resultsFor = (batchBytes: number) =>
       rowsPerByte ? results.get(8 * (Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
-    let onSide: Promise<void> | null = null;
+    // the side thread gets up to two batches ahead (one to parse, one waiting), so it never waits for this thread,
+    // which also reads, hashes and collects
+    const onSide = new Set<Promise<void>>();
     for (;;) {
       const batch = await reader.next();
       if (!batch) break;
       const batchBytes = batch.end - batch.start;
-      if (layout === "csv" && side && !onSide) {
+      if (layout === "csv" && side && onSide.size < SIDE_BATCHES) {
         const mem = resultsFor(batchBytes);
-        onSide = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, mem).then((p) => {
+        const parsed: Promise<void> = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, mem).then((p) => {
           take(p.codes, p.count, p.invalid, batchBytes, mem);
-          onSide = null;
+          onSide.delete(parsed);
         });
-        onSide.catch(() => {});
+        parsed.catch(() => {});
+        onSide.add(parsed);
       } else if (layout === "csv") {
         const mem = resultsFor(batchBytes);
         const parsed = parseCodes(batch.buf, batch.start, batch.end, reader.delim, col, mem);
@@ -291,7 +294,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       }
       onProgress?.(batch.fileOffset, reader.size);
     }
-    await onSide;
+    await Promise.all(onSide);
     let numbers = await adds.sorted(side);
     let valid = adds.n;
     let removals: Float64Array | null = null;
@@ -336,3 +339,5 @@ const SIDE_SORT_MIN = 1 << 20;
 
 /** A list file this large has every other batch parsed on a side thread (the thread costs ~30–50 ms to start). */
 const SIDE_PARSE_MIN_BYTES = 32 << 20;
+/** Batches the side thread holds at once (see numbersOfFile). */
+const SIDE_BATCHES = 2;
