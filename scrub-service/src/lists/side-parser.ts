@@ -8,19 +8,19 @@ import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
-import type { AreaBuckets, AreasSorted, SortAreasMessage } from "../worker/sort-distinct";
+import type { AreaBuckets, AreaHelper, AreasSorted, SortAreasMessage } from "../worker/sort-distinct";
 
-export class SideParser {
+export class SideParser implements AreaHelper {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
   /** sort-areas messages not answered yet. */
-  private sortWaiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private sortWaiting = new Map<number, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>();
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
     worker.on("message", (p: ParsedField | AreasSorted) => {
       if ("sortedAreas" in p) {
-        this.sortWaiting.get(p.sortedAreas)?.resolve();
+        this.sortWaiting.get(p.sortedAreas)?.resolve(p.ok);
         this.sortWaiting.delete(p.sortedAreas);
         return;
       }
@@ -62,13 +62,26 @@ export class SideParser {
    * Sorts area codes claimed from `buckets` (see sortClaimedAreas) of `numbers` (shared memory), after the work posted
    * before; settles once this thread claims no more.
    */
-  sortAreas(buckets: AreaBuckets, numbers: Float64Array): Promise<void> {
+  async sortAreas(buckets: AreaBuckets, numbers: Float64Array): Promise<void> {
+    await this.areas({ op: "sort-areas", id: 0, buckets, numbers });
+  }
+
+  /** bucketByAreaWith's count of a[from, to) (countAreas). */
+  countAreas(numbers: Float64Array, from: number, to: number, counts: Uint32Array): Promise<boolean> {
+    return this.areas({ op: "count-areas", id: 0, numbers, from, to, counts });
+  }
+
+  /** bucketByAreaWith's placing of a[from, to) (scatterAreas). */
+  async scatterAreas(numbers: Float64Array, from: number, to: number, at: Uint32Array, rests: Uint32Array): Promise<void> {
+    await this.areas({ op: "scatter-areas", id: 0, numbers, from, to, at, rests });
+  }
+
+  private areas(m: SortAreasMessage): Promise<boolean> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.sortWaiting.set(id, { resolve, reject });
-      const m: SortAreasMessage = { op: "sort-areas", id, buckets, numbers };
-      this.worker.postMessage(m);
+      this.worker.postMessage({ ...m, id });
     });
   }
 

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { SideParser } from "../lists/side-parser";
 import { seededRandom } from "../test/random";
-import { allAreasSorted, bucketByArea, compactAreas, isBucketSorted, sortClaimedAreas, sortDistinct } from "./sort-distinct";
+import { allAreasSorted, bucketByArea, bucketByAreaWith, compactAreas, isBucketSorted, sortClaimedAreas, sortDistinct } from "./sort-distinct";
 import { assertBlockable } from "./exchange-blocks";
 
 /** Numbers over many area codes with repeats (a quarter of them), in shared memory. */
@@ -61,6 +61,27 @@ describe("sorting a list's numbers", () => {
     await helped;
     expect(allAreasSorted(b2)).toBe(true);
     expect(firstDifference(compactAreas(b2, both), want)).toBe("same");
+  });
+
+  it("buckets on two threads (the side thread counting and placing the second half): the same buckets, the same sort", async () => {
+    const a = numbers(1_200_000, 6);
+    const one = bucketByArea(a.slice(), true)!;
+    const two = await bucketByAreaWith(a, side!);
+    expect(two).not.toBeNull();
+    expect(Array.from(two!.starts)).toEqual(Array.from(one.starts));
+    // within each area code the same rests (in another order: each half's placed where it was counted)
+    for (const npa of [200, 212, 480, 999]) {
+      const [from, to] = [one.starts[npa], one.starts[npa + 1]];
+      expect(Array.from(two!.rests.subarray(from, to)).sort()).toEqual(Array.from(one.rests.subarray(from, to)).sort());
+    }
+    sortClaimedAreas(two!, a);
+    expect(firstDifference(compactAreas(two!, a), reference(numbers(1_200_000, 6)))).toBe("same");
+    // a number that is not an integer in either half sends the caller to the plain sort
+    for (const at of [10, 1_199_990]) {
+      const bad = numbers(1_200_000, 7);
+      bad[at] = 2_125_550_000.5;
+      expect(await bucketByAreaWith(bad, side!)).toBeNull();
+    }
   });
 
   it("marks what the bucketed sort returned, so the blocks' check trusts its order and checks only its ends", () => {

@@ -2,9 +2,10 @@
  * Sorting a list's numbers and dropping repeats (decision 162), pure. Numbers below 10^10 (every normalized phone
  * number) are bucketed by area code into a Uint32Array of their 7-digit rests (one counting pass), each bucket is
  * sorted as Uint32 (several times faster than a Float64Array sort, which took 3.9 s of a 20M-number load) and written
- * back; anything else falls back to the plain sort. The buckets can be sorted by two threads at once: each claims the
- * next unsorted area code from a shared counter (the loading thread, and the side thread once it is free; the
- * sort-areas message), so neither waits for a share it was given.
+ * back; anything else falls back to the plain sort. Two threads can share the work: each buckets half the numbers
+ * (count-areas, then scatter-areas into places counted for both halves), and each claims the next unsorted area code
+ * from a shared counter (the loading thread, and the side thread once it is free; the sort-areas message), so neither
+ * waits for a share it was given.
  */
 
 /** Area-code buckets of numbers being sorted: in shared memory when two threads sort them. */
@@ -56,20 +57,62 @@ export function bucketByArea(a: Float64Array, shared: boolean): AreaBuckets | nu
   if (n < BUCKET_MIN) return null;
   const alloc = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   const starts = new Uint32Array(alloc(1001 * 4));
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    if (!(x >= 0 && x < 1e10) || x !== Math.floor(x)) return null;
-    starts[Math.floor(x / 1e7) + 1]++;
-  }
+  if (!countAreas(a, 0, n, starts)) return null;
   for (let k = 1; k <= 1000; k++) starts[k] += starts[k - 1];
-  const at = starts.slice(0, 1000);
   const rests = new Uint32Array(alloc(n * 4));
-  for (let i = 0; i < n; i++) {
+  scatterAreas(a, 0, n, starts.slice(0, 1000), rests);
+  return { starts, rests, distinct: new Uint32Array(alloc(1000 * 4)), next: new Int32Array(alloc(8)) };
+}
+
+/**
+ * bucketByArea on two threads: the side thread (`side`: the count-areas and scatter-areas messages) counts and then
+ * places the second half of the numbers (shared memory) while this thread does the first. Same buckets, but for
+ * the order within a bucket, which the sort does not need.
+ */
+export async function bucketByAreaWith(a: Float64Array, side: AreaHelper): Promise<AreaBuckets | null> {
+  const n = a.length;
+  if (n < BUCKET_MIN) return null;
+  const mid = n >>> 1;
+  const shared = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
+  const theirs = shared(1001);
+  const counted = side.countAreas(a, mid, n, theirs);
+  const mine = new Uint32Array(1001);
+  const mineOk = countAreas(a, 0, mid, mine);
+  if (!(await counted) || !mineOk) return null;
+  const starts = shared(1001);
+  for (let k = 1; k <= 1000; k++) starts[k] = starts[k - 1] + mine[k] + theirs[k];
+  const theirsAt = shared(1000);
+  for (let k = 0; k < 1000; k++) theirsAt[k] = starts[k] + mine[k + 1];
+  const rests = shared(n);
+  const placed = side.scatterAreas(a, mid, n, theirsAt, rests);
+  scatterAreas(a, 0, mid, starts.slice(0, 1000), rests);
+  await placed;
+  return { starts, rests, distinct: shared(1000), next: new Int32Array(new SharedArrayBuffer(8)) };
+}
+
+/** The side thread's half of bucketByAreaWith (lists/side-parser.ts). */
+export interface AreaHelper {
+  countAreas(a: Float64Array, from: number, to: number, counts: Uint32Array): Promise<boolean>;
+  scatterAreas(a: Float64Array, from: number, to: number, at: Uint32Array, rests: Uint32Array): Promise<void>;
+}
+
+/** Adds the area codes of a[from, to) to counts[npa + 1]; false when one is not an integer in [0, 10^10). */
+export function countAreas(a: Float64Array, from: number, to: number, counts: Uint32Array): boolean {
+  for (let i = from; i < to; i++) {
+    const x = a[i];
+    if (!(x >= 0 && x < 1e10) || x !== Math.floor(x)) return false;
+    counts[Math.floor(x / 1e7) + 1]++;
+  }
+  return true;
+}
+
+/** Writes the 7-digit rest of each number of a[from, to) at rests[at[npa]++]. */
+export function scatterAreas(a: Float64Array, from: number, to: number, at: Uint32Array, rests: Uint32Array): void {
+  for (let i = from; i < to; i++) {
     const x = a[i];
     const npa = Math.floor(x / 1e7);
     rests[at[npa]++] = x - npa * 1e7;
   }
-  return { starts, rests, distinct: new Uint32Array(alloc(1000 * 4)), next: new Int32Array(alloc(8)) };
 }
 
 /**
@@ -165,24 +208,25 @@ function radix24(b: Uint32Array, tmp: Uint32Array, c: Uint32Array): void {
   }
 }
 
-/** The side thread's part of a two-thread sort (lists/side-parser.ts is the other end). */
-export interface SortAreasMessage {
-  op: "sort-areas";
-  id: number;
-  buckets: AreaBuckets;
-  /** The numbers being sorted (shared memory). */
-  numbers: Float64Array;
-}
+/** The side thread's parts of a two-thread sort (lists/side-parser.ts is the other end): area codes counted, placed, sorted. */
+export type SortAreasMessage =
+  | { op: "sort-areas"; id: number; buckets: AreaBuckets; /** The numbers being sorted (shared memory). */ numbers: Float64Array }
+  | { op: "count-areas"; id: number; numbers: Float64Array; from: number; to: number; counts: Uint32Array }
+  | { op: "scatter-areas"; id: number; numbers: Float64Array; from: number; to: number; at: Uint32Array; rests: Uint32Array };
 
 export interface AreasSorted {
   sortedAreas: number;
+  ok: boolean;
 }
 
 export function isSortAreasMessage(m: unknown): m is SortAreasMessage {
-  return typeof m === "object" && m !== null && (m as { op?: unknown }).op === "sort-areas";
+  const op = typeof m === "object" && m !== null ? (m as { op?: unknown }).op : null;
+  return op === "sort-areas" || op === "count-areas" || op === "scatter-areas";
 }
 
 export function sortAreas(m: SortAreasMessage): AreasSorted {
-  sortClaimedAreas(m.buckets, m.numbers);
-  return { sortedAreas: m.id };
+  if (m.op === "count-areas") return { sortedAreas: m.id, ok: countAreas(m.numbers, m.from, m.to, m.counts) };
+  if (m.op === "scatter-areas") scatterAreas(m.numbers, m.from, m.to, m.at, m.rests);
+  else sortClaimedAreas(m.buckets, m.numbers);
+  return { sortedAreas: m.id, ok: true };
 }
