@@ -257,6 +257,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       if (layout === "csv" && side && onSide.size < SIDE_BATCHES) {
         const mem = resultsFor(batchBytes);
         const parsed: Promise<void> = side.parse(batch.buf, batch.start, batch.end, reader.delim, col, mem).then((p) => {
+          reader.release(batch.buf);
           take(p.codes, p.count, p.invalid, batchBytes, mem);
           onSide.delete(parsed);
         });
@@ -265,6 +266,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       } else if (layout === "csv") {
         const mem = resultsFor(batchBytes);
         const parsed = parseCodes(batch.buf, batch.start, batch.end, reader.delim, col, mem);
+        reader.release(batch.buf);
         take(parsed.codes, parsed.count, parsed.invalid, batchBytes, mem);
       } else {
         const rows = parseRows(batch.buf, batch.start, batch.end, reader.delim, -1);
