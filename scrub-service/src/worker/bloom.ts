@@ -26,6 +26,27 @@ export const PARTITION_CHUNK = 1 << 21;
 /** Below this many numbers a fill is not partitioned. */
 const PARTITIONED_MIN = 65_536;
 
+/** Threads filling one filter at once (addAll's `shared`): the next chunk to claim, and a lock per region. */
+export interface SharedFill {
+  next: Int32Array;
+  locks: Int32Array;
+}
+
+/** A SharedFill for `bloom`, handed to every thread that fills it. */
+export function sharedFill(bloom: BloomFilter): SharedFill {
+  const regions = Math.max(1, bloom.sizeBits / 8 / REGION_BYTES);
+  return { next: new Int32Array(new SharedArrayBuffer(4)), locks: new Int32Array(new SharedArrayBuffer(4 * regions)) };
+}
+
+function lockRegion(locks: Int32Array, r: number): void {
+  while (Atomics.compareExchange(locks, r, 0, 1) !== 0) Atomics.wait(locks, r, 1);
+}
+
+function unlockRegion(locks: Int32Array, r: number): void {
+  Atomics.store(locks, r, 0);
+  Atomics.notify(locks, r, 1);
+}
+
 function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -90,10 +111,12 @@ export class BloomFilter {
   /**
    * Adds many numbers. A large batch into a filter larger than the cache is set partition by partition (see
    * addPartitioned); otherwise, like hasMany, a group's blocks are fetched together first. Same bits either way.
+   * `shared`: threads filling the same filter at once (sharedFill), each adding the chunks it claims.
    */
-  addAll(xs: ArrayLike<number>, count = xs.length): void {
+  addAll(xs: ArrayLike<number>, count = xs.length, shared?: SharedFill): void {
     const regions = this.sizeBits / 8 / REGION_BYTES;
-    if (regions >= 2 && count >= PARTITIONED_MIN) return this.addPartitioned(xs, count, regions);
+    if (regions >= 2 && count >= PARTITIONED_MIN) return this.addPartitioned(xs, count, regions, shared);
+    if (shared && Atomics.add(shared.next, 0, 1) !== 0) return; // one chunk: the first thread to claim it adds all
     const base = new Int32Array(PREFETCH);
     const h2 = new Uint32Array(PREFETCH);
     for (let s = 0; s < count; s += PREFETCH) {
@@ -108,9 +131,10 @@ export class BloomFilter {
    * lies in, then the bits are set region by region, so the writes stay in the L2 cache and the TLB instead of one
    * miss per number across the whole filter (20M numbers into a 32 MB filter, measured in isolation: about twice as
    * fast, decision 162). The counting pass keeps each number's hash1 for the bucketing pass (5–15 % faster than
-   * computing it twice).
+   * computing it twice). With `shared`, chunks are claimed from its counter, and a region's bits are set under its
+   * lock (two threads never set bits of one region at once; each chunk starts half the filter away from the last).
    */
-  private addPartitioned(xs: ArrayLike<number>, count: number, regions: number): void {
+  private addPartitioned(xs: ArrayLike<number>, count: number, regions: number, shared?: SharedFill): void {
     const blockMask = this.blockMask;
     const shift = Math.log2((blockMask + 1) / regions);
     const chunk = Math.min(count, PARTITION_CHUNK);
@@ -118,7 +142,11 @@ export class BloomFilter {
     const bases = new Uint32Array(chunk);
     const h2s = new Uint32Array(chunk);
     const starts = new Uint32Array(regions + 1);
-    for (let s = 0; s < count; s += chunk) {
+    const ends = new Uint32Array(regions);
+    for (let c = 0; ; c++) {
+      const claimed = shared ? Atomics.add(shared.next, 0, 1) : c;
+      const s = claimed * chunk;
+      if (s >= count) return;
       const end = Math.min(count, s + chunk);
       starts.fill(0);
       for (let i = s; i < end; i++) {
@@ -134,7 +162,14 @@ export class BloomFilter {
         bases[at] = block * BLOCK_WORDS;
         h2s[at] = hash2(xs[i], h1);
       }
-      for (let j = 0, n = end - s; j < n; j++) this.set(bases[j], h2s[j]);
+      ends.set(starts.subarray(0, regions)); // the scatter moved each start to its region's end
+      for (let q = 0; q < regions; q++) {
+        const r = (q + claimed * (regions >>> 1)) % regions;
+        const from = r === 0 ? 0 : ends[r - 1];
+        if (shared) lockRegion(shared.locks, r);
+        for (let j = from; j < ends[r]; j++) this.set(bases[j], h2s[j]);
+        if (shared) unlockRegion(shared.locks, r);
+      }
     }
   }
 
