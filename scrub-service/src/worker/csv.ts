@@ -9,7 +9,7 @@
  * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
  */
 import { exchangeIndex } from "./calling/class-index";
-import { CODE_EMPTY, inService, invalidReasonText, normalizeBytes, normalizeCode } from "./normalize";
+import { CODE_EMPTY, inService, invalidReasonText, normalizeBytes, normalizeCode, tenDigitsAt } from "./normalize";
 
 export const LF = 10;
 export const CR = 13;
@@ -238,18 +238,8 @@ export function parseCodes(
     }
     if (firstField && i + 10 < end && buf[i + 10] === LF) {
       // ten digits and LF: the number is its value when its exchange is in service (scanBytes's first test)
-      let hi = 0;
-      let lo = 0;
-      let outside = 0;
-      for (let k = 0; k < 5; k++) {
-        const a = buf[i + k] - 48;
-        const b = buf[i + 5 + k] - 48;
-        outside |= a | b | (9 - a) | (9 - b);
-        hi = hi * 10 + a;
-        lo = lo * 10 + b;
-      }
-      if (outside >= 0) {
-        const value = hi * 100_000 + lo;
+      const value = tenDigitsAt(buf, i);
+      if (value >= 0) {
         const code = inService(value) ? value : normalizeBytes(buf, i, i + 10);
         codes[n++] = code;
         if (code < 0) invalid++;

@@ -9,6 +9,7 @@ import {
   normalizeCode,
   normalizePhone,
   parsePhone,
+  tenDigitsAt,
 } from "./normalize";
 
 const enc = new TextEncoder();
@@ -170,5 +171,23 @@ describe("normalizer", () => {
     expect(formatPhone(2125552123)).toBe("(212) 555-2123");
     expect(normalizePhone("+1 212 555 2123")).toBe("2125552123");
     expect(NORMALIZER_RULES_VERSION).toMatch(/^nanp-2\/libphonenumber-js@\d+\.\d+\.\d+$/);
+  });
+});
+
+describe("tenDigitsAt (the ten-digit fast path)", () => {
+  it("reads ten digits anywhere in a buffer, and answers -1 when any one byte is anything but a digit", () => {
+    const buf = enc.encode("x0123456789y9999999999");
+    expect(tenDigitsAt(buf, 1)).toBe(123456789);
+    expect(tenDigitsAt(buf, 12)).toBe(9_999_999_999);
+    expect(tenDigitsAt(enc.encode("0000000000"), 0)).toBe(0);
+    const digits = enc.encode("2125550123");
+    for (let at = 0; at < 10; at++) {
+      for (let byte = 0; byte < 256; byte++) {
+        if (byte >= 48 && byte <= 57) continue;
+        const b = digits.slice();
+        b[at] = byte;
+        if (tenDigitsAt(b, 0) !== -1) throw new Error(`byte ${byte} at ${at} was read as a digit`);
+      }
+    }
   });
 });
