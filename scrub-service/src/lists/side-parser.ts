@@ -1,8 +1,9 @@
 /**
  * Half of a large list file's parse on a thread of its own (worker/dedupe-thread.ts, its parse-field message): while
- * this thread parses one batch, the side thread parses the one before, so a 20M-number load's ~3 s of parsing and
- * normalizing is shared by two cores that otherwise wait for it (decision 162). One batch at a time in flight.
- * The same thread also sorts area codes of the numbers once they are all read (sort-areas).
+ * this thread parses one batch, the side thread parses others (numbersOfFile keeps up to two in flight), so a
+ * 20M-number load's parsing and normalizing is shared by two cores that otherwise wait for it (decision 162). Once
+ * the numbers are all read, the same thread buckets half of them by area code and sorts area codes it claims
+ * (count-areas, scatter-areas, sort-areas).
  */
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
@@ -13,7 +14,7 @@ import type { AreaBuckets, AreaHelper, AreasSorted, SortAreasMessage } from "../
 export class SideParser implements AreaHelper {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
-  /** sort-areas messages not answered yet. */
+  /** count-areas, scatter-areas and sort-areas messages not answered yet. */
   private sortWaiting = new Map<number, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>();
   private failure: Error | null = null;
 
