@@ -21,19 +21,20 @@ export async function fillOnSideThread(bloom: BloomFilter, numbers: Float64Array
     return;
   }
   const m: BloomFillMessage = { op: "bloom-fill", bloom: bloom.shared, numbers, fill: sharedFill(bloom) };
-  await Promise.all(Array.from({ length: FILL_THREADS }, () => fillOnThread(file, m)));
+  const workers = Array.from({ length: FILL_THREADS }, () => new Worker(file));
+  try {
+    await Promise.all(workers.map((w) => fillOnThread(w, m)));
+  } finally {
+    // all of them, also when one failed: the other may wait forever for a region lock the failed one held
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
 }
 
-async function fillOnThread(file: string, m: BloomFillMessage): Promise<void> {
-  const worker = new Worker(file);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      worker.once("message", () => resolve());
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`The Bloom filter thread ended (exit ${code}) before it was filled.`)));
-      worker.postMessage(m);
-    });
-  } finally {
-    await worker.terminate();
-  }
+function fillOnThread(worker: Worker, m: BloomFillMessage): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve());
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`The Bloom filter thread ended (exit ${code}) before it was filled.`)));
+    worker.postMessage(m);
+  });
 }
