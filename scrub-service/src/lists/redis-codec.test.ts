@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../test/random";
-import { crc64 } from "./redis-codec";
+import { crc64, restoreCommands } from "./redis-codec";
 
 /** CRC-64/Jones bit by bit (reflected polynomial 0x95ac9329ac4bc9b5, init 0, no final xor). */
 function reference(b: Uint8Array): bigint {
@@ -33,3 +33,14 @@ describe("DUMP payload CRC-64", () => {
     }
   });
 });
+
+describe("restoreCommands", () => {
+  it("takes one area code's numbers only (its buffer has room for that area code's 1,000 exchanges)", () => {
+    const one = Float64Array.of(2_125_550_001, 2_125_560_002, 2_129_990_003);
+    expect(restoreCommands(one, 0, one.length, 212, 9, "p:").commands).toBe(3);
+    const two = Float64Array.of(2_125_550_001, 2_135_550_001);
+    expect(() => restoreCommands(two, 0, two.length, 212, 9, "p:")).toThrow(RangeError);
+    expect(restoreCommands(two, 0, 0, 212, 9, "p:").commands).toBe(0);
+  });
+});
+

@@ -197,14 +197,18 @@ const RESTORE_TAIL = Buffer.from("\r\n$7\r\nREPLACE\r\n");
  * `npa`): key = keyPrefix + "{NPA}" + NXX, payload writeIntsetPayload's. One buffer; `commands` of them, one per set.
  */
 export function restoreCommands(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, keyPrefix: string): { buf: Buffer; commands: number } {
+  if (to > from && (Math.floor(numbers[from] / 1e7) !== npa || Math.floor(numbers[to - 1] / 1e7) !== npa)) {
+    throw new RangeError(`restoreCommands takes the numbers of area code ${npa} only.`); // sorted: the ends tell
+  }
   const key = setKey(keyPrefix, npa);
-  let sets = 0;
-  for (let g = from; g < to; sets++) g = exchangeRunEnd(numbers, g, to);
+  // room for as many sets as there can be (an area code has 1,000 exchanges), instead of a pass to count them first;
   // each length as ASCII with its CRLF: at most 8 bytes
+  const most = Math.min(to - from, 1000);
   const perSet = RESTORE_HEAD.length + 8 + key.length + RESTORE_TTL.length + 8 + RESTORE_TAIL.length;
-  const buf = Buffer.allocUnsafe(sets * (perSet + payloadBytes(0)) + 2 * (to - from));
+  const buf = Buffer.allocUnsafe(most * (perSet + payloadBytes(0)) + 2 * (to - from));
   let o = 0;
-  for (let g = from; g < to; ) {
+  let sets = 0;
+  for (let g = from; g < to; sets++) {
     const k = Math.floor(numbers[g] / 10_000);
     const e = exchangeRunEnd(numbers, g, to);
     keyForExchange(key, k);
