@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../test/random";
-import { crc64, restoreCommands } from "./redis-codec";
+import { crc64, memberCommands, restoreCommands } from "./redis-codec";
 
 /** CRC-64/Jones bit by bit (reflected polynomial 0x95ac9329ac4bc9b5, init 0, no final xor). */
 function reference(b: Uint8Array): bigint {
@@ -34,13 +34,19 @@ describe("DUMP payload CRC-64", () => {
   });
 });
 
-describe("restoreCommands", () => {
-  it("takes one area code's numbers only (its buffer has room for that area code's 1,000 exchanges)", () => {
+describe("restoreCommands and memberCommands", () => {
+  it("take one area code's numbers only (their buffers have room for that area code's 1,000 exchanges)", () => {
     const one = Float64Array.of(2_125_550_001, 2_125_560_002, 2_129_990_003);
     expect(restoreCommands(one, 0, one.length, 212, 9, "p:").commands).toBe(3);
     const two = Float64Array.of(2_125_550_001, 2_135_550_001);
     expect(() => restoreCommands(two, 0, two.length, 212, 9, "p:")).toThrow(RangeError);
     expect(restoreCommands(two, 0, 0, 212, 9, "p:").commands).toBe(0);
+    expect(() => memberCommands("SADD", two, 0, two.length, 212, "p:")).toThrow(RangeError);
+    // every exchange of the area code, one of them whole (10,000 lines: three commands), fits the buffer
+    const all = Float64Array.from({ length: 1000 + 9999 }, (_, i) => (i < 10_000 ? 2_120_000_000 + i : 2_120_000_000 + (i - 9999) * 10_000));
+    const m = memberCommands("SADD", all, 0, all.length, 212, "p:");
+    expect(m.commands).toBe(3 + 999);
+    expect(m.buf.toString("latin1").split("\r\nSADD\r\n").length - 1).toBe(1002);
   });
 });
 

@@ -127,6 +127,20 @@ function crcInto(b: Uint8Array, from: number, to: number, out: Uint32Array): voi
   out[1] = hi;
 }
 
+/**
+ * The setKey of area code `npa`, whose numbers numbers[from, to) (sorted) must all be: a command writer sizes its
+ * buffer for one area code's sets (mostSets) instead of counting them in a pass of its own.
+ */
+function areaSetKey(writer: string, numbers: Float64Array, from: number, to: number, npa: number, keyPrefix: string): Buffer {
+  if (to > from && (Math.floor(numbers[from] / 1e7) !== npa || Math.floor(numbers[to - 1] / 1e7) !== npa)) {
+    throw new RangeError(`${writer} takes the numbers of area code ${npa} only.`); // sorted: the ends tell
+  }
+  return setKey(keyPrefix, npa);
+}
+
+/** The most NPA-NXX sets `count` numbers of one area code can fall in (it has 1,000 exchanges). */
+const mostSets = (count: number) => Math.min(count, 1000);
+
 /** A set's key: `keyPrefix` + "{NPA}" + NXX, its last three bytes rewritten per exchange (keyForExchange). */
 function setKey(keyPrefix: string, npa: number): Buffer {
   return Buffer.from(`${keyPrefix}{${npa3(npa)}}000`, "latin1");
@@ -197,13 +211,9 @@ const RESTORE_TAIL = Buffer.from("\r\n$7\r\nREPLACE\r\n");
  * `npa`): key = keyPrefix + "{NPA}" + NXX, payload writeIntsetPayload's. One buffer; `commands` of them, one per set.
  */
 export function restoreCommands(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, keyPrefix: string): { buf: Buffer; commands: number } {
-  if (to > from && (Math.floor(numbers[from] / 1e7) !== npa || Math.floor(numbers[to - 1] / 1e7) !== npa)) {
-    throw new RangeError(`restoreCommands takes the numbers of area code ${npa} only.`); // sorted: the ends tell
-  }
-  const key = setKey(keyPrefix, npa);
-  // room for as many sets as there can be (an area code has 1,000 exchanges), instead of a pass to count them first;
+  const key = areaSetKey("restoreCommands", numbers, from, to, npa, keyPrefix);
   // each length as ASCII with its CRLF: at most 8 bytes
-  const most = Math.min(to - from, 1000);
+  const most = mostSets(to - from);
   const perSet = RESTORE_HEAD.length + 8 + key.length + RESTORE_TTL.length + 8 + RESTORE_TAIL.length;
   const buf = Buffer.allocUnsafe(most * (perSet + payloadBytes(0)) + 2 * (to - from));
   let o = 0;
@@ -240,23 +250,20 @@ const MEMBERS_PER_COMMAND = 4000;
  * (so Redis keeps it in the set's intset). One buffer; `commands` commands.
  */
 export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from: number, to: number, npa: number, keyPrefix: string): { buf: Buffer; commands: number } {
-  const key = setKey(keyPrefix, npa);
+  const key = areaSetKey("memberCommands", numbers, from, to, npa, keyPrefix);
   const head = Buffer.from(`\r\n$4\r\n${op}\r\n$`, "latin1");
-  let commands = 0;
-  for (let g = from; g < to; ) {
-    const e = exchangeRunEnd(numbers, g, to);
-    commands += Math.ceil((e - g) / MEMBERS_PER_COMMAND);
-    g = e;
-  }
+  // every set takes one command more than its full commands of MEMBERS_PER_COMMAND lines
+  const most = mostSets(to - from) + Math.floor((to - from) / MEMBERS_PER_COMMAND);
   // per command: *N, $4 SADD, $len key (each with CRLF); per line: $n, the digits (each with CRLF)
-  const buf = Buffer.allocUnsafe(commands * (8 + 10 + 8 + key.length + 2) + (to - from) * 10);
+  const buf = Buffer.allocUnsafe(most * (8 + 10 + 8 + key.length + 2) + (to - from) * 10);
   let o = 0;
+  let commands = 0;
   for (let g = from; g < to; ) {
     const k = Math.floor(numbers[g] / 10_000);
     const e = exchangeRunEnd(numbers, g, to);
     keyForExchange(key, k);
     const base = k * 10_000;
-    for (let s = g; s < e; s += MEMBERS_PER_COMMAND) {
+    for (let s = g; s < e; s += MEMBERS_PER_COMMAND, commands++) {
       const t = Math.min(e, s + MEMBERS_PER_COMMAND);
       buf[o++] = 42; // *
       o = writeDecimal(buf, o, 2 + t - s);
