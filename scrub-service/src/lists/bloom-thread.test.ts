@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import { seededRandom } from "../test/random";
 import { BloomFilter } from "../worker/bloom";
-import { fillOnSideThread } from "./bloom-thread";
+import { fillOnSideThreads } from "./bloom-thread";
 
 describe("Bloom filter filled on side threads", () => {
   it("sets the same bits as one thread, for a partitioned fill of many chunks and for a small one", { timeout: 60_000 }, async () => {
@@ -19,7 +19,7 @@ describe("Bloom filter filled on side threads", () => {
       const alone = BloomFilter.create(count);
       alone.addAll(numbers);
       const threads = BloomFilter.create(count);
-      await fillOnSideThread(threads, numbers);
+      await fillOnSideThreads(threads, numbers);
       expect(Buffer.compare(Buffer.from(threads.shared.sab), Buffer.from(alone.shared.sab))).toBe(0);
     }
   });

@@ -14,7 +14,7 @@ import type { BloomFillMessage } from "../worker/bloom-messages";
 const FILL_THREADS = 2;
 
 /** Fills `bloom` with `numbers` on threads of their own; in this thread when the built thread file is missing. */
-export async function fillOnSideThread(bloom: BloomFilter, numbers: Float64Array): Promise<void> {
+export async function fillOnSideThreads(bloom: BloomFilter, numbers: Float64Array): Promise<void> {
   const file = defaultDedupeThreadPath();
   if (!fs.existsSync(file)) {
     bloom.addAll(numbers);

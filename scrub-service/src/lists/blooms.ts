@@ -3,7 +3,7 @@
  * never served), and its file in DATA_DIR/cache. Scrubs share a filter's memory with the workers.
  */
 import { BloomFilter } from "../worker/bloom";
-import { fillOnSideThread } from "./bloom-thread";
+import { fillOnSideThreads } from "./bloom-thread";
 import type { CacheFiles } from "./cache-files";
 import { chunksOf, type ChangeMode } from "./store";
 import type { ListInfo } from "./versions";
@@ -59,12 +59,12 @@ export class ListBlooms {
   }
 
   /**
-   * The filter of a whole new list (`numbers`, sorted and distinct), filled on the side thread while the caller
+   * The filter of a whole new list (`numbers`, sorted and distinct), filled on side threads while the caller
    * writes the database and the store; `follow` serves it once the change committed.
    */
   async fillAside(numbers: Float64Array): Promise<BloomFilter> {
     const bloom = this.create(numbers.length);
-    await fillOnSideThread(bloom, numbers);
+    await fillOnSideThreads(bloom, numbers);
     return bloom;
   }
 

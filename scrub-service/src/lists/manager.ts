@@ -47,7 +47,7 @@ export interface ListManagerOptions {
    * change in one transaction (the behaviour before chunking; benchmarks compare the two).
    */
   loadChunk?: number;
-  /** Whole lists of at least this many numbers get their Bloom filter filled on the side thread (below: here, quickly). */
+  /** Whole lists of at least this many numbers get their Bloom filter filled on side threads (below: here, quickly). */
   bloomThreadMin?: number;
 }
 
@@ -285,7 +285,7 @@ export class ListManager {
   ): Promise<ChangeCounts> {
     return this.exclusive(listId, async () => {
       const copy = this.store.change(listId, mode, numbers, removals);
-      // a whole large list's Bloom filter is filled on the side thread while the database and the store are written
+      // a whole large list's Bloom filter is filled on side threads while the database and the store are written
       let bloomAside: Promise<BloomFilter> | null = null;
       const hooks: Pick<StoreChange, "started" | "written" | "beforeCommit"> = {
         started: (start) => {

@@ -561,7 +561,6 @@ export class RedisListStore implements ListStore {
     await bulk.addAreas(numbers, (i, j, npa) => restoreCommands(numbers, i, j, npa, rdb, prefix));
   }
 
-
   /**
    * Makes the copy current at `version`. A replacement is swapped in area code by area code (`live` entries
    * first: a running scrub of the old generation then fails closed), then the meta names it; the old

@@ -9,20 +9,20 @@ import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import type { ParsedField, ParseFieldMessage } from "../worker/parse-messages";
-import type { AreaBuckets, AreaHelper, AreasSorted, SortAreasMessage } from "../worker/sort-distinct";
+import type { AreaBuckets, AreaHelper, AreasAnswer, AreasMessage } from "../worker/sort-distinct";
 
 export class SideParser implements AreaHelper {
   private next = 0;
   private waiting = new Map<number, { resolve: (p: ParsedField) => void; reject: (e: Error) => void }>();
   /** count-areas, scatter-areas and sort-areas messages not answered yet. */
-  private sortWaiting = new Map<number, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>();
+  private areaWaiting = new Map<number, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>();
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
-    worker.on("message", (p: ParsedField | AreasSorted) => {
-      if ("sortedAreas" in p) {
-        this.sortWaiting.get(p.sortedAreas)?.resolve(p.ok);
-        this.sortWaiting.delete(p.sortedAreas);
+    worker.on("message", (p: ParsedField | AreasAnswer) => {
+      if ("areasDone" in p) {
+        this.areaWaiting.get(p.areasDone)?.resolve(p.ok);
+        this.areaWaiting.delete(p.areasDone);
         return;
       }
       const w = this.waiting.get(p.parsed);
@@ -31,9 +31,9 @@ export class SideParser implements AreaHelper {
     });
     const fail = (e: Error) => {
       this.failure = e;
-      for (const w of [...this.waiting.values(), ...this.sortWaiting.values()]) w.reject(e);
+      for (const w of [...this.waiting.values(), ...this.areaWaiting.values()]) w.reject(e);
       this.waiting.clear();
-      this.sortWaiting.clear();
+      this.areaWaiting.clear();
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`The list file's parse thread ended (exit ${code}).`)));
@@ -77,11 +77,11 @@ export class SideParser implements AreaHelper {
     await this.areas({ op: "scatter-areas", id: 0, numbers, from, to, at, rests });
   }
 
-  private areas(m: SortAreasMessage): Promise<boolean> {
+  private areas(m: AreasMessage): Promise<boolean> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.sortWaiting.set(id, { resolve, reject });
+      this.areaWaiting.set(id, { resolve, reject });
       this.worker.postMessage({ ...m, id });
     });
   }
@@ -90,8 +90,8 @@ export class SideParser implements AreaHelper {
     this.worker.removeAllListeners("exit");
     await this.worker.terminate();
     const closed = new Error("The list file's parse thread was closed.");
-    for (const w of [...this.waiting.values(), ...this.sortWaiting.values()]) w.reject(closed);
+    for (const w of [...this.waiting.values(), ...this.areaWaiting.values()]) w.reject(closed);
     this.waiting.clear();
-    this.sortWaiting.clear();
+    this.areaWaiting.clear();
   }
 }

@@ -9,7 +9,7 @@ import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { fillBloom, isBloomFillMessage, type BloomFillMessage } from "./bloom-messages";
 import { isParseFieldMessage, parseField, type ParseFieldMessage } from "./parse-messages";
 import { isSha256Message, sha256Handler, type Sha256Message } from "./sha256-messages";
-import { isSortAreasMessage, sortAreas, type SortAreasMessage } from "./sort-distinct";
+import { answerAreas, isAreasMessage, type AreasMessage } from "./sort-distinct";
 
 interface Batch {
   id: number;
@@ -22,11 +22,11 @@ interface Batch {
 lowerThisThreadPriority();
 const seen = new NumberSet();
 const sha256 = sha256Handler((d) => parentPort!.postMessage(d));
-parentPort!.on("message", (m: Batch | Sha256Message | BloomFillMessage | ParseFieldMessage | SortAreasMessage) => {
+parentPort!.on("message", (m: Batch | Sha256Message | BloomFillMessage | ParseFieldMessage | AreasMessage) => {
   if (isSha256Message(m)) return sha256(m);
   if (isBloomFillMessage(m)) return parentPort!.postMessage({ filled: fillBloom(m) });
   if (isParseFieldMessage(m)) return parentPort!.postMessage(parseField(m));
-  if (isSortAreasMessage(m)) return parentPort!.postMessage(sortAreas(m));
+  if (isAreasMessage(m)) return parentPort!.postMessage(answerAreas(m));
   seen.addMany(m.codes, m.count, m.out);
   parentPort!.postMessage(m.id);
 });

@@ -209,24 +209,25 @@ function radix24(b: Uint32Array, tmp: Uint32Array, c: Uint32Array): void {
 }
 
 /** The side thread's parts of a two-thread sort (lists/side-parser.ts is the other end): area codes counted, placed, sorted. */
-export type SortAreasMessage =
+export type AreasMessage =
   | { op: "sort-areas"; id: number; buckets: AreaBuckets; /** The numbers being sorted (shared memory). */ numbers: Float64Array }
   | { op: "count-areas"; id: number; numbers: Float64Array; from: number; to: number; counts: Uint32Array }
   | { op: "scatter-areas"; id: number; numbers: Float64Array; from: number; to: number; at: Uint32Array; rests: Uint32Array };
 
-export interface AreasSorted {
-  sortedAreas: number;
+/** The answer to an AreasMessage: its id, and (count-areas) whether every number was an integer in range. */
+export interface AreasAnswer {
+  areasDone: number;
   ok: boolean;
 }
 
-export function isSortAreasMessage(m: unknown): m is SortAreasMessage {
+export function isAreasMessage(m: unknown): m is AreasMessage {
   const op = typeof m === "object" && m !== null ? (m as { op?: unknown }).op : null;
   return op === "sort-areas" || op === "count-areas" || op === "scatter-areas";
 }
 
-export function sortAreas(m: SortAreasMessage): AreasSorted {
-  if (m.op === "count-areas") return { sortedAreas: m.id, ok: countAreas(m.numbers, m.from, m.to, m.counts) };
+export function answerAreas(m: AreasMessage): AreasAnswer {
+  if (m.op === "count-areas") return { areasDone: m.id, ok: countAreas(m.numbers, m.from, m.to, m.counts) };
   if (m.op === "scatter-areas") scatterAreas(m.numbers, m.from, m.to, m.at, m.rests);
   else sortClaimedAreas(m.buckets, m.numbers);
-  return { sortedAreas: m.id, ok: true };
+  return { areasDone: m.id, ok: true };
 }
