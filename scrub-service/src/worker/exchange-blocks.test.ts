@@ -61,9 +61,15 @@ describe("exchange blocks", () => {
     expect(() => decodeBlockAt(212_555, Uint8Array.of(0x27, 0x10), 0, 2, new Float64Array(1), 0)).toThrow(BlockFormatError); // line 10000
     expect(() => assertBlockable(Float64Array.of(2_125_550_002, 2_125_550_001))).toThrow(BlockFormatError);
     expect(() => assertBlockable(Float64Array.of(1_999_999_999))).toThrow(BlockFormatError);
-    // adding to a malformed array block (out of order, past line 9999, an odd length) fails the same way
-    for (const lines of [Uint8Array.of(0, 5, 0, 4), Uint8Array.of(0, 1, 0x27, 0x10), Uint8Array.of(0, 1, 0)]) {
-      expect(() => changeBlocks(packBlocks([{ exchange: 212_555, lines }]), Float64Array.of(2_125_550_002), "add", new BlockList())).toThrow(BlockFormatError);
+    // adding to or removing from a malformed array block (out of order, repeated, past line 9999, an odd length)
+    // fails the same way, wherever the change's lines fall
+    for (const lines of [Uint8Array.of(0, 5, 0, 4), Uint8Array.of(0, 4, 0, 4), Uint8Array.of(0, 1, 0x27, 0x10), Uint8Array.of(0, 1, 0)]) {
+      for (const mode of ["add", "remove"] as const) {
+        for (const line of [0, 2, 5, 9_999]) {
+          const change = Float64Array.of(2_125_550_000 + line);
+          expect(() => changeBlocks(packBlocks([{ exchange: 212_555, lines }]), change, mode, new BlockList())).toThrow(BlockFormatError);
+        }
+      }
     }
   });
 

@@ -323,25 +323,33 @@ function changeBlock(
     }
     return changed;
   }
-  const had = data ? readLines(exchange, data, from, to, linesA) : 0;
+  // an array (or no block yet): merged in one pass over its bytes, each line checked as it is read
+  let had = 0;
   let n = 0;
-  let i = 0;
   let j = start;
+  let y = j < end ? numbers[j] - base : LINES_PER_EXCHANGE; // the next line of the change
+  if (data) {
+    checkLength(to - from);
+    had = (to - from) >> 1;
+    const add = mode === "add";
+    let prev = -1;
+    for (let i = from; i < to; i += 2) {
+      const x = (data[i] << 8) | data[i + 1];
+      if (x <= prev || x >= LINES_PER_EXCHANGE) throw new BlockFormatError(`The block of exchange ${exchange} is not sorted lines.`);
+      prev = x;
+      while (y < x) {
+        if (add) linesB[n++] = y;
+        y = ++j < end ? numbers[j] - base : LINES_PER_EXCHANGE;
+      }
+      if (y === x) {
+        y = ++j < end ? numbers[j] - base : LINES_PER_EXCHANGE;
+        if (!add) continue;
+      }
+      linesB[n++] = x;
+    }
+  }
   if (mode === "add") {
-    while (i < had || j < end) {
-      const x = i < had ? linesA[i] : LINES_PER_EXCHANGE;
-      const y = j < end ? numbers[j] - base : LINES_PER_EXCHANGE;
-      if (x < y) linesB[n++] = linesA[i++];
-      else if (y < x) (linesB[n++] = y), j++;
-      else (linesB[n++] = x), i++, j++;
-    }
-  } else {
-    for (; i < had; i++) {
-      const x = linesA[i];
-      while (j < end && numbers[j] - base < x) j++;
-      if (j < end && numbers[j] - base === x) j++;
-      else linesB[n++] = x;
-    }
+    for (; y < LINES_PER_EXCHANGE; y = ++j < end ? numbers[j] - base : LINES_PER_EXCHANGE) linesB[n++] = y;
   }
   if (n === had) return 0;
   if (n) {
