@@ -108,6 +108,38 @@ describeEachDb("list changes as exchange blocks", (kind) => {
     expect((await storedNumbers(handle, listId)).length).toBe(623);
   });
 
+  it("an add touching most blocks that meets a malformed block fails closed mid-COPY: the list, its version and the table are as before", { timeout: 60_000 }, async () => {
+    const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0 });
+    const listId = await createContainer(handle, await createUser(handle), "bad-block");
+    const r = seededRandom(2811);
+    const any = () => 2_000_000_000 + Math.floor(r() * 7_999_999_998);
+    // ~60k blocks: the rows made before the bad one fill more than one COPY buffer (PostgreSQL has sent them)
+    const first = sorted(Array.from({ length: 60_000 }, any));
+    await manager.change(listId, "add", first);
+    const last = 9_999_999_999; // the last exchange: read in the last range
+    await manager.change(listId, "add", Float64Array.of(last));
+    const before = await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow();
+    const bad = Uint8Array.of(0x27, 0x0f, 0x00, 0x01); // lines 9999 then 1: out of order
+    const setLast = (lines: Uint8Array) =>
+      handle.db.updateTable("list_blocks").set({ lines }).where("list_id", "=", listId).where("exchange", "=", Math.floor(last / 10_000)).execute();
+    await setLast(bad);
+    // most blocks (built aside on PostgreSQL, in parts on PGlite), the bad one among them (an untouched block is copied
+    // as it is)
+    const adds = sorted([...Array.from({ length: 40_000 }, any), 9_999_990_005]);
+    await expect(manager.change(listId, "add", adds)).rejects.toThrow(/exchange 999999 is not sorted lines/);
+    expect(await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow()).toEqual(before);
+    const leftover = await sql<{ t: string | null }>`select to_regclass(${`list_blocks_${listId}_new`})::text as t`.execute(handle.db);
+    expect(leftover.rows[0].t).toBeNull();
+    const held = await sql<{ lines: Uint8Array }>`select lines from list_blocks where list_id = ${listId} and exchange = 999999`.execute(handle.db);
+    expect([...held.rows[0].lines]).toEqual([...bad]);
+    // mended, the same add goes through on the same pool
+    await setLast(Uint8Array.of(0x27, 0x0f));
+    const c = await manager.change(listId, "add", adds);
+    const expected = new Set([...first, last, ...adds]);
+    expect(c.size).toBe(expected.size);
+    expect(await storedNumbers(handle, listId)).toEqual([...expected].sort((a, b) => a - b));
+  });
+
   it("a whole list's Bloom filter is filled on the side thread during the write and answers every number", { timeout: 60_000 }, async () => {
     expect(fs.existsSync(defaultDedupeThreadPath())).toBe(true); // built by the global set-up: the thread really runs
     const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0, bloomThreadMin: 1 });

@@ -146,10 +146,7 @@ async function rewriteTouched(s: BulkSession, listId: number, change: Sides): Pr
   if (!exchanges.length) return { added: 0, removed: 0 };
   const part = partitionOf(listId);
   const old = await s.readBlocks(`delete from ${part} where exchange = any(${intArray(exchanges)}) returning exchange, lines`);
-  const rows = new CopyRows(listId);
-  const c = applySides(old, change, rows);
-  await s.copyBlocks(part, rows);
-  return c;
+  return s.copyBlocks(part, listId, (rows) => applySides(old, change, rows));
 }
 
 /** The table a whole list is built in before it is swapped in. */
@@ -196,25 +193,27 @@ async function overlapWithStored(handle: DbHandle, listId: number, numbers: Floa
   return n;
 }
 
-/** The blocks of `numbers` (sorted, distinct) as COPY rows. */
-function rowsOf(listId: number, numbers: Float64Array): CopyRows {
-  const rows = new CopyRows(listId);
-  writeNumberBlocks(numbers, rows);
-  return rows;
+/** Writes the blocks of `numbers` (sorted, distinct) as COPY rows. */
+function numberRows(numbers: Float64Array): (rows: CopyRows) => void {
+  return (rows) => writeNumberBlocks(numbers, rows);
 }
 
-/** The list's whole new contents built aside in one transaction: COPY without an index, then the key in one sorted build. */
-async function buildAside(s: BulkSession, listId: number, rows: CopyRows): Promise<void> {
+/**
+ * The list's whole new contents built aside in one transaction: COPY without an index (of the rows `make` writes, as
+ * they are made), then the key in one sorted build.
+ */
+async function buildAside<T>(s: BulkSession, listId: number, make: (rows: CopyRows) => T | Promise<T>): Promise<T> {
   const fresh = asideOf(listId);
   await createAside(s, listId, false);
   // FREEZE (allowed: the table is new in this transaction): rows are written frozen and all-visible
-  await s.copyBlocks(fresh, rows, { freeze: true });
+  const made = await s.copyBlocks(fresh, listId, make, { freeze: true });
   await s.query(`alter table ${fresh} add constraint ${fresh}_pkey primary key (list_id, exchange)`);
   // statistics now: a partition nobody analyzed gets plans for a guessed size. A sample of 3,000 rows (statistics
   // target 10, this transaction only) gives the row count and the exchanges' spread that the plans need; the default
   // 30,000 took 62–84 ms of a 20M-number load, this 10–17 ms.
   await s.query("set local default_statistics_target = 10");
   await s.query(`analyze ${fresh}`);
+  return made;
 }
 
 /** How many blocks the list's partition holds (the planner's count after analyze, else counted). */
@@ -278,20 +277,25 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       overlap.catch(() => {});
       // (PGlite too: one transaction means no web request waits on it, and the key built once after the COPY took
       // 1.5–2.0 s of a 20M-number list against 2.5 s kept during it, decision 162 item 6b)
-      await buildAside(s, listId, rowsOf(listId, numbers));
+      await buildAside(s, listId, numberRows(numbers));
       aside = true;
       already = await overlap;
       added = numbers.length - already;
       removed = before.size - already;
     } else if (mode !== "replace" && touchesMost(sides, (blocks = await blockCount(s, listId)))) {
-      // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table
-      const rows = new CopyRows(listId);
-      for await (const { lo, hi, blocks } of readListBlocks(handle, listId, s)) {
-        const c = applySides(blocks, sidesIn(sides, lo, hi), rows);
-        added += c.added;
-        removed += c.removed;
-      }
-      await buildAside(s, listId, rows);
+      // range by range: the old blocks, merged with the numbers that fall in the range, go whole to the new table as
+      // they are made. This transaction's connection is busy with that COPY, so PostgreSQL's blocks are read on
+      // others (committed and unchanged: this transaction holds the list's lock); PGlite's on this one, first.
+      const readOn = bulkTraits(handle).runsOnThisThread ? s : undefined;
+      ({ added, removed } = await buildAside(s, listId, async (rows) => {
+        const done = { added: 0, removed: 0 };
+        for await (const { lo, hi, blocks } of readListBlocks(handle, listId, readOn)) {
+          const c = applySides(blocks, sidesIn(sides, lo, hi), rows);
+          done.added += c.added;
+          done.removed += c.removed;
+        }
+        return done;
+      }));
       aside = true;
       already = sides.adds.length - added;
     } else if (mode !== "replace") {
@@ -373,10 +377,8 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
       // rebuilt aside: the old blocks range by range, each merged with its numbers, into the new table
       for (const [lo, hi] of rebuild ? exchangeRanges() : []) {
         const r = await withBulkTransaction(handle, async (s) => {
-          const rows = new CopyRows(listId);
-          const done = applySides(await readBlocksIn(s, listId, lo, hi), sidesIn(sides, lo, hi), rows);
-          await s.copyBlocks(asideOf(listId), rows);
-          return done;
+          const old = await readBlocksIn(s, listId, lo, hi);
+          return s.copyBlocks(asideOf(listId), listId, (rows) => applySides(old, sidesIn(sides, lo, hi), rows));
         });
         added += r.added;
         removed += r.removed;
@@ -384,7 +386,7 @@ async function writeInChunks(handle: DbHandle, c: BlocksChange, step: number): P
       }
       for (const part of rebuild ? [] : partsOf(wholeList ? changeSides("add", numbers) : sides, step)) {
         if (aside) {
-          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), rowsOf(listId, part.adds)));
+          await withBulkTransaction(handle, (s) => s.copyBlocks(asideOf(listId), listId, numberRows(part.adds)));
         } else {
           dirty = true;
           const r = await withBulkTransaction(handle, async (s) => {

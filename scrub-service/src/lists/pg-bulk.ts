@@ -2,8 +2,8 @@
  * Bulk access to list_blocks on both drivers, in PostgreSQL's binary COPY format (PostgreSQL: pg-copy-streams;
  * PGlite: COPY … '/dev/blob'): blocks of sorted numbers in, a list's blocks (or its numbers) out (decision 162).
  */
-import { Readable, Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Writable } from "node:stream";
+import { finished, pipeline } from "node:stream/promises";
 import type pg from "pg";
 import copyStreams from "pg-copy-streams";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
@@ -12,8 +12,13 @@ import { BITMAP_BYTES, numbersOfPacked, type BlockSink, type PackedBlocks } from
 
 export interface BulkSession {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
-  /** COPY the rows a CopyRows holds into `table` (list_id, exchange, lines). */
-  copyBlocks(table: string, rows: CopyRows, opts?: { freeze?: boolean }): Promise<void>;
+  /**
+   * COPY into `table` (list_id, exchange, lines) the rows `make` writes into the CopyRows it is given. On PostgreSQL
+   * each full buffer goes out while `make` goes on (it may await: the COPY overlaps the work that makes the rows,
+   * and this session's connection is busy until it ends); a `make` that throws fails the COPY (CopyFail), and the
+   * error is rethrown. Returns what `make` returns.
+   */
+  copyBlocks<T>(table: string, listId: number, make: (rows: CopyRows) => T | Promise<T>, opts?: { freeze?: boolean }): Promise<T>;
   /** The rows (exchange, lines) of `select` (a SELECT, or a DELETE … RETURNING), in exchange order. */
   readBlocks(select: string): Promise<PackedBlocks>;
 }
@@ -58,7 +63,11 @@ export class CopyRows implements BlockSink {
   private readonly full: Buffer[] = [];
   rows = 0;
 
-  constructor(private readonly listId: number) {
+  /** `sendFull`: each full buffer is handed to it (and not kept) as the next one starts. */
+  constructor(
+    private readonly listId: number,
+    private readonly sendFull?: (data: Buffer) => void,
+  ) {
     this.buf = Buffer.allocUnsafe(COPY_BUFFER);
     SIGNATURE.copy(this.buf);
     this.buf.fill(0, SIGNATURE.length, 19); // flags and header extension length
@@ -67,7 +76,8 @@ export class CopyRows implements BlockSink {
 
   reserve(exchange: number, bytes: number): number {
     if (this.at + 22 + bytes > this.buf.length) {
-      this.full.push(this.buf.subarray(0, this.at));
+      if (this.sendFull) this.sendFull(this.buf.subarray(0, this.at));
+      else this.full.push(this.buf.subarray(0, this.at));
       this.buf = Buffer.allocUnsafe(COPY_BUFFER);
       this.at = 0;
     }
@@ -193,11 +203,24 @@ function pgSession(client: pg.PoolClient): BulkSession {
       const r = await client.query(text, params as unknown[]);
       return { rows: r.rows, rowCount: r.rowCount ?? 0 };
     },
-    async copyBlocks(table, rows, opts) {
-      if (!rows.rows) return;
+    async copyBlocks(table, listId, make, opts) {
       const freeze = opts?.freeze ? ", freeze" : "";
       const stream = client.query(copyStreams.from(`copy ${table} (list_id, exchange, lines) from stdin (format binary${freeze})`));
-      await pipeline(Readable.from(rows.finish()), stream);
+      const done = finished(stream);
+      done.catch(() => {}); // awaited below
+      let made: Awaited<ReturnType<typeof make>>;
+      try {
+        const rows = new CopyRows(listId, (data) => stream.write(data));
+        made = await make(rows);
+        for (const data of rows.finish()) stream.write(data);
+      } catch (e) {
+        stream.destroy(e as Error); // CopyFail: the server ends the COPY, the transaction is rolled back by the caller
+        await done.catch(() => {});
+        throw e;
+      }
+      stream.end();
+      await done;
+      return made;
     },
     readBlocks: (select) => pgCopyOut(client, select),
   };
@@ -214,10 +237,14 @@ function pgliteSession(tx: Transaction | PGlite): BulkSession {
       const r = await tx.query(text, params as unknown[]);
       return { rows: r.rows as never[], rowCount: r.affectedRows ?? 0 };
     },
-    async copyBlocks(table, rows) {
-      if (!rows.rows) return;
+    async copyBlocks(table, listId, make) {
+      // PGlite takes a COPY's data whole: the rows are made first
+      const rows = new CopyRows(listId);
+      const made = await make(rows);
+      if (!rows.rows) return made;
       const blob = new Blob(rows.finish() as Uint8Array<ArrayBuffer>[]);
       await tx.query(`copy ${table} (list_id, exchange, lines) from '/dev/blob' (format binary)`, [], { blob });
+      return made;
     },
     readBlocks: (select) => pgliteCopyOut(tx, select),
   };
