@@ -111,7 +111,7 @@ describe("exchange blocks", () => {
     }
   });
 
-  it("applies an FTC change list's deletions and additions in one pass, as a remove then an add would, packing through PackedSink", () => {
+  it("applies an FTC change list's deletions and additions in one pass, as a remove then an add would", () => {
     const r = seededRandom(106);
     const ref = new Set<number>();
     let blocks: Block[] = [];
@@ -128,6 +128,11 @@ describe("exchange blocks", () => {
       const out = new BlockList();
       const c = changeBlocksBoth(packBlocks(blocks), removals, adds, out);
       expect(c).toEqual({ added, removed });
+      // without keepUntouched: exactly the blocks that changed and are not empty, same counts
+      const touched = new BlockList();
+      expect(changeBlocksBoth(packBlocks(blocks), removals, adds, touched, false)).toEqual(c);
+      const old = new Map(blocks.map((b) => [b.exchange, b.lines]));
+      expect(touched.blocks).toEqual(out.blocks.filter((b) => !old.has(b.exchange) || !sameBytes(old.get(b.exchange)!, b.lines)));
       // the same as the two changes one after the other
       const step = new BlockList();
       const twoSteps = new BlockList();

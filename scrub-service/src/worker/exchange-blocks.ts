@@ -281,37 +281,45 @@ export interface BlockChange {
 const scratchBitmap = new Uint8Array(BITMAP_BYTES);
 
 /**
- * One exchange's block after adding or removing numbers[start, end), written to `sink` when it changed and is not
- * empty; returns how many lines changed. Works on lines, not numbers: a bitmap gets bits set or cleared, an array is
- * merged; the form follows the count.
+ * One exchange's block with removals[rs, re) taken out and additions[as, ae) put in (disjoint, sorted), written to
+ * `sink` when it changed and is not empty; the lines that changed are added to `tally`. Works on lines, not
+ * numbers: a bitmap gets bits cleared and set, an array is merged in one pass over its bytes, each line checked as
+ * it is read (a malformed block throws: it never reads as fewer numbers); the form follows the count.
  */
 function changeBlock(
   exchange: number,
   data: Uint8Array | null,
   from: number,
   to: number,
-  numbers: Float64Array,
-  start: number,
-  end: number,
-  mode: "add" | "remove",
+  additions: Float64Array,
+  as: number,
+  ae: number,
+  removals: Float64Array,
+  rs: number,
+  re: number,
   sink: BlockSink,
-): number {
+  tally: BlockChange,
+): boolean {
   const base = exchange * LINES_PER_EXCHANGE;
   if (data && to - from === BITMAP_BYTES) {
     const bits = scratchBitmap;
     bits.set(data.subarray(from, to));
-    let changed = 0;
-    for (let i = start; i < end; i++) {
-      const line = numbers[i] - base;
-      const at = line >> 3;
+    let removed = 0;
+    let added = 0;
+    for (let i = rs; i < re; i++) {
+      const line = removals[i] - base;
       const bit = 1 << (line & 7);
-      if (mode === "add" ? !(bits[at] & bit) : bits[at] & bit) {
-        bits[at] ^= bit;
-        changed++;
-      }
+      if (bits[line >> 3] & bit) (bits[line >> 3] ^= bit), removed++;
     }
-    if (!changed) return 0;
-    if (mode === "add" || linesAt(bits, 0, BITMAP_BYTES) > ARRAY_MAX_LINES) {
+    for (let i = as; i < ae; i++) {
+      const line = additions[i] - base;
+      const bit = 1 << (line & 7);
+      if (!(bits[line >> 3] & bit)) (bits[line >> 3] |= bit), added++;
+    }
+    if (!added && !removed) return false;
+    tally.added += added;
+    tally.removed += removed;
+    if (!removed || linesAt(bits, 0, BITMAP_BYTES) > ARRAY_MAX_LINES) {
       const o = sink.reserve(exchange, BITMAP_BYTES);
       sink.buf.set(bits, o);
     } else {
@@ -321,53 +329,61 @@ function changeBlock(
         writeLines(sink.buf, o, linesA, n);
       }
     }
-    return changed;
+    return true;
   }
-  // an array (or no block yet): merged in one pass over its bytes, each line checked as it is read
   let had = 0;
   let n = 0;
-  let j = start;
-  let y = j < end ? numbers[j] - base : LINES_PER_EXCHANGE; // the next line of the change
+  let removed = 0;
+  let j = as;
+  let y = j < ae ? additions[j] - base : LINES_PER_EXCHANGE; // the next line to add
   if (data) {
     checkLength(to - from);
     had = (to - from) >> 1;
-    const add = mode === "add";
+    let q = rs;
+    let z = q < re ? removals[q] - base : LINES_PER_EXCHANGE; // the next line to remove
     let prev = -1;
     for (let i = from; i < to; i += 2) {
       const x = (data[i] << 8) | data[i + 1];
       if (x <= prev || x >= LINES_PER_EXCHANGE) throw new BlockFormatError(`The block of exchange ${exchange} is not sorted lines.`);
       prev = x;
-      while (y < x) {
-        if (add) linesB[n++] = y;
-        y = ++j < end ? numbers[j] - base : LINES_PER_EXCHANGE;
+      if (y <= x) {
+        while (y < x) {
+          linesB[n++] = y;
+          y = ++j < ae ? additions[j] - base : LINES_PER_EXCHANGE;
+        }
+        if (y === x) y = ++j < ae ? additions[j] - base : LINES_PER_EXCHANGE; // already there
       }
-      if (y === x) {
-        y = ++j < end ? numbers[j] - base : LINES_PER_EXCHANGE;
-        if (!add) continue;
+      if (z <= x) {
+        while (z < x) z = ++q < re ? removals[q] - base : LINES_PER_EXCHANGE; // not there
+        if (z === x) {
+          z = ++q < re ? removals[q] - base : LINES_PER_EXCHANGE;
+          removed++;
+          continue;
+        }
       }
       linesB[n++] = x;
     }
   }
-  if (mode === "add") {
-    for (; y < LINES_PER_EXCHANGE; y = ++j < end ? numbers[j] - base : LINES_PER_EXCHANGE) linesB[n++] = y;
-  }
-  if (n === had) return 0;
+  for (; y < LINES_PER_EXCHANGE; y = ++j < ae ? additions[j] - base : LINES_PER_EXCHANGE) linesB[n++] = y;
+  const added = n - had + removed;
+  if (!added && !removed) return false;
+  tally.added += added;
+  tally.removed += removed;
   if (n) {
     const o = sink.reserve(exchange, blockBytes(n)); // first: reserving may move the sink to a new buffer
     writeLines(sink.buf, o, linesB, n);
   }
-  return Math.abs(n - had);
+  return true;
 }
 
 /**
- * Applies an add or remove of `numbers` (sorted, distinct) to `old` (blocks in exchange order, holding at least every
- * exchange the numbers touch), writing to `sink` the blocks that changed and are not empty — and, with
+ * Applies a change to `old` (blocks in exchange order, holding at least every exchange the change touches): its
+ * `removals` taken out and its `additions` put in (each sorted and distinct, disjoint: an FTC change list's two
+ * sides, or one of them empty), in one pass. Writes to `sink` the blocks that changed and are not empty — and, with
  * `keepUntouched`, every other block of `old` as it was, so the sink gets all of `old` changed, in exchange order.
  */
-export function changeBlocks(old: PackedBlocks, numbers: Float64Array, mode: "add" | "remove", sink: BlockSink, keepUntouched = false): BlockChange {
-  let added = 0;
-  let removed = 0;
-  let k = 0;
+export function changeBlocksBoth(old: PackedBlocks, removals: Float64Array, additions: Float64Array, sink: BlockSink, keepUntouched = true): BlockChange {
+  const tally: BlockChange = { added: 0, removed: 0 };
   const keep = (k: number) => {
     const from = old.starts[k];
     const to = old.ends[k];
@@ -375,71 +391,36 @@ export function changeBlocks(old: PackedBlocks, numbers: Float64Array, mode: "ad
     const o = sink.reserve(old.exchanges[k], to - from);
     sink.buf.set(old.data.subarray(from, to), o);
   };
-  for (let at = 0; at < numbers.length; ) {
-    const end = exchangeRunEnd(numbers, at);
-    const exchange = exchangeOf(numbers[at]);
+  const none = 1 << 30; // past every exchange
+  let k = 0;
+  let a = 0;
+  let r = 0;
+  while (a < additions.length || r < removals.length) {
+    const ea = a < additions.length ? exchangeOf(additions[a]) : none;
+    const er = r < removals.length ? exchangeOf(removals[r]) : none;
+    const exchange = Math.min(ea, er);
+    const aEnd = ea === exchange ? exchangeRunEnd(additions, a) : a;
+    const rEnd = er === exchange ? exchangeRunEnd(removals, r) : r;
     for (; k < old.count && old.exchanges[k] < exchange; k++) if (keepUntouched) keep(k);
     const had = k < old.count && old.exchanges[k] === exchange;
     const changed = had
-      ? changeBlock(exchange, old.data, old.starts[k], old.ends[k], numbers, at, end, mode, sink)
-      : changeBlock(exchange, null, 0, 0, numbers, at, end, mode, sink);
-    if (mode === "add") added += changed;
-    else removed += changed;
+      ? changeBlock(exchange, old.data, old.starts[k], old.ends[k], additions, a, aEnd, removals, r, rEnd, sink, tally)
+      : changeBlock(exchange, null, 0, 0, additions, a, aEnd, removals, r, rEnd, sink, tally);
     if (had) {
       if (!changed && keepUntouched) keep(k);
       k++;
     }
-    at = end;
+    a = aEnd;
+    r = rEnd;
   }
   if (keepUntouched) for (; k < old.count; k++) keep(k);
-  return { added, removed };
+  return tally;
 }
 
-/** A sink that packs blocks into one growing buffer (PackedBlocks), for a change applied in two steps. */
-export class PackedSink implements BlockSink {
-  buf = new Uint8Array(1 << 12);
-  private exchanges = new Int32Array(64);
-  private starts = new Uint32Array(64);
-  private at = 0;
-  private count = 0;
+const NO_NUMBERS = new Float64Array(0);
 
-  reserve(exchange: number, bytes: number): number {
-    if (this.at + bytes > this.buf.length) {
-      const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.at + bytes));
-      bigger.set(this.buf.subarray(0, this.at));
-      this.buf = bigger;
-    }
-    if (this.count === this.exchanges.length) {
-      const e = new Int32Array(this.count * 2);
-      e.set(this.exchanges);
-      this.exchanges = e;
-      const s = new Uint32Array(this.count * 2);
-      s.set(this.starts);
-      this.starts = s;
-    }
-    this.exchanges[this.count] = exchange;
-    this.starts[this.count++] = this.at;
-    const o = this.at;
-    this.at += bytes;
-    return o;
-  }
-
-  packed(): PackedBlocks {
-    const ends = new Uint32Array(this.count);
-    for (let k = 0; k < this.count; k++) ends[k] = k + 1 < this.count ? this.starts[k + 1] : this.at;
-    return { count: this.count, exchanges: this.exchanges.subarray(0, this.count), starts: this.starts.subarray(0, this.count), ends, data: this.buf };
-  }
+/** An add or a remove of `numbers` (sorted, distinct): changeBlocksBoth with one side. */
+export function changeBlocks(old: PackedBlocks, numbers: Float64Array, mode: "add" | "remove", sink: BlockSink, keepUntouched = false): BlockChange {
+  return mode === "add" ? changeBlocksBoth(old, NO_NUMBERS, numbers, sink, keepUntouched) : changeBlocksBoth(old, numbers, NO_NUMBERS, sink, keepUntouched);
 }
 
-/**
- * An FTC change list's deletions and additions (each sorted and distinct, disjoint) applied to `old`: the removals
- * into a packed copy of every block, then the additions, so `sink` gets every block of `old` as it ends (and the new
- * ones), in exchange order, as changeBlocks with `keepUntouched` does.
- */
-export function changeBlocksBoth(old: PackedBlocks, removals: Float64Array, additions: Float64Array, sink: BlockSink): BlockChange {
-  if (!removals.length) return changeBlocks(old, additions, "add", sink, true);
-  const mid = new PackedSink();
-  const { removed } = changeBlocks(old, removals, "remove", mid, true);
-  const { added } = changeBlocks(mid.packed(), additions, "add", sink, true);
-  return { added, removed };
-}
