@@ -111,6 +111,16 @@ describe("exchange blocks", () => {
     }
   });
 
+  it("a number on both sides of a change ends listed, counted removed and added, in an array block and a bitmap alike", () => {
+    for (const lines of [3, 700]) {
+      const nums = Float64Array.from({ length: lines }, (_, i) => 2_125_550_000 + i * 7);
+      const x = Float64Array.of(nums[1]);
+      const out = new BlockList();
+      expect(changeBlocksBoth(packBlocks(blocksOf(nums)), x, x, out)).toEqual({ added: 1, removed: 1 });
+      expect([...decodeBlockNumbers(212_555, out.blocks[0].lines)]).toEqual([...nums]);
+    }
+  });
+
   it("applies an FTC change list's deletions and additions in one pass, as a remove then an add would", () => {
     const r = seededRandom(106);
     const ref = new Set<number>();

@@ -346,20 +346,22 @@ function changeBlock(
       const x = (data[i] << 8) | data[i + 1];
       if (x <= prev || x >= LINES_PER_EXCHANGE) throw new BlockFormatError(`The block of exchange ${exchange} is not sorted lines.`);
       prev = x;
+      if (z <= x) {
+        while (z < x) z = ++q < re ? removals[q] - base : LINES_PER_EXCHANGE; // not there
+        if (z === x) {
+          z = ++q < re ? removals[q] - base : LINES_PER_EXCHANGE;
+          removed++;
+          // (additions below x are written before the next line; a line both sides name is added again, as a
+          // remove then an add, and a bitmap, would have it)
+          if (y !== x) continue;
+        }
+      }
       if (y <= x) {
         while (y < x) {
           linesB[n++] = y;
           y = ++j < ae ? additions[j] - base : LINES_PER_EXCHANGE;
         }
         if (y === x) y = ++j < ae ? additions[j] - base : LINES_PER_EXCHANGE; // already there
-      }
-      if (z <= x) {
-        while (z < x) z = ++q < re ? removals[q] - base : LINES_PER_EXCHANGE; // not there
-        if (z === x) {
-          z = ++q < re ? removals[q] - base : LINES_PER_EXCHANGE;
-          removed++;
-          continue;
-        }
       }
       linesB[n++] = x;
     }
@@ -378,8 +380,9 @@ function changeBlock(
 
 /**
  * Applies a change to `old` (blocks in exchange order, holding at least every exchange the change touches): its
- * `removals` taken out and its `additions` put in (each sorted and distinct, disjoint: an FTC change list's two
- * sides, or one of them empty), in one pass. Writes to `sink` the blocks that changed and are not empty — and, with
+ * `removals` taken out and its `additions` put in (each sorted and distinct: an FTC change list's two sides, which
+ * its reader leaves disjoint, or one of them empty), in one pass; a number on both sides ends listed, as if removed
+ * and then added. Writes to `sink` the blocks that changed and are not empty — and, with
  * `keepUntouched`, every other block of `old` as it was, so the sink gets all of `old` changed, in exchange order.
  */
 export function changeBlocksBoth(old: PackedBlocks, removals: Float64Array, additions: Float64Array, sink: BlockSink, keepUntouched = true): BlockChange {
