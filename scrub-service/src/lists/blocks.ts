@@ -293,6 +293,7 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
           const c = applySides(blocks, sidesIn(sides, lo, hi), rows);
           done.added += c.added;
           done.removed += c.removed;
+          await rows.sent(); // at most about a range's rows wait for the server
         }
         return done;
       }));

@@ -2,6 +2,7 @@
  * Bulk access to list_blocks on both drivers, in PostgreSQL's binary COPY format (PostgreSQL: pg-copy-streams;
  * PGlite: COPY … '/dev/blob'): blocks of sorted numbers in, a list's blocks (or its numbers) out (decision 162).
  */
+import { once } from "node:events";
 import { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import type pg from "pg";
@@ -63,10 +64,14 @@ export class CopyRows implements BlockSink {
   private readonly full: Buffer[] = [];
   rows = 0;
 
-  /** `sendFull`: each full buffer is handed to it (and not kept) as the next one starts. */
+  /**
+   * `sendFull`: each full buffer is handed to it (and not kept) as the next one starts; `backlog`: a promise while
+   * the buffers handed on wait for the database to take them (see sent).
+   */
   constructor(
     private readonly listId: number,
     private readonly sendFull?: (data: Buffer) => void,
+    private readonly backlog?: () => Promise<unknown> | undefined,
   ) {
     this.buf = Buffer.allocUnsafe(COPY_BUFFER);
     SIGNATURE.copy(this.buf);
@@ -93,6 +98,11 @@ export class CopyRows implements BlockSink {
     this.at = o + 22 + bytes;
     this.rows++;
     return o + 22;
+  }
+
+  /** Settles once the database has taken what was handed on (at once when nothing waits): bounded memory. */
+  async sent(): Promise<void> {
+    await this.backlog?.();
   }
 
   /** The COPY data, with its end marker. */
@@ -210,7 +220,11 @@ function pgSession(client: pg.PoolClient): BulkSession {
       done.catch(() => {}); // awaited below
       let made: Awaited<ReturnType<typeof make>>;
       try {
-        const rows = new CopyRows(listId, (data) => stream.write(data));
+        const rows = new CopyRows(
+          listId,
+          (data) => stream.write(data),
+          () => (stream.writableNeedDrain ? once(stream, "drain") : undefined),
+        );
         made = await make(rows);
         for (const data of rows.finish()) stream.write(data);
       } catch (e) {
