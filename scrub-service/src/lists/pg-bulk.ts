@@ -223,7 +223,8 @@ function pgSession(client: pg.PoolClient): BulkSession {
         const rows = new CopyRows(
           listId,
           (data) => stream.write(data),
-          () => (stream.writableNeedDrain ? once(stream, "drain") : undefined),
+          // (a stream that ends or fails meanwhile settles `done`: no wait for a drain that never comes)
+          () => (stream.writableNeedDrain ? Promise.race([once(stream, "drain"), done]) : undefined),
         );
         made = await make(rows);
         for (const data of rows.finish()) stream.write(data);
