@@ -49,4 +49,3 @@ describe("restoreCommands and memberCommands", () => {
     expect(m.buf.toString("latin1").split("\r\nSADD\r\n").length - 1).toBe(1002);
   });
 });
-
