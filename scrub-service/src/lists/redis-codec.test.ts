@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../test/random";
-import { crc64, memberCommands, restoreCommands } from "./redis-codec";
+import { crc64, memberCommands, restoreCommands, unlinkAreaCommand } from "./redis-codec";
 
 /** CRC-64/Jones bit by bit (reflected polynomial 0x95ac9329ac4bc9b5, init 0, no final xor). */
 function reference(b: Uint8Array): bigint {
@@ -47,5 +47,34 @@ describe("restoreCommands and memberCommands", () => {
     const m = memberCommands("SADD", all, 0, all.length, 212, "p:");
     expect(m.commands).toBe(3 + 999);
     expect(m.buf.toString("latin1").split("\r\nSADD\r\n").length - 1).toBe(1002);
+  });
+});
+
+describe("unlinkAreaCommand", () => {
+  /** The bulk strings of one RESP command, checked against its own lengths. */
+  function parts(buf: Buffer): string[] {
+    const text = buf.toString("latin1");
+    const m = /^\*(\d+)\r\n/.exec(text)!;
+    const out: string[] = [];
+    let o = m[0].length;
+    for (let i = 0; i < Number(m[1]); i++) {
+      const len = /^\$(\d+)\r\n/.exec(text.slice(o))!;
+      o += len[0].length;
+      out.push(text.slice(o, o + Number(len[1])));
+      expect(text.slice(o + Number(len[1]), o + Number(len[1]) + 2)).toBe("\r\n");
+      o += Number(len[1]) + 2;
+    }
+    expect(o, "nothing after the command").toBe(text.length);
+    return out;
+  }
+
+  it("names every NPA-NXX set an area code can have under the prefix, and nothing else", () => {
+    for (const npa of [0, 7, 99, 212, 999]) {
+      const { buf, commands } = unlinkAreaCommand("dps:n:3:12:", npa);
+      expect(commands).toBe(1);
+      const [op, ...names] = parts(buf);
+      expect(op).toBe("UNLINK");
+      expect(names).toEqual(Array.from({ length: 1000 }, (_, nxx) => `dps:n:3:12:{${String(npa).padStart(3, "0")}}${String(nxx).padStart(3, "0")}`));
+    }
   });
 });
