@@ -433,12 +433,21 @@ export class RedisListStore implements ListStore {
         break;
       }
     }
-    const bulk = new BulkWriter(this.redis, this.prefix, op, (what, fn) => this.call(what, fn));
+    await this.bulkWrite(op, (bulk) => bulk.addAreas(sorted, (i, j, npa) => memberCommands(op === "sadd" ? "SADD" : "SREM", sorted, i, j, npa, prefix)));
+  }
+
+  /**
+   * Runs `write` on a BulkWriter of its own and waits for every command's answer; on a failure, once nothing sent is
+   * still unanswered, `undo` runs and the error goes on.
+   */
+  private async bulkWrite(what: string, write: (bulk: BulkWriter) => Promise<void>, undo?: () => Promise<void>): Promise<void> {
+    const bulk = new BulkWriter(this.redis, this.prefix, what, (w, fn) => this.call(w, fn));
     try {
-      await bulk.addAreas(sorted, (i, j, npa) => memberCommands(op === "sadd" ? "SADD" : "SREM", sorted, i, j, npa, prefix));
+      await write(bulk);
       await bulk.done();
     } catch (e) {
-      await bulk.settled();
+      await bulk.settled(); // nothing lands after the undo
+      await undo?.().catch(() => {});
       throw e;
     } finally {
       bulk.close();
@@ -464,8 +473,7 @@ export class RedisListStore implements ListStore {
     await this.ensureCompactSets();
     const gen = await this.nextGeneration(listId, await this.meta(listId));
     const prefix = this.setPrefix(listId, gen);
-    const bulk = new BulkWriter(this.redis, this.prefix, "restore", (what, fn) => this.call(what, fn));
-    try {
+    const write = async (bulk: BulkWriter) => {
       const rdb = await this.rdbVersion();
       // Sorted, distinct input (every caller's): each set of the new generation is written whole with
       // RESTORE of an intset payload built here, so Redis does no per-number work (the write script cost
@@ -495,14 +503,8 @@ export class RedisListStore implements ListStore {
         pending = data.subarray(cut); // the chunks are never reused by their producers
       }
       if (pending.length) await this.restoreSets(prefix, pending, rdb, bulk);
-      await bulk.done();
-    } catch (e) {
-      await bulk.settled(); // nothing lands after the generation is deleted
-      await this.deleteGeneration(listId, gen).catch(() => {});
-      throw e;
-    } finally {
-      bulk.close();
-    }
+    };
+    await this.bulkWrite("restore", write, () => this.deleteGeneration(listId, gen));
     const handle: RedisReplaceHandle = { generation: gen, connection };
     return handle;
   }
@@ -614,19 +616,12 @@ export class RedisListStore implements ListStore {
       await this.unlinkMatching(`${prefix}*`);
       return;
     }
-    const bulk = new BulkWriter(this.redis, this.prefix, "unlink", (what, fn) => this.call(what, fn));
-    try {
+    await this.bulkWrite("unlink", async (bulk) => {
       for (let npa = 0; npa < AREA_CODES; npa++) {
         const { buf, commands } = unlinkAreaCommand(prefix, npa);
         await bulk.add(npa, buf, commands);
       }
-      await bulk.done();
-    } catch (e) {
-      await bulk.settled();
-      throw e;
-    } finally {
-      bulk.close();
-    }
+    });
     // the layout before decision 112 wrote area codes below 100 without leading zeros (other hash slots)
     const legacy: (() => Promise<number>)[] = [];
     for (let npa = 0; npa < 100; npa++) legacy.push(() => this.scripts.scrubUnlinkArea(`${prefix}{${npa}}`, `${prefix}{${npa}}`));
