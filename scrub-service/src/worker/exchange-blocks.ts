@@ -282,9 +282,10 @@ const scratchBitmap = new Uint8Array(BITMAP_BYTES);
 
 /**
  * One exchange's block with removals[rs, re) taken out and additions[as, ae) put in (each sorted; a line on both
- * sides ends present), written to `sink` when it changed and is not empty; the lines that changed are added to `tally`. Works on lines, not
- * numbers: a bitmap gets bits cleared and set, an array is merged in one pass over its bytes, each line checked as
- * it is read (a malformed block throws: it never reads as fewer numbers); the form follows the count.
+ * sides ends present), written to `sink` when it changed and is not empty; the lines that changed are added to
+ * `tally`. Works on lines, not numbers: a bitmap gets bits cleared and set, an array is merged in one pass over its
+ * bytes, each line checked as it is read (a malformed block throws: it never reads as fewer numbers); the form
+ * follows the count.
  */
 function changeBlock(
   exchange: number,
