@@ -3,6 +3,10 @@ import path from "node:path";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import { answerWithAction, bodyLimits, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
+import { ensureHugePages } from "scrub-service/huge-pages";
+
+// A list load's buffers on huge pages (decision 173): the process relaunches itself once when that helps.
+await ensureHugePages();
 
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "index.js"));

@@ -36,9 +36,11 @@ const common = {
   logLevel: "warning",
 };
 
+// cli.mjs only relaunches the process on huge pages when that helps (src/huge-pages.ts), then loads cli-main.mjs;
+// huge-pages.mjs does the same for the web server (server.mjs).
 await build({
   ...common,
-  entryPoints: { cli: "src/cli.ts" },
+  entryPoints: { cli: "src/cli-launcher.ts", "cli-main": "src/cli.ts", "huge-pages": "src/huge-pages.ts" },
   packages: "external",
 });
 

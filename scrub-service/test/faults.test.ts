@@ -152,7 +152,14 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
       if (child.exitCode !== null) throw new Error(`replica exited: ${err}`);
       return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     });
-    return { child, client: createHttpScrubClient({ url, token: env.SCRUB_SERVICE_TOKEN }), stderr: () => err };
+    return { child, pid: servingPid(child), client: createHttpScrubClient({ url, token: env.SCRUB_SERVICE_TOKEN }), stderr: () => err };
+  }
+
+  /** The pid that holds the replica's leases: its relaunched child on huge pages (decision 173), else the process itself. */
+  function servingPid(child: ChildProcess): number {
+    const file = `/proc/${child.pid}/task/${child.pid}/children`;
+    const kids = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split(/\s+/).filter(Boolean) : [];
+    return kids.length ? Number(kids[0]) : child.pid!;
   }
 
   it("the job is retried on the other replica from the start, shows 'retrying' (never failed), and its files equal a clean run's", { timeout: SLOW }, async () => {
@@ -182,8 +189,8 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
       if (j.status !== "running" && j.status !== "queued") throw new Error(`the job ended (${j.status}) before the kill`);
       return j.status === "running" && Number(j.rows_done) > 0 && j;
     });
-    const [victim, survivor] = String(running.lease_owner).includes(`:${a.child.pid}:`) ? [a, b] : [b, a];
-    expect(String(running.lease_owner)).toContain(`:${victim.child.pid}:`);
+    const [victim, survivor] = String(running.lease_owner).includes(`:${a.pid}:`) ? [a, b] : [b, a];
+    expect(String(running.lease_owner)).toContain(`:${victim.pid}:`);
     victim.child.kill("SIGKILL");
     await new Promise((r) => victim.child.once("exit", r));
     expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(true); // it was writing when it died
@@ -207,7 +214,7 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
     expect([done.status, done.error, done.attempts]).toEqual(["completed", null, 2]);
     expect(seen).toContain("retrying");
     expect([...seen].filter((s) => !["running", "retrying", "completed"].includes(s))).toEqual([]);
-    expect(owners).toEqual(new Set([String(victim.child.pid), String(survivor.child.pid)]));
+    expect(owners).toEqual(new Set([String(victim.pid), String(survivor.pid)]));
     // Only the complete files are left in the job's directory (the dead attempt's parts were deleted).
     expect(fs.readdirSync(path.join(dataDir, "jobs", id)).sort()).toEqual(["bad.csv", "good.csv", "invalid.csv"]);
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 /*
  * The engine has one public face (scrub-service/package.json's exports: `scrub-service`, `scrub-service/domain`,
  * `scrub-service/in-process`, `scrub-service/http-client`, `scrub-service/local-socket`, `scrub-service/reader`,
- * `scrub-service/entry-points`, `scrub-service/testing`). Nothing outside scrub-service/ (app/, db/, tests/,
+ * `scrub-service/entry-points`, `scrub-service/huge-pages`, `scrub-service/testing`). Nothing outside scrub-service/ (app/, db/, tests/,
  * scripts/, the root's files) reaches into scrub-service/src or scrub-service/dist by path, nor into a subpath the
  * package does not export (decision 170): not by an import, and not by a path it runs (a spawned entry or bundle
  * comes from `scrub-service/entry-points`).
