@@ -106,11 +106,12 @@ for (const kind of storeKinds) {
       const notListed = listed.map((n) => n + 1).concat(listed.map((n) => n + 10_000)); // same set's neighbour, next exchange
       await svc.loadNumbers({ listId: own, mode: "add", numbers: listed.map(String), userId });
       const next = seededRandom(5);
+      const dncNumbers = [...onDnc];
       const numbers: number[] = [];
       while (numbers.length < 45_000) {
         // more than one lookup round (20,000), shuffled, each number many times
         const r = next();
-        numbers.push(r < 0.5 ? listed[Math.floor(next() * listed.length)] : r < 0.8 ? notListed[Math.floor(next() * notListed.length)] : [...onDnc][Math.floor(next() * 50)]);
+        numbers.push(r < 0.5 ? listed[Math.floor(next() * listed.length)] : r < 0.8 ? notListed[Math.floor(next() * notListed.length)] : dncNumbers[Math.floor(next() * 50)]);
       }
       const { snapshot } = await svc.manager.ready(own);
       const answers = await snapshot!.has(Float64Array.from(numbers), numbers.length);
