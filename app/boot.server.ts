@@ -5,7 +5,7 @@ import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "~/integrations/webhooks.server";
 import { getDb } from "~/utils/db.server";
 import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "~/utils/scrub.server";
-import { describeRedisTarget } from "scrub-service";
+import { describeRedisTarget, hugePagesOfThisProcess } from "scrub-service";
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
 import { stopLookupUsage } from "~/models/usage.server";
 
@@ -37,7 +37,7 @@ export async function boot(): Promise<void> {
   console.log(
     `[boot] database: ${e.DATABASE_URL ? "PostgreSQL" : `PGlite (${e.DATA_DIR})`}; ` +
       `lists: ${listRedis() ? describeRedisTarget(listRedis()!) : "embedded index"}; ` +
-      `scrub service: ${e.SCRUB_SERVICE_URL ?? "in-process"}; e-mail: ${e.SMTP_URL ? "SMTP" : "outbox"}`,
+      `scrub service: ${e.SCRUB_SERVICE_URL ?? "in-process"}; e-mail: ${e.SMTP_URL ? "SMTP" : "outbox"}; memory: ${hugePagesOfThisProcess()}`,
   );
 }
 

@@ -16,6 +16,7 @@ export * from "./exemptions";
 export * from "./certificate/keys";
 export { verifyCertificate, type FileDigests, type Verification, type VerifyOptions } from "./certificate/verify";
 export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "./lists/redis-client";
+export { hugePagesOfThisProcess } from "./huge-pages";
 export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./worker/normalize";
 export { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
 export { parseInstant } from "./worker/calling/instant";

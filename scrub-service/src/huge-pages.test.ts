@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { HUGE_PAGES_TUNABLE, hugePagesEnv } from "./huge-pages";
+import { describeHugePages, HUGE_PAGES_TUNABLE, hugePagesEnv } from "./huge-pages";
 import { tmpDir } from "./test/helpers";
 
 const run = promisify(execFile);
@@ -28,6 +28,19 @@ describe("hugePagesEnv", () => {
     expect(hugePagesEnv({ GLIBC_TUNABLES: HUGE_PAGES_TUNABLE }, MADVISE, true)).toBeNull(); // the relaunched child
     expect(hugePagesEnv({ GLIBC_TUNABLES: "glibc.malloc.hugetlb=0" }, MADVISE, true)).toBeNull(); // the operator's opt-out
     expect(hugePagesEnv({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0" }, MADVISE, true)).toBeNull();
+  });
+});
+
+describe("describeHugePages (the boot lines' memory)", () => {
+  it("says which pages a process's large buffers get, and why small ones", () => {
+    expect(describeHugePages({ GLIBC_TUNABLES: HUGE_PAGES_TUNABLE }, MADVISE, true)).toBe("huge pages");
+    expect(describeHugePages({ GLIBC_TUNABLES: `glibc.malloc.arena_max=2:${HUGE_PAGES_TUNABLE}` }, MADVISE, true)).toBe("huge pages");
+    expect(describeHugePages({}, "[always] madvise never\n", true)).toBe("huge pages (THP always)");
+    expect(describeHugePages({}, "always madvise [never]\n", true)).toBe("small pages (THP off on this machine)");
+    expect(describeHugePages({}, null, true)).toBe("small pages (THP off on this machine)");
+    expect(describeHugePages({}, MADVISE, false)).toBe("small pages (not glibc)");
+    expect(describeHugePages({}, MADVISE, true)).toBe("small pages (not relaunched)");
+    expect(describeHugePages({ GLIBC_TUNABLES: "glibc.malloc.hugetlb=0" }, MADVISE, true)).toBe("small pages (GLIBC_TUNABLES glibc.malloc.hugetlb=0)");
   });
 });
 

@@ -33,6 +33,24 @@ export function hugePagesEnv<E extends Env>(env: E, thpMode: string | null, glib
   return { ...env, GLIBC_TUNABLES: tunables ? `${tunables}:${HUGE_PAGES_TUNABLE}` : HUGE_PAGES_TUNABLE };
 }
 
+/**
+ * How this process's large buffers are paged, for the boot lines: `huge pages` (the tunable is set, or THP is
+ * `always`), else `small pages` and why. Pure.
+ */
+export function describeHugePages(env: Env, thpMode: string | null, glibc: boolean): string {
+  if (thpMode?.includes("[always]")) return "huge pages (THP always)";
+  if (!thpMode || thpMode.includes("[never]")) return "small pages (THP off on this machine)";
+  if (!glibc) return "small pages (not glibc)";
+  const set = /(?:^|:)glibc\.malloc\.hugetlb=(\d+)/.exec(env.GLIBC_TUNABLES ?? "")?.[1];
+  if (set === undefined) return "small pages (not relaunched)";
+  return set === "0" ? "small pages (GLIBC_TUNABLES glibc.malloc.hugetlb=0)" : "huge pages";
+}
+
+/** describeHugePages of this process. */
+export function hugePagesOfThisProcess(): string {
+  return describeHugePages(process.env, thpMode(), process.platform === "linux" && runsOnGlibc());
+}
+
 function thpMode(): string | null {
   try {
     return fs.readFileSync(THP_MODE_FILE, "utf8");

@@ -5,6 +5,7 @@ import { listenHttp } from "./http";
 import { readGauges } from "./ops/gauges";
 import { bridgeConsoleToLog } from "./ops/log";
 import { metrics } from "./ops/metrics";
+import { hugePagesOfThisProcess } from "./huge-pages";
 import { createInProcessScrubService } from "./in-process";
 import { describeRedisTarget, redisTargetFromEnv } from "./lists/redis-client";
 
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const server = await listenHttp(service, { handle, dataDir, token, port, stopping: () => stopping });
   console.log(
     `[scrub-service] listening on :${port}; database ${process.env.DATABASE_URL ? "PostgreSQL" : `PGlite (${dataDir})`}; ` +
-      `lists ${describeLists()}`,
+      `lists ${describeLists()}; memory ${hugePagesOfThisProcess()}`,
   );
   // SIGTERM: /readyz answers 503 at once; after SHUTDOWN_GRACE_MS new requests stop, running jobs are
   // handed back to the queue with their lease released (another replica takes them at once), pools close.
