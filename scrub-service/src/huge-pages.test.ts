@@ -55,6 +55,7 @@ function script(dir: string, body: string): string {
 const thp = fs.existsSync("/sys/kernel/mm/transparent_hugepage/enabled") ? fs.readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8") : "";
 const relaunches = process.platform === "linux" && thp.includes("[madvise]");
 
+// Only such a machine relaunches anything (elsewhere hugePagesEnv's cases above are the whole behaviour); CI's is one.
 describe.runIf(relaunches)("an entry point on a machine whose THP mode is madvise", () => {
   it("runs its command once, in a child on huge pages, with its arguments, stdio and exit code", { timeout: 30_000 }, async () => {
     const dir = tmpDir("huge-pages");

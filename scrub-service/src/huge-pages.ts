@@ -27,9 +27,8 @@ type Env = Record<string, string | undefined>;
  * `GLIBC_TUNABLES=glibc.malloc.hugetlb=0` keeps a process on small pages). Other tunables are kept.
  */
 export function hugePagesEnv<E extends Env>(env: E, thpMode: string | null, glibc: boolean): E | null {
-  if (!glibc || !thpMode?.includes("[madvise]")) return null;
-  const tunables = env.GLIBC_TUNABLES ?? "";
-  if (/(^|:)glibc\.malloc\.hugetlb=/.test(tunables)) return null;
+  if (!glibc || selectedThp(thpMode) !== "madvise" || hugetlbSetting(env) !== undefined) return null;
+  const tunables = env.GLIBC_TUNABLES;
   return { ...env, GLIBC_TUNABLES: tunables ? `${tunables}:${HUGE_PAGES_TUNABLE}` : HUGE_PAGES_TUNABLE };
 }
 
@@ -38,12 +37,23 @@ export function hugePagesEnv<E extends Env>(env: E, thpMode: string | null, glib
  * `always`), else `small pages` and why. Pure.
  */
 export function describeHugePages(env: Env, thpMode: string | null, glibc: boolean): string {
-  if (thpMode?.includes("[always]")) return "huge pages (THP always)";
-  if (!thpMode || thpMode.includes("[never]")) return "small pages (THP off on this machine)";
+  const thp = selectedThp(thpMode);
+  if (thp === "always") return "huge pages (THP always)";
+  if (thp !== "madvise") return "small pages (THP off on this machine)";
   if (!glibc) return "small pages (not glibc)";
-  const set = /(?:^|:)glibc\.malloc\.hugetlb=(\d+)/.exec(env.GLIBC_TUNABLES ?? "")?.[1];
+  const set = /^\d+/.exec(hugetlbSetting(env) ?? "")?.[0]; // glibc reads a number there
   if (set === undefined) return "small pages (not relaunched)";
   return set === "0" ? "small pages (GLIBC_TUNABLES glibc.malloc.hugetlb=0)" : "huge pages";
+}
+
+/** The THP mode the machine has selected (the bracketed word of THP_MODE_FILE), or null without THP. */
+function selectedThp(thpMode: string | null): string | null {
+  return thpMode ? (/\[(\w+)\]/.exec(thpMode)?.[1] ?? null) : null;
+}
+
+/** The value `GLIBC_TUNABLES` gives glibc.malloc.hugetlb, or undefined when it names none. */
+function hugetlbSetting(env: Env): string | undefined {
+  return /(?:^|:)glibc\.malloc\.hugetlb=([^:]*)/.exec(env.GLIBC_TUNABLES ?? "")?.[1];
 }
 
 /** describeHugePages of this process. */
