@@ -93,6 +93,7 @@ const UPLOAD_ROUTES = [
   /^\/resources\/list-uploads$/,
   /^\/api\/v1\/scrubs$/,
   /^\/api\/v1\/containers\/[^/]+\/numbers$/,
+  /^\/api\/v1\/exemption-lists(\/[^/]+)?$/, // a CSV file streamed to disk, or up to 100,000 JSON rows (MAX_JSON_BYTES)
   /^\/verify$/, // public: a certificate and, with JS off, the files it names (hashed while streaming)
 ];
 

@@ -8,6 +8,7 @@ export {
   exemptionsOfNumbers,
   findExemptionList as getExemptionList,
   listExemptionLists,
+  exemptionRecordsHeld,
   loadExemptions,
   readExemptionRows,
   type ExemptionListInfo,

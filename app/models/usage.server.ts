@@ -3,6 +3,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
 import { formatNumber, formatDate } from "~/utils/format";
 import { LookupMeter, type MeterRow } from "./lookup-meter";
+import { exemptionRecordsHeld } from "./exemption.server";
 
 /*
  * Plans and usage limits.
@@ -45,6 +46,8 @@ export interface ActivePlan {
   name: string;
   suppressionLimit: number;
   containerLimit: number;
+  /** Exemption records the account's exemption lists may hold in all (decision 176). */
+  exemptionLimit: number;
   apiAccess: boolean;
   /** the transaction that pays for the current period */
   transactionId: string;
@@ -65,6 +68,8 @@ export interface PlanState {
   periodEnd: Date;
   suppression: UsageFigures;
   container: UsageFigures;
+  /** Exemption records held now across the account's exemption lists (not per period: they are kept, not used up). */
+  exemption: UsageFigures;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -83,6 +88,7 @@ export async function findActivePeriod(db: DbOrTrx, userId: string, now: Date = 
       "t.dnc_and_litigation_scrubs as suppressionLimit",
       "t.custom_dataset_records as containerLimit",
       "p.api_access as apiAccess",
+      "p.exemption_limit as exemptionLimit",
     ])
     .where("t.user_id", "=", userId)
     .where("t.status", "in", ["paid", "active", "expired"])
@@ -146,9 +152,10 @@ export async function getPlanState(db: DbOrTrx, userId: string, opts: { now?: Da
   const periodEnd = period?.endDate ?? now;
   // With no plan, count up to now inclusive of jobs created this instant.
   const countEnd = period ? periodEnd : new Date(now.getTime() + 1);
-  const [sUsed, cUsed] = await Promise.all([
+  const [sUsed, cUsed, eHeld] = await Promise.all([
     suppressionUsed(db, userId, periodStart, countEnd),
     containerUsed(db, userId, periodStart, countEnd),
+    exemptionRecordsHeld(db as Db, userId),
   ]);
   const plan: ActivePlan | null = period
     ? {
@@ -156,6 +163,7 @@ export async function getPlanState(db: DbOrTrx, userId: string, opts: { now?: Da
         name: period.planName,
         suppressionLimit: Number(period.suppressionLimit),
         containerLimit: Number(period.containerLimit),
+        exemptionLimit: Number(period.exemptionLimit),
         apiAccess: period.apiAccess,
         transactionId: period.transactionId,
       }
@@ -168,6 +176,7 @@ export async function getPlanState(db: DbOrTrx, userId: string, opts: { now?: Da
     periodEnd,
     suppression: figures(unlimited ? null : (plan?.suppressionLimit ?? 0), sUsed),
     container: figures(unlimited ? null : (plan?.containerLimit ?? 0), cUsed),
+    exemption: figures(unlimited ? null : (plan?.exemptionLimit ?? 0), eHeld),
   };
 }
 

@@ -16,6 +16,7 @@ import * as m0020 from "./0020_state_dnc_lists";
 import * as m0021 from "./0021_exemptions";
 import * as m0022 from "./0022_list_blocks";
 import * as m0023 from "./0023_plan_state_filter";
+import * as m0024 from "./0024_exemption_generations";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "0021_exemptions": m0021,
   "0022_list_blocks": m0022,
   "0023_plan_state_filter": m0023,
+  "0024_exemption_generations": m0024,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -30,6 +30,8 @@ export interface PlansTable {
   api_access: Generated<boolean>;
   /** 0023: the plan includes the purge wizard's state filter. */
   state_filter: Generated<boolean>;
+  /** 0024: exemption records the account's exemption lists may hold in all (decision 176). */
+  exemption_limit: Generated<bigint>;
   popular: Generated<boolean>;
   features: ColumnType<PlanFeature[], string | undefined, string>;
   sort_order: Generated<number>;

@@ -16,11 +16,17 @@ export interface ExemptionListsTable {
   sha256: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** 0024: the generation of exemption_records readers read (decision 176). */
+  generation: BigintCount;
+  /** 0024: a load of the list is writing a new generation since then (one at a time); null when none is. */
+  loading_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** One number's exemption: its basis and the date (a purchase, an inquiry, or written consent). */
 export interface ExemptionRecordsTable {
   list_id: number;
+  /** 0024: the load that wrote the row; only the list's own generation is read. */
+  generation: BigintCount;
   number: bigint | number;
   basis: "purchase" | "inquiry" | "consent";
   /** A `date` column: written as "YYYY-MM-DD", read through `on_date - date '1970-01-01'` (days). */

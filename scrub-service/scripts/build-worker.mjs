@@ -52,9 +52,9 @@ await build({
   ...common,
 });
 
-// The workbook thread reads zips with CommonJS packages (yauzl): they stay in node_modules, as for the CLI.
+// The workbook and exemption threads read zips with CommonJS packages (yauzl): they stay in node_modules, as for the CLI.
 await build({
   ...common,
-  entryPoints: { "workbook-thread": "src/pipeline/input/workbook-thread.ts" },
+  entryPoints: { "workbook-thread": "src/pipeline/input/workbook-thread.ts", "exemption-thread": "src/exemption-files/thread.ts" },
   packages: "external",
 });

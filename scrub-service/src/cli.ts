@@ -274,7 +274,7 @@ async function exemptionListOf(service: BatchScrubService, userId: string, file:
     return Number(id);
   }
   if (!file) return null;
-  return service.exemptionListFromText(userId, path.basename(file), fs.readFileSync(file, "utf8"));
+  return service.exemptionListFromFile(userId, path.basename(file), path.resolve(file));
 }
 
 async function listId(service: BatchScrubService, spec: string): Promise<number> {

@@ -16,3 +16,7 @@ export function defaultDedupeThreadPath(): string {
 export function defaultWorkbookThreadPath(): string {
   return process.env.SCRUB_WORKBOOK_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/workbook-thread.mjs");
 }
+
+export function defaultExemptionThreadPath(): string {
+  return process.env.SCRUB_EXEMPTION_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/exemption-thread.mjs");
+}

@@ -13,7 +13,10 @@ import type { DbHandle } from "../../db/client";
 import { createScrubJob, createListLoad } from "./service";
 import { adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir } from "./test/helpers";
 import type { InProcessScrubService } from "./in-process";
-import { createExemptionList, ExemptionInputError, exemptionSha256, findExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
+import { createExemptionList, ExemptionInputError, exemptionSha256, findExemptionList, loadExemptions } from "./exemptions";
+import { readExemptionRows as readRows } from "./exemption-files/file";
+
+const readExemptionRows = (text: string, now?: Date) => readRows({ text }, now);
 
 const LIT = 2125552300; // litigation and DNC, with consent: litigation wins
 const D1 = 2125552301; // purchase 2025-01-31: ends as 2026-07-31 begins
@@ -64,7 +67,7 @@ for (const kind of storeKinds) {
       containerId = await createContainer(handle, userId);
       await svc.loadNumbers({ listId: containerId, mode: "add", numbers: [String(CON)], userId });
       // the upload day is after every record (a record dated in the future is refused at load)
-      const rows = readExemptionRows(EXEMPTIONS, new Date("2026-11-26T12:00:00Z"));
+      const rows = await readExemptionRows(EXEMPTIONS, new Date("2026-11-26T12:00:00Z"));
       listId = (await createExemptionList(handle.db, { userId, name: "CRM export" })).id;
       await loadExemptions(handle.db, { listId, userId, mode: "replace", rows });
     });
@@ -123,7 +126,7 @@ for (const kind of storeKinds) {
       };
       expect(summary).toMatchObject(expected);
       expect(r.certificate.exemptions).toMatchObject({ ...expected, windows: [{ kind: "dnc", purchaseMonths: 18, inquiryMonths: 3 }] });
-      expect(list.sha256).toBe(exemptionSha256(readExemptionRows(EXEMPTIONS, new Date("2026-11-26T12:00:00Z"))));
+      expect(list.sha256).toBe(exemptionSha256(await readExemptionRows(EXEMPTIONS, new Date("2026-11-26T12:00:00Z"))));
       expect(new Date(r.job.calling_at!).toISOString()).toBe("2026-07-31T15:00:00.000Z");
     });
 
@@ -142,7 +145,7 @@ for (const kind of storeKinds) {
       await svc.loadNumbers({ listId: tx.id, mode: "add", numbers: [P, Q, R].map(String) });
       const own = (await createExemptionList(handle.db, { userId, name: "Texas customers" })).id;
       // at 2026-07-31: P's purchase is 16 months old (federal yes, Texas no), Q's 6 (both), R's inquiry 1 (Texas: none)
-      const rows = readExemptionRows(`${P},purchase,2025-03-15\n${Q},purchase,2026-01-20\n${R},inquiry,2026-07-01`, new Date("2026-11-26T12:00:00Z"));
+      const rows = await readExemptionRows(`${P},purchase,2025-03-15\n${Q},purchase,2026-01-20\n${R},inquiry,2026-07-01`, new Date("2026-11-26T12:00:00Z"));
       await loadExemptions(handle.db, { listId: own, userId, mode: "replace", rows });
       const input = path.join(dir, "texas.csv");
       fs.writeFileSync(input, `Phone\n${P}\n${Q}\n${R}\n`);
@@ -169,14 +172,14 @@ for (const kind of storeKinds) {
 
     it("loads all rows or none: a bad line, or a number already on the list with another basis, changes nothing", async () => {
       const before = (await findExemptionList(handle.db, { id: listId, userId }))!;
-      expect(() => readExemptionRows(`${D7},purchase,2025-01-01\n${D7},consent,2025-02-01\n2125552399,gift,2025-01-01`)).toThrow(ExemptionInputError);
+      await expect(readExemptionRows(`${D7},purchase,2025-01-01\n${D7},consent,2025-02-01\n2125552399,gift,2025-01-01`)).rejects.toThrow(ExemptionInputError);
       await expect(
-        loadExemptions(handle.db, { listId, userId, mode: "add", rows: readExemptionRows(`${D7},purchase,2025-01-01\n${D2},consent,2025-02-01`) }),
+        loadExemptions(handle.db, { listId, userId, mode: "add", rows: await readExemptionRows(`${D7},purchase,2025-01-01\n${D2},consent,2025-02-01`) }),
       ).rejects.toThrow(/2125552302 is already on the list as purchase 2025-03-01/);
       const after = (await findExemptionList(handle.db, { id: listId, userId }))!;
       expect([after.version, after.size, after.sha256]).toEqual([before.version, before.size, before.sha256]);
       const other = await createUser(handle);
-      await expect(loadExemptions(handle.db, { listId, userId: other, mode: "replace", rows: readExemptionRows(`${D7},purchase,2025-01-01`) })).rejects.toThrow(
+      await expect(loadExemptions(handle.db, { listId, userId: other, mode: "replace", rows: await readExemptionRows(`${D7},purchase,2025-01-01`) })).rejects.toThrow(
         ExemptionInputError,
       );
       expect(await findExemptionList(handle.db, { id: listId, userId: other })).toBeUndefined();

@@ -1,27 +1,20 @@
 /**
- * A customer's exemption lists in the database (decision 161): created empty, loaded atomically (every row or
- * none, under a lock on the list's row, a new version and SHA-256 per load), and read whole by a scrub at one
- * version. Used by the app (screens, API), the CLI and the job runner: one way to write and read them.
+ * A customer's exemption lists in the database (decisions 161, 176): created empty, loaded atomically (every row or
+ * none: a new generation written beside the current one, then the list moved to it with a new version and SHA-256),
+ * and read whole by a scrub at one version. Used by the app (screens, API), the CLI and the job runner: one way to
+ * write and read them.
  */
-import { createHash } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { createHash, type Hash } from "node:crypto";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Database } from "../../db/schema";
+import { ExemptionInputError } from "./exemption-files/file";
 import type { ExemptionIndex } from "./worker/exemptions/decide";
-import { parseExemptionText, type ExemptionRow } from "./worker/exemptions/parse";
-import { DAY_MS, EXEMPTION_BASES, isoDateOfDay } from "./worker/exemptions/windows";
+import type { ExemptionRow } from "./worker/exemptions/parse";
+import { EXEMPTION_BASES, isoDateOfDay } from "./worker/exemptions/windows";
+
+export { ExemptionInputError };
 
 type Db = Kysely<Database>;
-
-/** Rows written per INSERT (4 parameters each, well under PostgreSQL's 65,535). */
-const INSERT_CHUNK = 2000;
-
-/** The rows were refused: each message names its line. Nothing was written. */
-export class ExemptionInputError extends Error {
-  constructor(readonly errors: string[]) {
-    super(errors.join("\n"));
-    this.name = "ExemptionInputError";
-  }
-}
 
 export interface ExemptionListInfo {
   id: number;
@@ -73,41 +66,23 @@ export async function listExemptionLists(db: Db, userId: string): Promise<Exempt
   return rows.map((r) => listInfo(r as ListRow));
 }
 
-/** Today's UTC day number (a record dated later is refused). */
-export function todayDay(now = new Date()): number {
-  return Math.floor(now.getTime() / DAY_MS);
-}
-
-/** The rows of an upload or typed text, checked; throws ExemptionInputError naming every bad line. */
-export function readExemptionRows(text: string, now = new Date()): ExemptionRow[] {
-  const parsed = parseExemptionText(text, todayDay(now));
-  if (!parsed.ok) throw new ExemptionInputError(parsed.errors);
-  return parsed.rows;
-}
-
-/** SHA-256 of the rows as `phone,basis,date\n` lines sorted by phone (anyone can recompute it from an export). */
-export function exemptionSha256(rows: readonly ExemptionRow[]): string {
+/** SHA-256 of rows as `phone,basis,date\n` lines sorted by phone (anyone can recompute it from an export). */
+export function exemptionSha256(rows: ExemptionIndex): string {
   const h = createHash("sha256");
+  hashRows(h, rows.numbers, rows.basis, rows.day);
+  return h.digest("hex");
+}
+
+function hashRows(h: Hash, numbers: ArrayLike<number>, basis: ArrayLike<number>, day: ArrayLike<number>): void {
   let chunk = "";
-  for (const r of rows) {
-    chunk += `${r.number},${EXEMPTION_BASES[r.basis]},${isoDateOfDay(r.day)}\n`;
+  for (let i = 0; i < numbers.length; i++) {
+    chunk += `${numbers[i]},${EXEMPTION_BASES[basis[i]]},${isoDateOfDay(day[i])}\n`;
     if (chunk.length > 1 << 16) {
       h.update(chunk);
       chunk = "";
     }
   }
   h.update(chunk);
-  return h.digest("hex");
-}
-
-async function readRows(db: Db, listId: number): Promise<ExemptionRow[]> {
-  const rows = await db
-    .selectFrom("exemption_records")
-    .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
-    .where("list_id", "=", listId)
-    .orderBy("number")
-    .execute();
-  return rows.map((r) => ({ number: Number(r.number), basis: (EXEMPTION_BASES as readonly string[]).indexOf(r.basis), day: Number(r.day) }));
 }
 
 export interface ExemptionLoadResult {
@@ -116,68 +91,237 @@ export interface ExemptionLoadResult {
   written: number;
 }
 
+/** The most exemption records an account's lists may hold in all (its plan's), or null: no limit. */
+export interface ExemptionLimit {
+  max: number;
+  planName: string;
+}
+
 /**
  * Replaces the list's rows with `rows` (`replace`) or merges them in (`add`: a number already on the list with the
- * same basis keeps the later date; with another basis the load is refused, naming the number). All or nothing:
- * one transaction holding the list's row lock, so two loads of one list never interleave and a scrub reading the
- * list sees one version or the next.
+ * same basis keeps the later date; with another basis the load is refused, naming the number). All or nothing, and
+ * never in the readers' way (decision 176): the rows are written as a new generation in statements of a bounded
+ * size (the event loop and, embedded, the one PGlite connection are free between them), merged and hashed there,
+ * then one short transaction moves the list to it; scrubs and lookups read the previous generation until then.
+ * One load of a list runs at a time (`loading_since`); the account's plan limit is checked in that transaction.
  */
 export async function loadExemptions(
   db: Db,
-  input: { listId: number; userId: string; mode: "add" | "replace"; rows: ExemptionRow[] },
+  input: { listId: number; userId: string; mode: "add" | "replace"; rows: ExemptionIndex; limit?: ExemptionLimit | null },
 ): Promise<ExemptionLoadResult> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .selectFrom("exemption_lists")
-      .select("id")
-      .where("id", "=", input.listId)
-      .where("user_id", "=", input.userId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!locked) throw new ExemptionInputError(["The exemption list no longer exists."]);
-    let rows = input.rows;
-    let written = rows.length;
-    if (input.mode === "add") {
-      const merged = new Map((await readRows(trx, input.listId)).map((r) => [r.number, r]));
-      const conflicts: string[] = [];
-      written = 0;
-      for (const r of rows) {
-        const old = merged.get(r.number);
-        if (old && old.basis !== r.basis) {
+  const limit = input.limit ?? null;
+  if (limit && input.mode === "replace") await checkLimit(db, input.userId, input.listId, input.rows.numbers.length, limit);
+  const claimed = await claimList(db, input.listId, input.userId);
+  const gen = Number((await sql<{ g: string }>`select nextval('exemption_generation_seq')::text as g`.execute(db)).rows[0].g);
+  let committed = false;
+  try {
+    await deleteRecords(db, input.listId, sql`generation <> ${claimed.generation}`);
+    const staged = new StagedGeneration(db, input.listId, gen);
+    const current = input.mode === "add" ? currentPages(db, input.listId, claimed.generation) : null;
+    const written = await writeMerged(staged, input.rows, current);
+    const { size, sha256 } = await staged.finish();
+    const row = await db.transaction().execute(async (trx) => {
+      if (limit) await checkLimit(trx, input.userId, input.listId, size, limit, true);
+      return trx
+        .updateTable("exemption_lists")
+        .set({ generation: gen, size, version: sql`version + 1`, sha256, updated_at: sql`now()`, loading_since: null })
+        .where("id", "=", input.listId)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+    });
+    committed = true;
+    await deleteRecords(db, input.listId, sql`generation = ${claimed.generation}`);
+    return { list: listInfo(row as ListRow), written };
+  } finally {
+    if (!committed) {
+      await deleteRecords(db, input.listId, sql`generation = ${gen}`).catch(() => {});
+      await db.updateTable("exemption_lists").set({ loading_since: null }).where("id", "=", input.listId).execute().catch(() => {});
+    }
+  }
+}
+
+/** A load claims its list; a claim older than an hour is a load that died with its process. */
+const STALE_CLAIM = sql<Date>`now() - interval '1 hour'`;
+
+async function claimList(db: Db, listId: number, userId: string): Promise<{ generation: number }> {
+  const row = await db
+    .updateTable("exemption_lists")
+    .set({ loading_since: sql`now()` })
+    .where("id", "=", listId)
+    .where("user_id", "=", userId)
+    .where((eb) => eb.or([eb("loading_since", "is", null), eb("loading_since", "<", STALE_CLAIM)]))
+    .returning("generation")
+    .executeTakeFirst();
+  if (row) return { generation: Number(row.generation) };
+  const exists = await db.selectFrom("exemption_lists").select("id").where("id", "=", listId).where("user_id", "=", userId).executeTakeFirst();
+  throw new ExemptionInputError([exists ? "Another load of this exemption list is running; try again when it has finished." : "The exemption list no longer exists."]);
+}
+
+/** Refuses a load that would take the account's lists past its plan's limit (locking them: two loads cannot both pass). */
+async function checkLimit(db: Db, userId: string, listId: number, size: number, limit: ExemptionLimit, lock = false): Promise<void> {
+  let q = db.selectFrom("exemption_lists").select(["id", "size"]).where("user_id", "=", userId);
+  if (lock) q = q.forUpdate();
+  const others = (await q.execute()).filter((r) => r.id !== listId).reduce((sum, r) => sum + Number(r.size), 0);
+  if (others + size <= limit.max) return;
+  const left = Math.max(0, limit.max - others);
+  throw new ExemptionInputError([
+    `This list would hold ${size.toLocaleString("en-US")} numbers, and your ${limit.planName} plan's exemption lists hold at most ${limit.max.toLocaleString("en-US")} in all (${left.toLocaleString("en-US")} left for this list). Nothing was loaded.`,
+  ]);
+}
+
+/**
+ * How many rows one statement writes, reads or deletes: sized from the last statement's time so that none holds the
+ * embedded database (which runs on this thread: ~450 ms for 20,000 rows measured) or a PostgreSQL connection for
+ * more than about STATEMENT_MS, between MIN_ROWS and MAX_ROWS.
+ */
+const STATEMENT_MS = 100;
+const MIN_ROWS = 1_000;
+const MAX_ROWS = 50_000;
+
+class StatementPace {
+  rows = 5_000;
+  async run<T>(statement: (rows: number) => Promise<T>, done: (result: T) => number = () => this.rows): Promise<T> {
+    const started = performance.now();
+    const result = await statement(this.rows);
+    const ms = Math.max(1, performance.now() - started);
+    const n = done(result);
+    if (n > 0) this.rows = Math.round(Math.min(MAX_ROWS, Math.max(MIN_ROWS, (n * STATEMENT_MS) / ms)));
+    await yieldTurn();
+    return result;
+  }
+}
+
+/** Lets other requests run between two statements of a long load (the embedded database runs on this thread). */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The rows of a new generation, written in phone order a statement's worth at a time and hashed as they go (the
+ * SHA-256 is of exactly the rows stored).
+ */
+class StagedGeneration {
+  private numbers: number[] = [];
+  private basis: number[] = [];
+  private days: number[] = [];
+  private size = 0;
+  private readonly hash = createHash("sha256");
+  private readonly pace = new StatementPace();
+
+  constructor(
+    private readonly db: Db,
+    private readonly listId: number,
+    private readonly gen: number,
+  ) {}
+
+  async add(number: number, basis: number, day: number): Promise<void> {
+    this.numbers.push(number);
+    this.basis.push(basis);
+    this.days.push(day);
+    if (this.numbers.length >= this.pace.rows) await this.flush();
+  }
+
+  async finish(): Promise<{ size: number; sha256: string }> {
+    await this.flush();
+    return { size: this.size, sha256: this.hash.digest("hex") };
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.numbers.length) return;
+    const { numbers, basis, days } = this;
+    this.numbers = [];
+    this.basis = [];
+    this.days = [];
+    hashRows(this.hash, numbers, basis, days);
+    this.size += numbers.length;
+    await this.pace.run(
+      () => sql`insert into exemption_records (list_id, generation, number, basis, on_date)
+        select ${this.listId}, ${this.gen}, t.n, (array['purchase','inquiry','consent'])[t.b + 1], date '1970-01-01' + t.d
+        from unnest(${numbers.map(String)}::bigint[], ${basis}::int[], ${days}::int[]) as t(n, b, d)`.execute(this.db),
+      () => numbers.length,
+    );
+  }
+}
+
+type Page = { numbers: number[]; basis: number[]; days: number[] };
+
+/** The list's rows of one generation in phone order, a page at a time. */
+async function* currentPages(db: Db, listId: number, generation: number): AsyncGenerator<Page> {
+  const pace = new StatementPace();
+  let after = -1n;
+  for (;;) {
+    const { rows } = await pace.run(
+      (limit) => sql<{ number: string; basis: string; day: number }>`
+        select number::text as number, basis, on_date - date '1970-01-01' as day from exemption_records
+        where list_id = ${listId} and generation = ${generation} and number > ${after}
+        order by number limit ${limit}`.execute(db),
+      (r) => r.rows.length,
+    );
+    if (!rows.length) return;
+    yield {
+      numbers: rows.map((r) => Number(r.number)),
+      basis: rows.map((r) => (EXEMPTION_BASES as readonly string[]).indexOf(r.basis)),
+      days: rows.map((r) => Number(r.day)),
+    };
+    after = BigInt(rows[rows.length - 1].number);
+  }
+}
+
+/**
+ * Writes `rows` (sorted, one per number) into the staged generation, merged with the current rows when there are
+ * any (`add`): a number on both with one basis keeps the later date; with two bases the load is refused (the first
+ * 20 named). Answers the numbers the load wrote (new, or a later date).
+ */
+async function writeMerged(staged: StagedGeneration, rows: ExemptionIndex, current: AsyncGenerator<Page> | null): Promise<number> {
+  const n = rows.numbers.length;
+  if (!current) {
+    for (let i = 0; i < n; i++) await staged.add(rows.numbers[i], rows.basis[i], rows.day[i]);
+    return n;
+  }
+  const conflicts: string[] = [];
+  let written = 0;
+  let i = 0;
+  const take = async (k: number) => {
+    if (!conflicts.length) await staged.add(rows.numbers[k], rows.basis[k], rows.day[k]);
+    written++;
+  };
+  for await (const page of current) {
+    for (let j = 0; j < page.numbers.length; j++) {
+      const old = page.numbers[j];
+      while (i < n && rows.numbers[i] < old) await take(i++);
+      if (i < n && rows.numbers[i] === old) {
+        if (rows.basis[i] !== page.basis[j]) {
           if (conflicts.length < 20) {
-            conflicts.push(`${r.number} is already on the list as ${EXEMPTION_BASES[old.basis]} ${isoDateOfDay(old.day)}; replace the list to change its basis.`);
+            conflicts.push(`${old} is already on the list as ${EXEMPTION_BASES[page.basis[j]]} ${isoDateOfDay(page.days[j])}; replace the list to change its basis.`);
           }
+          i++;
           continue;
         }
-        if (old && old.day >= r.day) continue;
-        merged.set(r.number, r);
-        written++;
+        if (rows.day[i] > page.days[j]) {
+          await take(i++);
+          continue;
+        }
+        i++;
       }
-      if (conflicts.length) throw new ExemptionInputError(conflicts);
-      rows = [...merged.values()].sort((a, b) => a.number - b.number);
+      if (!conflicts.length) await staged.add(old, page.basis[j], page.days[j]);
     }
-    await trx.deleteFrom("exemption_records").where("list_id", "=", input.listId).execute();
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto("exemption_records")
-        .values(
-          rows.slice(i, i + INSERT_CHUNK).map((r) => ({
-            list_id: input.listId,
-            number: r.number,
-            basis: EXEMPTION_BASES[r.basis],
-            on_date: isoDateOfDay(r.day),
-          })),
-        )
-        .execute();
-    }
-    const row = await trx
-      .updateTable("exemption_lists")
-      .set({ size: rows.length, version: sql`version + 1`, sha256: exemptionSha256(rows), updated_at: sql`now()` })
-      .where("id", "=", input.listId)
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
-    return { list: listInfo(row as ListRow), written };
-  });
+  }
+  while (i < n) await take(i++);
+  if (conflicts.length) throw new ExemptionInputError(conflicts);
+  return written;
+}
+
+/** Deletes a list's records matching `where`, a paced number per statement. */
+async function deleteRecords(db: Db, listId: number, where: RawBuilder<unknown>): Promise<void> {
+  const pace = new StatementPace();
+  for (;;) {
+    const step = pace.rows;
+    const r = await pace.run(
+      (limit) => sql`
+        delete from exemption_records where list_id = ${listId} and (generation, number) in (
+          select generation, number from exemption_records where list_id = ${listId} and ${where} limit ${limit})`.execute(db),
+      (res) => Number(res.numAffectedRows ?? 0),
+    );
+    if (Number(r.numAffectedRows ?? 0) < step) break;
+  }
 }
 
 export interface ExemptionSnapshot {
@@ -185,50 +329,66 @@ export interface ExemptionSnapshot {
   index: ExemptionIndex;
 }
 
-/** The whole list at one version (for a scrub), read in one transaction with a share lock on its row. */
+/**
+ * The whole list at one version (for a scrub): its row and its generation's records read in one snapshot (repeatable
+ * read), without a lock, so a load running meanwhile neither waits for the scrub nor shows through (decision 176).
+ */
 export async function readExemptionSnapshot(db: Db, input: { id: number; userId: string }): Promise<ExemptionSnapshot | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("exemption_lists")
-      .select(COLUMNS)
-      .where("id", "=", input.id)
-      .where("user_id", "=", input.userId)
-      .forShare()
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const rows = await readRows(trx, input.id);
-    const index: ExemptionIndex = {
-      numbers: Float64Array.from(rows, (r) => r.number),
-      basis: Uint8Array.from(rows, (r) => r.basis),
-      day: Int32Array.from(rows, (r) => r.day),
-    };
-    return { list: listInfo(row as ListRow), index };
-  });
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute(async (trx) => {
+      const row = await trx.selectFrom("exemption_lists").select([...COLUMNS, "generation"]).where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
+      if (!row) return undefined;
+      const rows = await trx
+        .selectFrom("exemption_records")
+        .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
+        .where("list_id", "=", input.id)
+        .where("generation", "=", row.generation)
+        .orderBy("number")
+        .execute();
+      const index: ExemptionIndex = {
+        numbers: Float64Array.from(rows, (r) => Number(r.number)),
+        basis: Uint8Array.from(rows, (r) => (EXEMPTION_BASES as readonly string[]).indexOf(r.basis)),
+        day: Int32Array.from(rows, (r) => Number(r.day)),
+      };
+      return { list: listInfo(row as ListRow), index };
+    });
 }
 
 /**
- * The user's list and the records of a few numbers (the live lookup), keyed by number, read at one version; undefined
- * when the list is not the user's.
+ * The user's list and the records of a few numbers (the live lookup), keyed by number, read at one version without
+ * waiting for a load; undefined when the list is not the user's.
  */
 export async function exemptionsOfNumbers(
   db: Db,
   input: { id: number; userId: string; numbers: readonly number[] },
 ): Promise<{ list: ExemptionListInfo; records: Map<number, ExemptionRow> } | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("exemption_lists").select(COLUMNS).where("id", "=", input.id).where("user_id", "=", input.userId).forShare().executeTakeFirst();
-    if (!row) return undefined;
-    const records = new Map<number, ExemptionRow>();
-    if (input.numbers.length) {
-      const rows = await trx
-        .selectFrom("exemption_records")
-        .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
-        .where("list_id", "=", input.id)
-        .where("number", "in", input.numbers.map((n) => BigInt(n)))
-        .execute();
-      for (const r of rows) {
-        records.set(Number(r.number), { number: Number(r.number), basis: (EXEMPTION_BASES as readonly string[]).indexOf(r.basis), day: Number(r.day) });
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute(async (trx) => {
+      const row = await trx.selectFrom("exemption_lists").select([...COLUMNS, "generation"]).where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
+      if (!row) return undefined;
+      const records = new Map<number, ExemptionRow>();
+      if (input.numbers.length) {
+        const rows = await trx
+          .selectFrom("exemption_records")
+          .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
+          .where("list_id", "=", input.id)
+          .where("generation", "=", row.generation)
+          .where("number", "in", input.numbers.map((n) => BigInt(n)))
+          .execute();
+        for (const r of rows) {
+          records.set(Number(r.number), { number: Number(r.number), basis: (EXEMPTION_BASES as readonly string[]).indexOf(r.basis), day: Number(r.day) });
+        }
       }
-    }
-    return { list: listInfo(row as ListRow), records };
-  });
+      return { list: listInfo(row as ListRow), records };
+    });
+}
+
+/** Exemption records the user's lists hold in all (the plan limit's usage). */
+export async function exemptionRecordsHeld(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom("exemption_lists").select(sql<string>`coalesce(sum(size), 0)::text`.as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  return Number(row.n);
 }

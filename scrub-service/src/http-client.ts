@@ -188,7 +188,8 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
     },
     // the service checks the list's owner when it creates the job
     async checkExemptionList() {},
-    exemptionListFromText: async (userId, name, text) => (await call<{ id: number }>("POST", "/v1/exemption-lists", { userId, name, text })).id,
+    exemptionListFromFile: async (userId, name, file) =>
+      Number(await submit("/v1/exemption-lists", { userId, name }, file)),
     async signingKeys({ rotate }) {
       if (!local) throw new Error("Run this on the server (it reads the database), not against SCRUB_SERVICE_URL.");
       if (rotate) await call("POST", "/v1/certificate-keys/rotate");

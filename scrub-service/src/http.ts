@@ -34,7 +34,8 @@ import { operatorAccountId } from "./operator-account";
 import { checkLookupInput } from "./lists/lookup";
 import { ListStoreError } from "./lists/store";
 import { parseRegistryDate } from "./lists/registry-date";
-import { createExemptionList, ExemptionInputError, loadExemptions, readExemptionRows } from "./exemptions";
+import { createExemptionList, ExemptionInputError, loadExemptions } from "./exemptions";
+import { readExemptionRows } from "./exemption-files/file";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -273,18 +274,21 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         }
       }
       if (resource === "exemption-lists" && !id && m === "POST") {
-        // the CLI's --exemptions FILE: a new list of the user's, loaded with every row or none
-        const body = await readJson(req);
-        const userId = typeof body.userId === "string" ? body.userId : "";
-        if (!userId || typeof body.text !== "string") throw new HttpError(400, "userId and text are required.");
+        // the CLI's --exemptions FILE (streamed as the body, or named through the local socket): a new list of the
+        // user's, read on the exemption thread and loaded with every row or none
+        const { get, inputPath } = await readSubmission(req, q, o);
+        const userId = get("userId") ?? "";
+        if (!userId) throw new HttpError(400, "userId is required.");
         try {
-          const rows = readExemptionRows(body.text);
-          const list = await createExemptionList(db, { userId, name: String(body.name ?? "exemptions.csv").slice(0, 200) });
+          const rows = await readExemptionRows({ path: inputPath });
+          const list = await createExemptionList(db, { userId, name: String(get("name") ?? "exemptions.csv").slice(0, 200) });
           await loadExemptions(db, { listId: list.id, userId, mode: "replace", rows });
-          return send(res, 201, { id: list.id });
+          return send(res, 201, { id: String(list.id) });
         } catch (e) {
           if (e instanceof ExemptionInputError) throw new HttpError(400, `The exemption file was not loaded:\n${e.errors.join("\n")}`);
           throw e;
+        } finally {
+          if (!o.local || !get("inputPath")) await fs.promises.rm(inputPath, { force: true });
         }
       }
       if (resource === "users" && id === "operator" && m === "GET" && o.local) {

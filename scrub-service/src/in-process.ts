@@ -21,7 +21,8 @@ import { countRecords, previewCsv } from "./pipeline/read";
 import { invalidReasonText, reasonOfCode } from "./worker/normalize";
 import { createListLoad, createScrubJob, type BatchRow, type BatchScrubService, type ListStoreState, type ManualLoadInput, type ManualLoadResult } from "./service";
 import { operatorAccountId } from "./operator-account";
-import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
+import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions } from "./exemptions";
+import { readExemptionRows } from "./exemption-files/file";
 import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { defaultWorkerPath } from "./dist-paths";
 import { scrubWorkerNice } from "./ops/thread-priority";
@@ -222,9 +223,9 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     async checkExemptionList(userId, id) {
       if (!(await findExemptionList(db, { id, userId }))) throw new Error(`No exemption list ${id} of this user.`);
     },
-    async exemptionListFromText(userId, name, text) {
+    async exemptionListFromFile(userId, name, file) {
       try {
-        const rows = readExemptionRows(text);
+        const rows = await readExemptionRows({ path: file });
         const list = await createExemptionList(db, { userId, name });
         await loadExemptions(db, { listId: list.id, userId, mode: "replace", rows });
         return list.id;

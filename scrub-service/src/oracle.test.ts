@@ -16,7 +16,8 @@ import { AREA_CODE_STATES } from "./worker/area-codes";
 import { seededRandom } from "./test/random";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { exemptionWindowsOf, STATE_LIST_KINDS } from "./list-types";
-import { createExemptionList, loadExemptions, readExemptionRows } from "./exemptions";
+import { createExemptionList, loadExemptions } from "./exemptions";
+import { readExemptionRows } from "./exemption-files/file";
 
 const ROWS = 200_000;
 
@@ -454,7 +455,7 @@ for (const kind of storeKinds) {
       }
       const exemptionText = [...records].map(([x, e]) => `${x},${e.basis},${e.date}`).join("\n");
       const exemptionList = await createExemptionList(handle.db, { userId, name: "oracle" });
-      await loadExemptions(handle.db, { listId: exemptionList.id, userId, mode: "replace", rows: readExemptionRows(exemptionText, new Date("2026-11-26T00:00:00Z")) });
+      await loadExemptions(handle.db, { listId: exemptionList.id, userId, mode: "replace", rows: await readExemptionRows({ text: exemptionText }, new Date("2026-11-26T00:00:00Z")) });
       const exemptJob = await createScrubJob(handle.db, {
         userId,
         fileName: "input.csv",

@@ -302,8 +302,8 @@ export interface BatchScrubService extends ScrubService {
   adminListId(kind: AdminListKind): Promise<number>;
   /** Throws when the user has no such exemption list (checked where the database is at hand). */
   checkExemptionList(userId: string, id: number): Promise<void>;
-  /** A new exemption list of the user's loaded with every row of the text, or none (the error names each bad line). */
-  exemptionListFromText(userId: string, name: string, text: string): Promise<number>;
+  /** A new exemption list of the user's loaded with every row of the file, or none (the error names each bad line). */
+  exemptionListFromFile(userId: string, name: string, file: string): Promise<number>;
   /** The published certificate keys, after making the key that signs next (or a new one with `rotate`). */
   signingKeys(opts: { rotate: boolean }): Promise<{ keys: PublishedKey[]; rotated: { keyId: string; retired: string[] } | null }>;
 }

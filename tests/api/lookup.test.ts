@@ -200,7 +200,7 @@ describe("lookup: refusals", () => {
 
   it("says `exempt` with the basis when the owner's exemption list lets a DNC number be called at `at` (decision 161)", async () => {
     const list = await createExemptionList(db(), { userId: alice.userId, name: "Lookup CRM" });
-    const rows = readExemptionRows(`${DNC},purchase,2025-03-01\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01`);
+    const rows = await readExemptionRows({ text: `${DNC},purchase,2025-03-01\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01` });
     await loadExemptions(db(), { listId: list.id, userId: alice.userId, mode: "replace", rows });
     const ask = (at: string) => post(alice.key, { numbers: [DNC, BOTH, ALICE_ONLY, CLEAN, "12"], container_id: alice.container, exemptions: list.id, at });
     const res = await ask("2026-08-31T12:00:00Z");

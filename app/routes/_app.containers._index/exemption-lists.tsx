@@ -25,10 +25,16 @@ export interface ExemptionListView {
   updatedAt: string;
 }
 
+/** Exemption records the account's lists hold in all, against its plan's limit (null: no limit; decision 176). */
+export interface ExemptionUsage {
+  held: number;
+  limit: number | null;
+}
+
 const ROWS_PLACEHOLDER = "2125552345,purchase,2025-03-01\n3055552101,inquiry,2026-10-02\n4155552199,consent,2024-06-15";
 const ROWS_HINT = "One row per number: phone,basis,date. Basis purchase, inquiry or consent; the date as YYYY-MM-DD, not in the future.";
 
-export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] }) {
+export function ExemptionListsSection({ lists, usage }: { lists: ExemptionListView[]; usage: ExemptionUsage | null }) {
   return (
     <section className="mt-10" aria-labelledby="exemption-lists-title" data-testid="exemption-lists">
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
@@ -41,6 +47,13 @@ export function ExemptionListsSection({ lists }: { lists: ExemptionListView[] })
             (fewer where a state's list says so), or written consent. Choose a list in the purge wizard's container step. Litigation and your
             containers are never exempted.
           </p>
+          {usage && (
+            <p className="mt-1 text-sm text-slate-700" data-testid="exemption-usage">
+              {usage.limit === null
+                ? `${formatNumber(usage.held)} exemption records held (no plan limit).`
+                : `${formatNumber(usage.held)} of ${formatNumber(usage.limit)} exemption records held (your plan's limit across all lists).`}
+            </p>
+          )}
         </div>
         <Link to="/containers?dialog=create-exemptions" preventScrollReset className={secondaryButtonClass}>
           Create Exemption List

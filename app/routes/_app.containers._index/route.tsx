@@ -22,7 +22,7 @@ import { usePolling } from "~/components/lists/list-ui";
 import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
 import { CONTAINER_INTENTS, SUBSCRIBE_RETURN, type ContainerActionContext, type ContainerIntentResponse } from "./actions.server";
 import { AddNumbersDialog, ContainerCard, CreateCategoryDialog, CreateContainerDialog, EditContainerDialog } from "./dialogs";
-import { CreateExemptionsDialog, ExemptionListsSection, LoadExemptionsDialog, type ExemptionListView } from "./exemption-lists";
+import { CreateExemptionsDialog, ExemptionListsSection, LoadExemptionsDialog, type ExemptionListView, type ExemptionUsage } from "./exemption-lists";
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
@@ -59,8 +59,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     errors.push(CONTAINER_TEXT.categoriesFailed);
   }
   let exemptionLists: ExemptionListView[] = [];
+  let exemptionUsage: ExemptionUsage | null = null;
   try {
     exemptionLists = await listExemptionLists(db, user.id);
+    const held = (await getPlanState(db, user.id)).exemption;
+    exemptionUsage = { held: held.used, limit: held.limit };
   } catch (e) {
     console.error(e);
     errors.push("Failed to load exemption lists from server.");
@@ -98,6 +101,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     dialog,
     target,
     exemptionLists,
+    exemptionUsage,
     exemptionTarget,
     gate: showGate ? gate : null,
     preselectCategory: url.searchParams.get("categoryId"),
@@ -127,6 +131,7 @@ export default function ContainersPage() {
     dialog,
     target,
     exemptionLists,
+    exemptionUsage,
     exemptionTarget,
     gate,
     preselectCategory,
@@ -181,7 +186,7 @@ export default function ContainersPage() {
           ))}
         </ul>
       )}
-      <ExemptionListsSection lists={exemptionLists} />
+      <ExemptionListsSection lists={exemptionLists} usage={exemptionUsage} />
 
       {gate && <NoPlanGate gate={gate} closeTo="/containers?dialog=none" />}
       {dialog === "create-category" && <CreateCategoryDialog />}

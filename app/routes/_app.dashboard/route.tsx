@@ -31,7 +31,7 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Data Purging Too
 export const LIMITS_REFRESH_MS = 300_000;
 
 interface UsageRow {
-  label: "Suppression" | "Container";
+  label: "Suppression" | "Container" | "Exemption records";
   available: number | null;
   used: number;
   limit: number | null;
@@ -88,6 +88,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       rows: [
         { label: "Suppression", available: s.suppression.available, used: s.suppression.used, limit: s.suppression.limit },
         { label: "Container", available: s.container.available, used: s.container.used, limit: s.container.limit },
+        // held across the exemption lists now, not used up per period (decision 176)
+        { label: "Exemption records", available: s.exemption.available, used: s.exemption.used, limit: s.exemption.limit },
       ] satisfies UsageRow[],
     }))
     .catch((e: unknown) => {

@@ -13,33 +13,13 @@ import os from "node:os";
 import nodePath from "node:path";
 import { Worker } from "node:worker_threads";
 import { defaultWorkbookThreadPath } from "../../dist-paths";
+import { Turns } from "../../ops/turns";
 import { explainReadError, InputFormatError, isInputFormatError } from "./errors";
 import { maxWorkbookDecodes, workbookHeapMb } from "./limits";
 import { fromThreadError, type DecodeJob, type ThreadError } from "./workbook-decode";
 
-/** Waiting decodes, released in order. */
-class Slots {
-  private busy = 0;
-  private waiting: (() => void)[] = [];
-  constructor(private readonly limit: () => number) {}
-  async take(): Promise<() => void> {
-    if (this.busy >= this.limit()) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.busy++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.busy--;
-    };
-  }
-  get active(): number {
-    return this.busy;
-  }
-}
-
-const slots = new Slots(maxWorkbookDecodes);
+/** Decodes waiting for their turn, released in order. */
+const slots = new Turns(maxWorkbookDecodes);
 const inFlight = new Map<string, Promise<string>>();
 /** Refusals by cache key (a hostile workbook is refused again at once, not decoded again). */
 const refused = new Map<string, Error>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decideExemptions, exemptionNotes, findExemption, type ExemptionIndex } from "./decide";
-import { parseExemptionText, splitCsv } from "./parse";
+import { MAX_EXEMPTION_RECORD_CHARS, MAX_EXEMPTION_ROWS, parseExemptionText, ExemptionReader, type ParsedExemptions } from "./parse";
 import {
   addCalendarMonths,
   BASIS_CONSENT,
@@ -138,17 +138,14 @@ describe("parseExemptionText", () => {
   const today = day("2026-11-26");
   it("reads rows with or without a header, sorted, the later date of one basis kept", () => {
     const r = parseExemptionText("\uFEFFPhone,Basis,Date\r\n(212) 555-2345,Purchase,2025-03-01\n\n2125552300,consent,2024-02-29\n212.555.2345,purchase,2025-04-01\n", today);
-    expect(r).toEqual({
-      ok: true,
-      rows: [
-        { number: 2125552300, basis: BASIS_CONSENT, day: day("2024-02-29") },
-        { number: 2125552345, basis: BASIS_PURCHASE, day: day("2025-04-01") },
-      ],
-    });
+    expect(rowsOf(r)).toEqual([
+      { number: 2125552300, basis: BASIS_CONSENT, day: day("2024-02-29") },
+      { number: 2125552345, basis: BASIS_PURCHASE, day: day("2025-04-01") },
+    ]);
     const plain = parseExemptionText("2125552345,inquiry,2026-11-26", today);
-    expect(plain.ok && plain.rows[0].basis).toBe(BASIS_INQUIRY);
+    expect(rowsOf(plain)[0].basis).toBe(BASIS_INQUIRY);
     const columns = parseExemptionText("date;basis;mobile\n2026-01-02;consent;2125552345", today);
-    expect(columns.ok && columns.rows[0].day).toBe(day("2026-01-02"));
+    expect(rowsOf(columns)[0].day).toBe(day("2026-01-02"));
   });
   it("names every bad line: malformed date, unknown basis, future date, a number with two bases, a bad number", () => {
     const text = [
@@ -169,7 +166,7 @@ describe("parseExemptionText", () => {
       'Line 2: date "2025-02-30" is not a real date in the form YYYY-MM-DD.',
       'Line 3: basis "sale" is not purchase, inquiry or consent.',
       "Line 4: date 2026-11-27 is in the future (today is 2026-11-26, UTC).",
-      "Line 7: 212-555-2348 is on line 5 as purchase and here as consent; give each number one basis.",
+      "Line 7: 2125552348 is on line 5 as purchase and here as consent; give each number one basis.",
       expect.stringMatching(/^Line 8: "555-1234" is not a valid phone number \(7 digits/),
       "Line 9: expected phone,basis,date, found 2 cells.",
     ]);
@@ -184,8 +181,64 @@ describe("parseExemptionText", () => {
     expect(!many.ok && many.errors.length).toBe(21);
     expect(!many.ok && many.errors[20]).toBe("…and 5 more lines with errors.");
   });
-  it("counts lines through quoted line breaks", () => {
-    expect(splitCsv('"a\nb",c\nd,e').map((r) => r.line)).toEqual([1, 3]);
-    expect(splitCsv('"x,""y""",z')[0].cells).toEqual(['x,"y"', "z"]);
+  it("counts lines through quoted line breaks (LF, CRLF and CR alone)", () => {
+    for (const nl of ["\n", "\r\n", "\r"]) {
+      const r = parseExemptionText(`"555${nl}1234",purchase,2025-01-01${nl}2125552346,gift,2025-01-01`, today);
+      expect(r).toEqual({ ok: false, errors: [expect.stringMatching(/^Line 1: "555/), 'Line 3: basis "gift" is not purchase, inquiry or consent.'] });
+    }
+    expect(parseExemptionText('"2125552345",consent,"2025-""01"""\n', today)).toEqual({ ok: false, errors: ['Line 1: date "2025-"01"" is not a real date in the form YYYY-MM-DD.'] });
+  });
+  it("reads a CR-only file, and the same rows pushed in any pieces", () => {
+    const text = "phone,basis,date\r2125552345,purchase,2025-01-01\r\n\"2125552346\",consent,2024-02-29\r2125552347,inquiry,2026-10-01\r";
+    const whole = rowsOf(parseExemptionText(text, today));
+    expect(whole.map((r) => r.number)).toEqual([2125552345, 2125552346, 2125552347]);
+    for (const size of [1, 2, 3, 7]) {
+      const reader = new ExemptionReader(today);
+      for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size));
+      expect(rowsOf(reader.end())).toEqual(whole);
+    }
+  });
+  it("refuses dates before 1900 exactly as written (no two-digit-year rewrite)", () => {
+    const r = parseExemptionText("2125552345,purchase,0001-01-01\n2125552346,consent,0099-12-31\n2125552347,consent,1899-12-31\n2125552348,consent,1900-01-01", today);
+    expect(r).toEqual({
+      ok: false,
+      errors: [
+        "Line 1: date 0001-01-01 is before 1900-01-01; give the date of the purchase, inquiry or consent.",
+        "Line 2: date 0099-12-31 is before 1900-01-01; give the date of the purchase, inquiry or consent.",
+        "Line 3: date 1899-12-31 is before 1900-01-01; give the date of the purchase, inquiry or consent.",
+      ],
+    });
+    expect(day("1900-01-01")).toBe(-25_567);
+  });
+  it("stops at a record past its length, naming the line and the limit, whatever follows", () => {
+    const reader = new ExemptionReader(today);
+    reader.push("2125552345,purchase,2025-01-01\n2125552346,consent,");
+    const big = "9".repeat(1024 * 1024);
+    for (let i = 0; i < 30 && !reader.stopped; i++) reader.push(big);
+    expect(reader.stopped).toBe(true);
+    expect(reader.end()).toEqual({
+      ok: false,
+      errors: [`Line 2: the row is longer than ${MAX_EXEMPTION_RECORD_CHARS.toLocaleString("en-US")} characters; nothing was loaded (an exemption row is phone,basis,date).`],
+    });
+    const quoted = parseExemptionText(`2125552345,purchase,"${"x".repeat(MAX_EXEMPTION_RECORD_CHARS)}`, today);
+    expect(!quoted.ok && quoted.errors[0]).toMatch(/^Line 1: the row is longer than 65,536 characters/);
+  });
+  it("stops past the row limit, counting bad rows too", () => {
+    const reader = new ExemptionReader(today);
+    const block = "1\n".repeat(100_000);
+    let pushed = 0;
+    while (!reader.stopped && pushed < 20) {
+      reader.push(block);
+      pushed++;
+    }
+    expect(pushed).toBe(11);
+    const r = reader.end();
+    expect(!r.ok && r.errors.at(-1)).toBe(`Line ${MAX_EXEMPTION_ROWS + 1}: an exemption list holds at most 1,000,000 rows; nothing was loaded.`);
+    expect(!r.ok && r.errors.length).toBe(22);
   });
 });
+
+function rowsOf(r: ParsedExemptions) {
+  if (!r.ok) throw new Error(r.errors.join("\n"));
+  return Array.from(r.rows.numbers, (number, i) => ({ number, basis: r.rows.basis[i], day: r.rows.day[i] }));
+}

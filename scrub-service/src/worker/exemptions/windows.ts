@@ -24,8 +24,18 @@ export function dayOfIsoDate(text: string): number | null {
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return Date.UTC(y, mo - 1, d) / DAY_MS;
+  return utcDay(y, mo - 1, d);
 }
+
+/** Days since 1970-01-01 of a calendar date, exact for every year (Date.UTC reads years 0–99 as 1900–1999). */
+function utcDay(y: number, month0: number, d: number): number {
+  const t = new Date(0);
+  t.setUTCFullYear(y, month0, d);
+  return t.getTime() / DAY_MS;
+}
+
+/** 1900-01-01: an exemption record dated earlier is refused (no relationship or consent is that old; decision 176). */
+export const FIRST_EXEMPTION_DAY = -25_567;
 
 /** "YYYY-MM-DD" of a day number. */
 export function isoDateOfDay(day: number): string {
@@ -33,7 +43,9 @@ export function isoDateOfDay(day: number): string {
 }
 
 function daysInMonth(y: number, month1: number): number {
-  return new Date(Date.UTC(y, month1, 0)).getUTCDate();
+  const t = new Date(0);
+  t.setUTCFullYear(y, month1, 0);
+  return t.getUTCDate();
 }
 
 /** The same day of the month `months` calendar months later, clamped to the last day of a shorter month. */
