@@ -36,16 +36,6 @@ import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
 
 const { handle } = useAppTestDb();
 
-/** Runs `fn` with the clock (Date only) at `ms`: the lookup's `at` may not lie before now (decision 174). */
-async function withClock<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(ms);
-  try {
-    return await fn();
-  } finally {
-    vi.useRealTimers();
-  }
-}
 const db = () => handle().db;
 
 const LITIGATION = "2125552101";
@@ -210,20 +200,22 @@ describe("lookup: refusals", () => {
   });
 
   it("says `exempt` with the basis when the owner's exemption list lets a DNC number be called at `at` (decision 161)", async () => {
-    // `at` may not be past (decision 174): the clock stands just before the instants asked about
-    await withClock(Date.parse("2026-08-31T11:00:00Z"), () => exemptAtAnswers());
-  });
-
-  async function exemptAtAnswers() {
+    // `at` may not be past (decision 174): a purchase whose 18 months end a week or so from now, asked about on its
+    // last day and on the first day after
+    const DAY = 86_400_000;
+    const soon = new Date(Date.now() + 10 * DAY);
+    const end = new Date(Date.UTC(soon.getUTCFullYear(), soon.getUTCMonth(), Math.min(soon.getUTCDate(), 28)));
+    const purchase = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 18, end.getUTCDate()));
+    const ymd = (d: Date) => d.toISOString().slice(0, 10);
     const list = await createExemptionList(db(), { userId: alice.userId, name: "Lookup CRM" });
-    const rows = readExemptionRows(`${DNC},purchase,2025-03-01\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01`);
+    const rows = readExemptionRows(`${DNC},purchase,${ymd(purchase)}\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01`);
     await loadExemptions(db(), { listId: list.id, userId: alice.userId, mode: "replace", rows });
     const ask = (at: string) => post(alice.key, { numbers: [DNC, BOTH, ALICE_ONLY, CLEAN, "12"], container_id: alice.container, exemptions: list.id, at });
-    const res = await ask("2026-08-31T12:00:00Z");
+    const res = await ask(`${ymd(new Date(end.getTime() - DAY))}T12:00:00Z`);
     expect(res.status).toBe(200);
     const body = await bodyOf(res);
     expect(body.data.map((r: any) => [r.suppressed_by, r.exempt])).toEqual([
-      [null, { basis: "purchase", date: "2025-03-01", until: "2026-09-01" }],
+      [null, { basis: "purchase", date: ymd(purchase), until: ymd(end) }],
       ["litigation", null], // litigation is never exempted
       ["container", null], // the container is the seller's do-not-call list: consent revoked
       [null, null],
@@ -231,12 +223,12 @@ describe("lookup: refusals", () => {
     ]);
     expect(body.exemption_list).toEqual({ id: list.id, version: 1 });
     // the first day of the 19th month: no longer
-    const later = await bodyOf(await ask("2026-09-01T00:00:00Z"));
+    const later = await bodyOf(await ask(`${ymd(end)}T00:00:00Z`));
     expect([later.data[0].suppressed_by, later.data[0].exempt]).toEqual(["dnc", null]);
     // without `exemptions` the answer has no `exempt`; another account's list is a 404
     expect((await bodyOf(await post(alice.key, { numbers: [DNC] }))).data[0]).not.toHaveProperty("exempt");
     expect((await post(bob.key, { numbers: [DNC], exemptions: list.id })).status).toBe(404);
-  }
+  });
 
   it("echoes every input exactly, whatever characters it holds (the answer's JSON is written by hand)", async () => {
     const inputs = ['21"2\\555', "é 212-555-2101", "\u0001\n", "💡", 2125552101, LITIGATION];
@@ -249,18 +241,23 @@ describe("lookup: refusals", () => {
   });
 
   it("answers each number's time zones, whether it may be called at `at` and when next (decision 131)", async () => {
-    // Sunday 29 November 2026 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (no Sunday calls)
-    const res = await post(alice.key, { numbers: [LITIGATION, "2055552345", "8005552345", "9282832345", "12"], at: "2026-11-29T10:00:00-05:00" });
+    // Sunday 24 November 2030 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (no Sunday calls). An instant to come
+    // (decision 174: never a past one); Litigation Only checks no list with a freshness rule to bound it.
+    const res = await post(alice.key, {
+      numbers: [LITIGATION, "2055552345", "8005552345", "9282832345", "12"],
+      at: "2030-11-24T10:00:00-05:00",
+      suppression_type: "LitigationOnly",
+    });
     expect(res.status).toBe(200);
     const body = await bodyOf(res);
     expect(body.data.map((r: any) => [r.timeZones, r.callableNow, r.nextCallAt])).toEqual([
-      [["America/New_York"], true, "2026-11-29T15:00:00Z"],
-      [["America/Chicago"], false, "2026-11-30T14:00:00Z"],
+      [["America/New_York"], true, "2030-11-24T15:00:00Z"],
+      [["America/Chicago"], false, "2030-11-25T14:00:00Z"],
       [[], null, null],
-      [["America/Denver", "America/Phoenix"], true, "2026-11-29T15:00:00Z"],
+      [["America/Denver", "America/Phoenix"], true, "2030-11-24T15:00:00Z"],
       [[], null, null],
     ]);
-    expect(body.at).toBe("2026-11-29T15:00:00Z");
+    expect(body.at).toBe("2030-11-24T15:00:00Z");
     expect(body.calling_rules_version).toBe(CALLING_RULES_VERSION);
     // without `at`: now
     const now = await bodyOf(await post(alice.key, { numbers: [LITIGATION] }));
