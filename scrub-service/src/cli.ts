@@ -45,6 +45,7 @@ import type { ScrubCertificate } from "./certificate/document";
 import pino from "pino";
 import { createLogger, setLogger } from "./ops/log";
 import { parseInstant } from "./worker/calling/instant";
+import { instantApplies } from "./evaluation";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
@@ -185,7 +186,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
   if (exemptionsList !== null && !/^\d{1,9}$/.test(exemptionsList)) throw new Error("--exemptions-list must be an exemption list id.");
   if (exemptionsFile && !fs.existsSync(exemptionsFile)) throw new Error(`No such file: ${exemptionsFile}`);
   const withExemptions = exemptionsFile !== null || exemptionsList !== null;
-  if (values.at !== undefined && !callingWindow && !withExemptions) {
+  if (values.at !== undefined && !instantApplies({ calling: callingWindow, exemptions: withExemptions })) {
     throw new Error("--at applies with --calling-window or exemptions only (the instant the calling columns and the exemptions are evaluated at).");
   }
   let callingAt: Date | null = null;

@@ -35,7 +35,7 @@ import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard } from "~/routes/_app.purge/wizard";
 import type { PurgeActionData } from "~/routes/_app.purge/wizard-data";
-import { isActiveStatus, parseInstant, US_STATES } from "scrub-service/domain";
+import { instantApplies, isActiveStatus, parseInstant, US_STATES } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
@@ -218,7 +218,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
   const atText = String(ctx.form.fields.get("at") ?? "").trim();
   let at: Date | null = null;
   if (atText) {
-    if (!state.calling && !state.exemptions) return fail(intent, "at applies with calling times or an exemption list only.", 400, "Validation Error", "at");
+    if (!instantApplies({ calling: state.calling, exemptions: Boolean(state.exemptions) })) return fail(intent, "at applies with calling times or an exemption list only.", 400, "Validation Error", "at");
     const parsed = parseInstant(atText);
     if (!parsed.ok) return fail(intent, parsed.message, 400, "Validation Error", "at");
     at = new Date(parsed.ms);
