@@ -23,7 +23,7 @@ import { listenHttp } from "scrub-service/local-socket";
 import { createHttpScrubClient } from "scrub-service/http-client";
 import type { InProcessScrubService } from "scrub-service/in-process";
 import { CALLING_RULES_VERSION, createExemptionList, createScrubJob, loadExemptions, readExemptionRows, type ScrubService } from "scrub-service";
-import { STATE_LIST_KINDS } from "scrub-service/domain";
+import { STATE_LIST_KINDS, type ListKind } from "scrub-service/domain";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrubById from "~/routes/api.v1.scrubs.$id";
 import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
@@ -621,7 +621,7 @@ describe("lookup: an instant means 'for calls then', and stale lists are named (
   const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
   const day = (d: number) => new Date(Math.floor(Date.now() / DAY) * DAY - d * DAY);
   let carol: { userId: string; key: string };
-  let kept: { kind: string; registry_date: Date | null }[];
+  let kept: { kind: ListKind; registry_date: Date | null }[];
 
   beforeAll(async () => {
     installScrubService(loader);
@@ -636,7 +636,7 @@ describe("lookup: an instant means 'for calls then', and stale lists are named (
 
   /** The list rows a lookup reads are reused for up to LOOKUP_LISTS_CACHE_MS: a change written by SQL shows after it. */
   async function setRegistryDates(dates: Record<string, Date>) {
-    for (const [kind, date] of Object.entries(dates)) await db().updateTable("lists").set({ registry_date: date }).where("kind", "=", kind).execute();
+    for (const [kind, date] of Object.entries(dates)) await db().updateTable("lists").set({ registry_date: date }).where("kind", "=", kind as ListKind).execute();
     await new Promise((r) => setTimeout(r, 1100));
   }
 

@@ -7,7 +7,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
 import { listFreshness, staleListsMessage, type ListFreshness } from "../evaluation";
-import { listsOfSuppression, takesRegistryDate, type SuppressionTypeName } from "../list-types";
+import { listsOfSuppression, takesRegistryDate, type ListKind, type SuppressionTypeName } from "../list-types";
 
 type Db = Kysely<Database>;
 
@@ -16,7 +16,7 @@ type Db = Kysely<Database>;
  * registry date) or holding no numbers is not checked by a scrub, so it is left out here too.
  */
 export async function readListFreshness(db: Db, kinds: readonly string[] | null, now: Date = new Date()): Promise<ListFreshness[]> {
-  const wanted = (kinds ?? null)?.filter(takesRegistryDate);
+  const wanted = (kinds ?? null)?.filter(takesRegistryDate) as ListKind[] | undefined;
   if (wanted && !wanted.length) return [];
   let q = db
     .selectFrom("lists")
