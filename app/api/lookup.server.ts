@@ -39,6 +39,10 @@ import {
   suppressionTypeChoices,
   type AdminListKind,
   type SuppressionTypeName,
+  evaluationInstantProblem,
+  listFreshness,
+  type ListFreshness,
+  type StaleList,
 } from "scrub-service/domain";
 
 /*
@@ -212,6 +216,33 @@ function entriesOfBytes(bytes: Buffer, scanned: ScannedLookupBody): ParsedEntrie
   return { codes, ...distinctOf(codes), echo: bytes, echoStarts: scanned.starts, echoEnds: scanned.ends };
 }
 
+/** What `suppressed_by` says of a number no fresh list holds while a list the lookup checks is past its rule (decision 174). */
+export const STALE_LIST_REASON = "stale_list";
+
+/**
+ * The freshness of the lists the lookup's suppression type checks, from the answer's list rows (their registry
+ * dates), as of `now`; a list never loaded or holding no numbers is not checked (as scrubs skip it).
+ */
+export function lookupFreshness(answer: LookupAnswer, type: SuppressionTypeName, now: Date): ListFreshness[] {
+  const checked = new Set<string>(listTypeOfSuppression(type).includes);
+  return answer.lists
+    .filter((l) => l.kind !== "container" && checked.has(l.kind) && (l.kind === "dnc" || (l.size ?? 0) > 0))
+    .map((l) => listFreshness(l.kind, l.registryDate ?? null, now))
+    .filter((f): f is ListFreshness => f !== null);
+}
+
+/**
+ * The lookup's `at` (decision 174): an instant means "for calls then", so not before now (less the clock skew)
+ * nor after the checked lists' "valid for calls until": 422 on the field otherwise.
+ */
+export function checkLookupInstant(atMs: number | undefined, lists: readonly ListFreshness[], now: Date): void {
+  if (atMs === undefined) return;
+  const problem = evaluationInstantProblem(atMs, { now, lists });
+  if (!problem) return;
+  const message = problem.replace(/^at /, "");
+  throw new ApiError(422, "validation_failed", `at: ${message}`, [{ field: "at", message }]);
+}
+
 /** Asks the scrub service; any failure (store down, stale copy, service unreachable) is a 503, never "not listed". */
 export async function lookUp(service: ScrubService, userId: string, numbers: number[]): Promise<LookupAnswer> {
   const stopTimer = metrics().lookupDuration.startTimer();
@@ -357,8 +388,14 @@ export function lookupResponseJson(
     at?: number;
     /** The exemption list applied: its id and version, and the records of the numbers asked about (decision 161). */
     exemptions?: { id: number; version: number; records: Map<number, ExemptionRow> } | null;
+    /**
+     * The checked lists past their freshness rule (decision 174): named in `stale_lists`, and while there is one a
+     * number no fresh list suppresses is not callable on the word of a stale one: `suppressed_by: "stale_list"`.
+     */
+    staleLists?: StaleList[];
   },
 ): Buffer {
+  const staleLists = input.staleLists ?? [];
   const atMs = input.at ?? Date.now();
   const admin = answer.lists.filter((l) => l.kind !== "container");
   const containers = answer.lists.filter((l) => l.kind === "container");
@@ -392,7 +429,7 @@ export function lookupResponseJson(
       });
       const byList = uncovered[0];
       const byContainer = input.containerId != null && inContainers.some((c) => c.id === input.containerId);
-      const suppressedBy = byList ?? (byContainer ? CONTAINER_REASON.reason : null);
+      const suppressedBy = byList ?? (byContainer ? CONTAINER_REASON.reason : null) ?? (staleLists.length ? STALE_LIST_REASON : null);
       // `exempt` only when an exemption is what lets the number be called
       const exempt =
         suppressedBy === null && record && covered
@@ -433,6 +470,9 @@ export function lookupResponseJson(
   out.raw(`,"at":"${isoSecond(atMs)}","calling_rules_version":${JSON.stringify(CALLING_RULES_VERSION)}`);
   out.raw(`,"lists":${JSON.stringify(admin.map((l) => ({ kind: l.kind, version: l.version })))}`);
   out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}`);
+  out.raw(
+    `,"stale_lists":${JSON.stringify(staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays })))}`,
+  );
   if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);
   out.raw("}");
   return out.done();

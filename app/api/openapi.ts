@@ -12,7 +12,10 @@ const CALLING_WINDOW_TEXT =
   "toll-free and other non-geographic numbers), callable_now (yes/no at the instant) and next_call_at (the earliest lawful instant at or after it, " +
   "YYYY-MM-DDTHH:MM:SSZ), under the federal, state and CRTC calling hours, Sunday and holiday bans included (rules version in the job's calling_window).";
 const CALLING_AT_TEXT =
-  "With calling_window=true or exemptions: the instant the calling columns and the exemptions are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start.";
+  "With calling_window=true or exemptions: the instant the calling columns and the exemptions are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start. " +
+  "An instant means \"for calls then\": not earlier than now (5 minutes of clock skew allowed) and not later than the checked lists' \"valid for calls until\" " +
+  "(each list's release date plus its freshness rule: the federal DNC list 31 days, each state list its own; Litigation Only has no upper bound); " +
+  "otherwise 422 on `at` naming the instant and the bound.";
 const EXEMPTIONS_TEXT =
   "One of your exemption lists (GET /exemption-lists): a number on the DNC list stays good when its record applies at `at` (a purchase within 18 " +
   "calendar months before it, an inquiry within 3, written consent dated before it); litigation and your container are never exempted. good.csv " +
@@ -234,7 +237,9 @@ export const openApiDocument = {
           "suppressed / suppressed_by say what a scrub would do with it: the first list of suppression_type (default DNCAndLitigation) that holds it, else \"container\" " +
           "when container_id (default: the integration's container) holds it. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
           "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
-          "never an answer that a number is on no list. " +
+          "never an answer that a number is on no list. A list the suppression type checks that is past its freshness rule (the federal DNC list after 31 days, " +
+          "a state list after its own) is named in stale_lists, and while there is one no number is answered callable on its word: a number no fresh list or " +
+          "container suppresses is suppressed_by \"stale_list\". " +
           `Rate limit: ${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (with the integration's rate limiting on, shared by its keys), bursts up to ${LOOKUP_BURST}; ` +
           "lookups do not count against the 1000 requests per hour of the other endpoints. The plan's DNC suppression usage is what bounds the numbers looked up.",
         requestBody: {
@@ -251,7 +256,10 @@ export const openApiDocument = {
                   at: {
                     type: "string",
                     format: "date-time",
-                    description: "The instant timeZones, callableNow and nextCallAt (and exempt) answer for: ISO-8601 with its UTC offset; default: now.",
+                    description:
+                      "The instant timeZones, callableNow and nextCallAt (and exempt) answer for: ISO-8601 with its UTC offset; default: now. Not earlier than now " +
+                      "(5 minutes of clock skew allowed) nor later than the checked lists' \"valid for calls until\" (release date plus each list's freshness rule): " +
+                      "otherwise 422 on `at` naming the instant and the bound, nothing counted.",
                   },
                   exemptions: {
                     type: ["integer", "null"],
@@ -690,7 +698,12 @@ export const openApiDocument = {
             description: "Your containers holding it.",
           },
           suppressed: { type: "boolean" },
-          suppressed_by: { type: ["string", "null"], description: "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type." },
+          suppressed_by: {
+            type: ["string", "null"],
+            description:
+              "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type; \"stale_list\" when no fresh " +
+              "list holds it but a list checked is past its freshness rule (see stale_lists): not callable on a stale list's word.",
+          },
           exempt: {
             type: ["object", "null"],
             description: "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
@@ -723,6 +736,20 @@ export const openApiDocument = {
           containers: {
             type: "array",
             items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, version: { type: "integer" } } },
+          },
+          stale_lists: {
+            type: "array",
+            description:
+              "The lists suppression_type checks that are past their freshness rule now (empty when none): kind, the release's registry date, its age and the rule, in days.",
+            items: {
+              type: "object",
+              properties: {
+                kind: { type: "string", enum: [...ADMIN_LIST_KINDS] },
+                registry_date: { type: "string", format: "date" },
+                age_days: { type: "integer" },
+                rule_days: { type: "integer" },
+              },
+            },
           },
           exemption_list: {
             type: "object",

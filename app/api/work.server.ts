@@ -27,7 +27,7 @@ export function fieldError(field: string, message: string): ApiError {
  * hand-off → 503 (the job or load is marked failed, nothing charged); anything else unchanged.
  */
 export function intakeErrorToApi(e: unknown): unknown {
-  if (e instanceof IntakeInputError) return fieldError(e.field, e.message);
+  if (e instanceof IntakeInputError) return fieldError(e.field, e.field === "at" ? e.message.replace(/^at /, "") : e.message);
   if (e instanceof HandOffError) {
     return new ApiError(503, "service_unavailable", e.message, { [e.kind === "scrub" ? "job_id" : "load_id"]: e.id }, { "Retry-After": "60" });
   }

@@ -6,7 +6,7 @@ import type { StoredUpload } from "./upload-store.server";
 export class IntakeInputError extends Error {
   constructor(
     message: string,
-    readonly field: "file" | "column" | "numbers" | "category" | "container" | "exemptions" | "states" | "suppressionType" = "file",
+    readonly field: "file" | "column" | "numbers" | "category" | "container" | "exemptions" | "states" | "suppressionType" | "at" = "file",
   ) {
     super(message);
     this.name = "IntakeInputError";

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createScrubJob, readErrorMessage, US_STATES, type ScrubService } from "scrub-service";
+import { createScrubJob, freshnessOfSuppression, readErrorMessage, US_STATES, type ScrubService } from "scrub-service";
+import { evaluationInstantProblem } from "scrub-service/domain";
 import type { SuppressionType } from "~/intake/purge-wizard";
 import { CSV_MESSAGES } from "~/intake/purge-wizard";
 import { getCategoryOption, getContainerOption } from "~/models/purge-options.server";
@@ -82,6 +83,15 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
   if (input.suppressionType === "DNCAndLitigation") {
     const refusal = await staleDncRefusal(db, input.now);
     if (refusal) throw new IntakeInputError(refusal, "suppressionType");
+  }
+  // An instant means "for calls then" (decision 174): on the web and the API not before now (less the clock skew)
+  // nor after the checked lists' "valid for calls until". Checked here, before the job is queued; the engine's
+  // face stays permissive for the CLI's audits and plans.
+  const at = input.calling?.at ?? input.exemptions?.at ?? null;
+  if (at) {
+    const now = input.now ?? new Date();
+    const problem = evaluationInstantProblem(at.getTime(), { now, lists: await freshnessOfSuppression(db, input.suppressionType, now) });
+    if (problem) throw new IntakeInputError(problem, "at");
   }
   const states = input.states.filter((s) => STATE_CODES.has(s));
   if (states.length !== input.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");

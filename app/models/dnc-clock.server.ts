@@ -9,7 +9,7 @@ import {
   STATE_LIST_KINDS,
   type AdminListKind,
 } from "scrub-service/domain";
-import { getSettings } from "./settings.server";
+import { staleListRefusal } from "scrub-service";
 
 export { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS };
 
@@ -34,10 +34,6 @@ export function clockOf(registryDate: Date | null, version: number, now: Date): 
 export async function dncClock(db: Kysely<Database>, now: Date = new Date()): Promise<DncClock> {
   const row = await db.selectFrom("lists").select(["registry_date", "version"]).where("kind", "=", "dnc").executeTakeFirstOrThrow();
   return clockOf(row.registry_date, Number(row.version), now);
-}
-
-export function staleDncMessage(clock: DncClock): string {
-  return `The DNC list is ${clock.ageDays} days old (registry date ${clock.registryDate?.slice(0, 10)}): purges that include DNC are refused past ${REGISTRY_VALID_DAYS} days until an admin loads a newer registry download.`;
 }
 
 /** A loaded state do-not-call list's age against its own freshness rule (decision 160's `validDays`). */
@@ -65,15 +61,12 @@ export async function stateListClocks(db: Kysely<Database>, now: Date = new Date
     .sort((a, b) => b.ageDays - a.ageDays);
 }
 
-export function staleStateListMessage(c: StateListClock): string {
-  return `The ${c.name} is ${c.ageDays} days old (registry date ${c.registryDate.slice(0, 10)}): purges that include DNC are refused past its ${c.validDays} days until an admin loads a newer release.`;
-}
-
-/** The refusal an admin can switch on: null when a DNC purge may start now, else the message. */
-export async function staleDncRefusal(db: Kysely<Database>, now: Date = new Date()): Promise<string | null> {
-  const [settings, clock, states] = await Promise.all([getSettings(db), dncClock(db, now), stateListClocks(db, now)]);
-  if (!settings.refuseStaleDnc) return null;
-  if (clock.state === "stale") return staleDncMessage(clock);
-  const stale = states.find((c) => c.state === "stale");
-  return stale ? staleStateListMessage(stale) : null;
+/**
+ * The refusal an admin can switch on ("refuse stale DNC"): null when a DNC purge may start now, else the message
+ * naming every stale list at once (the federal list and each loaded state list against its own rule). The engine's
+ * one check (scrub-service `staleListRefusal`), which the scrub service also runs for the CLI and at every job's
+ * start (decision 174).
+ */
+export function staleDncRefusal(db: Kysely<Database>, now: Date = new Date()): Promise<string | null> {
+  return staleListRefusal(db, "DNCAndLitigation", now);
 }

@@ -39,7 +39,7 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     expect(await staleDncRefusal(db, NOW)).toBeNull(); // the setting is off by default: a warning, not a refusal
     await saveSettings(db, { refuseStaleDnc: true, resultRetentionDays: null }, admin.id);
     expect(await staleDncRefusal(db, NOW)).toBe(
-      "The DNC list is 32 days old (registry date 2026-10-22): purges that include DNC are refused past 31 days until an admin loads a newer registry download.",
+      "The federal DNC list (release 2026-10-22, 32 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.",
     );
     await ageDnc(31);
     expect(await staleDncRefusal(db, NOW)).toBeNull();
@@ -47,6 +47,8 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
 
   it("holds each loaded state list to its own freshness rule: past it, DNC purges are refused when the setting says so", async () => {
     const db = handle().db;
+    // a state list counts once it holds numbers (a scrub skips an empty one)
+    await db.updateTable("lists").set({ size: 1 }).where("kind", "in", ["dnc-la", "dnc-tx"]).execute();
     const admin = await createSignedInUser(db, { email: "state-clock@example.com", role: "Admin", firstName: "A", lastName: "D", company: "Co" });
     await ageDnc(3);
     const ageState = (kind: AdminListKind, days: number | null) =>
@@ -62,11 +64,18 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     const clocks = await stateListClocks(db, NOW);
     expect(clocks.map((c) => [c.kind, c.state])).toEqual([["dnc-tx", "warning"], ["dnc-la", "stale"]]);
     expect(await staleDncRefusal(db, NOW)).toBe(
-      "The Louisiana DNC List is 32 days old (registry date 2026-10-22): purges that include DNC are refused past its 31 days until an admin loads a newer release.",
+      "The Louisiana DNC list (release 2026-10-22, 32 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.",
     );
-    await ageState("dnc-la", 10);
     await ageState("dnc-tx", 153);
-    expect(await staleDncRefusal(db, NOW)).toMatch(/^The Texas DNC List is 153 days old .* refused past its 152 days/);
+    await ageDnc(40);
+    // every stale list at once, so an admin reloads them all instead of meeting the next one
+    expect(await staleDncRefusal(db, NOW)).toBe(
+      "The federal DNC list (release 2026-10-14, 40 days old; rule 31 days), the Louisiana DNC list (release 2026-10-22, 32 days old; rule 31 days) " +
+        "and the Texas DNC list (release 2026-06-23, 153 days old; rule 152 days) are out of date: purges that include DNC are refused until an admin loads a newer release of each.",
+    );
+    await ageDnc(3);
+    await ageState("dnc-la", 10);
+    expect(await staleDncRefusal(db, NOW)).toMatch(/^The Texas DNC list \(release 2026-06-23, 153 days old; rule 152 days\) is out of date/);
     await saveSettings(db, { refuseStaleDnc: false, resultRetentionDays: null }, admin.id);
     expect(await staleDncRefusal(db, NOW)).toBeNull();
   });

@@ -3,7 +3,8 @@ import { apiHandler, jsonText, notFound } from "~/api/api.server";
 import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { lookUp, lookupResponseJson, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
+import { checkLookupInstant, lookUp, lookupFreshness, lookupResponseJson, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
+import { staleListsOf } from "scrub-service/domain";
 import { exemptionsOfNumbers } from "~/models/exemption.server";
 
 const handle = apiHandler({
@@ -18,6 +19,11 @@ const handle = apiHandler({
     const input = await readLookupInput(request);
     const { entries } = input;
     const answer = await lookUp(await getScrubService(), api.userId, entries.distinct);
+    // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
+    // a list past its rule is named in `stale_lists` and makes no number callable on its word.
+    const now = new Date();
+    const freshness = lookupFreshness(answer, input.suppressionType, now);
+    checkLookupInstant(input.at, freshness, now);
     let containerId: number | null = null;
     if (input.containerId != null) {
       if (!answer.lists.some((l) => l.kind === "container" && l.id === input.containerId)) throw notFound("Container");
@@ -37,7 +43,13 @@ const handle = apiHandler({
     } catch (e) {
       throw intakeErrorToApi(e);
     }
-    return jsonText(api, lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions }));
+    return jsonText(api, lookupResponseJson(entries, answer, {
+        suppressionType: input.suppressionType,
+        containerId,
+        at: input.at,
+        exemptions,
+        staleLists: staleListsOf(freshness),
+      }));
   },
 }, { budget: "lookup" });
 

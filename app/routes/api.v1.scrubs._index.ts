@@ -10,7 +10,7 @@ import { isUuid } from "~/utils/ids";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
-import { parseInstant, parsePhone, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
+import { instantApplies, parseInstant, parsePhone, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
 import { getExemptionList } from "~/models/exemption.server";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
@@ -36,11 +36,14 @@ const submission = z.object({
 
 /**
  * The scrub's evaluation instant (decisions 131, 161): `at` only with calling_window=true or exemptions, an ISO-8601
- * instant with its offset; null = the scrub's start.
+ * instant with its offset; null = the scrub's start. Its bounds (not past, not beyond the lists' validity: decision
+ * 174) are the intake's, submitScrub.
  */
 function evaluationInstant(input: { calling_window?: boolean; exemptions?: number | null; at?: string }): Date | null {
   if (input.at === undefined) return null;
-  if (!input.calling_window && input.exemptions == null) throw fieldError("at", "at applies with calling_window=true or exemptions only");
+  if (!instantApplies({ calling: input.calling_window === true, exemptions: input.exemptions != null })) {
+    throw fieldError("at", "at applies with calling_window=true or exemptions only");
+  }
   const at = parseInstant(input.at);
   if (!at.ok) throw fieldError("at", at.message.replace(/^at /, "").replace(/\.$/, ""));
   return new Date(at.ms);

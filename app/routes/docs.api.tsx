@@ -126,6 +126,22 @@ export default function ApiReference() {
           </p>
         </section>
 
+        <section id="instants-and-stale-lists" className="mt-12 scroll-mt-6">
+          <h2 className="text-xl font-semibold">Instants and stale lists</h2>
+          <p className="mt-2 text-slate-700">
+            An <code>at</code> (on <code>POST /scrubs</code> with <code>calling_window</code> or <code>exemptions</code>, and on{" "}
+            <code>POST /lookup</code>) means &quot;for calls then&quot;: it may not be earlier than now (5 minutes of clock skew allowed) nor later
+            than the checked lists&apos; &quot;valid for calls until&quot; (each list&apos;s release date plus its freshness rule: the federal DNC
+            list 31 days, each state list its own). Otherwise the answer is a 422 on <code>at</code> naming the instant and the bound.
+          </p>
+          <p className="mt-2 text-slate-700">
+            A lookup names every list it checks that is past its freshness rule in <code>stale_lists</code> (kind, registry date, age and rule in
+            days); while there is one, a number no fresh list holds is answered <code>suppressed_by: &quot;stale_list&quot;</code>, never callable
+            on a stale list&apos;s word. With the &quot;refuse stale DNC&quot; setting on, a DNC scrub is refused (422 on{" "}
+            <code>suppressionType</code>) naming every stale list at once.
+          </p>
+        </section>
+
         <section id="errors" className="mt-12 scroll-mt-6">
           <h2 className="text-xl font-semibold">Errors</h2>
           <p className="mt-2 text-slate-700">Errors are JSON with a stable code to branch on and a message for people:</p>

@@ -41,12 +41,16 @@ import { parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import type { PublishedKey } from "./certificate/keys";
+import type { ScrubCertificate } from "./certificate/document";
 import pino from "pino";
 import { createLogger, setLogger } from "./ops/log";
 import { parseInstant } from "./worker/calling/instant";
+import { instantApplies } from "./evaluation";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
+
+type EvaluationProof = NonNullable<ScrubCertificate["evaluation"]>;
 const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
 
 /**
@@ -182,7 +186,7 @@ async function scrubCommand(argv: string[]): Promise<number> {
   if (exemptionsList !== null && !/^\d{1,9}$/.test(exemptionsList)) throw new Error("--exemptions-list must be an exemption list id.");
   if (exemptionsFile && !fs.existsSync(exemptionsFile)) throw new Error(`No such file: ${exemptionsFile}`);
   const withExemptions = exemptionsFile !== null || exemptionsList !== null;
-  if (values.at !== undefined && !callingWindow && !withExemptions) {
+  if (values.at !== undefined && !instantApplies({ calling: callingWindow, exemptions: withExemptions })) {
     throw new Error("--at applies with --calling-window or exemptions only (the instant the calling columns and the exemptions are evaluated at).");
   }
   let callingAt: Date | null = null;
@@ -229,6 +233,10 @@ async function scrubCommand(argv: string[]): Promise<number> {
       }
     }
     const seconds = (Date.now() - started) / 1000;
+    // The instant's standing as the certificate states it (decision 174): the CLI may evaluate a past instant
+    // (an audit, a test) or one past the lists' validity (planning); the summary says so.
+    const document = typeof job.certificate === "string" ? (JSON.parse(job.certificate) as { certificate?: { evaluation?: EvaluationProof } }) : null;
+    const evaluation = document?.certificate?.evaluation ?? null;
     const summary = {
       jobId,
       status: job.status,
@@ -243,6 +251,12 @@ async function scrubCommand(argv: string[]): Promise<number> {
       calling: typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : (job.calling_summary ?? null),
       /** With exemptions: the list's version and SHA-256, the instant, and the good rows each basis let through. */
       exemptions: typeof job.exemption_summary === "string" ? JSON.parse(job.exemption_summary) : (job.exemption_summary ?? null),
+      /** With --at: true when the instant lay before the run (the answers are not valid for calls now). */
+      replay: evaluation?.replay ?? false,
+      /** With --at: true when the instant lies after the checked lists' "valid for calls until". */
+      beyondListValidity: evaluation?.beyondListValidity ?? false,
+      /** "evaluated at a past instant: not valid for calls now", "beyond the lists' validity". */
+      notes: evaluation?.notes ?? [],
       files,
       seconds,
       rowsPerSecond: seconds > 0 ? Math.round(num(job.total_rows) / seconds) : null,
@@ -398,6 +412,13 @@ async function verifyCommand(argv: string[]): Promise<number> {
   });
   const c = v.certificate?.certificate;
   if (c) process.stdout.write(`Certificate for scrub ${c.jobId} of ${c.input.fileName}, issued ${c.issuedAt} to ${c.owner.name} (${c.owner.company})\n`);
+  if (c?.evaluation) {
+    const e = c.evaluation;
+    process.stdout.write(`Evaluated at ${e.at}: replay ${e.replay}, beyond the lists' validity ${e.beyondListValidity}${e.notes.length ? ` (${e.notes.join("; ")})` : ""}\n`);
+  }
+  if (c?.staleLists?.length) {
+    process.stdout.write(`Ran with lists past their freshness rule: ${c.staleLists.map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`).join(", ")}\n`);
+  }
   for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
   const failed = v.checks.filter((x) => !x.ok).map((x) => x.subject);
   process.stdout.write(v.ok ? "Verified: everything checked matches.\n" : `Does not match: ${failed.join(", ")}.\n`);

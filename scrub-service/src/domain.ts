@@ -11,4 +11,5 @@ export * from "./worker/invalid-reasons";
 export { normalizePhone, parsePhone } from "./worker/normalize";
 export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
 export { parseInstant } from "./worker/calling/instant";
+export * from "./evaluation";
 export { TtlCache } from "./ttl-cache";

@@ -23,6 +23,7 @@ export { hugePagesOfThisProcess } from "./huge-pages";
 export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./worker/normalize";
 export { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
 export { parseInstant } from "./worker/calling/instant";
+export { readListFreshness, freshnessOfSuppression, refusesStaleLists, staleListRefusal } from "./lists/freshness";
 export { CALLING_RULES_VERSION } from "./worker/calling/rules";
 export { evaluateCalling, isoSecond } from "./worker/calling/window";
 export type { ExemptionRow } from "./worker/exemptions/parse";

@@ -161,6 +161,43 @@ describe("HTTP API and CLI", () => {
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,exemption\n3055553401,consent 2024-02-29\n");
   });
 
+  it("the CLI through SCRUB_SERVICE_URL (decision 174): a past --at completes as a replay; with 'refuse stale DNC' on a 40-day-old federal list refuses the DNC scrub, here and at a job's start", { timeout: 60_000 }, async () => {
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+        env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+      });
+    const input = path.join(dir, "stale-leads.csv");
+    fs.writeFileSync(input, "Phone\n3055553501\n2125553502\n");
+    const out = path.join(dir, "replay-out");
+    const replay = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--user", userId, "--calling-window", "--at", "2025-06-01T12:00:00Z")).stdout);
+    expect(replay).toMatchObject({ status: "completed", via: "running server", replay: true, beyondListValidity: false, notes: ["evaluated at a past instant: not valid for calls now"] });
+    expect(JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")).certificate.evaluation).toMatchObject({ at: "2025-06-01T12:00:00Z", replay: true });
+
+    const DAY = 86_400_000;
+    const released = new Date(Math.floor(Date.now() / DAY) * DAY - 40 * DAY);
+    const kept = await handle.db.selectFrom("lists").select("registry_date").where("kind", "=", "dnc").executeTakeFirstOrThrow();
+    await handle.db.updateTable("lists").set({ registry_date: released }).where("kind", "=", "dnc").execute();
+    await handle.db.insertInto("app_settings").values({ name: "refuseStaleDnc", value: "true", updated_by: null }).execute();
+    const message = `The federal DNC list (release ${released.toISOString().slice(0, 10)}, 40 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.`;
+    try {
+      const refused = (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, "stale-no"), "--user", userId).catch(
+        (e: { code: number; stderr: string }) => e,
+      )) as { code: number; stderr: string };
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(message);
+      // the last line of defence: a job queued some other way fails at its start with the same words
+      const { createScrubJob } = await import("./service");
+      const jobId = await createScrubJob(handle.db, { userId, fileName: "x.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
+      await svc.enqueue(jobId);
+      expect(await svc.waitFor("job", jobId, 30_000)).toBe("failed");
+      const row = await handle.db.selectFrom("scrub_jobs").select("error").where("id", "=", jobId).executeTakeFirstOrThrow();
+      expect(row.error).toBe(message);
+    } finally {
+      await handle.db.deleteFrom("app_settings").where("name", "=", "refuseStaleDnc").execute();
+      await handle.db.updateTable("lists").set({ registry_date: kept.registry_date }).where("kind", "=", "dnc").execute();
+    }
+  });
+
   it("loads into the DNC list with a stated registry date, applies an FTC change list (mode=changes), and refuses a bad date", async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
     const { dnc, litigation } = await adminListIds(handle);

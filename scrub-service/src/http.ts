@@ -24,6 +24,7 @@ import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseInstant } from "./worker/calling/instant";
+import { staleListRefusal } from "./lists/freshness";
 import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices, takesRegistryDate } from "./list-types";
 import { createListLoad, createScrubJob, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
@@ -166,6 +167,13 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           const at = parseInstant(String(callingAtText), "callingAt");
           if (!at.ok) throw new HttpError(400, at.message);
           callingAt = new Date(at.ms);
+        }
+        // The engine's face takes any instant (the CLI's audits and plans: decision 174; the web and the API are held
+        // to "now … the lists' validity" at the app's intake); a stale list stops a DNC scrub here and at its start.
+        const refusal = await staleListRefusal(db, type);
+        if (refusal) {
+          if (!(req.headers["content-type"] ?? "").includes("application/json")) fs.rmSync(inputPath, { force: true }); // the upload it sent
+          throw new HttpError(409, refusal);
         }
         const jobId = await createScrubJob(db, {
           userId,

@@ -23,6 +23,7 @@ import { createListLoad, createScrubJob, type BatchRow, type BatchScrubService, 
 import { operatorAccountId } from "./operator-account";
 import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
+import { staleListRefusal } from "./lists/freshness";
 import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { defaultWorkerPath } from "./dist-paths";
 import { scrubWorkerNice } from "./ops/thread-priority";
@@ -197,6 +198,9 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     pollMs: 50,
     operatorId: () => operatorAccountId(db),
     async submitScrub(input) {
+      // refused before a job row exists; the runner checks again at the job's start (decision 174)
+      const refusal = await staleListRefusal(db, input.suppressionType);
+      if (refusal) throw new Error(refusal);
       const jobId = await createScrubJob(db, { ...input, fileName: path.basename(input.inputPath), usageReserved: 0, source: "web" });
       await startOnly({ jobs: [jobId], loads: [] });
       return jobId;

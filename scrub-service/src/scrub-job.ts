@@ -22,6 +22,8 @@ import { isoSecond } from "./worker/calling/window";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
 import { MAX_ATTEMPTS } from "./job-status";
+import { readListFreshness, refusesStaleLists } from "./lists/freshness";
+import { instantStanding, staleListsMessage, staleListsOf } from "./evaluation";
 import type { RunContext } from "./run-context";
 
 
@@ -103,6 +105,12 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
     use(ready);
   }
   if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
+  // The last line of defence (decision 174): whatever path queued the job (web, API, the CLI in process or through
+  // the scrub service), a list past its freshness rule stops it while "refuse stale DNC" is on, every one named.
+  const runAt = job.started_at ? new Date(job.started_at as Date | string) : new Date();
+  const freshness = await readListFreshness(ctx.o.handle.db, listsOfSuppression(job.suppression_type), runAt);
+  const staleMessage = staleListsMessage(freshness);
+  if (staleMessage && (await refusesStaleLists(ctx.o.handle.db))) throw new ScrubInputError(staleMessage);
   for (const kind of listsOfSuppression(job.suppression_type)) {
     const list = await m.ready(await m.adminListId(kind));
     // A state list holding no numbers when the scrub starts (never loaded) suppresses nothing: not named.
@@ -143,7 +151,19 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   });
   const exemptions: ExemptionProof | null =
     exemption && result.exemptions ? { ...exemption.proof, byBasis: result.exemptions } : null;
-  return { result, used, exemptions, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
+  // An instant asked for (the CLI may ask for any, decision 174): a past one is a replay, one after the lists'
+  // "valid for calls until" is beyond their validity; both said in the certificate and the summary.
+  const usedKinds = new Set<string>(used.map((u) => u.kind));
+  const checked = freshness.filter((f) => usedKinds.has(f.kind));
+  const evaluation = job.calling_at && (job.calling_window || job.exemption_list_id != null)
+    ? (() => {
+        const at = Math.floor(callingInstant(job).getTime() / 1000) * 1000;
+        const standing = instantStanding(at, { now: runAt, lists: checked });
+        return { at: isoSecond(at), replay: standing.replay, beyondListValidity: standing.beyondListValidity, notes: standing.notes };
+      })()
+    : null;
+  const staleLists = staleListsOf(checked);
+  return { result, used, exemptions, evaluation, staleLists, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
 }
 
 /** Runs one claimed job to its end: completed with its certificate, failed with the customer's words, or handed back. */
@@ -195,7 +215,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
         if (abort.signal.aborted) throw abort.signal.reason;
       }
     }
-    const { result, used, exemptions, prepareMs, pipelineMs } = scrubbed;
+    const { result, used, exemptions, evaluation, staleLists, prepareMs, pipelineMs } = scrubbed;
     clearInterval(timer);
     ctx.timings.set(job.id, { prepareMs, pipelineMs });
     await writing;
@@ -218,6 +238,8 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
         fileNames,
         lists: used,
         exemptions,
+        evaluation,
+        staleLists,
         now,
         key,
       });

@@ -15,6 +15,7 @@ import type { CountOptions } from "./pipeline/read";
 import type { DetectOptions } from "./pipeline/input/detect";
 import type { LookupAnswer, LookupInput } from "./lists/lookup";
 import type { PublishedKey } from "./certificate/keys";
+import { instantApplies } from "./evaluation";
 
 export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
 export { MAX_LOOKUP_NUMBERS } from "./lists/lookup";
@@ -105,7 +106,7 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       input_bytes: inputBytes,
       usage_reserved: input.usageReserved ?? 0,
       calling_window: input.callingWindow === true,
-      calling_at: (input.callingWindow || input.exemptionListId != null) && input.callingAt ? input.callingAt : null,
+      calling_at: instantApplies({ calling: input.callingWindow === true, exemptions: input.exemptionListId != null }) && input.callingAt ? input.callingAt : null,
       exemption_list_id: input.exemptionListId ?? null,
     })
     .returning("id")

@@ -214,20 +214,81 @@ describe("submit a scrub", () => {
     expect(Number(row.usage_reserved)).toBe(2);
   });
 
+  it("an `at` means 'for calls then' (decision 174): one in the past or after the checked lists' validity is a 422 on `at` naming the instant and the bound", async () => {
+    const post = (body: Record<string, unknown>) =>
+      call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, ...body } }));
+    const DAY = 86_400_000;
+    const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+    const past = await post({ at: "2025-06-01T12:00:00Z" });
+    expect(past.status).toBe(422);
+    expect((await bodyOf(past)).error.details).toEqual([
+      { field: "at", message: expect.stringMatching(/^2025-06-01T12:00:00Z is in the past: it must not be earlier than now \(.*less 5 minutes of clock skew/) },
+    ]);
+    // an hour ago (beyond the skew) too; a minute ago is within it
+    expect((await post({ at: iso(Date.now() - 3600_000) })).status).toBe(422);
+    expect((await post({ at: iso(Date.now() - 60_000) })).status).toBe(202);
+    // Litigation Only checks no list with a freshness rule: only the lower bound holds
+    expect((await post({ at: iso(Date.now() + 400 * DAY) })).status).toBe(202);
+    // with exemptions the same instant is refused the same way
+    const before = await db().selectFrom("lists").select(["registry_date"]).where("kind", "=", "dnc").executeTakeFirstOrThrow();
+    const released = new Date(Math.floor((Date.now() - 20 * DAY) / DAY) * DAY); // valid for calls until + 31 days
+    await db().updateTable("lists").set({ registry_date: released }).where("kind", "=", "dnc").execute();
+    try {
+      const until = released.getTime() + 31 * DAY;
+      const beyond = await post({ suppression_type: "DNCAndLitigation", at: iso(until + 1000) });
+      expect(beyond.status).toBe(422);
+      expect((await bodyOf(beyond)).error.details).toEqual([
+        {
+          field: "at",
+          message: `${iso(until + 1000)} is after the lists' validity: the federal DNC list (release ${released.toISOString().slice(0, 10)}, rule 31 days) is valid for calls until ${iso(until)}`,
+        },
+      ]);
+      expect((await post({ suppression_type: "DNCAndLitigation", at: iso(until) })).status).toBe(202);
+    } finally {
+      await db().updateTable("lists").set({ registry_date: before.registry_date }).where("kind", "=", "dnc").execute();
+    }
+  });
+
+  it("with 'refuse stale DNC' on, a DNC scrub is refused naming every stale list at once (decision 174)", async () => {
+    const DAY = 86_400_000;
+    const kept = await db().selectFrom("lists").select(["kind", "registry_date", "size"]).where("kind", "in", ["dnc", "dnc-tx"]).execute();
+    const day = (d: number) => new Date(Math.floor(Date.now() / DAY) * DAY - d * DAY);
+    await db().updateTable("lists").set({ registry_date: day(40) }).where("kind", "=", "dnc").execute();
+    await db().updateTable("lists").set({ registry_date: day(160), size: 1 }).where("kind", "=", "dnc-tx").execute();
+    await db().insertInto("app_settings").values({ name: "refuseStaleDnc", value: "true", updated_by: null }).onConflict((oc) => oc.column("name").doUpdateSet({ value: "true" })).execute();
+    try {
+      const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "DNCAndLitigation" } }));
+      expect(res.status).toBe(422);
+      expect((await bodyOf(res)).error.details).toEqual([
+        {
+          field: "suppressionType",
+          message:
+            `The federal DNC list (release ${day(40).toISOString().slice(0, 10)}, 40 days old; rule 31 days) and the Texas DNC list ` +
+            `(release ${day(160).toISOString().slice(0, 10)}, 160 days old; rule 152 days) are out of date: purges that include DNC are refused until an admin loads a newer release of each.`,
+        },
+      ]);
+      // Litigation Only checks neither
+      expect((await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }))).status).toBe(202);
+    } finally {
+      await db().deleteFrom("app_settings").where("name", "=", "refuseStaleDnc").execute();
+      for (const k of kept) await db().updateTable("lists").set({ registry_date: k.registry_date, size: k.size }).where("kind", "=", k.kind).execute();
+    }
+  });
+
   it("calling_window and at (JSON and multipart) are kept on the job; a bad at or at alone is a 422 on its field", async () => {
     const res = await call(
       scrubs,
       apiRequest("/api/v1/scrubs", {
         key: alice.key,
-        json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, at: "2026-11-29T10:00:00-05:00" },
+        json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, at: "2099-11-29T10:00:00-05:00" },
       }),
     );
     expect(res.status).toBe(202);
     const { job } = await bodyOf(res);
-    expect(job.calling_window).toEqual({ at: "2026-11-29T15:00:00Z", rules_version: null, time_zone_source: null, counts: null, by_time_zone: null });
+    expect(job.calling_window).toEqual({ at: "2099-11-29T15:00:00Z", rules_version: null, time_zone_source: null, counts: null, by_time_zone: null });
     const row = await db().selectFrom("scrub_jobs").select(["calling_window", "calling_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
-    expect(row.calling_at?.toISOString()).toBe("2026-11-29T15:00:00.000Z");
+    expect(row.calling_at?.toISOString()).toBe("2099-11-29T15:00:00.000Z");
 
     const form = new FormData();
     form.set("file", new File(["Phone\n2125552142\n"], "leads.csv", { type: "text/csv" }));

@@ -124,7 +124,7 @@ describe("exemption lists", () => {
       scrubs,
       apiRequest("/api/v1/scrubs", {
         key: alice.key,
-        json: { numbers: ["2125552345"], suppression_type: "DNCAndLitigation", exemptions: mine.id, at: "2026-07-31T10:00:00-05:00" },
+        json: { numbers: ["2125552345"], suppression_type: "DNCAndLitigation", exemptions: mine.id, at: "2099-07-31T10:00:00-05:00" },
       }),
     );
     expect(res.status).toBe(202);
@@ -133,7 +133,7 @@ describe("exemption lists", () => {
     expect(job.calling_window).toBeNull();
     const row = await db().selectFrom("scrub_jobs").select(["exemption_list_id", "calling_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.exemption_list_id).toBe(mine.id);
-    expect(row.calling_at?.toISOString()).toBe("2026-07-31T15:00:00.000Z");
+    expect(row.calling_at?.toISOString()).toBe("2099-07-31T15:00:00.000Z"); // never a past instant (decision 174)
     const theirs = await call(
       scrubs,
       apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125552345"], suppression_type: "DNCAndLitigation", exemptions: mine.id } }),

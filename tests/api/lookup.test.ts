@@ -23,7 +23,7 @@ import { listenHttp } from "scrub-service/local-socket";
 import { createHttpScrubClient } from "scrub-service/http-client";
 import type { InProcessScrubService } from "scrub-service/in-process";
 import { CALLING_RULES_VERSION, createExemptionList, createScrubJob, loadExemptions, readExemptionRows, type ScrubService } from "scrub-service";
-import { STATE_LIST_KINDS } from "scrub-service/domain";
+import { STATE_LIST_KINDS, type ListKind } from "scrub-service/domain";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrubById from "~/routes/api.v1.scrubs.$id";
 import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
@@ -35,6 +35,7 @@ import * as certificate from "~/routes/api.v1.scrubs.$id.certificate";
  */
 
 const { handle } = useAppTestDb();
+
 const db = () => handle().db;
 
 const LITIGATION = "2125552101";
@@ -199,15 +200,22 @@ describe("lookup: refusals", () => {
   });
 
   it("says `exempt` with the basis when the owner's exemption list lets a DNC number be called at `at` (decision 161)", async () => {
+    // `at` may not be past (decision 174): a purchase whose 18 months end a week or so from now, asked about on its
+    // last day and on the first day after
+    const DAY = 86_400_000;
+    const soon = new Date(Date.now() + 10 * DAY);
+    const end = new Date(Date.UTC(soon.getUTCFullYear(), soon.getUTCMonth(), Math.min(soon.getUTCDate(), 28)));
+    const purchase = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 18, end.getUTCDate()));
+    const ymd = (d: Date) => d.toISOString().slice(0, 10);
     const list = await createExemptionList(db(), { userId: alice.userId, name: "Lookup CRM" });
-    const rows = await readExemptionRows({ text: `${DNC},purchase,2025-03-01\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01` });
+    const rows = await readExemptionRows({ text: `${DNC},purchase,${ymd(purchase)}\n${BOTH},consent,2020-01-01\n${ALICE_ONLY},consent,2020-01-01` });
     await loadExemptions(db(), { listId: list.id, userId: alice.userId, mode: "replace", rows });
     const ask = (at: string) => post(alice.key, { numbers: [DNC, BOTH, ALICE_ONLY, CLEAN, "12"], container_id: alice.container, exemptions: list.id, at });
-    const res = await ask("2026-08-31T12:00:00Z");
+    const res = await ask(`${ymd(new Date(end.getTime() - DAY))}T12:00:00Z`);
     expect(res.status).toBe(200);
     const body = await bodyOf(res);
     expect(body.data.map((r: any) => [r.suppressed_by, r.exempt])).toEqual([
-      [null, { basis: "purchase", date: "2025-03-01", until: "2026-09-01" }],
+      [null, { basis: "purchase", date: ymd(purchase), until: ymd(end) }],
       ["litigation", null], // litigation is never exempted
       ["container", null], // the container is the seller's do-not-call list: consent revoked
       [null, null],
@@ -215,7 +223,7 @@ describe("lookup: refusals", () => {
     ]);
     expect(body.exemption_list).toEqual({ id: list.id, version: 1 });
     // the first day of the 19th month: no longer
-    const later = await bodyOf(await ask("2026-09-01T00:00:00Z"));
+    const later = await bodyOf(await ask(`${ymd(end)}T00:00:00Z`));
     expect([later.data[0].suppressed_by, later.data[0].exempt]).toEqual(["dnc", null]);
     // without `exemptions` the answer has no `exempt`; another account's list is a 404
     expect((await bodyOf(await post(alice.key, { numbers: [DNC] }))).data[0]).not.toHaveProperty("exempt");
@@ -233,18 +241,23 @@ describe("lookup: refusals", () => {
   });
 
   it("answers each number's time zones, whether it may be called at `at` and when next (decision 131)", async () => {
-    // Sunday 29 November 2026 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (no Sunday calls)
-    const res = await post(alice.key, { numbers: [LITIGATION, "2055552345", "8005552345", "9282832345", "12"], at: "2026-11-29T10:00:00-05:00" });
+    // Sunday 24 November 2030 15:00Z: 10 a.m. in New York, 9 a.m. in Alabama (no Sunday calls). An instant to come
+    // (decision 174: never a past one); Litigation Only checks no list with a freshness rule to bound it.
+    const res = await post(alice.key, {
+      numbers: [LITIGATION, "2055552345", "8005552345", "9282832345", "12"],
+      at: "2030-11-24T10:00:00-05:00",
+      suppression_type: "LitigationOnly",
+    });
     expect(res.status).toBe(200);
     const body = await bodyOf(res);
     expect(body.data.map((r: any) => [r.timeZones, r.callableNow, r.nextCallAt])).toEqual([
-      [["America/New_York"], true, "2026-11-29T15:00:00Z"],
-      [["America/Chicago"], false, "2026-11-30T14:00:00Z"],
+      [["America/New_York"], true, "2030-11-24T15:00:00Z"],
+      [["America/Chicago"], false, "2030-11-25T14:00:00Z"],
       [[], null, null],
-      [["America/Denver", "America/Phoenix"], true, "2026-11-29T15:00:00Z"],
+      [["America/Denver", "America/Phoenix"], true, "2030-11-24T15:00:00Z"],
       [[], null, null],
     ]);
-    expect(body.at).toBe("2026-11-29T15:00:00Z");
+    expect(body.at).toBe("2030-11-24T15:00:00Z");
     expect(body.calling_rules_version).toBe(CALLING_RULES_VERSION);
     // without `at`: now
     const now = await bodyOf(await post(alice.key, { numbers: [LITIGATION] }));
@@ -406,7 +419,10 @@ describe("lookup and scrub give the same calling answers (decision 131)", () => 
     const service = await startService(handle(), "embedded");
     installScrubService(loader);
     try {
-      for (const at of ["2026-07-04T13:30:00Z", "2026-02-17T16:00:00Z", "2026-11-29T23:59:59Z", "2026-03-08T11:59:59Z"]) {
+      // instants to come (decision 174: `at` is never past): Independence Day observed, Mardi Gras, a Sunday night,
+      // the second before 8 a.m. on the day DST starts; Litigation Only checks no list with a freshness rule, so
+      // no list's validity bounds them
+      for (const at of ["2027-07-05T13:30:00Z", "2027-02-09T16:00:00Z", "2027-11-28T23:59:59Z", "2027-03-14T11:59:59Z"]) {
         const dir = tmpDir("calling-same");
         const file = path.join(dir, "in.csv");
         fs.writeFileSync(file, ["Phone", ...numbers].join("\n") + "\n");
@@ -422,7 +438,7 @@ describe("lookup and scrub give the same calling answers (decision 131)", () => 
         expect(await service.waitFor("job", jobId, 60_000)).toBe("completed");
         const good = await db().selectFrom("result_files").select("path").where("job_id", "=", jobId).where("kind", "=", "good").executeTakeFirstOrThrow();
         const rows = fs.readFileSync(good.path, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
-        const looked = await bodyOf(await post(alice.key, { numbers, at }));
+        const looked = await bodyOf(await post(alice.key, { numbers, at, suppression_type: "LitigationOnly" }));
         expect(rows.map((r) => r[0])).toEqual(numbers);
         expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual(
           looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow === null ? "" : d.callableNow ? "yes" : "no", d.nextCallAt ?? ""]),
@@ -599,3 +615,73 @@ if (storeKinds.includes("redis")) {
     });
   });
 }
+
+describe("lookup: an instant means 'for calls then', and stale lists are named (decision 174)", () => {
+  const DAY = 86_400_000;
+  const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  const day = (d: number) => new Date(Math.floor(Date.now() / DAY) * DAY - d * DAY);
+  let carol: { userId: string; key: string };
+  let kept: { kind: ListKind; registry_date: Date | null }[];
+
+  beforeAll(async () => {
+    installScrubService(loader);
+    const id = await makeUser(db(), { plan: "business" });
+    carol = { userId: id, key: (await makeKey(db(), id)).key };
+    kept = await db().selectFrom("lists").select(["kind", "registry_date"]).where("kind", "in", ["dnc", "dnc-tx"]).execute();
+  });
+
+  afterAll(async () => {
+    for (const k of kept) await db().updateTable("lists").set({ registry_date: k.registry_date }).where("kind", "=", k.kind).execute();
+  });
+
+  /** The list rows a lookup reads are reused for up to LOOKUP_LISTS_CACHE_MS: a change written by SQL shows after it. */
+  async function setRegistryDates(dates: Record<string, Date>) {
+    for (const [kind, date] of Object.entries(dates)) await db().updateTable("lists").set({ registry_date: date }).where("kind", "=", kind as ListKind).execute();
+    await new Promise((r) => setTimeout(r, 1100));
+  }
+
+  it("refuses a past `at` and one after the checked lists' validity (422 on `at`), counting nothing", async () => {
+    await setRegistryDates({ dnc: day(20), "dnc-tx": day(10) });
+    const before = await suppressionUsed(carol.key);
+    const past = await post(carol.key, { numbers: [CLEAN], at: "2025-06-01T12:00:00Z" });
+    expect(past.status).toBe(422);
+    expect((await bodyOf(past)).error.details).toEqual([
+      { field: "at", message: expect.stringMatching(/^2025-06-01T12:00:00Z is in the past: it must not be earlier than now/) },
+    ]);
+    const until = day(20).getTime() + 31 * DAY;
+    const beyond = await post(carol.key, { numbers: [CLEAN], at: iso(until + 1000) });
+    expect(beyond.status).toBe(422);
+    expect((await bodyOf(beyond)).error.details[0]).toEqual({
+      field: "at",
+      message: `${iso(until + 1000)} is after the lists' validity: the federal DNC list (release ${day(20).toISOString().slice(0, 10)}, rule 31 days) is valid for calls until ${iso(until)}`,
+    });
+    expect(await suppressionUsed(carol.key)).toBe(before);
+    const within = await post(carol.key, { numbers: [CLEAN], at: iso(until) });
+    expect(within.status).toBe(200);
+    expect((await bodyOf(within)).stale_lists).toEqual([]);
+    // Litigation Only checks no list with a freshness rule: only the lower bound holds
+    expect((await post(carol.key, { numbers: [CLEAN], at: iso(until + 400 * DAY), suppression_type: "LitigationOnly" })).status).toBe(200);
+  });
+
+  it("names each stale list it checks in `stale_lists`, and a number no fresh list holds is not callable on a stale list's word", async () => {
+    await setRegistryDates({ dnc: day(3), "dnc-tx": day(365) });
+    const body = await bodyOf(await post(carol.key, { numbers: [CLEAN, LITIGATION, DNC] }));
+    expect(body.stale_lists).toEqual([{ kind: "dnc-tx", registry_date: day(365).toISOString().slice(0, 10), age_days: 365, rule_days: 152 }]);
+    expect(body.data.map((d: any) => [d.number, d.suppressed, d.suppressed_by])).toEqual([
+      [CLEAN, true, "stale_list"],
+      [LITIGATION, true, "litigation"],
+      [DNC, true, "dnc"],
+    ]);
+    // Litigation Only does not check the Texas list
+    const litigation = await bodyOf(await post(carol.key, { numbers: [CLEAN], suppression_type: "LitigationOnly" }));
+    expect(litigation.stale_lists).toEqual([]);
+    expect(litigation.data[0]).toMatchObject({ suppressed: false, suppressed_by: null });
+    // both stale: both named
+    await setRegistryDates({ dnc: day(40) });
+    const both = await bodyOf(await post(carol.key, { numbers: [CLEAN] }));
+    expect(both.stale_lists.map((l: any) => [l.kind, l.age_days, l.rule_days])).toEqual([
+      ["dnc", 40, 31],
+      ["dnc-tx", 365, 152],
+    ]);
+  });
+});

@@ -68,6 +68,13 @@ describe("the engine's metrics move with its work (embedded store, in this proce
       expect(age / 86_400).toBeGreaterThan(25.99);
       expect(age / 86_400).toBeLessThan(26.01);
       expect([g.queued, g.running]).toEqual([0, 0]);
+      // Each list's own freshness rule beside its age (decision 174): the alert compares the two per list
+      const rules = Object.fromEntries((g.listRules ?? []).map((r) => [r.list, r.seconds / 86_400]));
+      expect(rules).toMatchObject({ dnc: 31, "dnc-tx": 152, "dnc-la": 31, "dnc-co": 112 });
+      expect(rules).not.toHaveProperty("litigation");
+      metrics().setGaugeSource(() => readGauges(handle.db));
+      expect(await value("dpt_list_max_age_seconds", { list: "dnc-tx" })).toBe(152 * 86_400);
+      expect(await value("dpt_list_max_age_seconds", { list: "dnc" })).toBe(31 * 86_400);
     } finally {
       await svc.close();
     }

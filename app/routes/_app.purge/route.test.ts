@@ -187,6 +187,44 @@ describe("/purge CSV flow", () => {
     expect(row.calling_window).toBe(true);
   });
 
+  it("Calling times at: a past instant, or one after the lists' validity, is the field's error; a coming one is kept (decision 174)", async () => {
+    const up = await callAction(
+      multipart("/purge?step=4&mode=csv", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "at.csv", content: "Phone\n2125552345\n" }),
+    );
+    const step5 = location(up);
+    const DAY = 86_400_000;
+    const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+    const start = (at: string, type = "LitigationOnly") =>
+      callAction(
+        makeRequest(step5.pathname + step5.search, {
+          cookie: other.cookie,
+          form: { intent: "start", type, mode: "csv", upload: step5.searchParams.get("upload")!, column: "Phone", calling: "1", at },
+        }),
+      );
+    const past = await start("2025-06-01T12:00:00Z");
+    expect(statusOf(past)).toBe(400);
+    expect((past as { data: { error: { field?: string } } }).data.error.field).toBe("at");
+    expect(errorOf(past)).toMatch(/^at 2025-06-01T12:00:00Z is in the past: it must not be earlier than now/);
+    const db = handle().db;
+    const kept = await db.selectFrom("lists").select("registry_date").where("kind", "=", "dnc").executeTakeFirstOrThrow();
+    const released = new Date(Math.floor(Date.now() / DAY) * DAY - 5 * DAY);
+    await db.updateTable("lists").set({ registry_date: released }).where("kind", "=", "dnc").execute();
+    try {
+      const beyond = await start(iso(released.getTime() + 32 * DAY), "DNCAndLitigation");
+      expect(statusOf(beyond)).toBe(400);
+      expect((beyond as { data: { error: { field?: string } } }).data.error.field).toBe("at");
+      expect(errorOf(beyond)).toMatch(/is after the lists' validity: the federal DNC list \(release .*, rule 31 days\) is valid for calls until/);
+    } finally {
+      await db.updateTable("lists").set({ registry_date: kept.registry_date }).where("kind", "=", "dnc").execute();
+    }
+    const at = iso(Date.now() + DAY);
+    const started = await start(at);
+    const jobId = location(started).searchParams.get("job")!;
+    const row = await db.selectFrom("scrub_jobs").select("calling_at").where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(row.calling_at?.toISOString().replace(".000Z", "Z")).toBe(at);
+    expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+  });
+
   it("handles a file without a header row (numbered columns)", async () => {
     const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "raw.csv", content: "Ann,2025552101\nBob,3105552199\n" }));
     const step5 = location(up);

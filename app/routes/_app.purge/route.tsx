@@ -35,7 +35,7 @@ import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard } from "~/routes/_app.purge/wizard";
 import type { PurgeActionData } from "~/routes/_app.purge/wizard-data";
-import { isActiveStatus, US_STATES } from "scrub-service/domain";
+import { instantApplies, isActiveStatus, parseInstant, US_STATES } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
@@ -134,8 +134,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-function fail(intent: string, message: string, status = 400, title = "Validation Error") {
-  return data<PurgeActionData>({ intent, error: { title, message } }, { status });
+function fail(intent: string, message: string, status = 400, title = "Validation Error", field?: "at") {
+  return data<PurgeActionData>({ intent, error: { title, message, ...(field ? { field } : {}) } }, { status });
 }
 
 function usageFailure(intent: string, e: Error) {
@@ -213,6 +213,16 @@ async function startIntent(ctx: PurgeActionContext) {
 }
 
 async function start(ctx: PurgeActionContext, intent: string, state: WizardState, upload: StoredUpload, column: string) {
+  // The optional evaluation instant of the calling times and the exemptions (decisions 131, 161, 174): its bounds
+  // are the intake's (submitScrub), the format is read here.
+  const atText = String(ctx.form.fields.get("at") ?? "").trim();
+  let at: Date | null = null;
+  if (atText) {
+    if (!instantApplies({ calling: state.calling, exemptions: Boolean(state.exemptions) })) return fail(intent, "at applies with calling times or an exemption list only.", 400, "Validation Error", "at");
+    const parsed = parseInstant(atText);
+    if (!parsed.ok) return fail(intent, parsed.message, 400, "Validation Error", "at");
+    at = new Date(parsed.ms);
+  }
   try {
     const { jobId } = await submitScrub(ctx.db, await getScrubService(), {
       userId: ctx.user.id,
@@ -225,12 +235,12 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       states: state.states,
       stateFilterAllowed: ctx.canFilterStates,
       origin: { source: "web" },
-      calling: state.calling ? { at: null } : null,
-      exemptions: state.exemptions ? { listId: state.exemptions, at: null } : null,
+      calling: state.calling ? { at } : null,
+      exemptions: state.exemptions ? { listId: state.exemptions, at } : null,
     });
     return redirect(wizardHref(state, { step: 6, upload: upload.id, job: jobId }));
   } catch (e) {
-    if (e instanceof IntakeInputError) return fail(intent, e.message);
+    if (e instanceof IntakeInputError) return fail(intent, e.message, 400, "Validation Error", e.field === "at" ? "at" : undefined);
     if (isUsageError(e)) return usageFailure(intent, e);
     if (e instanceof HandOffError) return fail(intent, e.message, 503, "Purge Failed");
     console.warn(`[purge] start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

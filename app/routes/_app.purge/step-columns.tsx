@@ -30,7 +30,7 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
       <Form method="post" className="space-y-3" key={state.sheet}>
         <Hidden state={state} omit={["column", "job", "calling"]} />
         <input type="hidden" name="intent" value="start" />
-        {error && <ValidationAlert title={error.title} message={error.message} />}
+        {error && error.field !== "at" && <ValidationAlert title={error.title} message={error.message} />}
         {preview && (
           <>
             <label htmlFor="purge-column" className="block text-sm font-medium text-slate-700">
@@ -79,6 +79,29 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
                 </span>
               </span>
             </label>
+            <div>
+              <label htmlFor="purge-at" className="block text-sm font-medium text-slate-700">
+                Calling times at (optional)
+              </label>
+              <input
+                id="purge-at"
+                name="at"
+                type="text"
+                placeholder="2026-11-26T15:00:00Z"
+                aria-invalid={error?.field === "at" ? true : undefined}
+                aria-describedby={error?.field === "at" ? "purge-at-error" : "purge-at-help"}
+                className={inputClass}
+              />
+              {error?.field === "at" ? (
+                <p id="purge-at-error" className="mt-1 text-sm text-red-600" role="alert">
+                  {error.message}
+                </p>
+              ) : (
+                <p id="purge-at-help" className="mt-1 text-xs text-slate-500">
+                  An ISO-8601 instant with its offset, from now until the lists&apos; &quot;valid for calls until&quot;; empty: when the purge starts.
+                </p>
+              )}
+            </div>
           </>
         )}
         <PreviousRow to={wizardHref(state, { step: 4, job: "" })}>

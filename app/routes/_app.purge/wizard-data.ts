@@ -5,7 +5,7 @@ import type { JobView } from "~/models/purge.server";
 
 export interface PurgeActionData {
   intent: string;
-  error?: { title: string; message: string };
+  error?: { title: string; message: string; /** The form field the error belongs to ("at"). */ field?: "at" };
   reply?: SubmissionResult<string[]>;
 }
 

@@ -54,6 +54,13 @@ export interface ScrubCertificate {
   callingWindow?: { at: string; rulesVersion: string; timeZoneSource: string };
   /** Present when the scrub applied a customer's exemption list (decision 161). */
   exemptions?: ExemptionProof;
+  /**
+   * Present when an evaluation instant was asked for (decision 174): whether it lay before the run (`replay`: the
+   * answers are not valid for calls now) or after the checked lists' "valid for calls until", with the notes.
+   */
+  evaluation?: { at: string; replay: boolean; beyondListValidity: boolean; notes: string[] };
+  /** Present when the scrub ran with lists past their freshness rule (the "refuse stale DNC" setting off): each one. */
+  staleLists?: { kind: string; registryDate: string; ageDays: number; ruleDays: number }[];
 }
 
 /** The exemption list a scrub applied, at which version, at which instant, and what each basis let through. */

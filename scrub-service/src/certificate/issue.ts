@@ -46,6 +46,10 @@ export interface IssueInput {
   lists: ListUsed[];
   /** The exemption list the scrub applied (decision 161). */
   exemptions?: ExemptionProof | null;
+  /** The evaluation instant's standing (decision 174), when one was asked for. */
+  evaluation?: ScrubCertificate["evaluation"] | null;
+  /** The lists past their freshness rule the scrub ran with (decision 174). */
+  staleLists?: ScrubCertificate["staleLists"] | null;
   now: Date;
   key: SigningKey;
 }
@@ -133,6 +137,8 @@ export async function issueCertificate(db: Db, input: IssueInput): Promise<Issue
       ? { callingWindow: { at: result.calling.at, rulesVersion: result.calling.rulesVersion, timeZoneSource: result.calling.timeZoneSource } }
       : {}),
     ...(input.exemptions ? { exemptions: input.exemptions } : {}),
+    ...(input.evaluation ? { evaluation: input.evaluation } : {}),
+    ...(input.staleLists && input.staleLists.length ? { staleLists: input.staleLists } : {}),
   };
   const text = certificateText(signCertificate(certificate, input.key));
   return {

@@ -26,6 +26,9 @@ export interface LookupList {
   version: number;
   /** Indexes into `numbers` of the numbers on this list, ascending. */
   hits: number[];
+  /** The release's registry date (ISO) of an admin list with one (its freshness, decision 174); numbers on it. */
+  registryDate?: string | null;
+  size?: number;
 }
 
 export interface LookupAnswer {
@@ -52,7 +55,17 @@ export function checkLookupInput(input: unknown): LookupInput {
 /** How long a lookup may use the list rows (versions, container names) read for an earlier one (decision 111). */
 export const LOOKUP_LISTS_CACHE_MS = 1000;
 
-type ListRow = { id: number; kind: ListKind; name: string; user_id: string | null; size: number | bigint | string; version: number | bigint | string; created_at: Date | string; updated_at: Date | string };
+type ListRow = {
+  id: number;
+  kind: ListKind;
+  name: string;
+  user_id: string | null;
+  size: number | bigint | string;
+  version: number | bigint | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  registry_date: Date | string | null;
+};
 
 /** Per manager, per user: the rows read last, and the manager's generation then. */
 const rowCaches = new WeakMap<ListManager, TtlCache<string, { generation: number; rows: ListRow[] }>>();
@@ -60,7 +73,7 @@ const rowCaches = new WeakMap<ListManager, TtlCache<string, { generation: number
 async function readRows(manager: ListManager, userId: string): Promise<ListRow[]> {
   return (await manager.handle.db
     .selectFrom("lists")
-    .select(["id", "kind", "name", "user_id", "size", "version", "created_at", "updated_at"])
+    .select(["id", "kind", "name", "user_id", "size", "version", "created_at", "updated_at", "registry_date"])
     .where("deleted_at", "is", null)
     .where((eb) => eb.or([eb("kind", "in", ADMIN_LIST_KINDS), eb.and([eb("kind", "=", "container"), eb("user_id", "=", userId)])]))
     .orderBy("id")
@@ -145,7 +158,9 @@ async function lookupAt(manager: ListManager, rows: ListRow[], numbers: Float64A
       };
       const snapshot = numbers.length ? await manager.snapshotAt(info) : null;
       const hits = snapshot ? await listed(snapshot, manager.bloomAt(info), numbers) : [];
-      return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits };
+      if (r.kind === "container") return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits };
+      const registryDate = r.registry_date ? new Date(r.registry_date).toISOString() : null;
+      return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits, registryDate, size: info.size };
     }),
   );
   return { lists };

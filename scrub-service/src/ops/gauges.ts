@@ -1,7 +1,13 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
+import { freshnessRuleDays } from "../evaluation";
+import { ADMIN_LIST_KINDS } from "../list-types";
 
-/** The queue gauges and each admin list's age since its registry date, read at scrape time. */
+/**
+ * The queue gauges, each admin list's age since its registry date, and each list's freshness rule (the most age
+ * it may have: the federal list 31 days, each state list its own), read at scrape time. The alert compares each
+ * list's age with its own rule (ops/prometheus/alerts.yml, ListPastFreshnessRule; decision 174).
+ */
 export async function readGauges(db: Kysely<Database>) {
   const jobs = await db
     .selectFrom("scrub_jobs")
@@ -20,5 +26,14 @@ export async function readGauges(db: Kysely<Database>) {
     queued: Number(jobs.find((j) => j.status === "queued")?.n ?? 0),
     running: Number(jobs.find((j) => j.status === "running")?.n ?? 0),
     listAges: lists.map((l) => ({ list: String(l.kind), seconds: Number(l.seconds) })),
+    listRules: listRuleSeconds(),
   };
+}
+
+/** Every admin list with a freshness rule and its rule in seconds (constant: the registry's data). */
+export function listRuleSeconds(): { list: string; seconds: number }[] {
+  return ADMIN_LIST_KINDS.flatMap((kind) => {
+    const days = freshnessRuleDays(kind);
+    return days === null ? [] : [{ list: kind, seconds: days * 86_400 }];
+  });
 }

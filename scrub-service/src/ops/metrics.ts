@@ -5,7 +5,13 @@
  */
 import client from "prom-client";
 
-type Gauges = { queued: number; running: number; listAges: { list: string; seconds: number }[] };
+type Gauges = {
+  queued: number;
+  running: number;
+  listAges: { list: string; seconds: number }[];
+  /** Each list's freshness rule in seconds (absent: none reported). */
+  listRules?: { list: string; seconds: number }[];
+};
 
 export interface Metrics {
   registry: client.Registry;
@@ -17,6 +23,7 @@ export interface Metrics {
   jobsRunning: client.Gauge<string>;
   listLoads: client.Counter<"list" | "status">;
   listAge: client.Gauge<"list">;
+  listMaxAge: client.Gauge<"list">;
   listStoreErrors: client.Counter<string>;
   lookupDuration: client.Histogram<string>;
   webhookDeliveries: client.Counter<"outcome">;
@@ -81,6 +88,18 @@ function create(): Metrics {
         if (!g) return;
         this.reset();
         for (const a of g.listAges) this.set({ list: a.list }, a.seconds);
+      },
+    }),
+    listMaxAge: new client.Gauge({
+      name: "dpt_list_max_age_seconds",
+      help: "The freshness rule of each admin list with one: the most seconds since its registry date a release may be used for calls (dnc 31 days, each state list its own)",
+      labelNames: ["list"],
+      registers: [registry],
+      async collect() {
+        const g = await gauges();
+        if (!g?.listRules) return;
+        this.reset();
+        for (const r of g.listRules) this.set({ list: r.list }, r.seconds);
       },
     }),
     listStoreErrors: new client.Counter({ name: "dpt_list_store_errors_total", help: "List store (Redis) errors met by scrubs, loads and lookups", registers: [registry] }),
