@@ -16,6 +16,7 @@
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
 import { OPS_PATHS, requestIdFrom, serveOps } from "./ops/endpoints";
+import { sharedReadiness } from "./ops/readiness";
 import { log, withLogContext } from "./ops/log";
 import { metrics, statusClass } from "./ops/metrics";
 import crypto from "node:crypto";
@@ -135,12 +136,13 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
     const list = await db.selectFrom("lists").select("kind").where("id", "=", listId).executeTakeFirst();
     if (!takesRegistryDate(list?.kind ?? "")) throw new HttpError(400, "registryDate applies to the DNC list and the state lists only.");
   };
+  const ready = sharedReadiness(() => service.ready());
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       const url = new URL(req.url ?? "/", "http://scrub");
       const parts = url.pathname.split("/").filter(Boolean);
       const q = url.searchParams;
-      if (await serveOps(req, res, { ready: () => service.ready(), stopping: () => o.stopping?.() ?? false })) return;
+      if (await serveOps(req, res, { ready, stopping: () => o.stopping?.() ?? false })) return;
       if (!o.local) {
         if (!o.token || !tokenOk(req.headers.authorization, o.token)) throw new HttpError(401, "Unauthorized.");
       }
