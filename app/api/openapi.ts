@@ -280,8 +280,10 @@ export const openApiDocument = {
             headers: { ...lookupRateHeaders, "Retry-After": { description: "Seconds to wait (1).", schema: { type: "integer" } } },
           },
           "503": {
-            ...error("A suppression list could not be read at its current version (service_unavailable); nothing was counted. Retry."),
-            headers: { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } },
+            ...error(
+              "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry.",
+            ),
+            headers: { "Retry-After": { description: "Seconds to wait before retrying (1 when the server was busy, 30 when a list could not be read).", schema: { type: "integer" } } },
           },
         },
       },

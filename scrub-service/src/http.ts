@@ -32,7 +32,7 @@ import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { operatorAccountId } from "./operator-account";
-import { checkLookupInput } from "./lists/lookup";
+import { checkLookupInput, LookupBusyError } from "./lists/lookup";
 import { ListStoreError } from "./lists/store";
 import { parseRegistryDate } from "./lists/registry-date";
 import { createExemptionList, ExemptionInputError, loadExemptions, readExemptionRows } from "./exemptions";
@@ -55,6 +55,8 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** More fields of the error body (the lookup's busy 503 says why and how late). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -270,7 +272,9 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           const answer: LookupAnswer = await service.lookup(input);
           return sendText(res, 200, JSON.stringify(answer)); // numbers only: no bigint to convert, no replacer per value
         } catch (e) {
-          if (e instanceof ListStoreError) throw new HttpError(503, e.message);
+          if (e instanceof ListStoreError) throw new HttpError(503, e.message, { reason: "store" });
+          // this process's event loop, not the store, ran the deadline out: the client answers "busy", not "store"
+          if (e instanceof LookupBusyError) throw new HttpError(503, e.message, { reason: "busy", lateMs: e.lateMs, limitMs: e.limitMs });
           throw e;
         }
       }
@@ -298,7 +302,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         res.destroy();
         return;
       }
-      if (e instanceof HttpError) return send(res, e.status, { error: e.message });
+      if (e instanceof HttpError) return send(res, e.status, { error: e.message, ...e.extra });
       // a file the decoders refuse (a zip bomb, a password-protected workbook, an unknown sheet): its own message
       if (isInputFormatError(e)) return send(res, 422, { error: e.message });
       return send(res, 500, { error: (e as Error).message });

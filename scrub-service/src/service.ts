@@ -17,7 +17,7 @@ import type { LookupAnswer, LookupInput } from "./lists/lookup";
 import type { PublishedKey } from "./certificate/keys";
 
 export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
-export { MAX_LOOKUP_NUMBERS } from "./lists/lookup";
+export { MAX_LOOKUP_NUMBERS, LookupBusyError } from "./lists/lookup";
 export { ListStoreError } from "./lists/store";
 
 export type { SuppressionTypeName, ListLoadMode, CountOptions, DetectOptions };

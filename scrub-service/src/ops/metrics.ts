@@ -19,6 +19,8 @@ export interface Metrics {
   listAge: client.Gauge<"list">;
   listStoreErrors: client.Counter<string>;
   lookupDuration: client.Histogram<string>;
+  /** Lookups answered 503, by why: `store` (the list store did not answer or its copy is stale), `busy` (this process's or the scrub service's event loop ran the deadline out), `error` (anything else). */
+  lookupUnavailable: client.Counter<"reason">;
   webhookDeliveries: client.Counter<"outcome">;
   ready: client.Gauge<string>;
   /** Where the queue and list-age gauges read their values at scrape time (the database). */
@@ -84,6 +86,12 @@ function create(): Metrics {
       },
     }),
     listStoreErrors: new client.Counter({ name: "dpt_list_store_errors_total", help: "List store (Redis) errors met by scrubs, loads and lookups", registers: [registry] }),
+    lookupUnavailable: new client.Counter({
+      name: "dpt_lookup_unavailable_total",
+      help: "Live lookups answered 503, by reason: store (the list store was late or stale), busy (an event loop was late), error",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
     lookupDuration: new client.Histogram({
       name: "dpt_lookup_duration_seconds",
       help: "Live lookup (POST /api/v1/lookup) answer time",
