@@ -56,7 +56,7 @@ const workErrors = {
   ),
   "404": error("The container does not exist or belongs to someone else (not_found)."),
   "400": error("The JSON body could not be parsed (invalid_json)."),
-  "413": error("The upload is larger than the server's limit (payload_too_large)."),
+  "413": error("The upload is larger than the server's limit (payload_too_large), or the multipart form has more than 1,000 text fields or 1,100 parts (too_many_fields, the message names the limit)."),
   "415": error("Neither multipart/form-data nor application/json (unsupported_media_type)."),
   "422": error("A field is missing or invalid (validation_failed); details lists each field."),
   "429": {
