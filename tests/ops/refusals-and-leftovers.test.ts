@@ -62,6 +62,31 @@ describe("the built server and issue #49", () => {
   });
 });
 
+describe("/readyz on the built server (issue #49 item 1)", () => {
+  const checksRun = async () => {
+    const text = await (await fetch(`${web.url}/metrics`)).text();
+    return Number(/^dpt_readiness_checks_total (\d+)/m.exec(text)?.[1] ?? NaN);
+  };
+
+  it("300 concurrent and then rapid requests for about 1.5 s run the checks about once a second", { timeout: 60_000 }, async () => {
+    const before = await checksRun();
+    const started = performance.now();
+    const burst = await Promise.all(Array.from({ length: 300 }, () => fetch(`${web.url}/readyz`).then((r) => r.status)));
+    expect(burst.every((s) => s === 200)).toBe(true);
+    let asked = burst.length;
+    while (performance.now() - started < 1500) {
+      await Promise.all(Array.from({ length: 20 }, () => fetch(`${web.url}/readyz`).then((r) => r.arrayBuffer())));
+      asked += 20;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const ran = (await checksRun()) - before;
+    // one per cached second (+1 for the one in flight at the edge, +1 for the /metrics scrape that reads dpt_ready)
+    expect(ran).toBeGreaterThanOrEqual(1);
+    expect(ran).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
+    expect(asked).toBeGreaterThan(300);
+  });
+});
+
 /** A raw client: the head, then (after a 100 Continue, or at once without Expect) the body while reading the answer. */
 function rawPost(port: number, pathname: string, bytes: number, expectContinue: boolean): Promise<{ text: string; sent: number; error: string | null }> {
   return new Promise((resolve) => {

@@ -7,6 +7,7 @@ import { sql, type Kysely } from "kysely";
 import { pendingMigrations } from "../../../db/client";
 import type { Database } from "../../../db/schema";
 import { errorFields, log } from "./log";
+import { metrics } from "./metrics";
 
 export type CheckResult = "ok" | string;
 export interface Readiness {
@@ -80,7 +81,10 @@ export function sharedReadiness(check: () => Promise<Readiness>, o: { ttlMs?: nu
   return () => {
     const ttl = o.ttlMs ?? readinessCacheMs();
     if (last && (last.settledAt === null || now() - last.settledAt < ttl)) return last.answer;
-    const entry: { answer: Promise<Readiness>; settledAt: number | null } = { answer: Promise.resolve().then(check), settledAt: null };
+    const entry: { answer: Promise<Readiness>; settledAt: number | null } = {
+      answer: Promise.resolve().then(() => (metrics().readinessChecks.inc(), check())),
+      settledAt: null,
+    };
     entry.answer.then(
       () => void (entry.settledAt = now()),
       () => void (entry.settledAt = now()),
