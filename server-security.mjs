@@ -253,7 +253,7 @@ export function sendContinue(req) {
 }
 
 export const LINGER_MS = 2000;
-export const LINGER_BYTES = 64 * 1024 * 1024;
+export const LINGER_BYTES = 1024 * 1024 * 1024;
 
 function hasBody(req) {
   return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;

@@ -11,7 +11,7 @@ import { bodyLimits, politeBodies, remixRequest } from "../../server-security.mj
  * Remix request built by remixRequest) on a bare Express app; a raw socket is the client, so what goes over the
  * wire is what is checked. tests/security/polite-refusals-server.test.ts does the same against the built app.
  */
-const MAX_UPLOAD = 64 * 1024 * 1024;
+const MAX_UPLOAD = 256 * 1024 * 1024;
 const BIG = 48 * 1024 * 1024;
 
 let base: { port: number };
@@ -61,9 +61,10 @@ interface Exchange {
  * sends the body only after a 100 Continue (as curl and browsers do; after the 1.5 s it sends anyway); without,
  * sends the body at once, as fast as the socket takes it, while reading the answer.
  */
-function exchange(path: string, o: { bodyBytes: number; expect: boolean; declare?: boolean; contentType?: string }): Promise<Exchange> {
+function exchange(path: string, o: { bodyBytes: number; expect: boolean; declare?: boolean; contentType?: string; ignoreAnswer?: boolean }): Promise<Exchange> {
   return new Promise((resolve) => {
-    const socket = net.connect(base.port, "127.0.0.1");
+    // a client that ignores the answer also ignores our FIN and keeps sending (half-open)
+    const socket = net.connect({ port: base.port, host: "127.0.0.1", allowHalfOpen: Boolean(o.ignoreAnswer) });
     let text = "";
     let error: string | null = null;
     let statusBeforeError = false;
@@ -91,7 +92,7 @@ function exchange(path: string, o: { bodyBytes: number; expect: boolean; declare
       if (/^HTTP\/1\.1 \d{3}/.test(text)) statusBeforeError = statusBeforeError || error === null;
       if (o.expect && !sending && text.startsWith("HTTP/1.1 100")) sendBody();
       // a final answer: stop sending, as a client reading its answer does
-      if (/^HTTP\/1\.1 (?!100)\d{3}|\r\n\r\nHTTP\/1\.1 \d{3}/.test(text)) finished = true;
+      if (!o.ignoreAnswer && /^HTTP\/1\.1 (?!100)\d{3}|\r\n\r\nHTTP\/1\.1 \d{3}/.test(text)) finished = true;
     });
     socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
     socket.on("close", () => resolve({ text, error, statusBeforeError, sentBody }));
@@ -134,6 +135,14 @@ describe("a request refused before its body is read gets its status", () => {
     expect(x.error).toBeNull();
   });
 
+  it("a client that sends its whole 200 MB body whatever the answer: the rest is read and dropped, the 429 arrives, no reset", async () => {
+    const x = await exchange("/verify", { bodyBytes: 200 * 1024 * 1024, expect: false, ignoreAnswer: true });
+    expect(statusOf(x.text)).toBe("429");
+    expect(x.statusBeforeError).toBe(true);
+    expect(x.error).toBeNull();
+    expect(x.sentBody).toBe(200 * 1024 * 1024);
+  });
+
   it("a plan refusal that never touches the body (API scrubs), with and without Expect", async () => {
     for (const expectContinue of [true, false]) {
       const x = await exchange("/api/v1/scrubs", { bodyBytes: 8 * 1024 * 1024, expect: expectContinue });
@@ -145,10 +154,10 @@ describe("a request refused before its body is read gets its status", () => {
 
   it("a declared length over the upload limit: 413 from the body limits, with and without Expect", async () => {
     for (const expectContinue of [true, false]) {
-      const x = await exchange("/purge/upload", { bodyBytes: 3 * BIG, expect: expectContinue });
+      const x = await exchange("/purge/upload", { bodyBytes: 8 * BIG, expect: expectContinue });
       expect(x.text).not.toContain("100 Continue");
       expect(statusOf(x.text)).toBe("413");
-      expect(x.text).toContain("File is too large. The limit is 64 MB.");
+      expect(x.text).toContain("File is too large. The limit is 256 MB.");
       expect(x.error).toBeNull();
     }
   });
