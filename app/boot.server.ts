@@ -34,7 +34,8 @@ export async function boot(): Promise<void> {
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
   if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
   // Uploads a stopped process was writing (a SIGTERM mid-upload): gone now, not at the hourly sweep (decision 175).
-  const parts = await cleanPartialUploads({ atStart: true, shared: Boolean(e.DATABASE_URL) }).catch((err) => {
+  // Shared when another process may write here: a PostgreSQL deployment's other web processes, scrub replicas.
+  const parts = await cleanPartialUploads({ atStart: true, shared: Boolean(e.DATABASE_URL || e.SCRUB_SERVICE_URL) }).catch((err) => {
     console.warn(`[boot] partial uploads not cleaned: ${err instanceof Error ? err.message : err}`);
     return [];
   });
