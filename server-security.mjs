@@ -1,6 +1,7 @@
 // Security middleware of the production server (server.mjs), in a module of its own so tests can mount it
 // on a bare Express app without a Remix build (tests/security/server-security.test.ts).
 import crypto from "node:crypto";
+import { createRequestHandler as createRemixHandler, writeReadableStreamToWritable } from "@remix-run/node";
 
 /**
  * CSP with a fresh nonce per request (res.locals.cspNonce) for the scripts Remix inlines, no inline styles at all
@@ -162,6 +163,7 @@ export function bodyLimits({ maxUploadBytes, slack = 1024 * 1024, formLimit = FO
  * stream later and whenever they start; past the limit the rest is dropped and `over` answers.
  */
 function holdBody(req, limit, { over, complete }) {
+  sendContinue(req); // a small body is read whole before any route: the client may send it now
   const push = req.push;
   const chunks = [];
   let size = req.readableLength; // anything parsed before this middleware ran stays first in the stream
@@ -202,6 +204,7 @@ export function formatBytes(n) {
  * written as they are. A thrown Response is answered the same way; anything else goes to Express's error handler.
  */
 export async function answerWithAction(action, req, res, context) {
+  sendContinue(req);
   const chunks = [];
   for await (const c of req) chunks.push(c);
   const headers = new Headers();
@@ -226,4 +229,180 @@ export async function answerWithAction(action, req, res, context) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+/*
+ * Refusals the client can read (issue #49 item 3a). A request refused before its body is read (a budget, a plan, a
+ * declared length over the limit) used to reach the client as a TCP reset: Node answered `Expect: 100-continue`
+ * with 100 Continue at once, the client sent its body, the route answered 429 and the connection was destroyed
+ * with the body unread (a reset drops the answer the client had not read yet). Now, in one place for every route:
+ * - 100 Continue is sent only when something starts reading the body (`sendContinue`: the lazy Remix body, the
+ *   small-body holder, the lookup's reader); a request refused before that gets its final status instead, and
+ *   the client never sends the body;
+ * - a response sent while the request's body is still arriving closes the connection politely: `Connection:
+ *   close`, the answer, then our side's FIN, and whatever the client still sends is read and thrown away (at most
+ *   LINGER_MS and LINGER_BYTES) before the socket is closed, so no reset overtakes the status.
+ */
+const CONTINUE = Symbol("continue pending");
+
+/** Writes the interim 100 Continue of a request that asked for it, once, when its body is first wanted. */
+export function sendContinue(req) {
+  const res = req[CONTINUE];
+  if (!res) return;
+  req[CONTINUE] = null;
+  if (!res.headersSent && !res.writableEnded) res.writeContinue();
+}
+
+export const LINGER_MS = 2000;
+export const LINGER_BYTES = 1024 * 1024 * 1024;
+
+function hasBody(req) {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+/**
+ * Installs the rules above on an http.Server (server.mjs calls it once on the Express app's server).
+ */
+export function politeBodies(server, { lingerMs = LINGER_MS, lingerBytes = LINGER_BYTES } = {}) {
+  server.on("checkContinue", (req, res) => {
+    req[CONTINUE] = res;
+    server.emit("request", req, res);
+  });
+  server.prependListener("request", (req, res) => {
+    if (!hasBody(req)) return;
+    const writeHead = res.writeHead;
+    res.writeHead = function politeHead(...args) {
+      res.writeHead = writeHead;
+      if (!req.complete) {
+        // answered before the body was all here: this connection ends with this answer, politely
+        req[CONTINUE] = null; // never a 100 after the final status
+        res.setHeader("Connection", "close");
+        lingerOnClose(req, res.socket, lingerMs, lingerBytes);
+      }
+      return writeHead.apply(this, args);
+    };
+  });
+}
+
+/** After the answer: FIN, then read and drop what the client still sends (bounded), then close. No reset. */
+function lingerOnClose(req, socket, lingerMs, lingerBytes) {
+  if (!socket || socket.destroyed) return;
+  const destroySoon = socket.destroySoon;
+  socket.destroySoon = function lingering() {
+    socket.destroySoon = destroySoon;
+    // whoever was reading the body (a parser, the lazy Remix body) has given up: the rest is thrown away
+    req.removeAllListeners("data");
+    let dropped = 0;
+    req.on("data", (c) => {
+      dropped += c.length;
+      if (dropped > lingerBytes) socket.destroy();
+    });
+    req.on("error", () => {});
+    req.resume();
+    socket.end(); // our FIN after the answer; the client reads the whole status and stops sending
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    if (req.complete) socket.destroy();
+    else req.once("end", () => socket.destroy()); // everything the client sent is read: a clean close
+  };
+}
+
+/**
+ * The request body Remix reads, pulled from the socket only when the route reads it (the Remix adapter's own
+ * stream starts reading at once, which would send 100 Continue before the route could refuse). Cancelling it
+ * (a route that refuses unread, `request.body.cancel()`) stops reading; it never destroys the connection: the
+ * answer then closes it politely (politeBodies).
+ */
+export function lazyRequestBody(req) {
+  let listening = false;
+  let done = false;
+  return new ReadableStream(
+    {
+      pull(controller) {
+        if (done) return;
+        sendContinue(req);
+        if (!listening) {
+          listening = true;
+          const finish = (fn) => {
+            if (done) return;
+            done = true;
+            try {
+              fn();
+            } catch {
+              // already closed by the reader
+            }
+          };
+          req.on("data", (chunk) => {
+            if (done) return;
+            controller.enqueue(chunk);
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          });
+          req.once("end", () => finish(() => controller.close()));
+          req.once("error", (e) => finish(() => controller.error(e)));
+          req.once("close", () => {
+            if (!req.complete) finish(() => controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" })));
+          });
+        }
+        req.resume();
+      },
+      cancel() {
+        done = true;
+        req.removeAllListeners("data");
+        req.pause();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * @remix-run/express's createRequestHandler with the lazy body above (its createRemixRequest, headers and
+ * response writing, otherwise the same: URL from the Host, the abort signal when the client goes away first).
+ */
+export function remixRequestHandler({ build, mode, getLoadContext }) {
+  const handleRequest = createRemixHandler(build, mode);
+  return async (req, res, next) => {
+    try {
+      const request = remixRequest(req, res);
+      const loadContext = await getLoadContext?.(req, res);
+      const response = await handleRequest(request, loadContext);
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+export function remixRequest(req, res) {
+  const [, forwardedPort] = req.get("X-Forwarded-Host")?.split(":") ?? [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const a = Number.parseInt(forwardedPort, 10);
+  const b = Number.parseInt(hostPort, 10);
+  const port = Number.isSafeInteger(a) ? a : Number.isSafeInteger(b) ? b : "";
+  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  let controller = new AbortController();
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const v of values) headers.append(key, v);
+    else headers.set(key, values);
+  }
+  const init = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = lazyRequestBody(req);
+    init.duplex = "half";
+  }
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  return new Request(url.href, init);
+}
+
+async function sendRemixResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
 }

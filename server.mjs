@@ -1,8 +1,7 @@
 // Production server: Express in front of the Remix build, with security headers and a same-origin check.
 import path from "node:path";
 import express from "express";
-import { createRequestHandler } from "@remix-run/express";
-import { answerWithAction, bodyLimits, noStore, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
+import { answerWithAction, bodyLimits, noStore, politeBodies, remixRequestHandler, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
 import { ensureHugePages } from "scrub-service/huge-pages";
 
 // A list load's buffers on huge pages (decision 173): the process relaunches itself once when that helps.
@@ -54,9 +53,11 @@ if (lookupRoute?.action) {
   });
 }
 
+// @remix-run/express's handler with a request body read only when the route reads it: 100 Continue is sent then,
+// never for a request the route refuses unread (issue #49; politeBodies below, server-security.mjs).
 app.all(
   "*",
-  createRequestHandler({
+  remixRequestHandler({
     build,
     mode: production ? "production" : "development",
     getLoadContext(req, res) {
@@ -70,6 +71,8 @@ app.all(
 );
 
 const server = app.listen(port, () => console.log(`[server] listening on http://localhost:${port}`));
+// 100 Continue only when a body is wanted; an answer sent before the body arrived closes the connection politely.
+politeBodies(server);
 
 // SIGTERM: /readyz answers 503 at once; after SHUTDOWN_GRACE_MS (time for a load balancer to notice) the
 // server stops taking connections and finishes the requests it has; running scrubs are handed back to the

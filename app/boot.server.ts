@@ -7,6 +7,7 @@ import { getDb } from "~/utils/db.server";
 import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "~/utils/scrub.server";
 import { describeRedisTarget, hugePagesOfThisProcess } from "scrub-service";
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
+import { cleanPartialUploads } from "~/intake/upload-store.server";
 import { stopLookupUsage } from "~/models/usage.server";
 
 /**
@@ -32,6 +33,13 @@ export async function boot(): Promise<void> {
   }
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
   if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
+  // Uploads a stopped process was writing (a SIGTERM mid-upload): gone now, not at the hourly sweep (decision 175).
+  // Shared when another process may write here: a PostgreSQL deployment's other web processes, scrub replicas.
+  const parts = await cleanPartialUploads({ atStart: true, shared: Boolean(e.DATABASE_URL || e.SCRUB_SERVICE_URL) }).catch((err) => {
+    console.warn(`[boot] partial uploads not cleaned: ${err instanceof Error ? err.message : err}`);
+    return [];
+  });
+  if (parts.length) console.log(`[boot] removed ${parts.length} partial upload file(s) left by a stopped process`);
   // Expired sessions, dead throttle counters and long-spent links, hourly.
   startHousekeeping(getDb);
   console.log(

@@ -13,6 +13,7 @@ export const API_ERROR_CODES = [
   "invalid_json",
   "unsupported_media_type",
   "payload_too_large",
+  "too_many_fields",
   "insufficient_storage",
   "validation_failed",
   "result_not_ready",

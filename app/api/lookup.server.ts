@@ -12,6 +12,7 @@ import {
   NUMBER_KINDS,
   type NumberKind,
   ListStoreError,
+  LookupBusyError,
   MAX_LOOKUP_NUMBERS,
   type LookupAnswer,
   callingClassOf,
@@ -57,6 +58,17 @@ export const MAX_LOOKUP_BODY_BYTES = 64 * 1024;
 /** What the customer reads when the lists cannot be checked (the cause goes to the log). */
 export const LOOKUP_UNAVAILABLE =
   "The suppression lists could not be checked just now, so no number was looked up and nothing was counted. Please try again in a minute.";
+
+/**
+ * What the customer reads when the lookup's deadline passed because the server's event loop was late, not the list
+ * store (issue #49): a true reason and a short wait, not "try again in a minute".
+ */
+export function lookupBusyMessage(lateMs: number): string {
+  return `The server is busy (its event loop was ${lateMs.toLocaleString("en-US")} ms late), so no number was looked up and nothing was counted. Please retry shortly.`;
+}
+
+/** Seconds a client waits after a busy 503: a busy loop clears in moments, a store outage does not. */
+export const LOOKUP_BUSY_RETRY_AFTER_S = 1;
 
 /** The suppression type whose lists cover every admin list (the default: a dialer wants every list checked). */
 const FULLEST_TYPE: SuppressionTypeName = [...SUPPRESSION_LIST_TYPES].sort((a, b) => b.includes.length - a.includes.length)[0].suppressionType;
@@ -249,9 +261,20 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
   try {
     return await service.lookup({ userId, numbers });
   } catch (e) {
-    if (e instanceof ListStoreError) metrics().listStoreErrors.inc();
-    if (e instanceof ListStoreError) console.warn(`[lookup] failed closed: ${e.message} (check \`npm run lists -- status\`)`);
-    else console.error("[lookup] failed closed:", e);
+    if (e instanceof LookupBusyError) {
+      // the deadline ran out on a late event loop, not on the store: say so, and ask for a short wait
+      metrics().lookupUnavailable.inc({ reason: "busy" });
+      console.warn(`[lookup] failed closed, server busy: ${e.message}`);
+      throw new ApiError(503, "service_unavailable", lookupBusyMessage(e.lateMs), undefined, { "Retry-After": String(LOOKUP_BUSY_RETRY_AFTER_S) });
+    }
+    if (e instanceof ListStoreError) {
+      metrics().listStoreErrors.inc();
+      metrics().lookupUnavailable.inc({ reason: "store" });
+      console.warn(`[lookup] failed closed: ${e.message} (check \`npm run lists -- status\`)`);
+    } else {
+      metrics().lookupUnavailable.inc({ reason: "error" });
+      console.error("[lookup] failed closed:", e);
+    }
     throw new ApiError(503, "service_unavailable", LOOKUP_UNAVAILABLE, undefined, { "Retry-After": "30" });
   } finally {
     stopTimer();

@@ -59,7 +59,7 @@ const workErrors = {
   ),
   "404": error("The container does not exist or belongs to someone else (not_found)."),
   "400": error("The JSON body could not be parsed (invalid_json)."),
-  "413": error("The upload is larger than the server's limit (payload_too_large)."),
+  "413": error("The upload is larger than the server's limit (payload_too_large), or the multipart form has more than 1,000 text fields or 1,100 parts (too_many_fields, the message names the limit)."),
   "415": error("Neither multipart/form-data nor application/json (unsupported_media_type)."),
   "422": error("A field is missing or invalid (validation_failed); details lists each field."),
   "429": {
@@ -288,8 +288,10 @@ export const openApiDocument = {
             headers: { ...lookupRateHeaders, "Retry-After": { description: "Seconds to wait (1).", schema: { type: "integer" } } },
           },
           "503": {
-            ...error("A suppression list could not be read at its current version (service_unavailable); nothing was counted. Retry."),
-            headers: { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } },
+            ...error(
+              "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry.",
+            ),
+            headers: { "Retry-After": { description: "Seconds to wait before retrying (1 when the server was busy, 30 when a list could not be read).", schema: { type: "integer" } } },
           },
         },
       },

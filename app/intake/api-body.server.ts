@@ -26,7 +26,7 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
     const form = await readUploadForm(request, { userId, maxTextBytes: 64 * 1024 });
-    if (form.refusal) throw new ApiError(form.refusal.status, form.refusal.status === 413 ? "payload_too_large" : "insufficient_storage", form.refusal.message);
+    if (form.refusal) throw new ApiError(form.refusal.status, form.refusal.code ?? (form.refusal.status === 413 ? "payload_too_large" : "insufficient_storage"), form.refusal.message);
     if (form.malformed || form.textTooLarge) {
       await form.discard();
       throw new ApiError(422, "validation_failed", "The multipart body could not be read.");

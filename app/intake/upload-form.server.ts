@@ -29,7 +29,7 @@ export interface UploadForm {
    * Why the file was not kept, as every caller answers it: larger than the cap (413), or no room on our disk
    * (507, never blaming the file). Null when the file (if any) was stored.
    */
-  refusal: { status: 413 | 507; message: string } | null;
+  refusal: { status: 413 | 507; message: string; code?: "too_many_fields" } | null;
   /** Set when a text field was larger than its cap. */
   textTooLarge: boolean;
   /** More than one file was sent in `file` (all were deleted). */
@@ -38,6 +38,19 @@ export interface UploadForm {
   malformed: boolean;
   /** Deletes the stored file (call whenever it is not handed over to a job or a load). */
   discard(): Promise<void>;
+}
+
+/** How many text fields and parts an upload form may have (busboy's limits; a real form has a dozen). */
+export const MAX_FORM_FIELDS = 1000;
+export const MAX_FORM_PARTS = 1100;
+
+/**
+ * The words of a form past busboy's count limits (issue #49: 5,001 `at` fields were answered "attach a CSV file",
+ * the file part having been dropped past the parts limit): the limit is named, whatever else the form held.
+ */
+export function tooManyFieldsMessage(kind: "fields" | "parts" | "files", limit: number): string {
+  const what = kind === "fields" ? "text fields" : kind === "files" ? "files" : "parts (fields and files together)";
+  return `The form has too many ${what}: the limit is ${limit.toLocaleString("en-US")}. Nothing was read past it, so nothing was stored; send each field once.`;
 }
 
 /** The refusal of a file past the cap (`limit`), or none. */
@@ -110,11 +123,19 @@ export async function readUploadForm(
     parser = busboy({
       headers: Object.fromEntries(request.headers),
       defParamCharset: "utf8",
-      limits: { fieldSize: maxTextBytes + 1, fields: 1000, parts: 1100, headerPairs: 100 },
+      limits: { fieldSize: maxTextBytes + 1, fields: MAX_FORM_FIELDS, parts: MAX_FORM_PARTS, headerPairs: 100 },
     });
   } catch {
     return emptyForm({ malformed: true });
   }
+
+  // busboy drops what comes past a count limit and says so once: the first limit reached is the form's refusal
+  let countLimit: UploadForm["refusal"] = null;
+  const overCount = (kind: "fields" | "parts", limit: number) => () => {
+    countLimit ??= { status: 413, code: "too_many_fields", message: tooManyFieldsMessage(kind, limit) };
+  };
+  parser.on("fieldsLimit", overCount("fields", MAX_FORM_FIELDS));
+  parser.on("partsLimit", overCount("parts", MAX_FORM_PARTS));
 
   const done = new Promise<void>((resolve, reject) => {
     parser.on("field", (name, value, info) => {
@@ -156,6 +177,10 @@ export async function readUploadForm(
     await discard();
     if (isClientError(e)) return emptyForm({ malformed: true });
     throw e;
+  }
+  if (countLimit) {
+    await discard();
+    return emptyForm({ fields, refusal: countLimit });
   }
   if (stored.length > 1) {
     await discard();

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +8,17 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "uploads-test-"));
 process.env.DATA_DIR = dataDir;
 
 import { readUploadForm } from "./upload-form.server";
-import { cleanOriginalName, getUpload, saveTypedNumbers, sweepStaleUploads, UploadTooLargeError } from "./upload-store.server";
+import {
+  cleanOriginalName,
+  cleanPartialUploads,
+  getUpload,
+  PART_QUIET_MS,
+  saveTypedNumbers,
+  storeUploadStream,
+  sweepStaleUploads,
+  uploadsRoot,
+  UploadTooLargeError,
+} from "./upload-store.server";
 
 const userA = "11111111-1111-4111-8111-111111111111";
 const userB = "22222222-2222-4222-8222-222222222222";
@@ -150,5 +161,66 @@ describe("a workbook's decoded sheets beside its upload (issue #26)", () => {
     // (the busy upload of the test above is still old and still in use)
     expect(await sweepStaleUploads(async (paths) => new Set(paths.filter((p) => !p.includes(user))))).toEqual([gone.path]);
     expect([fs.existsSync(goneSheet), fs.existsSync(orphan), fs.existsSync(keptSheet)]).toEqual([false, false, true]);
+  });
+});
+
+describe("partial uploads (.part) left by a stopped process (issue #49)", () => {
+  const user = "44444444-4444-4444-8444-444444444444";
+  const dir = () => path.join(uploadsRoot(), user);
+  const host = os.hostname().replace(/[^A-Za-z0-9.-]/g, "_");
+  const write = (name: string, ageMs = 0) => {
+    fs.mkdirSync(dir(), { recursive: true });
+    const p = path.join(dir(), name);
+    fs.writeFileSync(p, "half of 300 MB");
+    const t = new Date(Date.now() - ageMs);
+    fs.utimesSync(p, t, t);
+    return p;
+  };
+  /** A pid no process has: a child that has exited. */
+  const deadPid = () => {
+    const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+    return Number(r.stdout.toString());
+  };
+
+  it("the one process of an embedded DATA_DIR removes every .part at start, however fresh", async () => {
+    const untagged = write("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.csv.part");
+    const ours = write(`bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.csv.${host}~${process.pid}.part`);
+    const decode = write(`cccccccccccccccccccccccccccccccc.csv.Sheet1.decoded.${process.pid}-0a1b2c3d.part`);
+    const kept = await saveTypedNumbers(user, ["2025552109"]);
+    const removed = await cleanPartialUploads({ atStart: true, shared: false });
+    expect(removed.sort()).toEqual([untagged, ours, decode].sort());
+    for (const p of [untagged, ours, decode]) expect(fs.existsSync(p)).toBe(false);
+    expect(await getUpload(user, kept.id)).toBeDefined();
+  });
+
+  it("a shared DATA_DIR at start: this host's dead writers' and this pid's go; a live writer's and fresh untagged ones stay until quiet", async () => {
+    const dead = write(`dddddddddddddddddddddddddddddddd.csv.${host}~${deadPid()}.part`);
+    const ownPid = write(`eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.csv.${host}~${process.pid}.part`);
+    const live = write(`ffffffffffffffffffffffffffffffff.csv.${host}~${process.ppid}.part`);
+    const otherHost = write("11111111111111111111111111111111.csv.other-host~4242.part");
+    const untaggedFresh = write("22222222222222222222222222222222.csv.part");
+    const untaggedQuiet = write("33333333333333333333333333333333.csv.part", PART_QUIET_MS + 60_000);
+    const removed = await cleanPartialUploads({ atStart: true, shared: true });
+    expect(removed.sort()).toEqual([dead, ownPid, untaggedQuiet].sort());
+    for (const p of [live, otherHost, untaggedFresh]) expect(fs.existsSync(p)).toBe(true);
+    // while running (the hourly sweep), this process's own .part is being written: it stays
+    const writing = write(`44444444444444444444444444444444.csv.${host}~${process.pid}.part`);
+    expect(await cleanPartialUploads({ atStart: false, shared: true })).toEqual([]);
+    expect(fs.existsSync(writing)).toBe(true);
+    for (const p of [live, otherHost, untaggedFresh, writing]) fs.rmSync(p);
+  });
+
+  it("an upload streams into a .part named by its writer, renamed into place when complete", async () => {
+    let seen: string[] = [];
+    async function* slow() {
+      yield Buffer.from("Number\n");
+      const mine = () => fs.readdirSync(dir()).filter((n) => n.includes(`~${process.pid}.`));
+      for (let i = 0; i < 100 && !mine().length; i++) await new Promise((r) => setTimeout(r, 10)); // the stream opens its file
+      seen = fs.readdirSync(dir()).filter((n) => n.endsWith(".part") && !/^[0-9a-f]{32}\.csv\.part$/.test(n) && n.includes(`~${process.pid}.`));
+      yield Buffer.from("2025552110\n");
+    }
+    const u = await storeUploadStream(user, "a.csv", slow());
+    expect(seen).toEqual([`${u!.id}.csv.${host}~${process.pid}.part`]);
+    expect(fs.readdirSync(dir()).filter((n) => n.startsWith(u!.id))).toEqual([`${u!.id}.csv`, `${u!.id}.json`]);
   });
 });

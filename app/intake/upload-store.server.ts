@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { env } from "~/utils/env.server";
 import { formatBytes } from "~/utils/format";
@@ -106,7 +107,7 @@ export async function storeUploadStream(
   await fsp.mkdir(dir, { recursive: true });
   const id = newId();
   const finalPath = path.join(dir, `${id}.csv`);
-  const partPath = `${finalPath}.part`;
+  const partPath = `${finalPath}.${WRITER_TAG}.part`;
   const out = fs.createWriteStream(partPath, { flags: "wx" });
   const failed = new Promise<never>((_, reject) => out.once("error", reject));
   let writeError: unknown = null;
@@ -269,11 +270,70 @@ export async function pruneStagedUploads(userId: string): Promise<void> {
   for (const s of staged.slice(MAX_STAGED_PER_USER)) await deleteUpload({ id: s.id, path: path.join(dir, `${s.id}.csv`) });
 }
 
+/**
+ * Who writes an upload's `.part`: this host and process (`<id>.csv.<host>~<pid>.part`), so a later start can tell
+ * a dead writer's leftover from a live one's file on a DATA_DIR other processes share (decision 175).
+ */
+const WRITER_TAG = `${os.hostname().replace(/[^A-Za-z0-9.-]/g, "_")}~${process.pid}`;
+const TAGGED_PART = /^[0-9a-f]+\.csv\.([A-Za-z0-9._-]+)~(\d+)\.part$/;
+
+/** A `.part` no live writer touched for this long is a leftover whoever wrote it (Node ends a request after 5 min). */
+export const PART_QUIET_MS = 10 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Deletes `.part` files of the upload store that no live writer is writing (issue #49: a 300 MB `.part` left by a
+ * SIGTERM stayed for a day). `atStart`: this process writes none yet, so its own pid's are leftovers (a pid
+ * reused after a restart). `shared`: other processes may write in this DATA_DIR (services mode; in embedded
+ * mode PGlite's lock makes this process the only one, and every `.part` found at start is a leftover):
+ * - written by this host: kept only while that process lives (and is not this one at start);
+ * - anything else (another host's, one of an older version without a tag, the engine's workbook decodes): kept
+ *   until untouched for `quietMs` (a live writer changes its mtime with every chunk).
+ * Returns the paths removed.
+ */
+export async function cleanPartialUploads(opts: { atStart: boolean; shared: boolean; now?: number; quietMs?: number }): Promise<string[]> {
+  const root = uploadsRoot();
+  const now = opts.now ?? Date.now();
+  const quietMs = opts.quietMs ?? PART_QUIET_MS;
+  const host = WRITER_TAG.slice(0, WRITER_TAG.lastIndexOf("~"));
+  const removed: string[] = [];
+  const users = (await fsp.readdir(root).catch(() => [] as string[])).filter((u) => UUID_RE.test(u));
+  for (const user of users) {
+    const dir = path.join(root, user);
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+      if (!name.endsWith(".part")) continue;
+      const full = path.join(dir, name);
+      let leftover: boolean;
+      const tag = TAGGED_PART.exec(name);
+      if (opts.atStart && !opts.shared) leftover = true;
+      else if (tag && tag[1] === host) {
+        const pid = Number(tag[2]);
+        leftover = pid === process.pid ? opts.atStart : !processAlive(pid);
+      } else {
+        const st = await fsp.stat(full).catch(() => null);
+        leftover = st !== null && now - st.mtimeMs >= quietMs;
+      }
+      if (!leftover) continue;
+      await fsp.rm(full, { force: true });
+      removed.push(full);
+    }
+  }
+  return removed;
+}
+
 /** Uploads are kept this long (going back and forth in the wizard, a staged file waiting for its form). */
 export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deletes every user's uploads older than `ttlMs` (and `.part` leftovers of crashed uploads), except files a
+ * Deletes every user's uploads older than `ttlMs` (and `.part` leftovers no live writer has, cleanPartialUploads), except files a
  * queued or running job or load still reads: `inUse(paths)` answers which of the paths are still needed.
  * Returns the paths removed. Run hourly by the housekeeping (app/intake/sweep.server.ts).
  */
@@ -283,8 +343,10 @@ export async function sweepStaleUploads(
 ): Promise<string[]> {
   const root = uploadsRoot();
   const cutoff = (opts.now ?? new Date()).getTime() - (opts.ttlMs ?? UPLOAD_TTL_MS);
-  const users = (await fsp.readdir(root).catch(() => [] as string[])).filter((u) => UUID_RE.test(u));
+  // `.part` files go by their writer, not by the day (cleanPartialUploads)
+  await cleanPartialUploads({ atStart: false, shared: true, now: (opts.now ?? new Date()).getTime() });
   const removed: string[] = [];
+  const users = (await fsp.readdir(root).catch(() => [] as string[])).filter((u) => UUID_RE.test(u));
   for (const user of users) {
     const dir = path.join(root, user);
     const stale: string[] = [];
@@ -292,7 +354,7 @@ export async function sweepStaleUploads(
       const full = path.join(dir, name);
       const st = await fsp.stat(full).catch(() => null);
       if (!st || st.mtimeMs >= cutoff) continue;
-      if (name.endsWith(".part")) await fsp.rm(full, { force: true });
+      if (name.endsWith(".part")) continue;
       else if (name.endsWith(".csv") && UPLOAD_ID_RE.test(name.slice(0, -4))) stale.push(full);
       else if (name.endsWith(".json") && !fs.existsSync(full.slice(0, -5) + ".csv")) await fsp.rm(full, { force: true });
       else if (name.endsWith(".decoded") && !fs.existsSync(full.replace(/\.csv\..*$/, ".csv"))) await fsp.rm(full, { force: true });

@@ -14,6 +14,7 @@ import {
   readGauges,
   databaseChecks,
   runChecks,
+  sharedReadiness,
   type Readiness,
   type LogContext,
 } from "scrub-service";
@@ -40,6 +41,9 @@ export async function webReadiness(): Promise<Readiness> {
   // In-process the engine asks the same database too: one key each.
   return { status: own.status === "ready" && engine.status === "ready" ? "ready" : "not ready", checks: { ...own.checks, ...engine.checks } };
 }
+
+/** What /readyz and dpt_ready answer: the checks at most once a second, shared by everyone asking (issue #49). */
+export const cachedWebReadiness = sharedReadiness(webReadiness);
 
 type RemixRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean };
 
@@ -80,7 +84,7 @@ export function requestMiddleware(o: { routes: Record<string, RemixRoute>; trust
   return (req: http.IncomingMessage & { originalUrl?: string }, res: http.ServerResponse & { locals?: Record<string, unknown> }, next: Next) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (OPS_PATHS.has(pathname)) {
-      serveOps(req, res, { ready: webReadiness, stopping: () => stopping }).then(
+      serveOps(req, res, { ready: cachedWebReadiness, stopping: () => stopping }).then(
         (served) => void (served || next()),
         (e) => next(e),
       );
@@ -105,5 +109,5 @@ export function requestMiddleware(o: { routes: Record<string, RemixRoute>; trust
 /** The queue and list-age gauges read the app's database at scrape time. */
 export function startMetrics(): void {
   metrics().setGaugeSource(async () => readGauges(await getDb()));
-  metrics().setReadinessSource(async () => !stopping && (await webReadiness()).status === "ready");
+  metrics().setReadinessSource(async () => !stopping && (await cachedWebReadiness()).status === "ready");
 }

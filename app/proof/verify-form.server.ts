@@ -7,6 +7,7 @@ import type { Database } from "../../db/schema";
 import { verifyCertificate, type FileDigests, type Verification } from "scrub-service";
 import { keyMap, publishedKeys } from "~/models/certificate.server";
 import { VERIFY_FILE_FIELDS, type VerifyFileField } from "./verify-fields";
+import { tooManyFieldsMessage } from "~/intake/upload-form.server";
 import { takeBudget, takeRateLimit } from "~/utils/throttle.server";
 /** A certificate is a few KB; anything larger is not one. */
 export const MAX_CERTIFICATE_BYTES = 1024 * 1024;
@@ -34,6 +35,9 @@ export interface VerifyForm {
 const isHex64 = (v: string) => /^[0-9a-f]{64}$/.test(v);
 const sizeLabel = (n: number) => (n >= 1024 * 1024 ? `${Math.floor(n / 1024 / 1024)} MB` : `${Math.ceil(n / 1024)} KB`);
 
+/** The /verify form's count limits (a certificate, four files and their digests fit well inside). */
+export const VERIFY_FORM_LIMITS = { fields: 20, parts: 30, files: 5 } as const;
+
 /**
  * Reads the /verify form, streamed: the certificate kept (≤ 1 MiB), each other file hashed as it arrives and
  * never stored (at most `maxBytes` for all files together), or its SHA-256 taken from a `<field>Sha256` text field.
@@ -45,10 +49,15 @@ export async function readVerifyForm(request: Request, maxBytes: number): Promis
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: Object.fromEntries(request.headers), limits: { fieldSize: 1024, fields: 20, parts: 30, files: 5 } });
+    parser = busboy({ headers: Object.fromEntries(request.headers), limits: { fieldSize: 1024, ...VERIFY_FORM_LIMITS } });
   } catch {
     return { ...form, error: "The form could not be read." };
   }
+  // past a count limit busboy drops the rest: the form is refused naming the limit, not read as if it were whole
+  let countLimit: string | null = null;
+  parser.on("fieldsLimit", () => (countLimit ??= tooManyFieldsMessage("fields", VERIFY_FORM_LIMITS.fields)));
+  parser.on("partsLimit", () => (countLimit ??= tooManyFieldsMessage("parts", VERIFY_FORM_LIMITS.parts)));
+  parser.on("filesLimit", () => (countLimit ??= tooManyFieldsMessage("files", VERIFY_FORM_LIMITS.files)));
   const cert: Buffer[] = [];
   let certBytes = 0;
   let hashedInAll = 0;
@@ -103,6 +112,7 @@ export async function readVerifyForm(request: Request, maxBytes: number): Promis
   } catch {
     return { ...form, error: "The form could not be read." };
   }
+  if (countLimit) return { ...form, error: countLimit };
   if (certBytes > MAX_CERTIFICATE_BYTES) return { ...form, error: "That file is too large to be a scrub certificate." };
   if (certBytes === 0) return { ...form, error: "Choose the certificate file (certificate.json)." };
   return { ...form, certificateText: Buffer.concat(cert).toString("utf8") };

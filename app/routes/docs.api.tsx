@@ -23,6 +23,7 @@ const errors: [number, string, string][] = [
   [405, "method_not_allowed", "The method is not supported here; see the Allow header."],
   [409, "result_not_ready", "The job has not finished; poll it first."],
   [413, "payload_too_large", "The upload is larger than the server's limit."],
+  [413, "too_many_fields", "The multipart form has more than 1,000 text fields or 1,100 parts; the message names the limit."],
   [415, "unsupported_media_type", "Send multipart/form-data or application/json."],
   [422, "validation_failed", "A field is missing or invalid; details lists each field."],
   [429, "rate_limited", "More than 1000 requests this hour; wait Retry-After seconds."],

@@ -9,6 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import { countRecords, previewCsv } from "./pipeline/read";
 import { ListStoreError } from "./lists/store";
+import { LookupBusyError } from "./lists/lookup";
 import path from "node:path";
 import { isoDay } from "./lists/registry-date";
 import type { PublishedKey } from "./certificate/keys";
@@ -59,7 +60,7 @@ function requester(o: HttpClientOptions) {
               data = { error: text };
             }
             if ((res.statusCode ?? 500) >= 400) {
-              reject(Object.assign(new Error(data.error ?? `scrub service answered ${res.statusCode}`), { status: res.statusCode }));
+              reject(Object.assign(new Error(data.error ?? `scrub service answered ${res.statusCode}`), { status: res.statusCode, body: data }));
             } else resolve(data as T);
           });
           res.on("error", reject);
@@ -128,7 +129,9 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
         return await call<LookupAnswer>("POST", "/v1/lookup", input);
       } catch (e) {
         // The service's store could not serve a list (503), or the service did not answer: fail closed.
-        const status = (e as { status?: number }).status;
+        const { status, body } = e as { status?: number; body?: { reason?: string; lateMs?: number; limitMs?: number } };
+        // the service's event loop was late, not its store (issue #49): the same "busy" as in process
+        if (status === 503 && body?.reason === "busy") throw new LookupBusyError(Number(body.lateMs) || 0, Number(body.limitMs) || 0);
         if (status === undefined || status === 503) throw new ListStoreError(`The scrub service could not look the numbers up: ${(e as Error).message}`);
         throw e;
       }

@@ -16,6 +16,7 @@
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
 import { OPS_PATHS, requestIdFrom, serveOps } from "./ops/endpoints";
+import { sharedReadiness } from "./ops/readiness";
 import { log, withLogContext } from "./ops/log";
 import { metrics, statusClass } from "./ops/metrics";
 import crypto from "node:crypto";
@@ -32,7 +33,7 @@ import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { operatorAccountId } from "./operator-account";
-import { checkLookupInput } from "./lists/lookup";
+import { checkLookupInput, LookupBusyError } from "./lists/lookup";
 import { ListStoreError } from "./lists/store";
 import { parseRegistryDate } from "./lists/registry-date";
 import { createExemptionList, ExemptionInputError, loadExemptions } from "./exemptions";
@@ -56,6 +57,8 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** More fields of the error body (the lookup's busy 503 says why and how late). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -137,12 +140,13 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
     const list = await db.selectFrom("lists").select("kind").where("id", "=", listId).executeTakeFirst();
     if (!takesRegistryDate(list?.kind ?? "")) throw new HttpError(400, "registryDate applies to the DNC list and the state lists only.");
   };
+  const ready = sharedReadiness(() => service.ready());
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       const url = new URL(req.url ?? "/", "http://scrub");
       const parts = url.pathname.split("/").filter(Boolean);
       const q = url.searchParams;
-      if (await serveOps(req, res, { ready: () => service.ready(), stopping: () => o.stopping?.() ?? false })) return;
+      if (await serveOps(req, res, { ready, stopping: () => o.stopping?.() ?? false })) return;
       if (!o.local) {
         if (!o.token || !tokenOk(req.headers.authorization, o.token)) throw new HttpError(401, "Unauthorized.");
       }
@@ -277,7 +281,9 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           const answer: LookupAnswer = await service.lookup(input);
           return sendText(res, 200, JSON.stringify(answer)); // numbers only: no bigint to convert, no replacer per value
         } catch (e) {
-          if (e instanceof ListStoreError) throw new HttpError(503, e.message);
+          if (e instanceof ListStoreError) throw new HttpError(503, e.message, { reason: "store" });
+          // this process's event loop, not the store, ran the deadline out: the client answers "busy", not "store"
+          if (e instanceof LookupBusyError) throw new HttpError(503, e.message, { reason: "busy", lateMs: e.lateMs, limitMs: e.limitMs });
           throw e;
         }
       }
@@ -308,7 +314,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         res.destroy();
         return;
       }
-      if (e instanceof HttpError) return send(res, e.status, { error: e.message });
+      if (e instanceof HttpError) return send(res, e.status, { error: e.message, ...e.extra });
       // a file the decoders refuse (a zip bomb, a password-protected workbook, an unknown sheet): its own message
       if (isInputFormatError(e)) return send(res, 422, { error: e.message });
       return send(res, 500, { error: (e as Error).message });

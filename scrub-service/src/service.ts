@@ -18,7 +18,7 @@ import type { PublishedKey } from "./certificate/keys";
 import { instantApplies } from "./evaluation";
 
 export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
-export { MAX_LOOKUP_NUMBERS } from "./lists/lookup";
+export { MAX_LOOKUP_NUMBERS, LookupBusyError } from "./lists/lookup";
 export { ListStoreError } from "./lists/store";
 
 export type { SuppressionTypeName, ListLoadMode, CountOptions, DetectOptions };

@@ -81,8 +81,10 @@ describe.skipIf(unavailable)("/readyz tells a load balancer the truth", () => {
       expect(await readiness(web.url)).toEqual({ status: 200, body: { status: "ready", checks: { database: "ok", migrations: "ok", listStore: "ok" } } });
       await redis.stop();
       const started = Date.now();
-      const down = await readiness(web.url);
-      expect(Date.now() - started).toBeLessThan(10_000); // bounded (2 s a check), never a hang
+      // the answer is shared for a second (issue #49), so the outage shows within that second plus the check's bound
+      let down = await readiness(web.url);
+      while (down.status === 200 && Date.now() - started < 10_000) down = await readiness(web.url);
+      expect(Date.now() - started).toBeLessThan(10_000); // bounded (2 s a check + the cached second), never a hang
       expect(down).toEqual({ status: 503, body: { status: "not ready", checks: { database: "ok", migrations: "ok", listStore: "not answering" } } });
       expect(JSON.stringify(down.body)).not.toContain(String(redis.port)); // nothing about the deployment
       expect((await fetch(`${web.url}/healthz`)).status).toBe(200); // alive, only not ready
@@ -108,7 +110,9 @@ describe.skipIf(unavailable)("/readyz tells a load balancer the truth", () => {
     try {
       expect((await readiness(web.url)).status).toBe(200);
       await relay.cut();
-      const down = await readiness(web.url);
+      const cutAt = Date.now();
+      let down = await readiness(web.url);
+      while (down.status === 200 && Date.now() - cutAt < 10_000) down = await readiness(web.url); // the cached second
       expect(down.status).toBe(503);
       expect(down.body.status).toBe("not ready");
       expect(down.body.checks.database).toBe("not answering");
@@ -153,7 +157,9 @@ describe.skipIf(unavailable)("/readyz of a web process that uses a remote scrub 
     try {
       expect(await readiness(web.url)).toEqual({ status: 200, body: { status: "ready", checks: { database: "ok", migrations: "ok", scrubService: "ok" } } });
       expect(await scrub.stop()).toBe(0);
-      expect(await readiness(web.url)).toEqual({ status: 503, body: { status: "not ready", checks: { database: "ok", migrations: "ok", scrubService: "not answering" } } });
+      let down = await readiness(web.url);
+      for (const started = Date.now(); down.status === 200 && Date.now() - started < 10_000; ) down = await readiness(web.url); // the cached second
+      expect(down).toEqual({ status: 503, body: { status: "not ready", checks: { database: "ok", migrations: "ok", scrubService: "not answering" } } });
     } finally {
       await web.stop();
       await scrub.stop("SIGKILL");

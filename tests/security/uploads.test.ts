@@ -21,6 +21,7 @@ import { getPlanState } from "~/models/usage.server";
 import { getSession } from "~/utils/session.server";
 import { LOAD_HAND_OFF_FAILED, SCRUB_HAND_OFF_FAILED } from "~/intake/hand-off";
 import { STORAGE_FULL_MESSAGE, uploadsRoot } from "~/intake/upload-store.server";
+import { MAX_FORM_FIELDS, tooManyFieldsMessage } from "~/intake/upload-form.server";
 import { skipWithout } from "../setup/services";
 import * as purge from "~/routes/_app.purge/route";
 import * as purgeUpload from "~/routes/purge.upload";
@@ -144,6 +145,80 @@ describe("the column limit (#13 item 5) on every upload endpoint", () => {
     expect(res.status).toBe(422);
     expect(JSON.stringify(await bodyOf(res))).toContain(MESSAGE);
     expect(await db().selectFrom("scrub_jobs").select("id").where("user_id", "=", userId).execute()).toEqual([]);
+  });
+});
+
+describe("the multipart field-count limit names itself (issue #49)", () => {
+  const FIELDS = tooManyFieldsMessage("fields", MAX_FORM_FIELDS);
+  /** 5,001 `at` fields before the file, as the probe sent them; the file part lands past busboy's parts limit. */
+  function crowded(fd: FormData, fields: number) {
+    for (let i = 0; i < fields; i++) fd.append("at", "2026-11-29T10:00:00Z");
+    fd.append("file", new File([CSV], "leads.csv", { type: "text/csv" }));
+    return fd;
+  }
+  const storedFiles = (userId: string) => {
+    const dir = path.join(uploadsRoot(), userId);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => !n.endsWith(".json")) : [];
+  };
+
+  it("the API scrub endpoint: 413 too_many_fields naming the limit, never 'attach a CSV file'; no job, nothing stored", async () => {
+    const userId = await makeUser(db(), { plan: "business" });
+    const key = await makeKey(db(), userId);
+    for (const fields of [5001, 1001]) {
+      const fd = new FormData();
+      fd.set("suppression_type", "LitigationOnly");
+      const res = await scrubsApi.action({ request: apiRequest("/api/v1/scrubs", { key: key.key, form: crowded(fd, fields) }), params: {}, context: testContext });
+      expect(res.status).toBe(413);
+      const body = await bodyOf(res);
+      expect(body.error.code).toBe("too_many_fields");
+      expect(body.error.message).toBe(FIELDS);
+      expect(body.error.message).toContain("the limit is 1,000");
+      expect(JSON.stringify(body)).not.toMatch(/attach|CSV file/i);
+    }
+    expect(await db().selectFrom("scrub_jobs").select("id").where("user_id", "=", userId).execute()).toEqual([]);
+    expect(storedFiles(userId)).toEqual([]);
+    // at the limit the form is read as before
+    const fd = new FormData();
+    fd.set("suppression_type", "LitigationOnly");
+    for (let i = 0; i < MAX_FORM_FIELDS - 2; i++) fd.append("note", "x");
+    fd.append("file", new File([CSV], "leads.csv", { type: "text/csv" }));
+    expect((await scrubsApi.action({ request: apiRequest("/api/v1/scrubs", { key: key.key, form: fd }), params: {}, context: testContext })).status).toBe(202);
+  });
+
+  it("the API's container numbers endpoint says the same", async () => {
+    const userId = await makeUser(db(), { plan: "business" });
+    const key = await makeKey(db(), userId);
+    const container = await makeContainer(db(), userId, "Crowded");
+    const res = await numbersApi.action({
+      request: apiRequest(`/api/v1/containers/${container}/numbers`, { key: key.key, form: crowded(new FormData(), 5001) }),
+      params: { id: String(container) },
+      context: testContext,
+    });
+    expect(res.status).toBe(413);
+    expect((await bodyOf(res)).error).toMatchObject({ code: "too_many_fields", message: FIELDS });
+  });
+
+  it("the web upload forms (the wizard with and without JavaScript, the list dialogs' staging) answer with the limit", async () => {
+    const u = await signedIn();
+    const crowdedForm = (pathname: string, fields: Record<string, string>) => {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+      return new Request(`http://localhost${pathname}`, { method: "POST", body: crowded(fd, 5001), headers: { Cookie: u.cookie } });
+    };
+    const withJs = (await purgeUpload.action({ request: crowdedForm("/purge/upload", { mode: "csv" }), params: {}, context: testContext })) as Response;
+    expect(withJs.status).toBe(413);
+    expect(JSON.stringify(await withJs.json())).toContain(FIELDS);
+    const noJs = await callRoute(purge.action, crowdedForm("/purge", { intent: "upload", mode: "csv" }));
+    expect(statusOf(noJs)).toBe(413);
+    expect(JSON.stringify(noJs)).toContain(FIELDS);
+    expect(JSON.stringify(noJs)).not.toMatch(/attach a CSV/i);
+    const staged = (await listUploads.action({ request: crowdedForm("/resources/list-uploads", {}), params: {}, context: testContext })) as Response;
+    expect(staged.status).toBe(413);
+    expect(await staged.json()).toEqual({ error: FIELDS });
+    const dialog = await callRoute(containers.action, crowdedForm("/containers", { intent: "add-numbers", method: "csv" }));
+    expect(statusOf(dialog)).toBe(413);
+    expect(JSON.stringify(dialog)).toContain(FIELDS);
+    expect(storedFiles(u.id)).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../setup/db";
-import { readVerifyForm, verifyUpload, VERIFY_HASH_BUDGET_SPENT, VERIFY_LIMITS, VERIFY_RATE_LIMITED } from "~/proof/verify-form.server";
+import { readVerifyForm, verifyUpload, VERIFY_FORM_LIMITS, VERIFY_HASH_BUDGET_SPENT, VERIFY_LIMITS, VERIFY_RATE_LIMITED } from "~/proof/verify-form.server";
+import { tooManyFieldsMessage } from "~/intake/upload-form.server";
 
 /*
  * Anonymous /verify (issue #26 item 6): it hashed up to 4 × 500 MiB per request with no limit. Now each address
@@ -62,5 +63,16 @@ describe("/verify limits per client", () => {
     // two files of 600 KiB each pass one by one, not together
     const two = await readVerifyForm(await withLength(form({ input: half, good: half })), 1024 * 1024);
     expect(two.error).toBe("The files are larger than 1 MB together: check them with npm run verify, or with JavaScript on (hashed in your browser).");
+  });
+});
+
+describe("/verify's field-count limit names itself (issue #49)", () => {
+  it("a form with more than 20 fields is refused with the limit, not read as if it were whole", async () => {
+    const fd = new FormData();
+    for (let i = 0; i < 5001; i++) fd.append("at", "x");
+    fd.append("certificate", new Blob(["{}"]), "certificate.json");
+    const out = await readVerifyForm(new Request("http://localhost/verify", { method: "POST", body: fd }), 1024 * 1024);
+    expect(out.error).toBe(tooManyFieldsMessage("fields", VERIFY_FORM_LIMITS.fields));
+    expect(out.error).toContain("the limit is 20");
   });
 });

@@ -35,8 +35,9 @@ function json(res: http.ServerResponse, status: number, body: unknown) {
 }
 
 /**
- * Answers an operator path; false when the path is not one. `ready` runs the checks; `stopping` turns
- * readiness to 503 as soon as shutdown begins.
+ * Answers an operator path; false when the path is not one. `ready` runs the checks (callers pass them through
+ * `sharedReadiness`: at most one run a second, however many ask); `stopping` turns readiness to 503 as soon as
+ * shutdown begins, asked before and after the checks, never cached.
  */
 export async function serveOps(
   req: http.IncomingMessage,
@@ -52,7 +53,9 @@ export async function serveOps(
       json(res, 503, { status: "not ready", checks: { process: "shutting down" } });
     } else {
       const r = await o.ready();
-      json(res, r.status === "ready" ? 200 : 503, r);
+      // A shared or cached answer may predate a SIGTERM that came while it was awaited: draining wins.
+      if (o.stopping()) json(res, 503, { status: "not ready", checks: { process: "shutting down" } });
+      else json(res, r.status === "ready" ? 200 : 503, r);
     }
   } else if (!metricsAllowed(req.socket.remoteAddress, req.headers.authorization)) {
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });

@@ -26,6 +26,10 @@ export interface Metrics {
   listMaxAge: client.Gauge<"list">;
   listStoreErrors: client.Counter<string>;
   lookupDuration: client.Histogram<string>;
+  /** Lookups answered 503, by why: `store` (the list store did not answer or its copy is stale), `busy` (this process's or the scrub service's event loop ran the deadline out), `error` (anything else). */
+  lookupUnavailable: client.Counter<"reason">;
+  /** Readiness checks actually run (sharedReadiness: at most about one a second, however many ask /readyz). */
+  readinessChecks: client.Counter<string>;
   webhookDeliveries: client.Counter<"outcome">;
   ready: client.Gauge<string>;
   /** Where the queue and list-age gauges read their values at scrape time (the database). */
@@ -103,6 +107,17 @@ function create(): Metrics {
       },
     }),
     listStoreErrors: new client.Counter({ name: "dpt_list_store_errors_total", help: "List store (Redis) errors met by scrubs, loads and lookups", registers: [registry] }),
+    readinessChecks: new client.Counter({
+      name: "dpt_readiness_checks_total",
+      help: "Readiness checks run (database, migrations, list store, scrub service); /readyz shares one a second",
+      registers: [registry],
+    }),
+    lookupUnavailable: new client.Counter({
+      name: "dpt_lookup_unavailable_total",
+      help: "Live lookups answered 503, by reason: store (the list store was late or stale), busy (an event loop was late), error",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
     lookupDuration: new client.Histogram({
       name: "dpt_lookup_duration_seconds",
       help: "Live lookup (POST /api/v1/lookup) answer time",

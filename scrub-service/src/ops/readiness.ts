@@ -7,6 +7,7 @@ import { sql, type Kysely } from "kysely";
 import { pendingMigrations } from "../../../db/client";
 import type { Database } from "../../../db/schema";
 import { errorFields, log } from "./log";
+import { metrics } from "./metrics";
 
 export type CheckResult = "ok" | string;
 export interface Readiness {
@@ -58,4 +59,37 @@ export async function runChecks(checks: Record<string, Check>): Promise<Readines
   const out: Record<string, CheckResult> = {};
   names.forEach((n, i) => (out[n] = results[i]));
   return { status: results.every((r) => r === "ok") ? "ready" : "not ready", checks: out };
+}
+
+/** How long one readiness answer serves every /readyz request and dpt_ready scrape (READINESS_CACHE_MS, default 1 s). */
+export function readinessCacheMs(): number {
+  const n = Number(process.env.READINESS_CACHE_MS ?? 1000);
+  return Number.isFinite(n) && n >= 0 ? n : 1000;
+}
+
+/**
+ * The checks run at most once per `ttlMs` however many ask (issue #49: 800 anonymous /readyz a second, each a
+ * database query and a store ping, slowed everyone's pages): requests arriving while a check runs share it
+ * (single flight), and its answer serves every request for `ttlMs` after it finished. A failure is cached as
+ * briefly as a success, so an outage shows within `ttlMs` and a recovery too. Shutdown is not a check: callers
+ * ask `stopping` before (and after) this, so the draining 503 is never hidden by a cached "ready".
+ */
+export function sharedReadiness(check: () => Promise<Readiness>, o: { ttlMs?: number; now?: () => number } = {}): () => Promise<Readiness> {
+  const now = o.now ?? (() => performance.now());
+  // The answer of the last check (a rejection too: a throwing check is not re-run per request), and when it settled.
+  let last: { answer: Promise<Readiness>; settledAt: number | null } | null = null;
+  return () => {
+    const ttl = o.ttlMs ?? readinessCacheMs();
+    if (last && (last.settledAt === null || now() - last.settledAt < ttl)) return last.answer;
+    const entry: { answer: Promise<Readiness>; settledAt: number | null } = {
+      answer: Promise.resolve().then(() => (metrics().readinessChecks.inc(), check())),
+      settledAt: null,
+    };
+    entry.answer.then(
+      () => void (entry.settledAt = now()),
+      () => void (entry.settledAt = now()),
+    );
+    last = entry;
+    return entry.answer;
+  };
 }

@@ -11,4 +11,4 @@ export { ListManager } from "../lists/manager";
 export { EmbeddedListStore } from "../lists/embedded-store";
 export { OLD_LAYOUT_NOTE, RedisListStore } from "../lists/redis-store";
 export { readListNumbers } from "../lists/pg-bulk";
-export { lookupTimeoutMs } from "../lists/lookup";
+export { lookupTimeoutMs, withLookupDeadline, loopBlameMs } from "../lists/lookup";
