@@ -7,8 +7,10 @@
  *   npm run bench:hostile                 BENCH_DIR=/tmp/bench-hostile   BENCH_SST_STRINGS=30000000
  *   BENCH_SERVED=1 npm run bench:hostile  the same files through the production server while another customer's
  *                                         requests are timed (scripts/bench/hostile-served.ts)
+ *   BENCH_ONLY=exemptions                 only the exemption files (issue #49): 64 MB of one-cell lines, a 30 MB cell,
+ *                                         five valid 1,000,000-row lists at once (served: new lists through the API)
  *
- * Cases: a 10 GiB gzip bomb of identical rows (~10 MB), a gzip of 20M distinct rows (not a bomb by ratio: the
+ * Cases: exemption files (above), a 10 GiB gzip bomb of identical rows (~10 MB), a gzip of 20M distinct rows (not a bomb by ratio: the
  * plan count decides), the workbook with a cell at column ZZZZZZ, the workbook of 30M shared strings (~80 MB,
  * as declared and with no declared count), and three of them at once in one process. Prints figures only.
  */
@@ -25,7 +27,7 @@ const DIR = path.resolve(process.env.BENCH_DIR ?? "/tmp/bench-hostile");
 const SST_STRINGS = Number(process.env.BENCH_SST_STRINGS ?? 30_000_000);
 const DISTINCT_ROWS = Number(process.env.BENCH_DISTINCT_ROWS ?? 20_000_000);
 
-type Case = { name: string; files: string[] };
+type Case = { name: string; files: string[]; as?: "scrub" | "exemptions" };
 
 /** A zip written member by member, each deflated in pieces to a temporary file first (a member too large for memory). */
 function writeZipStreamed(file: string, members: { name: string; data: Buffer | (() => Iterable<Buffer>) }[]): void {
@@ -169,7 +171,26 @@ async function generate(): Promise<Case[]> {
   );
   const sstDeclared = made(f(`sst-${SST_STRINGS}-declared.xlsx`), () => writeSstWorkbook(f(`sst-${SST_STRINGS}-declared.xlsx`), SST_STRINGS, true));
   const sstSilent = made(f(`sst-${SST_STRINGS}.xlsx`), () => writeSstWorkbook(f(`sst-${SST_STRINGS}.xlsx`), SST_STRINGS, false));
+  // exemption files (issue #49): one-cell lines, one 30 MB cell, and five valid lists of the documented maximum
+  const ones = made(f("exemptions-ones-64mb.csv"), () => fs.writeFileSync(f("exemptions-ones-64mb.csv"), Buffer.alloc(64 * 1024 * 1024, "1\n")));
+  const cell = made(f("exemptions-cell-30mb.csv"), () => fs.writeFileSync(f("exemptions-cell-30mb.csv"), Buffer.concat([Buffer.from("2125552345,purchase,"), Buffer.alloc(30 * 1024 * 1024, "7")])));
+  const valid = [201, 305, 415, 512, 646].map((area) =>
+    made(f(`exemptions-1m-${area}.csv`), () => {
+      const rows: string[] = ["phone,basis,date"];
+      // exchanges 220–299 and 320–339: no N11 service code among them
+      const number = (i: number) => area * 1e7 + (i < 800_000 ? 2_200_000 + i : 3_200_000 + (i - 800_000));
+      for (let i = 0; i < 1_000_000; i++) rows.push(`${number(i)},${["purchase", "inquiry", "consent"][i % 3]},2026-0${1 + (i % 9)}-1${i % 10}`);
+      fs.writeFileSync(f(`exemptions-1m-${area}.csv`), rows.join("\n") + "\n");
+    }),
+  );
+  const exemptionCases: Case[] = [
+    { name: "exemption file, 64 MB of one-cell lines", files: [ones], as: "exemptions" },
+    { name: "exemption file, one 30 MB cell", files: [cell], as: "exemptions" },
+    { name: "five valid 1,000,000-row exemption lists at once", files: valid, as: "exemptions" },
+  ];
+  if (process.env.BENCH_ONLY === "exemptions") return exemptionCases;
   return [
+    ...exemptionCases,
     { name: "gzip bomb 10 GiB, identical rows", files: [bomb] },
     { name: `gzip of ${DISTINCT_ROWS.toLocaleString("en-US")} distinct rows`, files: [distinct] },
     { name: "workbook, a cell at ZZZZZZ", files: [zzz] },
@@ -181,8 +202,9 @@ async function generate(): Promise<Case[]> {
 }
 
 /** In the child: preview, plan count and full read of each file (all files at once), with the stall and peak RSS. */
-async function child(files: string[]): Promise<void> {
+async function child(files: string[], as: string): Promise<void> {
   const { previewCsv, countRecords, BatchReader } = await import("scrub-service/reader");
+  const { readExemptionRows } = await import("scrub-service");
   let stall = 0;
   let last = performance.now();
   const tick = setInterval(() => {
@@ -195,6 +217,7 @@ async function child(files: string[]): Promise<void> {
     const copy = path.join(os.tmpdir(), `bench-hostile-${process.pid}-${Math.random().toString(36).slice(2)}${path.extname(file)}`);
     fs.copyFileSync(file, copy); // a fresh upload each time: no decode cached from an earlier case
     try {
+      if (as === "exemptions") return `read: ${(await readExemptionRows({ path: copy })).numbers.length.toLocaleString("en-US")} exemption rows`;
       await previewCsv(copy);
       const rows = await countRecords(copy, { dataRows: true });
       const reader = new BatchReader(copy, 4 * 1024 * 1024);
@@ -215,7 +238,7 @@ async function child(files: string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === "--child") return child(process.argv.slice(3));
+  if (process.argv[2] === "--child") return child(process.argv.slice(4), process.argv[3]);
   if (process.argv[2] === "--served-setup") return setupAccounts();
   const cases = await generate();
   if (process.env.BENCH_SERVED === "1") {
@@ -224,7 +247,7 @@ async function main(): Promise<void> {
   }
   console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}, ${os.cpus().length} cores, Node ${process.version}\n`);
   for (const c of cases) {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", import.meta.filename, "--child", ...c.files], {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", import.meta.filename, "--child", c.as ?? "scrub", ...c.files], {
       maxBuffer: 1 << 20,
       timeout: 30 * 60_000,
     });

@@ -21,8 +21,13 @@ const EXEMPTIONS_TEXT =
   "calendar months before it, an inquiry within 3, written consent dated before it); litigation and your container are never exempted. good.csv " +
   "gains an exemption column (\"purchase 2025-03-01, exempt until 2026-09-01\").";
 const EXEMPTION_ROWS_TEXT =
-  "Rows phone, basis (purchase, inquiry or consent) and date (YYYY-MM-DD, not in the future); one basis per number. Any bad row refuses the whole " +
-  "request with 422 and one detail per bad line (line N = rows[N-1], or the file's line).";
+  "Rows phone, basis (purchase, inquiry or consent) and date (YYYY-MM-DD, from 1900-01-01, not in the future); one basis per number. Any bad row " +
+  "refuses the whole request with 422 and one detail per bad line (line N = rows[N-1], or the file's line). JSON: up to 100,000 rows (a body up to " +
+  "10 MB). multipart `file`: up to 1,000,000 rows and 64 MB, streamed to disk and read in any format a scrub reads (CSV in UTF-8, UTF-16 with a BOM " +
+  "or Windows-1252, any delimiter, CR, LF or CRLF lines; .gz; a .zip of one file; an .xlsx sheet); a row longer than 65,536 characters stops the " +
+  "read (422 naming its line). The account's lists together hold at most its plan's exemption records (Beginner 100,000, Business 1,000,000, " +
+  "Premium 5,000,000; 422 past it, nothing loaded). Another load of the same list while one runs: 422; scrubs and lookups read the previous " +
+  "version until a load completes.";
 
 const error = (description: string) => ({
   description,

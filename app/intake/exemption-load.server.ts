@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { ExemptionInputError, loadExemptions, readExemptionRows, type ExemptionLoadResult } from "~/models/exemption.server";
+import { createExemptionList, deleteExemptionList, ExemptionInputError, loadExemptions, readExemptionRows, type ExemptionLoadResult } from "~/models/exemption.server";
 import type { ExemptionIndex } from "scrub-service";
 import { getPlanState } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
@@ -45,4 +45,29 @@ export async function submitExemptionLoad(
     details: { name: input.listName, mode: input.mode, rows: rows.numbers.length, size: result.list.size, version: result.list.version, source: input.origin },
   });
   return result;
+}
+
+/**
+ * A new list with its first rows, for every caller: created, audited and loaded, or, when the load is refused (the
+ * plan's limit), not created at all.
+ */
+export async function createExemptionListWithRows(
+  db: Kysely<Database>,
+  input: { userId: string; name: string; description?: string; rows: ExemptionIndex; origin: "web" | "api"; apiKeyId?: string },
+): Promise<ExemptionLoadResult> {
+  const list = await createExemptionList(db, { userId: input.userId, name: input.name, description: input.description });
+  try {
+    const result = await submitExemptionLoad(db, { userId: input.userId, listId: list.id, listName: list.name, mode: "replace", rows: input.rows, origin: input.origin });
+    await recordAudit(db, {
+      actorId: input.userId,
+      action: "exemptions.create",
+      targetType: "exemption_list",
+      targetId: String(list.id),
+      details: { name: list.name, source: input.origin, ...(input.apiKeyId ? { apiKeyId: input.apiKeyId } : {}) },
+    });
+    return result;
+  } catch (e) {
+    await deleteExemptionList(db, { id: list.id, userId: input.userId });
+    throw e;
+  }
 }

@@ -4,6 +4,7 @@
  */
 export {
   createExemptionList,
+  deleteExemptionList,
   ExemptionInputError,
   exemptionsOfNumbers,
   findExemptionList as getExemptionList,

@@ -4,9 +4,8 @@ import { apiHandler, json, validate } from "~/api/api.server";
 import { requireApiWork } from "~/api/work.server";
 import { exemptionErrorToApi, exemptionSourceOf, jsonObjectOf, jsonRowsSchema, serializeExemptionList } from "~/api/exemptions.server";
 import { discardBody, readApiBody, type ApiBody } from "~/intake/api-body.server";
-import { readExemptionSource, submitExemptionLoad } from "~/intake/exemption-load.server";
-import { createExemptionList, listExemptionLists } from "~/models/exemption.server";
-import { recordAudit } from "~/models/user.server";
+import { createExemptionListWithRows, readExemptionSource } from "~/intake/exemption-load.server";
+import { listExemptionLists } from "~/models/exemption.server";
 import { appUrl } from "~/utils/env.server";
 
 const fields = {
@@ -42,15 +41,13 @@ const handle = apiHandler({
       } catch (e) {
         throw exemptionErrorToApi(e, body.kind === "json" ? "rows" : "file");
       }
-      const list = await createExemptionList(api.db, { userId: api.userId, name: input.name, description: input.description });
-      await recordAudit(api.db, {
-        actorId: api.userId,
-        action: "exemptions.create",
-        targetType: "exemption_list",
-        targetId: String(list.id),
-        details: { name: list.name, source: "api", apiKeyId: api.keyId },
-      });
-      const r = await submitExemptionLoad(api.db, { userId: api.userId, listId: list.id, listName: list.name, mode: "replace", rows, origin: "api" });
+      let r;
+      try {
+        r = await createExemptionListWithRows(api.db, { userId: api.userId, name: input.name, description: input.description, rows, origin: "api", apiKeyId: api.keyId });
+      } catch (e) {
+        throw exemptionErrorToApi(e, body.kind === "json" ? "rows" : "file");
+      }
+      const list = r.list;
       return json(
         api,
         { exemption_list: serializeExemptionList(r.list) },

@@ -2,7 +2,7 @@
  * bench:hostile's served half (BENCH_SERVED=1): the production server (`node server.mjs`, embedded defaults, its
  * own data directory) takes each case's files as API scrub submissions from one customer while another customer
  * keeps asking for a page (/login, rendered by Remix) and an authenticated API answer (/api/v1/usage) every
- * 100 ms. Prints the other customer's latencies (the goal: every answer under 1 s), the server's peak RSS and what
+ * 100 ms (exemption cases: the files are new exemption lists through /api/v1/exemption-lists). Prints the other customer's latencies (the goal: every answer under 1 s), the server's peak RSS and what
  * the attacker's submissions and jobs came to. Figures only.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -20,6 +20,8 @@ const base = `http://127.0.0.1:${PORT}`;
 export interface ServedCase {
   name: string;
   files: string[];
+  /** Where the files go: API scrubs (default), or new exemption lists (issue #49). */
+  as?: "scrub" | "exemptions";
 }
 
 /** In a child with DATA_DIR set: the two customers, written to DATA_DIR/hostile-accounts.json. */
@@ -47,6 +49,16 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms: number):
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${what} did not happen within ${ms / 1000} s`);
+}
+
+/** A new exemption list of the attacker's from one file: the one-line answer. */
+async function exemptionAttack(key: string, file: string): Promise<string> {
+  const form = new FormData();
+  form.set("name", path.basename(file));
+  form.set("file", await fs.openAsBlob(file), path.basename(file));
+  const res = await fetch(`${base}/api/v1/exemption-lists`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  const body = (await res.json().catch(() => ({}))) as { exemption_list?: { size: number }; error?: { message?: string } };
+  return res.status === 201 ? `exemption list loaded: ${body.exemption_list!.size.toLocaleString("en-US")} numbers` : `${res.status}: ${(body.error?.message ?? "").slice(0, 110)}`;
 }
 
 /** The attacker's submission of one file and, when accepted, its job to the end: a one-line answer. */
@@ -111,7 +123,7 @@ export async function servedRuns(cases: ServedCase[], script: string): Promise<v
       // the neighbour's first answers compile routes and open the database: before the clock starts
       await neighbour(victim.key, new Promise((r) => setTimeout(r, 1_000)));
       const t0 = performance.now();
-      const attacks = Promise.all(c.files.map((f) => attack(attacker.key, f)));
+      const attacks = Promise.all(c.files.map((f) => (c.as === "exemptions" ? exemptionAttack : attack)(attacker.key, f)));
       const seen = neighbour(victim.key, attacks);
       const answers = await attacks;
       const { latencies, bad } = await seen;

@@ -55,6 +55,12 @@ export async function createExemptionList(db: Db, input: { userId: string; name:
   return listInfo(row as ListRow);
 }
 
+/** Deletes the user's list and its records (a new list whose first load was refused); false when it is not theirs. */
+export async function deleteExemptionList(db: Db, input: { id: number; userId: string }): Promise<boolean> {
+  const r = await db.deleteFrom("exemption_lists").where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
 /** The user's list with this id, or undefined (another user's id reads as none). */
 export async function findExemptionList(db: Db, input: { id: number; userId: string }): Promise<ExemptionListInfo | undefined> {
   const row = await db.selectFrom("exemption_lists").select(COLUMNS).where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();

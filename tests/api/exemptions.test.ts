@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import zlib from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import { apiRequest, bodyOf, fakeScrubService, installScrubService, makeKey, mak
 import * as lists from "~/routes/api.v1.exemption-lists._index";
 import * as one from "~/routes/api.v1.exemption-lists.$id";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
+import { getPlanState } from "~/models/usage.server";
 
 /*
  * The exemption-list endpoints (decision 161): create with rows (JSON or a CSV file), read, load more (add or
@@ -145,5 +147,39 @@ describe("exemption lists", () => {
     );
     expect(atAlone.status).toBe(422);
     expect((await bodyOf(atAlone)).error.details[0]).toEqual({ field: "at", message: "at applies with calling_window=true or exemptions only" });
+  });
+
+  it("takes 100,000 JSON rows and a gzip-compressed CSV file in one request each (issue #49: was capped at 64 KB)", async () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ phone: String(6462200000 + i), basis: "consent", date: "2024-01-01" }));
+    const res = await call(lists, apiRequest("/api/v1/exemption-lists", { key: alice.key, json: { name: "Big JSON", rows } }));
+    expect(res.status).toBe(201);
+    const created = (await bodyOf(res)).exemption_list;
+    expect(created).toMatchObject({ size: 100_000, version: 1 });
+    const tooMany = await call(lists, apiRequest("/api/v1/exemption-lists", { key: alice.key, json: { name: "Too many", rows: [...rows, rows[0]] } }));
+    expect(tooMany.status).toBe(422);
+    const csv = `phone,basis,date\n${Array.from({ length: 3000 }, (_, i) => `${7182200000 + i},purchase,2025-05-05`).join("\n")}\n`;
+    const form = new FormData();
+    form.set("mode", "replace");
+    form.set("file", new File([zlib.gzipSync(csv)], "crm.csv.gz", { type: "application/gzip" }));
+    const id = String(created.id);
+    const loaded = await call(one, apiRequest(`/api/v1/exemption-lists/${id}`, { key: alice.key, form }), { id });
+    expect(loaded.status).toBe(200);
+    expect(await bodyOf(loaded)).toMatchObject({ exemption_list: { size: 3000, version: 2 }, written: 3000 });
+  });
+
+  it("a plan's limit on exemption records across lists: refused with 422 naming it, nothing loaded", async () => {
+    // Beginner's limit (100,000), with the API opened to it for this test
+    await db().updateTable("plans").set({ api_access: true }).where("id", "=", "beginner").execute();
+    const u = await makeUser(db(), { plan: "beginner" });
+    const key = (await makeKey(db(), u)).key;
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ phone: String(from + i), basis: "consent", date: "2024-01-01" }));
+    expect((await call(lists, apiRequest("/api/v1/exemption-lists", { key, json: { name: "A", rows: rows(2012200000, 60_000) } }))).status).toBe(201);
+    const over = await call(lists, apiRequest("/api/v1/exemption-lists", { key, json: { name: "B", rows: rows(3052200000, 40_001) } }));
+    expect(over.status).toBe(422);
+    expect((await bodyOf(over)).error.details[0].message).toBe(
+      "This list would hold 40,001 numbers, and your Beginner plan's exemption lists hold at most 100,000 in all (40,000 left for this list). Nothing was loaded.",
+    );
+    const plan = await getPlanState(db(), u);
+    expect(plan.exemption).toEqual({ limit: 100_000, used: 60_000, available: 40_000 });
   });
 });

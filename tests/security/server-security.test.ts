@@ -205,7 +205,7 @@ describe("small body limit on every other route", () => {
   });
 
   it("upload routes (any case, trailing slash, single-fetch .data) take large bodies", async () => {
-    for (const path of ["/purge/upload", "/Purge/Upload/", "/purge/upload.data", "/resources/list-uploads", "/api/v1/containers/abc/numbers", "/verify"]) {
+    for (const path of ["/purge/upload", "/Purge/Upload/", "/purge/upload.data", "/resources/list-uploads", "/api/v1/containers/abc/numbers", "/verify", "/api/v1/exemption-lists", "/api/v1/exemption-lists/7"]) {
       const res = await send(path, LIMIT + SLACK, { chunked: true, type: "multipart/form-data; boundary=x" });
       expect(res.status, path).toBe(200);
     }

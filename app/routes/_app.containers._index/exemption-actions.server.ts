@@ -7,9 +7,8 @@ import type { UploadForm } from "~/intake/upload-form.server";
 import type { StoredUpload } from "~/intake/upload-store.server";
 import type { ListIntentOutcome } from "~/intake/list-form-action.server";
 import { listReply as reply, type ListReply } from "~/intake/list-dialog.server";
-import { readExemptionSource, submitExemptionLoad, type ExemptionSource } from "~/intake/exemption-load.server";
-import { createExemptionList, ExemptionInputError, getExemptionList, parseExemptionListId } from "~/models/exemption.server";
-import { recordAudit } from "~/models/user.server";
+import { createExemptionListWithRows, readExemptionSource, submitExemptionLoad, type ExemptionSource } from "~/intake/exemption-load.server";
+import { ExemptionInputError, getExemptionList, parseExemptionListId } from "~/models/exemption.server";
 import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms";
 import { formatNumber } from "~/utils/format";
 
@@ -45,9 +44,8 @@ export async function createExemptionsAction({ request, user, form, upload }: Ct
   try {
     // the rows first: a refused file creates no list
     const rows = await readExemptionSource(sourceOf(v.method, v.rows, upload));
-    const list = await createExemptionList(db, { userId: user.id, name: v.name, description: v.description });
-    await recordAudit(db, { actorId: user.id, action: "exemptions.create", targetType: "exemption_list", targetId: String(list.id), details: { name: list.name } });
-    const r = await submitExemptionLoad(db, { userId: user.id, listId: list.id, listName: list.name, mode: "replace", rows, origin: "web" });
+    const r = await createExemptionListWithRows(db, { userId: user.id, name: v.name, description: v.description, rows, origin: "web" });
+    const list = r.list;
     return {
       response: redirect("/containers", {
         headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Exemption List Created", description: `${list.name}: ${loaded(r.list.size, r.list.version)}` }) },
