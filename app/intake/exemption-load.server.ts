@@ -17,6 +17,9 @@ import type { StoredUpload } from "./upload-store.server";
 /** A CSV of 1,000,000 rows of `phone,basis,date` is about 32 MB; the cap leaves room for quoting and extra columns. */
 export const MAX_EXEMPTION_FILE_BYTES = 64 * 1024 * 1024;
 
+/** A user without a plan (and not unlimited) keeps no exemption records: the plan's limit is what they may hold. */
+export const NO_PLAN_FOR_EXEMPTIONS = "You need an active plan to keep exemption lists. Choose a plan under Pricing to get started.";
+
 export type ExemptionSource = { kind: "text"; text: string } | { kind: "file"; upload: StoredUpload };
 
 /** The rows of a source, every one checked (throws ExemptionInputError naming each bad line). */
@@ -35,6 +38,7 @@ export async function submitExemptionLoad(
 ): Promise<ExemptionLoadResult> {
   const { rows } = input;
   const plan = await getPlanState(db, input.userId);
+  if (!plan.hasAccess) throw new ExemptionInputError([NO_PLAN_FOR_EXEMPTIONS]);
   const limit = plan.exemption.limit === null ? null : { max: plan.exemption.limit, planName: plan.plan?.name ?? "current" };
   const result = await loadExemptions(db, { listId: input.listId, userId: input.userId, mode: input.mode, rows, limit });
   await recordAudit(db, {

@@ -92,10 +92,11 @@ describe("/dashboard", () => {
   it("reports usage limits from the plan state: unlimited for admins, zero for a user without a plan", async () => {
     const a = await call(admin.cookie);
     expect(a.limits?.unlimited).toBe(true);
-    expect(a.limits?.rows.map((r) => r.available)).toEqual([null, null]);
+    expect(a.limits?.rows.map((r) => r.available)).toEqual([null, null, null]);
     const u = await call(ann.cookie);
     expect(u.limits?.planName).toBeNull();
     expect(u.limits?.rows[0]).toMatchObject({ label: "Suppression", available: 0 });
+    expect(u.limits?.rows[2]).toMatchObject({ label: "Exemption records", available: 0, limit: 0 });
   });
 
   it("keeps the page when the limits fail to load (Unable to Load Usage Limits)", async () => {
