@@ -38,7 +38,7 @@ export interface ListLoadSubmission {
   list: number | ((trx: Transaction<Database>) => Promise<number>);
   /** The audit row written with the load. */
   audit: (listId: number, loadId: string) => AuditEntry;
-  /** DNC loads: the registry date the admin states for the download (default: when the load completes). */
+  /** DNC loads: the registry date the admin states for the download (default: the list keeps its release date; a first load takes its completion time). */
   registryDate?: Date | null;
 }
 

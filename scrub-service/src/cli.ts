@@ -5,7 +5,7 @@
  *                    --out DIR [--user ID]
  *                    (no --user: the built-in operator account owns the job)
  *   npm run lists -- load|remove|replace|apply-changes --list litigation|dnc|dnc-tx …|container:ID --input FILE
- *     [--registry-date YYYY-MM-DD] (dnc and the state lists: the day of the download, starts its clock; default: load time)
+ *     [--registry-date YYYY-MM-DD] (dnc and the state lists: the day of the download, starts its clock; default: the list keeps its release date, a first load the load time)
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
@@ -478,7 +478,7 @@ const HELP = `Batch work from the command line.
       --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
       (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]
-                  [--registry-date YYYY-MM-DD]  (dnc, dnc-XX: the day of the download; default: the load time)
+                  [--registry-date YYYY-MM-DD]  (dnc, dnc-XX: the day of the download; default: the list keeps its release date)
   npm run lists -- rebuild [--list …]      npm run lists -- status
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
   npm run certificate-key [-- rotate]

@@ -7,7 +7,7 @@
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
  *   GET  /v1/jobs/:id/files/:kind    → the good|bad|invalid CSV (only once completed)
  *   POST /v1/list-loads?listId&mode&fileName[&userId&registryDate=YYYY-MM-DD]  body: the file → 202 {id}
- *        (mode add|remove|replace|changes; registryDate: the DNC and state lists only, default the load time)
+ *        (mode add|remove|replace|changes; registryDate: the DNC and state lists only, default: the list keeps its release date, a first load the load time)
  *   POST /v1/list-loads/:id/enqueue  GET /v1/list-loads/:id    POST /v1/list-loads/manual (JSON ManualLoadInput)
  *   GET  /v1/lists                   POST /v1/lists/rebuild {listIds?}                 GET /healthz
  *   POST /v1/lookup {userId, numbers} → LookupAnswer (503 when a list's copy cannot be read: fail closed)

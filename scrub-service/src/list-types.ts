@@ -120,7 +120,11 @@ const STATE_LISTS = [
         freshness: "Monthly by statute (R.S. 45:844.14; the Commission's FAQ says quarterly: the stricter is kept).",
         source: "http://legis.la.gov/Legis/Law.aspx?d=100148",
       },
-      // a prior relationship lapsed within six months (R.S. 45:844.31); no inquiry window
+      // Louisiana's own exclusions (R.S. 45:844.12(6), the "telephonic solicitation" definition of the list's
+      // chapter) were not readable (decision 177: lawserver.com's § 45:844.12 shows the definition cut before its exclusions;
+      // legis.la.gov's § 844.12 page and the LPSC's telemarketer rules were not among the stored pages). The only
+      // Louisiana period found is six months in R.S. 45:844.31(A)(3) (the source below), which governs declared
+      // emergencies only: applied as the stricter reading (against the federal 18), with no inquiry window.
       {
         purchaseMonths: 6,
         inquiryMonths: 0,
@@ -170,12 +174,15 @@ const STATE_LISTS = [
       {
         code: "MS",
         stateName: "Mississippi",
-        publisher: "Mississippi Public Service Commission",
+        publisher: "Mississippi Attorney General (Consumer Protection Division)",
         cadence: "monthly",
         validDays: 31,
-        freshness: "Registrations take effect on the first of a month: a monthly copy (no cadence is published).",
-        source: "https://www.psc.state.ms.us/nocall/nocall.html",
+        freshness:
+          "Run by the Attorney General since 2023-07-01 (HB 1225; the Public Service Commission before). No update schedule was found on the Attorney General's pages; registrations took effect on a month's first day: a monthly copy (stricter).",
+        source: "https://attorneygenerallynnfitch.com/divisions/consumer-protection/",
       },
+      // "companies people have done business with in the past six months" (a 2003 press report; § 77-3-705's
+      // definitions, as amended in 2023, were not read)
       { purchaseMonths: 6, inquiryMonths: 0, source: "https://www.vicksburgpost.com/2003/05/07/no-call-signup-begins-july-1/" },
     ),
   },
@@ -209,8 +216,18 @@ const STATE_LISTS = [
         freshness: "Quarterly; numbers must be removed within 30 days of a list's issue.",
         source: "https://www.attorneygeneral.gov/Consumers/Do_Not_Call_List/DO_NOT_CALL_FREQUENTLY_ASKED_QUESTIONS/",
       },
-      // an inquiry needs the subscriber's consent to go on (73 P.S. § 2242): no inquiry window
-      { purchaseMonths: 18, inquiryMonths: 0, source: "https://govt.westlaw.com/pac/Document/N74C963A0E9F711E9AF2CE45E2DE3A839" },
+      // The Attorney General's telemarketer FAQ quotes Act 24 of 2002: a call is no telephone solicitation call when
+      // made to a consumer "with whom the telemarketer has an established business relationship within the past 12
+      // months preceding the call" (the source below). 73 P.S. § 2242's definition of the relationship (Westlaw,
+      // N74C963A0E9F711E9AF2CE45E2DE3A839) states no period; the
+      // regulator's 12 months is the stricter reading (decision 177). An inquiry needs the subscriber's consent to
+      // go on (§ 2242): no inquiry window.
+      {
+        purchaseMonths: 12,
+        inquiryMonths: 0,
+        source:
+          "https://www.attorneygeneral.gov/Registrations/Telemarketing_in_Pennsylvania_Registration/Telemarketer_Frequently_Asked_Questions/",
+      },
     ),
   },
   {
@@ -223,7 +240,8 @@ const STATE_LISTS = [
         publisher: "Tennessee Public Utility Commission",
         cadence: "monthly",
         validDays: 61,
-        freshness: "A registration binds 30 days after the end of its month: a monthly copy used within 30 days.",
+        freshness:
+          "Monthly, updated at the beginning of each month (Rule 1220-04-11-.03(4)). A registration binds 60 days after the first of the next month by Rule 1220-04-11-.05(1)(a), 30 days after the end of its month by the Commission's FAQ: the stricter 30 is kept (a copy current 31 + 30 days).",
         source: "https://www.tn.gov/tpuc/tennessee-do-not-call-program/csd-tn-do-not-call-consumer-faqs.html",
       },
       { purchaseMonths: 12, inquiryMonths: 0, source: "https://homebuilding.tn.gov/tpuc/tennessee-do-not-call-program.html" },

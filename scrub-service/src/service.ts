@@ -122,7 +122,7 @@ export interface NewListLoad {
   /** CSV (phone column picked like a scrub) or one number per line. */
   inputPath: string;
   usageReserved?: number | bigint;
-  /** The registry date the admin states for the download (default: when the load completes). */
+  /** The registry date the admin states for the download (default: the list keeps its release date; a first load takes its completion time). */
   registryDate?: Date | null;
 }
 
@@ -192,7 +192,7 @@ export interface ManualLoadInput {
   usageReserved?: number | bigint;
   /** An existing queued list_loads row (created by createListLoad with inputPath "") to record the counts in. */
   loadId?: string;
-  /** The registry date the admin states for these numbers (default: when the load completes; ISO text over HTTP). */
+  /** The registry date the admin states for these numbers (default: the list keeps its release date, a first load takes its completion time; ISO text over HTTP). */
   registryDate?: Date | string | null;
 }
 

@@ -14,7 +14,7 @@ const isoDaysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().s
 const shown = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" });
 const number = () => `2125552${String(100 + Math.floor(Math.random() * 900))}`;
 
-/** Adds one number to the DNC list with a stated registry date ("" = the load time). */
+/** Adds one number to the DNC list with a stated registry date ("" = the list keeps its release; only a first load takes the load time). */
 async function loadDnc(page: Page, registryDate: string) {
   await page.goto("/dnc?dialog=add&type=1");
   const dialog = page.getByRole("dialog", { name: "Add Numbers" });

@@ -120,7 +120,7 @@ export const dncLoadSchema = (hasFile: HasFile, checkRegistryDate = true) =>
       numbers: z.string().optional(),
       file: z.any().optional(),
       uploadToken: z.string().optional(),
-      /** The DNC list only: the day of the FTC download (empty: the load time). Checked by parseRegistryDate. */
+      /** The DNC list only: the day of the FTC download (empty: the list keeps its release; a first load takes the load time). Checked by parseRegistryDate. */
       registryDate: z
         .string()
         .max(40)

@@ -218,7 +218,7 @@ export function LoadDialog({
             ? "The FTC change list as downloaded (flat text, comma-delimited; .zip or .gz too). Typed numbers cannot carry add/delete indicators."
             : "A CSV with a 'Phone' column, one number per line, or the FTC's full list (area code, number); CSV, Excel (.xlsx), .zip or .gz.",
       }}
-      after={list.takesRegistryDate && <RegistryDateField field={fields.registryDate} max={registryDateMax} mode={mode} list={list} />}
+      after={list.takesRegistryDate && <RegistryDateField field={fields.registryDate} max={registryDateMax} list={list} />}
       submit={{ label: DIALOG_TITLES[mode], busyLabel: "Loading...", danger: mode !== "add" }}
     >
       {mode === "replace" && (
@@ -236,8 +236,11 @@ export function LoadDialog({
  * or a state list's own freshness rule (decision 160).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function RegistryDateField({ field, max, mode, list }: { field: any; max: string; mode: Mode; list: DncList }) {
-  const fallback = mode === "remove" ? "Empty: the list keeps its registry date (a removal is no newer download)." : "Empty: the load time.";
+function RegistryDateField({ field, max, list }: { field: any; max: string; list: DncList }) {
+  // decision 177: only a stated date (or a list's very first load, dated by its load time) moves the release
+  const fallback = list.registryDate
+    ? `Empty: the list keeps its release of ${formatDate(list.registryDate, "UTC")} (numbers added or removed without a date are no newer release).`
+    : "Empty: the load time (this list's first load).";
   return (
     <div>
       <label htmlFor={field.id} className="mb-1 block text-sm font-medium text-slate-700">

@@ -1,9 +1,12 @@
 /**
  * List provenance: what a completed load read and which list version it produced, recorded in the
- * transaction that applies the change (so a version never exists without its source). The registry date is
- * the one the admin stated for the download, else the load's completion time; it becomes the list's. Removing
- * numbers from the DNC list without a stated date keeps the list's registry date: a removal is no newer
- * download, and must not reset the 31-day clock.
+ * transaction that applies the change (so a version never exists without its source). The registry date (the
+ * list's release) is the one the admin stated for the download; it becomes the list's. Without a stated date a
+ * list that takes registry dates (the federal list, each state list) keeps the release it has, whatever the mode
+ * (add, remove, an FTC change list, replace): a typed number or an undated file is no newer release, and must not
+ * restart the list's freshness clock nor put a release the list never had on a results screen or a certificate
+ * (decision 177). Only such a list's very first load without a date, and every load of another list
+ * (litigation, containers), is dated by its completion time.
  */
 import crypto from "node:crypto";
 import type { BulkSession } from "./pg-bulk";
@@ -30,7 +33,7 @@ export async function recordLoadProvenance(
   const r = await s.query<{ registry_date: Date }>(
     `update list_loads set source_sha256 = $2, source_format = $3, list_version = $4, list_size = $5,
        registry_date = coalesce($6, registry_date,
-         (select l.registry_date from lists l where l.id = list_loads.list_id and l.kind = 'dnc' and list_loads.mode = 'remove'),
+         (select l.registry_date from lists l where l.id = list_loads.list_id and (l.kind = 'dnc' or l.kind like 'dnc-%')),
          finished_at, clock_timestamp())
      where id = $1 returning registry_date`,
     [load.id, source.sha256, source.format, counts.version, counts.size, load.registryDate ?? null],

@@ -18,6 +18,14 @@ export type HolidayDate =
 export interface Holiday {
   name: string;
   date: HolidayDate;
+  /** Only in even years (Rhode Island's general election day: "each year in which a general election of state officers is held"). */
+  evenYearsOnly?: boolean;
+  /**
+   * Also observed on the following Monday when it falls on a Saturday (Rhode Island's § 25-1-1: "in the event that
+   * day is a Saturday or Sunday, then state employees will celebrate the holiday on the following Monday"); added
+   * to the rule's own observance, which still bans the date itself.
+   */
+  saturdayToMonday?: boolean;
 }
 
 /**
@@ -71,13 +79,15 @@ export function holidayDays(holidays: readonly Holiday[], observance: Observance
   // a holiday of the next year observed on 31 December (1 January on a Saturday) counts too
   for (const y of [year, year + 1]) {
     for (const h of holidays) {
+      if (h.evenYearsOnly && y % 2 !== 0) continue;
       const t = holidayDate(h.date, y);
       if (y === year) out.add(keyOf(t));
       const wd = t.getUTCDay();
-      let observed: Date | null = null;
-      if (observance !== "none" && wd === 0) observed = new Date(t.getTime() + 86_400_000);
-      if (observance === "weekend-to-weekday" && wd === 6) observed = new Date(t.getTime() - 86_400_000);
-      if (observed && observed.getUTCFullYear() === year) out.add(keyOf(observed));
+      const observed: Date[] = [];
+      if (observance !== "none" && wd === 0) observed.push(new Date(t.getTime() + 86_400_000));
+      if (observance === "weekend-to-weekday" && wd === 6) observed.push(new Date(t.getTime() - 86_400_000));
+      if (h.saturdayToMonday && wd === 6) observed.push(new Date(t.getTime() + 2 * 86_400_000));
+      for (const o of observed) if (o.getUTCFullYear() === year) out.add(keyOf(o));
     }
   }
   return out;

@@ -8,7 +8,12 @@
  */
 import { FEDERAL_HOLIDAYS, type Holiday, type Observance } from "./holidays";
 
-export const CALLING_RULES_VERSION = "2026-11-26.4";
+/**
+ * 2026-11-28.1 (decision 177): Rhode Island gains May 4, even-year election day and the Monday after a Saturday
+ * New Year's / Independence / Veterans' / Christmas Day; Louisiana loses Robert E. Lee Day; Nevada's 8 p.m. end is
+ * marked over-strict; the secondary entries' notes say what was searched again (no hours found, none changed).
+ */
+export const CALLING_RULES_VERSION = "2026-11-28.1";
 
 /** Minutes after local midnight. */
 type Window = readonly [start: number, end: number];
@@ -58,7 +63,6 @@ const LOUISIANA_HOLIDAYS: Holiday[] = [
   { name: "New Year's Day", date: { fixed: [1, 1] } },
   { name: "Battle of New Orleans", date: { fixed: [1, 8] } },
   { name: "Dr. Martin Luther King, Jr.'s Birthday", date: { nth: 3, weekday: 1, month: 1 } },
-  { name: "Robert E. Lee Day", date: { fixed: [1, 19] } },
   { name: "Washington's Birthday", date: { nth: 3, weekday: 1, month: 2 } },
   { name: "Mardi Gras", date: { easter: -47 } },
   { name: "Good Friday", date: { easter: -2 } },
@@ -81,8 +85,21 @@ const PENNSYLVANIA_HOLIDAYS: Holiday[] = [
   { name: "Election Day (the Tuesday after the first Monday of November)", date: { nth: 1, weekday: 1, month: 11, plus: 1 } },
 ];
 
-/** Rhode Island's state holidays (R.I. Gen. Laws § 25-1-1) together with the federal ones (§ 5-61-2 names both). */
-const RHODE_ISLAND_HOLIDAYS: Holiday[] = [...FEDERAL_HOLIDAYS, { name: "Victory Day", date: { nth: 2, weekday: 1, month: 8 } }];
+/**
+ * Rhode Island's holidays, R.I. Gen. Laws § 25-1-1 (read 2026-11-28): the days it names, with New Year's Day,
+ * Independence Day, Veterans' Day and Christmas Day moved to the following Monday when they fall on a Saturday or
+ * Sunday, any of them on a Sunday moved to Monday, election day "in each year in which a general election of state
+ * officers is held" (even years), and the days the President or Congress appoint (the federal holidays: Juneteenth,
+ * Thanksgiving). § 5-61-2 names both. Rhode Island Independence Day (May 4) moves only off a Sunday (§ 25-1-1's
+ * general clause; § 25-2-2 likewise): no Saturday → Monday for it.
+ */
+const RI_MONDAY_FOR_WEEKEND = new Set(["New Year's Day", "Independence Day", "Veterans Day", "Christmas Day"]);
+const RHODE_ISLAND_HOLIDAYS: Holiday[] = [
+  ...FEDERAL_HOLIDAYS.map((h) => (RI_MONDAY_FOR_WEEKEND.has(h.name) ? { ...h, saturdayToMonday: true } : h)),
+  { name: "Rhode Island Independence Day", date: { fixed: [5, 4] } },
+  { name: "Victory Day", date: { nth: 2, weekday: 1, month: 8 } },
+  { name: "Election Day (the Tuesday after the first Monday of November, even years)", date: { nth: 1, weekday: 1, month: 11, plus: 1 }, evenYearsOnly: true },
+];
 
 /** Utah's legal holidays (Utah Code § 63G-1-301). */
 const UTAH_HOLIDAYS: Holiday[] = [
@@ -151,7 +168,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "10 a.m.-9 p.m. from Drop Cowboy; the Call Desk rules service (glama.ai connector page) also says Kentucky starts at 10 a.m. KRS 367.46955 was found (self-law.org, lawserver.com) but the excerpts stop at item (7), before any hours clause. The statute text read is KRS 367.461(2)(e): automated calling equipment only between 8 a.m. and 9 p.m. (contactcentercompliance.com), looser than 10-9, so 10-9 is kept. Searched again (rules 2026-11-26.3): the same two copies of § 367.46955 (still cut at (7)), cliclaw.com's KRS 367.461-.46999 table of contents, and the words \"before 10 a.m. or after 9 p.m.\" in stored pages and public code: no hours clause found.",
+    note: "10 a.m.-9 p.m. from Drop Cowboy; the Call Desk rules service (glama.ai connector page) also says Kentucky starts at 10 a.m. KRS 367.46955 was found (self-law.org, lawserver.com) but the excerpts stop at item (7), before any hours clause. The statute text read is KRS 367.461(2)(e): automated calling equipment only between 8 a.m. and 9 p.m. (contactcentercompliance.com), looser than 10-9, so 10-9 is kept. Searched again (rules 2026-11-26.3): the same two copies of § 367.46955 (still cut at (7)), cliclaw.com's KRS 367.461-.46999 table of contents, and the words \"before 10 a.m. or after 9 p.m.\" in stored pages and public code: no hours clause found. Searched again 2026-11-28: KRS 367.46955 (lawserver.com, self-law.org: items (1)-(7), no hours), KRS 367.461(2)(e) (8 a.m.-9 p.m., automated equipment only), cliclaw.com's chapter index: still no 10 a.m. start found.",
   },
   {
     id: "US-LA",
@@ -159,11 +176,11 @@ export const CALLING_RULES: readonly CallingRule[] = [
     hours: weekdaysAndSaturday(at(8), at(20), null),
     holidays: LOUISIANA_HOLIDAYS,
     observance: "none",
-    citation: "La. R.S. 45:811(2)-(3); La. PSC General Order R-29617 § V(A); holidays La. R.S. 1:55",
+    citation: "La. R.S. 45:811(2)-(3); La. PSC General Order R-29617 § V(A); holidays La. R.S. 1:55(A)(1) as amended by Acts 2022 (HB 248: Robert E. Lee Day and Confederate Memorial Day struck)",
     source: "https://lawserver.com/?p=30183792",
     effective: null,
     verified: "statute",
-    note: "All R.S. 1:55 holidays are banned, not only the PSC's shorter list (stricter). Holidays the governor proclaims, and declared emergencies (R.S. 45:844.31), cannot be computed.",
+    note: "All R.S. 1:55(A)(1) holidays are banned, not only the PSC's shorter list (stricter); the list as read at legis.la.gov (Law.aspx?d=74097, 2026-11-28) has no Robert E. Lee Day (removed in rules 2026-11-28.1; HB 248 of 2022 per The Advocate and the House digest). Inauguration Day in Baton Rouge, holidays the governor proclaims, and declared emergencies (R.S. 45:844.31), cannot be computed.",
   },
   {
     id: "US-MA",
@@ -183,7 +200,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dnc.com/index.php/news/maryland-governor-signs-stop-spam-calls-act-2023-law",
     effective: "2024-01-01",
     verified: "secondary",
-    note: "§ 14-4502 was found (lexace.ai/us/statute/maryland/CL-14-4502), but the excerpt stops inside (a)(3), before the hours. 8 a.m.-8 p.m. in the called party's time zone per dnc.com, WMAR-2 (wmar2news.com) and WBAL-TV (via nesaus.org: no calls between 8 p.m. and 8 a.m.). Signed 2023-05-03, in force 2024-01-01 (DataGuidance; Kelley Drye); dnc.com's \"January 1, 2023\" is a slip. The legislature's bill page (mgaleg.maryland.gov/mgawebsite/Legislation/Details/SB0090?ys=2023RS) confirms \"Approved by the Governor - Chapter 413\", effective 2024-01-01, cross-filed HB 37; its enrolled text and Fiscal and Policy Note were not in the stored pages, nor was § 14-4502 on self-law.org (only § 14-4501).",
+    note: "§ 14-4502 was found (lexace.ai/us/statute/maryland/CL-14-4502), but the excerpt stops inside (a)(3), before the hours. 8 a.m.-8 p.m. in the called party's time zone per dnc.com, WMAR-2 (wmar2news.com) and WBAL-TV (via nesaus.org: no calls between 8 p.m. and 8 a.m.). Signed 2023-05-03, in force 2024-01-01 (DataGuidance; Kelley Drye); dnc.com's \"January 1, 2023\" is a slip. The legislature's bill page (mgaleg.maryland.gov/mgawebsite/Legislation/Details/SB0090?ys=2023RS) confirms \"Approved by the Governor - Chapter 413\", effective 2024-01-01, cross-filed HB 37; its enrolled text and Fiscal and Policy Note were not in the stored pages, nor was § 14-4502 on self-law.org (only § 14-4501). Searched again 2026-11-28: lexace.ai's § 14-4502 stops inside (a)(3) (automated systems need prior express written consent); § 14-4501 (self-law.org) has definitions only; Kelley Drye (JD Supra) and DataGuidance name the restricted times without the words: the hours clause is still unread.",
   },
   {
     id: "US-MI",
@@ -193,7 +210,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "No hours clause was found: the act's sections (445.111-445.111e, legislature.mi.gov) cover definitions, recorded messages and the do-not-call list, disclosures and caller ID, and unfair practices, and the AG's telemarketing alert names no hours. Michigan may have no rule stricter than the federal 8-9; SB 351 (a new Telephone Solicitation Act) had passed the Senate only (CompliancePoint). Drop Cowboy's 9 a.m.-9 p.m. is kept as the stricter reading. Searched again (rules 2026-11-26.3): cliclaw.com lists \"MCL 750.540e(f)\" among Michigan's telemarketing laws and one public rules table cites it for 9-9, but § 750.540e (malicious use of a telecommunications service; Wayne County's copy, People v. Taravella) has no hours in the text read; SB 351 of 2025 (ombudsman.legislature.mi.gov, as introduced) was read only to its definitions.",
+    note: "No hours clause was found: the act's sections (445.111-445.111e, legislature.mi.gov) cover definitions, recorded messages and the do-not-call list, disclosures and caller ID, and unfair practices, and the AG's telemarketing alert names no hours. Michigan may have no rule stricter than the federal 8-9; SB 351 (a new Telephone Solicitation Act) had passed the Senate only (CompliancePoint). Drop Cowboy's 9 a.m.-9 p.m. is kept as the stricter reading. Searched again (rules 2026-11-26.3): cliclaw.com lists \"MCL 750.540e(f)\" among Michigan's telemarketing laws and one public rules table cites it for 9-9, but § 750.540e (malicious use of a telecommunications service; Wayne County's copy, People v. Taravella) has no hours in the text read; SB 351 of 2025 (ombudsman.legislature.mi.gov, as introduced) was read only to its definitions. Searched again 2026-11-28 (hours words with MCL 445.111 and 750.540e): nothing new.",
   },
   {
     id: "US-MN",
@@ -203,7 +220,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "§ 325E.27 as the Attorney General quotes it (ag.state.mn.us, automatic dialing-announcing device memo) is a consent rule for automatic dialing-announcing devices with no hours; the do-not-call sections (§§ 325E.311-.316, revisor.mn.gov) have none either. The 9 a.m.-9 p.m. window may cover ADAD calls only, or nothing; kept as the stricter reading. Searched again (rules 2026-11-26.3): the AG's memo in its 2012, 2014 and 2016 versions quotes only § 325E.27 of §§ 325E.26-.31; one public rules table cites § 325E.30 for 9-9 without text; §§ 325E.28-.30 themselves were not found.",
+    note: "§ 325E.27 as the Attorney General quotes it (ag.state.mn.us, automatic dialing-announcing device memo) is a consent rule for automatic dialing-announcing devices with no hours; the do-not-call sections (§§ 325E.311-.316, revisor.mn.gov) have none either. The 9 a.m.-9 p.m. window may cover ADAD calls only, or nothing; kept as the stricter reading. Searched again (rules 2026-11-26.3): the AG's memo in its 2012, 2014 and 2016 versions quotes only § 325E.27 of §§ 325E.26-.31; one public rules table cites § 325E.30 for 9-9 without text; §§ 325E.28-.30 themselves were not found. Searched again 2026-11-28: revisor.mn.gov's §§ 325E.311-.314 (definitions, the list's use within 90 days) have no hours; § 325E.30 was not found.",
   },
   {
     id: "US-MS",
@@ -240,11 +257,11 @@ export const CALLING_RULES: readonly CallingRule[] = [
     id: "US-NV",
     name: "Nevada",
     hours: daily(at(9), at(20)),
-    citation: "NRS 597.814(2)(a) (automatic dialing and announcing devices: not between 9 p.m. and 9 a.m.); the 8 p.m. end as listed by the secondary source",
+    citation: "NRS 597.814(2)(a) (automatic dialing and announcing devices: not between 9 p.m. and 9 a.m.); the 8 p.m. end has no source found and is over-strict: it is Drop Cowboy's table only, kept as the stricter reading",
     source: "https://www.dropcowboy.com/state-compliance",
     effective: null,
     verified: "secondary",
-    note: "The only Nevada hours text found is NRS 597.814(2)(a) (contactcentercompliance.com): ADAD calls not received between 9 p.m. and 9 a.m. No 8 p.m. end was found in NRS ch. 228 (leg.state.nv.us) or ch. 599B; Drop Cowboy's 9 a.m.-8 p.m. is kept as the stricter reading. stateregstoday.com claims 8 a.m.-9 p.m. weekdays and 1-9 p.m. weekends with no citation (an unattributed, apparently generated page): not applied. Searched again (rules 2026-11-26.3): NRS 228.500-.640 (contactcentercompliance.com, courtgpt.ai, instalawyer.io) carry definitions and the registry, no hours; a lawgratis.com summary of NAC ch. 599B says 8 a.m.-9 p.m. without a citation (looser): not applied.",
+    note: "The only Nevada hours text found is NRS 597.814(2)(a) (contactcentercompliance.com): ADAD calls not received between 9 p.m. and 9 a.m. No 8 p.m. end was found in NRS ch. 228 (leg.state.nv.us) or ch. 599B; Drop Cowboy's 9 a.m.-8 p.m. is kept as the stricter reading. stateregstoday.com claims 8 a.m.-9 p.m. weekdays and 1-9 p.m. weekends with no citation (an unattributed, apparently generated page): not applied. Searched again (rules 2026-11-26.3): NRS 228.500-.640 (contactcentercompliance.com, courtgpt.ai, instalawyer.io) carry definitions and the registry, no hours; a lawgratis.com summary of NAC ch. 599B says 8 a.m.-9 p.m. without a citation (looser): not applied. Searched again 2026-11-28 (rules 2026-11-28.1): NRS 597.814 read again (contactcentercompliance.com: 9 p.m.-9 a.m., ADAD only), NRS 228.530-.560 (definitions, registry) and the words \"8 p.m.\" with NRS 228 / NAC 599B: no 8 p.m. end. The 20:00 end is over-strict by one hour against every text read; kept, as the brief for issue #43 allows, and said here.",
   },
   {
     id: "US-OK",
@@ -276,7 +293,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://www.pasenategop.com/news/brooks-bill-to-strengthen-protections-against-telemarketers-passes-senate",
     effective: "2026-10-18",
     verified: "secondary",
-    note: "SB 992 (Sen. Brooks), as passed by the Senate unanimously, bans telemarketing calls, robocalls included, \"on Sundays and between 7 p.m. and 9 a.m. on every other day of the week\" (the Senate Republicans' release). Its enactment, Act number, section and effective date were not found: billtrack50.com's stored page shows it introduced and referred on 2025-09-05 only (older than the Senate vote); legis.state.pa.us, legiscan.com, pac.dog and dnc.com stored pages hold only the 2019 Act 73 and older bills. The Call Desk rules service (glama.ai connector page) says Pennsylvania bans Sundays from 2026-10-18 and names no hours. Both parts of the bill apply from that date, the stricter reading (rules 2026-11-26.3; .2 applied the Sunday ban only): with US-PA, Monday-Friday 9:00-19:00 and Saturday 9:00-12:00.",
+    note: "Act 47 of 2026 (SB 992) as enacted was searched for on 2026-11-28 (the Act number, \"SB 992\" with \"Sunday\", legis.state.pa.us, billtrack50.com): not found; the entry stays on the Senate's release, unchanged. SB 992 (Sen. Brooks), as passed by the Senate unanimously, bans telemarketing calls, robocalls included, \"on Sundays and between 7 p.m. and 9 a.m. on every other day of the week\" (the Senate Republicans' release). Its enactment, Act number, section and effective date were not found: billtrack50.com's stored page shows it introduced and referred on 2025-09-05 only (older than the Senate vote); legis.state.pa.us, legiscan.com, pac.dog and dnc.com stored pages hold only the 2019 Act 73 and older bills. The Call Desk rules service (glama.ai connector page) says Pennsylvania bans Sundays from 2026-10-18 and names no hours. Both parts of the bill apply from that date, the stricter reading (rules 2026-11-26.3; .2 applied the Sunday ban only): with US-PA, Monday-Friday 9:00-19:00 and Saturday 9:00-12:00.",
   },
   {
     id: "US-RI",
@@ -284,10 +301,11 @@ export const CALLING_RULES: readonly CallingRule[] = [
     hours: [null, ...daily(at(9), at(18)).slice(1, 6), [at(10), at(17)]],
     holidays: RHODE_ISLAND_HOLIDAYS,
     observance: "weekend-to-weekday",
-    citation: "R.I. Gen. Laws § 5-61-3.6 and § 5-61-2 (hours of operation)",
+    citation: "R.I. Gen. Laws § 5-61-3.6 and § 5-61-2 (hours of operation); holidays § 25-1-1",
     source: "http://webserver.rilin.state.ri.us/Statutes/TITLE5/5-61/5-61-3.6.HTM",
     effective: "1999-07-01",
     verified: "statute",
+    note: "Holidays as § 25-1-1 names them (read at statutes.laws-info.com and the unicourt code mirror, 2026-11-28): May 4 and even-year election day added in rules 2026-11-28.1, and New Year's, Independence, Veterans' and Christmas Day on a Saturday also ban the following Monday (the Friday before, the federal observance, stays banned: stricter). § 25-1-1 also lists every Sunday, already closed by the hours.",
   },
   {
     id: "US-SD",
@@ -317,7 +335,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://statutes.capitol.texas.gov/Docs/BC/htm/BC.301.htm",
     effective: null,
     verified: "secondary",
-    note: "9 a.m.-9 p.m. Monday-Saturday, noon-9 p.m. Sunday (Drop Cowboy; the Call Desk rules service also says Texas Sundays start at noon). § 301.051 and its predecessor § 37.02 (law.justia.com, 2005 code) were found only as headings or cut-off excerpts. Searched again (rules 2026-11-26.3): instalawyer.io's chapter 301 index (cut at \"(a) This section does not\"), texas.public.law and legalfix.com (ch. 304-305 only), the enrolled HB 2278 of 2007 and 1999's SB 120/HB 537 (capitol.texas.gov, excerpts stop at the definitions), the words \"before noon or after 9 p.m.\" in stored pages. A LeadConnector article on SB 140 (2025, texts covered from 2025-09-01) and two public code comments give the same 9-9 / Sunday noon-9 for § 301.051, without its words.",
+    note: "9 a.m.-9 p.m. Monday-Saturday, noon-9 p.m. Sunday (Drop Cowboy; the Call Desk rules service also says Texas Sundays start at noon). § 301.051 and its predecessor § 37.02 (law.justia.com, 2005 code) were found only as headings or cut-off excerpts. Searched again (rules 2026-11-26.3): instalawyer.io's chapter 301 index (cut at \"(a) This section does not\"), texas.public.law and legalfix.com (ch. 304-305 only), the enrolled HB 2278 of 2007 and 1999's SB 120/HB 537 (capitol.texas.gov, excerpts stop at the definitions), the words \"before noon or after 9 p.m.\" in stored pages. A LeadConnector article on SB 140 (2025, texts covered from 2025-09-01) and two public code comments give the same 9-9 / Sunday noon-9 for § 301.051, without its words. Searched again 2026-11-28: § 301.051 still only as a heading (instalawyer.io); §§ 304.004 and 304.051 read (findlaw, lexace.ai: exemptions and the list's quarterly publication), no hours; 2005's § 37.02 excerpt stops before its hours.",
   },
   {
     id: "US-UT",
@@ -338,7 +356,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://cliclaw.com/library/us-state-laws/telemarketing-sms/wyoming-telephone-solicitation-wy-stat-%C2%A7-40-12-301-et-seq",
     effective: null,
     verified: "secondary",
-    note: "The Call Desk rules service (glama.ai connector page) and a public rules table give Wyoming an 8 p.m. end under § 40-12-302; the stored copies of the article (cliclaw.com, lexace.ai, law.justia.com 2016, courtgpt.ai) show §§ 40-12-301 and -303 but not -302's words, and the Attorney General's FAQ names no hours. Applied as the stricter reading until the text is read.",
+    note: "The Call Desk rules service (glama.ai connector page) and a public rules table give Wyoming an 8 p.m. end under § 40-12-302; the stored copies of the article (cliclaw.com, lexace.ai, law.justia.com 2016, courtgpt.ai) show §§ 40-12-301 and -303 but not -302's words, and the Attorney General's FAQ names no hours. Applied as the stricter reading until the text is read. Searched again 2026-11-28: § 40-12-301 (cliclaw.com: definitions; the business relationship has no period) and § 40-12-303 (lexace.ai, law.justia.com: automated calls) read; § 40-12-302's words still not found.",
   },
   {
     id: "US-WA",

@@ -12,6 +12,7 @@ import {
   isoDateOfDay,
   type ExemptionWindows,
 } from "./windows";
+import { exemptionWindowsOf } from "../../list-types";
 
 const FEDERAL: ExemptionWindows = { purchaseMonths: 18, inquiryMonths: 3, source: "federal" };
 const day = (iso: string) => dayOfIsoDate(iso)!;
@@ -61,6 +62,19 @@ describe("when a record applies", () => {
     expect(exemptionApplies(BASIS_CONSENT, d, FEDERAL, at("2024-02-28T23:59:59Z"))).toBe(false);
     expect(exemptionApplies(BASIS_PURCHASE, day("2026-07-31"), FEDERAL, at("2026-07-30T12:00:00Z"))).toBe(false);
     expect(exemptionEndDay(BASIS_CONSENT, d, FEDERAL)).toBeNull();
+  });
+  it("Pennsylvania's list: a purchase clears it for 12 months, not 18; no inquiry window (Act 24 of 2002 as the Attorney General quotes it)", () => {
+    const pa = exemptionWindowsOf("dnc-pa")!;
+    expect([pa.purchaseMonths, pa.inquiryMonths]).toEqual([12, 0]);
+    const d = day("2025-03-15");
+    // the call on 2026-03-14, a day short of 12 months: the purchase clears it to the last second of that day
+    expect(exemptionApplies(BASIS_PURCHASE, d, pa, at("2026-03-14T23:59:59Z"))).toBe(true);
+    // at 12 months (2026-03-15) and after: it does not, though the federal 18 months still run
+    expect(exemptionApplies(BASIS_PURCHASE, d, pa, at("2026-03-15T00:00:00Z"))).toBe(false);
+    expect(exemptionApplies(BASIS_PURCHASE, d, pa, at("2026-06-01T12:00:00Z"))).toBe(false);
+    expect(exemptionApplies(BASIS_PURCHASE, d, FEDERAL, at("2026-06-01T12:00:00Z"))).toBe(true);
+    expect(isoDateOfDay(exemptionEndDay(BASIS_PURCHASE, d, pa)!)).toBe("2026-03-15");
+    expect(exemptionApplies(BASIS_INQUIRY, day("2026-03-01"), pa, at("2026-03-02T12:00:00Z"))).toBe(false);
   });
   it("a list with its own, shorter windows ends sooner", () => {
     const shorter: ExemptionWindows = { purchaseMonths: 12, inquiryMonths: 1, source: "state" };
