@@ -4,16 +4,85 @@
  * each of them allows it, in each of the number's time zones. Where sources disagree the stricter reading is
  * kept (docs/decisions/131-calling-windows.md lists every entry, its source and each such choice).
  *
- * Change an entry → change CALLING_RULES_VERSION (it is printed in certificates and summaries).
+ * Change an entry → add a release to CALLING_RULES_HISTORY and change CALLING_RULES_VERSION to it (it is printed in
+ * certificates and summaries, and the public /rules page lists every release).
  */
 import { FEDERAL_HOLIDAYS, type Holiday, type Observance } from "./holidays";
 
+/** One published version of the rules: what changed in it, and the decision records that say why. */
+export interface CallingRulesRelease {
+  version: string;
+  /** The day it was published (YYYY-MM-DD). */
+  date: string;
+  /** docs/decisions records ("131", "177"). */
+  decisions: readonly string[];
+  changes: readonly string[];
+}
+
 /**
- * 2026-11-28.1 (decision 177): Rhode Island gains May 4, even-year election day and the Monday after a Saturday
- * New Year's / Independence / Veterans' / Christmas Day; Louisiana loses Robert E. Lee Day; Nevada's 8 p.m. end is
- * marked over-strict; the secondary entries' notes say what was searched again (no hours found, none changed).
+ * Every version of the rules, newest first (the public /rules page prints it). A change to an entry adds a release
+ * here; CALLING_RULES_VERSION is always the newest one (rules.test.ts checks it).
  */
-export const CALLING_RULES_VERSION = "2026-11-28.1";
+export const CALLING_RULES_HISTORY: readonly CallingRulesRelease[] = [
+  {
+    version: "2026-11-28.2",
+    date: "2026-11-28",
+    decisions: ["178"],
+    changes: [
+      "Oregon added (HB 3865 of 2025, ORS 646.561 ff.): calls and texts 8 a.m.-8 p.m. from 2026-01-01, in the number's local time and also read in Pacific time (the stricter reading, which matters only for Malheur County's Mountain-time exchanges); the enacted text was not read.",
+    ],
+  },
+  {
+    version: "2026-11-28.1",
+    date: "2026-11-28",
+    decisions: ["177"],
+    changes: [
+      "Rhode Island gains May 4, even-year election day and the Monday after a Saturday New Year's, Independence, Veterans' or Christmas Day (R.I. Gen. Laws § 25-1-1).",
+      "Louisiana loses Robert E. Lee Day (La. R.S. 1:55 as amended in 2022).",
+      "Nevada's 8 p.m. end is marked over-strict (no source found; kept as the stricter reading).",
+      "The secondary entries' notes say what was searched again; no hours were found and none changed.",
+    ],
+  },
+  {
+    version: "2026-11-26.4",
+    date: "2026-11-26",
+    decisions: ["131"],
+    changes: [
+      "South Dakota added (S.D. Codified Laws § 37-30A-3(2) and § 37-30-28, both read): weekdays 9 a.m.-9 p.m. only.",
+      "Wyoming added (Wyo. Stat. § 40-12-302, secondary): calls end at 8 p.m.",
+    ],
+  },
+  {
+    version: "2026-11-26.3",
+    date: "2026-11-26",
+    decisions: ["131", "165"],
+    changes: [
+      "Pennsylvania's SB 992 entry also applies the bill's 9 a.m.-7 p.m. Monday-Saturday from 2026-10-18, not only its Sunday ban (enactment still unconfirmed: the stricter reading).",
+      "Kentucky, Maryland, Michigan, Minnesota, Nevada and Texas stay secondary; their notes record the second search.",
+    ],
+  },
+  {
+    version: "2026-11-26.2",
+    date: "2026-11-26",
+    decisions: ["131"],
+    changes: [
+      "Connecticut, Massachusetts, New Mexico and Pennsylvania's hours are cited from statute or regulator text; hours unchanged.",
+      "Pennsylvania bans Sunday calls from 2026-10-18 (SB 992 of 2025-26 as passed by the Senate; secondary).",
+      "Kentucky, Maryland, Michigan, Minnesota, Nevada and Texas stay secondary, each with the sources found and what remains unread.",
+    ],
+  },
+  {
+    version: "2026-11-26.1",
+    date: "2026-11-26",
+    decisions: ["131"],
+    changes: [
+      "First rules: the federal TCPA and Telemarketing Sales Rule hours, Canada's CRTC hours, and Alabama, Connecticut, Florida, Kentucky, Louisiana, Maryland, Massachusetts, Michigan, Minnesota, Mississippi, New Mexico, Nevada, Oklahoma, Pennsylvania, Rhode Island, Texas, Utah and Washington.",
+    ],
+  },
+];
+
+/** The newest release of CALLING_RULES_HISTORY (printed in certificates, summaries, the API and lookups). */
+export const CALLING_RULES_VERSION = "2026-11-28.2";
 
 /** Minutes after local midnight. */
 type Window = readonly [start: number, end: number];
@@ -28,6 +97,8 @@ export interface CallingRule {
   observance?: Observance;
   /** The rule's clock is this fixed offset from UTC (minutes) rather than the number's zone. */
   fixedUtcOffsetMinutes?: number;
+  /** The rule's clock is this IANA zone rather than the number's own (Oregon's hours also read in Pacific time). */
+  clockZone?: string;
   citation: string;
   source: string;
   /** First day (YYYY-MM-DD, the number's local date) the rule applies; null: in force, start date not established. */
@@ -272,6 +343,28 @@ export const CALLING_RULES: readonly CallingRule[] = [
     effective: "2022-11-01",
     verified: "statute",
     note: "The call type is unknown to a scrub, so both windows apply: 9 a.m.-8 p.m. (stricter).",
+  },
+  {
+    id: "US-OR",
+    name: "Oregon",
+    hours: daily(at(8), at(20)),
+    citation:
+      "ORS 646.561 ff. as amended by HB 3865 of 2025 (signed 2025-07-24, in force 2026-01-01): a telephone solicitation, a call or a text message, outside 8 a.m.-8 p.m. is unlawful; the enacted text was not read",
+    source: "https://production.jdsupra.com/legalnews/oregon-passes-new-telephone-8210765",
+    effective: "2026-01-01",
+    verified: "secondary",
+    note: "Read 2026-11-28 (decision 178): Troutman Pepper Locke's alert on the signed bill (JD Supra: \"contacting consumers outside the hours of 8 a.m. to 8 p.m. (previously 9 p.m.) or exceeding three solicitations within a 24-hour period, unless an established business relationship exists\", the relationship being a transaction \"within the 18 months preceding a call\"; texts included); the Senate Judiciary Committee's A3 amendment of 2025-05-21 (citizenportal.ai: 8 a.m.-8 p.m., reliance on the area code, effective 2026-01-01); vicifast.com quotes the area-code clause (\"a person may rely on the area code of a telephone number for a mobile telephone to determine whether the telephone number is for a party located in this state\"), so the rule follows the number's area code (458, 503, 541, 971) as every state rule here does. The bill as introduced and as passed by the House said 9 a.m.-7 p.m. (citizenportal.ai, 2025-04-10 and 04-24); the Senate's A3 replaced it and every account of the signed law says 8-8. Not found: the enrolled bill (olis.oregonlegislature.gov), its Oregon Laws chapter and ORS section number, an Oregon DOJ page. Not modelled: the cap of three solicitations per 24 hours without an 18-month business relationship (a frequency rule, another issue). No Sunday or holiday ban was found.",
+  },
+  {
+    id: "US-OR-PACIFIC",
+    name: "Oregon (the same hours read in Pacific time)",
+    hours: daily(at(8), at(20)),
+    clockZone: "America/Los_Angeles",
+    citation: "ORS 646.561 ff. as amended by HB 3865 of 2025 (as US-OR); no account read names the clock",
+    source: "https://vicifast.com/blog/oregon-mini-tcpa-rules",
+    effective: "2026-01-01",
+    verified: "secondary",
+    note: "The accounts read say \"8 am through 8 pm local Oregon time\" (vicifast.com, whose flowchart says Pacific) or name no clock (Troutman Pepper Locke). Malheur County's exchanges (541-372, -473, -881, -889) are in Mountain time; a call there must be lawful on both clocks until the enacted words are read: 9 a.m.-8 p.m. Mountain (the stricter reading; over-strict by an hour in the morning if the law means the called party's local time). Elsewhere in Oregon both clocks read the same.",
   },
   {
     id: "US-PA",

@@ -147,6 +147,51 @@ describe("calling window: state rules", () => {
   });
 });
 
+describe("calling window: Oregon (HB 3865, from 2026-01-01)", () => {
+  const PORTLAND = 5032242345;
+  const SALEM_971 = 9715552345;
+  const BEND = 5413822345;
+  const EUGENE_458 = 4585552345;
+  const ONTARIO = 5418892345; // Malheur County: Mountain time
+
+  it("every Oregon area code outside Malheur County is Pacific and ends at 8 p.m.: 7:59:59 p.m. callable, 8 p.m. not", () => {
+    for (const n of [PORTLAND, SALEM_971, BEND, EUGENE_458]) {
+      expect(timeZonesOf(n), String(n)).toEqual(["America/Los_Angeles"]);
+      // Wednesday 2 December 2026, PST (UTC-8)
+      expect(answer(n, "2026-12-03T03:59:59Z"), String(n)).toMatchObject({ callable: "yes" });
+      expect(answer(n, "2026-12-03T04:00:00Z"), String(n)).toMatchObject({ callable: "no", next: "2026-12-03T16:00:00Z", bucket: "not_today" });
+    }
+    // in summer (PDT, UTC-7)
+    expect(answer(PORTLAND, "2026-07-16T02:59:59Z").callable).toBe("yes");
+    expect(answer(PORTLAND, "2026-07-16T03:00:00Z")).toMatchObject({ callable: "no", next: "2026-07-16T15:00:00Z" });
+  });
+
+  it("7:59:59 a.m. waits for 8 a.m.; Sunday is an ordinary day", () => {
+    expect(answer(PORTLAND, "2026-12-02T15:59:59Z")).toMatchObject({ callable: "no", next: "2026-12-02T16:00:00Z", bucket: "later_today" });
+    expect(answer(PORTLAND, "2026-12-02T16:00:00Z").callable).toBe("yes");
+    expect(answer(PORTLAND, "2026-11-29T18:00:00Z").callable).toBe("yes"); // Sunday 10 a.m. PST
+  });
+
+  it("before 2026-01-01 the federal 9 p.m. end applied; the rule starts on Oregon's 1 January", () => {
+    // Wednesday 31 December 2025, 8:30 p.m. PST: callable; 9 p.m. not, next 8 a.m. on 1 January
+    expect(answer(PORTLAND, "2026-01-01T04:30:00Z").callable).toBe("yes");
+    expect(answer(PORTLAND, "2026-01-01T05:00:00Z")).toMatchObject({ callable: "no", next: "2026-01-01T16:00:00Z" });
+    // Thursday 1 January 2026, 8:30 p.m. PST: the rule is in force
+    expect(answer(PORTLAND, "2026-01-02T04:30:00Z")).toMatchObject({ callable: "no", next: "2026-01-02T16:00:00Z" });
+    expect(answer(ONTARIO, "2026-01-01T03:30:00Z").callable).toBe("yes"); // 8:30 p.m. MST on 31 December 2025
+  });
+
+  it("Malheur County's Mountain-time exchanges: 8 p.m. Mountain ends, and 8 a.m. Pacific (9 a.m. Mountain) starts", () => {
+    for (const nxx of [372, 473, 881, 889]) expect(timeZonesOf(541 * 10_000_000 + nxx * 10_000 + 2345), String(nxx)).toEqual(["America/Denver"]);
+    // Wednesday 2 December 2026, MST (UTC-7): 7:59:59 p.m. callable, 8 p.m. not; next 9 a.m. MST (8 a.m. PST)
+    expect(answer(ONTARIO, "2026-12-03T02:59:59Z")).toMatchObject({ zones: "America/Denver", callable: "yes" });
+    expect(answer(ONTARIO, "2026-12-03T03:00:00Z")).toMatchObject({ callable: "no", next: "2026-12-03T16:00:00Z", bucket: "not_today" });
+    // 8:30 a.m. MST is 7:30 a.m. PST: waits for the Pacific reading
+    expect(answer(ONTARIO, "2026-12-02T15:30:00Z")).toMatchObject({ callable: "no", next: "2026-12-02T16:00:00Z", bucket: "later_today" });
+    expect(answer(ONTARIO, "2026-12-02T16:00:00Z").callable).toBe("yes");
+  });
+});
+
 describe("calling window: Canada (CRTC)", () => {
   const TORONTO = 4165552345;
   it("weekdays 9:00-21:30", () => {

@@ -1,7 +1,8 @@
 /**
  * May this number be called at this instant, and if not, when first? A call is lawful at an instant when every
  * rule of the number's jurisdiction allows it in every one of the number's candidate time zones (a rule with a
- * fixed clock, such as Mississippi's Central Standard Time, is read on that clock). Pure CPU, no I/O.
+ * fixed clock, such as Mississippi's Central Standard Time or Oregon's second reading in Pacific time, is read on
+ * that clock). Pure CPU, no I/O.
  *
  * The earliest lawful instant at or after t is t itself or the start of some rule's window on some day in some
  * zone (callability only switches on there), so those are the only candidates examined, in time order.
@@ -48,7 +49,7 @@ function inForce(rule: CallingRule, w: Wall): boolean {
 }
 
 const clockOf = (rule: CallingRule, zone: string): Clock =>
-  rule.fixedUtcOffsetMinutes === undefined ? zone : { fixedOffsetMinutes: rule.fixedUtcOffsetMinutes };
+  rule.fixedUtcOffsetMinutes !== undefined ? { fixedOffsetMinutes: rule.fixedUtcOffsetMinutes } : (rule.clockZone ?? zone);
 
 /** Whether `rule` allows a call at `ms` in `zone`. */
 function allows(rule: CallingRule, zone: string, ms: number): boolean {
