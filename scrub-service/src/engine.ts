@@ -24,7 +24,8 @@ export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./worker/normaliz
 export { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
 export { parseInstant } from "./worker/calling/instant";
 export { readListFreshness, freshnessOfSuppression, refusesStaleLists, staleListRefusal } from "./lists/freshness";
-export { CALLING_RULES_VERSION } from "./worker/calling/rules";
+export { CALLING_RULES, CALLING_RULES_HISTORY, CALLING_RULES_VERSION, type CallingRule, type CallingRulesRelease } from "./worker/calling/rules";
+export type { Holiday, Observance } from "./worker/calling/holidays";
 export { evaluateCalling, isoSecond } from "./worker/calling/window";
 export type { ExemptionRow } from "./worker/exemptions/parse";
 export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";

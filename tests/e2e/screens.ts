@@ -21,6 +21,7 @@ export const PUBLIC_SCREENS: Screen[] = [
   { name: "privacy", path: "/privacy", expectText: "Privacy Policy" },
   { name: "terms", path: "/terms", expectText: "Terms of Service" },
   { name: "api-docs", path: "/docs/api", expectText: /API/ },
+  { name: "rules", path: "/rules", expectText: "Calling rules and do-not-call lists" },
   { name: "invitation-invalid", path: "/auth/invitation/x", expectText: /Invalid/i },
   { name: "not-found", path: "/no-such-page", expectText: "Oops! Page not found" },
 ];

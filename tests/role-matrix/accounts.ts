@@ -52,4 +52,5 @@ export const entries: MatrixEntry[] = [
   },
   { name: "GET /privacy", route: () => import("~/routes/privacy"), kind: "loader", path: "/privacy", expect: everyone(200) },
   { name: "GET /terms", route: () => import("~/routes/terms"), kind: "loader", path: "/terms", expect: everyone(200) },
+  { name: "GET /rules", route: () => import("~/routes/rules/route"), kind: "loader", path: "/rules", expect: everyone(200) },
 ];

@@ -1,0 +1,28 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { JurisdictionSection, SummaryTable } from "./parts";
+import { rulesPageData } from "./view.server";
+
+describe("the rules page's markup (server-rendered, no script needed)", () => {
+  const data = rulesPageData();
+  const oregon = data.states.find((j) => j.code === "OR")!;
+  const louisiana = data.states.find((j) => j.code === "LA")!;
+
+  it("the overview table scrolls inside its own box and shows Oregon's 8 p.m. end and Louisiana's Sunday ban", () => {
+    const html = renderToStaticMarkup(<SummaryTable rows={[data.federal, oregon, louisiana]} />);
+    expect(html).toMatch(/^<div class="overflow-x-auto/);
+    expect(html).toContain(">Oregon</a>");
+    expect(html).toContain("8:00 AM–8:00 PM");
+    expect(html).toContain("in force from <time dateTime=\"2026-01-01\">Jan 01, 2026</time>");
+    expect(html).toMatch(/summary-LA.*Banned/);
+  });
+
+  it("a jurisdiction's section gives the citation, the source link and the state list's freshness", () => {
+    const html = renderToStaticMarkup(<JurisdictionSection j={louisiana} />);
+    expect(html).toContain("La. R.S. 45:811(2)-(3)");
+    expect(html).toContain(`href="${louisiana.rules[0].source}"`);
+    expect(html).toContain("Sun</span> <span class=\"text-red-700\">no calls");
+    expect(html).toContain("Louisiana DNC List");
+    expect(html).toContain("Purchase or transaction: 6 months");
+  });
+});
