@@ -75,712 +75,723 @@ const workErrors = {
   },
 };
 
-export const openApiDocument = {
-  openapi: "3.1.0",
-  info: {
-    title: "Data Purging Tool API",
-    version: "1.0.0",
-    description:
-      "Scrub phone lists against the Litigation and DNC suppression lists, poll progress, download the good, bad and invalid results, " +
-      "and add numbers to your containers. Authenticate with an API key from the Integrations page: `Authorization: Bearer <key>`. " +
-      "Each key may make 1000 requests per hour; live lookups (POST /lookup) have their own budget of " +
-      `${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (bursts up to ${LOOKUP_BURST}) and do not count against the hourly one. ` +
-      "Work counts against the same plan limits as the web screens.",
-  },
-  servers: [{ url: "/api/v1" }],
-  security: [{ bearerAuth: [] }],
-  tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Exemptions" }, { name: "Account" }],
-  paths: {
-    "/scrubs": {
-      get: {
-        tags: ["Scrubs"],
-        summary: "List scrub jobs",
-        description: "The account's jobs (from the web and the API), newest first.",
-        parameters: [
-          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-          { name: "status", in: "query", schema: { type: "string", enum: ["queued", "running", "retrying", "completed", "failed"] } },
-          { name: "after", in: "query", description: "next_cursor of the previous page.", schema: { type: "string", format: "uuid" } },
-        ],
-        responses: {
-          "200": {
-            description: "A page of jobs.",
-            headers: rateHeaders,
+/** "see /rules" for a calling_rules_version: the public rules page, absolute on the app's own address. */
+function rulesPageNote(appBase: string): string {
+  return `see /rules (${appBase}/rules): every rule applied, its citation, and what changed in each version`;
+}
+
+/**
+ * The OpenAPI document, its links absolute on `appBase` (the route passes `appUrl()`, never a request header).
+ */
+export function openApiDocumentAt(appBase: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Data Purging Tool API",
+      version: "1.0.0",
+      description:
+        "Scrub phone lists against the Litigation and DNC suppression lists, poll progress, download the good, bad and invalid results, " +
+        "and add numbers to your containers. Authenticate with an API key from the Integrations page: `Authorization: Bearer <key>`. " +
+        "Each key may make 1000 requests per hour; live lookups (POST /lookup) have their own budget of " +
+        `${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (bursts up to ${LOOKUP_BURST}) and do not count against the hourly one. ` +
+        "Work counts against the same plan limits as the web screens.",
+    },
+    servers: [{ url: "/api/v1" }],
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Exemptions" }, { name: "Account" }],
+    paths: {
+      "/scrubs": {
+        get: {
+          tags: ["Scrubs"],
+          summary: "List scrub jobs",
+          description: "The account's jobs (from the web and the API), newest first.",
+          parameters: [
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+            { name: "status", in: "query", schema: { type: "string", enum: ["queued", "running", "retrying", "completed", "failed"] } },
+            { name: "after", in: "query", description: "next_cursor of the previous page.", schema: { type: "string", format: "uuid" } },
+          ],
+          responses: {
+            "200": {
+              description: "A page of jobs.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      data: { type: "array", items: { $ref: "#/components/schemas/Job" } },
+                      next_cursor: { type: ["string", "null"] },
+                    },
+                  },
+                },
+              },
+            },
+            "422": error("A query parameter is invalid (validation_failed)."),
+            ...commonErrors,
+          },
+        },
+        post: {
+          tags: ["Scrubs"],
+          summary: "Submit a scrub",
+          description:
+            "Upload a CSV file (multipart/form-data) or send a JSON list of numbers. Invalid numbers do not block the scrub: they land in the invalid file with a reason. " +
+            "Refused with 422 before any job exists: an unreadable or empty file, an unknown sheet or column, a column with no phone number among its first 10 rows, a JSON list with no valid number. " +
+            "Without container_id, the integration's container (if any) is used. Answers 202 with the queued job; poll GET /scrubs/{id}.",
+          requestBody: {
+            required: true,
             content: {
-              "application/json": {
+              "multipart/form-data": {
                 schema: {
                   type: "object",
+                  required: ["file", "suppression_type"],
                   properties: {
-                    data: { type: "array", items: { $ref: "#/components/schemas/Job" } },
-                    next_cursor: { type: ["string", "null"] },
+                    file: {
+                      type: "string",
+                      format: "binary",
+                      description:
+                        "The list: CSV or tab/semicolon/pipe-delimited text (UTF-8, UTF-16 with BOM or Windows-1252), an Excel workbook (.xlsx), or one of them as .gz or .zip. The job's `input` says what it was read as.",
+                    },
+                    suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+                    column: { type: "string", description: "Phone column header; default: the first header like phone/number/mobile/cell/tel." },
+                    sheet: { type: "string", description: "The workbook sheet to scrub (an .xlsx); default: the first sheet." },
+                    container_id: { type: "integer", description: "One of your containers; its numbers are suppressed too." },
+                    states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
+                    file_name: { type: "string" },
+                    calling_window: { type: "string", enum: ["true", "false"], description: CALLING_WINDOW_TEXT },
+                    exemptions: { type: "integer", description: EXEMPTIONS_TEXT },
+                    at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                   },
                 },
               },
-            },
-          },
-          "422": error("A query parameter is invalid (validation_failed)."),
-          ...commonErrors,
-        },
-      },
-      post: {
-        tags: ["Scrubs"],
-        summary: "Submit a scrub",
-        description:
-          "Upload a CSV file (multipart/form-data) or send a JSON list of numbers. Invalid numbers do not block the scrub: they land in the invalid file with a reason. " +
-          "Refused with 422 before any job exists: an unreadable or empty file, an unknown sheet or column, a column with no phone number among its first 10 rows, a JSON list with no valid number. " +
-          "Without container_id, the integration's container (if any) is used. Answers 202 with the queued job; poll GET /scrubs/{id}.",
-        requestBody: {
-          required: true,
-          content: {
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                required: ["file", "suppression_type"],
-                properties: {
-                  file: {
-                    type: "string",
-                    format: "binary",
-                    description:
-                      "The list: CSV or tab/semicolon/pipe-delimited text (UTF-8, UTF-16 with BOM or Windows-1252), an Excel workbook (.xlsx), or one of them as .gz or .zip. The job's `input` says what it was read as.",
-                  },
-                  suppression_type: { $ref: "#/components/schemas/SuppressionType" },
-                  column: { type: "string", description: "Phone column header; default: the first header like phone/number/mobile/cell/tel." },
-                  sheet: { type: "string", description: "The workbook sheet to scrub (an .xlsx); default: the first sheet." },
-                  container_id: { type: "integer", description: "One of your containers; its numbers are suppressed too." },
-                  states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
-                  file_name: { type: "string" },
-                  calling_window: { type: "string", enum: ["true", "false"], description: CALLING_WINDOW_TEXT },
-                  exemptions: { type: "integer", description: EXEMPTIONS_TEXT },
-                  at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
-                },
-              },
-            },
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["numbers", "suppression_type"],
-                properties: {
-                  numbers: { type: "array", minItems: 1, maxItems: 100000, items: { type: ["string", "integer"] } },
-                  suppression_type: { $ref: "#/components/schemas/SuppressionType" },
-                  container_id: { type: ["integer", "null"] },
-                  states: { type: "array", items: { type: "string", pattern: "^[A-Za-z]{2}$" } },
-                  file_name: { type: "string" },
-                  calling_window: { type: "boolean", description: CALLING_WINDOW_TEXT },
-                  exemptions: { type: ["integer", "null"], description: EXEMPTIONS_TEXT },
-                  at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
-                },
-              },
-              example: { numbers: ["(212) 555-2142", "2125552143"], suppression_type: "DNCAndLitigation", states: ["NY"] },
-            },
-          },
-        },
-        responses: {
-          "202": {
-            description: "Queued.",
-            headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
-            content: { "application/json": { schema: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } } } },
-          },
-          ...commonErrors,
-          ...workErrors,
-        },
-      },
-    },
-    "/scrubs/{id}": {
-      get: {
-        tags: ["Scrubs"],
-        summary: "Get a scrub job",
-        description: "Status, progress and counts; when completed, the result files with their download URLs.",
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
-        responses: {
-          "200": {
-            description: "The job.",
-            headers: rateHeaders,
-            content: { "application/json": { schema: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } } } },
-          },
-          "404": error("No such job for this account (not_found)."),
-          ...commonErrors,
-        },
-      },
-    },
-    "/scrubs/{id}/files/{kind}": {
-      get: {
-        tags: ["Scrubs"],
-        summary: "Download a result file",
-        parameters: [
-          { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
-          { name: "kind", in: "path", required: true, schema: { type: "string", enum: ["good", "bad", "invalid"] } },
-        ],
-        responses: {
-          "200": { description: "The CSV (all input columns; bad and invalid rows end with a reason column).", content: { "text/csv": {} } },
-          "404": error("No such job or file for this account (not_found)."),
-          "409": error("The job has not finished yet (result_not_ready)."),
-          ...commonErrors,
-        },
-      },
-    },
-    "/scrubs/{id}/certificate": {
-      get: {
-        tags: ["Scrubs"],
-        summary: "Download the signed scrub certificate",
-        description:
-          "The certificate of a completed scrub, byte for byte as issued: canonical JSON { certificate, signature } with the input's and each result file's SHA-256, the row counts, the list versions used and an Ed25519 signature. Public keys: /.well-known/scrub-certificate-key. Check it with `npm run verify` or at /verify.",
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
-        responses: {
-          "200": { description: "The certificate file (scrub-certificate/1).", content: { "application/json": {} } },
-          "404": error("No such job or certificate for this account (not_found)."),
-          "409": error("The job has not finished yet (result_not_ready)."),
-          ...commonErrors,
-        },
-      },
-    },
-    "/lookup": {
-      post: {
-        tags: ["Lookup"],
-        summary: "Look numbers up (live, for dialers)",
-        description:
-          "Up to 1,000 numbers (strings or integers) answered at once, in the order sent: the normalized 10-digit number, whether it is valid (else the reason and " +
-          "a sentence), its kind, region and state, the suppression lists holding it (lists) and which of your containers hold it (containers; never another account's). " +
-          "suppressed / suppressed_by say what a scrub would do with it: the first list of suppression_type (default DNCAndLitigation) that holds it, else \"container\" " +
-          "when container_id (default: the integration's container) holds it. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
-          "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
-          "never an answer that a number is on no list. A list the suppression type checks that is past its freshness rule (the federal DNC list after 31 days, " +
-          "a state list after its own) is named in stale_lists, and while there is one no number is answered callable on its word: a number no fresh list or " +
-          "container suppresses is suppressed_by \"stale_list\". " +
-          `Rate limit: ${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (with the integration's rate limiting on, shared by its keys), bursts up to ${LOOKUP_BURST}; ` +
-          "lookups do not count against the 1000 requests per hour of the other endpoints. The plan's DNC suppression usage is what bounds the numbers looked up.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["numbers"],
-                properties: {
-                  numbers: { type: "array", minItems: 1, maxItems: 1000, items: { type: ["string", "integer"] } },
-                  suppression_type: { $ref: "#/components/schemas/SuppressionType" },
-                  container_id: { type: ["integer", "null"], description: "One of your containers that suppresses too; null for none." },
-                  at: {
-                    type: "string",
-                    format: "date-time",
-                    description:
-                      "The instant timeZones, callableNow and nextCallAt (and exempt) answer for: ISO-8601 with its UTC offset; default: now. Not earlier than now " +
-                      "(5 minutes of clock skew allowed) nor later than the checked lists' \"valid for calls until\" (release date plus each list's freshness rule): " +
-                      "otherwise 422 on `at` naming the instant and the bound, nothing counted.",
-                  },
-                  exemptions: {
-                    type: ["integer", "null"],
-                    description: "One of your exemption lists: each result then has `exempt`, and the answer names exemption_list (id and version).",
-                  },
-                },
-              },
-              example: { numbers: ["(212) 555-2142", 4155552100, "12"] },
-            },
-          },
-        },
-        responses: {
-          "200": {
-            description: "One result per number, in order.",
-            headers: lookupRateHeaders,
-            content: { "application/json": { schema: { $ref: "#/components/schemas/LookupAnswer" } } },
-          },
-          ...commonErrors,
-          ...workErrors,
-          "404": error("container_id is not one of your containers, or exemptions not one of your exemption lists (not_found)."),
-          "413": error("The body is larger than 64 KB (payload_too_large)."),
-          "415": error("The body is not application/json (unsupported_media_type)."),
-          "422": error("numbers is missing, empty or longer than 1,000, or another field is invalid (validation_failed)."),
-          "429": {
-            ...error(`More than ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second, beyond a burst of ${LOOKUP_BURST} (rate_limited).`),
-            headers: { ...lookupRateHeaders, "Retry-After": { description: "Seconds to wait (1).", schema: { type: "integer" } } },
-          },
-          "503": {
-            ...error(
-              "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry.",
-            ),
-            headers: { "Retry-After": { description: "Seconds to wait before retrying (1 when the server was busy, 30 when a list could not be read).", schema: { type: "integer" } } },
-          },
-        },
-      },
-    },
-    "/containers": {
-      get: {
-        tags: ["Containers"],
-        summary: "List containers",
-        responses: {
-          "200": {
-            description: "The account's containers.",
-            headers: rateHeaders,
-            content: {
               "application/json": {
-                schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/Container" } } } },
+                schema: {
+                  type: "object",
+                  required: ["numbers", "suppression_type"],
+                  properties: {
+                    numbers: { type: "array", minItems: 1, maxItems: 100000, items: { type: ["string", "integer"] } },
+                    suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+                    container_id: { type: ["integer", "null"] },
+                    states: { type: "array", items: { type: "string", pattern: "^[A-Za-z]{2}$" } },
+                    file_name: { type: "string" },
+                    calling_window: { type: "boolean", description: CALLING_WINDOW_TEXT },
+                    exemptions: { type: ["integer", "null"], description: EXEMPTIONS_TEXT },
+                    at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
+                  },
+                },
+                example: { numbers: ["(212) 555-2142", "2125552143"], suppression_type: "DNCAndLitigation", states: ["NY"] },
               },
             },
           },
-          ...commonErrors,
+          responses: {
+            "202": {
+              description: "Queued.",
+              headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
+              content: { "application/json": { schema: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } } } },
+            },
+            ...commonErrors,
+            ...workErrors,
+          },
         },
       },
-    },
-    "/containers/{id}/numbers": {
-      post: {
-        tags: ["Containers"],
-        summary: "Add numbers to a container",
-        description: "A CSV file (multipart `file`) or JSON `{ \"numbers\": [...] }`. Counts against the plan's container limit. Answers 202 with the load.",
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
-        requestBody: {
-          required: true,
-          content: {
-            "multipart/form-data": { schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } } },
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["numbers"],
-                properties: { numbers: { type: "array", minItems: 1, maxItems: 100000, items: { type: ["string", "integer"] } } },
-              },
+      "/scrubs/{id}": {
+        get: {
+          tags: ["Scrubs"],
+          summary: "Get a scrub job",
+          description: "Status, progress and counts; when completed, the result files with their download URLs.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": {
+              description: "The job.",
+              headers: rateHeaders,
+              content: { "application/json": { schema: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } } } },
             },
+            "404": error("No such job for this account (not_found)."),
+            ...commonErrors,
           },
-        },
-        responses: {
-          "202": {
-            description: "Queued.",
-            headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
-            content: { "application/json": { schema: { type: "object", properties: { load: { $ref: "#/components/schemas/ContainerLoad" } } } } },
-          },
-          ...commonErrors,
-          ...workErrors,
         },
       },
-    },
-    "/containers/{id}/loads/{loadId}": {
-      get: {
-        tags: ["Containers"],
-        summary: "Get a container load",
-        parameters: [
-          { name: "id", in: "path", required: true, schema: { type: "integer" } },
-          { name: "loadId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
-        ],
-        responses: {
-          "200": {
-            description: "The load.",
-            headers: rateHeaders,
-            content: { "application/json": { schema: { type: "object", properties: { load: { $ref: "#/components/schemas/ContainerLoad" } } } } },
+      "/scrubs/{id}/files/{kind}": {
+        get: {
+          tags: ["Scrubs"],
+          summary: "Download a result file",
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+            { name: "kind", in: "path", required: true, schema: { type: "string", enum: ["good", "bad", "invalid"] } },
+          ],
+          responses: {
+            "200": { description: "The CSV (all input columns; bad and invalid rows end with a reason column).", content: { "text/csv": {} } },
+            "404": error("No such job or file for this account (not_found)."),
+            "409": error("The job has not finished yet (result_not_ready)."),
+            ...commonErrors,
           },
-          "404": error("No such load for this account (not_found)."),
-          ...commonErrors,
         },
       },
-    },
-    "/exemption-lists": {
-      get: {
-        tags: ["Exemptions"],
-        summary: "List exemption lists",
-        responses: {
-          "200": {
-            description: "The account's exemption lists.",
-            headers: rateHeaders,
-            content: {
-              "application/json": {
-                schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/ExemptionList" } } } },
-              },
-            },
+      "/scrubs/{id}/certificate": {
+        get: {
+          tags: ["Scrubs"],
+          summary: "Download the signed scrub certificate",
+          description:
+            "The certificate of a completed scrub, byte for byte as issued: canonical JSON { certificate, signature } with the input's and each result file's SHA-256, the row counts, the list versions used and an Ed25519 signature. Public keys: /.well-known/scrub-certificate-key. Check it with `npm run verify` or at /verify.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": { description: "The certificate file (scrub-certificate/1).", content: { "application/json": {} } },
+            "404": error("No such job or certificate for this account (not_found)."),
+            "409": error("The job has not finished yet (result_not_ready)."),
+            ...commonErrors,
           },
-          ...commonErrors,
         },
       },
-      post: {
-        tags: ["Exemptions"],
-        summary: "Create an exemption list with its rows",
-        description: `Established business relationships and written consents (decision 161). ${EXEMPTION_ROWS_TEXT}`,
-        requestBody: {
-          required: true,
-          content: {
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                required: ["name", "file"],
-                properties: { name: { type: "string" }, description: { type: "string" }, file: { type: "string", format: "binary", description: "CSV: phone,basis,date (a header row is optional)." } },
-              },
-            },
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["name", "rows"],
-                properties: { name: { type: "string" }, description: { type: "string" }, rows: { $ref: "#/components/schemas/ExemptionRows" } },
-              },
-              example: { name: "CRM export", rows: [{ phone: "(212) 555-2142", basis: "purchase", date: "2025-03-01" }] },
-            },
-          },
-        },
-        responses: {
-          "201": {
-            description: "Created and loaded.",
-            headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
-            content: { "application/json": { schema: { type: "object", properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" } } } } },
-          },
-          ...commonErrors,
-          ...workErrors,
-        },
-      },
-    },
-    "/exemption-lists/{id}": {
-      get: {
-        tags: ["Exemptions"],
-        summary: "Get an exemption list",
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
-        responses: {
-          "200": {
-            description: "The list.",
-            headers: rateHeaders,
-            content: { "application/json": { schema: { type: "object", properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" } } } } },
-          },
-          "404": error("No such exemption list for this account (not_found)."),
-          ...commonErrors,
-        },
-      },
-      post: {
-        tags: ["Exemptions"],
-        summary: "Load rows into an exemption list",
-        description:
-          "mode add (default): new numbers join; a number already on the list keeps its basis and the later date, and another basis for it refuses the " +
-          `request. mode replace: the rows become the whole list. All or nothing; the list's version and SHA-256 change. ${EXEMPTION_ROWS_TEXT}`,
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
-        requestBody: {
-          required: true,
-          content: {
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                required: ["file"],
-                properties: { mode: { type: "string", enum: ["add", "replace"] }, file: { type: "string", format: "binary" } },
-              },
-            },
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["rows"],
-                properties: { mode: { type: "string", enum: ["add", "replace"] }, rows: { $ref: "#/components/schemas/ExemptionRows" } },
-              },
-            },
-          },
-        },
-        responses: {
-          "200": {
-            description: "Loaded.",
-            headers: rateHeaders,
+      "/lookup": {
+        post: {
+          tags: ["Lookup"],
+          summary: "Look numbers up (live, for dialers)",
+          description:
+            "Up to 1,000 numbers (strings or integers) answered at once, in the order sent: the normalized 10-digit number, whether it is valid (else the reason and " +
+            "a sentence), its kind, region and state, the suppression lists holding it (lists) and which of your containers hold it (containers; never another account's). " +
+            "suppressed / suppressed_by say what a scrub would do with it: the first list of suppression_type (default DNCAndLitigation) that holds it, else \"container\" " +
+            "when container_id (default: the integration's container) holds it. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
+            "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
+            "never an answer that a number is on no list. A list the suppression type checks that is past its freshness rule (the federal DNC list after 31 days, " +
+            "a state list after its own) is named in stale_lists, and while there is one no number is answered callable on its word: a number no fresh list or " +
+            "container suppresses is suppressed_by \"stale_list\". " +
+            `Rate limit: ${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (with the integration's rate limiting on, shared by its keys), bursts up to ${LOOKUP_BURST}; ` +
+            "lookups do not count against the 1000 requests per hour of the other endpoints. The plan's DNC suppression usage is what bounds the numbers looked up.",
+          requestBody: {
+            required: true,
             content: {
               "application/json": {
                 schema: {
                   type: "object",
-                  properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" }, written: { type: "integer", description: "Numbers new or changed." } },
+                  required: ["numbers"],
+                  properties: {
+                    numbers: { type: "array", minItems: 1, maxItems: 1000, items: { type: ["string", "integer"] } },
+                    suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+                    container_id: { type: ["integer", "null"], description: "One of your containers that suppresses too; null for none." },
+                    at: {
+                      type: "string",
+                      format: "date-time",
+                      description:
+                        "The instant timeZones, callableNow and nextCallAt (and exempt) answer for: ISO-8601 with its UTC offset; default: now. Not earlier than now " +
+                        "(5 minutes of clock skew allowed) nor later than the checked lists' \"valid for calls until\" (release date plus each list's freshness rule): " +
+                        "otherwise 422 on `at` naming the instant and the bound, nothing counted.",
+                    },
+                    exemptions: {
+                      type: ["integer", "null"],
+                      description: "One of your exemption lists: each result then has `exempt`, and the answer names exemption_list (id and version).",
+                    },
+                  },
+                },
+                example: { numbers: ["(212) 555-2142", 4155552100, "12"] },
+              },
+            },
+          },
+          responses: {
+            "200": {
+              description: "One result per number, in order.",
+              headers: lookupRateHeaders,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/LookupAnswer" } } },
+            },
+            ...commonErrors,
+            ...workErrors,
+            "404": error("container_id is not one of your containers, or exemptions not one of your exemption lists (not_found)."),
+            "413": error("The body is larger than 64 KB (payload_too_large)."),
+            "415": error("The body is not application/json (unsupported_media_type)."),
+            "422": error("numbers is missing, empty or longer than 1,000, or another field is invalid (validation_failed)."),
+            "429": {
+              ...error(`More than ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second, beyond a burst of ${LOOKUP_BURST} (rate_limited).`),
+              headers: { ...lookupRateHeaders, "Retry-After": { description: "Seconds to wait (1).", schema: { type: "integer" } } },
+            },
+            "503": {
+              ...error(
+                "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry.",
+              ),
+              headers: { "Retry-After": { description: "Seconds to wait before retrying (1 when the server was busy, 30 when a list could not be read).", schema: { type: "integer" } } },
+            },
+          },
+        },
+      },
+      "/containers": {
+        get: {
+          tags: ["Containers"],
+          summary: "List containers",
+          responses: {
+            "200": {
+              description: "The account's containers.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/Container" } } } },
+                },
+              },
+            },
+            ...commonErrors,
+          },
+        },
+      },
+      "/containers/{id}/numbers": {
+        post: {
+          tags: ["Containers"],
+          summary: "Add numbers to a container",
+          description: "A CSV file (multipart `file`) or JSON `{ \"numbers\": [...] }`. Counts against the plan's container limit. Answers 202 with the load.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": { schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } } },
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["numbers"],
+                  properties: { numbers: { type: "array", minItems: 1, maxItems: 100000, items: { type: ["string", "integer"] } } },
                 },
               },
             },
           },
-          ...commonErrors,
-          ...workErrors,
-          "404": error("No such exemption list for this account (not_found)."),
+          responses: {
+            "202": {
+              description: "Queued.",
+              headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
+              content: { "application/json": { schema: { type: "object", properties: { load: { $ref: "#/components/schemas/ContainerLoad" } } } } },
+            },
+            ...commonErrors,
+            ...workErrors,
+          },
         },
       },
-    },
-    "/usage": {
-      get: {
-        tags: ["Account"],
-        summary: "Usage and limits",
-        description: "The plan, this period's DNC suppression and container usage (the dashboard's figures) and the key's rate limit.",
-        responses: {
-          "200": { description: "Usage.", headers: rateHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/Usage" } } } },
-          ...commonErrors,
+      "/containers/{id}/loads/{loadId}": {
+        get: {
+          tags: ["Containers"],
+          summary: "Get a container load",
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "integer" } },
+            { name: "loadId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+          ],
+          responses: {
+            "200": {
+              description: "The load.",
+              headers: rateHeaders,
+              content: { "application/json": { schema: { type: "object", properties: { load: { $ref: "#/components/schemas/ContainerLoad" } } } } },
+            },
+            "404": error("No such load for this account (not_found)."),
+            ...commonErrors,
+          },
         },
       },
-    },
-  },
-  webhooks: {
-    scrubFinished: {
-      post: {
-        summary: "scrub.completed / scrub.failed",
-        description:
-          "Sent to the integration's webhook URL when a job submitted with one of its keys finishes. Headers: X-Webhook-Id, X-Webhook-Event, " +
-          "X-Webhook-Attempt, X-Webhook-Timestamp (Unix seconds) and X-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\" with the webhook secret>. " +
-          "Answer 2xx within 10 seconds; otherwise, with auto retry on, it is retried after 1, 2, 4 and 8 seconds (5 attempts in all).",
-        requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookEvent" } } } },
-        responses: { "200": { description: "Received." } },
-      },
-    },
-  },
-  components: {
-    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key from the Integrations page (dpt_…)." } },
-    schemas: {
-      Error: {
-        type: "object",
-        required: ["error"],
-        properties: {
-          error: {
-            type: "object",
-            required: ["code", "message"],
-            properties: {
-              code: {
-                type: "string",
-                enum: [...API_ERROR_CODES],
-              },
-              message: { type: "string" },
-              details: {},
-            },
-          },
-        },
-        example: { error: { code: "rate_limited", message: "Rate limit of 1000 requests per hour exceeded. Retry after 1200 seconds." } },
-      },
-      SuppressionType: { type: "string", enum: [...SUPPRESSION_TYPE_NAMES] },
-      Job: {
-        type: "object",
-        properties: {
-          id: { type: "string", format: "uuid" },
-          status: {
-            type: "string",
-            enum: ["queued", "running", "retrying", "completed", "failed"],
-            description: "retrying: the scrub service running the job stopped; it runs again from the start (up to 3 attempts).",
-          },
-          source: { type: "string", enum: ["web", "api"] },
-          file_name: { type: "string" },
-          suppression_type: { $ref: "#/components/schemas/SuppressionType" },
-          column: { type: ["string", "null"] },
-          input: {
-            type: "object",
-            description: "What the upload was detected as (null until the job has read it): CSV, UTF-16 or Windows-1252 text, Excel (.xlsx), .gz or .zip.",
-            properties: {
-              format: { type: ["string", "null"], examples: ["Excel workbook (.xlsx)", "gzip-compressed CSV"] },
-              encoding: { type: ["string", "null"], examples: ["UTF-8", "UTF-16LE", "Windows-1252"] },
-              delimiter: { type: ["string", "null"], examples: ["comma", "tab"] },
-              sheet: { type: ["string", "null"] },
-            },
-          },
-          container_id: { type: ["integer", "null"] },
-          states: { type: ["array", "null"], items: { type: "string" } },
-          progress: {
-            type: "object",
-            properties: { rows_done: { type: "integer" }, total_rows: { type: "integer" }, percent: { type: "number" } },
-          },
-          counts: {
-            type: "object",
-            properties: {
-              good: { type: "integer" },
-              bad: { type: "integer" },
-              invalid: { type: "integer" },
-              reasons: { type: "object", additionalProperties: { type: "integer" } },
-            },
-          },
-          error: { type: ["string", "null"] },
-          created_at: { type: "string", format: "date-time" },
-          started_at: { type: ["string", "null"], format: "date-time" },
-          finished_at: { type: ["string", "null"], format: "date-time" },
-          files: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                kind: { type: "string", enum: ["good", "bad", "invalid"] },
-                file_name: { type: "string" },
-                records: { type: "integer" },
-                bytes: { type: "integer" },
-                download_url: { type: "string" },
-              },
-            },
-          },
-          exemptions: {
-            type: ["object", "null"],
-            description: "Present when the scrub was asked for exemptions: the list, and once completed its version and SHA-256, the instant and the good rows each basis let through.",
-            properties: {
-              list_id: { type: ["integer", "null"] },
-              version: { type: ["integer", "null"] },
-              sha256: { type: ["string", "null"] },
-              at: { type: ["string", "null"], format: "date-time" },
-              counts: {
-                type: ["object", "null"],
-                properties: { purchase: { type: "integer" }, inquiry: { type: "integer" }, consent: { type: "integer" } },
-              },
-            },
-          },
-          calling_window: {
-            type: ["object", "null"],
-            description: "Present when the scrub was asked for calling_window=true: the instant (null until the job starts), and once completed the good rows by answer and by time zone.",
-            properties: {
-              at: { type: ["string", "null"], format: "date-time" },
-              rules_version: { type: ["string", "null"], description: "CALLING_RULES_VERSION of the rules applied." },
-              time_zone_source: { type: ["string", "null"] },
-              counts: {
-                type: ["object", "null"],
-                properties: {
-                  callable_now: { type: "integer" },
-                  later_today: { type: "integer" },
-                  not_today: { type: "integer", description: "After hours, or a Sunday or holiday ban, in the number's local time." },
-                  no_time_zone: { type: "integer", description: "Toll-free and other non-geographic numbers: no answer." },
+      "/exemption-lists": {
+        get: {
+          tags: ["Exemptions"],
+          summary: "List exemption lists",
+          responses: {
+            "200": {
+              description: "The account's exemption lists.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/ExemptionList" } } } },
                 },
               },
-              by_time_zone: {
-                type: ["array", "null"],
-                items: { type: "object", properties: { time_zones: { type: "string" }, count: { type: "integer" } } },
+            },
+            ...commonErrors,
+          },
+        },
+        post: {
+          tags: ["Exemptions"],
+          summary: "Create an exemption list with its rows",
+          description: `Established business relationships and written consents (decision 161). ${EXEMPTION_ROWS_TEXT}`,
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: ["name", "file"],
+                  properties: { name: { type: "string" }, description: { type: "string" }, file: { type: "string", format: "binary", description: "CSV: phone,basis,date (a header row is optional)." } },
+                },
+              },
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["name", "rows"],
+                  properties: { name: { type: "string" }, description: { type: "string" }, rows: { $ref: "#/components/schemas/ExemptionRows" } },
+                },
+                example: { name: "CRM export", rows: [{ phone: "(212) 555-2142", basis: "purchase", date: "2025-03-01" }] },
               },
             },
           },
+          responses: {
+            "201": {
+              description: "Created and loaded.",
+              headers: { ...rateHeaders, Location: { schema: { type: "string" } } },
+              content: { "application/json": { schema: { type: "object", properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" } } } } },
+            },
+            ...commonErrors,
+            ...workErrors,
+          },
         },
       },
-      ExemptionList: {
-        type: "object",
-        properties: {
-          id: { type: "integer" },
-          name: { type: "string" },
-          description: { type: "string" },
-          size: { type: "integer", description: "Numbers on the list." },
-          version: { type: "integer", description: "Increases with every load; a scrub's certificate names the version it applied." },
-          sha256: { type: ["string", "null"], description: "SHA-256 (hex) of the rows as phone,basis,date lines sorted by phone." },
-          created_at: { type: "string", format: "date-time" },
-          updated_at: { type: "string", format: "date-time" },
+      "/exemption-lists/{id}": {
+        get: {
+          tags: ["Exemptions"],
+          summary: "Get an exemption list",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+          responses: {
+            "200": {
+              description: "The list.",
+              headers: rateHeaders,
+              content: { "application/json": { schema: { type: "object", properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" } } } } },
+            },
+            "404": error("No such exemption list for this account (not_found)."),
+            ...commonErrors,
+          },
+        },
+        post: {
+          tags: ["Exemptions"],
+          summary: "Load rows into an exemption list",
+          description:
+            "mode add (default): new numbers join; a number already on the list keeps its basis and the later date, and another basis for it refuses the " +
+            `request. mode replace: the rows become the whole list. All or nothing; the list's version and SHA-256 change. ${EXEMPTION_ROWS_TEXT}`,
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: ["file"],
+                  properties: { mode: { type: "string", enum: ["add", "replace"] }, file: { type: "string", format: "binary" } },
+                },
+              },
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["rows"],
+                  properties: { mode: { type: "string", enum: ["add", "replace"] }, rows: { $ref: "#/components/schemas/ExemptionRows" } },
+                },
+              },
+            },
+          },
+          responses: {
+            "200": {
+              description: "Loaded.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" }, written: { type: "integer", description: "Numbers new or changed." } },
+                  },
+                },
+              },
+            },
+            ...commonErrors,
+            ...workErrors,
+            "404": error("No such exemption list for this account (not_found)."),
+          },
         },
       },
-      ExemptionRows: {
-        type: "array",
-        minItems: 1,
-        maxItems: 100000,
-        items: {
+      "/usage": {
+        get: {
+          tags: ["Account"],
+          summary: "Usage and limits",
+          description: "The plan, this period's DNC suppression and container usage (the dashboard's figures) and the key's rate limit.",
+          responses: {
+            "200": { description: "Usage.", headers: rateHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/Usage" } } } },
+            ...commonErrors,
+          },
+        },
+      },
+    },
+    webhooks: {
+      scrubFinished: {
+        post: {
+          summary: "scrub.completed / scrub.failed",
+          description:
+            "Sent to the integration's webhook URL when a job submitted with one of its keys finishes. Headers: X-Webhook-Id, X-Webhook-Event, " +
+            "X-Webhook-Attempt, X-Webhook-Timestamp (Unix seconds) and X-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\" with the webhook secret>. " +
+            "Answer 2xx within 10 seconds; otherwise, with auto retry on, it is retried after 1, 2, 4 and 8 seconds (5 attempts in all).",
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookEvent" } } } },
+          responses: { "200": { description: "Received." } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key from the Integrations page (dpt_…)." } },
+      schemas: {
+        Error: {
           type: "object",
-          required: ["phone", "basis", "date"],
+          required: ["error"],
           properties: {
-            phone: { type: ["string", "integer"] },
-            basis: { type: "string", enum: ["purchase", "inquiry", "consent"] },
-            date: { type: "string", format: "date" },
-          },
-        },
-      },
-      Container: {
-        type: "object",
-        properties: {
-          id: { type: "integer" },
-          name: { type: "string" },
-          description: { type: "string" },
-          category: { type: ["string", "null"] },
-          size: { type: "integer" },
-          created_at: { type: "string", format: "date-time" },
-        },
-      },
-      ContainerLoad: {
-        type: "object",
-        properties: {
-          id: { type: "string", format: "uuid" },
-          container_id: { type: "integer" },
-          status: { type: "string", enum: ["queued", "running", "retrying", "completed", "failed"] },
-          file_name: { type: "string" },
-          progress: { type: "object", properties: { bytes_read: { type: "integer" }, bytes_total: { type: "integer" }, percent: { type: "number" } } },
-          counts: { type: "object", properties: { added: { type: "integer" }, already_present: { type: "integer" }, invalid: { type: "integer" } } },
-          error: { type: ["string", "null"] },
-          created_at: { type: "string", format: "date-time" },
-          finished_at: { type: ["string", "null"], format: "date-time" },
-        },
-      },
-      Usage: {
-        type: "object",
-        properties: {
-          plan: { type: ["object", "null"], properties: { id: { type: "string" }, name: { type: "string" }, api_access: { type: "boolean" } } },
-          unlimited: { type: "boolean" },
-          period: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
-          suppression: { $ref: "#/components/schemas/UsageFigures" },
-          container: { $ref: "#/components/schemas/UsageFigures" },
-          rate_limit: {
-            type: "object",
-            properties: { limit_per_hour: { type: "integer" }, remaining: { type: "integer" }, reset: { type: "string", format: "date-time" } },
-          },
-        },
-      },
-      LookupResult: {
-        type: "object",
-        properties: {
-          input: { type: ["string", "integer"], description: "The entry as sent." },
-          number: { type: ["string", "null"], description: "The normalized 10-digit number; null when invalid." },
-          valid: { type: "boolean" },
-          reason: { type: ["string", "null"], description: "Why the entry is invalid (e.g. wrong_length), else null." },
-          message: { type: ["string", "null"], description: "The reason in words." },
-          kind: { type: ["string", "null"], description: "The number's kind (e.g. us, toll_free)." },
-          region: { type: ["string", "null"], description: "ISO 3166 region of the area code." },
-          state: { type: ["string", "null"], description: "US state of the area code." },
-          lists: { type: "array", items: { type: "string", enum: [...ADMIN_LIST_KINDS] }, description: "The suppression lists holding it." },
-          containers: {
-            type: "array",
-            items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } },
-            description: "Your containers holding it.",
-          },
-          suppressed: { type: "boolean" },
-          suppressed_by: {
-            type: ["string", "null"],
-            description:
-              "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type; \"stale_list\" when no fresh " +
-              "list holds it but a list checked is past its freshness rule (see stale_lists): not callable on a stale list's word.",
-          },
-          exempt: {
-            type: ["object", "null"],
-            description: "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
-            properties: { basis: { type: "string" }, date: { type: "string", format: "date" }, until: { type: ["string", "null"], format: "date" } },
-          },
-          timeZones: {
-            type: "array",
-            items: { type: "string" },
-            description: "IANA time zones of the number's exchange (Google libphonenumber's data), alphabetical; several when the exchange spans zones; empty for toll-free and other non-geographic numbers.",
-          },
-          callableNow: {
-            type: ["boolean", "null"],
-            description: "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones; null without a time zone.",
-          },
-          nextCallAt: {
-            type: ["string", "null"],
-            description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null without a time zone.",
-          },
-        },
-      },
-      LookupAnswer: {
-        type: "object",
-        properties: {
-          data: { type: "array", items: { $ref: "#/components/schemas/LookupResult" } },
-          suppression_type: { $ref: "#/components/schemas/SuppressionType" },
-          container_id: { type: ["integer", "null"] },
-          at: { type: "string", description: "The instant the calling answers are for (YYYY-MM-DDTHH:MM:SSZ)." },
-          calling_rules_version: { type: "string", description: "CALLING_RULES_VERSION of the calling-hour rules applied." },
-          lists: { type: "array", items: { type: "object", properties: { kind: { type: "string" }, version: { type: "integer" } } } },
-          containers: {
-            type: "array",
-            items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, version: { type: "integer" } } },
-          },
-          stale_lists: {
-            type: "array",
-            description:
-              "The lists suppression_type checks that are past their freshness rule now (empty when none): kind, the release's registry date, its age and the rule, in days.",
-            items: {
+            error: {
               type: "object",
+              required: ["code", "message"],
               properties: {
-                kind: { type: "string", enum: [...ADMIN_LIST_KINDS] },
-                registry_date: { type: "string", format: "date" },
-                age_days: { type: "integer" },
-                rule_days: { type: "integer" },
+                code: {
+                  type: "string",
+                  enum: [...API_ERROR_CODES],
+                },
+                message: { type: "string" },
+                details: {},
               },
             },
           },
-          exemption_list: {
+          example: { error: { code: "rate_limited", message: "Rate limit of 1000 requests per hour exceeded. Retry after 1200 seconds." } },
+        },
+        SuppressionType: { type: "string", enum: [...SUPPRESSION_TYPE_NAMES] },
+        Job: {
+          type: "object",
+          properties: {
+            id: { type: "string", format: "uuid" },
+            status: {
+              type: "string",
+              enum: ["queued", "running", "retrying", "completed", "failed"],
+              description: "retrying: the scrub service running the job stopped; it runs again from the start (up to 3 attempts).",
+            },
+            source: { type: "string", enum: ["web", "api"] },
+            file_name: { type: "string" },
+            suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+            column: { type: ["string", "null"] },
+            input: {
+              type: "object",
+              description: "What the upload was detected as (null until the job has read it): CSV, UTF-16 or Windows-1252 text, Excel (.xlsx), .gz or .zip.",
+              properties: {
+                format: { type: ["string", "null"], examples: ["Excel workbook (.xlsx)", "gzip-compressed CSV"] },
+                encoding: { type: ["string", "null"], examples: ["UTF-8", "UTF-16LE", "Windows-1252"] },
+                delimiter: { type: ["string", "null"], examples: ["comma", "tab"] },
+                sheet: { type: ["string", "null"] },
+              },
+            },
+            container_id: { type: ["integer", "null"] },
+            states: { type: ["array", "null"], items: { type: "string" } },
+            progress: {
+              type: "object",
+              properties: { rows_done: { type: "integer" }, total_rows: { type: "integer" }, percent: { type: "number" } },
+            },
+            counts: {
+              type: "object",
+              properties: {
+                good: { type: "integer" },
+                bad: { type: "integer" },
+                invalid: { type: "integer" },
+                reasons: { type: "object", additionalProperties: { type: "integer" } },
+              },
+            },
+            error: { type: ["string", "null"] },
+            created_at: { type: "string", format: "date-time" },
+            started_at: { type: ["string", "null"], format: "date-time" },
+            finished_at: { type: ["string", "null"], format: "date-time" },
+            files: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: {
+                  kind: { type: "string", enum: ["good", "bad", "invalid"] },
+                  file_name: { type: "string" },
+                  records: { type: "integer" },
+                  bytes: { type: "integer" },
+                  download_url: { type: "string" },
+                },
+              },
+            },
+            exemptions: {
+              type: ["object", "null"],
+              description: "Present when the scrub was asked for exemptions: the list, and once completed its version and SHA-256, the instant and the good rows each basis let through.",
+              properties: {
+                list_id: { type: ["integer", "null"] },
+                version: { type: ["integer", "null"] },
+                sha256: { type: ["string", "null"] },
+                at: { type: ["string", "null"], format: "date-time" },
+                counts: {
+                  type: ["object", "null"],
+                  properties: { purchase: { type: "integer" }, inquiry: { type: "integer" }, consent: { type: "integer" } },
+                },
+              },
+            },
+            calling_window: {
+              type: ["object", "null"],
+              description: "Present when the scrub was asked for calling_window=true: the instant (null until the job starts), and once completed the good rows by answer and by time zone.",
+              properties: {
+                at: { type: ["string", "null"], format: "date-time" },
+                rules_version: { type: ["string", "null"], description: `CALLING_RULES_VERSION of the rules applied; ${rulesPageNote(appBase)}.` },
+                time_zone_source: { type: ["string", "null"] },
+                counts: {
+                  type: ["object", "null"],
+                  properties: {
+                    callable_now: { type: "integer" },
+                    later_today: { type: "integer" },
+                    not_today: { type: "integer", description: "After hours, or a Sunday or holiday ban, in the number's local time." },
+                    no_time_zone: { type: "integer", description: "Toll-free and other non-geographic numbers: no answer." },
+                  },
+                },
+                by_time_zone: {
+                  type: ["array", "null"],
+                  items: { type: "object", properties: { time_zones: { type: "string" }, count: { type: "integer" } } },
+                },
+              },
+            },
+          },
+        },
+        ExemptionList: {
+          type: "object",
+          properties: {
+            id: { type: "integer" },
+            name: { type: "string" },
+            description: { type: "string" },
+            size: { type: "integer", description: "Numbers on the list." },
+            version: { type: "integer", description: "Increases with every load; a scrub's certificate names the version it applied." },
+            sha256: { type: ["string", "null"], description: "SHA-256 (hex) of the rows as phone,basis,date lines sorted by phone." },
+            created_at: { type: "string", format: "date-time" },
+            updated_at: { type: "string", format: "date-time" },
+          },
+        },
+        ExemptionRows: {
+          type: "array",
+          minItems: 1,
+          maxItems: 100000,
+          items: {
             type: "object",
-            description: "Only when the request names exemptions: the list and the version read.",
-            properties: { id: { type: "integer" }, version: { type: "integer" } },
+            required: ["phone", "basis", "date"],
+            properties: {
+              phone: { type: ["string", "integer"] },
+              basis: { type: "string", enum: ["purchase", "inquiry", "consent"] },
+              date: { type: "string", format: "date" },
+            },
+          },
+        },
+        Container: {
+          type: "object",
+          properties: {
+            id: { type: "integer" },
+            name: { type: "string" },
+            description: { type: "string" },
+            category: { type: ["string", "null"] },
+            size: { type: "integer" },
+            created_at: { type: "string", format: "date-time" },
+          },
+        },
+        ContainerLoad: {
+          type: "object",
+          properties: {
+            id: { type: "string", format: "uuid" },
+            container_id: { type: "integer" },
+            status: { type: "string", enum: ["queued", "running", "retrying", "completed", "failed"] },
+            file_name: { type: "string" },
+            progress: { type: "object", properties: { bytes_read: { type: "integer" }, bytes_total: { type: "integer" }, percent: { type: "number" } } },
+            counts: { type: "object", properties: { added: { type: "integer" }, already_present: { type: "integer" }, invalid: { type: "integer" } } },
+            error: { type: ["string", "null"] },
+            created_at: { type: "string", format: "date-time" },
+            finished_at: { type: ["string", "null"], format: "date-time" },
+          },
+        },
+        Usage: {
+          type: "object",
+          properties: {
+            plan: { type: ["object", "null"], properties: { id: { type: "string" }, name: { type: "string" }, api_access: { type: "boolean" } } },
+            unlimited: { type: "boolean" },
+            period: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
+            suppression: { $ref: "#/components/schemas/UsageFigures" },
+            container: { $ref: "#/components/schemas/UsageFigures" },
+            rate_limit: {
+              type: "object",
+              properties: { limit_per_hour: { type: "integer" }, remaining: { type: "integer" }, reset: { type: "string", format: "date-time" } },
+            },
+          },
+        },
+        LookupResult: {
+          type: "object",
+          properties: {
+            input: { type: ["string", "integer"], description: "The entry as sent." },
+            number: { type: ["string", "null"], description: "The normalized 10-digit number; null when invalid." },
+            valid: { type: "boolean" },
+            reason: { type: ["string", "null"], description: "Why the entry is invalid (e.g. wrong_length), else null." },
+            message: { type: ["string", "null"], description: "The reason in words." },
+            kind: { type: ["string", "null"], description: "The number's kind (e.g. us, toll_free)." },
+            region: { type: ["string", "null"], description: "ISO 3166 region of the area code." },
+            state: { type: ["string", "null"], description: "US state of the area code." },
+            lists: { type: "array", items: { type: "string", enum: [...ADMIN_LIST_KINDS] }, description: "The suppression lists holding it." },
+            containers: {
+              type: "array",
+              items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } },
+              description: "Your containers holding it.",
+            },
+            suppressed: { type: "boolean" },
+            suppressed_by: {
+              type: ["string", "null"],
+              description:
+                "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type; \"stale_list\" when no fresh " +
+                "list holds it but a list checked is past its freshness rule (see stale_lists): not callable on a stale list's word.",
+            },
+            exempt: {
+              type: ["object", "null"],
+              description: "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
+              properties: { basis: { type: "string" }, date: { type: "string", format: "date" }, until: { type: ["string", "null"], format: "date" } },
+            },
+            timeZones: {
+              type: "array",
+              items: { type: "string" },
+              description: "IANA time zones of the number's exchange (Google libphonenumber's data), alphabetical; several when the exchange spans zones; empty for toll-free and other non-geographic numbers.",
+            },
+            callableNow: {
+              type: ["boolean", "null"],
+              description: "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones; null without a time zone.",
+            },
+            nextCallAt: {
+              type: ["string", "null"],
+              description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null without a time zone.",
+            },
+          },
+        },
+        LookupAnswer: {
+          type: "object",
+          properties: {
+            data: { type: "array", items: { $ref: "#/components/schemas/LookupResult" } },
+            suppression_type: { $ref: "#/components/schemas/SuppressionType" },
+            container_id: { type: ["integer", "null"] },
+            at: { type: "string", description: "The instant the calling answers are for (YYYY-MM-DDTHH:MM:SSZ)." },
+            calling_rules_version: { type: "string", description: `CALLING_RULES_VERSION of the calling-hour rules applied; ${rulesPageNote(appBase)}.` },
+            lists: { type: "array", items: { type: "object", properties: { kind: { type: "string" }, version: { type: "integer" } } } },
+            containers: {
+              type: "array",
+              items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, version: { type: "integer" } } },
+            },
+            stale_lists: {
+              type: "array",
+              description:
+                "The lists suppression_type checks that are past their freshness rule now (empty when none): kind, the release's registry date, its age and the rule, in days.",
+              items: {
+                type: "object",
+                properties: {
+                  kind: { type: "string", enum: [...ADMIN_LIST_KINDS] },
+                  registry_date: { type: "string", format: "date" },
+                  age_days: { type: "integer" },
+                  rule_days: { type: "integer" },
+                },
+              },
+            },
+            exemption_list: {
+              type: "object",
+              description: "Only when the request names exemptions: the list and the version read.",
+              properties: { id: { type: "integer" }, version: { type: "integer" } },
+            },
+          },
+        },
+        UsageFigures: {
+          type: "object",
+          properties: { limit: { type: ["integer", "null"] }, used: { type: "integer" }, available: { type: ["integer", "null"] } },
+        },
+        WebhookEvent: {
+          type: "object",
+          properties: {
+            id: { type: "string", format: "uuid", description: "Stable across retries: use it to ignore duplicates." },
+            type: { type: "string", enum: ["scrub.completed", "scrub.failed"] },
+            created_at: { type: "string", format: "date-time" },
+            data: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } },
           },
         },
       },
-      UsageFigures: {
-        type: "object",
-        properties: { limit: { type: ["integer", "null"] }, used: { type: "integer" }, available: { type: ["integer", "null"] } },
-      },
-      WebhookEvent: {
-        type: "object",
-        properties: {
-          id: { type: "string", format: "uuid", description: "Stable across retries: use it to ignore duplicates." },
-          type: { type: "string", enum: ["scrub.completed", "scrub.failed"] },
-          created_at: { type: "string", format: "date-time" },
-          data: { type: "object", properties: { job: { $ref: "#/components/schemas/Job" } } },
-        },
-      },
     },
-  },
-} as const;
+  } as const;
+}
+
 
 export interface ReferenceEndpoint {
   method: string;
@@ -794,7 +805,8 @@ export interface ReferenceEndpoint {
 /** The endpoints in document order, for the reference page. */
 export function referenceEndpoints(): ReferenceEndpoint[] {
   const out: ReferenceEndpoint[] = [];
-  for (const [path, ops] of Object.entries(openApiDocument.paths)) {
+  // the paths' texts carry no absolute link: any base will do
+  for (const [path, ops] of Object.entries(openApiDocumentAt("").paths)) {
     for (const [method, op] of Object.entries(ops as Record<string, { summary: string; description?: string; tags: readonly string[]; responses: Record<string, { description: string }> }>)) {
       out.push({
         method: method.toUpperCase(),

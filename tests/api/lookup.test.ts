@@ -13,7 +13,9 @@ import { freePort } from "../setup/processes";
 import { apiRequest, bodyOf, installScrubService, makeContainer, makeKey, makeUser } from "./helpers";
 import * as lookup from "~/routes/api.v1.lookup";
 import * as usage from "~/routes/api.v1.usage";
-import { openApiDocument } from "~/api/openapi";
+import { openApiDocumentAt } from "~/api/openapi";
+
+const openApiDocument = openApiDocumentAt("http://localhost:3000");
 import { LOOKUP_UNAVAILABLE, MAX_LOOKUP_BODY_BYTES } from "~/api/lookup.server";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND, lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { createApiKey, revokeApiKey, setIntegrationToggle, lookupKeyCache, LOOKUP_KEY_CACHE_MS } from "~/models/integration.server";

@@ -32,6 +32,8 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   await expect(page.getByTestId("count-good-value")).toHaveText("4");
   const section = page.getByTestId("calling-times");
   await expect(section).toBeVisible();
+  // the rules version links to its entry on the public rules page (decision 178)
+  await expect(section.getByTestId("calling-rules-link")).toHaveAttribute("href", /^\/rules#rules-\d{4}-\d{2}-\d{2}\.\d+$/);
   const counts = await Promise.all(["now", "later", "not-today"].map(async (k) => Number(await page.getByTestId(`calling-${k}-value`).textContent())));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(3); // the toll-free number has no time zone
   await expect(page.getByTestId("calling-no-zone")).toContainText("1 toll-free or other non-geographic numbers");

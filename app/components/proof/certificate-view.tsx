@@ -1,6 +1,7 @@
 import type { CertificateFile } from "scrub-service/domain";
 import { formatNumber, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { DateTime } from "~/components/ui/date-time";
+import { rulesHref } from "~/utils/rules-link";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -45,7 +46,10 @@ export function CertificateView({ file }: { file: CertificateFile }) {
         {c.callingWindow ? (
           <Row label="Calling times">
             Good file has time zone, callable now and next call time at {c.callingWindow.at.replace("T", " ").replace("Z", " UTC")}; calling rules{" "}
-            {c.callingWindow.rulesVersion}; time zones from {c.callingWindow.timeZoneSource}
+            <a href={rulesHref(c.callingWindow.rulesVersion)} className="text-blue-700 underline hover:text-blue-900" data-testid="certificate-rules-link">
+              {c.callingWindow.rulesVersion}
+            </a>
+            ; time zones from {c.callingWindow.timeZoneSource}
           </Row>
         ) : null}
         {c.exemptions ? (

@@ -1,6 +1,7 @@
 import type { CallingView } from "~/models/purge.server";
 import { StackedBar } from "~/components/ui/bar";
 import { formatNumber } from "~/utils/format";
+import { rulesHref } from "~/utils/rules-link";
 
 /** Zone sets shown one bar each; the rest are summed into "Other time zones". */
 const MAX_BARS = 8;
@@ -27,7 +28,11 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
       </h3>
       <p className="text-xs text-slate-500">
         Good numbers at {calling.at.replace("T", " ").replace("Z", " UTC")}, in each number's local time (federal and state calling hours, Sunday
-        and holiday bans; rules {calling.rulesVersion}). The Good file has each number's time zone, callable now and next lawful time.
+        and holiday bans; rules{" "}
+        <a href={rulesHref(calling.rulesVersion)} className="text-blue-700 underline hover:text-blue-900" data-testid="calling-rules-link">
+          {calling.rulesVersion}
+        </a>
+        ). The Good file has each number's time zone, callable now and next lawful time.
       </p>
       <div className="mt-3 grid gap-3 sm:grid-cols-3">
         {cards.map((c) => (

@@ -111,6 +111,9 @@ describe("calling times on the results screen", () => {
     expect(html).toContain("Not today");
     expect(html).toContain("2026-11-29 15:00:00 UTC");
     expect(html).toContain("America/Denver + America/Phoenix");
+    // the rules version links to its entry on the public rules page (decision 178)
+    expect(html).toContain('href="/rules#rules-2026-11-26.1"');
+    expect(html).toContain("rules <a");
     expect(html).toContain("2 toll-free or other non-geographic numbers have no time zone");
     expect(html).toContain('width="100%"');
     expect(html).not.toContain("style=");

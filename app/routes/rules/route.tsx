@@ -77,7 +77,7 @@ export default function RulesPage() {
             </h2>
             <ol className="space-y-4">
               {data.history.map((r) => (
-                <li key={r.version} className="rounded-lg border border-slate-200 p-4" data-testid={`release-${r.version}`}>
+                <li key={r.version} id={`rules-${r.version}`} className="scroll-mt-4 rounded-lg border border-slate-200 p-4" data-testid={`release-${r.version}`}>
                   <p className="text-sm font-semibold">
                     <span className="font-mono">{r.version}</span> · <CalendarDay value={r.date} />
                     <span className="ml-2 text-xs font-normal text-slate-500">decision {r.decisions.join(", ")}</span>
