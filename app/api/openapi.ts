@@ -717,7 +717,7 @@ export function openApiDocumentAt(appBase: string) {
             suppressed_by: {
               type: ["string", "null"],
               description:
-                "The list kind (litigation, dnc, a state list such as dnc-tx), or container, that suppresses it under suppression_type; \"stale_list\" when no fresh " +
+                "The list kind (litigation, dnc, a state list such as dnc-tx, Canada's National DNCL dnc-ca for Canadian numbers), or container, that suppresses it under suppression_type; \"stale_list\" when no fresh " +
                 "list holds it but a list checked is past its freshness rule (see stale_lists): not callable on a stale list's word.",
             },
             exempt: {

@@ -113,7 +113,7 @@ describe("the DNC Management load form's registry date", () => {
     expect(errorsOf(await post({ registryDate: "2026-02-30" })).registryDate).toEqual(["Registry date 2026-02-30 is not a real calendar date."]);
     expect(errorsOf(await post({ registryDate: dayAgo(400) })).registryDate).toEqual([`Registry date ${dayAgo(400)} is more than 365 days ago: check the year.`]);
     expect(errorsOf(await post({ type: "0", registryDate: dayAgo(1) })).registryDate).toEqual([
-      "A registry date applies to the DNC list and the state lists only (the day of the registry download).",
+      "A registry date applies to the DNC list, the state lists and Canada's National DNCL only (the day of the registry download).",
     ]);
     expect(await db().selectFrom("list_loads").select("id").execute()).toEqual(before);
   });
@@ -133,8 +133,30 @@ describe("the DNC Management load form's registry date", () => {
     );
     const card = page.lists.find((l) => l.kind === "dnc-tx")!;
     expect(card).toMatchObject({ name: "Texas DNC List", registryDate: `${released}T00:00:00.000Z`, state: { code: "TX", validDays: 152 }, checkedBy: ["DNC and Litigation"] });
-    expect(page.lists.filter((l) => l.state).map((l) => l.kind)).toHaveLength(12);
-    const unknown = await callRoute(dnc.action, multipart(admin.cookie, { intent: "load", type: "14", mode: "add", method: "manual", numbers: "5125552128" })).catch((e) => e);
+    // twelve state lists and Canada's National DNCL (decision 179)
+    expect(page.lists.filter((l) => l.state).map((l) => l.kind)).toHaveLength(13);
+    const unknown = await callRoute(dnc.action, multipart(admin.cookie, { intent: "load", type: "15", mode: "add", method: "manual", numbers: "5125552128" })).catch((e) => e);
     expect(JSON.stringify(unknown)).toMatch(/Choose a suppression type|Unknown DNC list/);
+  });
+
+  it("Canada's National DNCL card (type 14) takes Canadian numbers and its release's registry date; its card says its 31-day rule", async () => {
+    const admin = await createSignedInUser(db(), { email: "rd-admin4@example.com", role: "Admin", firstName: "R", lastName: "D", company: "Co" });
+    const released = dayAgo(30);
+    const r = (await callRoute(
+      dnc.action,
+      multipart(admin.cookie, { intent: "load", type: "14", mode: "add", method: "manual", numbers: "4165552126, 6045552127", registryDate: released }),
+    )) as Response;
+    expect(r.status).toBe(302);
+    const canada = await db().selectFrom("lists").select(["size", "registry_date"]).where("kind", "=", "dnc-ca").executeTakeFirstOrThrow();
+    expect([Number(canada.size), canada.registry_date?.toISOString()]).toEqual([2, `${released}T00:00:00.000Z`]);
+    const page = bodyOf<{ lists: { kind: string; name: string; registryDate: string | null; state: { code: string; country?: string; validDays: number } | null; checkedBy: string[] }[] }>(
+      await callRoute(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })),
+    );
+    expect(page.lists.find((l) => l.kind === "dnc-ca")).toMatchObject({
+      name: "Canada National DNCL",
+      registryDate: `${released}T00:00:00.000Z`,
+      state: { code: "CA", country: "CA", validDays: 31 },
+      checkedBy: ["DNC and Litigation"],
+    });
   });
 });

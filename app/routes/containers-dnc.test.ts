@@ -381,10 +381,12 @@ describe("/dnc", () => {
       [1, "DNC List", "red", ["DNC and Litigation"]],
     ]);
     // then the twelve state lists (decision 160), checked by DNC and Litigation
-    expect(page.lists.slice(2).map((l) => [l.suppressionType, l.tone, l.checkedBy])).toEqual(
+    expect(page.lists.slice(2, 14).map((l) => [l.suppressionType, l.tone, l.checkedBy])).toEqual(
       Array.from({ length: 12 }, (_, i) => [i + 2, "violet", ["DNC and Litigation"]]),
     );
     expect(page.lists[12].name).toBe("Texas DNC List");
+    // then Canada's National DNCL (decision 179)
+    expect(page.lists.slice(14).map((l) => [l.suppressionType, l.name, l.tone, l.checkedBy])).toEqual([[14, "Canada National DNCL", "amber", ["DNC and Litigation"]]]);
     // The stored names agree with the registry (migration 0017 renamed the seeded rows).
     const stored = await db().selectFrom("lists").select(["kind", "name"]).where("kind", "in", ["litigation", "dnc"]).orderBy("suppression_type").execute();
     expect(stored).toEqual([

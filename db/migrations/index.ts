@@ -17,6 +17,7 @@ import * as m0021 from "./0021_exemptions";
 import * as m0022 from "./0022_list_blocks";
 import * as m0023 from "./0023_plan_state_filter";
 import * as m0024 from "./0024_exemption_generations";
+import * as m0025 from "./0025_canada_dncl";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0022_list_blocks": m0022,
   "0023_plan_state_filter": m0023,
   "0024_exemption_generations": m0024,
+  "0025_canada_dncl": m0025,
 };
 
 export const migrationProvider: MigrationProvider = {

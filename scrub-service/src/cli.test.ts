@@ -147,7 +147,7 @@ describe("CLI on a fresh embedded data directory", () => {
     expect(await fails("load", "--list", "dnc", "--input", full, "--registry-date", "2026-02-30")).toEqual([2, "Registry date 2026-02-30 is not a real calendar date."]);
     expect(await fails("load", "--list", "litigation", "--input", full, "--registry-date", day(1))).toEqual([
       2,
-      "--registry-date applies to --list dnc and the state lists (dnc-co, dnc-fl, dnc-in, dnc-la, dnc-ma, dnc-mo, dnc-ms, dnc-ok, dnc-pa, dnc-tn, dnc-tx, dnc-wy) only: the date of the registry download.",
+      "--registry-date applies to --list dnc, the state lists and Canada's National DNCL (dnc-co, dnc-fl, dnc-in, dnc-la, dnc-ma, dnc-mo, dnc-ms, dnc-ok, dnc-pa, dnc-tn, dnc-tx, dnc-wy, dnc-ca) only: the date of the registry download.",
     ]);
     const handle = await openDatabase({ dataDir: dir });
     try {

@@ -307,7 +307,7 @@ async function listsCommand(argv: string[]): Promise<number> {
   const stated = parseOptionalRegistryDate(values["registry-date"]);
   if (!stated.ok) throw new Error(stated.message);
   if (stated.date && !takesRegistryDate(values.list?.[0] ?? "")) {
-    throw new Error(`--registry-date applies to --list dnc and the state lists (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`);
+    throw new Error(`--registry-date applies to --list dnc, the state lists and Canada's National DNCL (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`);
   }
   const { service, close } = await openService();
   const started = Date.now();

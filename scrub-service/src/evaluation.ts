@@ -55,7 +55,9 @@ export function freshnessRuleDays(kind: string): number | null {
 export function freshnessLabel(kind: string): string {
   if (kind === "dnc") return "the federal DNC list";
   const type = LIST_TYPES.find((t) => t.kind === kind);
-  return type && "state" in type && type.state ? `the ${type.state.stateName} DNC list` : `the ${kind} list`;
+  if (!type || !("state" in type) || !type.state) return `the ${kind} list`;
+  // a country's national list is named as its own (decision 179): "the Canada National DNCL"
+  return "country" in type.state ? `the ${type.name}` : `the ${type.state.stateName} DNC list`;
 }
 
 /**

@@ -226,7 +226,7 @@ describe("HTTP API and CLI", () => {
       400,
       `Registry date ${day(-5)} is in the future: state the day the registry file was downloaded.`,
     ]);
-    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([400, "registryDate applies to the DNC list and the state lists only."]);
+    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([400, "registryDate applies to the DNC list, the state lists and Canada's National DNCL only."]);
     // a state list (decision 160) takes its release's date over HTTP too
     const texas = (await handle.db.selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow()).id;
     const tx = await post(`listId=${texas}&mode=add&fileName=texas.txt&registryDate=${day(6)}`, "5125552306\n");

@@ -138,7 +138,7 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
   const db = o.handle.db;
   const requireDncList = async (listId: number) => {
     const list = await db.selectFrom("lists").select("kind").where("id", "=", listId).executeTakeFirst();
-    if (!takesRegistryDate(list?.kind ?? "")) throw new HttpError(400, "registryDate applies to the DNC list and the state lists only.");
+    if (!takesRegistryDate(list?.kind ?? "")) throw new HttpError(400, "registryDate applies to the DNC list, the state lists and Canada's National DNCL only.");
   };
   const ready = sharedReadiness(() => service.ready());
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {

@@ -18,7 +18,9 @@ import { RedisListStore } from "./lists/redis-store";
 import type { RedisTarget } from "./lists/redis-client";
 import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
-import { invalidReasonText, reasonOfCode } from "./worker/normalize";
+import { invalidReasonText, normalizeCode, reasonOfCode } from "./worker/normalize";
+import { listRegionOf, numbersInRegion, OUT_OF_REGION, outOfRegionMessage, outOfRegionRefusal } from "./lists/scope";
+import { ScrubInputError } from "./pipeline/run";
 import { createListLoad, createScrubJob, type BatchRow, type BatchScrubService, type ListStoreState, type ManualLoadInput, type ManualLoadResult } from "./service";
 import { operatorAccountId } from "./operator-account";
 import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions } from "./exemptions";
@@ -128,7 +130,9 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     countRecords: (p, opts) => countRecords(p, opts),
     previewCsv: (p, maxRows, opts) => previewCsv(p, maxRows, opts),
     async loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult> {
-      const { numbers, valid, rejected } = numbersOfEntries(input.numbers);
+      const typed = numbersOfEntries(input.numbers);
+      const rejected: { value: string; reason: string; message: string }[] = typed.rejected.map((r) => ({ value: r.value, reason: reasonOfCode(r.code), message: invalidReasonText(r.code) }));
+      let { numbers, valid } = typed;
       const loadId =
         input.loadId ??
         (
@@ -154,6 +158,22 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
           .execute();
       }
       try {
+        // Canada's National DNCL holds Canadian numbers only (decision 179): a typed number elsewhere is rejected
+        const kind = (await db.selectFrom("lists").select("kind").where("id", "=", input.listId).executeTakeFirst())?.kind ?? "";
+        const region = listRegionOf(kind);
+        if (region) {
+          const { kept } = numbersInRegion(numbers, region);
+          const inRegion = new Set(kept);
+          const outside = input.numbers.filter((e) => {
+            const c = normalizeCode(e);
+            return c >= 0 && !inRegion.has(c);
+          });
+          const refusal = outOfRegionRefusal(kind, kept.length, numbers.length - kept.length);
+          if (refusal) throw new ScrubInputError(refusal);
+          for (const e of outside) rejected.push({ value: e, reason: OUT_OF_REGION, message: outOfRegionMessage(kind, normalizeCode(e)) });
+          valid -= outside.length;
+          numbers = kept;
+        }
         const c = await manager.change(input.listId, input.mode, numbers, async (s, counts) => {
           await s.query(
             `update list_loads set status = 'completed', added = $2, already_present = $3, removed = $4, invalid = $5,
@@ -168,14 +188,14 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
           alreadyPresent: c.alreadyPresent + (valid - numbers.length),
           removed: c.removed,
           invalid: rejected.length,
-          rejected: rejected.map((r) => ({ value: r.value, reason: reasonOfCode(r.code), message: invalidReasonText(r.code) })),
+          rejected,
           size: c.size,
           version: c.version,
         };
       } catch (e) {
         await db
           .updateTable("list_loads")
-          .set({ status: "failed", error: `The list load failed: ${(e as Error).message}`, lease_owner: null })
+          .set({ status: "failed", error: e instanceof ScrubInputError ? e.message : `The list load failed: ${(e as Error).message}`, lease_owner: null })
           .where("id", "=", loadId)
           .execute();
         throw e;

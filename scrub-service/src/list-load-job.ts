@@ -9,6 +9,7 @@ import type { ListLoadMode } from "../../db/schema";
 import { metrics } from "./ops/metrics";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";
+import { listRegionOf, numbersInRegion, outOfRegionRefusal } from "./lists/scope";
 import { isInputFormatError } from "./pipeline/input/errors";
 import type { ChangeCounts } from "./lists/manager";
 import type { BulkSession } from "./lists/pg-bulk";
@@ -42,6 +43,17 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       if (isInputFormatError(e)) throw new ScrubInputError(e.message);
       if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new ScrubInputError("The uploaded file is missing.");
       throw e; // our side (disk, a bug): failureText words it for the admin, the log keeps the cause
+    }
+    // Canada's National DNCL holds Canadian numbers only (decision 179): others are left out and counted invalid
+    const kind = (await ctx.db.selectFrom("lists").select("kind").where("id", "=", load.list_id).executeTakeFirst())?.kind ?? "";
+    const region = listRegionOf(kind);
+    if (region) {
+      const adds = numbersInRegion(file.numbers, region);
+      const dels = file.removals ? numbersInRegion(file.removals, region) : null;
+      const refusal = outOfRegionRefusal(kind, adds.kept.length + (dels?.kept.length ?? 0), adds.outside + (dels?.outside ?? 0));
+      if (refusal) throw new ScrubInputError(refusal);
+      const outside = adds.outside + (dels?.outside ?? 0);
+      file = { ...file, numbers: adds.kept, removals: dels ? dels.kept : file.removals, valid: file.valid - outside, invalid: file.invalid + outside };
     }
     const f = file;
     const complete = async (s: BulkSession, c: ChangeCounts, removed: number, notPresent: number) => {

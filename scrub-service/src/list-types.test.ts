@@ -6,6 +6,7 @@ import {
   STATE_LIST_KINDS,
   SUPPRESSION_TYPE_NAMES,
   suppressionTypesChecking,
+  listRegionOf,
   takesRegistryDate,
 } from "./list-types";
 
@@ -13,13 +14,15 @@ import {
 describe("the state lists in the registry", () => {
   const states = LIST_TYPES.filter((t) => "state" in t);
 
-  it("are twelve, each dnc- plus its lower-case postal code, with its own DNC page type and no suppression type", () => {
-    expect(states.map((t) => t.kind)).toEqual(["dnc-co", "dnc-fl", "dnc-in", "dnc-la", "dnc-ma", "dnc-mo", "dnc-ms", "dnc-ok", "dnc-pa", "dnc-tn", "dnc-tx", "dnc-wy"]);
+  it("are twelve, each dnc- plus its lower-case postal code, with its own DNC page type and no suppression type; Canada's national list follows", () => {
+    expect(states.map((t) => t.kind)).toEqual(["dnc-co", "dnc-fl", "dnc-in", "dnc-la", "dnc-ma", "dnc-mo", "dnc-ms", "dnc-ok", "dnc-pa", "dnc-tn", "dnc-tx", "dnc-wy", "dnc-ca"]);
     for (const t of states) {
       expect(t.kind).toBe(`dnc-${t.state.code.toLowerCase()}`);
       expect(t.suppressionType).toBeNull();
+      if ("country" in t.state) continue;
       expect(t.name).toBe(`${t.state.stateName} DNC List`);
       expect(t.reasonLabel).toBe(`On the ${t.state.stateName} do-not-call list`);
+      expect(listRegionOf(t.kind)).toBeNull();
     }
     expect(new Set(LIST_TYPES.map((t) => t.type)).size).toBe(LIST_TYPES.length);
     expect(SUPPRESSION_TYPE_NAMES).toEqual(["LitigationOnly", "DNCAndLitigation"]);
@@ -43,6 +46,25 @@ describe("the state lists in the registry", () => {
       expect(t.exemptible).toBe(true);
     }
     expect(LIST_TYPES.find((t) => t.kind === "litigation")!.exemptible).toBe(false);
+  });
+
+  it("Canada's National DNCL (decision 179): Canadian numbers only, the CRTC's 31 days, the operator's exemption windows", () => {
+    const ca = LIST_TYPES.find((t) => t.kind === "dnc-ca")!;
+    expect(ca).toMatchObject({
+      type: 14,
+      suppressionType: null,
+      name: "Canada National DNCL",
+      reasonLabel: "On Canada's National Do Not Call List",
+      exemptible: true,
+      // purchase, lease or rental within 18 months; an inquiry or application within 6 (lnnte-dncl.gc.ca)
+      exemptionWindows: { purchaseMonths: 18, inquiryMonths: 6, source: "https://lnnte-dncl.gc.ca/en/Organization/Exemptions" },
+      state: { code: "CA", country: "CA", cadence: "monthly", validDays: 31 },
+    });
+    expect(listRegionOf("dnc-ca")).toBe("CA");
+    expect([listRegionOf("dnc"), listRegionOf("litigation"), listRegionOf("container")]).toEqual([null, null, null]);
+    expect(STATE_LIST_KINDS.at(-1)).toBe("dnc-ca");
+    expect(takesRegistryDate("dnc-ca")).toBe(true);
+    expect(suppressionTypesChecking("dnc-ca").map((t) => t.suppressionType)).toEqual(["DNCAndLitigation"]);
   });
 
   it("take a registry date like the federal list; the litigation list does not", () => {

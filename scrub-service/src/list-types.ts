@@ -29,6 +29,12 @@ export interface StateListRule {
   freshness: string;
   /** The state's page or statute naming the list, its cadence and its freshness rule. */
   source: string;
+  /**
+   * Only a country's national list (Canada's National DNCL, decision 179): the numbering region (ISO 3166, as
+   * `numberRegion` answers) whose numbers alone the list holds. A load ignores every other number (counted
+   * invalid) and refuses a file holding none of that region's numbers; `code` is then the country's ISO code.
+   */
+  country?: string;
 }
 
 /** A state list whose statute exempts no past customer or inquiry (Indiana). */
@@ -287,8 +293,46 @@ const STATE_LISTS = [
   },
 ] as const;
 
-/** The state lists' kinds (dnc-co … dnc-wy): DNC and Litigation checks every one that is loaded. */
-export const STATE_LIST_KINDS = STATE_LISTS.map((t) => t.kind);
+/**
+ * Canada's National Do Not Call List (decision 179, issue #43): the CRTC's Unsolicited Telecommunications Rules
+ * forbid telemarketing calls to a number registered on it for more than 31 days, and subscribers download it by
+ * Canadian area code. It rides with the state lists (its own release date and freshness rule, checked by DNC and
+ * Litigation when loaded, skipped when empty) and holds Canadian numbers only (`country`).
+ */
+const CANADA_LIST = {
+  kind: "dnc-ca",
+  type: 14,
+  suppressionType: null,
+  name: "Canada National DNCL",
+  tone: "amber",
+  label: "",
+  description: "Numbers on Canada's National Do Not Call List (CRTC); Canadian numbers only.",
+  includes: [],
+  reasonLabel: "On Canada's National Do Not Call List",
+  // The National DNCL operator's telemarketer page: an existing business relationship exempts a purchase, lease or
+  // rental in the last 18 months (or a written contract in effect or expired within 18 months) and an inquiry or
+  // application within the last 6 months; express consent (written, electronic, or a recorded or third-party
+  // verified verbal one) also lets a number be called. The Telecommunications Act's own text (s. 41.7) was not read.
+  exemptible: true,
+  exemptionWindows: { purchaseMonths: 18, inquiryMonths: 6, source: "https://lnnte-dncl.gc.ca/en/Organization/Exemptions" },
+  state: {
+    code: "CA",
+    stateName: "Canada",
+    publisher: "Canadian Radio-television and Telecommunications Commission (National DNCL operator)",
+    cadence: "monthly",
+    validDays: 31,
+    freshness:
+      "Downloaded by area code from the National DNCL operator; the CRTC's rules forbid calls to a number registered for more than 31 days, so each download is current 31 days. Canadian area codes only: other numbers in a file are ignored.",
+    source: "https://lnnte-dncl.gc.ca/en/Organization/Frequently-Asked-Questions",
+    country: "CA",
+  },
+} as const;
+
+/**
+ * The lists with a jurisdiction's own release date and freshness rule: the state lists (dnc-co … dnc-wy) and
+ * Canada's national list (dnc-ca). DNC and Litigation checks every one that is loaded.
+ */
+export const STATE_LIST_KINDS = [...STATE_LISTS.map((t) => t.kind), CANADA_LIST.kind];
 
 interface ListTypeShape {
   kind: string;
@@ -363,6 +407,7 @@ export const LIST_TYPES = [
     exemptionWindows: FEDERAL_EXEMPTION_WINDOWS,
   },
   ...STATE_LISTS,
+  CANADA_LIST,
 ] as const satisfies readonly ListTypeShape[];
 
 export type ListType = (typeof LIST_TYPES)[number];
@@ -410,6 +455,15 @@ export function isStateListKind(kind: string): boolean {
  */
 export function takesRegistryDate(kind: string): boolean {
   return kind === "dnc" || isStateListKind(kind);
+}
+
+/**
+ * The numbering region (ISO 3166, as `numberRegion` answers) whose numbers alone this list may hold, or null for
+ * a list that takes any valid number. Only Canada's National DNCL has one ("CA", decision 179).
+ */
+export function listRegionOf(kind: string): string | null {
+  const t = LIST_TYPES.find((x) => x.kind === kind) as ListTypeShape | undefined;
+  return t?.state?.country ?? null;
 }
 
 export function isSuppressionType(value: unknown): value is SuppressionTypeName {

@@ -228,6 +228,8 @@ function reference(text: string, delim: string, lists: RefLists) {
 // ---------- random data ----------
 
 const AREAS = [212, 305, 512, 213, 415, 786, 945, 202, 907, 617, 303, 404];
+/** Canadian area codes (Toronto, Vancouver): the numbers of Canada's National DNCL in the oracle. */
+const CANADIAN_AREAS = [416, 604];
 
 function generate(seed: number) {
   const r = seededRandom(seed);
@@ -245,6 +247,16 @@ function generate(seed: number) {
   const container = sample(2_000);
   // every state list (15 lists with the container: more than one byte of Bloom flags), overlapping the others
   const stateLists = new Map(STATE_LIST_KINDS.map((k) => [k as string, sample(1_500)]));
+  // Canada's National DNCL (decision 179): Canadian numbers (416, 604), and some US numbers its loads leave out
+  const canadian: number[] = [];
+  for (let i = 0; i < 1_200; i++) {
+    const nxx = 200 + Math.floor(r() * 800);
+    if (nxx % 100 === 11 || nxx === 555) continue;
+    canadian.push(pick(CANADIAN_AREAS) * 1e7 + nxx * 1e4 + Math.floor(r() * 10_000));
+  }
+  stateLists.set("dnc-ca", new Set([...canadian, ...sample(300)]));
+  /** What each list holds after its loads: Canada's without the US numbers (the reference's lists). */
+  const stateHeld = new Map([...stateLists].map(([k, set]) => [k, k === "dnc-ca" ? new Set([...set].filter((x) => CANADIAN_AREAS.includes(Math.floor(x / 1e7)))) : set]));
 
   const fmt = (x: number): string => {
     const s = String(x);
@@ -317,7 +329,7 @@ function generate(seed: number) {
   const eol = () => (r() < 0.5 ? "\r\n" : "\n");
   let text = "\uFEFF"; // a BOM (service.test.ts covers files without)
   for (const l of lines) text += l + eol();
-  return { text, litigation, dnc, container, stateLists, delim };
+  return { text, litigation, dnc, container, stateLists, stateHeld, delim };
 }
 
 for (const kind of storeKinds) {
@@ -396,7 +408,7 @@ for (const kind of storeKinds) {
         container: g.container,
         litigation: g.litigation,
         dnc: g.dnc,
-        stateLists: g.stateLists,
+        stateLists: g.stateHeld,
         states: new Set(states),
       });
       let mismatches = 0;
@@ -425,13 +437,38 @@ for (const kind of storeKinds) {
         ["container", g.container.size],
         ["litigation", g.litigation.size],
         ["dnc", g.dnc.size],
-        ...[...g.stateLists].map(([k, set]) => [k, set.size]),
+        ...[...g.stateHeld].map(([k, set]) => [k, set.size]),
       ]);
       // the data really exercised every path
       const reasons = job.reason_counts as Record<string, number>;
-      for (const r of ["litigation", "dnc", ...STATE_LIST_KINDS, "container", "duplicate", "state", "excel_notation", "empty", "wrong_length", "service_area_code", "unassigned_area_code", "service_exchange", "fictional_number", "two_numbers", "not_nanp"]) {
+      // (Canadian numbers have no US state: this job's state filter takes them all, the next job has none)
+      for (const r of ["litigation", "dnc", ...STATE_LIST_KINDS.filter((k) => k !== "dnc-ca"), "container", "duplicate", "state", "excel_notation", "empty", "wrong_length", "service_area_code", "unassigned_area_code", "service_exchange", "fictional_number", "two_numbers", "not_nanp"]) {
         expect(reasons[r], r).toBeGreaterThan(0);
       }
+      expect(reasons["dnc-ca"]).toBe(0);
+
+      // The same file and lists without a state filter: Canadian numbers on Canada's list are bad as dnc-ca, the US
+      // numbers its file held (left out by the load) are judged by the other lists only.
+      const noFilterJob = await createScrubJob(handle.db, { userId, fileName: "input.csv", inputPath: input, suppressionType: "DNCAndLitigation", containerId });
+      await svc.enqueue(noFilterJob);
+      expect(await svc.waitFor("job", noFilterJob, 110_000)).toBe("completed");
+      const nfJob = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", noFilterJob).executeTakeFirstOrThrow();
+      const nfFiles = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", noFilterJob).execute();
+      const wantNf = reference(g.text, g.delim, { container: g.container, litigation: g.litigation, dnc: g.dnc, stateLists: g.stateHeld, states: null });
+      let nfWrong = 0;
+      for (const k of ["good", "bad", "invalid"] as const) {
+        const a = fs.readFileSync(nfFiles.find((f) => f.kind === k)!.path, "utf8").split("\n");
+        const b = wantNf.out[k].split("\n");
+        for (let i = 0; i < Math.max(a.length, b.length); i++) {
+          if (a[i] !== b[i]) {
+            if (nfWrong < 5) console.warn(`[no state filter ${k}] line ${i}: got ${JSON.stringify(a[i])} want ${JSON.stringify(b[i])}`);
+            nfWrong++;
+          }
+        }
+      }
+      expect(nfWrong).toBe(0);
+      expect([Number(nfJob.good_count), Number(nfJob.bad_count), Number(nfJob.invalid_count)]).toEqual([wantNf.counts.good, wantNf.counts.bad, wantNf.counts.invalid]);
+      expect((nfJob.reason_counts as Record<string, number>)["dnc-ca"]).toBeGreaterThan(0);
 
       // The same file and lists with an exemption list (decision 161): records on every kind of list (a row on the
       // federal or a state list becomes good while its record applies under every such list's own windows;
@@ -474,7 +511,7 @@ for (const kind of storeKinds) {
         container: g.container,
         litigation: g.litigation,
         dnc: g.dnc,
-        stateLists: g.stateLists,
+        stateLists: g.stateHeld,
         states: new Set(states),
         exemptions: { records, at },
       });

@@ -48,6 +48,9 @@ const ALICE_ONLY = "6175552105";
 const BOB_ONLY = "5035552106";
 /** On the Texas list (dnc-tx, decision 160) only. */
 const TEXAS = "5125552107";
+/** On Canada's National DNCL (dnc-ca, decision 179) only; a US number typed with it is left out of that list. */
+const CANADA = "4165552108";
+const US_TYPED_INTO_CANADA = "2125552109";
 
 let alice: { userId: string; key: string; container: number; other: number };
 let bob: { userId: string; key: string; container: number };
@@ -83,6 +86,8 @@ beforeAll(async () => {
   await loader.loadNumbers({ listId: dnc, mode: "add", numbers: [DNC, BOTH] });
   const texas = await db().selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
   await loader.loadNumbers({ listId: texas.id, mode: "add", numbers: [TEXAS] });
+  const canada = await db().selectFrom("lists").select("id").where("kind", "=", "dnc-ca").executeTakeFirstOrThrow();
+  await loader.loadNumbers({ listId: canada.id, mode: "add", numbers: [CANADA, US_TYPED_INTO_CANADA] });
   await loader.loadNumbers({ listId: alice.container, mode: "add", numbers: [ALICE_ONLY, BOTH], userId: aliceId });
   await loader.loadNumbers({ listId: bob.container, mode: "add", numbers: [BOB_ONLY, BOTH, CLEAN], userId: bobId });
 });
@@ -151,6 +156,16 @@ describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
     ]);
     const litigationOnly = await bodyOf(await post(alice.key, { numbers: [TEXAS], suppression_type: "LitigationOnly" }));
     expect(litigationOnly.data.map((r: any) => [r.lists, r.suppressed, r.suppressed_by])).toEqual([[["dnc-tx"], false, null]]);
+  });
+
+  it("says which list: a number on Canada's National DNCL is suppressed by dnc-ca under DNC and Litigation; a US number typed into that list is on none", async () => {
+    const dncType = await bodyOf(await post(alice.key, { numbers: [CANADA, US_TYPED_INTO_CANADA] }));
+    expect(dncType.data.map((r: any) => [r.region, r.lists, r.suppressed, r.suppressed_by])).toEqual([
+      ["CA", ["dnc-ca"], true, "dnc-ca"],
+      ["US", [], false, null],
+    ]);
+    const litigationOnly = await bodyOf(await post(alice.key, { numbers: [CANADA], suppression_type: "LitigationOnly" }));
+    expect(litigationOnly.data.map((r: any) => [r.lists, r.suppressed, r.suppressed_by])).toEqual([[["dnc-ca"], false, null]]);
   });
 
   it("never reports another user's container, and refuses it by id (404)", async () => {

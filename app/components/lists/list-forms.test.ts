@@ -41,8 +41,8 @@ describe("container forms", () => {
       schema: dncLoadSchema(() => false),
     });
     expect(s.reply().error?.numbers).toEqual(["You must enter at least one valid 10-digit phone number."]);
-    // types 0-13 are the registry's lists (litigation, the federal list, the twelve state lists): 14 is none
-    const bad = parseWithZod(fd({ intent: "load", type: "14", mode: "add", method: "manual", numbers: "2015552123" }), {
+    // types 0-14 are the registry's lists (litigation, the federal list, the twelve state lists, Canada's): 15 is none
+    const bad = parseWithZod(fd({ intent: "load", type: "15", mode: "add", method: "manual", numbers: "2015552123" }), {
       schema: dncLoadSchema(() => false),
     });
     expect(bad.status).toBe("error");

@@ -26,4 +26,16 @@ describe("the state lists' freshness banner on the purge page", () => {
       "Purges that include DNC are refused until an admin loads a newer release.",
     );
   });
+
+  it("names Canada's National DNCL (decision 179) as the CRTC's, not a state's", () => {
+    const html = renderToStaticMarkup(<StateListsNotice clocks={[clock("dnc-ca", "Canada National DNCL", 32, 31, "stale")]} refusing />);
+    expect(html).toContain("Canada&#x27;s National Do Not Call List is past its freshness rule:");
+    expect(html).toContain("Canada National DNCL: 32 days old (registry date");
+    expect(html).toContain("the CRTC allows 31 days");
+    const both = renderToStaticMarkup(
+      <StateListsNotice clocks={[clock("dnc-ca", "Canada National DNCL", 32, 31, "stale"), clock("dnc-la", "Louisiana DNC List", 40, 31, "stale")]} refusing={false} />,
+    );
+    expect(both).toContain("Do-not-call lists past their freshness rule:");
+    expect(both).toContain("the state allows 31 days");
+  });
 });

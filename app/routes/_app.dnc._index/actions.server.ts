@@ -24,7 +24,7 @@ import { dncEditSchema, dncLoadSchema } from "~/components/lists/list-forms";
 
 type Mode = LoadMode;
 
-const REGISTRY_DATE_DNC_ONLY = "A registry date applies to the DNC list and the state lists only (the day of the registry download).";
+const REGISTRY_DATE_DNC_ONLY = "A registry date applies to the DNC list, the state lists and Canada's National DNCL only (the day of the registry download).";
 
 export type DncIntentResponse = Response | ListReply;
 type DncIntent = (ctx: DncActionContext) => Promise<ListIntentOutcome<DncIntentResponse>>;

@@ -257,7 +257,9 @@ function RegistryDateField({ field, max, list }: { field: any; max: string; list
         className={`${inputClass} max-w-48`}
       />
       <p id={`${field.id}-hint`} className="mt-1 text-xs text-slate-500">
-        {list.state
+        {list.state?.country
+          ? `The day this release of ${list.name} was downloaded from the list's operator. It starts the list's ${list.state.validDays}-day freshness rule. `
+          : list.state
           ? `The day this release of the ${list.state.stateName} list was published or downloaded. It starts the list's ${list.state.validDays}-day freshness rule. `
           : `The day this file was downloaded from the National Do Not Call Registry. It starts the ${REGISTRY_VALID_DAYS}-day clock. `}
         {fallback}

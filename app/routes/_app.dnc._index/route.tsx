@@ -99,7 +99,18 @@ export default function DncPage() {
       </p>
       <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="State DNC lists">
         {lists
-          .filter((l) => l.state)
+          .filter((l) => l.state && !l.state.country)
+          .map((l) => (
+            <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
+          ))}
+      </ul>
+      <h2 className="mb-1 mt-8 text-lg font-semibold text-slate-900">Canada's National Do Not Call List</h2>
+      <p className="mb-4 text-sm text-slate-600">
+        Purges that include DNC check it for Canadian numbers once loaded; it takes Canadian area codes only.
+      </p>
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="National DNC lists of other countries">
+        {lists
+          .filter((l) => l.state?.country)
           .map((l) => (
             <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
           ))}
