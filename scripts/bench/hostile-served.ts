@@ -38,6 +38,25 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 }
 
+/** A new, empty database beside the one `url` names (the server migrates it at start). */
+async function freshDatabase(url: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const name = `bench_hostile_${crypto.randomBytes(4).toString("hex")}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The process that serves: the relaunched child of `pid` when there is one, else `pid`. */
+function servingPid(pid: number): number {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.length === 1 ? children[0] : pid;
+}
+
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "inherit"] });
 }
@@ -106,10 +125,12 @@ async function neighbour(key: string, stop: Promise<unknown>): Promise<{ latenci
 
 export async function servedRuns(cases: ServedCase[], script: string): Promise<void> {
   ensureBuild(BUILD_DIR);
-  console.log(`\nserved: node server.mjs (embedded defaults, NODE_ENV=production) on :${PORT}; a neighbour asks for /login and /api/v1/usage every 100 ms`);
+  console.log(`\nserved: node server.mjs (${process.env.BENCH_SERVED_DATABASE_URL ? "PostgreSQL" : "embedded defaults"}, NODE_ENV=production) on :${PORT}; a neighbour asks for /login and /api/v1/usage every 100 ms`);
   for (const c of cases) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-hostile-served-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", REDIS_CLUSTER_NODES: "", REDIS_SENTINELS: "", SCRUB_SERVICE_URL: "", SMTP_URL: "", DEMO_ADMIN: "0" };
+    // BENCH_SERVED_DATABASE_URL: the server on PostgreSQL (a fresh database per case) instead of the embedded defaults
+    const databaseUrl = process.env.BENCH_SERVED_DATABASE_URL ? await freshDatabase(process.env.BENCH_SERVED_DATABASE_URL) : "";
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: "", REDIS_CLUSTER_NODES: "", REDIS_SENTINELS: "", SCRUB_SERVICE_URL: "", SMTP_URL: "", DEMO_ADMIN: "0" };
     let server: ChildProcess | null = null;
     try {
       const setup = run(["--import", "tsx", script, "--served-setup"], env);
@@ -119,7 +140,8 @@ export async function servedRuns(cases: ServedCase[], script: string): Promise<v
       server = run(["server.mjs"], { ...env, NODE_ENV: "production", PORT: String(PORT), BUILD_DIR, APP_URL: base, SESSION_SECRET: crypto.randomBytes(24).toString("hex"), SECURE_COOKIES: "0", LOG_LEVEL: "warn" });
       server.stdout!.resume();
       await waitFor("the server answering /healthz", () => fetch(`${base}/healthz`).then((r) => r.ok), 120_000);
-      const pid = server.pid!;
+      // the server relaunches itself once on huge pages (decision 173): its memory is the relaunched child's
+      const pid = servingPid(server.pid!);
       // the neighbour's first answers compile routes and open the database: before the clock starts
       await neighbour(victim.key, new Promise((r) => setTimeout(r, 1_000)));
       const t0 = performance.now();

@@ -8,6 +8,7 @@ import { createHash, type Hash } from "node:crypto";
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Database } from "../../db/schema";
 import { ExemptionInputError } from "./exemption-files/file";
+import { Turns } from "./ops/turns";
 import type { ExemptionIndex } from "./worker/exemptions/decide";
 import type { ExemptionRow } from "./worker/exemptions/parse";
 import { EXEMPTION_BASES, isoDateOfDay } from "./worker/exemptions/windows";
@@ -117,6 +118,25 @@ export async function loadExemptions(
 ): Promise<ExemptionLoadResult> {
   const limit = input.limit ?? null;
   if (limit && input.mode === "replace") await checkLimit(db, input.userId, input.listId, input.rows.numbers.length, limit);
+  const release = await writeTurns.take();
+  try {
+    return await loadClaimed(db, input, limit);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * One load writes at a time per process: a page's query then waits behind at most one paced statement, not one of
+ * each running load (five 1M-row loads at once held other users' pages 0.8 s at p50 on the embedded database).
+ */
+const writeTurns = new Turns(() => 1);
+
+async function loadClaimed(
+  db: Db,
+  input: { listId: number; userId: string; mode: "add" | "replace"; rows: ExemptionIndex },
+  limit: ExemptionLimit | null,
+): Promise<ExemptionLoadResult> {
   const claimed = await claimList(db, input.listId, input.userId);
   const gen = Number((await sql<{ g: string }>`select nextval('exemption_generation_seq')::text as g`.execute(db)).rows[0].g);
   let committed = false;
@@ -180,7 +200,7 @@ async function checkLimit(db: Db, userId: string, listId: number, size: number, 
  * embedded database (which runs on this thread: ~450 ms for 20,000 rows measured) or a PostgreSQL connection for
  * more than about STATEMENT_MS, between MIN_ROWS and MAX_ROWS.
  */
-const STATEMENT_MS = 100;
+const STATEMENT_MS = 50;
 const MIN_ROWS = 1_000;
 const MAX_ROWS = 50_000;
 
