@@ -23,7 +23,7 @@ import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
 import { MAX_ATTEMPTS } from "./job-status";
 import { readListFreshness, refusesStaleLists } from "./lists/freshness";
-import { instantStanding, listsValidUntil, staleListsMessage, staleListsOf } from "./evaluation";
+import { instantStanding, staleListsMessage, staleListsOf } from "./evaluation";
 import type { RunContext } from "./run-context";
 
 
@@ -163,9 +163,7 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
       })()
     : null;
   const staleLists = staleListsOf(checked);
-  // "valid for calls until": the earliest of every checked list's rule (the federal 31 days, a state's, Canada's 31)
-  const listsUntil = listsValidUntil(checked);
-  return { result, used, exemptions, evaluation, staleLists, listsUntil, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
+  return { result, used, exemptions, evaluation, staleLists, prepareMs: t1 - t0, pipelineMs: performance.now() - t1 };
 }
 
 /** Runs one claimed job to its end: completed with its certificate, failed with the customer's words, or handed back. */
@@ -217,7 +215,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
         if (abort.signal.aborted) throw abort.signal.reason;
       }
     }
-    const { result, used, exemptions, evaluation, staleLists, listsUntil, prepareMs, pipelineMs } = scrubbed;
+    const { result, used, exemptions, evaluation, staleLists, prepareMs, pipelineMs } = scrubbed;
     clearInterval(timer);
     ctx.timings.set(job.id, { prepareMs, pipelineMs });
     await writing;
@@ -260,7 +258,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
           reason_counts: JSON.stringify(result.reasons),
           column_name: result.phoneColumn || ((job.column_name as string | null) ?? null),
           input_sha256: result.inputSha256,
-          valid_until: issued.validUntil && listsUntil && listsUntil < issued.validUntil ? listsUntil : issued.validUntil,
+          valid_until: issued.validUntil,
           dnc_age_days: issued.dncAgeDays,
           finished_at: now,
           input_format: result.input.format,
