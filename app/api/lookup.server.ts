@@ -19,7 +19,7 @@ import {
   callingClassTable,
   parseInstant,
   CALLING_RULES_VERSION,
-  evaluateCalling,
+  evaluateClass,
   isoSecond,
   type ExemptionRow,
   EXEMPTION_BASES,
@@ -357,17 +357,17 @@ function placePart(c: number): Buffer {
 }
 
 /**
- * A valid number's calling answer (decision 131): `"timeZones":[…],"callableNow":…,"nextCallAt":…,` per calling class
- * and instant. The live lookup asks at "now" (a new second every second): answers are kept for the current second
- * only, so a class is evaluated at most once a second however many requests ask.
+ * A valid number's calling answer (decisions 131, 180): `"timeZones":[…],"callableNow":…,"nextCallAt":…,"callingNote":…,`
+ * per calling class and instant, from the engine's evaluateClass (the scrub's good.csv prints the same answer and
+ * note). A number without a time zone answers the strictest reading across every US time zone, `timeZones` empty.
+ * The live lookup asks at "now" (a new second every second): answers are kept for the current second only, so a
+ * class is evaluated at most once a second however many requests ask.
  */
 let callingSecond = -1;
 const CALLING_PARTS = new Map<number, Buffer>();
-const NO_CALLING_ANSWER = Buffer.from('"timeZones":[],"callableNow":null,"nextCallAt":null,');
 function callingPart(c: number, atMs: number): Buffer {
   const table = callingClassTable();
   const k = callingClassOf(table.byExchange, c);
-  if (k === 0) return NO_CALLING_ANSWER;
   const second = Math.floor(atMs / 1000);
   if (second !== callingSecond) {
     CALLING_PARTS.clear();
@@ -376,8 +376,10 @@ function callingPart(c: number, atMs: number): Buffer {
   let part = CALLING_PARTS.get(k);
   if (part === undefined) {
     const cls = table.classes[k];
-    const a = evaluateCalling(cls.zones, cls.rules, second * 1000);
-    part = Buffer.from(`"timeZones":${JSON.stringify(cls.zones)},"callableNow":${a.callableNow},"nextCallAt":"${isoSecond(a.nextCallAt)}",`);
+    const { answer: a, note } = evaluateClass(cls, second * 1000);
+    part = Buffer.from(
+      `"timeZones":${JSON.stringify(cls.zones)},"callableNow":${a.callableNow},"nextCallAt":"${isoSecond(a.nextCallAt)}","callingNote":${JSON.stringify(note)},`,
+    );
     CALLING_PARTS.set(k, part);
   }
   return part;
@@ -389,7 +391,7 @@ function invalidPart(c: number): Buffer {
   let part = INVALID_PARTS.get(c);
   if (part === undefined) {
     part = Buffer.from(
-      `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
+      `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
     );
     if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
   }

@@ -8,9 +8,12 @@ import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "./lookup-budget";
 import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "scrub-service/domain";
 
 const CALLING_WINDOW_TEXT =
-  "true: good.csv gains three columns after the file's own: time_zone (IANA names, several joined by | in alphabetical order, empty for " +
-  "toll-free and other non-geographic numbers), callable_now (yes/no at the instant) and next_call_at (the earliest lawful instant at or after it, " +
-  "YYYY-MM-DDTHH:MM:SSZ), under the federal, state and CRTC calling hours, Sunday and holiday bans included (rules version in the job's calling_window).";
+  "true: good.csv gains four columns after the file's own: time_zone (IANA names, several joined by | in alphabetical order, empty for " +
+  "toll-free and other non-geographic numbers), callable_now (yes/no at the instant), next_call_at (the earliest lawful instant at or after it, " +
+  "YYYY-MM-DDTHH:MM:SSZ) and calling_note (empty when callable now, else the rule that holds the call back with its citation, e.g. " +
+  "\"Sunday: Louisiana forbids Sunday calls (La. R.S. 45:811)\", \"Before 8 a.m. (47 CFR 64.1200(c)(1))\"), under the federal, state and CRTC " +
+  "calling hours, Sunday and holiday bans included (rules version in the job's calling_window). A number without a time zone is answered with " +
+  "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so.";
 const CALLING_AT_TEXT =
   "With calling_window=true or exemptions: the instant the calling columns and the exemptions are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start. " +
   "An instant means \"for calls then\": not earlier than now (5 minutes of clock skew allowed) and not later than the checked lists' \"valid for calls until\" " +
@@ -619,7 +622,10 @@ export function openApiDocumentAt(appBase: string) {
                     callable_now: { type: "integer" },
                     later_today: { type: "integer" },
                     not_today: { type: "integer", description: "After hours, or a Sunday or holiday ban, in the number's local time." },
-                    no_time_zone: { type: "integer", description: "Toll-free and other non-geographic numbers: no answer." },
+                    no_time_zone: {
+                      type: "integer",
+                      description: "Toll-free and other non-geographic numbers, counted here only: their rows carry the strictest reading across every US time zone.",
+                    },
                   },
                 },
                 by_time_zone: {
@@ -732,11 +738,21 @@ export function openApiDocumentAt(appBase: string) {
             },
             callableNow: {
               type: ["boolean", "null"],
-              description: "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones; null without a time zone.",
+              description:
+                "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones; " +
+                "a number without a time zone (timeZones empty): in every US time zone, the strictest reading. Null for an invalid entry.",
             },
             nextCallAt: {
               type: ["string", "null"],
-              description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null without a time zone.",
+              description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null for an invalid entry.",
+            },
+            callingNote: {
+              type: ["string", "null"],
+              description:
+                "Why the number may not be called at `at`: the rule that holds the call back, with its citation (e.g. \"After 8 p.m. in Oregon (HB 3865)\", " +
+                "\"Holiday: Rhode Island, Rhode Island Independence Day (R.I. Gen. Laws § 25-1-1)\"); empty when callableNow. A number without a time zone: " +
+                "\"No time zone for this number: the strictest reading across every US time zone\", then why when not callable. The same words as good.csv's calling_note. " +
+                "Null for an invalid entry.",
             },
           },
         },

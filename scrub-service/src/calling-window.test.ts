@@ -1,6 +1,6 @@
 /**
- * The calling-window columns through the real engine (CLI, embedded): good.csv gains time_zone, callable_now and
- * next_call_at after the file's own columns; bad.csv and invalid.csv do not; the summary and the certificate name
+ * The calling-window columns through the real engine (CLI, embedded): good.csv gains time_zone, callable_now,
+ * next_call_at and calling_note (decision 180) after the file's own columns; bad.csv and invalid.csv do not; the summary and the certificate name
  * the instant and CALLING_RULES_VERSION; a bad --at is refused before anything runs.
  */
 import { execFile } from "node:child_process";
@@ -17,7 +17,7 @@ import { migratedDataDir } from "../../tests/setup/pglite-template";
 const run = promisify(execFile);
 
 describe("scrub --calling-window", () => {
-  it("appends the three columns to good rows, evaluated at --at, and summarizes them", { timeout: 180_000 }, async () => {
+  it("appends the four columns to good rows, evaluated at --at, and summarizes them", { timeout: 180_000 }, async () => {
     const dir = await migratedDataDir("cli-calling"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
@@ -53,15 +53,17 @@ describe("scrub --calling-window", () => {
     expect(ESCAPED_FORMULA).not.toBe("=SUM(A1)");
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
-        "Name,Phone,City,time_zone,callable_now,next_call_at",
-        "Ann,212-555-2345,New York,America/New_York,yes,2026-11-29T15:00:00Z",
-        "Bob,(205) 555-2345,Birmingham,America/Chicago,no,2026-11-30T14:00:00Z",
-        'Cy,602 555 2345,"Phoenix, AZ",America/Phoenix,yes,2026-11-29T15:00:00Z',
-        "Di,8085552345,,Pacific/Honolulu,no,2026-11-29T18:00:00Z",
-        "Ed,800-555-2345,Anywhere,,,",
-        "Hal,850-432-5234,Pensacola,America/Chicago,yes,2026-11-29T15:00:00Z",
-        // a cell escaped against formula injection keeps its escape, then the three cells
-        `Ida,3055552345,${ESCAPED_FORMULA},America/New_York,yes,2026-11-29T15:00:00Z`,
+        "Name,Phone,City,time_zone,callable_now,next_call_at,calling_note",
+        // calling_note: empty when callable now, else the rule that held the call back, with its citation
+        "Ann,212-555-2345,New York,America/New_York,yes,2026-11-29T15:00:00Z,",
+        "Bob,(205) 555-2345,Birmingham,America/Chicago,no,2026-11-30T14:00:00Z,Sunday: Alabama forbids Sunday calls (Ala. Admin. Code r. 770-X-5-.17(1)(b))",
+        'Cy,602 555 2345,"Phoenix, AZ",America/Phoenix,yes,2026-11-29T15:00:00Z,',
+        "Di,8085552345,,Pacific/Honolulu,no,2026-11-29T18:00:00Z,Before 8 a.m. (47 CFR 64.1200(c)(1))",
+        // no time zone: the strictest reading across every US time zone (Hawaii opens last: 8 a.m. there is 18:00Z)
+        "Ed,800-555-2345,Anywhere,,no,2026-11-29T18:00:00Z,No time zone for this number: the strictest reading across every US time zone. Before 8 a.m. Hawaii-Aleutian Standard Time (47 CFR 64.1200(c)(1))",
+        "Hal,850-432-5234,Pensacola,America/Chicago,yes,2026-11-29T15:00:00Z,",
+        // a cell escaped against formula injection keeps its escape, then the four cells
+        `Ida,3055552345,${ESCAPED_FORMULA},America/New_York,yes,2026-11-29T15:00:00Z,`,
         "",
       ].join("\n"),
     );
@@ -108,7 +110,7 @@ describe("scrub --calling-window", () => {
     );
     expect(p.status).toBe("completed");
     expect(fs.readFileSync(path.join(dir, "piped", "good.csv"), "utf8")).toBe(
-      '9282832345|x|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z\n2125552345|y|America/New_York|yes|2026-07-15T14:30:00Z\n',
+      '9282832345|x|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z|Before 8 a.m. Mountain Standard Time (47 CFR 64.1200(c)(1))\n2125552345|y|America/New_York|yes|2026-07-15T14:30:00Z|\n',
     );
   });
 

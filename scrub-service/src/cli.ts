@@ -468,9 +468,10 @@ const HELP = `Batch work from the command line.
                    [--container ID] [--states FL,TX] [--calling-window] [--exemptions FILE | --exemptions-list ID]
                    [--at ISO-8601] [--user ID]
       Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout.
-      --calling-window: good.csv gains time_zone, callable_now and next_call_at (federal, state and CRTC calling
-      hours, rules ${CALLING_RULES_VERSION}), evaluated at --at (an ISO-8601 instant with its offset; default: the
-      scrub's start).
+      --calling-window: good.csv gains time_zone, callable_now, next_call_at and calling_note (why not, with the
+      rule's citation; federal, state and CRTC calling hours, rules ${CALLING_RULES_VERSION}), evaluated at --at (an
+      ISO-8601 instant with its offset; default: the scrub's start). A number without a time zone gets the
+      strictest reading across every US time zone.
       --exemptions FILE: the customer's exemption records (phone,basis,date; basis purchase, inquiry or consent;
       ISO dates), loaded into a new exemption list first; --exemptions-list ID: a list already loaded. A number on
       the DNC list is good when a record applies at --at: a purchase within 18 months before it, an inquiry

@@ -27,5 +27,6 @@ export { readListFreshness, freshnessOfSuppression, refusesStaleLists, staleList
 export { CALLING_RULES, CALLING_RULES_HISTORY, CALLING_RULES_VERSION, type CallingRule, type CallingRulesRelease } from "./worker/calling/rules";
 export type { Holiday, Observance } from "./worker/calling/holidays";
 export { evaluateCalling, isoSecond } from "./worker/calling/window";
+export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from "./worker/calling/note";
 export type { ExemptionRow } from "./worker/exemptions/parse";
 export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";

@@ -24,7 +24,7 @@ import { adminListIds, cleanupService, lookupTimeoutMs, startService, storeKinds
 import { listenHttp } from "scrub-service/local-socket";
 import { createHttpScrubClient } from "scrub-service/http-client";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { CALLING_RULES_VERSION, createExemptionList, createScrubJob, loadExemptions, readExemptionRows, type ScrubService } from "scrub-service";
+import { CALLING_RULES_VERSION, NO_TIME_ZONE_NOTE, createExemptionList, createScrubJob, loadExemptions, readExemptionRows, type ScrubService } from "scrub-service";
 import { STATE_LIST_KINDS, type ListKind } from "scrub-service/domain";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrubById from "~/routes/api.v1.scrubs.$id";
@@ -267,12 +267,14 @@ describe("lookup: refusals", () => {
     });
     expect(res.status).toBe(200);
     const body = await bodyOf(res);
-    expect(body.data.map((r: any) => [r.timeZones, r.callableNow, r.nextCallAt])).toEqual([
-      [["America/New_York"], true, "2030-11-24T15:00:00Z"],
-      [["America/Chicago"], false, "2030-11-25T14:00:00Z"],
-      [[], null, null],
-      [["America/Denver", "America/Phoenix"], true, "2030-11-24T15:00:00Z"],
-      [[], null, null],
+    // callingNote (decision 180): the rule that holds the call back, as good.csv's calling_note; a toll-free number
+    // is read strictly across every US time zone (Hawaii opens last: 8 a.m. there is 18:00Z)
+    expect(body.data.map((r: any) => [r.timeZones, r.callableNow, r.nextCallAt, r.callingNote])).toEqual([
+      [["America/New_York"], true, "2030-11-24T15:00:00Z", ""],
+      [["America/Chicago"], false, "2030-11-25T14:00:00Z", "Sunday: Alabama forbids Sunday calls (Ala. Admin. Code r. 770-X-5-.17(1)(b))"],
+      [[], false, "2030-11-24T18:00:00Z", `${NO_TIME_ZONE_NOTE}. Before 8 a.m. Hawaii-Aleutian Standard Time (47 CFR 64.1200(c)(1))`],
+      [["America/Denver", "America/Phoenix"], true, "2030-11-24T15:00:00Z", ""],
+      [[], null, null, null],
     ]);
     expect(body.at).toBe("2030-11-24T15:00:00Z");
     expect(body.calling_rules_version).toBe(CALLING_RULES_VERSION);
@@ -430,8 +432,18 @@ describe("a scrub through the API checks the state lists (decision 160)", () => 
   });
 });
 
-describe("lookup and scrub give the same calling answers (decision 131)", () => {
-  it("for the same numbers at the same instant: time zones, callable now, next call time", { timeout: 120_000 }, async () => {
+/** One CSV line's cells (quoted cells unquoted: a calling note may hold the delimiter). */
+function csvCells(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)) {
+    out.push(m[1].startsWith('"') ? m[1].slice(1, -1).replaceAll('""', '"') : m[1]);
+    if (m[2] === "") break;
+  }
+  return out;
+}
+
+describe("lookup and scrub give the same calling answers (decisions 131, 180)", () => {
+  it("for the same numbers at the same instant: time zones, callable now, next call time, the note", { timeout: 120_000 }, async () => {
     const numbers = ["2125552345", "2055552345", "9282832345", "8005552345", "8504325234", "8506445234", "4165552345", "6015552345", "8085552345", "7875552345", "5045552345"];
     const service = await startService(handle(), "embedded");
     installScrubService(loader);
@@ -454,11 +466,11 @@ describe("lookup and scrub give the same calling answers (decision 131)", () => 
         await service.enqueue(jobId);
         expect(await service.waitFor("job", jobId, 60_000)).toBe("completed");
         const good = await db().selectFrom("result_files").select("path").where("job_id", "=", jobId).where("kind", "=", "good").executeTakeFirstOrThrow();
-        const rows = fs.readFileSync(good.path, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+        const rows = fs.readFileSync(good.path, "utf8").trim().split("\n").slice(1).map(csvCells);
         const looked = await bodyOf(await post(alice.key, { numbers, at, suppression_type: "LitigationOnly" }));
         expect(rows.map((r) => r[0])).toEqual(numbers);
-        expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual(
-          looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow === null ? "" : d.callableNow ? "yes" : "no", d.nextCallAt ?? ""]),
+        expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(
+          looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow ? "yes" : "no", d.nextCallAt, d.callingNote]),
         );
       }
     } finally {

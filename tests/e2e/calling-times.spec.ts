@@ -35,7 +35,7 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   // the rules version links to its entry on the public rules page (decision 178)
   await expect(section.getByTestId("calling-rules-link")).toHaveAttribute("href", /^\/rules#rules-\d{4}-\d{2}-\d{2}\.\d+$/);
   const counts = await Promise.all(["now", "later", "not-today"].map(async (k) => Number(await page.getByTestId(`calling-${k}-value`).textContent())));
-  expect(counts.reduce((a, b) => a + b, 0)).toBe(3); // the toll-free number has no time zone
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(3); // the toll-free number has no time zone: counted apart
   await expect(page.getByTestId("calling-no-zone")).toContainText("1 toll-free or other non-geographic numbers");
   const chart = page.getByRole("list", { name: "Good numbers by time zone" });
   await expect(chart).toContainText("America/New_York");
@@ -46,12 +46,14 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   const href = await page.getByTestId("download-good").first().getAttribute("href");
   const good = await (await page.request.get(href!)).text();
   const lines = good.trim().split("\n");
-  expect(lines[0]).toBe("Name,Phone,time_zone,callable_now,next_call_at");
-  expect(lines[1]).toMatch(/^Ann,212-555-2345,America\/New_York,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  expect(lines[0]).toBe("Name,Phone,time_zone,callable_now,next_call_at,calling_note");
+  // calling_note (decision 180): empty when callable now, else the rule that holds the call back, with its citation
+  expect(lines[1]).toMatch(/^Ann,212-555-2345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,.*\(.+\)"?)$/);
   expect(lines[2]).toMatch(/^Bob,205-555-2345,America\/Chicago,(yes|no),/);
   expect(lines[3]).toMatch(/^Cy,928-283-2345,America\/Denver\|America\/Phoenix,(yes|no),/);
-  expect(lines[4]).toBe("Ed,800-555-2345,,,");
+  // a number without a time zone: the strictest reading across every US time zone, and the note says so
+  expect(lines[4]).toMatch(/^Ed,800-555-2345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,"?No time zone for this number: the strictest reading across every US time zone/);
   // callable now means the next call time is the instant itself: every "yes" row shares one instant
-  const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",").pop());
+  const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",")[4]);
   expect(new Set(yes).size).toBeLessThanOrEqual(1);
 });

@@ -45,7 +45,7 @@ export function CertificateView({ file }: { file: CertificateFile }) {
         <Row label="Normalizer rules">{c.normalizerRulesVersion}</Row>
         {c.callingWindow ? (
           <Row label="Calling times">
-            Good file has time zone, callable now and next call time at {c.callingWindow.at.replace("T", " ").replace("Z", " UTC")}; calling rules{" "}
+            Good file has time zone, callable now, next call time and calling note at {c.callingWindow.at.replace("T", " ").replace("Z", " UTC")}; calling rules{" "}
             <a href={rulesHref(c.callingWindow.rulesVersion)} className="text-blue-700 underline hover:text-blue-900" data-testid="certificate-rules-link">
               {c.callingWindow.rulesVersion}
             </a>

@@ -46,7 +46,7 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
       </div>
       {calling.noTimeZone > 0 && (
         <p className="mt-2 text-xs text-slate-500" data-testid="calling-no-zone">
-          {formatNumber(calling.noTimeZone)} toll-free or other non-geographic numbers have no time zone and no answer.
+          {formatNumber(calling.noTimeZone)} toll-free or other non-geographic numbers have no time zone: their rows give the strictest answer across every US time zone.
         </p>
       )}
       {bars.length > 0 && (

@@ -7,11 +7,12 @@ import { describe, expect, it } from "vitest";
 import { CLASS_GOOD, emitRows, parseRows } from "../csv";
 import { evaluateClasses, freshCounts } from "./columns";
 import { callingClassOf, callingClassTable, timeZonesOf } from "./exchanges";
+import { callingNote } from "./note";
 import { evaluateCalling, isoSecond } from "./window";
 
 const NUMBERS = [
   9072345234, // America/Adak|America/Anchorage: two zones
-  8005552345, // toll-free: no zone, three empty cells
+  8005552345, // toll-free: no zone, the strictest reading across every US time zone
   3055552345, // Florida
   6015552345, // Mississippi (a rule on Central Standard Time all year)
   4165552345, // Toronto
@@ -28,14 +29,18 @@ const INSTANTS = [
   "2026-11-01T09:00:00Z",
 ];
 
+const quoted = (text: string, d: string) => (text.includes(d) || text.includes('"') ? `"${text.replaceAll('"', '""')}"` : text);
+
 /** The cells for n at `at`, computed directly (not through the class's memoised bytes). */
 function direct(n: number, at: number, d: string): string {
   const zones = timeZonesOf(n);
-  if (!zones.length) return d + d + d;
   const t = callingClassTable();
-  const a = evaluateCalling(zones, t.classes[callingClassOf(t.byExchange, n)].rules, at);
-  const zoneCell = zones.join("|").includes(d) ? `"${zones.join("|")}"` : zones.join("|");
-  return d + zoneCell + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt);
+  const cls = t.classes[callingClassOf(t.byExchange, n)];
+  // no zone of its own: every US time zone (decision 180)
+  const read = zones.length ? zones : cls.readZones;
+  const a = evaluateCalling(read, cls.rules, at);
+  const note = callingNote(a, read, zones.length === 0);
+  return d + quoted(zones.join("|"), d) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt) + d + quoted(note, d);
 }
 
 describe("calling cells in good.csv", () => {

@@ -1,5 +1,5 @@
 /**
- * The calling-window columns of good.csv (time_zone, callable_now, next_call_at) for one scrub: each class of
+ * The calling-window columns of good.csv (time_zone, callable_now, next_call_at, calling_note) for one scrub: each class of
  * number evaluated once at the scrub's instant, its cells encoded once, and the per-class counts summed into the
  * summary the results screen, the certificate and the CLI show. Pure CPU.
  */
@@ -7,9 +7,10 @@ import type { GoodSuffixes } from "../csv";
 import type { CallingClassTable } from "./exchanges";
 import { TIME_ZONE_SOURCE } from "./exchanges";
 import { CALLING_RULES_VERSION } from "./rules";
-import { evaluateCalling, isoSecond, type CallingAnswer } from "./window";
+import { evaluateClass } from "./note";
+import { isoSecond, type CallingAnswer } from "./window";
 
-export const CALLING_COLUMNS = ["time_zone", "callable_now", "next_call_at"] as const;
+export const CALLING_COLUMNS = ["time_zone", "callable_now", "next_call_at", "calling_note"] as const;
 
 export interface CallingSummary {
   /** The evaluation instant, YYYY-MM-DDTHH:MM:SSZ. */
@@ -20,7 +21,10 @@ export interface CallingSummary {
   callableNow: number;
   laterToday: number;
   notToday: number;
-  /** Good rows with no time zone (toll-free and other non-geographic numbers): no answer. */
+  /**
+   * Good rows with no time zone (toll-free and other non-geographic numbers), counted here only (not in the three
+   * counts above): their cells are the strictest reading across every US time zone (decision 180).
+   */
   noTimeZone: number;
   /** Good rows per zone set ("America/Chicago|America/New_York"), largest first. */
   byTimeZone: { zones: string; count: number }[];
@@ -41,20 +45,27 @@ export function callingHeaderBytes(delim: number): Uint8Array {
 
 export interface CallingEvaluation {
   at: number;
-  answers: (CallingAnswer | null)[];
+  /** Per class (class 0: the strictest reading of a number without a time zone). */
+  answers: CallingAnswer[];
+  /** Per class, the calling note (empty when callable now; class 0 always says it has no time zone). */
+  notes: string[];
   /** Shared memory for the emit (counts: give each batch its own, see freshCounts). */
   suffixes: Omit<GoodSuffixes, "counts">;
 }
 
-/** Every class evaluated at `atMs` and its three cells encoded (class 0, no time zone: three empty cells). */
+/**
+ * Every class evaluated at `atMs` and its four cells encoded, the note included (class 0, no time zone: an empty
+ * zone cell and the strictest reading across every US time zone).
+ */
 export function evaluateClasses(table: CallingClassTable, atMs: number, delim: number): CallingEvaluation {
   const at = Math.floor(atMs / 1000) * 1000;
   const d = String.fromCharCode(delim);
-  const answers = table.classes.map((c) => (c.zones.length ? evaluateCalling(c.zones, c.rules, at) : null));
+  const verdicts = table.classes.map((c) => evaluateClass(c, at));
+  const answers = verdicts.map((v) => v.answer);
+  const notes = verdicts.map((v) => v.note);
   const texts = table.classes.map((c, i) => {
     const a = answers[i];
-    if (!a) return d + d + d;
-    return d + cell(c.zoneSet, delim) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt);
+    return d + cell(c.zoneSet, delim) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt) + d + cell(notes[i], delim);
   });
   const encoded = texts.map((t) => encoder.encode(t));
   const total = encoded.reduce((s, e) => s + e.length, 0);
@@ -67,7 +78,7 @@ export function evaluateClasses(table: CallingClassTable, atMs: number, delim: n
     o += e.length;
   });
   starts[encoded.length] = o;
-  return { at, answers, suffixes: { classOf: table.byExchange, bytes, starts } };
+  return { at, answers, notes, suffixes: { classOf: table.byExchange, bytes, starts } };
 }
 
 export function freshCounts(classes: number): Uint32Array {
@@ -90,7 +101,7 @@ export function summarizeCalling(table: CallingClassTable, evaluation: CallingEv
     const n = counts[i] ?? 0;
     if (!n) return;
     const a = evaluation.answers[i];
-    if (!a) {
+    if (i === 0) {
       s.noTimeZone += n;
       return;
     }

@@ -59,7 +59,12 @@ export interface CallingClass {
   /** Zones joined by "|" (alphabetical); "" for none. */
   zoneSet: string;
   zones: string[];
-  /** The rules the number is subject to (empty when it has no zone). */
+  /**
+   * The zones its answer is read in: its own, or for class 0 (no time zone: toll-free, 5XX, 600, exchanges the
+   * map does not know) every time zone of the 50 states and DC, the strictest reading (decision 180).
+   */
+  readZones: string[];
+  /** The rules the number is subject to (class 0: the federal rule, read in every US time zone). */
   rules: CallingRule[];
   /** e.g. "US-FL", "CA", "US" (a NANP country outside the US and Canada: the federal hours, see decision 131). */
   jurisdiction: string;
@@ -78,7 +83,12 @@ let classTable: CallingClassTable | null = null;
 export function callingClassTable(): CallingClassTable {
   if (classTable) return classTable;
   const runsOf = zoneRuns();
-  const classes: CallingClass[] = [{ zoneSet: "", zones: [], rules: [], jurisdiction: "" }];
+  const classes: CallingClass[] = [{ zoneSet: "", zones: [], readZones: [], rules: rulesForJurisdiction("US", null), jurisdiction: "" }];
+  /**
+   * Zone sets of US numbers (region "US": the 50 states and DC; the territories are regions of their own, PR, VI,
+   * GU, MP, AS): class 0 is read in all of their zones.
+   */
+  const usSets = new Set<number>();
   /** Per jurisdiction: the class of each zone set (0 = not made yet). */
   const byJurisdiction = new Map<string, Uint16Array>();
   const byExchange = new Uint16Array(new SharedArrayBuffer(EXCHANGES * 2));
@@ -98,17 +108,19 @@ export function callingClassTable(): CallingClassTable {
     for (let k = 0; k < runs.length; k += 2) {
       const set = runs[k];
       const count = runs[k + 1];
+      if (set >= 0 && region === "US") usSets.add(set);
       if (set >= 0) {
         let c = bySet[set];
         if (c === 0) {
           c = bySet[set] = classes.length;
           const zoneSet = ZONE_SETS[set];
-          classes.push({ zoneSet, zones: zoneSet.split("|"), rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null), jurisdiction });
+          classes.push({ zoneSet, zones: zoneSet.split("|"), readZones: zoneSet.split("|"), rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null), jurisdiction });
         }
         byExchange.fill(c, i, i + count);
       }
       i += count;
     }
   }
+  classes[0].readZones = [...new Set([...usSets].flatMap((set) => ZONE_SETS[set].split("|")))].sort();
   return (classTable = { classes, byExchange });
 }

@@ -93,6 +93,29 @@ export function holidayDays(holidays: readonly Holiday[], observance: Observance
   return out;
 }
 
+/**
+ * The holiday that bans `year-month-day` under the same reading as holidayDays (its date, or its observed day:
+ * then " observed" is added to its name), or null. For the calling note (decision 180).
+ */
+export function holidayOn(holidays: readonly Holiday[], observance: Observance, year: number, month: number, day: number): string | null {
+  const key = dayKey(year, month, day);
+  let observedName: string | null = null;
+  for (const y of [year, year + 1]) {
+    for (const h of holidays) {
+      if (h.evenYearsOnly && y % 2 !== 0) continue;
+      const t = holidayDate(h.date, y);
+      if (keyOf(t) === key) return h.name;
+      const wd = t.getUTCDay();
+      const observed: Date[] = [];
+      if (observance !== "none" && wd === 0) observed.push(new Date(t.getTime() + 86_400_000));
+      if (observance === "weekend-to-weekday" && wd === 6) observed.push(new Date(t.getTime() - 86_400_000));
+      if (h.saturdayToMonday && wd === 6) observed.push(new Date(t.getTime() + 2 * 86_400_000));
+      if (observedName === null && observed.some((o) => keyOf(o) === key)) observedName = `${h.name} observed`;
+    }
+  }
+  return observedName;
+}
+
 /** The federal legal public holidays, 5 U.S.C. 6103(a). */
 export const FEDERAL_HOLIDAYS: readonly Holiday[] = [
   { name: "New Year's Day", date: { fixed: [1, 1] } },

@@ -217,9 +217,12 @@ describe("calling window: several zones, none", () => {
     expect(answer(NAVAJO, "2026-01-15T15:00:00Z").callable).toBe("yes");
   });
 
-  it("a toll-free number has no zone and no answer", () => {
+  it("a toll-free number has no zone of its own: class 0, read in every US time zone (note.test.ts, decision 180)", () => {
     expect(timeZonesOf(8005552345)).toEqual([]);
-    expect(answer(8005552345, "2026-11-25T15:00:00Z")).toEqual({ zones: "", callable: "", next: "" });
+    const t = callingClassTable();
+    const c = t.classes[callingClassOf(t.byExchange, 8005552345)];
+    expect(c.zones).toEqual([]);
+    expect(c.readZones.length).toBeGreaterThan(5);
   });
 });
 

@@ -8,7 +8,7 @@
  * zone (callability only switches on there), so those are the only candidates examined, in time order.
  */
 import { instantOf, wallTime, type Clock, type Wall } from "./clock";
-import { dayKey, holidayDays, type DayKey } from "./holidays";
+import { dayKey, holidayDays, holidayOn, type DayKey } from "./holidays";
 import type { CallingRule } from "./rules";
 
 /** How far ahead the next lawful instant is looked for (the longest run of banned days is far shorter). */
@@ -24,6 +24,33 @@ export interface CallingAnswer {
   nextCallAt: number;
   /** Callable now; else callable later on the same local day in every zone; else not today. */
   bucket: CallingBucket;
+  /**
+   * What held the call back at the instant (empty when callable): the binding rule, i.e. of the rules that forbid
+   * the call then (in some zone), the one whose own next opening is latest; several when they reopen together.
+   * The calling note (note.ts, decision 180) is written from these.
+   */
+  holds: CallingHold[];
+}
+
+/** Why one rule forbids a call at an instant in one zone. */
+export interface CallingHold {
+  rule: CallingRule;
+  /** The number's zone it was read in (the rule's own clock may differ: see `clock`). */
+  zone: string;
+  /** The clock the rule was read on: the zone, the rule's clockZone, or its fixed offset. */
+  clock: Clock;
+  /** Whether that clock showed another wall time than the zone at the instant (Mississippi's CST in summer). */
+  clockDiffers: boolean;
+  /** "day": no calls that weekday; "holiday": a holiday ban; "before"/"after": outside the day's window. */
+  kind: "day" | "holiday" | "before" | "after";
+  /** The instant (ms). */
+  at: number;
+  /** The weekday on the rule's clock, 0 = Sunday. */
+  weekday: number;
+  /** The window's start ("before") or end ("after"), minutes after local midnight. */
+  minute?: number;
+  /** The holiday's name ("holiday"), " observed" added on an observed day. */
+  holiday?: string;
 }
 
 const holidayCache = new Map<CallingRule, Map<number, Set<DayKey>>>();
@@ -61,6 +88,43 @@ function allows(rule: CallingRule, zone: string, ms: number): boolean {
   return w.second >= window[0] * 60 && w.second < window[1] * 60;
 }
 
+/** Why `rule` forbids a call at `ms` in `zone`, or null when it allows it (the same reading as `allows`). */
+function holdOf(rule: CallingRule, zone: string, ms: number): CallingHold | null {
+  const clock = clockOf(rule, zone);
+  const w = wallTime(clock, ms);
+  if (!inForce(rule, w)) return null;
+  const local = clock === zone ? w : wallTime(zone, ms);
+  const clockDiffers = local.second !== w.second || local.day !== w.day;
+  const base = { rule, zone, clock, clockDiffers, at: ms, weekday: w.weekday };
+  const window = rule.hours[w.weekday];
+  if (!window) return { ...base, kind: "day" };
+  if (isHoliday(rule, w)) {
+    const name = holidayOn(rule.holidays ?? [], rule.observance ?? "none", w.year, w.month, w.day) ?? "a legal holiday";
+    return { ...base, kind: "holiday", holiday: name };
+  }
+  if (w.second < window[0] * 60) return { ...base, kind: "before", minute: window[0] };
+  if (w.second >= window[1] * 60) return { ...base, kind: "after", minute: window[1] };
+  return null;
+}
+
+/** The binding holds at `t` (callable at t: none). See CallingAnswer.holds. */
+function holdsAt(zones: readonly string[], rules: readonly CallingRule[], t: number): CallingHold[] {
+  let latest = -Infinity;
+  let out: CallingHold[] = [];
+  for (const z of zones) {
+    for (const r of rules) {
+      const h = holdOf(r, z, t);
+      if (!h) continue;
+      const reopens = search([z], [r], t).nextCallAt;
+      if (reopens > latest) {
+        latest = reopens;
+        out = [h];
+      } else if (reopens === latest) out.push(h);
+    }
+  }
+  return out;
+}
+
 export function callableAt(zones: readonly string[], rules: readonly CallingRule[], ms: number): boolean {
   for (const z of zones) for (const r of rules) if (!allows(r, z, ms)) return false;
   return true;
@@ -96,6 +160,12 @@ const sameLocalDay = (zones: readonly string[], a: number, b: number) =>
  */
 export function evaluateCalling(zones: readonly string[], rules: readonly CallingRule[], atMs: number): CallingAnswer {
   const t = Math.floor(atMs / 1000) * 1000;
+  const found = search(zones, rules, t);
+  return { ...found, holds: found.callableNow ? [] : holdsAt(zones, rules, t) };
+}
+
+/** evaluateCalling without the holds (t in whole seconds). */
+function search(zones: readonly string[], rules: readonly CallingRule[], t: number): Omit<CallingAnswer, "holds"> {
   if (callableAt(zones, rules, t)) return { callableNow: true, nextCallAt: t, bucket: "now" };
   // Window starts are generated day by day (day k of each rule's clock after the day of t). A start on a later
   // day than K in any clock is at least K·24 h - 1 h after t (a day's start can shift by an hour at DST), so the
