@@ -17,6 +17,8 @@ export { ExemptionInputError };
 
 type Db = Kysely<Database>;
 
+const basisIndex = (basis: string) => (EXEMPTION_BASES as readonly string[]).indexOf(basis);
+
 export interface ExemptionListInfo {
   id: number;
   userId: string;
@@ -284,7 +286,7 @@ async function* currentPages(db: Db, listId: number, generation: number): AsyncG
     if (!rows.length) return;
     yield {
       numbers: rows.map((r) => Number(r.number)),
-      basis: rows.map((r) => (EXEMPTION_BASES as readonly string[]).indexOf(r.basis)),
+      basis: rows.map((r) => basisIndex(r.basis)),
       days: rows.map((r) => Number(r.day)),
     };
     after = BigInt(rows[rows.length - 1].number);
@@ -355,62 +357,61 @@ export interface ExemptionSnapshot {
   index: ExemptionIndex;
 }
 
+type VersionRow = ListRow & { generation: bigint };
+
 /**
- * The whole list at one version (for a scrub): its row and its generation's records read in one snapshot (repeatable
- * read), without a lock, so a load running meanwhile neither waits for the scrub nor shows through (decision 176).
+ * Reads the user's list row and, through `read`, its records at that row's generation, in one snapshot (repeatable
+ * read) and without a lock: a load running meanwhile neither waits for the reader nor shows through (decision 176).
+ * Undefined when the list is not the user's.
  */
-export async function readExemptionSnapshot(db: Db, input: { id: number; userId: string }): Promise<ExemptionSnapshot | undefined> {
+async function atCurrentVersion<T>(db: Db, input: { id: number; userId: string }, read: (trx: Db, row: VersionRow) => Promise<T>): Promise<T | undefined> {
   return db
     .transaction()
     .setIsolationLevel("repeatable read")
     .execute(async (trx) => {
       const row = await trx.selectFrom("exemption_lists").select([...COLUMNS, "generation"]).where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
-      if (!row) return undefined;
+      return row ? read(trx, row as VersionRow) : undefined;
+    });
+}
+
+/** The whole list at one version (for a scrub). */
+export async function readExemptionSnapshot(db: Db, input: { id: number; userId: string }): Promise<ExemptionSnapshot | undefined> {
+  return atCurrentVersion(db, input, async (trx, row) => {
+    const rows = await trx
+      .selectFrom("exemption_records")
+      .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
+      .where("list_id", "=", input.id)
+      .where("generation", "=", row.generation)
+      .orderBy("number")
+      .execute();
+    const index: ExemptionIndex = {
+      numbers: Float64Array.from(rows, (r) => Number(r.number)),
+      basis: Uint8Array.from(rows, (r) => basisIndex(r.basis)),
+      day: Int32Array.from(rows, (r) => Number(r.day)),
+    };
+    return { list: listInfo(row), index };
+  });
+}
+
+/** The user's list and the records of a few numbers (the live lookup), keyed by number, at one version. */
+export async function exemptionsOfNumbers(
+  db: Db,
+  input: { id: number; userId: string; numbers: readonly number[] },
+): Promise<{ list: ExemptionListInfo; records: Map<number, ExemptionRow> } | undefined> {
+  return atCurrentVersion(db, input, async (trx, row) => {
+    const records = new Map<number, ExemptionRow>();
+    if (input.numbers.length) {
       const rows = await trx
         .selectFrom("exemption_records")
         .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
         .where("list_id", "=", input.id)
         .where("generation", "=", row.generation)
-        .orderBy("number")
+        .where("number", "in", input.numbers.map((n) => BigInt(n)))
         .execute();
-      const index: ExemptionIndex = {
-        numbers: Float64Array.from(rows, (r) => Number(r.number)),
-        basis: Uint8Array.from(rows, (r) => (EXEMPTION_BASES as readonly string[]).indexOf(r.basis)),
-        day: Int32Array.from(rows, (r) => Number(r.day)),
-      };
-      return { list: listInfo(row as ListRow), index };
-    });
-}
-
-/**
- * The user's list and the records of a few numbers (the live lookup), keyed by number, read at one version without
- * waiting for a load; undefined when the list is not the user's.
- */
-export async function exemptionsOfNumbers(
-  db: Db,
-  input: { id: number; userId: string; numbers: readonly number[] },
-): Promise<{ list: ExemptionListInfo; records: Map<number, ExemptionRow> } | undefined> {
-  return db
-    .transaction()
-    .setIsolationLevel("repeatable read")
-    .execute(async (trx) => {
-      const row = await trx.selectFrom("exemption_lists").select([...COLUMNS, "generation"]).where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
-      if (!row) return undefined;
-      const records = new Map<number, ExemptionRow>();
-      if (input.numbers.length) {
-        const rows = await trx
-          .selectFrom("exemption_records")
-          .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
-          .where("list_id", "=", input.id)
-          .where("generation", "=", row.generation)
-          .where("number", "in", input.numbers.map((n) => BigInt(n)))
-          .execute();
-        for (const r of rows) {
-          records.set(Number(r.number), { number: Number(r.number), basis: (EXEMPTION_BASES as readonly string[]).indexOf(r.basis), day: Number(r.day) });
-        }
-      }
-      return { list: listInfo(row as ListRow), records };
-    });
+      for (const r of rows) records.set(Number(r.number), { number: Number(r.number), basis: basisIndex(r.basis), day: Number(r.day) });
+    }
+    return { list: listInfo(row), records };
+  });
 }
 
 /** Exemption records the user's lists hold in all (the plan limit's usage). */
