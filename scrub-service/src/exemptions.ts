@@ -208,7 +208,8 @@ const MAX_ROWS = 50_000;
 
 class StatementPace {
   rows = 5_000;
-  async run<T>(statement: (rows: number) => Promise<T>, done: (result: T) => number = () => this.rows): Promise<T> {
+  /** Runs one statement of at most `rows` rows; `done` says how many it wrote, read or deleted. */
+  async run<T>(statement: (rows: number) => Promise<T>, done: (result: T) => number): Promise<T> {
     const started = performance.now();
     const result = await statement(this.rows);
     const ms = Math.max(1, performance.now() - started);
