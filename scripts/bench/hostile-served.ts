@@ -137,7 +137,9 @@ export async function servedRuns(cases: ServedCase[], script: string): Promise<v
       const code = await new Promise((r) => setup.once("exit", r));
       if (code !== 0) throw new Error(`setup exited ${code}`);
       const { attacker, victim } = JSON.parse(fs.readFileSync(path.join(dataDir, "hostile-accounts.json"), "utf8"));
-      server = run(["server.mjs"], { ...env, NODE_ENV: "production", PORT: String(PORT), BUILD_DIR, APP_URL: base, SESSION_SECRET: crypto.randomBytes(24).toString("hex"), SECURE_COOKIES: "0", LOG_LEVEL: "warn" });
+      // BENCH_SERVER_NODE_ARGS: node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
+      const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+      server = run([...nodeArgs, "server.mjs"], { ...env, NODE_ENV: "production", PORT: String(PORT), BUILD_DIR, APP_URL: base, SESSION_SECRET: crypto.randomBytes(24).toString("hex"), SECURE_COOKIES: "0", LOG_LEVEL: "warn" });
       server.stdout!.resume();
       await waitFor("the server answering /healthz", () => fetch(`${base}/healthz`).then((r) => r.ok), 120_000);
       // the server relaunches itself once on huge pages (decision 173): its memory is the relaunched child's
