@@ -1,6 +1,6 @@
-import type { CertificateFile } from "scrub-service/domain";
+import { takesRegistryDate, type CertificateFile } from "scrub-service/domain";
 import { formatNumber, reasonLabel, SUPPRESSION_LABEL } from "~/utils/format";
-import { DateTime } from "~/components/ui/date-time";
+import { CalendarDate, DateTime } from "~/components/ui/date-time";
 import { rulesHref } from "~/utils/rules-link";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -63,8 +63,8 @@ export function CertificateView({ file }: { file: CertificateFile }) {
         ) : null}
         {c.dncRegistry ? (
           <Row label="DNC registry clock">
-            Registry date <DateTime value={c.dncRegistry.registryDate} />, {c.dncRegistry.ageDays} days old at completion
-            {c.dncRegistry.withinWindow ? "" : " (older than 31 days)"}; Good file valid for calls until <DateTime value={c.dncRegistry.validUntil} />
+            Registry date <CalendarDate value={c.dncRegistry.registryDate} />, {c.dncRegistry.ageDays} days old at completion
+            {c.dncRegistry.withinWindow ? "" : " (older than 31 days)"}; Good file valid for calls until <CalendarDate value={c.dncRegistry.validUntil} />
           </Row>
         ) : null}
       </dl>
@@ -79,7 +79,15 @@ export function CertificateView({ file }: { file: CertificateFile }) {
               <p className="text-slate-600">
                 {l.registryDate ? (
                   <>
-                    Registry/load date <DateTime value={l.registryDate} />
+                    {takesRegistryDate(l.kind) ? (
+                      <>
+                        Registry date <CalendarDate value={l.registryDate} />
+                      </>
+                    ) : (
+                      <>
+                        Loaded <DateTime value={l.registryDate} />
+                      </>
+                    )}
                   </>
                 ) : (
                   "Never loaded"

@@ -21,3 +21,17 @@ export function DateTime({ value, dateOnly = false, className }: { value: string
 export function DateOnly({ value, className }: { value: string | Date | null | undefined; className?: string }) {
   return <DateTime value={value} dateOnly className={className} />;
 }
+
+/**
+ * A calendar day (a registry or release date, "valid until" a day): the same day for every viewer, never an instant
+ * shifted into the viewer's zone ("2026-11-23" or its UTC midnight → "Nov 23, 2026").
+ */
+export function CalendarDate({ value, className }: { value: string | Date | null | undefined; className?: string }) {
+  if (value == null) return <>N/A</>;
+  const iso = typeof value === "string" ? value : value.toISOString();
+  return (
+    <time dateTime={iso.slice(0, 10)} className={className}>
+      {formatDate(iso.length === 10 ? `${iso}T00:00:00Z` : iso, "UTC")}
+    </time>
+  );
+}
