@@ -6,6 +6,8 @@ import {
   REGISTRY_WARN_DAYS,
   validUntil,
   listTypeOfKind,
+  listFreshness,
+  freshnessTone,
   STATE_LIST_KINDS,
   type AdminListKind,
 } from "scrub-service/domain";
@@ -43,21 +45,26 @@ export interface StateListClock {
   registryDate: string;
   ageDays: number;
   validDays: number;
-  /** fresh; warning: within a week of its limit; stale: past it. */
+  /** registry date + the list's rule: the last day calls may rely on this release. */
+  validUntil: string;
+  /** fresh; warning: within a week of its limit; stale: past it (`freshnessTone`). */
   state: "fresh" | "warning" | "stale";
+}
+
+/** A loaded list's clock against its own freshness rule, or null (no rule, or never loaded). */
+export function listClockOf(kind: string, registryDate: Date | string | null, now: Date): StateListClock | null {
+  const f = listFreshness(kind, registryDate, now);
+  if (!f) return null;
+  const name = listTypeOfKind(kind as AdminListKind).name;
+  return { kind, name, registryDate: f.registryDate, ageDays: f.ageDays, validDays: f.ruleDays, validUntil: f.validUntil, state: freshnessTone(f) };
 }
 
 /** Every state list that has been loaded (it has a registry date), oldest first. Lists never loaded are not checked. */
 export async function stateListClocks(db: Kysely<Database>, now: Date = new Date()): Promise<StateListClock[]> {
   const rows = await db.selectFrom("lists").select(["kind", "registry_date"]).where("kind", "in", STATE_LIST_KINDS).where("registry_date", "is not", null).execute();
   return rows
-    .map((r) => {
-      const type = listTypeOfKind(r.kind as AdminListKind);
-      const validDays = "state" in type ? type.state.validDays : REGISTRY_VALID_DAYS;
-      const ageDays = ageInDays(r.registry_date!, now);
-      const state = ageDays > validDays ? "stale" : ageDays >= validDays - 7 ? "warning" : "fresh";
-      return { kind: r.kind, name: type.name, registryDate: r.registry_date!.toISOString(), ageDays, validDays, state } as const;
-    })
+    .map((r) => listClockOf(r.kind, r.registry_date, now))
+    .filter((c): c is StateListClock => c !== null)
     .sort((a, b) => b.ageDays - a.ageDays);
 }
 

@@ -14,6 +14,7 @@ import {
 } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 import { loadColumns, toLoadItem, type ListLoadItem } from "./container.server";
+import { listClockOf, type StateListClock } from "./dnc-clock.server";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -36,6 +37,8 @@ export interface DncList {
   description: string;
   /** The registry date of the list's newest download (ISO), or null. */
   registryDate: string | null;
+  /** Its age against its freshness rule (the DNC list and the state lists, once loaded), or null. */
+  clock: StateListClock | null;
   phoneCount: number;
   createdAt: string;
   updatedAt: string;
@@ -54,7 +57,7 @@ const columns = ["id", "kind", "name", "description", "size", "registry_date", "
 
 type DncListRow = { id: number; kind: string; name: string; description: string; size: bigint; registry_date: Date | null; created_at: Date; updated_at: Date };
 
-function toDncList(r: DncListRow): DncList {
+function toDncList(r: DncListRow, now: Date): DncList {
   const t = listTypeOfKind(r.kind as AdminListKind);
   return {
     id: r.id,
@@ -66,6 +69,7 @@ function toDncList(r: DncListRow): DncList {
     state: "state" in t ? t.state : null,
     takesRegistryDate: takesRegistryDate(t.kind),
     registryDate: r.registry_date?.toISOString() ?? null,
+    clock: listClockOf(t.kind, r.registry_date, now),
     checkedBy: suppressionTypesChecking(t.kind).map((c) => c.label),
     description: r.description,
     phoneCount: Number(r.size),
@@ -77,12 +81,13 @@ function toDncList(r: DncListRow): DncList {
 /** The admin lists in DNC page order: litigation (type 0), DNC (1), then the state lists (2…). */
 export async function listDncLists(db: Db): Promise<DncList[]> {
   const rows = await db.selectFrom("lists").select(columns).where("kind", "in", ADMIN_LIST_KINDS).execute();
-  return rows.map(toDncList).sort((a, b) => a.suppressionType - b.suppressionType);
+  const now = new Date();
+  return rows.map((r) => toDncList(r, now)).sort((a, b) => a.suppressionType - b.suppressionType);
 }
 
 export async function getDncList(db: Db, type: DncType): Promise<DncList | undefined> {
   const r = await db.selectFrom("lists").select(columns).where("kind", "=", dncKind(type)).executeTakeFirst();
-  return r && toDncList(r);
+  return r && toDncList(r, new Date());
 }
 
 export async function updateDncDescription(db: Db, type: DncType, description: string): Promise<DncList | undefined> {
@@ -92,7 +97,7 @@ export async function updateDncDescription(db: Db, type: DncType, description: s
     .where("kind", "=", dncKind(type))
     .returning(columns)
     .executeTakeFirst();
-  return r && toDncList(r);
+  return r && toDncList(r, new Date());
 }
 
 /** A load into one of the DNC lists (undefined for container loads and unknown ids). */

@@ -10,7 +10,7 @@
  *   past it; a refusal names every stale list at once (`staleListsMessage`).
  */
 import { isStateListKind, LIST_TYPES } from "./list-types";
-import { ageInDays, REGISTRY_VALID_DAYS } from "./certificate/document";
+import { ageInDays, REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS } from "./certificate/document";
 
 const DAY_MS = 86_400_000;
 
@@ -78,6 +78,16 @@ export function listFreshness(kind: string, registryDate: Date | string | null, 
     validUntil: new Date(date.getTime() + ruleDays * DAY_MS).toISOString(),
     stale: ageDays > ruleDays,
   };
+}
+
+/** A state list (or Canada's) turns amber this many days before its rule ends; the federal list at day 25 of 31. */
+export const FRESHNESS_WARN_DAYS = 7;
+
+/** How a list's age reads at a glance: amber near the end of its rule, red past it (cards, the dashboard). */
+export function freshnessTone(f: Pick<ListFreshness, "kind" | "ageDays" | "ruleDays" | "stale">): "fresh" | "warning" | "stale" {
+  if (f.stale) return "stale";
+  const warnAt = f.kind === "dnc" ? REGISTRY_WARN_DAYS : f.ruleDays - FRESHNESS_WARN_DAYS;
+  return f.ageDays >= warnAt ? "warning" : "fresh";
 }
 
 /** The earliest "valid for calls until" of the lists (null when none has a rule and a release). */

@@ -35,6 +35,13 @@ describe("the state lists in the registry", () => {
     for (const k of STATE_LIST_KINDS) expect(suppressionTypesChecking(k).map((t) => t.suppressionType)).toEqual(["DNCAndLitigation"]);
   });
 
+  it("state their freshness rule once (#44): a text that counts days names the rule's own number of days", () => {
+    for (const t of states) {
+      const counted = [...t.state.freshness.matchAll(/(\d+) days/g)].map((m) => Number(m[1]));
+      if (counted.length) expect(t.state.freshness, t.kind).toMatch(new RegExp(`\\b${t.state.validDays}\\b`));
+    }
+  });
+
   it("each cites its sources over http(s), states a cadence and freshness, and has whole-month exemption windows", () => {
     for (const t of states) {
       expect(t.state.source).toMatch(/^https?:\/\/\S+$/);

@@ -72,7 +72,7 @@ const STATE_LISTS = [
         publisher: "Colorado Public Utilities Commission",
         cadence: "quarterly",
         validDays: 112,
-        freshness: "Quarterly (Jan, Apr, Jul, Oct 10); each list must be in use within 20 days of its release.",
+        freshness: "Quarterly (Jan, Apr, Jul, Oct 10); each list must be in use within 20 days of its release, so a release stays current 112 days (its quarter of 92, then the next release's 20).",
         source: "http://coloradonocall.com/Public/Telemarketers.aspx",
       },
       // 18 months; an inquiry only 30 days, which no whole number of calendar months stays within: 0
@@ -149,7 +149,7 @@ const STATE_LISTS = [
         publisher: "Office of Consumer Affairs and Business Regulation",
         cadence: "quarterly",
         validDays: 152,
-        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); an enrollment binds 60 days after its first quarterly list.",
+        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); an enrollment binds 60 days after its first quarterly list, so a release stays current 152 days (its quarter of 92, then the next release's 60).",
         source: "https://regulations.justia.com/states/massachusetts/201-cmr/title-201-cmr-12-00/section-12-05",
       },
       // "an existing customer" (bounded by the federal 18 months); no inquiry exemption
@@ -202,7 +202,7 @@ const STATE_LISTS = [
         publisher: "Oklahoma Attorney General",
         cadence: "quarterly",
         validDays: 122,
-        freshness: "Quarterly; a listing binds 30 days after it appears on the registry.",
+        freshness: "Quarterly; a listing binds 30 days after it appears on the registry, so a release stays current 122 days (its quarter of 92, then the next release's 30).",
         source: "https://domino.oag.ok.gov/oagweb.nsf/Telemarketer!OpenPage",
       },
       // a relationship formed in the preceding 24 months; an inquiry or application suffices
@@ -219,7 +219,7 @@ const STATE_LISTS = [
         publisher: "Pennsylvania Office of Attorney General",
         cadence: "quarterly",
         validDays: 122,
-        freshness: "Quarterly; numbers must be removed within 30 days of a list's issue.",
+        freshness: "Quarterly; numbers must be removed within 30 days of a list's issue, so a release stays current 122 days (its quarter of 92, then the next release's 30).",
         source: "https://www.attorneygeneral.gov/Consumers/Do_Not_Call_List/DO_NOT_CALL_FREQUENTLY_ASKED_QUESTIONS/",
       },
       // The Attorney General's telemarketer FAQ quotes Act 24 of 2002: a call is no telephone solicitation call when
@@ -247,7 +247,7 @@ const STATE_LISTS = [
         cadence: "monthly",
         validDays: 61,
         freshness:
-          "Monthly, updated at the beginning of each month (Rule 1220-04-11-.03(4)). A registration binds 60 days after the first of the next month by Rule 1220-04-11-.05(1)(a), 30 days after the end of its month by the Commission's FAQ: the stricter 30 is kept (a copy current 31 + 30 days).",
+          "Monthly, updated at the beginning of each month (Rule 1220-04-11-.03(4)). A registration binds 60 days after the first of the next month by Rule 1220-04-11-.05(1)(a), 30 days after the end of its month by the Commission's FAQ: the stricter 30 is kept (a copy current 31 + 30 = 61 days).",
         source: "https://www.tn.gov/tpuc/tennessee-do-not-call-program/csd-tn-do-not-call-consumer-faqs.html",
       },
       { purchaseMonths: 12, inquiryMonths: 0, source: "https://homebuilding.tn.gov/tpuc/tennessee-do-not-call-program.html" },
@@ -263,7 +263,7 @@ const STATE_LISTS = [
         publisher: "Public Utility Commission of Texas",
         cadence: "quarterly",
         validDays: 152,
-        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); each list must be in use within 60 days of its release.",
+        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); each list must be in use within 60 days of its release, so a release stays current 152 days (its quarter of 92, then the next release's 60).",
         source: "https://www.puc.texas.gov/consumer/complaint/nocallform.aspx",
       },
       // an established business relationship within the last 12 months; no inquiry window
@@ -280,7 +280,7 @@ const STATE_LISTS = [
         publisher: "Direct Marketing Association Telephone Preference Service, under Wyoming law",
         cadence: "monthly",
         validDays: 91,
-        freshness: "A number binds 60 days after it is enrolled (no cadence is published: a monthly copy).",
+        freshness: "A number binds 60 days after it is enrolled (no cadence is published: a monthly copy), so a copy stays current 91 days (31, then 60).",
         source: "https://attorneygeneral.wyo.gov/law-office-division/consumer-protection-and-antitrust-unit/telephone-solicitation",
       },
       // an established business relationship with no period: the federal windows bound it

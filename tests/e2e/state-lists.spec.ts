@@ -31,7 +31,8 @@ test("an admin loads the Texas DNC list from its card; a DNC purge turns its num
   await expect(card.getByRole("heading", { name: "Texas DNC List" })).toBeVisible();
   await expect(card.getByTestId("checked-by")).toHaveText("Checked by:DNC and Litigation");
   await expect(card).toContainText("Public Utility Commission of Texas");
-  await expect(card.getByTestId("state-list-facts")).toContainText("within 60 days of its release");
+  // one rule, stated once (#44): the text explains the 152 days the dialog and the release line count
+  await expect(card.getByTestId("state-list-facts")).toContainText("within 60 days of its release, so a release stays current 152 days");
   await expect(page.getByRole("list", { name: "State DNC lists" }).getByRole("listitem")).toHaveCount(12);
 
   const onTexas = uniqueNumber();
@@ -48,7 +49,12 @@ test("an admin loads the Texas DNC list from its card; a DNC purge turns its num
   await add.getByRole("button", { name: "Add Numbers" }).click();
   await expect(page.getByText("Numbers Added Successfully")).toBeVisible();
   await expect.poll(() => phoneCount(page)).toBe(before + 1);
-  await expect(page.getByTestId(TEXAS_CARD).getByTestId("state-list-release")).toContainText("current until");
+  await expect(page.getByTestId(TEXAS_CARD).getByTestId("state-list-release")).toHaveText(
+    /^Release of [A-Z][a-z]{2} \d{2}, \d{4} · \d+ days? old · current until [A-Z][a-z]{2} \d{2}, \d{4} \(152-day rule\)\.$/,
+  );
+  // the dashboard's list ages cover every loaded list, each against its own rule
+  await page.goto("/dashboard");
+  await expect(page.getByRole("list", { name: "Loaded list ages" })).toContainText(/Texas DNC List: \d+ days? old of 152/);
 
   await page.goto("/purge");
   await expect(page.getByRole("radio", { name: /DNC and Litigation/ })).toBeChecked();

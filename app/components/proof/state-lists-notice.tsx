@@ -33,3 +33,20 @@ function heading(stale: StateListClockView[]): string {
   if (stale.length === 1) return canada ? "Canada's National Do Not Call List is past its freshness rule:" : "A state do-not-call list is past its freshness rule:";
   return canada ? "Do-not-call lists past their freshness rule:" : "State do-not-call lists past their freshness rule:";
 }
+
+const AGE_TONES = { fresh: "text-slate-600", warning: "text-amber-800", stale: "font-medium text-red-700" } as const;
+
+/** The dashboard's list ages beside the federal list's line: every loaded state list and Canada's, against its own rule. */
+export function ListAgesLine({ clocks }: { clocks: StateListClockView[] }) {
+  if (!clocks.length) return null;
+  return (
+    <ul className="mb-4 mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="list-ages" aria-label="Loaded list ages">
+      {clocks.map((c) => (
+        <li key={c.kind} className={AGE_TONES[c.state]} data-tone={c.state}>
+          {c.name}: {c.ageDays} {c.ageDays === 1 ? "day" : "days"} old of {c.validDays}
+          {c.state === "stale" ? " (out of date)" : c.state === "warning" ? " (due soon)" : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
-import { dncClock } from "~/models/dnc-clock.server";
+import { dncClock, stateListClocks } from "~/models/dnc-clock.server";
+import { ListAgesLine } from "~/components/proof/state-lists-notice";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireUser } from "~/utils/auth.server";
@@ -97,7 +98,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return null;
     });
 
-  return { firstName: user.firstName, admin, stats, activity, limits, clock: await dncClock(db) };
+  const [clock, listAges] = await Promise.all([dncClock(db), stateListClocks(db)]);
+  return { firstName: user.firstName, admin, stats, activity, limits, clock, listAges };
 }
 
 function growthText(g: ContainerGrowth): string {
@@ -187,7 +189,7 @@ const quickActions = [
 ];
 
 export default function Dashboard() {
-  const { firstName, admin, stats, activity, limits, clock } = useLoaderData<typeof loader>();
+  const { firstName, admin, stats, activity, limits, clock, listAges } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
 
   useEffect(() => {
@@ -202,6 +204,7 @@ export default function Dashboard() {
       <PageHeader title="Dashboard" subtitle={`Welcome back, ${firstName}.`} />
       {admin ? <DncClockNotice clock={clock} variant="banner" /> : null}
       <DncClockNotice clock={clock} variant="line" />
+      <ListAgesLine clocks={listAges} />
       <div className={`grid gap-4 sm:grid-cols-2 ${admin ? "lg:grid-cols-4" : "lg:grid-cols-3"}`}>
         <StatCard
           label="Total Containers"

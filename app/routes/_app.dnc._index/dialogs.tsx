@@ -49,7 +49,10 @@ export function DncCard({ list, load, versions }: { list: DncList; load?: ListLo
   const active = load && (load.status === "queued" || load.status === "running");
   const q = `type=${list.suppressionType}`;
   return (
-    <li className={`rounded-xl border-2 bg-white p-5 shadow-sm ${style.ring}`} data-testid={`dnc-card-${list.suppressionType}`}>
+    <li
+      className={`rounded-xl border-2 bg-white p-5 shadow-sm ${(list.state && list.clock && CARD_TONES[list.clock.state]) || style.ring}`}
+      data-testid={`dnc-card-${list.suppressionType}`}
+    >
       <div className={`-mx-5 -mt-5 mb-4 h-1.5 rounded-t-lg ${style.bar}`} aria-hidden />
       <div className="flex items-start justify-between gap-2">
         <div>
@@ -113,11 +116,16 @@ export function DncCard({ list, load, versions }: { list: DncList; load?: ListLo
   );
 }
 
-/** A state list's cadence and freshness rule (with its source), and whether its loaded release is current (decision 160). */
+const RELEASE_TONES = { fresh: "", warning: "font-medium text-amber-800", stale: "font-medium text-red-700" } as const;
+const CARD_TONES = { fresh: "", warning: "border-amber-400", stale: "border-red-500" } as const;
+
+/**
+ * A state list's cadence and freshness rule (with its source), and its loaded release at a glance: its age in days,
+ * amber in the rule's last week and red past it (decision 160; the same clock as the purge screen's banner).
+ */
 function StateListFacts({ list }: { list: DncList }) {
   const rule = list.state!;
-  const until = list.registryDate ? new Date(Date.parse(list.registryDate) + rule.validDays * 86_400_000) : null;
-  const stale = until !== null && until.getTime() < Date.now();
+  const clock = list.clock;
   return (
     <div className="mt-3 space-y-1 text-xs text-slate-600" data-testid="state-list-facts">
       <p>
@@ -126,9 +134,11 @@ function StateListFacts({ list }: { list: DncList }) {
           Source
         </a>
       </p>
-      {list.registryDate && until ? (
-        <p className={stale ? "font-medium text-red-700" : ""} data-testid="state-list-release">
-          Release of {formatDate(list.registryDate, "UTC")}: {stale ? "out of date since" : "current until"} {formatDate(until.toISOString(), "UTC")}.
+      {clock ? (
+        <p className={RELEASE_TONES[clock.state]} data-testid="state-list-release" data-tone={clock.state}>
+          Release of {formatDate(clock.registryDate, "UTC")} · {formatNumber(clock.ageDays)} {clock.ageDays === 1 ? "day" : "days"} old ·{" "}
+          {clock.state === "stale" ? "out of date since" : "current until"} {formatDate(clock.validUntil, "UTC")} ({clock.validDays}-day rule)
+          {clock.state === "warning" ? ": load the next release soon." : clock.state === "stale" ? ": load a newer release." : "."}
         </p>
       ) : (
         <p data-testid="state-list-release">Not loaded yet: purges do not check it.</p>
