@@ -266,6 +266,8 @@ export interface CallingView {
   notToday: number;
   noTimeZone: number;
   byTimeZone: { zones: string; count: number }[];
+  /** The calling notes that held good numbers back at the instant, with their counts (empty for older scrubs). */
+  heldBack: { note: string; count: number }[];
 }
 
 function callingView(raw: unknown): CallingView | null {
@@ -279,6 +281,7 @@ function callingView(raw: unknown): CallingView | null {
     notToday: Number(s.notToday ?? 0),
     noTimeZone: Number(s.noTimeZone ?? 0),
     byTimeZone: Array.isArray(s.byTimeZone) ? s.byTimeZone.map((z) => ({ zones: String(z.zones), count: Number(z.count) })) : [],
+    heldBack: Array.isArray(s.heldBack) ? s.heldBack.map((h) => ({ note: String(h.note), count: Number(h.count) })) : [],
   };
 }
 

@@ -101,6 +101,11 @@ describe("calling times on the results screen", () => {
           byTimeZone: [
             { zones: "America/New_York", count: 1000 },
             { zones: "America/Denver|America/Phoenix", count: 234 },
+            { zones: "America/Detroit", count: 6 },
+          ],
+          heldBack: [
+            { note: "Before 8 a.m. Eastern (47 CFR 64.1200(c)(1))", count: 30 },
+            { note: "Sunday: South Dakota allows weekdays only (SDCL 49-31-102)", count: 4 },
           ],
         },
       }),
@@ -110,7 +115,14 @@ describe("calling times on the results screen", () => {
     expect(html).toContain("Later today");
     expect(html).toContain("Not today");
     expect(html).toContain("2026-11-29 15:00:00 UTC");
-    expect(html).toContain("America/Denver + America/Phoenix");
+    // zones as people name them, ids in the tooltip; two Eastern zone sets are one bar (#44)
+    expect(html).toContain('title="America/Denver + America/Phoenix">Mountain + Arizona</span>');
+    expect(html).toContain('title="America/New_York; America/Detroit">Eastern</span>');
+    expect(html).toContain("1,006");
+    // why numbers were held back, with counts and the rule's citation, linking to /rules (#44)
+    expect(html).toContain("Why numbers were held back");
+    expect(html).toMatch(/Sunday: South Dakota allows weekdays only \(SDCL 49-31-102\)<\/td><td[^>]*>4</);
+    expect(html).toMatch(/Before 8 a.m. Eastern \(47 CFR 64.1200\(c\)\(1\)\)<\/td><td[^>]*>30</);
     // the rules version links to its entry on the public rules page (decision 178)
     expect(html).toContain('href="/rules#rules-2026-11-26.1"');
     expect(html).toContain("rules <a");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLASS_GOOD, emitRows, parseRows } from "../csv";
-import { evaluateClasses, freshCounts } from "./columns";
+import { evaluateClasses, freshCounts, summarizeCalling } from "./columns";
 import { callingClassOf, callingClassTable, timeZonesOf } from "./exchanges";
 import { callingNote } from "./note";
 import { evaluateCalling, isoSecond } from "./window";
@@ -71,6 +71,25 @@ describe("calling cells in good.csv", () => {
         expect(new TextDecoder().decode(good), `${iso}, delimiter ${d}`).toBe(expected);
         expect(counts.reduce((s, c) => s + c, 0)).toBe(NUMBERS.length);
       }
+    }
+  });
+
+  it("sum each held-back note with its rows for the results screen (#44): the same notes good.csv carries, none for callable rows", () => {
+    const table = callingClassTable();
+    for (const iso of INSTANTS) {
+      const at = Date.parse(iso);
+      const evaluation = evaluateClasses(table, at, 44);
+      const counts = freshCounts(table.classes.length);
+      const expected = new Map<string, number>();
+      for (const n of NUMBERS) {
+        const c = callingClassOf(table.byExchange, n);
+        counts[c] += 2;
+        const cells = direct(n, at, ",");
+        if (cells.split(",")[2] === "no") expected.set(evaluation.notes[c], (expected.get(evaluation.notes[c]) ?? 0) + 2);
+      }
+      const held = summarizeCalling(table, evaluation, counts).heldBack;
+      expect(new Map(held.map((h) => [h.note, h.count])), iso).toEqual(expected);
+      expect(held.every((h) => h.note.length > 0)).toBe(true);
     }
   });
 });

@@ -28,6 +28,11 @@ export interface CallingSummary {
   noTimeZone: number;
   /** Good rows per zone set ("America/Chicago|America/New_York"), largest first. */
   byTimeZone: { zones: string; count: number }[];
+  /**
+   * Why good rows were not callable at the instant: each calling note (the rule that held them back, with its
+   * citation) and its rows, largest first (#44). Rows without a time zone are counted under their own note.
+   */
+  heldBack: { note: string; count: number }[];
 }
 
 const encoder = new TextEncoder();
@@ -95,12 +100,15 @@ export function summarizeCalling(table: CallingClassTable, evaluation: CallingEv
     notToday: 0,
     noTimeZone: 0,
     byTimeZone: [],
+    heldBack: [],
   };
   const byZone = new Map<string, number>();
+  const byNote = new Map<string, number>();
   table.classes.forEach((c, i) => {
     const n = counts[i] ?? 0;
     if (!n) return;
     const a = evaluation.answers[i];
+    if (!a.callableNow) byNote.set(evaluation.notes[i], (byNote.get(evaluation.notes[i]) ?? 0) + n);
     if (i === 0) {
       s.noTimeZone += n;
       return;
@@ -111,5 +119,6 @@ export function summarizeCalling(table: CallingClassTable, evaluation: CallingEv
     byZone.set(c.zoneSet, (byZone.get(c.zoneSet) ?? 0) + n);
   });
   s.byTimeZone = [...byZone].map(([zones, count]) => ({ zones, count })).sort((a, b) => b.count - a.count || a.zones.localeCompare(b.zones));
+  s.heldBack = [...byNote].map(([note, count]) => ({ note, count })).sort((a, b) => b.count - a.count || a.note.localeCompare(b.note));
   return s;
 }
