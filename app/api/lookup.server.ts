@@ -22,7 +22,8 @@ import {
   type ExemptionRow,
   isoDateOfDay,
 } from "scrub-service";
-import { ApiError, validate, type ApiContext } from "./api.server";
+import { ApiError, notFound, validate, type ApiContext } from "./api.server";
+import { exemptionsOfNumbers } from "~/models/exemption.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
@@ -38,6 +39,7 @@ import {
   type SuppressionTypeName,
   evaluationInstantProblem,
   listFreshness,
+  staleListsOf,
   type ListFreshness,
   type StaleList,
 } from "scrub-service/domain";
@@ -275,6 +277,43 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
   } finally {
     stopTimer();
   }
+}
+
+/**
+ * A read lookup answered: the lists asked at their current versions, `at` held to "now … the checked lists' validity"
+ * (decision 174), the container and the exemption records resolved, then the engine's one decision per number
+ * formatted by lookupResponseJson (decision 182). The route records the usage between the two (after the lists
+ * answered, before the answer is sent). `now` is the request's clock (tests of the batch/lookup property set it).
+ */
+export async function answerLookup(
+  asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
+  input: LookupInput,
+  now: Date = new Date(),
+): Promise<{ json: () => Buffer }> {
+  const { entries } = input;
+  const answer = await lookUp(asked.service, asked.userId, entries.distinct);
+  // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
+  // a list past its rule is named in `stale_lists` and makes no number callable on its word.
+  const freshness = lookupFreshness(answer, input.suppressionType, now);
+  checkLookupInstant(input.at, freshness, now);
+  let containerId: number | null = null;
+  if (input.containerId != null) {
+    if (!answer.lists.some((l) => l.kind === "container" && l.id === input.containerId)) throw notFound("Container");
+    containerId = input.containerId;
+  } else if (input.containerId === undefined && asked.containerId != null && answer.lists.some((l) => l.id === asked.containerId)) {
+    containerId = asked.containerId; // the integration's default container, while it still exists
+  }
+  // the key owner's exemption list, read at one version for the numbers asked about (decision 161)
+  let exemptions = null;
+  if (input.exemptionListId != null) {
+    const found = await exemptionsOfNumbers(asked.db, { id: input.exemptionListId, userId: asked.userId, numbers: entries.distinct });
+    if (!found) throw notFound("Exemption list");
+    exemptions = { id: found.list.id, version: found.list.version, records: found.records };
+  }
+  return {
+    json: () =>
+      lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions, staleLists: staleListsOf(freshness) }),
+  };
 }
 
 /** Bytes of a JSON answer, written into one growing buffer. */
