@@ -283,15 +283,16 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
  * A read lookup answered: the lists asked at their current versions, `at` held to "now … the checked lists' validity"
  * (decision 174), the container and the exemption records resolved, then the engine's one decision per number
  * formatted by lookupResponseJson (decision 182). The route records the usage between the two (after the lists
- * answered, before the answer is sent). `now` is the request's clock (tests of the batch/lookup property set it).
+ * answered, before the answer is sent). `clock`: the request's "now" (default: read once the lists answered, as before; the batch/lookup property sets it).
  */
 export async function answerLookup(
   asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
   input: LookupInput,
-  now: Date = new Date(),
+  clock?: Date,
 ): Promise<{ json: () => Buffer }> {
   const { entries } = input;
   const answer = await lookUp(asked.service, asked.userId, entries.distinct);
+  const now = clock ?? new Date();
   // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
   // a list past its rule is named in `stale_lists` and makes no number callable on its word.
   const freshness = lookupFreshness(answer, input.suppressionType, now);
