@@ -1,11 +1,9 @@
 import { z } from "zod";
 import {
   metrics,
-  invalidReasonText,
   normalizeCode,
   numberKind,
   numberRegion,
-  reasonOfCode,
   stateOfAreaCode,
   type ScrubService,
   normalizeBytes,
@@ -22,18 +20,17 @@ import {
   evaluateClass,
   isoSecond,
   type ExemptionRow,
-  EXEMPTION_BASES,
-  exemptionApplies,
-  exemptionEndDay,
   isoDateOfDay,
 } from "scrub-service";
-import { ApiError, validate, type ApiContext } from "./api.server";
+import { ApiError, notFound, validate, type ApiContext } from "./api.server";
+import { exemptionsOfNumbers } from "~/models/exemption.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
 import {
-  CONTAINER_REASON,
-  exemptionWindowsOf,
+  decideNumber,
+  decisionLists,
+  decisionOrder,
   SUPPRESSION_LIST_TYPES,
   SUPPRESSION_TYPE_NAMES,
   listTypeOfSuppression,
@@ -42,6 +39,7 @@ import {
   type SuppressionTypeName,
   evaluationInstantProblem,
   listFreshness,
+  staleListsOf,
   type ListFreshness,
   type StaleList,
 } from "scrub-service/domain";
@@ -229,7 +227,7 @@ function entriesOfBytes(bytes: Buffer, scanned: ScannedLookupBody): ParsedEntrie
 }
 
 /** What `suppressed_by` says of a number no fresh list holds while a list the lookup checks is past its rule (decision 174). */
-export const STALE_LIST_REASON = "stale_list";
+export { STALE_LIST_REASON } from "scrub-service/domain";
 
 /**
  * The freshness of the lists the lookup's suppression type checks, from the answer's list rows (their registry
@@ -279,6 +277,44 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
   } finally {
     stopTimer();
   }
+}
+
+/**
+ * A read lookup answered: the lists asked at their current versions, `at` held to "now … the checked lists' validity"
+ * (decision 174), the container and the exemption records resolved, then the engine's one decision per number
+ * formatted by lookupResponseJson (decision 182). The route records the usage between the two (after the lists
+ * answered, before the answer is sent). `clock`: the request's "now" (default: read once the lists answered, as before; the batch/lookup property sets it).
+ */
+export async function answerLookup(
+  asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
+  input: LookupInput,
+  clock?: Date,
+): Promise<{ json: () => Buffer }> {
+  const { entries } = input;
+  const answer = await lookUp(asked.service, asked.userId, entries.distinct);
+  const now = clock ?? new Date();
+  // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
+  // a list past its rule is named in `stale_lists` and makes no number callable on its word.
+  const freshness = lookupFreshness(answer, input.suppressionType, now);
+  checkLookupInstant(input.at, freshness, now);
+  let containerId: number | null = null;
+  if (input.containerId != null) {
+    if (!answer.lists.some((l) => l.kind === "container" && l.id === input.containerId)) throw notFound("Container");
+    containerId = input.containerId;
+  } else if (input.containerId === undefined && asked.containerId != null && answer.lists.some((l) => l.id === asked.containerId)) {
+    containerId = asked.containerId; // the integration's default container, while it still exists
+  }
+  // the key owner's exemption list, read at one version for the numbers asked about (decision 161)
+  let exemptions = null;
+  if (input.exemptionListId != null) {
+    const found = await exemptionsOfNumbers(asked.db, { id: input.exemptionListId, userId: asked.userId, numbers: entries.distinct });
+    if (!found) throw notFound("Exemption list");
+    exemptions = { id: found.list.id, version: found.list.version, records: found.records };
+  }
+  return {
+    json: () =>
+      lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions, staleLists: staleListsOf(freshness) }),
+  };
 }
 
 /** Bytes of a JSON answer, written into one growing buffer. */
@@ -385,13 +421,15 @@ function callingPart(c: number, atMs: number): Buffer {
   return part;
 }
 
-/** An invalid entry's part after `"number":`, per reason code. */
+/** An invalid entry's part after `"number":`, per reason code: the one decision's reason and words (decision 182). */
 const INVALID_PARTS = new Map<number, Buffer>();
+const NO_LISTS = { lists: decisionLists([]), atMs: 0 };
 function invalidPart(c: number): Buffer {
   let part = INVALID_PARTS.get(c);
   if (part === undefined) {
+    const d = decideNumber({ code: c, hits: 0, record: null }, NO_LISTS);
     part = Buffer.from(
-      `null,"valid":false,"reason":${JSON.stringify(reasonOfCode(c))},"message":${JSON.stringify(invalidReasonText(c))},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
+      `null,"valid":false,"reason":${JSON.stringify(d.reason)},"message":${JSON.stringify(d.words)},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
     );
     if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
   }
@@ -430,38 +468,34 @@ export function lookupResponseJson(
   ordered.forEach((l, li) => {
     for (const h of l.hits) (onLists[h] ??= []).push(li);
   });
-  const checked = listTypeOfSuppression(input.suppressionType).includes;
+  // the answer for each number is the engine's one decision (decision 182), formatted here: the lists in the order
+  // that gives the reason (the chosen container first, then the suppression type's lists, as a scrub checks them)
+  const decision = {
+    lists: decisionLists(decisionOrder(input.containerId != null, listTypeOfSuppression(input.suppressionType).includes)),
+    atMs,
+    staleLists: staleLists.length > 0,
+  };
+  // each list of the answer (index into `ordered`): its bit in the decision's lists, 0 when not checked
+  const bitOf = ordered.map((l) => {
+    const k = l.kind === "container" ? (l.id === input.containerId ? 0 : -1) : decision.lists.kinds.indexOf(l.kind);
+    return k < 0 ? 0 : 1 << k;
+  });
   const exemptions = input.exemptions ?? null;
   const listsPart = new Map<string, Buffer>();
   /** A combination of lists (and, with exemptions, the number's record) answered once per request. */
-  const listsJson = (held: number[] | undefined, record: ExemptionRow | undefined): Buffer => {
+  const listsJson = (c: number, held: number[] | undefined, record: ExemptionRow | undefined): Buffer => {
     const key = (held ? held.join(",") : "") + (record ? `|${record.basis}|${record.day}` : "");
     let part = listsPart.get(key);
     if (part === undefined) {
       const lists = (held ?? []).filter((li) => li < admin.length).map((li) => admin[li].kind as AdminListKind);
       const inContainers = (held ?? []).filter((li) => li >= admin.length).map((li) => ({ id: ordered[li].id, name: ordered[li].name }));
-      // a checked list holding the number suppresses it unless the record applies under that list's windows
-      let covered = false;
-      const ends: number[] = [];
-      const uncovered = checked.filter((k) => {
-        if (!lists.includes(k)) return false;
-        const w = record ? exemptionWindowsOf(k) : null;
-        if (!record || !w || !exemptionApplies(record.basis, record.day, w, atMs)) return true;
-        covered = true;
-        const end = exemptionEndDay(record.basis, record.day, w);
-        if (end !== null) ends.push(end);
-        return false;
-      });
-      const byList = uncovered[0];
-      const byContainer = input.containerId != null && inContainers.some((c) => c.id === input.containerId);
-      const suppressedBy = byList ?? (byContainer ? CONTAINER_REASON.reason : null) ?? (staleLists.length ? STALE_LIST_REASON : null);
+      let hits = 0;
+      for (const li of held ?? []) hits |= bitOf[li];
+      const d = decideNumber({ code: c, hits, record: record ? { basis: record.basis, day: record.day } : null }, decision);
       // `exempt` only when an exemption is what lets the number be called
-      const exempt =
-        suppressedBy === null && record && covered
-          ? { basis: EXEMPTION_BASES[record.basis], date: isoDateOfDay(record.day), until: ends.length ? isoDateOfDay(Math.min(...ends)) : null }
-          : null;
+      const exempt = d.exempt ? { basis: d.exempt.basis, date: isoDateOfDay(d.exempt.day), until: d.exempt.untilDay === null ? null : isoDateOfDay(d.exempt.untilDay) } : null;
       part = Buffer.from(
-        `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${suppressedBy !== null},"suppressed_by":${JSON.stringify(suppressedBy)}` +
+        `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${d.reason !== null},"suppressed_by":${JSON.stringify(d.reason)}` +
           (exemptions ? `,"exempt":${JSON.stringify(exempt)}}` : "}"),
       );
       listsPart.set(key, part);
@@ -489,7 +523,7 @@ export function lookupResponseJson(
     out.digits(c);
     out.bytes(placePart(c));
     out.bytes(callingPart(c, atMs));
-    out.bytes(listsJson(onLists[at[i]], exemptions?.records.get(c)));
+    out.bytes(listsJson(c, onLists[at[i]], exemptions?.records.get(c)));
   }
   out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
   out.raw(`,"at":"${isoSecond(atMs)}","calling_rules_version":${JSON.stringify(CALLING_RULES_VERSION)}`);

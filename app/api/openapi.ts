@@ -251,8 +251,8 @@ export function openApiDocumentAt(appBase: string) {
           description:
             "Up to 1,000 numbers (strings or integers) answered at once, in the order sent: the normalized 10-digit number, whether it is valid (else the reason and " +
             "a sentence), its kind, region and state, the suppression lists holding it (lists) and which of your containers hold it (containers; never another account's). " +
-            "suppressed / suppressed_by say what a scrub would do with it: the first list of suppression_type (default DNCAndLitigation) that holds it, else \"container\" " +
-            "when container_id (default: the integration's container) holds it. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
+            "suppressed / suppressed_by say what a scrub would do with it (the same decision): \"container\" when container_id (default: the integration's container) " +
+            "holds it, else the first list of suppression_type (default DNCAndLitigation) that holds it and no exemption clears. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
             "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
             "never an answer that a number is on no list. A list the suppression type checks that is past its freshness rule (the federal DNC list after 31 days, " +
             "a state list after its own) is named in stale_lists, and while there is one no number is answered callable on its word: a number no fresh list or " +

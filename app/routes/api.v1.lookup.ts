@@ -1,11 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler, jsonText, notFound } from "~/api/api.server";
+import { apiHandler, jsonText } from "~/api/api.server";
 import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { checkLookupInstant, lookUp, lookupFreshness, lookupResponseJson, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
-import { staleListsOf } from "scrub-service/domain";
-import { exemptionsOfNumbers } from "~/models/exemption.server";
+import { answerLookup, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
 
 const handle = apiHandler({
   /**
@@ -17,39 +15,13 @@ const handle = apiHandler({
   async POST({ request, api }) {
     await requireLookupAccess(api);
     const input = await readLookupInput(request);
-    const { entries } = input;
-    const answer = await lookUp(await getScrubService(), api.userId, entries.distinct);
-    // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
-    // a list past its rule is named in `stale_lists` and makes no number callable on its word.
-    const now = new Date();
-    const freshness = lookupFreshness(answer, input.suppressionType, now);
-    checkLookupInstant(input.at, freshness, now);
-    let containerId: number | null = null;
-    if (input.containerId != null) {
-      if (!answer.lists.some((l) => l.kind === "container" && l.id === input.containerId)) throw notFound("Container");
-      containerId = input.containerId;
-    } else if (input.containerId === undefined && api.containerId != null && answer.lists.some((l) => l.id === api.containerId)) {
-      containerId = api.containerId; // the integration's default container, while it still exists
-    }
-    // the key owner's exemption list, read at one version for the numbers asked about (decision 161)
-    let exemptions = null;
-    if (input.exemptionListId != null) {
-      const found = await exemptionsOfNumbers(api.db, { id: input.exemptionListId, userId: api.userId, numbers: entries.distinct });
-      if (!found) throw notFound("Exemption list");
-      exemptions = { id: found.list.id, version: found.list.version, records: found.records };
-    }
+    const answered = await answerLookup({ db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId }, input);
     try {
-      await recordLookupUsage(api.db, { userId: api.userId, amount: entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
+      await recordLookupUsage(api.db, { userId: api.userId, amount: input.entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
     } catch (e) {
       throw intakeErrorToApi(e);
     }
-    return jsonText(api, lookupResponseJson(entries, answer, {
-        suppressionType: input.suppressionType,
-        containerId,
-        at: input.at,
-        exemptions,
-        staleLists: staleListsOf(freshness),
-      }));
+    return jsonText(api, answered.json());
   },
 }, { budget: "lookup" });
 

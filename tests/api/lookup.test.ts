@@ -181,7 +181,8 @@ describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
     expect(body.data.map((r: any) => [r.lists, r.suppressed, r.suppressed_by])).toEqual([
       [["dnc"], false, null],
       [[], true, "container"],
-      [["litigation", "dnc"], true, "litigation"],
+      // a scrub checks the chosen container first (decision 182: the lookup said "litigation" here until then)
+      [["litigation", "dnc"], true, "container"],
     ]);
   });
 
@@ -233,7 +234,7 @@ describe("lookup: refusals", () => {
     const body = await bodyOf(res);
     expect(body.data.map((r: any) => [r.suppressed_by, r.exempt])).toEqual([
       [null, { basis: "purchase", date: ymd(purchase), until: ymd(end) }],
-      ["litigation", null], // litigation is never exempted
+      ["container", null], // on the container (checked first, as a scrub does: decision 182) and litigation: never exempted
       ["container", null], // the container is the seller's do-not-call list: consent revoked
       [null, null],
       [null, null],

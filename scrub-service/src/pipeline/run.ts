@@ -13,9 +13,8 @@ import { areaCodeMask } from "../worker/area-codes";
 import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../worker/calling/columns";
 import { callingClassTable } from "../worker/calling/exchanges";
 import { CLASS_GOOD } from "../worker/csv";
-import { decideExemptions, exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import { exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
-import { exemptionWindowsOf } from "../list-types";
 import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
 import { describeInput } from "./input/detect";
@@ -25,7 +24,7 @@ import { ResultFiles, type OutputKind } from "./output";
 import { BatchReader, DEFAULT_BATCH_BYTES, NotTextFileError, NotUtf8AfterAllError } from "./read";
 import { inThreadHash, Sha256Thread } from "./sha256-thread";
 import { dupArray, newSlot, verdictArrays, type Slot } from "./slots";
-import { badStages, classify, REASONS } from "./stages";
+import { badStages, classify, listDecision, REASONS } from "./stages";
 
 export { REASONS } from "./stages";
 export type { ListCheck } from "./list-checks";
@@ -157,8 +156,6 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   const evaluated = (): CallingEvaluation => (callingEvaluation ??= evaluateClasses(callingTable!, input.calling!.at, reader.delim));
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
   const exemptions = input.exemptions ?? null;
-  // each list check's windows (null: never exempted), in the order of the checks
-  const exemptionWindows = input.lists.map((l) => exemptionWindowsOf(l.reason));
   const byBasis = [0, 0, 0];
   try {
     await outs.open();
@@ -188,18 +185,18 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     const dedupeHere = dedupeThread ? null : dedupeInThread();
     const maxInFlight = input.maxInFlight ?? Math.max(3, input.pool.options.maxThreads * 2 + 1);
 
-    const stages = badStages({ stateFilter: areaMask != null, lists: input.lists });
+    const stages = badStages({ stateFilter: areaMask != null });
+    // the lists' part of each row's answer: the one decision over its hits and its exemption record (decision 182)
+    const listsDecision = listDecision(input.lists, exemptions);
 
     /** The ordered step: duplicates need every earlier row; then the stages in order give each row its reason. */
     const classifyBatch = (p: ParseResult, listHits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot) => {
       const { classes, reasonIdx } = verdictArrays(slot, p.rows.count);
       const n = p.rows.count;
-      // exemptions clear registry-list hits before the stages give reasons (decision 161)
-      const decided = exemptions ? decideExemptions(p.rows.codes, n, listHits, exemptionWindows, exemptions.index, exemptions.at) : null;
-      const findings = { codes: p.rows.codes, count: n, dup, outOfState: p.outOfState, listHits: decided ? decided.listHits : listHits };
-      const verdicts = classify(findings, stages, classes, reasonIdx);
-      const notes: ExemptionNotes | null = decided
-        ? exemptionNotes(decided, (r) => classes[r] === CLASS_GOOD, n, exemptions!.index, String.fromCharCode(delim))
+      const findings = { codes: p.rows.codes, count: n, dup, outOfState: p.outOfState, listHits };
+      const verdicts = classify(findings, stages, classes, reasonIdx, listsDecision);
+      const notes: ExemptionNotes | null = verdicts.exempt
+        ? exemptionNotes(verdicts.exempt, (r) => classes[r] === CLASS_GOOD, n, exemptions!.index, String.fromCharCode(delim))
         : null;
       return { classes, reasonIdx, ...verdicts, notes };
     };

@@ -6,12 +6,18 @@
  * the store); here each stage names its reason and the per-row flags it reads from a batch, and the ordered
  * step applies them in one tight pass per stage over typed arrays (no per-row objects or calls).
  *
+ * The lists are not stages of their own: a row that no row stage marks is decided by the one decision
+ * (decision/decide.ts `decideListHits`, decision 182), the function the live lookup asks too, over the row's hit
+ * bits and its exemption record.
+ *
  * A new stage: its flags in BatchFindings (computed where its work runs), a BadStage here, and its reason in
  * REASONS. A new list: an entry in list-types.ts (its reason is its kind).
  */
 import { CONTAINER_REASON, LIST_TYPES } from "../list-types";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID } from "../worker/csv";
 import { INVALID_REASONS, reasonIndexOfCode } from "../worker/normalize";
+import { decideListHits, decisionLists, listVerdict, NO_RECORD, type DecisionLists } from "../decision/decide";
+import { findExemption, type ExemptionIndex } from "../worker/exemptions/decide";
 import type { ListCheck } from "./list-checks";
 
 /** Every reason a row can get; the emit step writes REASONS[reasonIdx]. */
@@ -50,13 +56,22 @@ export const dedupeStage: BadStage = { name: "dedupe", reason: "duplicate", mark
 
 export const stateFilterStage: BadStage = { name: "state filter", reason: "state", marks: (b) => b.outOfState };
 
-export function listStage(check: ListCheck, index: number): BadStage {
-  return { name: `${check.reason} list`, reason: check.reason, marks: (b) => b.listHits[index] };
+/** The row stages of one scrub (about a file's rows, not a number), in the order that gives the reason. */
+export function badStages(o: { stateFilter: boolean }): BadStage[] {
+  return [dedupeStage, ...(o.stateFilter ? [stateFilterStage] : [])];
 }
 
-/** The bad-row stages of one scrub, in the order that gives the reason. */
-export function badStages(o: { stateFilter: boolean; lists: readonly ListCheck[] }): BadStage[] {
-  return [dedupeStage, ...(o.stateFilter ? [stateFilterStage] : []), ...o.lists.map(listStage)];
+/** The lists' part of a scrub's decision: its checks in order (bit l of a row's hits = check l) and its exemptions. */
+export interface ListDecision {
+  lists: DecisionLists;
+  /** Per check: its reason's index in REASONS. */
+  reasonIdx: number[];
+  /** The customer's exemption list and the instant it is applied at, when the scrub has one (decision 161). */
+  exemptions: { index: ExemptionIndex; at: number } | null;
+}
+
+export function listDecision(lists: readonly ListCheck[], exemptions: { index: ExemptionIndex; at: number } | null): ListDecision {
+  return { lists: decisionLists(lists.map((l) => l.reason)), reasonIdx: lists.map((l) => reasonIndex(l.reason)), exemptions };
 }
 
 export interface Verdicts {
@@ -64,14 +79,21 @@ export interface Verdicts {
   counts: number[];
   /** Bad and invalid rows per reason (index in REASONS). */
   byReason: number[];
+  /**
+   * With exemptions, per row: the exemption index record that lets a good row be called (-1 otherwise), and the
+   * first day it no longer applies (-1: no end).
+   */
+  exempt: { record: Int32Array; endDay: Int32Array } | null;
 }
 
 /**
  * The ordered step (duplicates need every earlier row): fills each row's class and reason index. An invalid
- * row keeps its invalid reason; a valid one gets the reason of the first stage that marks it, or stays good.
- * One pass over the rows with the stages' marks side by side (a pass per stage cost ~2× on 3M rows).
+ * row keeps its invalid reason; a valid one gets the reason of the first row stage that marks it, else the one
+ * decision's over its list hits (the first hit no exemption cleared), or stays good.
+ * One pass over the rows with the stages' marks and the lists' hits side by side (a pass per stage cost ~2× on
+ * 3M rows); no object per row.
  */
-export function classify(b: BatchFindings, stages: readonly BadStage[], classes: Uint8Array, reasonIdx: Uint8Array): Verdicts {
+export function classify(b: BatchFindings, stages: readonly BadStage[], classes: Uint8Array, reasonIdx: Uint8Array, decision: ListDecision): Verdicts {
   const n = b.count;
   const codes = b.codes;
   const marks: Uint8Array[] = [];
@@ -83,6 +105,19 @@ export function classify(b: BatchFindings, stages: readonly BadStage[], classes:
     reasons.push(reasonIndex(stage.reason));
   }
   const k = marks.length;
+  // the lists that hold a number of this batch, and their bits in the decision's order
+  const hitRows: Uint8Array[] = [];
+  const hitBits: number[] = [];
+  b.listHits.forEach((h, l) => {
+    if (!h) return;
+    hitRows.push(h);
+    hitBits.push(1 << l);
+  });
+  const h = hitRows.length;
+  const { lists, exemptions } = decision;
+  const listReason = decision.reasonIdx;
+  const exempt = exemptions ? { record: new Int32Array(n).fill(-1), endDay: new Int32Array(n).fill(-1) } : null;
+  const verdict = listVerdict();
   const byReason = new Array<number>(REASONS.length).fill(0);
   let good = 0;
   let bad = 0;
@@ -97,18 +132,38 @@ export function classify(b: BatchFindings, stages: readonly BadStage[], classes:
     }
     let s = 0;
     while (s < k && marks[s][r] === 0) s++;
-    if (s === k) {
+    let reason = -1;
+    if (s < k) reason = reasons[s];
+    else if (h !== 0) {
+      let hits = 0;
+      for (let j = 0; j < h; j++) if (hitRows[j][r] !== 0) hits |= hitBits[j];
+      if (hits !== 0) {
+        // a row on a list (a few %): the one decision, with the row's exemption record when it may clear a hit
+        let record = -1;
+        if (exemptions !== null && (hits & lists.exemptibleMask) !== 0) record = findExemption(exemptions.index, x);
+        const by =
+          record < 0
+            ? decideListHits(lists, hits, NO_RECORD, 0, 0, verdict)
+            : decideListHits(lists, hits, exemptions!.index.basis[record], exemptions!.index.day[record], exemptions!.at, verdict);
+        if (by >= 0) reason = listReason[by];
+        else if (verdict.cleared !== 0) {
+          exempt!.record[r] = record;
+          exempt!.endDay[r] = verdict.endDay;
+        }
+      }
+    }
+    if (reason < 0) {
       classes[r] = CLASS_GOOD;
       reasonIdx[r] = 0;
       good++;
     } else {
       classes[r] = CLASS_BAD;
-      reasonIdx[r] = reasons[s];
-      byReason[reasons[s]]++;
+      reasonIdx[r] = reason;
+      byReason[reason]++;
       bad++;
     }
   }
-  return { counts: [good, bad, n - good - bad], byReason };
+  return { counts: [good, bad, n - good - bad], byReason, exempt };
 }
 
 function reasonIndex(reason: string): number {

@@ -1,10 +1,11 @@
 /**
- * The exemption decision of one batch, after its list hits are known (pure, no I/O): a hit on an exemptible list
- * (the federal or a state do-not-call list) is cleared when the number's exemption record applies at the scrub's
- * instant under THAT list's windows; a hit on any other list (litigation, the customer's container) is never
- * cleared. A row whose every exemptible hit was cleared and that ends good gets the `exemption` note.
+ * A customer's exemption list as a scrub reads it, and the `exemption` notes of the rows an exemption let through.
+ * Whether a record clears a hit is the one decision's (decision/decide.ts, decision 182): a hit on an exemptible
+ * list (the federal or a state do-not-call list) is cleared when the record applies at the scrub's instant under
+ * THAT list's windows; a hit on any other list (litigation, the customer's container) is never cleared. A row
+ * whose every hit was cleared ends good with the `exemption` note.
  */
-import { exemptionApplies, exemptionEndDay, exemptionNote, type ExemptionWindows } from "./windows";
+import { exemptionNote } from "./windows";
 
 /** A customer's exemption list as the scrub reads it: numbers ascending, a basis index and a day each. */
 export interface ExemptionIndex {
@@ -28,67 +29,13 @@ export function findExemption(index: ExemptionIndex, n: number): number {
   return -1;
 }
 
-export interface ExemptionDecision {
-  /** The batch's list hits with the exempted ones cleared (arrays copied before any change). */
-  listHits: (Uint8Array | null)[];
-  /** Per row: the index record that cleared all its exemptible hits, else -1. */
-  record: Int32Array;
-  /** Per row with a record: the first day the exemption no longer applies (the earliest over its lists), -1 = none. */
-  endDay: Int32Array;
-}
-
 /**
- * `windows[l]`: list l's windows, or null when the list is never exempted. Rows without a hit on an exemptible
- * list are not looked up.
+ * A batch's exemptions as the one decision left them (pipeline/stages.ts `classify`, decision 182): per row, the
+ * index record that lets a good row be called (-1 otherwise) and the first day it no longer applies (-1: no end).
  */
-export function decideExemptions(
-  codes: Float64Array,
-  count: number,
-  listHits: readonly (Uint8Array | null)[],
-  windows: readonly (ExemptionWindows | null)[],
-  index: ExemptionIndex,
-  atMs: number,
-): ExemptionDecision {
-  const out = listHits.slice();
-  const copied = new Uint8Array(listHits.length);
-  const record = new Int32Array(count).fill(-1);
-  const endDay = new Int32Array(count).fill(-1);
-  const exemptible: number[] = [];
-  listHits.forEach((h, l) => {
-    if (h && windows[l]) exemptible.push(l);
-  });
-  if (!exemptible.length) return { listHits: out, record, endDay };
-  for (let r = 0; r < count; r++) {
-    let hit = false;
-    for (const l of exemptible) if (listHits[l]![r]) hit = true;
-    if (!hit) continue;
-    const k = findExemption(index, codes[r]);
-    if (k < 0) continue;
-    const basis = index.basis[k];
-    const day = index.day[k];
-    let all = true;
-    let end = -1;
-    for (const l of exemptible) {
-      if (!listHits[l]![r]) continue;
-      const w = windows[l]!;
-      if (!exemptionApplies(basis, day, w, atMs)) {
-        all = false;
-        continue;
-      }
-      if (!copied[l]) {
-        out[l] = listHits[l]!.slice();
-        copied[l] = 1;
-      }
-      out[l]![r] = 0;
-      const e = exemptionEndDay(basis, day, w);
-      if (e !== null && (end < 0 || e < end)) end = e;
-    }
-    if (all) {
-      record[r] = k;
-      endDay[r] = end;
-    }
-  }
-  return { listHits: out, record, endDay };
+export interface ExemptionDecision {
+  record: Int32Array;
+  endDay: Int32Array;
 }
 
 export interface ExemptionNotes {

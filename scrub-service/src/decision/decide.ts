@@ -1,0 +1,212 @@
+/**
+ * The one decision (issue #45, decision 182): given a number, the lists holding it, its exemption record, its
+ * calling answer and the instant, what is the answer and why. Every path that answers for a number asks here: the
+ * batch worker (pipeline/stages.ts `classify`, per row, over integer inputs), the live lookup (app/api/lookup.server.ts,
+ * per distinct combination of lists and record; it only formats the answer) and whatever asks next.
+ *
+ * Pure: no I/O, no process.env, no Node built-ins (exported by `scrub-service/domain`).
+ *
+ * The rule:
+ * - an invalid number (the normalizer's negative code) is `invalid`, with the normalizer's reason and words;
+ * - the checked lists are taken in the order that gives the reason: the customer's container first, then the
+ *   suppression type's lists in registry order (litigation, dnc, the state lists, dnc-ca), as a scrub checks them;
+ * - a hit on an exemptible list (list-types.ts `exemptionWindowsOf`: the federal and the state do-not-call lists) is
+ *   cleared when the number's record applies at the instant under THAT list's windows (decision 161); a hit on
+ *   litigation or the container is never cleared (a do-not-call request to the seller ends any exemption);
+ * - the first hit left standing gives the reason (`bad`); with none, a number is `good`, and `exempt` (basis, date,
+ *   until = the earliest end over the lists it cleared) when an exemption is what lets it be called;
+ * - `staleLists` (the lookup's stricter reading, decision 174): while a checked list is past its freshness rule, a
+ *   number nothing else suppresses is `bad` with reason `stale_list`. A scrub never passes it: with "refuse stale
+ *   DNC" on it refuses the job, off it runs and names the stale lists in its certificate;
+ * - the calling answer (callable now, next call, note) is the number's calling class evaluated at the instant
+ *   (worker/calling/note.ts `evaluateClass`, decision 180), passed in pre-resolved: the scrub evaluates each class
+ *   once per job, the lookup once per class and second. good.csv prints it for good rows; the lookup for every
+ *   valid number.
+ *
+ * Duplicates and the state filter are about a file's rows, not a number: the batch's own stages, before this.
+ */
+import { CONTAINER_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
+import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, type ExemptionBasis } from "../worker/exemptions/windows";
+import { invalidReasonText, reasonOfCode } from "../worker/normalize";
+
+/** The reason a number gets while a checked list is stale and nothing else suppresses it (decision 174). */
+export const STALE_LIST_REASON = "stale_list";
+export const STALE_LIST_WORDS = "A list checked is past its freshness rule: not callable on its word";
+
+/** A decision reads at most 32 lists: one bit each in a hit mask (a scrub's MAX_LIST_CHECKS). */
+export const MAX_DECISION_LISTS = 32;
+
+/** The lists a decision checks, in the order that gives the reason, with what an exemption may clear. */
+export interface DecisionLists {
+  /** Each list's reason: its kind (list-types.ts) or "container". */
+  readonly kinds: readonly string[];
+  /** Each list's exemption windows, or null when nothing exempts a number on it. */
+  readonly windows: readonly (ExemptionWindows | null)[];
+  /** Bit l set: list l is exemptible. */
+  readonly exemptibleMask: number;
+}
+
+/** The decision's lists of these kinds, in this order (the reason order; see decisionOrder). */
+export function decisionLists(kinds: readonly string[]): DecisionLists {
+  if (kinds.length > MAX_DECISION_LISTS) throw new Error(`A decision checks at most ${MAX_DECISION_LISTS} lists (got ${kinds.length}).`);
+  const windows = kinds.map((k) => exemptionWindowsOf(k));
+  let exemptibleMask = 0;
+  windows.forEach((w, l) => {
+    if (w) exemptibleMask |= 1 << l;
+  });
+  return { kinds: [...kinds], windows, exemptibleMask };
+}
+
+/** The reason order of a scrub or a lookup: the customer's container (when one is chosen) first, then the suppression type's lists. */
+export function decisionOrder(withContainer: boolean, checked: readonly string[]): string[] {
+  return withContainer ? [CONTAINER_REASON.reason, ...checked] : [...checked];
+}
+
+/** No record: the basis index a decision reads as "none". */
+export const NO_RECORD = -1;
+/** No end (written consent), or no exemption. */
+export const NO_END = -1;
+
+/** What decideListHits found besides its answer, written into a reused object (no allocation per row). */
+export interface ListVerdict {
+  /** The list giving the reason (its index), or -1: nothing left standing. */
+  by: number;
+  /** Bits of the lists whose hit the record cleared. */
+  cleared: number;
+  /** The first day the exemption no longer applies (the earliest over the cleared lists), or NO_END. */
+  endDay: number;
+}
+
+export function listVerdict(): ListVerdict {
+  return { by: -1, cleared: 0, endDay: NO_END };
+}
+
+/**
+ * The core of the decision, over integers (the batch calls it per row that is on a list): `hits` bit l = the
+ * number is on list l; the record as its basis index (EXEMPTION_BASES, NO_RECORD when none) and its day. Answers
+ * the index of the list giving the reason, or -1 (no hit left standing); `out` says what the record cleared.
+ */
+export function decideListHits(lists: DecisionLists, hits: number, basis: number, day: number, atMs: number, out: ListVerdict): number {
+  out.cleared = 0;
+  out.endDay = NO_END;
+  if (basis < 0 || (hits & lists.exemptibleMask) === 0) {
+    // nothing to clear: the first hit gives the reason
+    const by = 31 - Math.clz32(hits & -hits);
+    out.by = by;
+    return by;
+  }
+  let by = -1;
+  let cleared = 0;
+  let end = NO_END;
+  const n = lists.kinds.length;
+  for (let l = 0; l < n; l++) {
+    const bit = 1 << l;
+    if ((hits & bit) === 0) continue;
+    const w = lists.windows[l];
+    if (w !== null && exemptionApplies(basis, day, w, atMs)) {
+      cleared |= bit;
+      const e = exemptionEndDay(basis, day, w);
+      // an applied window ends after the instant (after 1970): a day number, never NO_END
+      if (e !== null && (end === NO_END || e < end)) end = e;
+    } else if (by < 0) by = l;
+  }
+  out.by = by;
+  out.cleared = cleared;
+  out.endDay = by < 0 ? end : NO_END;
+  return by;
+}
+
+/** A number's exemption record: a basis (EXEMPTION_BASES index) and the day (since 1970-01-01) it runs from. */
+export interface DecisionRecord {
+  basis: number;
+  day: number;
+}
+
+/** A number's calling class at the instant, as evaluateClass answers it (pre-resolved by the caller). */
+export interface DecisionCalling {
+  /** The number's time zones (empty: none; the strictest reading across every US zone). */
+  zones: readonly string[];
+  callableNow: boolean;
+  nextCallAt: number;
+  note: string;
+}
+
+export interface NumberFacts {
+  /** The normalizer's code: the 10-digit number, or < 0 the invalid reason. */
+  code: number;
+  /** Bit l: the number is on list l of the decision's lists. */
+  hits: number;
+  record: DecisionRecord | null;
+  calling?: DecisionCalling | null;
+}
+
+export interface DecisionContext {
+  lists: DecisionLists;
+  /** The evaluation instant (ms): the exemption windows' (and the calling answer's). */
+  atMs: number;
+  /** A checked list is past its freshness rule (the lookup's stricter reading; a scrub passes false). */
+  staleLists?: boolean;
+}
+
+export type DecisionOutcome = "good" | "bad" | "invalid";
+
+export interface NumberDecision {
+  outcome: DecisionOutcome;
+  /** invalid: the normalizer's reason; bad: the list's kind, "container" or "stale_list"; good: null. */
+  reason: string | null;
+  /** The reason in words (invalid.csv's sentence, a list's label), null when good. */
+  words: string | null;
+  /** When an exemption is what lets the number be called: its basis, the day it runs from, the first day it no longer applies (null: consent). */
+  exempt: { basis: ExemptionBasis; day: number; untilDay: number | null } | null;
+  /** The lists whose hit the record cleared. */
+  cleared: string[];
+  /** The lists whose hit stands (the first is the reason, unless the reason is stale_list). */
+  standing: string[];
+  /** The calling answer of a valid number, when given. */
+  calling: DecisionCalling | null;
+}
+
+const LIST_WORDS = new Map<string, string>([
+  ...LIST_TYPES.map((t) => [t.kind, t.reasonLabel] as [string, string]),
+  [CONTAINER_REASON.reason, CONTAINER_REASON.label],
+]);
+
+/** The words of a reason a list gives (its label), of stale_list, or of an invalid code. */
+export function reasonWords(reason: string): string {
+  if (reason === STALE_LIST_REASON) return STALE_LIST_WORDS;
+  return LIST_WORDS.get(reason) ?? reason;
+}
+
+const verdict = listVerdict();
+
+/** The whole answer for one number (the lookup calls it once per distinct combination of lists and record). */
+export function decideNumber(facts: NumberFacts, ctx: DecisionContext): NumberDecision {
+  const { code } = facts;
+  if (code < 0) {
+    return { outcome: "invalid", reason: reasonOfCode(code), words: invalidReasonText(code), exempt: null, cleared: [], standing: [], calling: null };
+  }
+  const { lists, atMs } = ctx;
+  const record = facts.record;
+  const by = decideListHits(lists, facts.hits, record ? record.basis : NO_RECORD, record ? record.day : 0, atMs, verdict);
+  const cleared: string[] = [];
+  const standing: string[] = [];
+  for (let l = 0; l < lists.kinds.length; l++) {
+    const bit = 1 << l;
+    if ((facts.hits & bit) === 0) continue;
+    ((verdict.cleared & bit) !== 0 ? cleared : standing).push(lists.kinds[l]);
+  }
+  const reason = by >= 0 ? lists.kinds[by] : ctx.staleLists ? STALE_LIST_REASON : null;
+  const exempt =
+    reason === null && record && verdict.cleared !== 0
+      ? { basis: EXEMPTION_BASES[record.basis], day: record.day, untilDay: verdict.endDay === NO_END ? null : verdict.endDay }
+      : null;
+  return {
+    outcome: reason === null ? "good" : "bad",
+    reason,
+    words: reason === null ? null : reasonWords(reason),
+    exempt,
+    cleared,
+    standing,
+    calling: facts.calling ?? null,
+  };
+}
