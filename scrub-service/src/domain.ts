@@ -13,3 +13,11 @@ export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
 export { parseInstant } from "./worker/calling/instant";
 export * from "./evaluation";
 export { TtlCache } from "./ttl-cache";
+export {
+  EMERGENCY_STATUTES,
+  parseEmergencyPeriod,
+  stateName,
+  type EmergencyPeriod,
+  type EmergencyPeriodField,
+  type EmergencyPeriodInput,
+} from "./worker/calling/emergency";

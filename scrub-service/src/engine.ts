@@ -30,3 +30,5 @@ export { evaluateCalling, isoSecond } from "./worker/calling/window";
 export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from "./worker/calling/note";
 export type { ExemptionRow } from "./worker/exemptions/parse";
 export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";
+export * from "./emergency-periods";
+export { cachedWithEmergencyPeriods, periodsAround, withEmergencyPeriods, type EmergencyClassTable } from "./worker/calling/emergency";

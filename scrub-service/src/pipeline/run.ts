@@ -12,6 +12,7 @@ import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
 import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../worker/calling/columns";
 import { callingClassTable } from "../worker/calling/exchanges";
+import { withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
 import { CLASS_GOOD } from "../worker/csv";
 import { decideExemptions, exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
@@ -83,7 +84,7 @@ export interface ScrubRunInput {
   lists: ListCheck[];
   states?: string[] | null;
   /** Append time_zone, callable_now, next_call_at and calling_note to good rows, evaluated at this instant (ms). */
-  calling?: { at: number } | null;
+  calling?: { at: number; periods?: EmergencyPeriod[] } | null;
   /**
    * A customer's exemption list, applied at this instant (ms): a row on an exemptible list (list-types.ts) whose
    * record applies then is good, with an `exemption` cell appended to good.csv (decision 161).
@@ -152,7 +153,8 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   let dedupeWorker: DedupeWorker | null = null;
   // The calling columns: every class of number evaluated once at the instant (decision 131), while the first
   // batch is parsed (~50 ms on this thread, most of it starting ICU's time zones: see `evaluated`).
-  const callingTable = input.calling ? callingClassTable() : null;
+  // emergency no-call periods (decision 181): the covered exchanges get classes of their own, read by the workers
+  const callingTable = input.calling ? withEmergencyPeriods(callingClassTable(), input.calling.periods ?? []) : null;
   let callingEvaluation: CallingEvaluation | null = null;
   const evaluated = (): CallingEvaluation => (callingEvaluation ??= evaluateClasses(callingTable!, input.calling!.at, reader.delim));
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
