@@ -87,6 +87,26 @@ describe("npm run lists -- emergency, and a scrub under a period", () => {
     fs.writeFileSync(forged, JSON.stringify(cert));
     expect(await fails("verify", "--certificate", forged, "--keys", keysFile).then(([code]) => code)).toBe(1);
 
+    // the statute's own exceptions through the exemption records (La. R.S. 45:844.31): a purchase within six months
+    // and an express request within six months let the call through the period; an older purchase and an inquiry do not
+    const leads = path.join(dir, "leads-504.csv");
+    fs.writeFileSync(leads, ["Phone", "5045552301", "5045552302", "5045552303", "5045552304", "5045552305", ""].join("\n"));
+    const crm = path.join(dir, "crm.csv");
+    fs.writeFileSync(crm, ["phone,basis,date", "5045552301,purchase,2026-04-01", "5045552302,consent,2026-08-01", "5045552303,purchase,2026-03-09", "5045552304,inquiry,2026-09-01", ""].join("\n"));
+    const ex = JSON.parse(
+      (await cli("scrub", "--input", leads, "--type", "LitigationOnly", "--out", path.join(dir, "ex"), "--calling-window", "--exemptions", crm, "--at", "2026-09-09T10:00:00-05:00")).stdout,
+    );
+    expect(ex).toMatchObject({ status: "completed", good: 5 });
+    const exRows = fs.readFileSync(path.join(dir, "ex", "good.csv"), "utf8").split("\n").slice(1, 6).map((l) => l.split(",").slice(0, 4).join(","));
+    expect(exRows).toEqual([
+      "5045552301,America/Chicago,yes,2026-09-09T15:00:00Z",
+      "5045552302,America/Chicago,yes,2026-09-09T15:00:00Z",
+      "5045552303,America/Chicago,no,2026-09-11T13:00:00Z",
+      "5045552304,America/Chicago,no,2026-09-11T13:00:00Z",
+      "5045552305,America/Chicago,no,2026-09-11T13:00:00Z",
+    ]);
+    expect(ex.calling.emergencyPeriods[0].heldRows).toBe(3);
+
     // the next day at 00:00 local: the normal hours again, no period in the note
     const after = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "after"), "--calling-window", "--at", "2026-09-11T00:00:00-05:00")).stdout);
     expect(after.calling.emergencyPeriods).toEqual([{ ...proof, heldRows: 0 }]);

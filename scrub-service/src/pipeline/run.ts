@@ -12,9 +12,10 @@ import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
 import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../worker/calling/columns";
 import { callingClassTable } from "../worker/calling/exchanges";
-import { withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
+import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
+import { callingClassOf } from "../worker/calling/class-index";
 import { CLASS_GOOD } from "../worker/csv";
-import { decideExemptions, exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import { decideExemptions, exemptionNotes, findExemption, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
 import { exemptionWindowsOf } from "../list-types";
 import type { ParseResult } from "../worker/index";
@@ -192,6 +193,26 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
 
     const stages = badStages({ stateFilter: areaMask != null, lists: input.lists });
 
+    /**
+     * Good rows an emergency period covers whose exemption record meets the statute's own exceptions (decision 181):
+     * 1 = read the row's calling cells from its class without the period. Null when no row can be.
+     */
+    const twinClasses = callingTable ? callingTable.baseOf.some((b, k) => b !== k) : false;
+    const emergencyExempt = (codes: Float64Array, n: number, classes: Uint8Array): Uint8Array | null => {
+      if (!exemptions || !callingTable || !twinClasses) return null;
+      let out: Uint8Array | null = null;
+      for (let r = 0; r < n; r++) {
+        if (classes[r] !== CLASS_GOOD) continue;
+        const k = callingClassOf(callingTable.byExchange, codes[r]);
+        if (callingTable.baseOf[k] === k) continue;
+        const state = stateOfClass(callingTable.classes[k]);
+        const i = state ? findExemption(exemptions.index, codes[r]) : -1;
+        if (i < 0 || !emergencyExemptionApplies(state!, exemptions.index.basis[i], exemptions.index.day[i], exemptions.at)) continue;
+        (out ??= new Uint8Array(n))[r] = 1;
+      }
+      return out;
+    };
+
     /** The ordered step: duplicates need every earlier row; then the stages in order give each row its reason. */
     const classifyBatch = (p: ParseResult, listHits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot) => {
       const { classes, reasonIdx } = verdictArrays(slot, p.rows.count);
@@ -203,7 +224,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       const notes: ExemptionNotes | null = decided
         ? exemptionNotes(decided, (r) => classes[r] === CLASS_GOOD, n, exemptions!.index, String.fromCharCode(delim))
         : null;
-      return { classes, reasonIdx, ...verdicts, notes };
+      return { classes, reasonIdx, ...verdicts, notes, rowBase: emergencyExempt(p.rows.codes, n, classes) };
     };
 
     /** Slots whose batch is written, with the SHA-256 ticket of its output bytes (see takeSlot). */
@@ -288,7 +309,9 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             width,
             end: batch.end,
             outMem: slot.outMem,
-            goodSuffixes: callingBatchCounts ? { ...evaluated().suffixes, counts: callingBatchCounts } : undefined,
+            goodSuffixes: callingBatchCounts
+              ? { ...evaluated().suffixes, counts: callingBatchCounts, ...(c.rowBase ? { rowBase: c.rowBase, baseOf: callingTable!.baseOf } : {}) }
+              : undefined,
             goodNotes: c.notes ? { rowNote: c.notes.rowNote, notes: c.notes.notes } : undefined,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );

@@ -14,6 +14,7 @@ import { instantOf, wallTime } from "./clock";
 import { exchangeIndex } from "./class-index";
 import { dayKey, type DayKey } from "./holidays";
 import type { CallingClass, CallingClassTable } from "./exchanges";
+import { addCalendarMonths } from "../exemptions/windows";
 
 export interface EmergencyPeriod {
   id: number;
@@ -226,3 +227,46 @@ export function emergencyText(a: AppliedPeriod, now: boolean): string {
   const src = p.authority ? `${p.authority}, ${p.sourceUrl}` : p.sourceUrl;
   return `${now ? "" : "then "}${a.place} emergency period ${span} (${src})`;
 }
+
+/**
+ * The statute's own exceptions to an emergency period, applied through the customer's exemption records (decision
+ * 181): which bases let a call through, and for how long after the record's date (months; null: no end). A state
+ * not named has none the product models: its periods hold every number.
+ * - Louisiana, R.S. 45:844.31: a call in response to an express request of the person called (valid six months
+ *   after the request), or to a person with a prior business relationship terminated or lapsed within six months;
+ *   an existing customer's purchase is read as that relationship. Inquiries: not named, not exempt (stricter).
+ * - New York, GBL § 399-z(1) ("unsolicited telemarketing sales call"): an express written or verbal request (no
+ *   end), or an established business relationship not terminated; the statute gives it no period, so the federal
+ *   18 months after a purchase bound it (as for Wyoming, decision 177). Inquiries: not exempt (stricter).
+ */
+export const EMERGENCY_EXCEPTIONS: Record<string, { purchaseMonths: number; consentMonths: number | null; text: string }> = {
+  LA: {
+    purchaseMonths: 6,
+    consentMonths: 6,
+    text: "an express request of the person called (six months), a prior business relationship terminated or lapsed within six months (La. R.S. 45:844.31)",
+  },
+  NY: {
+    purchaseMonths: 18,
+    consentMonths: null,
+    text: "an express written or verbal request; an established business relationship not terminated, bounded by the federal 18 months (N.Y. Gen. Bus. Law § 399-z(1))",
+  },
+};
+
+const BASIS_PURCHASE = 0;
+const BASIS_CONSENT = 2;
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether an exemption record (basis index 0 purchase / 1 inquiry / 2 consent, its day) lets a call into `state`
+ * through its emergency periods at `atMs` (EMERGENCY_EXCEPTIONS).
+ */
+export function emergencyExemptionApplies(state: string, basis: number, day: number, atMs: number): boolean {
+  const x = EMERGENCY_EXCEPTIONS[state];
+  if (!x || day * DAY_MS > atMs) return false;
+  if (basis === BASIS_PURCHASE) return atMs < addCalendarMonths(day, x.purchaseMonths) * DAY_MS;
+  if (basis === BASIS_CONSENT) return x.consentMonths === null || atMs < addCalendarMonths(day, x.consentMonths) * DAY_MS;
+  return false;
+}
+
+/** The state of a class's periods (a class is one state's), or null when no period covers it. */
+export const stateOfClass = (cls: CallingClass): string | null => (cls.periods?.length && cls.jurisdiction.startsWith("US-") ? cls.jurisdiction.slice(3) : null);
