@@ -26,6 +26,9 @@ import {
   exemptionApplies,
   exemptionEndDay,
   isoDateOfDay,
+  emergencyExemptionApplies,
+  stateOfClass,
+  type EmergencyClassTable,
 } from "scrub-service";
 import { ApiError, validate, type ApiContext } from "./api.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
@@ -364,14 +367,20 @@ function placePart(c: number): Buffer {
  * class is evaluated at most once a second however many requests ask.
  */
 let callingSecond = -1;
+let callingTableSeen: object | null = null;
 const CALLING_PARTS = new Map<number, Buffer>();
-function callingPart(c: number, atMs: number): Buffer {
-  const table = callingClassTable();
-  const k = callingClassOf(table.byExchange, c);
+function callingPart(c: number, atMs: number, table: CallingClassTableWith = callingClassTable(), record?: ExemptionRow): Buffer {
+  let k = callingClassOf(table.byExchange, c);
+  // an emergency period's class (decision 181): the number's exemption record may meet the statute's own exceptions
+  if (record && table.baseOf && table.baseOf[k] !== k) {
+    const state = stateOfClass(table.classes[k]);
+    if (state && emergencyExemptionApplies(state, record.basis, record.day, atMs)) k = table.baseOf[k];
+  }
   const second = Math.floor(atMs / 1000);
-  if (second !== callingSecond) {
+  if (second !== callingSecond || table !== callingTableSeen) {
     CALLING_PARTS.clear();
     callingSecond = second;
+    callingTableSeen = table;
   }
   let part = CALLING_PARTS.get(k);
   if (part === undefined) {
@@ -383,6 +392,21 @@ function callingPart(c: number, atMs: number): Buffer {
     CALLING_PARTS.set(k, part);
   }
   return part;
+}
+
+type CallingClassTableWith = ReturnType<typeof callingClassTable> & { baseOf?: Uint16Array };
+
+/** The answer's `emergency_periods` (decision 181). */
+function emergencyPeriodsJson(table: EmergencyClassTable | undefined) {
+  return (table?.emergencyPeriods ?? []).map((p) => ({
+    id: p.id,
+    states: p.states,
+    area_codes: p.areaCodes,
+    first_day: p.firstDay,
+    last_day: p.lastDay,
+    authority: p.authority,
+    source_url: p.sourceUrl,
+  }));
 }
 
 /** An invalid entry's part after `"number":`, per reason code. */
@@ -418,6 +442,8 @@ export function lookupResponseJson(
      * number no fresh list suppresses is not callable on the word of a stale one: `suppressed_by: "stale_list"`.
      */
     staleLists?: StaleList[];
+    /** The calling classes with the emergency no-call periods at `at` applied (decision 181); default: none. */
+    callingTable?: EmergencyClassTable;
   },
 ): Buffer {
   const staleLists = input.staleLists ?? [];
@@ -488,7 +514,7 @@ export function lookupResponseJson(
     }
     out.digits(c);
     out.bytes(placePart(c));
-    out.bytes(callingPart(c, atMs));
+    out.bytes(callingPart(c, atMs, input.callingTable, exemptions?.records.get(c)));
     out.bytes(listsJson(onLists[at[i]], exemptions?.records.get(c)));
   }
   out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
@@ -498,6 +524,7 @@ export function lookupResponseJson(
   out.raw(
     `,"stale_lists":${JSON.stringify(staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays })))}`,
   );
+  out.raw(`,"emergency_periods":${JSON.stringify(emergencyPeriodsJson(input.callingTable))}`);
   if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);
   out.raw("}");
   return out.done();

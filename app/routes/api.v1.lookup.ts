@@ -6,6 +6,7 @@ import { getScrubService } from "~/utils/scrub.server";
 import { checkLookupInstant, lookUp, lookupFreshness, lookupResponseJson, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
 import { staleListsOf } from "scrub-service/domain";
 import { exemptionsOfNumbers } from "~/models/exemption.server";
+import { lookupCallingTable } from "~/models/emergency-period.server";
 
 const handle = apiHandler({
   /**
@@ -43,12 +44,15 @@ const handle = apiHandler({
     } catch (e) {
       throw intakeErrorToApi(e);
     }
+    // the emergency no-call periods at the instant (decision 181), read at most every few seconds
+    const callingTable = await lookupCallingTable(api.db, input.at ?? Date.now());
     return jsonText(api, lookupResponseJson(entries, answer, {
         suppressionType: input.suppressionType,
         containerId,
         at: input.at,
         exemptions,
         staleLists: staleListsOf(freshness),
+        callingTable,
       }));
   },
 }, { budget: "lookup" });

@@ -31,4 +31,11 @@ export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from
 export type { ExemptionRow } from "./worker/exemptions/parse";
 export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";
 export * from "./emergency-periods";
-export { cachedWithEmergencyPeriods, periodsAround, withEmergencyPeriods, type EmergencyClassTable } from "./worker/calling/emergency";
+export {
+  cachedWithEmergencyPeriods,
+  emergencyExemptionApplies,
+  periodsAround,
+  stateOfClass,
+  withEmergencyPeriods,
+  type EmergencyClassTable,
+} from "./worker/calling/emergency";
