@@ -10,6 +10,7 @@ import {
   cachedWithEmergencyPeriods,
   callingClassTable,
   emergencyPeriodsAt,
+  insertEmergencyPeriod,
   listEmergencyPeriods,
   periodsAround,
   removeEmergencyPeriod,
@@ -19,6 +20,9 @@ import {
 } from "scrub-service";
 
 export { addEmergencyPeriod, listEmergencyPeriods, removeEmergencyPeriod, type StoredEmergencyPeriod };
+
+/** Stores a period already checked (parseEmergencyPeriod), entered by this admin. */
+export const insertEmergencyPeriodFor = insertEmergencyPeriod;
 
 /** How long the lookup reuses the periods it read (an added or removed period reaches lookups within this). */
 export const LOOKUP_PERIODS_TTL_MS = 5_000;

@@ -14,6 +14,7 @@ export { parseInstant } from "./worker/calling/instant";
 export * from "./evaluation";
 export { TtlCache } from "./ttl-cache";
 export {
+  EMERGENCY_EXCEPTIONS,
   EMERGENCY_STATUTES,
   parseEmergencyPeriod,
   stateName,

@@ -39,7 +39,7 @@ export interface AppliedPeriod {
 
 /** The statutes found for emergency no-call periods (decision 181): named on /rules and in the decision record. */
 export const EMERGENCY_STATUTES: Record<string, { cite: string; source: string }> = {
-  LA: { cite: "La. R.S. 45:844.31", source: "https://legis.la.gov/Legis/Law.aspx?d=321934" },
+  LA: { cite: "La. R.S. 45:844.31", source: "https://lpsc.louisiana.gov/DNC_Emergency" },
   NY: { cite: "N.Y. Gen. Bus. Law § 399-z(5-a)", source: "https://www.nysenate.gov/legislation/laws/GBS/399-Z" },
 };
 
