@@ -38,4 +38,5 @@ export {
   stateOfClass,
   withEmergencyPeriods,
   type EmergencyClassTable,
+  type EmergencyPeriod,
 } from "./worker/calling/emergency";
