@@ -494,6 +494,10 @@ async function verifyCommand(argv: string[]): Promise<number> {
     const e = c.evaluation;
     process.stdout.write(`Evaluated at ${e.at}: replay ${e.replay}, beyond the lists' validity ${e.beyondListValidity}${e.notes.length ? ` (${e.notes.join("; ")})` : ""}\n`);
   }
+  if (c?.callingWindow?.emergencyPeriods?.length) {
+    const periods = c.callingWindow.emergencyPeriods.map((p) => `${p.id} (${p.states.join(",")}${p.areaCodes ? ` ${p.areaCodes.join(",")}` : ""}, ${p.firstDay} to ${p.lastDay}, ${p.heldRows} rows held; ${p.sourceUrl})`);
+    process.stdout.write(`Emergency no-call periods applied: ${periods.join("; ")}\n`);
+  }
   if (c?.staleLists?.length) {
     process.stdout.write(`Ran with lists past their freshness rule: ${c.staleLists.map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`).join(", ")}\n`);
   }

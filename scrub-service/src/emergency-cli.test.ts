@@ -80,7 +80,9 @@ describe("npm run lists -- emergency, and a scrub under a period", () => {
     } finally {
       await db.close();
     }
-    expect((await cli("verify", "--certificate", path.join(out, "certificate.json"), "--keys", keysFile, "--input", input, "--results", out)).stdout).toContain("Verified");
+    const verified = (await cli("verify", "--certificate", path.join(out, "certificate.json"), "--keys", keysFile, "--input", input, "--results", out)).stdout;
+    expect(verified).toContain("Verified");
+    expect(verified).toContain(`Emergency no-call periods applied: 1 (LA 504, 2026-09-01 to 2026-09-10, 1 rows held; ${SOURCE})`);
     // the period is covered by the signature: changing it breaks the verification
     cert.certificate.callingWindow.emergencyPeriods[0].lastDay = "2026-09-09";
     const forged = path.join(dir, "forged.json");
