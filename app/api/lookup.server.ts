@@ -21,9 +21,13 @@ import {
   isoSecond,
   type ExemptionRow,
   isoDateOfDay,
+  emergencyExemptionApplies,
+  stateOfClass,
+  type EmergencyClassTable,
 } from "scrub-service";
 import { ApiError, notFound, validate, type ApiContext } from "./api.server";
 import { exemptionsOfNumbers } from "~/models/exemption.server";
+import { lookupCallingTable } from "~/models/emergency-period.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
@@ -311,9 +315,11 @@ export async function answerLookup(
     if (!found) throw notFound("Exemption list");
     exemptions = { id: found.list.id, version: found.list.version, records: found.records };
   }
+  // the emergency no-call periods at the instant (decision 181), read at most every few seconds
+  const callingTable = await lookupCallingTable(asked.db, input.at ?? now.getTime());
   return {
     json: () =>
-      lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions, staleLists: staleListsOf(freshness) }),
+      lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions, staleLists: staleListsOf(freshness), callingTable }),
   };
 }
 
@@ -400,14 +406,20 @@ function placePart(c: number): Buffer {
  * class is evaluated at most once a second however many requests ask.
  */
 let callingSecond = -1;
+let callingTableSeen: object | null = null;
 const CALLING_PARTS = new Map<number, Buffer>();
-function callingPart(c: number, atMs: number): Buffer {
-  const table = callingClassTable();
-  const k = callingClassOf(table.byExchange, c);
+function callingPart(c: number, atMs: number, table: CallingClassTableWith = callingClassTable(), record?: ExemptionRow): Buffer {
+  let k = callingClassOf(table.byExchange, c);
+  // an emergency period's class (decision 181): the number's exemption record may meet the statute's own exceptions
+  if (record && table.baseOf && table.baseOf[k] !== k) {
+    const state = stateOfClass(table.classes[k]);
+    if (state && emergencyExemptionApplies(state, record.basis, record.day, atMs)) k = table.baseOf[k];
+  }
   const second = Math.floor(atMs / 1000);
-  if (second !== callingSecond) {
+  if (second !== callingSecond || table !== callingTableSeen) {
     CALLING_PARTS.clear();
     callingSecond = second;
+    callingTableSeen = table;
   }
   let part = CALLING_PARTS.get(k);
   if (part === undefined) {
@@ -419,6 +431,21 @@ function callingPart(c: number, atMs: number): Buffer {
     CALLING_PARTS.set(k, part);
   }
   return part;
+}
+
+type CallingClassTableWith = ReturnType<typeof callingClassTable> & { baseOf?: Uint16Array };
+
+/** The answer's `emergency_periods` (decision 181). */
+function emergencyPeriodsJson(table: EmergencyClassTable | undefined) {
+  return (table?.emergencyPeriods ?? []).map((p) => ({
+    id: p.id,
+    states: p.states,
+    area_codes: p.areaCodes,
+    first_day: p.firstDay,
+    last_day: p.lastDay,
+    authority: p.authority,
+    source_url: p.sourceUrl,
+  }));
 }
 
 /** An invalid entry's part after `"number":`, per reason code: the one decision's reason and words (decision 182). */
@@ -456,6 +483,8 @@ export function lookupResponseJson(
      * number no fresh list suppresses is not callable on the word of a stale one: `suppressed_by: "stale_list"`.
      */
     staleLists?: StaleList[];
+    /** The calling classes with the emergency no-call periods at `at` applied (decision 181); default: none. */
+    callingTable?: EmergencyClassTable;
   },
 ): Buffer {
   const staleLists = input.staleLists ?? [];
@@ -522,7 +551,7 @@ export function lookupResponseJson(
     }
     out.digits(c);
     out.bytes(placePart(c));
-    out.bytes(callingPart(c, atMs));
+    out.bytes(callingPart(c, atMs, input.callingTable, exemptions?.records.get(c)));
     out.bytes(listsJson(c, onLists[at[i]], exemptions?.records.get(c)));
   }
   out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
@@ -532,6 +561,7 @@ export function lookupResponseJson(
   out.raw(
     `,"stale_lists":${JSON.stringify(staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays })))}`,
   );
+  out.raw(`,"emergency_periods":${JSON.stringify(emergencyPeriodsJson(input.callingTable))}`);
   if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);
   out.raw("}");
   return out.done();

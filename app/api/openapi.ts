@@ -783,6 +783,25 @@ export function openApiDocumentAt(appBase: string) {
                 },
               },
             },
+            emergency_periods: {
+              type: "array",
+              description:
+                "The emergency no-call periods in force or upcoming at `at` that the calling answers took into account (decision 181; listed on /rules): while one " +
+                "covers a number (its states and area codes, the number's local days), callableNow is false and nextCallAt the first lawful instant after it, unless " +
+                "the request's exemptions meet the statute's own exceptions. Empty when none.",
+              items: {
+                type: "object",
+                properties: {
+                  id: { type: "integer" },
+                  states: { type: "array", items: { type: "string" } },
+                  area_codes: { type: ["array", "null"], items: { type: "integer" } },
+                  first_day: { type: "string", format: "date" },
+                  last_day: { type: "string", format: "date" },
+                  authority: { type: "string" },
+                  source_url: { type: "string" },
+                },
+              },
+            },
             exemption_list: {
               type: "object",
               description: "Only when the request names exemptions: the list and the version read.",

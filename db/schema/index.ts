@@ -4,6 +4,7 @@ import type { IntegrationsTables } from "./integrations";
 import type { BillingTables } from "./billing";
 import type { ProofTables } from "./proof";
 import type { ExemptionsTables } from "./exemptions";
+import type { EmergencyTables } from "./emergency";
 
 export * from "./accounts";
 export * from "./lists";
@@ -11,9 +12,10 @@ export * from "./integrations";
 export * from "./billing";
 export * from "./proof";
 export * from "./exemptions";
+export * from "./emergency";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
-export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables {}
+export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables, EmergencyTables {}

@@ -8,6 +8,8 @@
  *     [--registry-date YYYY-MM-DD] (dnc and the state lists: the day of the download, starts its clock; default: the list keeps its release date, a first load the load time)
  *     (FILE: CSV, one number per line or the FTC full list; CSV/.xlsx/.zip/.gz; apply-changes: an FTC change list)
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
+ *   npm run lists -- emergency add --states LA [--area-codes 504,985] --from YYYY-MM-DD --to YYYY-MM-DD --source URL
+ *     [--authority TEXT] | emergency list [--all] | emergency remove --id N     (emergency no-call periods, decision 181)
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
  *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
  * The scrub writes certificate.json (the signed scrub certificate) beside good.csv, bad.csv and invalid.csv.
@@ -47,6 +49,8 @@ import { createLogger, setLogger } from "./ops/log";
 import { parseInstant } from "./worker/calling/instant";
 import { instantApplies } from "./evaluation";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
+import { parseEmergencyPeriod } from "./worker/calling/emergency";
+import { insertEmergencyPeriod, listEmergencyPeriods, removeEmergencyPeriod, type StoredEmergencyPeriod } from "./emergency-periods";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
 
@@ -297,7 +301,81 @@ async function listId(service: BatchScrubService, spec: string): Promise<number>
   return service.adminListId(spec);
 }
 
+/**
+ * `npm run lists -- emergency add|list|remove` (decision 181): emergency no-call periods, in the database itself
+ * (PostgreSQL with DATABASE_URL, else the embedded one in DATA_DIR; a running embedded server holds that one:
+ * use its admin screen then).
+ */
+async function emergencyCommand(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const usage =
+    "Usage: npm run lists -- emergency add --states LA[,NY] [--area-codes 504,985] --from YYYY-MM-DD --to YYYY-MM-DD --source URL [--authority TEXT] | emergency list [--all] | emergency remove --id N";
+  if (cmd !== "add" && cmd !== "list" && cmd !== "remove") throw new Error(usage);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      states: { type: "string" },
+      "area-codes": { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      source: { type: "string" },
+      authority: { type: "string" },
+      id: { type: "string" },
+      all: { type: "boolean" },
+    },
+  });
+  // checked before the database is opened: a wrong period never reaches it
+  let parsed: ReturnType<typeof parseEmergencyPeriod> | null = null;
+  if (cmd === "add") {
+    parsed = parseEmergencyPeriod({
+      states: values.states ?? "",
+      areaCodes: values["area-codes"] ?? null,
+      from: values.from ?? "",
+      to: values.to ?? "",
+      authority: values.authority ?? "",
+      source: values.source ?? "",
+    });
+    if (!parsed.ok) {
+      const flag: Record<string, string> = { states: "--states", areaCodes: "--area-codes", from: "--from", to: "--to", source: "--source", authority: "--authority" };
+      throw new Error(`The period was not added:\n${parsed.errors.map((e) => `  ${flag[e.field]}: ${e.message}`).join("\n")}`);
+    }
+  }
+  if (cmd === "remove" && !/^\d+$/.test(values.id ?? "")) throw new Error("emergency remove needs --id N (the period's number, see `npm run lists -- emergency list`).");
+  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  let handle: DbHandle;
+  try {
+    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+  } catch (e) {
+    if (e instanceof DataDirLockedError) {
+      throw new Error(`${e.message} Emergency periods are kept in the database: stop the server, or use its admin screen (DNC Management, "Emergency no-call periods").`);
+    }
+    throw e;
+  }
+  try {
+    await migrateToLatest(handle.db);
+    const show = (p: StoredEmergencyPeriod) =>
+      `${String(p.id).padStart(4)}  ${p.firstDay} to ${p.lastDay}  ${p.states.join(",")}${p.areaCodes ? ` area codes ${p.areaCodes.join(",")}` : ""}  ${p.authority ? `${p.authority}  ` : ""}${p.sourceUrl}${p.removedAt ? `  (removed ${p.removedAt.toISOString()})` : ""}`;
+    if (cmd === "add" && parsed?.ok) {
+      const p = await insertEmergencyPeriod(handle.db, parsed.value, null);
+      process.stdout.write(`Added emergency period ${p.id}:\n${show(p)}\n`);
+      return 0;
+    }
+    if (cmd === "list") {
+      const all = await listEmergencyPeriods(handle.db, { includeRemoved: values.all === true });
+      process.stdout.write(all.length ? `${all.map(show).join("\n")}\n` : "No emergency periods.\n");
+      return 0;
+    }
+    const id = Number(values.id);
+    if (!(await removeEmergencyPeriod(handle.db, id, null))) throw new Error(`No emergency period ${id} in force (see \`npm run lists -- emergency list\`).`);
+    process.stdout.write(`Removed emergency period ${id} (kept for the certificates that name it).\n`);
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function listsCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "emergency") return emergencyCommand(argv.slice(1));
   const [cmd, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -416,6 +494,10 @@ async function verifyCommand(argv: string[]): Promise<number> {
     const e = c.evaluation;
     process.stdout.write(`Evaluated at ${e.at}: replay ${e.replay}, beyond the lists' validity ${e.beyondListValidity}${e.notes.length ? ` (${e.notes.join("; ")})` : ""}\n`);
   }
+  if (c?.callingWindow?.emergencyPeriods?.length) {
+    const periods = c.callingWindow.emergencyPeriods.map((p) => `${p.id} (${p.states.join(",")}${p.areaCodes ? ` ${p.areaCodes.join(",")}` : ""}, ${p.firstDay} to ${p.lastDay}, ${p.heldRows} rows held; ${p.sourceUrl})`);
+    process.stdout.write(`Emergency no-call periods applied: ${periods.join("; ")}\n`);
+  }
   if (c?.staleLists?.length) {
     process.stdout.write(`Ran with lists past their freshness rule: ${c.staleLists.map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`).join(", ")}\n`);
   }
@@ -481,6 +563,10 @@ const HELP = `Batch work from the command line.
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]
                   [--registry-date YYYY-MM-DD]  (dnc, dnc-XX: the day of the download; default: the list keeps its release date)
   npm run lists -- rebuild [--list …]      npm run lists -- status
+  npm run lists -- emergency add --states LA [--area-codes 504,985] --from YYYY-MM-DD --to YYYY-MM-DD --source URL
+                  [--authority TEXT]       npm run lists -- emergency list [--all]     npm run lists -- emergency remove --id N
+      Emergency no-call periods: while one lasts (the number's local days), its numbers are not callable in the
+      calling-window columns, the lookup and the certificate.
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
   npm run certificate-key [-- rotate]
 Where it runs: SCRUB_SERVICE_URL → that service; DATABASE_URL → this process; otherwise the embedded

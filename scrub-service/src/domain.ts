@@ -14,3 +14,12 @@ export { parseInstant } from "./worker/calling/instant";
 export * from "./evaluation";
 export * from "./decision/decide";
 export { TtlCache } from "./ttl-cache";
+export {
+  EMERGENCY_EXCEPTIONS,
+  EMERGENCY_STATUTES,
+  parseEmergencyPeriod,
+  stateName,
+  type EmergencyPeriod,
+  type EmergencyPeriodField,
+  type EmergencyPeriodInput,
+} from "./worker/calling/emergency";

@@ -30,3 +30,13 @@ export { evaluateCalling, isoSecond } from "./worker/calling/window";
 export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from "./worker/calling/note";
 export type { ExemptionRow } from "./worker/exemptions/parse";
 export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";
+export * from "./emergency-periods";
+export {
+  cachedWithEmergencyPeriods,
+  emergencyExemptionApplies,
+  periodsAround,
+  stateOfClass,
+  withEmergencyPeriods,
+  type EmergencyClassTable,
+  type EmergencyPeriod,
+} from "./worker/calling/emergency";

@@ -18,6 +18,8 @@ import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { exemptionWindowsOf, STATE_LIST_KINDS } from "./list-types";
 import { createExemptionList, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
+import { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
+import { evaluateClass } from "./worker/calling/note";
 
 const ROWS = 200_000;
 
@@ -539,3 +541,54 @@ for (const kind of storeKinds) {
     });
   });
 }
+
+/**
+ * The oracle has no calling-window reference for whole scrubs (calling/window.test.ts covers the edges); this is a
+ * small independent check of one state's hours against the engine: Oregon (decision 178), 8:00-20:00 Pacific every
+ * day from 2026-01-01, the federal 8:00-21:00 before. The reference reads the wall clock with Intl alone and knows
+ * nothing of the engine's rule table, zones per exchange or search.
+ */
+describe("oracle: Oregon's calling hours against an independent reading of the clock", () => {
+  const pacific = new Intl.DateTimeFormat("en-US", { timeZone: "America/Los_Angeles", hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const wall = (ms: number) => {
+    const p = Object.fromEntries(pacific.formatToParts(ms).map((x) => [x.type, x.value]));
+    return { day: `${p.year}-${p.month}-${p.day}`, seconds: Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second) };
+  };
+  const referenceCallable = (ms: number) => {
+    const w = wall(ms);
+    const end = w.day >= "2026-01-01" ? 20 * 3600 : 21 * 3600;
+    return w.seconds >= 8 * 3600 && w.seconds < end;
+  };
+  const engineCallable = (n: number, ms: number) => {
+    const t = callingClassTable();
+    return evaluateClass(t.classes[callingClassOf(t.byExchange, n)], ms).answer.callableNow;
+  };
+  const PORTLAND = 5035552345;
+  const SALEM = 9715552345;
+
+  it("19:59:59 callable, 20:00:00 not, in winter and in summer; the federal 21:00 before 2026", () => {
+    for (const n of [PORTLAND, SALEM]) {
+      // Wednesday 14 January 2026 (PST, UTC-8) and Wednesday 15 July 2026 (PDT, UTC-7)
+      expect(engineCallable(n, Date.parse("2026-01-15T03:59:59Z"))).toBe(true);
+      expect(engineCallable(n, Date.parse("2026-01-15T04:00:00Z"))).toBe(false);
+      expect(engineCallable(n, Date.parse("2026-07-16T02:59:59Z"))).toBe(true);
+      expect(engineCallable(n, Date.parse("2026-07-16T03:00:00Z"))).toBe(false);
+      // Wednesday 31 December 2025, 20:30 PST: the federal hours still
+      expect(engineCallable(n, Date.parse("2026-01-01T04:30:00Z"))).toBe(true);
+    }
+  });
+
+  it("agrees with the reference every 7 minutes 30 seconds over two weeks around New Year and around the summer change", () => {
+    let compared = 0;
+    for (const [from, to] of [
+      ["2025-12-25T00:00:00Z", "2026-01-08T00:00:00Z"],
+      ["2026-03-01T00:00:00Z", "2026-03-15T00:00:00Z"],
+    ]) {
+      for (let ms = Date.parse(from); ms < Date.parse(to); ms += 450_000) {
+        expect(engineCallable(PORTLAND, ms), new Date(ms).toISOString()).toBe(referenceCallable(ms));
+        compared++;
+      }
+    }
+    expect(compared).toBe(2 * 14 * 24 * 8);
+  });
+});

@@ -16,6 +16,7 @@ import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
 import { exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
 import { readExemptionSnapshot } from "./exemptions";
+import { emergencyPeriodsAt } from "./emergency-periods";
 import type { ExemptionProof } from "./certificate/document";
 import type { ExemptionIndex } from "./worker/exemptions/decide";
 import { isoSecond } from "./worker/calling/window";
@@ -142,7 +143,7 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
     sheet: (job.input_sheet as string | null) ?? null,
     lists: checks,
     states: (job.states as string[] | null) ?? null,
-    calling: job.calling_window ? { at: callingInstant(job).getTime() } : null,
+    calling: job.calling_window ? { at: callingInstant(job).getTime(), periods: await emergencyPeriodsAt(ctx.o.handle.db, callingInstant(job)) } : null,
     exemptions: exemption ? { index: exemption.index, at: exemption.at } : null,
     pool: ctx.o.pool(),
     signal,

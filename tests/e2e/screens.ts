@@ -37,6 +37,7 @@ export const CUSTOMER_SCREENS: Screen[] = [
   { name: "pricing", path: "/pricing", expectText: "Choose Your Plan" },
   { name: "pricing-confirm", path: "/pricing/business/confirm", expectText: "Confirm Subscription" },
   { name: "dnc-denied", path: "/dnc", expectText: "Access Denied" },
+  { name: "dnc-emergency-denied", path: "/dnc/emergency", expectText: "Access Denied" },
   { name: "settings", path: "/setting", expectText: /Setting/ },
   { name: "profile", path: "/profile", expectText: /Profile/ },
 ];
@@ -54,6 +55,7 @@ export function adminScreens(seed: Seeded): Screen[] {
     { name: "containers-create", path: "/containers?dialog=create-container", expectText: "Create Container" },
     { name: "dnc", path: "/dnc", expectText: "DNC Management" },
     { name: "dnc-add-registry-date", path: "/dnc?dialog=add&type=1", expectText: "Registry date" },
+    { name: "dnc-emergency", path: "/dnc/emergency", expectText: "Emergency no-call periods" },
     { name: "admin-settings", path: "/setting", expectText: "Keep result files for (days)" },
     { name: "purge-step-1", path: "/purge", expectText: "Step 1 of 6" },
     { name: "purge-step-4-manual", path: "/purge?step=4&mode=manual", expectText: "Step 4 of 6" },

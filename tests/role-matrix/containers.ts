@@ -4,6 +4,7 @@ const containers = () => import("~/routes/_app.containers._index/route");
 const containerLoad = () => import("~/routes/_app.containers.loads.$loadId");
 const dnc = () => import("~/routes/_app.dnc._index/route");
 const dncLoad = () => import("~/routes/_app.dnc.loads.$loadId");
+const emergency = () => import("~/routes/_app.dnc.emergency");
 const listUploads = () => import("~/routes/resources.list-uploads");
 const someUuid = "00000000-0000-4000-8000-000000000000";
 const exactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...signedIn(o), anonymous: "login" });
@@ -147,6 +148,32 @@ export const entries: MatrixEntry[] = [
     kind: "loader",
     path: `/dnc/loads/${someUuid}`,
     params: { loadId: someUuid },
+    expect: adminExactly(404),
+  },
+  // emergency no-call periods (decision 181)
+  { name: "GET /dnc/emergency", route: emergency, kind: "loader", path: "/dnc/emergency", expect: adminExactly(200) },
+  {
+    name: "POST /dnc/emergency intent=add (refused: no source)",
+    route: emergency,
+    kind: "action",
+    path: "/dnc/emergency",
+    form: { intent: "add", states: "LA", areaCodes: "", from: "2099-01-01", to: "2099-01-02", authority: "", source: "" },
+    expect: adminExactly(400),
+  },
+  {
+    name: "POST /dnc/emergency intent=add",
+    route: emergency,
+    kind: "action",
+    path: "/dnc/emergency",
+    form: { intent: "add", states: "LA", areaCodes: "504", from: "2099-01-01", to: "2099-01-02", authority: "Matrix", source: "https://example.com/matrix" },
+    expect: adminExactly(302),
+  },
+  {
+    name: "POST /dnc/emergency intent=remove (unknown)",
+    route: emergency,
+    kind: "action",
+    path: "/dnc/emergency",
+    form: { intent: "remove", id: "999999" },
     expect: adminExactly(404),
   },
 ];

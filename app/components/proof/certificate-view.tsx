@@ -52,6 +52,22 @@ export function CertificateView({ file }: { file: CertificateFile }) {
             ; time zones from {c.callingWindow.timeZoneSource}
           </Row>
         ) : null}
+        {c.callingWindow?.emergencyPeriods?.length ? (
+          <Row label="Emergency periods">
+            <ul className="space-y-1" data-testid="certificate-emergency-periods">
+              {c.callingWindow.emergencyPeriods.map((p) => (
+                <li key={p.id}>
+                  Period {p.id}: {p.states.join(", ")}
+                  {p.areaCodes ? ` (area codes ${p.areaCodes.join(", ")})` : ""}, {p.firstDay} to {p.lastDay}
+                  {p.authority ? `, declared by ${p.authority}` : ""}: {formatNumber(p.heldRows)} good rows held;{" "}
+                  <a href={p.sourceUrl} className="break-all text-blue-700 underline hover:text-blue-900" rel="noopener noreferrer nofollow">
+                    source
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </Row>
+        ) : null}
         {c.exemptions ? (
           <Row label="Exemptions">
             {c.exemptions.name}, list {c.exemptions.listId} version {c.exemptions.version} ({formatNumber(c.exemptions.count)} numbers) at{" "}

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
 import { listVersions, type ListVersion } from "~/models/list-version.server";
 import { isoDay } from "scrub-service/domain";
@@ -115,6 +115,13 @@ export default function DncPage() {
             <DncCard key={l.id} list={l} load={loads[l.id]} versions={versions[l.id] ?? []} />
           ))}
       </ul>
+      <h2 className="mb-1 mt-8 text-lg font-semibold text-slate-900">Emergency no-call periods</h2>
+      <p className="mb-4 text-sm text-slate-600">
+        States forbid solicitations into an area under a declared emergency: while a period lasts its numbers are not callable.{" "}
+        <Link to="/dnc/emergency" className="text-blue-700 hover:underline">
+          Manage emergency periods
+        </Link>
+      </p>
       {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} registryDateMax={registryDateMax} />}
       {dialog === "edit" && lists.length > 0 && <EditDialog key={type} lists={lists} type={type} />}
     </div>

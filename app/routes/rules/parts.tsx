@@ -1,4 +1,4 @@
-import type { HoursSpan, JurisdictionView, ListView, RuleView } from "./view.server";
+import type { EmergencyPeriodView, HoursSpan, JurisdictionView, ListView, RuleView } from "./view.server";
 import { formatDate } from "~/utils/format";
 
 /** "20:00" → "8:00 PM". */
@@ -189,5 +189,61 @@ export function SummaryTable({ rows }: { rows: JurisdictionView[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Emergency no-call periods (decision 181): the periods in force and upcoming, each with its source; the statutes. */
+export function EmergencyPeriodsSection({
+  periods,
+  statutes,
+}: {
+  periods: EmergencyPeriodView[] | null;
+  statutes: { code: string; name: string; cite: string; source: string; exceptions: string | null }[];
+}) {
+  return (
+    <section id="emergency-periods" className="scroll-mt-4 space-y-3" aria-labelledby="emergency-title" data-testid="emergency-periods">
+      <h2 id="emergency-title" className="text-lg font-semibold">
+        Emergency no-call periods
+      </h2>
+      <p className="text-sm text-slate-700">
+        Some states forbid telephone solicitations into an area under a declared emergency. While a period below lasts (the called number's local days,
+        the first and the last included), a number of its states and area codes is not callable; the first lawful time after it follows that day's own
+        hours, Sunday and holiday bans. Each period is entered from its published declaration, named below with its source.
+      </p>
+      {periods === null ? (
+        <p className="text-sm text-red-700">The periods could not be read just now.</p>
+      ) : periods.length === 0 ? (
+        <p className="text-sm text-slate-600">No period is in force or announced.</p>
+      ) : (
+        <ul className="space-y-2">
+          {periods.map((p) => (
+            <li key={p.id} className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm" data-testid={`emergency-period-${p.id}`}>
+              <p className="font-semibold text-slate-900">
+                {p.places}
+                {p.areaCodes ? ` (area codes ${p.areaCodes.join(", ")})` : ""}: <CalendarDay value={p.firstDay} /> to <CalendarDay value={p.lastDay} />{" "}
+                <span className="font-normal text-slate-600">· {p.status} · period {p.id}</span>
+              </p>
+              <p className="mt-1 break-words text-slate-700">
+                {p.authority ? `Declared by ${p.authority}. ` : ""}Source:{" "}
+                <a href={p.sourceUrl} className="break-all text-blue-700 underline hover:text-blue-900" rel="noopener noreferrer nofollow">
+                  {p.sourceUrl}
+                </a>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
+        {statutes.map((s) => (
+          <li key={s.code}>
+            {s.name}:{" "}
+            <a href={s.source} className="text-blue-700 underline hover:text-blue-900" rel="noopener noreferrer nofollow">
+              {s.cite}
+            </a>
+            {s.exceptions ? `. Exceptions applied through a purge's exemption records: ${s.exceptions}.` : "."}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

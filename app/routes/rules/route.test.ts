@@ -4,6 +4,10 @@ import { LIST_TYPES } from "scrub-service/domain";
 import { loader } from "./route";
 import { clock12 } from "./parts";
 import { hoursSpans } from "./view.server";
+import { useAppTestDb } from "../../../tests/setup/db";
+
+// the loader reads the emergency periods (decision 181) from the database
+useAppTestDb();
 
 type Data = Awaited<ReturnType<typeof loader>>;
 

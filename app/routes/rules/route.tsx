@@ -1,17 +1,25 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PublicPage } from "~/components/legal-page";
-import { CalendarDay, JurisdictionSection, SummaryTable } from "./parts";
-import { rulesPageData } from "./view.server";
+import { CalendarDay, EmergencyPeriodsSection, JurisdictionSection, SummaryTable } from "./parts";
+import { EMERGENCY_STATUTE_VIEWS, emergencyPeriodsView, rulesPageData, type EmergencyPeriodView } from "./view.server";
+import { listEmergencyPeriods } from "~/models/emergency-period.server";
+import { getDb } from "~/utils/db.server";
 
 export const meta: MetaFunction = () => [
   { title: "Calling rules and do-not-call lists · Data Purging Tool" },
   { name: "description", content: "The calling hours, Sunday and holiday bans, and do-not-call lists a purge applies, with their citations and every change." },
 ];
 
-/** Public (decision 178): no sign-in, the same data the engine applies. */
+/** Public (decision 178): no sign-in, the same data the engine applies; the emergency periods in force and upcoming (decision 181). */
 export async function loader() {
-  return rulesPageData();
+  let emergencyPeriods: EmergencyPeriodView[] | null = null;
+  try {
+    emergencyPeriods = emergencyPeriodsView(await listEmergencyPeriods(await getDb()), new Date());
+  } catch (e) {
+    console.error(e); // the rules themselves are still shown; the section says the periods could not be read
+  }
+  return { ...rulesPageData(), emergencyPeriods, emergencyStatutes: EMERGENCY_STATUTE_VIEWS };
 }
 
 export default function RulesPage() {
@@ -63,6 +71,8 @@ export default function RulesPage() {
             <JurisdictionSection key={j.code} j={j} />
           ))}
         </section>
+
+        <EmergencyPeriodsSection periods={data.emergencyPeriods} statutes={data.emergencyStatutes} />
 
         <section id="changes" className="scroll-mt-4 space-y-3" aria-labelledby="changes-title">
           <h2 id="changes-title" className="text-lg font-semibold">

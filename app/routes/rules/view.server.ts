@@ -12,7 +12,8 @@ import {
   type Holiday,
   type Observance,
 } from "scrub-service";
-import { FEDERAL_EXEMPTION_WINDOWS, LIST_TYPES, REGISTRY_VALID_DAYS, type ExemptionWindows } from "scrub-service/domain";
+import { EMERGENCY_STATUTES, FEDERAL_EXEMPTION_WINDOWS, LIST_TYPES, REGISTRY_VALID_DAYS, stateName, type EmergencyPeriod, type ExemptionWindows } from "scrub-service/domain";
+import { EMERGENCY_EXCEPTIONS } from "scrub-service/domain";
 
 /** "HH:MM", 24-hour, local to the rule's clock. */
 export interface HoursSpan {
@@ -192,3 +193,45 @@ export function rulesPageData(): RulesPageData {
     states: [...byState.values()].sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
+
+/** An emergency no-call period as /rules shows it (decision 181). */
+export interface EmergencyPeriodView {
+  id: number;
+  states: string[];
+  /** "Louisiana, New York". */
+  places: string;
+  areaCodes: number[] | null;
+  firstDay: string;
+  lastDay: string;
+  authority: string;
+  sourceUrl: string;
+  status: "in force" | "upcoming";
+}
+
+/** The periods not over yet (a last day from yesterday, UTC, may still be running west of Greenwich), first day first. */
+export function emergencyPeriodsView(periods: readonly EmergencyPeriod[], now: Date): EmergencyPeriodView[] {
+  const today = now.toISOString().slice(0, 10);
+  const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  return periods
+    .filter((p) => p.lastDay >= yesterday)
+    .map((p) => ({
+      id: p.id,
+      states: [...p.states],
+      places: p.states.map(stateName).join(", "),
+      areaCodes: p.areaCodes,
+      firstDay: p.firstDay,
+      lastDay: p.lastDay,
+      authority: p.authority,
+      sourceUrl: p.sourceUrl,
+      status: p.firstDay > today ? ("upcoming" as const) : ("in force" as const),
+    }));
+}
+
+/** The statutes behind the periods, with the exceptions the exemption records can meet. */
+export const EMERGENCY_STATUTE_VIEWS = Object.entries(EMERGENCY_STATUTES).map(([code, s]) => ({
+  code,
+  name: stateName(code),
+  cite: s.cite,
+  source: s.source,
+  exceptions: EMERGENCY_EXCEPTIONS[code]?.text ?? null,
+}));

@@ -51,7 +51,25 @@ export interface ScrubCertificate {
   /** DNC purges: the registry clock when the job completed. */
   dncRegistry: { registryDate: string; ageDays: number; validUntil: string; withinWindow: boolean } | null;
   /** Present when good.csv carries the calling-window columns: their instant and the data they come from. */
-  callingWindow?: { at: string; rulesVersion: string; timeZoneSource: string };
+  callingWindow?: {
+    at: string;
+    rulesVersion: string;
+    timeZoneSource: string;
+    /**
+     * The emergency no-call periods in force or upcoming at the instant that the evaluation applied (decision 181):
+     * each with its states, area codes, days, declaring authority, source and the good rows it held back.
+     */
+    emergencyPeriods?: {
+      id: number;
+      states: string[];
+      areaCodes: number[] | null;
+      firstDay: string;
+      lastDay: string;
+      authority: string;
+      sourceUrl: string;
+      heldRows: number;
+    }[];
+  };
   /** Present when the scrub applied a customer's exemption list (decision 161). */
   exemptions?: ExemptionProof;
   /**

@@ -134,7 +134,15 @@ export async function issueCertificate(db: Db, input: IssueInput): Promise<Issue
     outputs,
     dncRegistry,
     ...(result.calling
-      ? { callingWindow: { at: result.calling.at, rulesVersion: result.calling.rulesVersion, timeZoneSource: result.calling.timeZoneSource } }
+      ? {
+          callingWindow: {
+            at: result.calling.at,
+            rulesVersion: result.calling.rulesVersion,
+            timeZoneSource: result.calling.timeZoneSource,
+            // the emergency no-call periods the evaluation applied (decision 181), signed with the rest
+            ...(result.calling.emergencyPeriods?.length ? { emergencyPeriods: result.calling.emergencyPeriods } : {}),
+          },
+        }
       : {}),
     ...(input.exemptions ? { exemptions: input.exemptions } : {}),
     ...(input.evaluation ? { evaluation: input.evaluation } : {}),

@@ -12,8 +12,10 @@ import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../worker/area-codes";
 import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../worker/calling/columns";
 import { callingClassTable } from "../worker/calling/exchanges";
+import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
+import { callingClassOf } from "../worker/calling/class-index";
 import { CLASS_GOOD } from "../worker/csv";
-import { exemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import { exemptionNotes, findExemption, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
 import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
@@ -82,7 +84,7 @@ export interface ScrubRunInput {
   lists: ListCheck[];
   states?: string[] | null;
   /** Append time_zone, callable_now, next_call_at and calling_note to good rows, evaluated at this instant (ms). */
-  calling?: { at: number } | null;
+  calling?: { at: number; periods?: EmergencyPeriod[] } | null;
   /**
    * A customer's exemption list, applied at this instant (ms): a row on an exemptible list (list-types.ts) whose
    * record applies then is good, with an `exemption` cell appended to good.csv (decision 161).
@@ -151,7 +153,8 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   let dedupeWorker: DedupeWorker | null = null;
   // The calling columns: every class of number evaluated once at the instant (decision 131), while the first
   // batch is parsed (~50 ms on this thread, most of it starting ICU's time zones: see `evaluated`).
-  const callingTable = input.calling ? callingClassTable() : null;
+  // emergency no-call periods (decision 181): the covered exchanges get classes of their own, read by the workers
+  const callingTable = input.calling ? withEmergencyPeriods(callingClassTable(), input.calling.periods ?? []) : null;
   let callingEvaluation: CallingEvaluation | null = null;
   const evaluated = (): CallingEvaluation => (callingEvaluation ??= evaluateClasses(callingTable!, input.calling!.at, reader.delim));
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
@@ -189,6 +192,26 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     // the lists' part of each row's answer: the one decision over its hits and its exemption record (decision 182)
     const listsDecision = listDecision(input.lists, exemptions);
 
+    /**
+     * Good rows an emergency period covers whose exemption record meets the statute's own exceptions (decision 181):
+     * 1 = read the row's calling cells from its class without the period. Null when no row can be.
+     */
+    const twinClasses = callingTable ? callingTable.baseOf.some((b, k) => b !== k) : false;
+    const emergencyExempt = (codes: Float64Array, n: number, classes: Uint8Array): Uint8Array | null => {
+      if (!exemptions || !callingTable || !twinClasses) return null;
+      let out: Uint8Array | null = null;
+      for (let r = 0; r < n; r++) {
+        if (classes[r] !== CLASS_GOOD) continue;
+        const k = callingClassOf(callingTable.byExchange, codes[r]);
+        if (callingTable.baseOf[k] === k) continue;
+        const state = stateOfClass(callingTable.classes[k]);
+        const i = state ? findExemption(exemptions.index, codes[r]) : -1;
+        if (i < 0 || !emergencyExemptionApplies(state!, exemptions.index.basis[i], exemptions.index.day[i], exemptions.at)) continue;
+        (out ??= new Uint8Array(n))[r] = 1;
+      }
+      return out;
+    };
+
     /** The ordered step: duplicates need every earlier row; then the stages in order give each row its reason. */
     const classifyBatch = (p: ParseResult, listHits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot) => {
       const { classes, reasonIdx } = verdictArrays(slot, p.rows.count);
@@ -198,7 +221,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       const notes: ExemptionNotes | null = verdicts.exempt
         ? exemptionNotes(verdicts.exempt, (r) => classes[r] === CLASS_GOOD, n, exemptions!.index, String.fromCharCode(delim))
         : null;
-      return { classes, reasonIdx, ...verdicts, notes };
+      return { classes, reasonIdx, ...verdicts, notes, rowBase: emergencyExempt(p.rows.codes, n, classes) };
     };
 
     /** Slots whose batch is written, with the SHA-256 ticket of its output bytes (see takeSlot). */
@@ -283,7 +306,9 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             width,
             end: batch.end,
             outMem: slot.outMem,
-            goodSuffixes: callingBatchCounts ? { ...evaluated().suffixes, counts: callingBatchCounts } : undefined,
+            goodSuffixes: callingBatchCounts
+              ? { ...evaluated().suffixes, counts: callingBatchCounts, ...(c.rowBase ? { rowBase: c.rowBase, baseOf: callingTable!.baseOf } : {}) }
+              : undefined,
             goodNotes: c.notes ? { rowNote: c.notes.rowNote, notes: c.notes.notes } : undefined,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );

@@ -638,6 +638,12 @@ export interface GoodSuffixes {
   starts: Uint32Array;
   /** Good rows per class: the emit adds this batch's (a fresh shared array per batch). */
   counts: Uint32Array;
+  /**
+   * Per row, 1: read the row's cells from its class without emergency periods (`baseOf`), its exemption record
+   * meeting the statute's exceptions (decision 181). Absent when no row is.
+   */
+  rowBase?: Uint8Array;
+  baseOf?: Uint16Array;
 }
 
 const encoder = new TextEncoder();
@@ -687,6 +693,8 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   if (suffixes) {
     rowClass = new Uint16Array(n);
     const classOf = suffixes.classOf;
+    const rowBase = suffixes.rowBase ?? null;
+    const baseOf = suffixes.baseOf ?? null;
     const st = suffixes.starts;
     suffixViews = Array.from({ length: st.length - 1 }, (_, k) => suffixes.bytes.subarray(st[k], st[k + 1]));
     classCounts = new Uint32Array(st.length - 1);
@@ -695,7 +703,8 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       const exchange = (codes[r] / 10_000) | 0; // NPA·1000 + NXX of a valid number
       const npa = (exchange / 1000) | 0;
       const nxx = exchange - npa * 1000;
-      const k = npa < 200 || nxx < 200 ? 0 : classOf[exchangeIndex(npa, nxx)];
+      let k = npa < 200 || nxx < 200 ? 0 : classOf[exchangeIndex(npa, nxx)];
+      if (rowBase && rowBase[r]) k = baseOf![k];
       rowClass[r] = k;
       classCounts[k]++;
     }

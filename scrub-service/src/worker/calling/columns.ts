@@ -9,6 +9,7 @@ import { TIME_ZONE_SOURCE } from "./exchanges";
 import { CALLING_RULES_VERSION } from "./rules";
 import { evaluateClass } from "./note";
 import { isoSecond, type CallingAnswer } from "./window";
+import type { EmergencyPeriod } from "./emergency";
 
 export const CALLING_COLUMNS = ["time_zone", "callable_now", "next_call_at", "calling_note"] as const;
 
@@ -33,6 +34,24 @@ export interface CallingSummary {
    * citation) and its rows, largest first (#44). Rows without a time zone are counted under their own note.
    */
   heldBack: { note: string; count: number }[];
+  /**
+   * The emergency no-call periods the evaluation took into account (in force or upcoming at the instant; decision
+   * 181), each with the good rows it held back. Absent when there was none.
+   */
+  emergencyPeriods?: EmergencyPeriodProof[];
+}
+
+/** An emergency no-call period as the summary and the certificate record it. */
+export interface EmergencyPeriodProof {
+  id: number;
+  states: string[];
+  areaCodes: number[] | null;
+  firstDay: string;
+  lastDay: string;
+  authority: string;
+  sourceUrl: string;
+  /** Good rows whose answer the period held back (not callable now, or next_call_at after it). */
+  heldRows: number;
 }
 
 const encoder = new TextEncoder();
@@ -118,6 +137,24 @@ export function summarizeCalling(table: CallingClassTable, evaluation: CallingEv
     else s.notToday += n;
     byZone.set(c.zoneSet, (byZone.get(c.zoneSet) ?? 0) + n);
   });
+  const periods: readonly EmergencyPeriod[] = (table as { emergencyPeriods?: EmergencyPeriod[] }).emergencyPeriods ?? [];
+  if (periods.length) {
+    const held = new Map<number, number>();
+    table.classes.forEach((_, i) => {
+      const n = counts[i] ?? 0;
+      for (const e of evaluation.answers[i].emergency ?? []) held.set(e.applied.period.id, (held.get(e.applied.period.id) ?? 0) + n);
+    });
+    s.emergencyPeriods = periods.map((p) => ({
+      id: p.id,
+      states: [...p.states],
+      areaCodes: p.areaCodes ? [...p.areaCodes] : null,
+      firstDay: p.firstDay,
+      lastDay: p.lastDay,
+      authority: p.authority,
+      sourceUrl: p.sourceUrl,
+      heldRows: held.get(p.id) ?? 0,
+    }));
+  }
   s.byTimeZone = [...byZone].map(([zones, count]) => ({ zones, count })).sort((a, b) => b.count - a.count || a.zones.localeCompare(b.zones));
   s.heldBack = [...byNote].map(([note, count]) => ({ note, count })).sort((a, b) => b.count - a.count || a.note.localeCompare(b.note));
   return s;

@@ -8,6 +8,7 @@ import { numberRegion } from "../normalize";
 import { NPA_ZONE_ROWS, ZONE_SETS } from "../timezones.generated";
 import { EXCHANGE_ENTRIES as EXCHANGES, exchangeIndex } from "./class-index";
 import { rulesForJurisdiction, type CallingRule } from "./rules";
+import type { AppliedPeriod } from "./emergency";
 
 export { TIME_ZONE_SOURCE } from "../timezones.generated";
 export { callingClassOf } from "./class-index";
@@ -68,6 +69,8 @@ export interface CallingClass {
   rules: CallingRule[];
   /** e.g. "US-FL", "CA", "US" (a NANP country outside the US and Canada: the federal hours, see decision 131). */
   jurisdiction: string;
+  /** The emergency no-call periods covering the class (decision 181; only in a table from withEmergencyPeriods). */
+  periods?: AppliedPeriod[];
 }
 
 export interface CallingClassTable {

@@ -15,6 +15,7 @@ import type { Clock } from "./clock";
 import type { CallingClass } from "./exchanges";
 import type { CallingRule } from "./rules";
 import { evaluateCalling, type CallingAnswer, type CallingHold } from "./window";
+import { emergencyText } from "./emergency";
 
 /** The note of a number without a time zone: its answer is the strictest reading across every US time zone. */
 export const NO_TIME_ZONE_NOTE = "No time zone for this number: the strictest reading across every US time zone";
@@ -90,7 +91,12 @@ export function holdText(h: CallingHold, namedClock: boolean): string {
  */
 export function callingNote(answer: CallingAnswer, zones: readonly string[], noTimeZone = false): string {
   const namedClock = noTimeZone || zones.length > 1;
-  const reasons = [...new Set(answer.holds.map((h) => holdText(h, namedClock)))].join("; ");
+  const texts = [...new Set(answer.holds.map((h) => holdText(h, namedClock)))];
+  // emergency periods (decision 181): one covering the instant first, one the next opening waits past after the rules
+  const periods = answer.emergency ?? [];
+  texts.unshift(...periods.filter((e) => e.now).map((e) => emergencyText(e.applied, true)));
+  texts.push(...periods.filter((e) => !e.now).map((e) => emergencyText(e.applied, false)));
+  const reasons = texts.join("; ");
   if (noTimeZone) return reasons ? `${NO_TIME_ZONE_NOTE}. ${reasons}` : NO_TIME_ZONE_NOTE;
   return answer.callableNow ? "" : reasons;
 }
@@ -107,6 +113,6 @@ export interface ClassVerdict {
  */
 export function evaluateClass(cls: CallingClass, atMs: number): ClassVerdict {
   const noTimeZone = cls.zones.length === 0;
-  const answer = evaluateCalling(cls.readZones, cls.rules, atMs);
+  const answer = evaluateCalling(cls.readZones, cls.rules, atMs, cls.periods);
   return { answer, note: callingNote(answer, cls.readZones, noTimeZone) };
 }

@@ -267,7 +267,7 @@ export const CALLING_RULES: readonly CallingRule[] = [
     source: "https://lawserver.com/?p=30183792",
     effective: null,
     verified: "statute",
-    note: "All R.S. 1:55(A)(1) holidays are banned, not only the PSC's shorter list (stricter); the list as read at legis.la.gov (Law.aspx?d=74097, 2026-11-28) has no Robert E. Lee Day (removed in rules 2026-11-28.1; HB 248 of 2022 per The Advocate and the House digest). Inauguration Day in Baton Rouge, holidays the governor proclaims, and declared emergencies (R.S. 45:844.31), cannot be computed.",
+    note: "All R.S. 1:55(A)(1) holidays are banned, not only the PSC's shorter list (stricter); the list as read at legis.la.gov (Law.aspx?d=74097, 2026-11-28) has no Robert E. Lee Day (removed in rules 2026-11-28.1; HB 248 of 2022 per The Advocate and the House digest). Inauguration Day in Baton Rouge and holidays the governor proclaims cannot be computed; declared emergencies (R.S. 45:844.31) are not part of these hours: each is entered as an emergency no-call period with its source (decision 181).",
   },
   {
     id: "US-MA",

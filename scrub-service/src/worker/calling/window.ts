@@ -10,6 +10,7 @@
 import { instantOf, wallTime, type Clock, type Wall } from "./clock";
 import { dayKey, holidayDays, holidayOn, type DayKey } from "./holidays";
 import type { CallingRule } from "./rules";
+import { periodsCovering, type AppliedPeriod } from "./emergency";
 
 /** How far ahead the next lawful instant is looked for (the longest run of banned days is far shorter). */
 const SEARCH_DAYS = 21;
@@ -30,6 +31,11 @@ export interface CallingAnswer {
    * The calling note (note.ts, decision 180) is written from these.
    */
   holds: CallingHold[];
+  /**
+   * Emergency no-call periods (decision 181) that held the call back: `now` when one covers the instant, else one
+   * the next opening had to wait past. Absent when none did.
+   */
+  emergency?: { applied: AppliedPeriod; now: boolean }[];
 }
 
 /** Why one rule forbids a call at an instant in one zone. */
@@ -158,10 +164,52 @@ const sameLocalDay = (zones: readonly string[], a: number, b: number) =>
  * The answer for a number with these candidate zones (at least one) under these rules at instant `atMs`
  * (floored to whole seconds).
  */
-export function evaluateCalling(zones: readonly string[], rules: readonly CallingRule[], atMs: number): CallingAnswer {
+export function evaluateCalling(
+  zones: readonly string[],
+  rules: readonly CallingRule[],
+  atMs: number,
+  periods: readonly AppliedPeriod[] = [],
+): CallingAnswer {
   const t = Math.floor(atMs / 1000) * 1000;
-  const found = search(zones, rules, t);
-  return { ...found, holds: found.callableNow ? [] : holdsAt(zones, rules, t) };
+  if (!periods.length) {
+    const found = search(zones, rules, t);
+    return { ...found, holds: found.callableNow ? [] : holdsAt(zones, rules, t) };
+  }
+  // Emergency periods (decision 181) only take instants away: the first instant the rules allow that no period
+  // covers. From inside a period, jump to its end (local midnight after its last day, the latest over the zones)
+  // and search the rules from there; an opening inside a later period jumps again.
+  const emergency: { applied: AppliedPeriod; now: boolean }[] = [];
+  const note = (which: AppliedPeriod[], now: boolean) => {
+    for (const a of which) if (!emergency.some((e) => e.applied === a)) emergency.push({ applied: a, now });
+  };
+  let from = t;
+  for (let guard = 0; guard < 1000; guard++) {
+    const cover = periodsCovering(zones, periods, from);
+    if (cover) {
+      note(cover.which, from === t);
+      from = cover.until;
+      continue;
+    }
+    const found = search(zones, rules, from);
+    const later = periodsCovering(zones, periods, found.nextCallAt);
+    if (later) {
+      note(later.which, false);
+      from = later.until;
+      continue;
+    }
+    const next = found.nextCallAt;
+    if (next === t) return { callableNow: true, nextCallAt: t, bucket: "now", holds: [] };
+    const heldNow = emergency.some((e) => e.now);
+    return {
+      callableNow: false,
+      nextCallAt: next,
+      bucket: sameLocalDay(zones, t, next) ? "later_today" : "not_today",
+      // while a period covers the instant it is what binds; otherwise the rules' own holds, then the periods
+      holds: heldNow || callableAt(zones, rules, t) ? [] : holdsAt(zones, rules, t),
+      emergency,
+    };
+  }
+  throw new Error(`No lawful calling time after the emergency periods for ${zones.join("|")}`);
 }
 
 /** evaluateCalling without the holds (t in whole seconds). */
