@@ -51,6 +51,10 @@ export interface HistoryRow {
   hasCertificate: boolean;
   /** The owner's "remind me to re-scrub" request (decision 110). */
   reminder: ReminderState;
+  /** good.csv carries the calling-time columns. */
+  callingTimes: boolean;
+  /** The exemption list the purge applied (its name now; "a deleted list" once it is gone), or null. */
+  exemptionList: string | null;
 }
 
 const KIND_ORDER: Record<ResultKind, number> = { good: 0, bad: 1, invalid: 2 };
@@ -89,8 +93,15 @@ export async function listHistory(
   const total = Number(countRow.n);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(opts.page) || 1), pageCount);
-  const jobs = await scopeJobs(db.selectFrom("scrub_jobs").innerJoin("users", "users.id", "scrub_jobs.user_id"), viewer, true)
+  const jobs = await scopeJobs(
+    db.selectFrom("scrub_jobs").innerJoin("users", "users.id", "scrub_jobs.user_id").leftJoin("exemption_lists", "exemption_lists.id", "scrub_jobs.exemption_list_id"),
+    viewer,
+    true,
+  )
     .select([
+      "scrub_jobs.calling_window",
+      "scrub_jobs.exemption_list_id",
+      "exemption_lists.name as exemption_list_name",
       "scrub_jobs.id",
       "scrub_jobs.user_id",
       "scrub_jobs.created_at",
@@ -148,6 +159,8 @@ export async function listHistory(
       dncAgeDays: j.dnc_age_days,
       hasCertificate: Boolean(j.has_certificate),
       reminder: reminderState(j),
+      callingTimes: Boolean(j.calling_window),
+      exemptionList: j.exemption_list_id == null ? null : (j.exemption_list_name ?? "a deleted list"),
     })),
   };
 }

@@ -58,4 +58,12 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   // callable now means the next call time is the instant itself: every "yes" row shares one instant
   const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",")[4]);
   expect(new Set(yes).size).toBeLessThanOrEqual(1);
+
+  // history leads back (#44): the row says calling times were used, and its name opens these results
+  await page.goto("/history");
+  const row = page.getByTestId("history-row").filter({ hasText: `calls-${info.project.name}.csv` }).first();
+  await expect(row.getByTestId("row-features")).toHaveText("Calling times");
+  await row.getByRole("link", { name: `calls-${info.project.name}.csv` }).click();
+  await expect(page.getByTestId("calling-times")).toBeVisible();
+  expect(await horizontalOverflow(page)).toBe(0);
 });

@@ -123,7 +123,9 @@ test("a CSV purge walks all six steps and gives good, bad and invalid files; his
   await expect(row).toContainText("Completed");
   await expect(row).toContainText("Demo Admin");
   await expect(row.locator("td").nth(3)).toHaveText("5");
-  await row.locator("summary", { hasText: "Download" }).click();
+  // one menu per row (#44): results, downloads, certificate
+  await row.getByLabel(`Actions for ${fileName}`).click();
+  await expect(row.getByRole("link", { name: "Open results" })).toHaveAttribute("href", /^\/purge\?step=6&job=[0-9a-f-]{36}$/);
   await expect(row.getByTestId("download-good")).toBeVisible();
   await expect(row.getByTestId("download-bad")).toContainText("Bad");
   await expect(row.getByTestId("download-invalid")).toContainText("Invalid");

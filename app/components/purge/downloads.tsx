@@ -34,23 +34,3 @@ export function DownloadButtons({ files, size = "md" }: { files: DownloadFile[];
     </div>
   );
 }
-
-/** The history table's download popup: a <details> element, so it opens without JavaScript. */
-export function DownloadPopup({ files, label }: { files: DownloadFile[]; label: string }) {
-  if (!files.length) return <span className="text-sm text-slate-500">No downloadable results</span>;
-  return (
-    <details className="group inline-block text-right">
-      <summary
-        className="inline-flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
-        aria-label={`Download results of ${label}`}
-      >
-        Download <span aria-hidden className="text-xs transition group-open:rotate-180">▾</span>
-      </summary>
-      {/* In the flow (not absolutely positioned) so a scrolling table never clips it. */}
-      <div className="mt-2 rounded-md border border-slate-200 bg-white p-2 text-left shadow-sm">
-        <p className="mb-1.5 text-xs font-medium text-slate-500">Download results</p>
-        <DownloadButtons files={files} size="sm" />
-      </div>
-    </details>
-  );
-}

@@ -13,9 +13,7 @@ import { ProgressBar } from "~/components/ui/bar";
 import { DataTable, type DataTableColumn } from "~/components/ui/data-table";
 import { JOB_STATUS_COLOURS, StatusBadge } from "~/components/ui/status-badge";
 import { Pagination } from "~/components/ui/pagination";
-import { DownloadPopup } from "~/components/purge/downloads";
-import { CertificateLinks, ValidUntil } from "~/components/proof/certificate-links";
-import { ReminderForm } from "~/components/proof/reminder-form";
+import { RowActions, RowFeatures, resultsHref } from "./row-actions";
 import { formatNumber, formatRate, jobStatusLabel, SUPPRESSION_LABEL } from "~/utils/format";
 import { buttonClass } from "~/components/ui/form";
 import { DateTime } from "~/components/ui/date-time";
@@ -94,13 +92,20 @@ export default function History() {
                   </td>
                   <td className="max-w-xs px-4 py-3">
                     <div className="truncate font-medium text-slate-900" title={row.fileName}>
-                      {row.fileName}
+                      {row.userId === viewerId && row.status === "completed" ? (
+                        <Link to={resultsHref(row.id)} className="hover:text-blue-700 hover:underline">
+                          {row.fileName}
+                        </Link>
+                      ) : (
+                        row.fileName
+                      )}
                     </div>
                     {row.status === "completed" && (
                       <div className="text-xs text-slate-500">
                         {formatNumber(row.good)} good · {formatNumber(row.bad)} bad · {formatNumber(row.invalid)} invalid
                       </div>
                     )}
+                    <RowFeatures row={row} />
                   </td>
                   <td className="px-4 py-3 whitespace-nowrap">{SUPPRESSION_LABEL[row.suppressionType]}</td>
                   <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.processed)}</td>
@@ -112,7 +117,7 @@ export default function History() {
                         <ProgressBar percent={row.percent} label={`Progress of ${row.fileName}`} />
                         <span className="text-slate-500">{row.percent}%</span>
                         {row.userId === viewerId && (
-                          <Link to={`/purge?step=6&job=${row.id}`} className="ml-2 text-blue-600 hover:underline">
+                          <Link to={resultsHref(row.id)} className="ml-2 text-blue-600 hover:underline">
                             View progress
                           </Link>
                         )}
@@ -120,16 +125,7 @@ export default function History() {
                     )}
                   </td>
                   <td className="px-4 py-3 text-right">
-                    <DownloadPopup files={row.files} label={row.fileName} />
-                    {row.hasCertificate ? (
-                      <div className="mt-2 flex flex-col items-end gap-1">
-                        <ValidUntil validUntil={row.validUntil} dncAgeDays={row.dncAgeDays} />
-                        {row.userId === viewerId && (
-                          <ReminderForm jobId={row.id} reminder={row.reminder} redirectTo={`/history?page=${history.page}`} compact />
-                        )}
-                        <CertificateLinks jobId={row.id} size="sm" />
-                      </div>
-                    ) : null}
+                    <RowActions row={row} own={row.userId === viewerId} redirectTo={`/history?page=${history.page}`} />
                   </td>
                 </tr>
               ))}
