@@ -267,7 +267,13 @@ export function openApiDocumentAt(appBase: string) {
                   type: "object",
                   required: ["numbers"],
                   properties: {
-                    numbers: { type: "array", minItems: 1, maxItems: 1000, items: { type: ["string", "integer"] } },
+                    numbers: {
+                      type: "array",
+                      minItems: 1,
+                      maxItems: 1000,
+                      items: { type: ["string", "integer"] },
+                      description: "Up to 1,000 numbers as written (any punctuation, a leading 1 or +1) or as integers; answered in this order, repeats included.",
+                    },
                     suppression_type: { $ref: "#/components/schemas/SuppressionType" },
                     container_id: { type: ["integer", "null"], description: "One of your containers that suppresses too; null for none." },
                     at: {
@@ -539,7 +545,11 @@ export function openApiDocumentAt(appBase: string) {
           },
           example: { error: { code: "rate_limited", message: "Rate limit of 1000 requests per hour exceeded. Retry after 1200 seconds." } },
         },
-        SuppressionType: { type: "string", enum: [...SUPPRESSION_TYPE_NAMES] },
+        SuppressionType: {
+          type: "string",
+          enum: [...SUPPRESSION_TYPE_NAMES],
+          description: "Which lists suppress: LitigationOnly (the litigator list) or DNCAndLitigation (the litigator list, the federal DNC list, every loaded state list and Canada's National DNCL for Canadian numbers; default).",
+        },
         Job: {
           type: "object",
           properties: {
@@ -707,7 +717,7 @@ export function openApiDocumentAt(appBase: string) {
           properties: {
             input: { type: ["string", "integer"], description: "The entry as sent." },
             number: { type: ["string", "null"], description: "The normalized 10-digit number; null when invalid." },
-            valid: { type: "boolean" },
+            valid: { type: "boolean", description: "Whether the entry is a valid North American number (the scrub's Invalid file takes the others)." },
             reason: { type: ["string", "null"], description: "Why the entry is invalid (e.g. wrong_length), else null." },
             message: { type: ["string", "null"], description: "The reason in words." },
             kind: { type: ["string", "null"], description: "The number's kind (e.g. us, toll_free)." },
@@ -719,7 +729,7 @@ export function openApiDocumentAt(appBase: string) {
               items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } },
               description: "Your containers holding it.",
             },
-            suppressed: { type: "boolean" },
+            suppressed: { type: "boolean", description: "Whether a scrub would put the number in the Bad file: a list or container holds it and no exemption clears it." },
             suppressed_by: {
               type: ["string", "null"],
               description:
@@ -761,13 +771,24 @@ export function openApiDocumentAt(appBase: string) {
           properties: {
             data: { type: "array", items: { $ref: "#/components/schemas/LookupResult" } },
             suppression_type: { $ref: "#/components/schemas/SuppressionType" },
-            container_id: { type: ["integer", "null"] },
+            container_id: { type: ["integer", "null"], description: "The container that suppressed too (the request's, else the integration's), or null." },
             at: { type: "string", description: "The instant the calling answers are for (YYYY-MM-DDTHH:MM:SSZ)." },
             calling_rules_version: { type: "string", description: `CALLING_RULES_VERSION of the calling-hour rules applied; ${rulesPageNote(appBase)}.` },
-            lists: { type: "array", items: { type: "object", properties: { kind: { type: "string" }, version: { type: "integer" } } } },
+            lists: {
+              type: "array",
+              description: "The suppression lists read, each at the version the answers come from.",
+              items: {
+                type: "object",
+                properties: { kind: { type: "string", description: "The list's code (litigation, dnc, dnc-tx …), as in bad.csv's reason." }, version: { type: "integer", description: "Its version." } },
+              },
+            },
             containers: {
               type: "array",
-              items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, version: { type: "integer" } } },
+              description: "Your containers read, each at its version.",
+              items: {
+                type: "object",
+                properties: { id: { type: "integer", description: "The container's id." }, name: { type: "string", description: "Its name." }, version: { type: "integer", description: "Its version." } },
+              },
             },
             stale_lists: {
               type: "array",
@@ -776,10 +797,10 @@ export function openApiDocumentAt(appBase: string) {
               items: {
                 type: "object",
                 properties: {
-                  kind: { type: "string", enum: [...ADMIN_LIST_KINDS] },
-                  registry_date: { type: "string", format: "date" },
-                  age_days: { type: "integer" },
-                  rule_days: { type: "integer" },
+                  kind: { type: "string", enum: [...ADMIN_LIST_KINDS], description: "The list's code." },
+                  registry_date: { type: "string", format: "date", description: "The release's registry date (a calendar day)." },
+                  age_days: { type: "integer", description: "Its age in whole days now." },
+                  rule_days: { type: "integer", description: "The days its freshness rule allows." },
                 },
               },
             },
@@ -792,13 +813,13 @@ export function openApiDocumentAt(appBase: string) {
               items: {
                 type: "object",
                 properties: {
-                  id: { type: "integer" },
-                  states: { type: "array", items: { type: "string" } },
-                  area_codes: { type: ["array", "null"], items: { type: "integer" } },
-                  first_day: { type: "string", format: "date" },
-                  last_day: { type: "string", format: "date" },
-                  authority: { type: "string" },
-                  source_url: { type: "string" },
+                  id: { type: "integer", description: "The period's id (the certificate names it)." },
+                  states: { type: "array", items: { type: "string" }, description: "The states it covers (postal codes)." },
+                  area_codes: { type: ["array", "null"], items: { type: "integer" }, description: "The area codes it covers; null: the whole of its states." },
+                  first_day: { type: "string", format: "date", description: "Its first day, in the number's local days." },
+                  last_day: { type: "string", format: "date", description: "Its last day (included)." },
+                  authority: { type: "string", description: "Who declared it." },
+                  source_url: { type: "string", description: "Where the declaration is published." },
                 },
               },
             },
@@ -828,6 +849,13 @@ export function openApiDocumentAt(appBase: string) {
 }
 
 
+export interface ReferenceField {
+  /** The field's name; nested answer fields are named by their path ("data[].callableNow"). */
+  name: string;
+  type: string;
+  description: string;
+}
+
 export interface ReferenceEndpoint {
   method: string;
   path: string;
@@ -835,14 +863,69 @@ export interface ReferenceEndpoint {
   description?: string;
   tag: string;
   statuses: { code: string; description: string }[];
+  /** The JSON body's fields (the multipart form's when it has no JSON body). */
+  requestFields: ReferenceField[];
+  /** The success answer's fields, one level of arrays of objects unfolded. */
+  answerFields: ReferenceField[];
 }
 
-/** The endpoints in document order, for the reference page. */
+interface Schema {
+  $ref?: string;
+  type?: string | readonly string[];
+  enum?: readonly unknown[];
+  items?: Schema;
+  format?: string;
+  properties?: Record<string, Schema>;
+  description?: string;
+}
+
+type Content = Record<string, { schema?: Schema }>;
+
+interface Operation {
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  requestBody?: { content?: Content };
+  responses: Record<string, { description: string; content?: Content }>;
+}
+
+function resolve(schemas: Record<string, Schema>, schema: Schema | undefined): Schema | undefined {
+  if (!schema) return undefined;
+  if (typeof schema.$ref === "string") return schemas[schema.$ref.split("/").pop()!];
+  return schema;
+}
+
+function typeName(schema: Schema): string {
+  if (typeof schema.$ref === "string") return schema.$ref.split("/").pop()!;
+  if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(" | ");
+  const t = typeof schema.type === "string" ? schema.type : schema.type ? schema.type.join(" | ") : "object";
+  if (t === "array" && schema.items) return `array of ${typeName(schema.items)}`;
+  return schema.format ? `${t} (${schema.format})` : t;
+}
+
+function fieldsOf(schemas: Record<string, Schema>, schema: Schema | undefined, prefix = "", depth = 0): ReferenceField[] {
+  const object = resolve(schemas, schema);
+  if (!object?.properties) return [];
+  const out: ReferenceField[] = [];
+  for (const [name, raw] of Object.entries(object.properties as Record<string, Schema>)) {
+    const field = resolve(schemas, raw) ?? raw;
+    out.push({ name: prefix + name, type: typeName(raw), description: raw.description ?? field.description ?? "" });
+    const items = raw.type === "array" || (Array.isArray(raw.type) && raw.type.includes("array")) ? resolve(schemas, raw.items) : undefined;
+    if (depth === 0 && items?.properties) out.push(...fieldsOf(schemas, items, `${prefix}${name}[].`, depth + 1));
+  }
+  return out;
+}
+
+/** The endpoints in document order, for the reference page, with their request and answer fields. */
 export function referenceEndpoints(): ReferenceEndpoint[] {
   const out: ReferenceEndpoint[] = [];
   // the paths' texts carry no absolute link: any base will do
-  for (const [path, ops] of Object.entries(openApiDocumentAt("").paths)) {
-    for (const [method, op] of Object.entries(ops as Record<string, { summary: string; description?: string; tags: readonly string[]; responses: Record<string, { description: string }> }>)) {
+  const doc = openApiDocumentAt("") as unknown as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+  const schemas = doc.components.schemas;
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const body = op.requestBody?.content;
+      const success = Object.entries(op.responses).find(([code]) => code.startsWith("2"))?.[1];
       out.push({
         method: method.toUpperCase(),
         path: `/api/v1${path}`,
@@ -852,6 +935,8 @@ export function referenceEndpoints(): ReferenceEndpoint[] {
         statuses: Object.entries(op.responses)
           .map(([code, r]) => ({ code, description: r.description }))
           .sort((a, b) => a.code.localeCompare(b.code)),
+        requestFields: fieldsOf(schemas, (body?.["application/json"] ?? body?.["multipart/form-data"])?.schema),
+        answerFields: fieldsOf(schemas, success?.content?.["application/json"]?.schema),
       });
     }
   }

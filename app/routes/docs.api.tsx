@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { referenceEndpoints } from "~/api/openapi";
+import { referenceEndpoints, type ReferenceField } from "~/api/openapi";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "~/api/lookup-budget";
 
 export const meta: MetaFunction = () => [{ title: "API Reference · Data Purging Tool" }];
@@ -48,6 +48,44 @@ function verify(rawBody, headers, secret) {
   return fresh && given.length === expected.length &&
     crypto.timingSafeEqual(given, Buffer.from(expected));
 }`;
+
+/** A request's or an answer's fields: name, type and meaning, from the same document as openapi.json. */
+function Fields({ title, fields }: { title: string; fields: ReferenceField[] }) {
+  if (!fields.length) return null;
+  return (
+    <details className="mt-3 text-sm">
+      <summary className="cursor-pointer font-medium text-slate-800">
+        {title} ({fields.length})
+      </summary>
+      <div className="mt-2 overflow-x-auto">
+        <table className="min-w-full text-left">
+          <thead className="border-b border-slate-200 text-slate-500">
+            <tr>
+              <th scope="col" className="py-1.5 pr-3 font-medium">
+                Field
+              </th>
+              <th scope="col" className="py-1.5 pr-3 font-medium">
+                Type
+              </th>
+              <th scope="col" className="py-1.5 font-medium">
+                Meaning
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 align-top">
+            {fields.map((f) => (
+              <tr key={f.name}>
+                <td className="py-1.5 pr-3 font-mono text-xs break-all">{f.name}</td>
+                <td className="py-1.5 pr-3 font-mono text-xs text-slate-600">{f.type}</td>
+                <td className="py-1.5 text-slate-700">{f.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
 
 function Code({ children }: { children: string }) {
   return (
@@ -186,6 +224,8 @@ export default function ApiReference() {
                   <span className="text-sm text-slate-600">{e.summary}</span>
                 </h3>
                 {e.description && <p className="mt-2 text-sm text-slate-700">{e.description}</p>}
+                <Fields title="Request fields" fields={e.requestFields} />
+                <Fields title="Answer fields" fields={e.answerFields} />
                 <ul className="mt-3 space-y-1 text-sm">
                   {e.statuses.map((s) => (
                     <li key={s.code} className="flex gap-3">

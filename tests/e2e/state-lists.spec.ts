@@ -74,6 +74,8 @@ test("an admin loads the Texas DNC list from its card; a DNC purge turns its num
   await expect(page.getByTestId("count-good-value")).toHaveText("1");
   await expect(page.getByTestId("count-bad-value")).toHaveText("1");
   await expect(page.getByRole("table", { name: "Reasons" })).toContainText("On the Texas do-not-call list");
+  // one vocabulary (#44): the words and bad.csv's code side by side
+  await expect(page.getByRole("table", { name: "Reasons" }).getByRole("row").filter({ hasText: "On the Texas do-not-call list" })).toContainText("dnc-tx");
   const checked = page.getByRole("list", { name: "Lists checked" });
   await expect(checked).toContainText("Texas DNC List");
   await expect(checked).toContainText(/Texas DNC List\s*version \d+/);

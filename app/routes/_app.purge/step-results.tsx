@@ -5,7 +5,7 @@ import { ExemptionCounts } from "~/components/purge/exemption-counts";
 import { previousStep, wizardHref } from "~/intake/purge-wizard";
 import { formatDate, formatNumber, formatRate, reasonLabel } from "~/utils/format";
 import type { JobView } from "~/models/purge.server";
-import { isActiveStatus } from "scrub-service/domain";
+import { INVALID_REASONS, isActiveStatus } from "scrub-service/domain";
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar, StackedBar } from "~/components/ui/bar";
 import { DownloadButtons } from "~/components/purge/downloads";
@@ -14,6 +14,9 @@ import { ReminderForm } from "~/components/proof/reminder-form";
 import { PreviousRow } from "./wizard-nav";
 import type { WizardData } from "./wizard-data";
 import { ValidationAlert } from "./validation-alert";
+
+/** invalid.csv writes a sentence, bad.csv the code: the reasons table names the code only for bad rows. */
+const isInvalidReason = (reason: string): boolean => (INVALID_REASONS as readonly string[]).includes(reason);
 
 export function Processing({ job }: { job: JobView }) {
   return (
@@ -101,6 +104,7 @@ function Results({ job }: { job: JobView }) {
           <thead>
             <tr className="text-left text-xs tracking-wide text-slate-500 uppercase">
               <th className="py-1 pr-6">Reason</th>
+              <th className="py-1 pr-6">In bad.csv</th>
               <th className="py-1 text-right">Rows</th>
             </tr>
           </thead>
@@ -108,6 +112,8 @@ function Results({ job }: { job: JobView }) {
             {reasons.map(([k, v]) => (
               <tr key={k} className="border-t border-slate-100">
                 <td className="py-1 pr-6">{reasonLabel(k)}</td>
+                {/* one vocabulary (#44): the code bad.csv writes beside the words; invalid.csv writes a sentence instead */}
+                <td className="py-1 pr-6">{isInvalidReason(k) ? <span className="text-slate-400">invalid.csv</span> : <code className="text-xs">{k}</code>}</td>
                 <td className="py-1 text-right tabular-nums">{formatNumber(v)}</td>
               </tr>
             ))}

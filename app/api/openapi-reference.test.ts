@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { referenceEndpoints } from "./openapi";
+
+describe("the API reference page's fields (#44: the lookup described, not only in openapi.json)", () => {
+  const lookup = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/lookup")!;
+
+  it("lists the lookup's request fields with their meaning", () => {
+    const request = new Map(lookup.requestFields.map((f) => [f.name, f]));
+    for (const name of ["numbers", "suppression_type", "container_id", "at", "exemptions"]) expect(request.has(name), name).toBe(true);
+    expect(request.get("at")!.type).toBe("string (date-time)");
+    expect(request.get("at")!.description).toContain("callableNow");
+    expect(request.get("exemptions")!.description).toContain("exempt");
+    expect(request.get("suppression_type")!.type).toBe("SuppressionType");
+  });
+
+  it("lists every answer field, the per-number ones by their path", () => {
+    const answer = new Map(lookup.answerFields.map((f) => [f.name, f]));
+    for (const name of ["data", "at", "calling_rules_version", "stale_lists", "data[].timeZones", "data[].callableNow", "data[].nextCallAt", "data[].exempt", "data[].callingNote", "data[].suppressed_by"]) {
+      expect(answer.has(name), name).toBe(true);
+    }
+    expect(answer.get("data[].callingNote")!.description).toContain("calling_note");
+    expect(answer.get("data")!.type).toBe("array of LookupResult");
+    for (const f of lookup.answerFields.filter((f) => f.name.startsWith("data[]."))) expect(f.description, f.name).not.toBe("");
+  });
+
+  it("gives the scrub submission its fields too", () => {
+    const scrub = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/scrubs")!;
+    expect(scrub.requestFields.length).toBeGreaterThan(3);
+    expect(scrub.answerFields.length).toBeGreaterThan(0);
+  });
+});
