@@ -58,10 +58,29 @@ export async function createExemptionList(db: Db, input: { userId: string; name:
   return listInfo(row as ListRow);
 }
 
-/** Deletes the user's list and its records (a new list whose first load was refused); false when it is not theirs. */
+/**
+ * Deletes the user's list and its records; false when it is not theirs. Refused (ExemptionInputError) while a queued
+ * or running scrub uses it; finished scrubs keep their record of it in their certificates (the job's reference is
+ * cleared by the foreign key, the certificate is signed text).
+ */
 export async function deleteExemptionList(db: Db, input: { id: number; userId: string }): Promise<boolean> {
-  const r = await db.deleteFrom("exemption_lists").where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const list = await trx.selectFrom("exemption_lists").select("id").where("id", "=", input.id).where("user_id", "=", input.userId).forUpdate().executeTakeFirst();
+    if (!list) return false;
+    const busy = await trx
+      .selectFrom("scrub_jobs")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("exemption_list_id", "=", input.id)
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirstOrThrow();
+    if (Number(busy.n) > 0) {
+      throw new ExemptionInputError([
+        `A purge that uses this exemption list is queued or running (${busy.n}); delete the list when it has finished. Nothing was deleted.`,
+      ]);
+    }
+    const r = await trx.deleteFrom("exemption_lists").where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  });
 }
 
 /** The user's list with this id, or undefined (another user's id reads as none). */
@@ -116,7 +135,7 @@ export interface ExemptionLimit {
  */
 export async function loadExemptions(
   db: Db,
-  input: { listId: number; userId: string; mode: "add" | "replace"; rows: ExemptionIndex; limit?: ExemptionLimit | null },
+  input: { listId: number; userId: string; mode: LoadMode; rows: ExemptionIndex; remove?: readonly number[]; limit?: ExemptionLimit | null },
 ): Promise<ExemptionLoadResult> {
   const limit = input.limit ?? null;
   if (limit && input.mode === "replace") await checkLimit(db, input.userId, input.listId, input.rows.numbers.length, limit);
@@ -134,9 +153,15 @@ export async function loadExemptions(
  */
 const writeTurns = new Turns(() => 1);
 
+/**
+ * add: merge (a number on both keeps the later date; another basis is refused); replace: the rows become the list;
+ * edit: each row replaces the number's record whatever it was, and the numbers in `remove` leave the list (#44).
+ */
+export type LoadMode = "add" | "replace" | "edit";
+
 async function loadClaimed(
   db: Db,
-  input: { listId: number; userId: string; mode: "add" | "replace"; rows: ExemptionIndex },
+  input: { listId: number; userId: string; mode: LoadMode; rows: ExemptionIndex; remove?: readonly number[] },
   limit: ExemptionLimit | null,
 ): Promise<ExemptionLoadResult> {
   const claimed = await claimList(db, input.listId, input.userId);
@@ -145,8 +170,9 @@ async function loadClaimed(
   try {
     await deleteRecords(db, input.listId, sql`generation <> ${claimed.generation}`);
     const staged = new StagedGeneration(db, input.listId, gen);
-    const current = input.mode === "add" ? currentPages(db, input.listId, claimed.generation) : null;
-    const written = await writeMerged(staged, input.rows, current);
+    const current = input.mode === "replace" ? null : currentPages(db, input.listId, claimed.generation);
+    const written =
+      input.mode === "edit" ? await writeEdited(staged, input.rows, new Set(input.remove ?? []), current!) : await writeMerged(staged, input.rows, current);
     const { size, sha256 } = await staged.finish();
     const row = await db.transaction().execute(async (trx) => {
       if (limit) await checkLimit(trx, input.userId, input.listId, size, limit, true);
@@ -338,6 +364,35 @@ async function writeMerged(staged: StagedGeneration, rows: ExemptionIndex, curre
   return written;
 }
 
+/**
+ * Writes the current rows into the staged generation with an edit applied: a row of `rows` (sorted, one per
+ * number) takes the number's place whatever its record was, a number in `remove` is left out. Answers the rows
+ * set plus the rows removed.
+ */
+async function writeEdited(staged: StagedGeneration, rows: ExemptionIndex, remove: ReadonlySet<number>, current: AsyncGenerator<Page>): Promise<number> {
+  const n = rows.numbers.length;
+  let i = 0;
+  let removed = 0;
+  for await (const page of current) {
+    for (let j = 0; j < page.numbers.length; j++) {
+      const old = page.numbers[j];
+      while (i < n && rows.numbers[i] < old) await staged.add(rows.numbers[i], rows.basis[i], rows.day[i++]);
+      if (remove.has(old)) {
+        if (i < n && rows.numbers[i] === old) i++;
+        removed++;
+        continue;
+      }
+      if (i < n && rows.numbers[i] === old) {
+        await staged.add(old, rows.basis[i], rows.day[i++]);
+        continue;
+      }
+      await staged.add(old, page.basis[j], page.days[j]);
+    }
+  }
+  while (i < n) await staged.add(rows.numbers[i], rows.basis[i], rows.day[i++]);
+  return n + removed;
+}
+
 /** Deletes a list's records matching `where`, a paced number per statement. */
 async function deleteRecords(db: Db, listId: number, where: RawBuilder<unknown>): Promise<void> {
   const pace = new StatementPace();
@@ -420,3 +475,61 @@ export async function exemptionRecordsHeld(db: Db, userId: string): Promise<numb
   const row = await db.selectFrom("exemption_lists").select(sql<string>`coalesce(sum(size), 0)::text`.as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** One exemption record as a screen shows it. */
+export interface ExemptionRecordView {
+  number: number;
+  basis: (typeof EXEMPTION_BASES)[number];
+  /** YYYY-MM-DD */
+  date: string;
+}
+
+/**
+ * A page of the user's list at its current version, in phone order, optionally only the numbers starting with
+ * `prefix` (digits); `after`: the last number of the previous page. Undefined when the list is not the user's.
+ */
+export async function browseExemptionRecords(
+  db: Db,
+  input: { id: number; userId: string; prefix?: string; after?: number; limit: number },
+): Promise<{ list: ExemptionListInfo; records: ExemptionRecordView[]; more: boolean } | undefined> {
+  return atCurrentVersion(db, input, async (trx, row) => {
+    let q = trx
+      .selectFrom("exemption_records")
+      .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
+      .where("list_id", "=", input.id)
+      .where("generation", "=", row.generation);
+    const prefix = input.prefix && /^\d{1,10}$/.test(input.prefix) ? input.prefix : "";
+    if (prefix) {
+      // numbers are 10 digits: a prefix is a range
+      const low = BigInt(prefix.padEnd(10, "0"));
+      const high = BigInt(prefix.padEnd(10, "9"));
+      q = q.where("number", ">=", low).where("number", "<=", high);
+    }
+    if (input.after !== undefined) q = q.where("number", ">", BigInt(input.after));
+    const rows = await q.orderBy("number").limit(input.limit + 1).execute();
+    return {
+      list: listInfo(row),
+      records: rows.slice(0, input.limit).map((r) => ({ number: Number(r.number), basis: EXEMPTION_BASES[basisIndex(r.basis)], date: isoDateOfDay(Number(r.day)) })),
+      more: rows.length > input.limit,
+    };
+  });
+}
+
+/** A list's records by basis at its current version, and how many of each have ended under the given windows at `atMs`. */
+export async function exemptionCounts(
+  db: Db,
+  input: { id: number; userId: string; purchaseMonths: number; inquiryMonths: number; atMs: number },
+): Promise<{ basis: (typeof EXEMPTION_BASES)[number]; records: number; ended: number }[] | undefined> {
+  const today = isoDateOfDay(Math.floor(input.atMs / DAY));
+  return atCurrentVersion(db, input, async (trx, row) => {
+    const rows = await sql<{ basis: string; records: string; ended: string }>`
+      select basis, count(*)::text as records, count(*) filter (where
+        (basis = 'purchase' and on_date + make_interval(months => ${input.purchaseMonths}) <= ${today}::date) or
+        (basis = 'inquiry' and on_date + make_interval(months => ${input.inquiryMonths}) <= ${today}::date))::text as ended
+      from exemption_records where list_id = ${input.id} and generation = ${row.generation} group by basis`.execute(trx);
+    const by = new Map(rows.rows.map((r) => [r.basis, r]));
+    return EXEMPTION_BASES.map((basis) => ({ basis, records: Number(by.get(basis)?.records ?? 0), ended: Number(by.get(basis)?.ended ?? 0) }));
+  });
+}
+
+const DAY = 86_400_000;
