@@ -90,6 +90,7 @@ const UPLOAD_ROUTES = [
   /^\/purge$/,
   /^\/purge\/upload$/,
   /^\/containers$/,
+  /^\/exemption-lists$/,
   /^\/dnc$/,
   /^\/resources\/list-uploads$/,
   /^\/api\/v1\/scrubs$/,

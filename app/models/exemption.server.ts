@@ -3,6 +3,8 @@
  * shared with the CLI and the job runner); this is the app's door to them, scoped by user in every query.
  */
 export {
+  browseExemptionRecords,
+  exemptionCounts,
   createExemptionList,
   deleteExemptionList,
   ExemptionInputError,
@@ -14,6 +16,7 @@ export {
   readExemptionRows,
   type ExemptionListInfo,
   type ExemptionLoadResult,
+  type ExemptionRecordView,
 } from "scrub-service";
 
 /** An exemption list id from a URL or a form, or null. */

@@ -23,3 +23,4 @@ export {
   type EmergencyPeriodField,
   type EmergencyPeriodInput,
 } from "./worker/calling/emergency";
+export { EXEMPTION_BASES, dayOfIsoDate, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "./worker/exemptions/windows";

@@ -3,7 +3,7 @@ import { signInAsAdmin } from "./helpers";
 import { horizontalOverflow } from "./screens";
 
 /*
- * Exemption lists (issue #30, decision 161), JavaScript on and off, at 390 px: create a list on the containers page
+ * Exemption lists (issue #30, decision 161), JavaScript on and off, at 390 px: create a list on its own page (#44)
  * (a bad line is named and nothing is created), choose it in the wizard's container step, and the results count the
  * numbers each basis let through; good.csv says why each may be called and until when.
  */
@@ -26,8 +26,11 @@ test("an exemption list lets a DNC number through while its purchase is recent; 
   await dnc.getByRole("button", { name: "Add Numbers" }).click();
   await expect(page).toHaveURL(/\/dnc$/);
 
-  await page.goto("/containers");
-  await expect(page.getByRole("heading", { name: "Exemption Lists" })).toBeVisible();
+  // their own place in the navigation (#44)
+  await page.goto("/dashboard");
+  await page.getByRole("navigation").getByRole("link", { name: "Exemption Lists" }).first().click();
+  await expect(page).toHaveURL(/\/exemption-lists$/);
+  await expect(page.getByRole("heading", { name: "Exemption Lists", level: 1 })).toBeVisible();
   await page.getByRole("link", { name: "Create Exemption List" }).click();
   const dialog = page.getByRole("dialog", { name: "Create Exemption List" });
   const name = `CRM ${Date.now().toString(36)}`;
@@ -38,7 +41,7 @@ test("an exemption list lets a DNC number through while its purchase is recent; 
   expect(await horizontalOverflow(page)).toBe(0);
   await dialog.getByLabel("Exemption rows").fill(`${bought},purchase,${isoDaysAgo(30)}\n${asked},inquiry,2020-01-01`);
   await dialog.getByRole("button", { name: "Create Exemption List" }).click();
-  await expect(page).toHaveURL(/\/containers$/);
+  await expect(page).toHaveURL(/\/exemption-lists$/);
   await expect(page.getByText("Exemption List Created")).toBeVisible();
   const card = page.getByTestId("exemption-card").filter({ has: page.getByRole("heading", { name }) });
   await expect(card.getByTestId("exemption-size")).toHaveText("2");
@@ -88,3 +91,65 @@ function untilOf(iso: string): string {
   const last = new Date(Date.UTC(y, m - 1 + 18 + 1, 0)).getUTCDate();
   return new Date(Date.UTC(y, m - 1 + 18, Math.min(d, last))).toISOString().slice(0, 10);
 }
+
+test("an exemption list's rows: counts by basis, search, a row's basis and date changed, a row removed, the list deleted", async ({ page }) => {
+  const line = () => String(2000 + Math.floor(Math.random() * 1000));
+  const a = `415555${line()}`;
+  const b = `416555${line()}`;
+  await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/exemption-lists?dialog=create-exemptions");
+  const dialog = page.getByRole("dialog", { name: "Create Exemption List" });
+  const name = `Rows ${Date.now().toString(36)}`;
+  await dialog.getByLabel("Exemption list name").fill(name);
+  await dialog.getByLabel("Exemption rows").fill(`${a},purchase,${isoDaysAgo(30)}\n${b},inquiry,2020-01-01`);
+  await dialog.getByRole("button", { name: "Create Exemption List" }).click();
+  await expect(page).toHaveURL(/\/exemption-lists$/);
+  await page.getByRole("link", { name }).click();
+  await expect(page).toHaveURL(/\/exemption-lists\/\d+$/);
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  await expect(page.getByTestId("exemption-total")).toHaveText("2");
+  await expect(page.getByTestId("count-inquiry")).toContainText("1 ended under the federal list's 3 months");
+  const rows = page.getByRole("table", { name: "Exemption rows" });
+  await expect(rows.getByRole("row").filter({ hasText: b })).toContainText(/Ended \d{4}-\d{2}-\d{2}/);
+  await expect(rows.getByRole("row").filter({ hasText: a })).toContainText(untilOf(isoDaysAgo(30)));
+  expect(await horizontalOverflow(page)).toBe(0);
+
+  // search by the first digits
+  await page.getByLabel("Find a number").fill(b.slice(0, 6));
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(rows.getByRole("row")).toHaveCount(2); // header + one
+  await expect(rows).toContainText(b);
+
+  // change the inquiry to consent: it no longer ends
+  await page.getByRole("link", { name: `Edit ${b}` }).click();
+  const edit = page.getByRole("form", { name: `Edit ${b}` });
+  await edit.getByLabel("Basis").selectOption("consent");
+  await edit.getByLabel("Date").fill("2024-02-29");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Row Saved")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`q=${b.slice(0, 6)}`));
+  await expect(rows.getByRole("row").filter({ hasText: b })).toContainText("consent");
+  await expect(rows.getByRole("row").filter({ hasText: b })).toContainText("No end");
+  // a date in the future is refused with the loader's words
+  await page.getByRole("link", { name: `Edit ${b}` }).click();
+  await page.getByRole("form", { name: `Edit ${b}` }).getByLabel("Date").evaluate((el) => el.removeAttribute("max"));
+  await page.getByRole("form", { name: `Edit ${b}` }).getByLabel("Date").fill("2099-01-01");
+  await page.getByRole("form", { name: `Edit ${b}` }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toContainText("2099-01-01");
+
+  // remove a row
+  await page.goto(page.url().replace(/\?.*$/, ""));
+  await page.getByRole("button", { name: `Remove ${a}` }).click();
+  await expect(page.getByText("Row Removed")).toBeVisible();
+  await expect(page.getByTestId("exemption-total")).toHaveText("1");
+  await expect(rows).not.toContainText(a);
+
+  // delete the list
+  await page.getByRole("link", { name: "Delete List" }).click();
+  await page.getByRole("dialog", { name: "Delete Exemption List" }).getByRole("button", { name: "Delete List" }).click();
+  await expect(page).toHaveURL(/\/exemption-lists$/);
+  await expect(page.getByText("Exemption List Deleted")).toBeVisible();
+  await expect(page.getByRole("link", { name })).toHaveCount(0);
+});
+

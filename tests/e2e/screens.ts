@@ -30,6 +30,7 @@ export const PUBLIC_SCREENS: Screen[] = [
 export const CUSTOMER_SCREENS: Screen[] = [
   { name: "dashboard", path: "/dashboard", expectText: "Usage Limits" },
   { name: "containers", path: "/containers", expectText: "Storage Containers" },
+  { name: "exemption-lists", path: "/exemption-lists", expectText: "Exemption Lists" },
   { name: "purge", path: "/purge", expectText: "Purge Your Data" },
   { name: "history", path: "/history", expectText: "Recent Operations" },
   { name: "integrations", path: "/integrations", expectText: "API Integrations" },
@@ -53,6 +54,8 @@ export function adminScreens(seed: Seeded): Screen[] {
     { name: "dashboard", path: "/dashboard", expectText: "Recent Activity" },
     { name: "containers", path: "/containers", expectText: "Storage Containers" },
     { name: "containers-create", path: "/containers?dialog=create-container", expectText: "Create Container" },
+    { name: "exemption-lists", path: "/exemption-lists", expectText: "Exemption Lists" },
+    { name: "exemption-lists-create", path: "/exemption-lists?dialog=create-exemptions", expectText: "Create Exemption List" },
     { name: "dnc", path: "/dnc", expectText: "DNC Management" },
     { name: "dnc-add-registry-date", path: "/dnc?dialog=add&type=1", expectText: "Registry date" },
     { name: "dnc-emergency", path: "/dnc/emergency", expectText: "Emergency no-call periods" },

@@ -6,6 +6,8 @@ const dnc = () => import("~/routes/_app.dnc._index/route");
 const dncLoad = () => import("~/routes/_app.dnc.loads.$loadId");
 const emergency = () => import("~/routes/_app.dnc.emergency");
 const listUploads = () => import("~/routes/resources.list-uploads");
+const exemptionLists = () => import("~/routes/_app.exemption-lists._index/route");
+const exemptionList = () => import("~/routes/_app.exemption-lists.$id/route");
 const someUuid = "00000000-0000-4000-8000-000000000000";
 const exactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...signedIn(o), anonymous: "login" });
 const adminExactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...adminOnly, Admin: o, SuperAdmin: o });
@@ -66,37 +68,65 @@ export const entries: MatrixEntry[] = [
     form: { intent: "add-numbers", id: "999999", method: "manual", numbers: "2015552123" },
     expect: exactly(404),
   },
-  { name: "GET /containers?dialog=create-exemptions", route: containers, kind: "loader", path: "/containers?dialog=create-exemptions", expect: exactly(200) },
+  // exemption lists, their own page since #44
+  { name: "GET /exemption-lists", route: exemptionLists, kind: "loader", path: "/exemption-lists", expect: exactly(200) },
+  { name: "GET /exemption-lists?dialog=create-exemptions", route: exemptionLists, kind: "loader", path: "/exemption-lists?dialog=create-exemptions", expect: exactly(200) },
   {
-    name: "GET /containers?dialog=load-exemptions (unknown id)",
-    route: containers,
+    name: "GET /exemption-lists?dialog=load-exemptions (unknown id)",
+    route: exemptionLists,
     kind: "loader",
-    path: "/containers?dialog=load-exemptions&id=999999",
+    path: "/exemption-lists?dialog=load-exemptions&id=999999",
     expect: exactly(404),
   },
   {
-    name: "POST /containers intent=create-exemptions",
-    route: containers,
+    name: "POST /exemption-lists intent=create-exemptions",
+    route: exemptionLists,
     kind: "action",
-    path: "/containers",
+    path: "/exemption-lists",
     form: { intent: "create-exemptions", name: "Matrix exemptions", method: "manual", rows: "2015552123,consent,2024-01-01" },
     // the NormalUser has no plan: its exemption records' limit is none (decision 176)
     expect: { ...exactly(302), NormalUser: 400 },
   },
   {
-    name: "POST /containers intent=create-exemptions (a bad line)",
-    route: containers,
+    name: "POST /exemption-lists intent=create-exemptions (a bad line)",
+    route: exemptionLists,
     kind: "action",
-    path: "/containers",
+    path: "/exemption-lists",
     form: { intent: "create-exemptions", name: "Matrix exemptions", method: "manual", rows: "2015552123,gift,2024-01-01" },
     expect: exactly(400),
   },
   {
-    name: "POST /containers intent=load-exemptions (unknown id)",
-    route: containers,
+    name: "POST /exemption-lists intent=load-exemptions (unknown id)",
+    route: exemptionLists,
     kind: "action",
-    path: "/containers",
+    path: "/exemption-lists",
     form: { intent: "load-exemptions", id: "999999", mode: "add", method: "manual", rows: "2015552123,consent,2024-01-01" },
+    expect: exactly(404),
+  },
+  {
+    name: "GET /exemption-lists/:id (unknown)",
+    route: exemptionList,
+    kind: "loader",
+    path: "/exemption-lists/999999",
+    params: { id: "999999" },
+    expect: exactly(404),
+  },
+  {
+    name: "POST /exemption-lists/:id intent=remove (unknown)",
+    route: exemptionList,
+    kind: "action",
+    path: "/exemption-lists/999999",
+    params: { id: "999999" },
+    form: { intent: "remove", number: "2015552123" },
+    expect: exactly(404),
+  },
+  {
+    name: "POST /exemption-lists/:id intent=delete (unknown)",
+    route: exemptionList,
+    kind: "action",
+    path: "/exemption-lists/999999",
+    params: { id: "999999" },
+    form: { intent: "delete" },
     expect: exactly(404),
   },
   {

@@ -18,7 +18,6 @@ import { splitManualNumbers } from "~/intake/typed-numbers";
 import { getScrubService } from "~/utils/scrub.server";
 import { CONTAINER_TEXT, describeLoad } from "~/components/lists/list-text";
 import { addNumbersSchema, categorySchema, createContainerSchema, editContainerSchema } from "~/components/lists/list-forms";
-import { createExemptionsAction, loadExemptionsAction } from "./exemption-actions.server";
 
 /*
  * The containers page's intents: parse the dialog's form, run one use case (a category; a container with its
@@ -43,8 +42,6 @@ export const CONTAINER_INTENTS: Record<string, ContainerIntent> = {
   "create-container": createContainerAction,
   "edit-container": async (ctx) => ({ response: await editContainerAction(ctx) }),
   "add-numbers": addNumbersAction,
-  "create-exemptions": createExemptionsAction,
-  "load-exemptions": loadExemptionsAction,
 };
 
 async function createCategoryAction({ request, user, form }: ContainerActionContext) {

@@ -19,15 +19,13 @@ import { listVersions, type ListVersion } from "~/models/list-version.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { usePolling } from "~/components/lists/list-ui";
-import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
 import { CONTAINER_INTENTS, SUBSCRIBE_RETURN, type ContainerActionContext, type ContainerIntentResponse } from "./actions.server";
 import { AddNumbersDialog, ContainerCard, CreateCategoryDialog, CreateContainerDialog, EditContainerDialog } from "./dialogs";
-import { CreateExemptionsDialog, ExemptionListsSection, LoadExemptionsDialog, type ExemptionListView, type ExemptionUsage } from "./exemption-lists";
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
 
-const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers", "create-exemptions", "load-exemptions"] as const;
+const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers"] as const;
 type DialogName = (typeof DIALOGS)[number];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -58,16 +56,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     console.error(e);
     errors.push(CONTAINER_TEXT.categoriesFailed);
   }
-  let exemptionLists: ExemptionListView[] = [];
-  let exemptionUsage: ExemptionUsage | null = null;
-  try {
-    exemptionLists = await listExemptionLists(db, user.id);
-    const held = (await getPlanState(db, user.id)).exemption;
-    exemptionUsage = { held: held.used, limit: held.limit };
-  } catch (e) {
-    console.error(e);
-    errors.push("Failed to load exemption lists from server.");
-  }
 
   let target: ContainerItem | null = null;
   if (dialog === "edit-container" || dialog === "add-numbers") {
@@ -75,18 +63,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     target = (id && (await getContainer(db, { id, userId: user.id }))) || null;
     if (!target) throw data("Container not found", { status: 404 });
   }
-  let exemptionTarget: ExemptionListView | null = null;
-  if (dialog === "load-exemptions") {
-    const id = parseExemptionListId(url.searchParams.get("id"));
-    exemptionTarget = (id && (await getExemptionList(db, { id, userId: user.id }))) || null;
-    if (!exemptionTarget) throw data("Exemption list not found", { status: 404 });
-  }
 
   // No plan: the subscription dialog opens instead of the create/add dialogs (and on arrival); after
   // subscribing, the confirm flow returns to the create-container dialog.
   const gate = await getPlanGate(db, user.id, SUBSCRIBE_RETURN);
   const showGate =
-    gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers" || dialog === "create-exemptions" || dialog === "load-exemptions");
+    gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers");
   if (showGate) dialog = null;
 
   const now = Date.now();
@@ -100,9 +82,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     errors,
     dialog,
     target,
-    exemptionLists,
-    exemptionUsage,
-    exemptionTarget,
     gate: showGate ? gate : null,
     preselectCategory: url.searchParams.get("categoryId"),
     maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES),
@@ -130,9 +109,6 @@ export default function ContainersPage() {
     errors,
     dialog,
     target,
-    exemptionLists,
-    exemptionUsage,
-    exemptionTarget,
     gate,
     preselectCategory,
     maxUploadText,
@@ -186,7 +162,13 @@ export default function ContainersPage() {
           ))}
         </ul>
       )}
-      <ExemptionListsSection lists={exemptionLists} usage={exemptionUsage} />
+      <p className="mt-8 text-sm text-slate-600">
+        Customers you may call although they are on a do-not-call registry are kept in{" "}
+        <Link to="/exemption-lists" className="text-blue-700 underline hover:text-blue-900">
+          Exemption Lists
+        </Link>
+        .
+      </p>
 
       {gate && <NoPlanGate gate={gate} closeTo="/containers?dialog=none" />}
       {dialog === "create-category" && <CreateCategoryDialog />}
@@ -195,10 +177,6 @@ export default function ContainersPage() {
       )}
       {dialog === "edit-container" && target && <EditContainerDialog key={target.id} container={target} categories={categories} />}
       {dialog === "add-numbers" && target && <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
-      {dialog === "create-exemptions" && <CreateExemptionsDialog maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
-      {dialog === "load-exemptions" && exemptionTarget && (
-        <LoadExemptionsDialog key={exemptionTarget.id} list={exemptionTarget} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
-      )}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { HasFile } from "~/components/lists/list-forms";
 import { uploadMethod } from "~/components/lists/list-forms";
 
 /*
- * The exemption-list forms of /containers (decision 161), one zod schema each, shared by the action and the
+ * The exemption-list forms of /exemption-lists (decision 161), one zod schema each, shared by the action and the
  * dialogs. The rows themselves (phone,basis,date) are checked by the engine's parser on the server, which names
  * every bad line; these schemas check only that something was given.
  */

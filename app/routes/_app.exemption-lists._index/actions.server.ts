@@ -13,12 +13,12 @@ import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms"
 import { formatNumber } from "~/utils/format";
 
 /*
- * The containers page's exemption-list intents (decision 161): create a list with its first rows, load rows into
+ * The exemption lists page's intents (decision 161): create a list with its first rows, load rows into
  * one (add or replace). Every row is checked first; any bad row refuses the whole load and each bad line is named
  * in the dialog. Nothing is queued: the rows are written in one transaction before the answer.
  */
 
-interface Ctx {
+export interface ExemptionActionContext {
   request: Request;
   user: SessionUser;
   form: UploadForm;
@@ -36,7 +36,7 @@ function loaded(size: number, version: number): string {
   return `${formatNumber(size)} ${size === 1 ? "number" : "numbers"} (version ${version}).`;
 }
 
-export async function createExemptionsAction({ request, user, form, upload }: Ctx): Promise<ListIntentOutcome<Response | Reply>> {
+export async function createExemptionsAction({ request, user, form, upload }: ExemptionActionContext): Promise<ListIntentOutcome<Response | Reply>> {
   const submission = parseWithZod(form.fields, { schema: createExemptionsSchema(() => upload !== null) });
   if (submission.status !== "success") return { response: reply("create-exemptions", submission.reply(), 400) };
   const v = submission.value;
@@ -47,7 +47,7 @@ export async function createExemptionsAction({ request, user, form, upload }: Ct
     const r = await createExemptionListWithRows(db, { userId: user.id, name: v.name, description: v.description, rows, origin: "web" });
     const list = r.list;
     return {
-      response: redirect("/containers", {
+      response: redirect("/exemption-lists", {
         headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Exemption List Created", description: `${list.name}: ${loaded(r.list.size, r.list.version)}` }) },
       }),
     };
@@ -58,7 +58,7 @@ export async function createExemptionsAction({ request, user, form, upload }: Ct
   }
 }
 
-export async function loadExemptionsAction({ request, user, form, upload }: Ctx): Promise<ListIntentOutcome<Response | Reply>> {
+export async function loadExemptionsAction({ request, user, form, upload }: ExemptionActionContext): Promise<ListIntentOutcome<Response | Reply>> {
   const submission = parseWithZod(form.fields, { schema: loadExemptionsSchema(() => upload !== null) });
   if (submission.status !== "success") return { response: reply("load-exemptions", submission.reply(), 400) };
   const v = submission.value;
@@ -70,7 +70,7 @@ export async function loadExemptionsAction({ request, user, form, upload }: Ctx)
     const rows = await readExemptionSource(sourceOf(v.method, v.rows, upload));
     const r = await submitExemptionLoad(db, { userId: user.id, listId: list.id, listName: list.name, mode: v.mode, rows, origin: "web" });
     return {
-      response: redirect("/containers", {
+      response: redirect("/exemption-lists", {
         headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Exemptions Loaded", description: `${list.name}: ${loaded(r.list.size, r.list.version)}` }) },
       }),
     };

@@ -10,7 +10,7 @@ import { browserHasFile } from "~/components/lists/list-forms";
 import { createExemptionsSchema, loadExemptionsSchema } from "./exemption-forms";
 
 /*
- * The containers page's Exemption Lists section (decision 161): a customer's established business relationships
+ * The Exemption Lists page's cards (decision 161; their own page since #44): a customer's established business relationships
  * and written consents, one card per list, and the dialogs that create a list and load rows into it (typed or a
  * CSV), all plain forms behind `?dialog=` so they work with JavaScript off.
  */
@@ -36,12 +36,9 @@ const ROWS_HINT = "One row per number: phone,basis,date. Basis purchase, inquiry
 
 export function ExemptionListsSection({ lists, usage }: { lists: ExemptionListView[]; usage: ExemptionUsage | null }) {
   return (
-    <section className="mt-10" aria-labelledby="exemption-lists-title" data-testid="exemption-lists">
+    <section aria-label="Exemption lists" data-testid="exemption-lists">
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
-          <h2 id="exemption-lists-title" className="text-lg font-semibold text-slate-900">
-            Exemption Lists
-          </h2>
           <p className="text-sm text-slate-600">
             Customers you may call although they are on a do-not-call registry: a purchase in the last 18 months, an inquiry in the last 3
             (fewer where a state's list says so), or written consent. Choose a list in the purge wizard's container step. Litigation and your
@@ -55,7 +52,7 @@ export function ExemptionListsSection({ lists, usage }: { lists: ExemptionListVi
             </p>
           )}
         </div>
-        <Link to="/containers?dialog=create-exemptions" preventScrollReset className={secondaryButtonClass}>
+        <Link to="/exemption-lists?dialog=create-exemptions" preventScrollReset className={secondaryButtonClass}>
           Create Exemption List
         </Link>
       </div>
@@ -66,8 +63,19 @@ export function ExemptionListsSection({ lists, usage }: { lists: ExemptionListVi
           {lists.map((l) => (
             <li key={l.id} className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="exemption-card">
               <div className="flex items-start justify-between gap-2">
-                <h3 className="min-w-0 truncate text-base font-semibold text-slate-900">{l.name}</h3>
-                <CardMenu label={`Actions for ${l.name}`} items={[{ label: "Load Rows", to: `/containers?dialog=load-exemptions&id=${l.id}` }]} />
+                <h3 className="min-w-0 truncate text-base font-semibold text-slate-900">
+                  <Link to={`/exemption-lists/${l.id}`} className="hover:text-blue-700 hover:underline">
+                    {l.name}
+                  </Link>
+                </h3>
+                <CardMenu
+                  label={`Actions for ${l.name}`}
+                  items={[
+                    { label: "View Rows", to: `/exemption-lists/${l.id}` },
+                    { label: "Load Rows", to: `/exemption-lists?dialog=load-exemptions&id=${l.id}` },
+                    { label: "Delete List", to: `/exemption-lists/${l.id}?dialog=delete` },
+                  ]}
+                />
               </div>
               <p className="mt-2 line-clamp-2 text-sm text-slate-600">{l.description || "No description"}</p>
               <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
@@ -151,7 +159,7 @@ export function CreateExemptionsDialog({ maxUploadText, maxUploadBytes }: { maxU
     <ListUploadDialog
       title="Create Exemption List"
       description="Numbers with a business relationship or written consent: good in purges while their exemption lasts."
-      closeHref="/containers"
+      closeHref="/exemption-lists"
       testId="create-exemptions-dialog"
       form={form}
       hidden={{ intent: "create-exemptions" }}
@@ -179,7 +187,7 @@ export function LoadExemptionsDialog({ list, maxUploadText, maxUploadBytes }: { 
     <ListUploadDialog
       title="Load Exemption Rows"
       description={`Rows for ${list.name}.`}
-      closeHref="/containers"
+      closeHref="/exemption-lists"
       testId="load-exemptions-dialog"
       form={form}
       hidden={{ intent: "load-exemptions", id: list.id }}
