@@ -106,7 +106,7 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       input_bytes: inputBytes,
       usage_reserved: input.usageReserved ?? 0,
       calling_window: input.callingWindow === true,
-      calling_at: instantApplies({ calling: input.callingWindow === true, exemptions: input.exemptionListId != null }) && input.callingAt ? input.callingAt : null,
+      evaluated_at: instantApplies({ calling: input.callingWindow === true, exemptions: input.exemptionListId != null }) && input.callingAt ? input.callingAt : null,
       exemption_list_id: input.exemptionListId ?? null,
     })
     .returning("id")

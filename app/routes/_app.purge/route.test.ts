@@ -222,8 +222,8 @@ describe("/purge CSV flow", () => {
     const at = iso(Date.now() + DAY);
     const started = await start(at);
     const jobId = location(started).searchParams.get("job")!;
-    const row = await db.selectFrom("scrub_jobs").select("calling_at").where("id", "=", jobId).executeTakeFirstOrThrow();
-    expect(row.calling_at?.toISOString().replace(".000Z", "Z")).toBe(at);
+    const row = await db.selectFrom("scrub_jobs").select("evaluated_at").where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(row.evaluated_at?.toISOString().replace(".000Z", "Z")).toBe(at);
     expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
   });
 
