@@ -86,7 +86,7 @@ for (const kind of storeKinds) {
         suppressionType: "DNCAndLitigation",
         containerId,
         exemptionListId: listId,
-        callingAt: new Date(at),
+        evaluatedAt: new Date(at),
       });
       await svc.enqueue(jobId);
       expect(await svc.waitFor("job", jobId)).toBe("completed");
@@ -155,7 +155,7 @@ for (const kind of storeKinds) {
         inputPath: input,
         suppressionType: "DNCAndLitigation",
         exemptionListId: own,
-        callingAt: new Date("2026-07-31T12:00:00Z"),
+        evaluatedAt: new Date("2026-07-31T12:00:00Z"),
       });
       await svc.enqueue(jobId);
       expect(await svc.waitFor("job", jobId)).toBe("completed");

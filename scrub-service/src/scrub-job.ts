@@ -94,8 +94,9 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   const used: ListUsed[] = [];
   const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
   if (job.container_id != null) {
+    // the order's owner's when it was accepted (createScrubJob); here only a container deleted since is refused
     const info = await m.info(job.container_id);
-    if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
+    if (!info || info.deleted || info.kind !== "container") {
       throw new ScrubInputError("The selected container no longer exists.");
     }
     const ready = await m.ready(info.id);
@@ -119,7 +120,7 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   // The exemption list is read whole at one version, before the scrub starts (decision 161).
   let exemption: { proof: Omit<ExemptionProof, "byBasis">; index: ExemptionIndex; at: number } | null = null;
   if (job.exemption_list_id != null) {
-    const snap = await readExemptionSnapshot(ctx.o.handle.db, { id: job.exemption_list_id, userId: job.user_id });
+    const snap = await readExemptionSnapshot(ctx.o.handle.db, { id: job.exemption_list_id });
     if (!snap) throw new ScrubInputError("The selected exemption list no longer exists.");
     const at = Math.floor(evaluationInstant(job).getTime() / 1000) * 1000;
     const windows = checks.flatMap((c) => {
@@ -153,7 +154,8 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   // "valid for calls until" is beyond their validity; both said in the certificate and the summary.
   const usedKinds = new Set<string>(used.map((u) => u.kind));
   const checked = freshness.filter((f) => usedKinds.has(f.kind));
-  const evaluation = job.evaluated_at && (job.calling_window || job.exemption_list_id != null)
+  // (an order holds an instant only with the calling window or an exemption list: order.ts)
+  const evaluation = job.evaluated_at
     ? (() => {
         const at = Math.floor(job.evaluated_at.getTime() / 1000) * 1000;
         const standing = instantStanding(at, { now: runAt, lists: checked });
