@@ -211,6 +211,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
   const { service, close } = await openService();
   try {
     const userId = await jobOwner(service, values.user);
+    // --exemptions FILE: loaded into a new list of the owner's named after the file (all rows or none: every bad line
+    // is printed and nothing runs); --exemptions-list ID as given
     const exemptionListId = exemptionsFile ? await service.exemptionListFromFile(userId, path.basename(exemptionsFile), exemptionsFile) : parsed.order.exemptionListId;
     // the intake checks the container and the exemption list are the owner's (createScrubJob)
     const jobId = await service.submitScrub({ ...parsed.order, userId, exemptionListId });
@@ -280,10 +282,6 @@ async function scrubCommand(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * The exemption list a scrub applies: --exemptions-list ID (the owner's), or --exemptions FILE loaded into a new
- * list of the owner's named after the file (all rows or none: every bad line is printed and nothing runs).
- */
 async function listId(service: BatchScrubService, spec: string): Promise<number> {
   if (spec.startsWith("container:")) return Number(spec.slice("container:".length));
   if (!isAdminListKind(spec)) throw new Error(`--list must be ${orList(LIST_SPECS)}`);
