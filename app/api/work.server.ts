@@ -1,6 +1,6 @@
 import type { ListLoadItem } from "~/models/container.server";
 import { ActiveJobsLimitError, getPlanState, NoPlanError, UsageLimitError } from "~/models/usage.server";
-import { ApiError, type ApiContext } from "./api.server";
+import { ApiError, notFound, type ApiContext } from "./api.server";
 import { IntakeInputError } from "~/intake/preview.server";
 import { HandOffError } from "~/intake/hand-off";
 
@@ -27,6 +27,9 @@ export function fieldError(field: string, message: string): ApiError {
  * hand-off → 503 (the job or load is marked failed, nothing charged); anything else unchanged.
  */
 export function intakeErrorToApi(e: unknown): unknown {
+  // an order's container or exemption list that is not the key's account's (the intake's one check): 404
+  if (e instanceof IntakeInputError && e.field === "container") return notFound("Container");
+  if (e instanceof IntakeInputError && e.field === "exemptions") return notFound("Exemption list");
   if (e instanceof IntakeInputError) return fieldError(e.field, e.field === "at" ? e.message.replace(/^at /, "") : e.message);
   if (e instanceof HandOffError) {
     return new ApiError(503, "service_unavailable", e.message, { [e.kind === "scrub" ? "job_id" : "load_id"]: e.id }, { "Retry-After": "60" });

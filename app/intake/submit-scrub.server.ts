@@ -1,11 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createScrubJob, freshnessOfSuppression, readErrorMessage, US_STATES, type ScrubService } from "scrub-service";
-import { evaluationInstantProblem } from "scrub-service/domain";
-import type { SuppressionType } from "~/intake/purge-wizard";
+import { createScrubJob, freshnessOfSuppression, readErrorMessage, ScrubOrderRefusal, US_STATES, type ScrubService } from "scrub-service";
+import { evaluationInstantProblem, type ScrubOrder } from "scrub-service/domain";
 import { CSV_MESSAGES } from "~/intake/purge-wizard";
-import { getCategoryOption, getContainerOption } from "~/models/purge-options.server";
-import { getExemptionList, parseExemptionListId } from "~/models/exemption.server";
+import { getCategoryOption } from "~/models/purge-options.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { staleDncRefusal } from "~/models/dnc-clock.server";
@@ -22,32 +20,16 @@ import type { StoredUpload } from "./upload-store.server";
 
 export type Origin = { source: "web" } | { source: "api"; apiKeyId: string };
 
+/** A scrub order (`scrub-service/domain` order.ts, parsed by the entry: the wizard's action, the API route) and how it came. */
 export interface ScrubSubmission {
-  userId: string;
+  order: ScrubOrder;
+  /** The order's input as stored (its path is the order's inputPath): pre-checked and counted here. */
   upload: StoredUpload;
-  /** The name shown for the job (defaults to the upload's). */
-  fileName?: string;
-  suppressionType: SuppressionType;
-  /** The phone column; null lets the engine pick the file's phone column; "" means none was chosen. */
-  column: string | null;
-  /** The workbook sheet to read (an .xlsx); null/empty: the first. */
-  sheet?: string | null;
-  /** The user's category and container (ids as sent; others' are refused). */
-  categoryId?: string | null;
-  containerId?: string | number | null;
-  states: string[];
   /** Whether the user's plan includes the state filter. */
   stateFilterAllowed: boolean;
   origin: Origin;
   /** The time the DNC registry clock is read at (tests inject it). */
   now?: Date;
-  /** Add the calling-window columns to good.csv, evaluated at `at` (null: the scrub's start). Decision 131. */
-  calling?: { at: Date | null } | null;
-  /**
-   * The user's exemption list (its id as sent; others' are refused), applied at `at` (null: the scrub's start):
-   * registry-list numbers with a valid exemption then are good. Decision 161.
-   */
-  exemptions?: { listId: string | number; at: Date | null } | null;
 }
 
 const STATE_CODES = new Set(US_STATES.map((s) => s.code));
@@ -60,104 +42,73 @@ export const DUPLICATE_WINDOW_MS = 15_000;
  * HandOffError. Returns the job id (the first job's, for a double submit from the web).
  */
 export async function submitScrub(db: Kysely<Database>, service: ScrubService, input: ScrubSubmission): Promise<{ jobId: string }> {
-  const { userId, upload } = input;
+  const { order, upload } = input;
+  const { userId } = order;
   let categoryId: string | null = null;
-  if (input.categoryId) {
-    const c = await getCategoryOption(db, userId, String(input.categoryId));
+  if (order.categoryId) {
+    const c = await getCategoryOption(db, userId, order.categoryId);
     if (!c) throw new IntakeInputError("The selected category was not found. Please choose it again.", "category");
     categoryId = c.id;
   }
-  let containerId: number | null = null;
-  if (input.containerId) {
-    const c = await getContainerOption(db, userId, String(input.containerId));
-    if (!c) throw new IntakeInputError("The selected container was not found. Please choose it again.", "container");
-    containerId = Number(c.id);
-  }
-  let exemptionListId: number | null = null;
-  if (input.exemptions) {
-    const id = parseExemptionListId(input.exemptions.listId);
-    const list = id ? await getExemptionList(db, { id, userId }) : undefined;
-    if (!list) throw new IntakeInputError("The selected exemption list was not found. Please choose it again.", "exemptions");
-    exemptionListId = list.id;
-  }
-  if (input.suppressionType === "DNCAndLitigation") {
+  if (order.suppressionType === "DNCAndLitigation") {
     const refusal = await staleDncRefusal(db, input.now);
     if (refusal) throw new IntakeInputError(refusal, "suppressionType");
   }
   // An instant means "for calls then" (decision 174): on the web and the API not before now (less the clock skew)
   // nor after the checked lists' "valid for calls until". Checked here, before the job is queued; the engine's
   // face stays permissive for the CLI's audits and plans.
-  const at = input.calling?.at ?? input.exemptions?.at ?? null;
+  const at = order.evaluatedAt;
   if (at) {
     const now = input.now ?? new Date();
-    const problem = evaluationInstantProblem(at.getTime(), { now, lists: await freshnessOfSuppression(db, input.suppressionType, now) });
+    const problem = evaluationInstantProblem(at.getTime(), { now, lists: await freshnessOfSuppression(db, order.suppressionType, now) });
     if (problem) throw new IntakeInputError(problem, "at");
   }
-  const states = input.states.filter((s) => STATE_CODES.has(s));
-  if (states.length !== input.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");
+  const states = order.states.filter((s) => STATE_CODES.has(s));
+  if (states.length !== order.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");
   if (states.length && !input.stateFilterAllowed) throw new IntakeInputError("Your plan does not include the state filter.", "states");
   // Typed numbers were checked entry by entry where they were split; a file gets the spec's pre-check.
-  const sheet = input.sheet || null;
-  if (!upload.manual) await precheckUpload(service, upload, input.column, sheet);
+  const { sheet } = order;
+  if (!upload.manual) await precheckUpload(service, upload, order.columnName, sheet);
 
   const rows = await countDataRows(service, upload, sheet);
   if (rows <= 0) throw new IntakeInputError(CSV_MESSAGES.empty);
-  const fileName = input.fileName ?? upload.originalName;
-  const started = await db.transaction().execute(async (trx) => {
-    // The same lock reserveUsage takes: a double submit waits here, then finds the first one's job.
-    await sql`select id from users where id = ${userId} for update`.execute(trx);
-    if (input.origin.source === "web") {
-      const twin = await findDuplicateJob(trx, {
-        userId,
-        upload,
-        suppressionType: input.suppressionType,
-        column: input.column,
-        sheet,
-        containerId,
-        categoryId,
-        states,
-        callingWindow: input.calling != null,
-        exemptionListId,
+  const started = await db
+    .transaction()
+    .execute(async (trx) => {
+      // The same lock reserveUsage takes: a double submit waits here, then finds the first one's job.
+      await sql`select id from users where id = ${userId} for update`.execute(trx);
+      if (input.origin.source === "web") {
+        const twin = await findDuplicateJob(trx, { ...order, upload, categoryId, states });
+        if (twin) return { jobId: twin, duplicate: true };
+      }
+      await reserveUsage(trx, { userId, kind: "suppression", amount: rows });
+      const apiKeyId = input.origin.source === "api" ? input.origin.apiKeyId : undefined;
+      // The engine's intake checks, once, that the order's container and exemption list are its owner's.
+      const jobId = await createScrubJob(trx, { ...order, categoryId, states, usageReserved: rows, source: input.origin.source, apiKeyId });
+      await recordAudit(trx, {
+        actorId: userId,
+        action: "scrub.started",
+        targetType: "scrub_job",
+        targetId: jobId,
+        details: {
+          fileName: order.fileName,
+          suppressionType: order.suppressionType,
+          rows,
+          source: input.origin.source,
+          ...(sheet ? { sheet } : {}),
+          ...(apiKeyId ? { apiKeyId } : {}),
+          ...(order.callingWindow ? { callingWindow: true, ...(at ? { callingAt: at.toISOString() } : {}) } : {}),
+          ...(order.exemptionListId != null ? { exemptionListId: order.exemptionListId, ...(at ? { at: at.toISOString() } : {}) } : {}),
+        },
       });
-      if (twin) return { jobId: twin, duplicate: true };
-    }
-    await reserveUsage(trx, { userId, kind: "suppression", amount: rows });
-    const apiKeyId = input.origin.source === "api" ? input.origin.apiKeyId : undefined;
-    const jobId = await createScrubJob(trx, {
-      userId,
-      fileName,
-      inputPath: upload.path,
-      suppressionType: input.suppressionType,
-      columnName: input.column,
-      sheet,
-      containerId,
-      categoryId,
-      states: states.length ? states : null,
-      usageReserved: rows,
-      source: input.origin.source,
-      apiKeyId,
-      callingWindow: input.calling != null,
-      callingAt: input.calling?.at ?? input.exemptions?.at ?? null,
-      exemptionListId,
+      return { jobId, duplicate: false };
+    })
+    .catch((e: unknown) => {
+      if (!(e instanceof ScrubOrderRefusal)) throw e;
+      throw e.field === "containerId"
+        ? new IntakeInputError("The selected container was not found. Please choose it again.", "container")
+        : new IntakeInputError("The selected exemption list was not found. Please choose it again.", "exemptions");
     });
-    await recordAudit(trx, {
-      actorId: userId,
-      action: "scrub.started",
-      targetType: "scrub_job",
-      targetId: jobId,
-      details: {
-        fileName,
-        suppressionType: input.suppressionType,
-        rows,
-        source: input.origin.source,
-        ...(sheet ? { sheet } : {}),
-        ...(apiKeyId ? { apiKeyId } : {}),
-        ...(input.calling ? { callingWindow: true, ...(input.calling.at ? { callingAt: input.calling.at.toISOString() } : {}) } : {}),
-        ...(exemptionListId != null ? { exemptionListId, ...(input.exemptions?.at ? { at: input.exemptions.at.toISOString() } : {}) } : {}),
-      },
-    });
-    return { jobId, duplicate: false };
-  });
   if (!started.duplicate) await handOffScrub(db, service, started.jobId);
   return { jobId: started.jobId };
 }
@@ -200,17 +151,8 @@ async function handOffScrub(db: Kysely<Database>, service: ScrubService, jobId: 
  */
 async function findDuplicateJob(
   db: Kysely<Database>,
-  input: {
-    userId: string;
+  input: Pick<ScrubOrder, "userId" | "suppressionType" | "columnName" | "sheet" | "containerId" | "categoryId" | "states" | "callingWindow" | "exemptionListId"> & {
     upload: StoredUpload;
-    suppressionType: SuppressionType;
-    column: string | null;
-    sheet: string | null;
-    containerId: number | null;
-    categoryId: string | null;
-    states: string[];
-    callingWindow: boolean;
-    exemptionListId: number | null;
   },
 ): Promise<string | null> {
   const recent = await db
@@ -226,7 +168,7 @@ async function findDuplicateJob(
     .execute();
   const states = input.states.join(",");
   for (const j of recent) {
-    if (j.column_name !== input.column || j.container_id !== input.containerId || j.category_id !== input.categoryId) continue;
+    if (j.column_name !== input.columnName || j.container_id !== input.containerId || j.category_id !== input.categoryId) continue;
     if ((j.input_sheet ?? null) !== input.sheet) continue;
     if ((j.states ?? []).join(",") !== states) continue;
     if (j.calling_window !== input.callingWindow) continue;

@@ -63,7 +63,7 @@ export interface ApiCallingWindow {
 }
 
 /** The API's view of a job's calling summary (CallingSummary, stored by the engine as JSON). */
-export function serializeCalling(job: Pick<JobRow, "calling_window" | "calling_at" | "calling_summary">): ApiCallingWindow | null {
+export function serializeCalling(job: Pick<JobRow, "calling_window" | "evaluated_at" | "calling_summary">): ApiCallingWindow | null {
   if (!job.calling_window) return null;
   const raw = typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : job.calling_summary;
   const s = raw as {
@@ -77,7 +77,7 @@ export function serializeCalling(job: Pick<JobRow, "calling_window" | "calling_a
     byTimeZone: { zones: string; count: number }[];
   } | null;
   return {
-    at: s?.at ?? (job.calling_at ? new Date(job.calling_at).toISOString().slice(0, 19) + "Z" : null),
+    at: s?.at ?? (job.evaluated_at ? new Date(job.evaluated_at).toISOString().slice(0, 19) + "Z" : null),
     rules_version: s?.rulesVersion ?? null,
     time_zone_source: s?.timeZoneSource ?? null,
     counts: s ? { callable_now: s.callableNow, later_today: s.laterToday, not_today: s.notToday, no_time_zone: s.noTimeZone } : null,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, apiHandler, json, notFound, validate } from "~/api/api.server";
+import { ApiError, apiHandler, json, validate } from "~/api/api.server";
 import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
 import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitScrub } from "~/intake/submit-scrub.server";
@@ -10,8 +10,7 @@ import { isUuid } from "~/utils/ids";
 import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
-import { instantApplies, parseInstant, parsePhone, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
-import { getExemptionList } from "~/models/exemption.server";
+import { ORDER_WORDS, parsePhone, parseScrubOrder, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
 
@@ -33,21 +32,6 @@ const submission = z.object({
   exemptions: z.coerce.number({ error: "exemptions must be an exemption list id" }).int().positive().max(2_147_483_647).nullable().optional(),
   at: z.string().max(40, "at is too long").optional(),
 });
-
-/**
- * The scrub's evaluation instant (decisions 131, 161): `at` only with calling_window=true or exemptions, an ISO-8601
- * instant with its offset; null = the scrub's start. Its bounds (not past, not beyond the lists' validity: decision
- * 174) are the intake's, submitScrub.
- */
-function evaluationInstant(input: { calling_window?: boolean; exemptions?: number | null; at?: string }): Date | null {
-  if (input.at === undefined) return null;
-  if (!instantApplies({ calling: input.calling_window === true, exemptions: input.exemptions != null })) {
-    throw fieldError("at", "at applies with calling_window=true or exemptions only");
-  }
-  const at = parseInstant(input.at);
-  if (!at.ok) throw fieldError("at", at.message.replace(/^at /, "").replace(/\.$/, ""));
-  return new Date(at.ms);
-}
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -104,30 +88,36 @@ const handle = apiHandler({
         if (!v.numbers.some((n) => parsePhone(String(n)).ok)) throw fieldError("numbers", "No valid phone numbers found");
         upload = await saveNumbersAsCsv(api.userId, v.numbers);
       }
-      const at = evaluationInstant(input);
-      const calling = input.calling_window ? { at } : null;
-      if (input.exemptions != null && !(await getExemptionList(api.db, { id: input.exemptions, userId: api.userId }))) throw notFound("Exemption list");
-      let containerId: number | null;
-      if (input.container_id === undefined) {
-        // The integration's default container, while it still exists.
-        containerId = api.containerId != null && (await findOwnContainer(api.db, api.userId, api.containerId)) ? api.containerId : null;
-      } else {
-        containerId = input.container_id;
-        if (containerId != null && !(await findOwnContainer(api.db, api.userId, containerId))) throw notFound("Container");
+      let containerId = input.container_id;
+      // Without container_id: the integration's default container, while it still exists.
+      if (containerId === undefined) containerId = api.containerId != null && (await findOwnContainer(api.db, api.userId, api.containerId)) ? api.containerId : null;
+      // The order, parsed once (scrub-service/domain order.ts): `at` only with calling_window=true or exemptions. Its
+      // bounds and its container's and exemption list's owner are the intake's (submitScrub; 404 when not the key's).
+      const parsed = parseScrubOrder(
+        {
+          userId: api.userId,
+          inputPath: upload.path,
+          fileName: cleanOriginalName(input.file_name ?? (body.kind === "json" ? "api-numbers.csv" : upload.originalName)),
+          suppressionType: input.suppression_type,
+          columnName: input.column ?? null,
+          sheet: input.sheet ?? null,
+          containerId,
+          states: input.states ?? [],
+          callingWindow: input.calling_window === true,
+          exemptionListId: input.exemptions ?? null,
+          evaluatedAt: input.at ?? null,
+        },
+        ORDER_WORDS.api,
+      );
+      if (!parsed.ok) {
+        if (parsed.field !== "evaluatedAt") throw new ApiError(422, "validation_failed", parsed.message);
+        throw fieldError("at", parsed.rule === "instant-format" ? parsed.message.replace(/^at /, "").replace(/\.$/, "") : parsed.message);
       }
       const { jobId } = await submitScrub(api.db, await getScrubService(), {
-        userId: api.userId,
+        order: parsed.order,
         upload,
-        fileName: cleanOriginalName(input.file_name ?? (body.kind === "json" ? "api-numbers.csv" : upload.originalName)),
-        suppressionType: input.suppression_type,
-        column: input.column ?? null,
-        sheet: input.sheet ?? null,
-        containerId,
-        states: input.states ?? [],
         stateFilterAllowed: true,
         origin: { source: "api", apiKeyId: api.keyId },
-        calling,
-        exemptions: input.exemptions != null ? { listId: input.exemptions, at } : null,
       });
       handedOver = true;
       const found = await getJobForUser(api.db, { id: jobId, userId: api.userId });

@@ -19,6 +19,7 @@ import * as m0023 from "./0023_plan_state_filter";
 import * as m0024 from "./0024_exemption_generations";
 import * as m0025 from "./0025_canada_dncl";
 import * as m0026 from "./0026_emergency_periods";
+import * as m0027 from "./0027_evaluated_at";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "0024_exemption_generations": m0024,
   "0025_canada_dncl": m0025,
   "0026_emergency_periods": m0026,
+  "0027_evaluated_at": m0027,
 };
 
 export const migrationProvider: MigrationProvider = {

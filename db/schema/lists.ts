@@ -112,8 +112,11 @@ export interface ScrubJobsTable {
   input_sheet: string | null;
   /** 0019: append time_zone, callable_now, next_call_at to good.csv (decision 131). */
   calling_window: Generated<boolean>;
-  /** 0019: the instant they are evaluated at; null = the scrub's start (set to it when the job completes). */
-  calling_at: NullableTimestamp;
+  /**
+   * 0019 (as calling_at), 0027: the order's evaluation instant, of the calling columns and the exemptions alike
+   * (decision 183); null = the scrub's start (set to the instant used when the job completes with either).
+   */
+  evaluated_at: NullableTimestamp;
   /** 0019: the completed job's calling summary (CallingSummary), null without the columns. */
   calling_summary: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   /** 0021: the customer's exemption list applied (decision 161); null without one. */

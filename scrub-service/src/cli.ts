@@ -46,13 +46,15 @@ import type { PublishedKey } from "./certificate/keys";
 import type { ScrubCertificate } from "./certificate/document";
 import pino from "pino";
 import { createLogger, setLogger } from "./ops/log";
-import { parseInstant } from "./worker/calling/instant";
-import { instantApplies } from "./evaluation";
+import { ORDER_WORDS, parseScrubOrder } from "./order";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 import { parseEmergencyPeriod } from "./worker/calling/emergency";
 import { insertEmergencyPeriod, listEmergencyPeriods, removeEmergencyPeriod, type StoredEmergencyPeriod } from "./emergency-periods";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
+
+/** The order's exemption list while it is still to be made from --exemptions FILE: an id no list has. */
+const LIST_FROM_FILE = 0;
 
 type EvaluationProof = NonNullable<ScrubCertificate["evaluation"]>;
 const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
@@ -183,39 +185,41 @@ async function scrubCommand(argv: string[]): Promise<number> {
   const input = path.resolve(values.input);
   if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
   const states = values.states ? values.states.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
-  const callingWindow = values["calling-window"] === true;
   const exemptionsFile = values.exemptions ? path.resolve(values.exemptions) : null;
   const exemptionsList = values["exemptions-list"] ?? null;
   if (exemptionsFile && exemptionsList) throw new Error("Pass --exemptions FILE or --exemptions-list ID, not both.");
   if (exemptionsList !== null && !/^\d{1,9}$/.test(exemptionsList)) throw new Error("--exemptions-list must be an exemption list id.");
   if (exemptionsFile && !fs.existsSync(exemptionsFile)) throw new Error(`No such file: ${exemptionsFile}`);
-  const withExemptions = exemptionsFile !== null || exemptionsList !== null;
-  if (values.at !== undefined && !instantApplies({ calling: callingWindow, exemptions: withExemptions })) {
-    throw new Error("--at applies with --calling-window or exemptions only (the instant the calling columns and the exemptions are evaluated at).");
-  }
-  let callingAt: Date | null = null;
-  if (values.at !== undefined) {
-    const at = parseInstant(values.at, "--at");
-    if (!at.ok) throw new Error(at.message);
-    callingAt = new Date(at.ms);
-  }
+  // The order, parsed once (order.ts), before anything opens: a wrong --at never opens a database. Two of its facts come
+  // from the service once it is open: the owner's id without --user (the operator account, decision 123) and the id of
+  // the list made from --exemptions FILE. Until then the order holds stand-ins (the operator's address; list id 0,
+  // which no list has: ids start at 1), replaced before it is submitted.
+  const parsed = parseScrubOrder(
+    {
+      userId: values.user ?? OPERATOR_EMAIL,
+      inputPath: input,
+      fileName: path.basename(input),
+      suppressionType: values.type,
+      columnName: values.column ?? null,
+      sheet: values.sheet ?? null,
+      containerId: values.container ?? null,
+      states: states ?? [],
+      callingWindow: values["calling-window"] === true,
+      exemptionListId: exemptionsList ?? (exemptionsFile ? LIST_FROM_FILE : null),
+      evaluatedAt: values.at ?? null,
+    },
+    ORDER_WORDS.cli,
+  );
+  if (!parsed.ok) throw new Error(parsed.message);
   const started = Date.now();
   const { service, close } = await openService();
   try {
     const userId = await jobOwner(service, values.user);
-    const exemptionListId = await exemptionListOf(service, userId, exemptionsFile, exemptionsList);
-    const jobId = await service.submitScrub({
-      userId,
-      inputPath: input,
-      suppressionType: values.type,
-      columnName: values.column ?? null,
-      sheet: values.sheet ?? null,
-      containerId: values.container ? Number(values.container) : null,
-      states,
-      callingWindow,
-      callingAt,
-      exemptionListId,
-    });
+    // --exemptions FILE: loaded into a new list of the owner's named after the file (all rows or none: every bad line
+    // is printed and nothing runs); --exemptions-list ID as given
+    const exemptionListId = exemptionsFile ? await service.exemptionListFromFile(userId, path.basename(exemptionsFile), exemptionsFile) : parsed.order.exemptionListId;
+    // the intake checks the container and the exemption list are the owner's (createScrubJob)
+    const jobId = await service.submitScrub({ ...parsed.order, userId, exemptionListId });
     const job = await poll(
       () => service.scrubJob(jobId),
       (row) => bar("scrub", num(row.bytes_read), num(row.input_bytes), `${num(row.rows_done).toLocaleString("en-US")} rows`),
@@ -280,19 +284,6 @@ async function scrubCommand(argv: string[]): Promise<number> {
   } finally {
     await close();
   }
-}
-
-/**
- * The exemption list a scrub applies: --exemptions-list ID (the owner's), or --exemptions FILE loaded into a new
- * list of the owner's named after the file (all rows or none: every bad line is printed and nothing runs).
- */
-async function exemptionListOf(service: BatchScrubService, userId: string, file: string | null, id: string | null): Promise<number | null> {
-  if (id !== null) {
-    await service.checkExemptionList(userId, Number(id));
-    return Number(id);
-  }
-  if (!file) return null;
-  return service.exemptionListFromFile(userId, path.basename(file), path.resolve(file));
 }
 
 async function listId(service: BatchScrubService, spec: string): Promise<number> {

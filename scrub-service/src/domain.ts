@@ -12,6 +12,7 @@ export { normalizePhone, parsePhone } from "./worker/normalize";
 export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
 export { parseInstant } from "./worker/calling/instant";
 export * from "./evaluation";
+export * from "./order";
 export * from "./decision/decide";
 export { TtlCache } from "./ttl-cache";
 export {

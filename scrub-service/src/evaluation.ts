@@ -19,14 +19,6 @@ export const AT_CLOCK_SKEW_MS = 5 * 60_000;
 
 export { INSTANT_FIRST_YEAR, INSTANT_LAST_YEAR, instantYearInRange } from "./worker/calling/instant";
 
-/**
- * Whether an evaluation instant applies to a scrub: only with the calling columns or an exemption list (what it is
- * the instant of). The API and the CLI refuse an `at` without either; the job row keeps it only with one.
- */
-export function instantApplies(o: { calling: boolean; exemptions: boolean }): boolean {
-  return o.calling || o.exemptions;
-}
-
 /** The freshness facts of one loaded list with a freshness rule, as of `now`. */
 export interface ListFreshness {
   /** dnc or a state list (dnc-tx …). */

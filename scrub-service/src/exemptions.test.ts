@@ -86,7 +86,7 @@ for (const kind of storeKinds) {
         suppressionType: "DNCAndLitigation",
         containerId,
         exemptionListId: listId,
-        callingAt: new Date(at),
+        evaluatedAt: new Date(at),
       });
       await svc.enqueue(jobId);
       expect(await svc.waitFor("job", jobId)).toBe("completed");
@@ -127,7 +127,7 @@ for (const kind of storeKinds) {
       expect(summary).toMatchObject(expected);
       expect(r.certificate.exemptions).toMatchObject({ ...expected, windows: [{ kind: "dnc", purchaseMonths: 18, inquiryMonths: 3 }] });
       expect(list.sha256).toBe(exemptionSha256(await readExemptionRows(EXEMPTIONS, new Date("2026-11-26T12:00:00Z"))));
-      expect(new Date(r.job.calling_at!).toISOString()).toBe("2026-07-31T15:00:00.000Z");
+      expect(new Date(r.job.evaluated_at!).toISOString()).toBe("2026-07-31T15:00:00.000Z");
     });
 
     it("a day earlier the 18-month purchase still applies, and the record dated 2026-08-01 still does not", async () => {
@@ -155,7 +155,7 @@ for (const kind of storeKinds) {
         inputPath: input,
         suppressionType: "DNCAndLitigation",
         exemptionListId: own,
-        callingAt: new Date("2026-07-31T12:00:00Z"),
+        evaluatedAt: new Date("2026-07-31T12:00:00Z"),
       });
       await svc.enqueue(jobId);
       expect(await svc.waitFor("job", jobId)).toBe("completed");

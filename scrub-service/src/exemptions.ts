@@ -420,18 +420,27 @@ type VersionRow = ListRow & { generation: bigint };
  * read) and without a lock: a load running meanwhile neither waits for the reader nor shows through (decision 176).
  * Undefined when the list is not the user's.
  */
-async function atCurrentVersion<T>(db: Db, input: { id: number; userId: string }, read: (trx: Db, row: VersionRow) => Promise<T>): Promise<T | undefined> {
+/** `userId` reads the list as that user's (an export); a scrub reads its order's list by id (its owner's when accepted). */
+async function atCurrentVersion<T>(db: Db, input: { id: number; userId?: string }, read: (trx: Db, row: VersionRow) => Promise<T>): Promise<T | undefined> {
   return db
     .transaction()
     .setIsolationLevel("repeatable read")
     .execute(async (trx) => {
-      const row = await trx.selectFrom("exemption_lists").select([...COLUMNS, "generation"]).where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
+      const row = await trx
+        .selectFrom("exemption_lists")
+        .select([...COLUMNS, "generation"])
+        .where("id", "=", input.id)
+        .$if(input.userId !== undefined, (q) => q.where("user_id", "=", input.userId!))
+        .executeTakeFirst();
       return row ? read(trx, row as VersionRow) : undefined;
     });
 }
 
-/** The whole list at one version (for a scrub). */
-export async function readExemptionSnapshot(db: Db, input: { id: number; userId: string }): Promise<ExemptionSnapshot | undefined> {
+/**
+ * The whole list at one version, for a scrub: its order's list by id (the owner's, checked when the order was
+ * accepted); with `userId`, only as that user's.
+ */
+export async function readExemptionSnapshot(db: Db, input: { id: number; userId?: string }): Promise<ExemptionSnapshot | undefined> {
   return atCurrentVersion(db, input, async (trx, row) => {
     const rows = await trx
       .selectFrom("exemption_records")

@@ -208,9 +208,17 @@ describe("fail closed", () => {
       expect([a.status, a.error]).toEqual(["failed", "Column 'Phones' not found in CSV file"]);
       const b = await jobRow(handle, await scrub(svc, { inputPath: path.join(dir, "nope.csv") }));
       expect([b.status, b.error]).toEqual(["failed", "The uploaded file is missing."]);
+      // another user's container is refused where the order is accepted (issue #45: checked once, there) …
       const other = await createUser(handle);
       const theirs = await createContainer(handle, other);
-      const c = await jobRow(handle, await scrub(svc, { containerId: theirs }));
+      await expect(scrub(svc, { containerId: theirs })).rejects.toThrow(`No container ${theirs} of this user.`);
+      // … and one deleted after it was accepted fails the job at its start
+      const mine = await createContainer(handle, userId);
+      const id = await createScrubJob(handle.db, { userId, fileName: "in.csv", inputPath: input, suppressionType: "LitigationOnly", containerId: mine });
+      await handle.db.updateTable("lists").set({ deleted_at: new Date() }).where("id", "=", mine).execute();
+      await svc.enqueue(id);
+      await svc.waitFor("job", id);
+      const c = await jobRow(handle, id);
       expect([c.status, c.error]).toEqual(["failed", "The selected container no longer exists."]);
     } finally {
       await svc.close();

@@ -155,14 +155,15 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
         "/v1/jobs",
         {
           userId: input.userId,
-          fileName: path.basename(input.inputPath),
+          fileName: input.fileName,
           suppressionType: input.suppressionType,
           column: input.columnName ?? undefined,
           sheet: input.sheet ?? undefined,
           containerId: input.containerId != null ? String(input.containerId) : undefined,
-          states: input.states?.join(","),
+          states: input.states.length ? input.states.join(",") : undefined,
           ...(input.callingWindow ? { callingWindow: "1" } : {}),
-          ...(input.callingAt ? { callingAt: input.callingAt.toISOString() } : {}),
+          // the order's evaluation instant, under the face's name for it
+          ...(input.evaluatedAt ? { callingAt: input.evaluatedAt.toISOString() } : {}),
           ...(input.exemptionListId != null ? { exemptionListId: String(input.exemptionListId) } : {}),
         },
         input.inputPath,
@@ -190,7 +191,6 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
       return l.listId;
     },
     // the service checks the list's owner when it creates the job
-    async checkExemptionList() {},
     exemptionListFromFile: async (userId, name, file) =>
       Number(await submit("/v1/exemption-lists", { userId, name }, file)),
     async signingKeys({ rotate }) {

@@ -10,7 +10,7 @@ import { createHttpScrubClient } from "./http-client";
 import { listenHttp, listenLocalSocket } from "./http";
 import { OPERATOR_EMAIL } from "./operator-account";
 import type { InProcessScrubService } from "./in-process";
-import { adminListIds, cleanupService, createUser, startService, tmpDir } from "./test/helpers";
+import { adminListIds, cleanupService, createContainer, createUser, startService, tmpDir } from "./test/helpers";
 import { writeGzip, writeXlsx } from "./test/input-files";
 import { publishedKeys } from "./certificate/keys";
 import { certificateText, newSigningKey, signCertificate } from "./certificate/sign";
@@ -70,6 +70,25 @@ describe("HTTP API and CLI", () => {
     expect(status.find((s) => s.kind === "litigation")).toMatchObject({ size: 1, storeVersion: 2, version: 2 });
     const bad = await fetch(`${base}/v1/jobs?userId=${userId}&suppressionType=Nope`, { method: "POST", headers: auth, body: "x" });
     expect([bad.status, ((await bad.json()) as { error: string }).error]).toEqual([400, "suppressionType must be LitigationOnly or DNCAndLitigation."]);
+  });
+
+  it("parses POST /v1/jobs as a scrub order: callingAt only with callingWindow or exemptionListId, another user's container a 404 (issue #45)", async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const jobs = async () => Number((await handle.db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const before = await jobs();
+    const post = async (query: string) => {
+      const res = await fetch(`${base}/v1/jobs?userId=${userId}&fileName=o.csv&suppressionType=LitigationOnly&${query}`, { method: "POST", headers: auth, body: "phone\n2125552345\n" });
+      return [res.status, ((await res.json()) as { error: string }).error];
+    };
+    expect(await post("callingAt=2026-11-29T15:00:00Z")).toEqual([400, "callingAt applies with callingWindow=1 or exemptionListId only."]);
+    expect(await post("callingWindow=1&callingAt=2026-11-29")).toEqual([
+      400,
+      "callingAt must be an ISO-8601 date-time with a UTC offset, e.g. 2026-11-26T15:00:00Z or 2026-11-26T10:00:00-05:00.",
+    ]);
+    const other = await createUser(handle);
+    const theirs = await createContainer(handle, other);
+    expect(await post(`containerId=${theirs}`)).toEqual([404, `No container ${theirs} of this user.`]);
+    expect(await jobs()).toBe(before);
   });
 
   it("applies an FTC change list (mode=changes) posted over HTTP, with its counts; refuses an unknown mode", async () => {

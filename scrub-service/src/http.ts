@@ -2,6 +2,8 @@
  * The scrub service's HTTP API (internal: a bearer token on TCP; owner-only Unix socket in embedded mode).
  *
  *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX&callingWindow=1&callingAt=ISO&exemptionListId=N]
+ *        (a scrub order, order.ts: callingAt is its evaluatedAt, with callingWindow=1 or exemptionListId only; 404 when
+ *        the container or the exemption list is not userId's)
  *        body: the file (streamed)
  *        (on the Unix socket also JSON {inputPath, …} naming a local file)            → 202 {id}
  *   POST /v1/jobs/:id/enqueue        → 202          GET /v1/jobs/:id → the job row (status, progress, counts, files)
@@ -24,11 +26,11 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { parseInstant } from "./worker/calling/instant";
+import { ORDER_WORDS, parseScrubOrder } from "./order";
 import { staleListRefusal } from "./lists/freshness";
 import type { DbHandle } from "../../db/client";
 import { isSuppressionType, suppressionTypeChoices, takesRegistryDate } from "./list-types";
-import { createListLoad, createScrubJob, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
+import { createListLoad, createScrubJob, ScrubOrderRefusal, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
 import { isInputFormatError } from "./pipeline/input/errors";
 import type { ListLoadMode } from "../../db/schema";
 import { publishedKeys, rotateSigningKey } from "./certificate/keys";
@@ -161,39 +163,45 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         if (!userId) throw new HttpError(400, "userId is required.");
         if (!isSuppressionType(type)) throw new HttpError(400, `suppressionType must be ${suppressionTypeChoices()}.`);
         const states = get("states");
-        const containerId = get("containerId");
-        const sheet = get("sheet") || null;
-        const callingWindow = ["1", "true"].includes(String(get("callingWindow") ?? ""));
-        const exemptionListId = get("exemptionListId");
-        const callingAtText = get("callingAt");
-        let callingAt: Date | null = null;
-        if (callingAtText) {
-          const at = parseInstant(String(callingAtText), "callingAt");
-          if (!at.ok) throw new HttpError(400, at.message);
-          callingAt = new Date(at.ms);
-        }
-        // The engine's face takes any instant (the CLI's audits and plans: decision 174; the web and the API are held
-        // to "now … the lists' validity" at the app's intake); a stale list stops a DNC scrub here and at its start.
+        // The order, parsed once (order.ts): callingAt is its evaluation instant, allowed with callingWindow=1 or an
+        // exemptionListId only. The engine's face takes any instant (the CLI's audits and plans: decision 174; the web
+        // and the API are held to "now … the lists' validity" at the app's intake).
+        const parsed = parseScrubOrder(
+          {
+            userId,
+            inputPath,
+            fileName: get("fileName") ?? path.basename(inputPath),
+            suppressionType: type,
+            columnName: get("column") ?? null,
+            sheet: get("sheet"),
+            containerId: get("containerId"),
+            states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : [],
+            callingWindow: ["1", "true"].includes(String(get("callingWindow") ?? "")),
+            exemptionListId: get("exemptionListId"),
+            evaluatedAt: get("callingAt") || null,
+          },
+          ORDER_WORDS.service,
+        );
+        if (!parsed.ok) throw new HttpError(400, parsed.message);
+        const order = parsed.order;
+        const dropUpload = () => {
+          if (!(req.headers["content-type"] ?? "").includes("application/json")) fs.rmSync(inputPath, { force: true }); // the upload it sent
+        };
+        // A stale list stops a DNC scrub here and at its start.
         const refusal = await staleListRefusal(db, type);
         if (refusal) {
-          if (!(req.headers["content-type"] ?? "").includes("application/json")) fs.rmSync(inputPath, { force: true }); // the upload it sent
+          dropUpload();
           throw new HttpError(409, refusal);
         }
-        const jobId = await createScrubJob(db, {
-          userId,
-          fileName: get("fileName") ?? path.basename(inputPath),
-          inputPath,
-          suppressionType: type,
-          columnName: get("column") ?? null,
-          sheet,
-          containerId: containerId ? Number(containerId) : null,
-          states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : null,
-          usageReserved: await service.countRecords(inputPath, { sheet, dataRows: true }),
-          source: "api",
-          callingWindow,
-          callingAt,
-          exemptionListId: exemptionListId ? Number(exemptionListId) : null,
-        });
+        let jobId: string;
+        try {
+          jobId = await createScrubJob(db, { ...order, usageReserved: await service.countRecords(inputPath, { sheet: order.sheet, dataRows: true }), source: "api" });
+        } catch (e) {
+          // the order's container or exemption list is not its owner's: refused here, once (issue #45)
+          if (!(e instanceof ScrubOrderRefusal)) throw e;
+          dropUpload();
+          throw new HttpError(404, e.message);
+        }
         await service.enqueue(jobId);
         return send(res, 202, { id: jobId });
       }

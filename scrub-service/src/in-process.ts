@@ -23,7 +23,7 @@ import { listRegionOf, numbersInRegion, OUT_OF_REGION, outOfRegionMessage, outOf
 import { ScrubInputError } from "./pipeline/run";
 import { createListLoad, createScrubJob, type BatchRow, type BatchScrubService, type ListStoreState, type ManualLoadInput, type ManualLoadResult } from "./service";
 import { operatorAccountId } from "./operator-account";
-import { createExemptionList, ExemptionInputError, findExemptionList, loadExemptions } from "./exemptions";
+import { createExemptionList, ExemptionInputError, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
 import { staleListRefusal } from "./lists/freshness";
 import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
@@ -221,7 +221,8 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
       // refused before a job row exists; the runner checks again at the job's start (decision 174)
       const refusal = await staleListRefusal(db, input.suppressionType);
       if (refusal) throw new Error(refusal);
-      const jobId = await createScrubJob(db, { ...input, fileName: path.basename(input.inputPath), usageReserved: 0, source: "web" });
+      // the order's container and exemption list are checked to be its owner's there (ScrubOrderRefusal)
+      const jobId = await createScrubJob(db, { ...input, usageReserved: 0, source: "web" });
       await startOnly({ jobs: [jobId], loads: [] });
       return jobId;
     },
@@ -244,9 +245,6 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     listLoad: async (id) => (await db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirstOrThrow()) as unknown as BatchRow,
     idle: () => runner.idle(),
     adminListId: (kind) => manager.adminListId(kind),
-    async checkExemptionList(userId, id) {
-      if (!(await findExemptionList(db, { id, userId }))) throw new Error(`No exemption list ${id} of this user.`);
-    },
     async exemptionListFromFile(userId, name, file) {
       try {
         const rows = await readExemptionRows({ path: file });

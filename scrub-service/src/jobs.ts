@@ -11,7 +11,8 @@ import { sql } from "kysely";
 import type { JobStatus } from "../../db/schema";
 import { withLogContext } from "./ops/log";
 import { MAX_ATTEMPTS } from "./job-status";
-import { INTERRUPTED_JOB, RESTART, runScrubJob, SHUTTING_DOWN, type JobRow } from "./scrub-job";
+import { INTERRUPTED_JOB, RESTART, runScrubJob, SHUTTING_DOWN } from "./scrub-job";
+import { parseJobRow, type JobRow } from "./job-row";
 import type { RunContext, RunnerOptions } from "./run-context";
 import { INTERRUPTED_LOAD, runListLoad, type LoadRow } from "./list-load-job";
 
@@ -185,13 +186,13 @@ export class JobRunner {
   }
 
   private async claimJob(): Promise<JobRow | null> {
-    const r = await sql<JobRow>`
+    const r = await sql<unknown>`
       update scrub_jobs set status = 'running', lease_owner = ${this.o.owner}, lease_expires_at = ${this.lease()},
         started_at = now(), attempts = attempts + 1
       where id = (select id from scrub_jobs where status = 'queued' ${this.onlyIds("jobs")}
                   order by created_at limit 1 for update skip locked)
       returning *`.execute(this.db);
-    return r.rows[0] ?? null;
+    return r.rows[0] ? parseJobRow(r.rows[0]) : null;
   }
 
   private async claimLoad(): Promise<LoadRow | null> {

@@ -503,7 +503,7 @@ for (const kind of storeKinds) {
         containerId,
         states,
         exemptionListId: exemptionList.id,
-        callingAt: new Date(at),
+        evaluatedAt: new Date(at),
       });
       await svc.enqueue(exemptJob);
       expect(await svc.waitFor("job", exemptJob, 110_000)).toBe("completed");

@@ -9,7 +9,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
-import type { ScrubJobsTable } from "../../db/schema";
 import { log } from "./ops/log";
 import { metrics } from "./ops/metrics";
 import { currentSigningKey } from "./certificate/keys";
@@ -26,6 +25,7 @@ import { MAX_ATTEMPTS } from "./job-status";
 import { readListFreshness, refusesStaleLists } from "./lists/freshness";
 import { instantStanding, staleListsMessage, staleListsOf } from "./evaluation";
 import type { RunContext } from "./run-context";
+import type { JobRow } from "./job-row";
 
 
 export const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
@@ -47,16 +47,14 @@ export const RESTART = {
   reason_counts: "{}",
 };
 
-export type JobRow = { [K in keyof ScrubJobsTable]: unknown } & { id: string; user_id: string; file_name: string; input_path: string };
+export type { JobRow } from "./job-row";
 
 /**
- * The scrub's evaluation instant (the calling columns and the exemptions): the one asked for, else the scrub's
- * start (this attempt's claim).
+ * The scrub's evaluation instant (the calling columns and the exemptions): the order's, else the scrub's start
+ * (this attempt's claim).
  */
-function callingInstant(job: JobRow): Date {
-  const asked = job.calling_at as Date | string | null;
-  if (asked) return new Date(asked);
-  return job.started_at ? new Date(job.started_at as Date | string) : new Date();
+function evaluationInstant(job: JobRow): Date {
+  return job.evaluated_at ?? job.started_at ?? new Date();
 }
 
 /** What a customer reads when the suppression lists could not be checked (Redis down, flushed, stale). */
@@ -97,8 +95,9 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   const used: ListUsed[] = [];
   const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
   if (job.container_id != null) {
-    const info = await m.info(Number(job.container_id));
-    if (!info || info.deleted || info.kind !== "container" || info.userId !== job.user_id) {
+    // the order's owner's when it was accepted (createScrubJob); here only a container deleted since is refused
+    const info = await m.info(job.container_id);
+    if (!info || info.deleted || info.kind !== "container") {
       throw new ScrubInputError("The selected container no longer exists.");
     }
     const ready = await m.ready(info.id);
@@ -108,7 +107,7 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   if (!isSuppressionType(job.suppression_type)) throw new Error(`Unknown suppression type ${String(job.suppression_type)}.`);
   // The last line of defence (decision 174): whatever path queued the job (web, API, the CLI in process or through
   // the scrub service), a list past its freshness rule stops it while "refuse stale DNC" is on, every one named.
-  const runAt = job.started_at ? new Date(job.started_at as Date | string) : new Date();
+  const runAt = job.started_at ?? new Date();
   const freshness = await readListFreshness(ctx.o.handle.db, listsOfSuppression(job.suppression_type), runAt);
   const staleMessage = staleListsMessage(freshness);
   if (staleMessage && (await refusesStaleLists(ctx.o.handle.db))) throw new ScrubInputError(staleMessage);
@@ -122,9 +121,9 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   // The exemption list is read whole at one version, before the scrub starts (decision 161).
   let exemption: { proof: Omit<ExemptionProof, "byBasis">; index: ExemptionIndex; at: number } | null = null;
   if (job.exemption_list_id != null) {
-    const snap = await readExemptionSnapshot(ctx.o.handle.db, { id: Number(job.exemption_list_id), userId: job.user_id });
+    const snap = await readExemptionSnapshot(ctx.o.handle.db, { id: job.exemption_list_id });
     if (!snap) throw new ScrubInputError("The selected exemption list no longer exists.");
-    const at = Math.floor(callingInstant(job).getTime() / 1000) * 1000;
+    const at = Math.floor(evaluationInstant(job).getTime() / 1000) * 1000;
     const windows = checks.flatMap((c) => {
       const w = exemptionWindowsOf(c.reason);
       return w ? [{ kind: c.reason, purchaseMonths: w.purchaseMonths, inquiryMonths: w.inquiryMonths, source: w.source }] : [];
@@ -139,11 +138,11 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   const result = await runScrub({
     inputPath: job.input_path,
     outDir,
-    columnName: (job.column_name as string | null) ?? null,
-    sheet: (job.input_sheet as string | null) ?? null,
+    columnName: job.column_name,
+    sheet: job.input_sheet,
     lists: checks,
-    states: (job.states as string[] | null) ?? null,
-    calling: job.calling_window ? { at: callingInstant(job).getTime(), periods: await emergencyPeriodsAt(ctx.o.handle.db, callingInstant(job)) } : null,
+    states: job.states,
+    calling: job.calling_window ? { at: evaluationInstant(job).getTime(), periods: await emergencyPeriodsAt(ctx.o.handle.db, evaluationInstant(job)) } : null,
     exemptions: exemption ? { index: exemption.index, at: exemption.at } : null,
     pool: ctx.o.pool(),
     signal,
@@ -156,9 +155,10 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   // "valid for calls until" is beyond their validity; both said in the certificate and the summary.
   const usedKinds = new Set<string>(used.map((u) => u.kind));
   const checked = freshness.filter((f) => usedKinds.has(f.kind));
-  const evaluation = job.calling_at && (job.calling_window || job.exemption_list_id != null)
+  // (an order holds an instant only with the calling window or an exemption list: order.ts)
+  const evaluation = job.evaluated_at
     ? (() => {
-        const at = Math.floor(callingInstant(job).getTime() / 1000) * 1000;
+        const at = Math.floor(job.evaluated_at.getTime() / 1000) * 1000;
         const standing = instantStanding(at, { now: runAt, lists: checked });
         return { at: isoSecond(at), replay: standing.replay, beyondListValidity: standing.beyondListValidity, notes: standing.notes };
       })()
@@ -231,9 +231,9 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
           id: job.id,
           user_id: job.user_id,
           file_name: job.file_name,
-          suppression_type: job.suppression_type as "LitigationOnly" | "DNCAndLitigation",
-          states: (job.states as string[] | null) ?? null,
-          started_at: (job.started_at as Date | null) ?? null,
+          suppression_type: job.suppression_type,
+          states: job.states,
+          started_at: job.started_at,
         },
         result,
         fileNames,
@@ -257,7 +257,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
           bad_count: result.bad,
           invalid_count: result.invalid,
           reason_counts: JSON.stringify(result.reasons),
-          column_name: result.phoneColumn || ((job.column_name as string | null) ?? null),
+          column_name: result.phoneColumn || job.column_name,
           input_sha256: result.inputSha256,
           valid_until: issued.validUntil,
           dnc_age_days: issued.dncAgeDays,
@@ -265,11 +265,11 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
           input_format: result.input.format,
           input_encoding: result.input.encoding,
           input_delimiter: result.input.delimiter,
-          calling_at: result.calling
+          evaluated_at: result.calling
             ? new Date(result.calling.at)
             : exemptions
               ? new Date(exemptions.at)
-              : ((job.calling_at as Date | null) ?? null),
+              : job.evaluated_at,
           calling_summary: result.calling ? JSON.stringify(result.calling) : null,
           exemption_summary: exemptions ? JSON.stringify(exemptions) : null,
           lease_owner: null,
@@ -306,7 +306,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
     clearInterval(timer);
     await writing;
     // A replica shutting down hands the job back (a retry from the start) rather than failing it.
-    const handBack = abort.signal.reason === SHUTTING_DOWN && Number(job.attempts) < MAX_ATTEMPTS;
+    const handBack = abort.signal.reason === SHUTTING_DOWN && job.attempts < MAX_ATTEMPTS;
     const failure = failureText(e);
     metrics().scrubJobs.inc({ status: handBack ? "handed_back" : "failed" });
     if (!handBack && failure.operator) console.error(`[scrub] job ${job.id} failed: ${failure.operator}`);

@@ -15,7 +15,7 @@ import type { CountOptions } from "./pipeline/read";
 import type { DetectOptions } from "./pipeline/input/detect";
 import type { LookupAnswer, LookupInput } from "./lists/lookup";
 import type { PublishedKey } from "./certificate/keys";
-import { instantApplies } from "./evaluation";
+import type { ScrubOrder } from "./order";
 
 export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
 export { MAX_LOOKUP_NUMBERS, LookupBusyError } from "./lists/lookup";
@@ -49,39 +49,59 @@ export type BadReason = ListKind | "duplicate" | "state";
 /** Anything Kysely-shaped: the db or a transaction (`Transaction<Database>` extends `Kysely<Database>`). */
 export type Db = Kysely<Database>;
 
-export interface NewScrubJob {
-  userId: string;
-  /** The name the user uploaded (shown in history); the data is read from inputPath. */
-  fileName: string;
-  /** Absolute path (or relative to the process cwd) of the uploaded file, under `${DATA_DIR}/uploads/`. */
-  inputPath: string;
-  suppressionType: SuppressionTypeName;
-  /** Phone column header; null/undefined = the first header matching phone/number/mobile/cell/tel, else the first. */
-  columnName?: string | null;
-  /** The workbook sheet to read when the upload is an .xlsx (default: the first). */
-  sheet?: string | null;
-  /** A container (lists.kind='container') whose numbers are suppressed too. */
-  containerId?: number | null;
-  categoryId?: string | null;
-  /** Two-letter state codes; when set, only numbers whose area code is in these states stay good. */
-  states?: string[] | null;
-  /** Plan usage held while the job is queued/running (e.g. countRecords(path)). */
-  usageReserved?: number | bigint;
-  source?: "web" | "api";
-  apiKeyId?: string | null;
-  /** Append time_zone, callable_now, next_call_at, calling_note to good.csv (decisions 131, 180). */
-  callingWindow?: boolean;
-  /**
-   * The scrub's evaluation instant, for the calling columns and the exemptions (kept only with one of them);
-   * default: the scrub's start.
-   */
-  callingAt?: Date | null;
-  /** The user's exemption list (exemption_lists.id) whose records let registry-list numbers through (decision 161). */
-  exemptionListId?: number | null;
+/**
+ * A scrub order (order.ts, parsed where it entered: the wizard, the API, the CLI, the service's POST /v1/jobs) as the
+ * engine's intake takes it, with how it runs. Tests may leave out what they do not use.
+ */
+export type NewScrubJob = Pick<ScrubOrder, "userId" | "fileName" | "inputPath" | "suppressionType"> &
+  Partial<Omit<ScrubOrder, "states">> & {
+    /** Two-letter state codes; when set, only numbers whose area code is in these states stay good. */
+    states?: string[] | null;
+    /** Plan usage held while the job is queued/running (e.g. countRecords(path)). */
+    usageReserved?: number | bigint;
+    source?: "web" | "api";
+    apiKeyId?: string | null;
+  };
+
+/** The order names a container or an exemption list that is not its owner's (or does not exist). */
+export class ScrubOrderRefusal extends Error {
+  constructor(
+    readonly field: "containerId" | "exemptionListId",
+    readonly id: number,
+  ) {
+    super(field === "containerId" ? `No container ${id} of this user.` : `No exemption list ${id} of this user.`);
+    this.name = "ScrubOrderRefusal";
+  }
 }
 
-/** Inserts the queued job row and returns its id. Pass a transaction to reserve plan usage atomically. */
+/**
+ * The one ownership check of an order (issue #45): its container and its exemption list are its owner's. Run where
+ * the job row is made, in the caller's transaction; the job at its start finds only a list deleted since.
+ */
+async function checkOrderOwnership(db: Db, order: NewScrubJob): Promise<void> {
+  if (order.containerId != null) {
+    const own = await db
+      .selectFrom("lists")
+      .select("id")
+      .where("id", "=", order.containerId)
+      .where("kind", "=", "container")
+      .where("user_id", "=", order.userId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    if (!own) throw new ScrubOrderRefusal("containerId", order.containerId);
+  }
+  if (order.exemptionListId != null) {
+    const own = await db.selectFrom("exemption_lists").select("id").where("id", "=", order.exemptionListId).where("user_id", "=", order.userId).executeTakeFirst();
+    if (!own) throw new ScrubOrderRefusal("exemptionListId", order.exemptionListId);
+  }
+}
+
+/**
+ * The engine's intake: checks the order's container and exemption list are its owner's (ScrubOrderRefusal), inserts
+ * the queued job row and returns its id. Pass a transaction to reserve plan usage atomically.
+ */
 export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string> {
+  await checkOrderOwnership(db, input);
   let inputBytes = 0;
   try {
     inputBytes = fs.statSync(input.inputPath).size;
@@ -106,7 +126,8 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       input_bytes: inputBytes,
       usage_reserved: input.usageReserved ?? 0,
       calling_window: input.callingWindow === true,
-      calling_at: instantApplies({ calling: input.callingWindow === true, exemptions: input.exemptionListId != null }) && input.callingAt ? input.callingAt : null,
+      // a parsed order holds an instant only with the calling window or an exemption list (order.ts)
+      evaluated_at: input.evaluatedAt ?? null,
       exemption_list_id: input.exemptionListId ?? null,
     })
     .returning("id")
@@ -252,19 +273,8 @@ export interface ScrubService {
   close(): Promise<void>;
 }
 
-/** A scrub the command line asks for: a file where it lies, the job's owner and its options. */
-export interface BatchScrubInput {
-  userId: string;
-  inputPath: string;
-  suppressionType: SuppressionTypeName;
-  columnName: string | null;
-  sheet: string | null;
-  containerId: number | null;
-  states: string[] | null;
-  callingWindow: boolean;
-  callingAt: Date | null;
-  exemptionListId: number | null;
-}
+/** A scrub the command line asks for: its order (order.ts), parsed by the CLI from its arguments. */
+export type BatchScrubInput = ScrubOrder;
 
 /** A list load the command line asks for. */
 export interface BatchListLoadInput {
@@ -301,8 +311,6 @@ export interface BatchScrubService extends ScrubService {
   idle(): Promise<void>;
   /** The id of an admin list (litigation, dnc, a state list). */
   adminListId(kind: AdminListKind): Promise<number>;
-  /** Throws when the user has no such exemption list (checked where the database is at hand). */
-  checkExemptionList(userId: string, id: number): Promise<void>;
   /** A new exemption list of the user's loaded with every row of the file, or none (the error names each bad line). */
   exemptionListFromFile(userId: string, name: string, file: string): Promise<number>;
   /** The published certificate keys, after making the key that signs next (or a new one with `rotate`). */

@@ -286,9 +286,9 @@ describe("submit a scrub", () => {
     expect(res.status).toBe(202);
     const { job } = await bodyOf(res);
     expect(job.calling_window).toEqual({ at: "2099-11-29T15:00:00Z", rules_version: null, time_zone_source: null, counts: null, by_time_zone: null });
-    const row = await db().selectFrom("scrub_jobs").select(["calling_window", "calling_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    const row = await db().selectFrom("scrub_jobs").select(["calling_window", "evaluated_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
-    expect(row.calling_at?.toISOString()).toBe("2099-11-29T15:00:00.000Z");
+    expect(row.evaluated_at?.toISOString()).toBe("2099-11-29T15:00:00.000Z");
 
     const form = new FormData();
     form.set("file", new File(["Phone\n2125552142\n"], "leads.csv", { type: "text/csv" }));

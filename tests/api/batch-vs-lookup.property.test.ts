@@ -191,7 +191,7 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       containerId: c.withContainer ? container : null,
       exemptionListId: list.id,
       callingWindow: true,
-      callingAt: new Date(c.at),
+      evaluatedAt: new Date(c.at),
     });
     await svc.enqueue(jobId);
     expect(await svc.waitFor("job", jobId)).toBe("completed");

@@ -133,9 +133,9 @@ describe("exemption lists", () => {
     const { job } = await bodyOf(res);
     expect(job.exemptions).toEqual({ list_id: mine.id, version: null, sha256: null, at: null, counts: null });
     expect(job.calling_window).toBeNull();
-    const row = await db().selectFrom("scrub_jobs").select(["exemption_list_id", "calling_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    const row = await db().selectFrom("scrub_jobs").select(["exemption_list_id", "evaluated_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.exemption_list_id).toBe(mine.id);
-    expect(row.calling_at?.toISOString()).toBe("2099-07-31T15:00:00.000Z"); // never a past instant (decision 174)
+    expect(row.evaluated_at?.toISOString()).toBe("2099-07-31T15:00:00.000Z"); // never a past instant (decision 174)
     const theirs = await call(
       scrubs,
       apiRequest("/api/v1/scrubs", { key: bob.key, json: { numbers: ["2125552345"], suppression_type: "DNCAndLitigation", exemptions: mine.id } }),

@@ -462,7 +462,7 @@ describe("lookup and scrub give the same calling answers (decisions 131, 180)", 
           inputPath: file,
           suppressionType: "LitigationOnly",
           callingWindow: true,
-          callingAt: new Date(at),
+          evaluatedAt: new Date(at),
         });
         await service.enqueue(jobId);
         expect(await service.waitFor("job", jobId, 60_000)).toBe("completed");

@@ -222,8 +222,8 @@ describe("/purge CSV flow", () => {
     const at = iso(Date.now() + DAY);
     const started = await start(at);
     const jobId = location(started).searchParams.get("job")!;
-    const row = await db.selectFrom("scrub_jobs").select("calling_at").where("id", "=", jobId).executeTakeFirstOrThrow();
-    expect(row.calling_at?.toISOString().replace(".000Z", "Z")).toBe(at);
+    const row = await db.selectFrom("scrub_jobs").select("evaluated_at").where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(row.evaluated_at?.toISOString().replace(".000Z", "Z")).toBe(at);
     expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
   });
 
@@ -462,6 +462,17 @@ describe("/purge plans and guards", () => {
       makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101", category: cat.id } }),
     );
     expect(errorOf(res)).toBe("The selected category was not found. Please choose it again.");
+    // another user's container or exemption list: refused once, where the order is accepted (issue #45)
+    const theirs = await db.insertInto("lists").values({ kind: "container", user_id: admin.id, name: "Admin's", description: "" }).returning("id").executeTakeFirstOrThrow();
+    const theirList = await db.insertInto("exemption_lists").values({ user_id: admin.id, name: "Admin's" }).returning("id").executeTakeFirstOrThrow();
+    const refused = async (form: Record<string, string>) => {
+      const before = (await db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", other.id).executeTakeFirstOrThrow()).n;
+      const r = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101", ...form } }));
+      const after = (await db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", other.id).executeTakeFirstOrThrow()).n;
+      return [statusOf(r), errorOf(r), Number(after) - Number(before)];
+    };
+    expect(await refused({ container: String(theirs.id) })).toEqual([400, "The selected container was not found. Please choose it again.", 0]);
+    expect(await refused({ exemptions: String(theirList.id) })).toEqual([400, "The selected exemption list was not found. Please choose it again.", 0]);
   });
 
   it("sends anonymous visitors to sign in", async () => {

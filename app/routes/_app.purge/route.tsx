@@ -35,7 +35,7 @@ import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard } from "~/routes/_app.purge/wizard";
 import type { PurgeActionData } from "~/routes/_app.purge/wizard-data";
-import { instantApplies, isActiveStatus, parseInstant, US_STATES } from "scrub-service/domain";
+import { isActiveStatus, ORDER_WORDS, parseScrubOrder, US_STATES } from "scrub-service/domain";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
@@ -213,30 +213,33 @@ async function startIntent(ctx: PurgeActionContext) {
 }
 
 async function start(ctx: PurgeActionContext, intent: string, state: WizardState, upload: StoredUpload, column: string) {
-  // The optional evaluation instant of the calling times and the exemptions (decisions 131, 161, 174): its bounds
-  // are the intake's (submitScrub), the format is read here.
-  const atText = String(ctx.form.fields.get("at") ?? "").trim();
-  let at: Date | null = null;
-  if (atText) {
-    if (!instantApplies({ calling: state.calling, exemptions: Boolean(state.exemptions) })) return fail(intent, "at applies with calling times or an exemption list only.", 400, "Validation Error", "at");
-    const parsed = parseInstant(atText);
-    if (!parsed.ok) return fail(intent, parsed.message, 400, "Validation Error", "at");
-    at = new Date(parsed.ms);
-  }
-  try {
-    const { jobId } = await submitScrub(ctx.db, await getScrubService(), {
+  // The order, parsed once (scrub-service/domain order.ts): the optional evaluation instant of the calling times and
+  // the exemptions (decisions 131, 161) only with one of them; its bounds (decision 174) and the container's and
+  // exemption list's owner are the intake's (submitScrub).
+  const parsed = parseScrubOrder(
+    {
       userId: ctx.user.id,
-      upload,
+      inputPath: upload.path,
+      fileName: upload.originalName,
       suppressionType: state.type,
-      column,
+      columnName: column,
       sheet: state.mode === "csv" ? state.sheet || null : null,
       categoryId: state.category,
       containerId: state.container,
       states: state.states,
+      callingWindow: state.calling,
+      exemptionListId: state.exemptions,
+      evaluatedAt: String(ctx.form.fields.get("at") ?? "").trim() || null,
+    },
+    ORDER_WORDS.wizard,
+  );
+  if (!parsed.ok) return fail(intent, parsed.message, 400, "Validation Error", parsed.field === "evaluatedAt" ? "at" : undefined);
+  try {
+    const { jobId } = await submitScrub(ctx.db, await getScrubService(), {
+      order: parsed.order,
+      upload,
       stateFilterAllowed: ctx.canFilterStates,
       origin: { source: "web" },
-      calling: state.calling ? { at } : null,
-      exemptions: state.exemptions ? { listId: state.exemptions, at } : null,
     });
     return redirect(wizardHref(state, { step: 6, upload: upload.id, job: jobId }));
   } catch (e) {

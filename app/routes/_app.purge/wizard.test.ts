@@ -49,7 +49,7 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       input_delimiter: null,
       input_sheet: null,
       calling_window: false,
-      calling_at: null,
+      evaluated_at: null,
       calling_summary: null,
       exemption_list_id: null,
       exemption_summary: null,
