@@ -21,7 +21,8 @@ const USUALLY_DAYLIGHT = new Set(["Eastern", "Central", "Mountain", "Pacific"]);
 
 const names = new Map<string, string>();
 
-function offsetMinutes(zone: string, at: Date): number | null {
+/** The zone's UTC offset in minutes at an instant (-300 for New York in winter), or null for an unknown zone. */
+export function offsetMinutes(zone: string, at: Date): number | null {
   try {
     const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value;
     const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(part ?? "");

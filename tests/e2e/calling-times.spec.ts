@@ -67,3 +67,28 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   await expect(page.getByTestId("calling-times")).toBeVisible();
   expect(await horizontalOverflow(page)).toBe(0);
 });
+
+test.describe("plan calling ahead (#44)", () => {
+  test.use({ timezoneId: "America/Chicago" });
+
+  test("typed numbers get the calling-times choice, answered for tomorrow 09:00 in the analyst's own zone", async ({ page, javaScriptEnabled }) => {
+    await signInAsAdmin(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/purge?step=4&type=LitigationOnly&mode=manual");
+    await page.getByLabel("Phone numbers").fill("2125552345\n3105552199");
+    const choice = page.getByTestId("calling-choice");
+    // the zone is the browser's once JavaScript has said it; without JavaScript the server can only say UTC
+    const zone = javaScriptEnabled ? "America/Chicago" : "UTC";
+    await expect(choice.getByText(javaScriptEnabled ? "Answer for (your time: Central, America/Chicago)" : "Answer for (your time: UTC)")).toBeVisible();
+    await choice.getByRole("checkbox", { name: /Add calling times/ }).check();
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await choice.getByLabel(/^Answer for/).fill(`${tomorrow}T09:00`);
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.getByRole("button", { name: "Start Purging" }).click();
+    await expect(page.getByTestId("results")).toBeVisible({ timeout: 30_000 });
+    const offsetHours = zone === "UTC" ? 0 : -Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" }).formatToParts(new Date(`${tomorrow}T15:00:00Z`)).find((p) => p.type === "timeZoneName")!.value.replace("GMT", ""));
+    const expected = new Date(Date.parse(`${tomorrow}T09:00:00Z`) + offsetHours * 3_600_000).toISOString().replace("T", " ").replace(".000Z", " UTC");
+    await expect(page.getByTestId("calling-times")).toContainText(`Good numbers at ${expected}`);
+    expect(await horizontalOverflow(page)).toBe(0);
+  });
+});

@@ -337,6 +337,26 @@ describe("/purge manual entry", () => {
     const page4 = (await callLoader(back.pathname + back.search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     expect(page4.wizard!.manualText).toBe("2025552101\n2025552101\n3105552199\n442079460958");
   });
+
+  it("plans calling ahead (#44): typed numbers with calling times, answered for a time in the analyst's own zone", async () => {
+    // tomorrow 09:00 in New York, whatever today's offset
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const res = await manual(other.cookie, "2125552345\n3105552199", { calling: "1", atLocal: `${tomorrow}T09:00`, atZone: "America/New_York" });
+    const jobId = location(res).searchParams.get("job")!;
+    expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+    const row = await handle().db.selectFrom("scrub_jobs").select(["calling_window", "evaluated_at"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    expect(row.calling_window).toBe(true);
+    const local = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", dateStyle: "short", timeStyle: "short", hourCycle: "h23" }).format(row.evaluated_at!);
+    expect(local).toBe(`${tomorrow}, 09:00`);
+    const page = (await callLoader(location(res).pathname + location(res).search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
+    const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
+    expect(good.split("\n")[0]).toBe("Number,time_zone,callable_now,next_call_at,calling_note");
+    // a time in the past is the time field's error, named as such, and nothing starts
+    const past = await manual(other.cookie, "2125552345", { calling: "1", atLocal: "2025-06-01T09:00", atZone: "America/New_York" });
+    expect(statusOf(past)).toBe(400);
+    expect((past as { data: { error: { field?: string } } }).data.error.field).toBe("at");
+    expect(errorOf(past)).toMatch(/^at 2025-06-01T13:00:00Z is in the past/);
+  });
 });
 
 describe("/purge plans and guards", () => {

@@ -36,6 +36,8 @@ import { NoPlanGate } from "~/components/pricing";
 import { PurgeWizard } from "~/routes/_app.purge/wizard";
 import type { PurgeActionData } from "~/routes/_app.purge/wizard-data";
 import { isActiveStatus, ORDER_WORDS, parseScrubOrder, US_STATES } from "scrub-service/domain";
+import { instantOfLocal } from "~/utils/local-instant";
+import { isValidTimeZone } from "~/utils/format";
 
 export const meta: MetaFunction = () => [{ title: "Purge Your Data · Data Purging Tool" }];
 
@@ -212,6 +214,20 @@ async function startIntent(ctx: PurgeActionContext) {
   return start(ctx, "start", { ...ctx.state, mode: "csv", column }, upload, column);
 }
 
+/**
+ * The instant the purge answers for: the wizard's date and time in the analyst's zone (`atLocal` + `atZone`, #44), or
+ * an ISO instant (`at`, as the API takes it); null: when the purge starts. A local time that names no instant is
+ * passed on as written, for the order's own refusal.
+ */
+function evaluationInstantOf(fields: { get(name: string): unknown }): string | null {
+  const local = String(fields.get("atLocal") ?? "").trim();
+  if (local) {
+    const zone = String(fields.get("atZone") ?? "");
+    return instantOfLocal(local, isValidTimeZone(zone) ? zone : "UTC") ?? local;
+  }
+  return String(fields.get("at") ?? "").trim() || null;
+}
+
 async function start(ctx: PurgeActionContext, intent: string, state: WizardState, upload: StoredUpload, column: string) {
   // The order, parsed once (scrub-service/domain order.ts): the optional evaluation instant of the calling times and
   // the exemptions (decisions 131, 161) only with one of them; its bounds (decision 174) and the container's and
@@ -229,7 +245,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       states: state.states,
       callingWindow: state.calling,
       exemptionListId: state.exemptions,
-      evaluatedAt: String(ctx.form.fields.get("at") ?? "").trim() || null,
+      evaluatedAt: evaluationInstantOf(ctx.form.fields),
     },
     ORDER_WORDS.wizard,
   );

@@ -6,6 +6,7 @@ import { inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { Hidden, PreviousRow, StartPurgingButton } from "./wizard-nav";
 import type { PurgeActionData, WizardData } from "./wizard-data";
 import { ValidationAlert } from "./validation-alert";
+import { CallingChoice } from "./calling-choice";
 
 export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?: PurgeActionData }) {
   const { state, preview } = wizard;
@@ -69,39 +70,7 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
               </table>
             </div>
             <p className="text-xs text-slate-500">The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.</p>
-            <label className="flex items-start gap-2 rounded-md border border-slate-200 p-3 text-sm text-slate-700">
-              <input type="checkbox" name="calling" value="1" defaultChecked={state.calling} className="mt-0.5 accent-blue-600" />
-              <span>
-                <span className="font-medium">Add calling times</span>
-                <span className="block text-xs text-slate-500">
-                  The Good file gains each number's time zone, whether it may be called when the purge starts, the next lawful time and, when it
-                  may not, the rule that holds the call back (federal and state calling hours, Sunday and holiday bans).
-                </span>
-              </span>
-            </label>
-            <div>
-              <label htmlFor="purge-at" className="block text-sm font-medium text-slate-700">
-                Calling times at (optional)
-              </label>
-              <input
-                id="purge-at"
-                name="at"
-                type="text"
-                placeholder="2026-11-26T15:00:00Z"
-                aria-invalid={error?.field === "at" ? true : undefined}
-                aria-describedby={error?.field === "at" ? "purge-at-error" : "purge-at-help"}
-                className={inputClass}
-              />
-              {error?.field === "at" ? (
-                <p id="purge-at-error" className="mt-1 text-sm text-red-600" role="alert">
-                  {error.message}
-                </p>
-              ) : (
-                <p id="purge-at-help" className="mt-1 text-xs text-slate-500">
-                  An ISO-8601 instant with its offset, from now until the lists&apos; &quot;valid for calls until&quot;; empty: when the purge starts.
-                </p>
-              )}
-            </div>
+            <CallingChoice state={state} error={error} />
           </>
         )}
         <PreviousRow to={wizardHref(state, { step: 4, job: "" })}>

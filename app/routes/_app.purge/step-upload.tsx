@@ -8,6 +8,7 @@ import { formatBytes } from "~/utils/format";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { ProgressBar } from "~/components/ui/bar";
 import { Hidden, PreviousRow, StartPurgingButton } from "./wizard-nav";
+import { CallingChoice } from "./calling-choice";
 import type { PurgeActionData, WizardData } from "./wizard-data";
 import { ValidationAlert } from "./validation-alert";
 
@@ -42,10 +43,11 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
     onValidate: ({ formData }) => parseWithZod(formData, { schema: manualSchema }),
   });
   const fieldError = fields.numbers.errors?.[0];
-  const serverError = actionData?.intent === "manual" && !fieldError ? actionData.error : undefined;
+  // an error of the time field is shown under it (CallingChoice), not again above the form
+  const serverError = actionData?.intent === "manual" && !fieldError && actionData.error?.field !== "at" ? actionData.error : undefined;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
-      <Hidden state={state} omit={["mode", "upload", "column", "job"]} />
+      <Hidden state={state} omit={["mode", "upload", "column", "job", "calling"]} />
       <input type="hidden" name="mode" value="manual" />
       <input type="hidden" name="intent" value="manual" />
       <input type="hidden" name="submission" value={wizard.submissionId} />
@@ -63,6 +65,8 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
         className={`${inputClass} font-mono`}
       />
       <p className="text-xs text-slate-500">One per line or separated by commas; 10 to 15 digits each (spaces, dashes and brackets are ignored).</p>
+      {/* typed numbers get the same calling-times choice as a file's column step (#44) */}
+      <CallingChoice state={state} error={actionData?.intent === "manual" ? actionData.error : undefined} />
       <PreviousRow to={wizardHref(state, { step: 3, job: "" })}>
         <StartPurgingButton busy={busy} />
       </PreviousRow>
