@@ -69,7 +69,7 @@ export interface NewScrubJob {
   usageReserved?: number | bigint;
   source?: "web" | "api";
   apiKeyId?: string | null;
-  /** Append time_zone, callable_now, next_call_at, calling_note to good.csv (decisions 131, 180). */
+  /** Append time_zone, callable_now, next_call_at, next_call_local, calling_note to good.csv (decisions 131, 180, 184). */
   callingWindow?: boolean;
   /**
    * The scrub's evaluation instant, for the calling columns and the exemptions (kept only with one of them);

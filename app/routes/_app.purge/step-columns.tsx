@@ -74,7 +74,7 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
               <span>
                 <span className="font-medium">Add calling times</span>
                 <span className="block text-xs text-slate-500">
-                  The Good file gains each number's time zone, whether it may be called when the purge starts, the next lawful time and, when it
+                  The Good file gains each number's time zone, whether it may be called when the purge starts, the next lawful time (in UTC and on the number's own clock) and, when it
                   may not, the rule that holds the call back (federal and state calling hours, Sunday and holiday bans).
                 </span>
               </span>

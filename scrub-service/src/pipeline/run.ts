@@ -89,7 +89,7 @@ export interface ScrubRunInput {
   /** Checked in this order: the first hit gives the reason (container, litigation, dnc). */
   lists: ListCheck[];
   states?: string[] | null;
-  /** Append time_zone, callable_now, next_call_at and calling_note to good rows, evaluated at this instant (ms). */
+  /** Append time_zone, callable_now, next_call_at, next_call_local and calling_note to good rows, evaluated at this instant (ms). */
   calling?: { at: number; periods?: EmergencyPeriod[] } | null;
   /**
    * A customer's exemption list, applied at this instant (ms): a row on an exemptible list (list-types.ts) whose
