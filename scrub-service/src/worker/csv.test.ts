@@ -202,6 +202,32 @@ describe("emitRows with cells appended to good rows (calling columns, exemption 
       expect(Array.from(counts)).toEqual(Array.from(expectedCounts));
       expect(decoder.decode(got[1])).toBe(decoder.decode(plain[1]));
       expect(decoder.decode(got[2])).toBe(decoder.decode(plain[2]));
+
+      // with phone_e164 (decision 184), with and without the cells: the same rows with the number after the padding,
+      // before the cells in good and before the reason in bad and invalid (empty there); rows up to the buffer's end
+      const e164Of = (k: number) => (rows.codes[k] < 0 ? "" : `+1${rows.codes[k]}`);
+      const withCells = round % 4 < 2;
+      const e = emitRows(
+        buf,
+        { ...base, phoneE164: true, goodSuffixes: withCells ? { classOf, bytes, starts, counts: new Uint32Array(encoded.length) } : undefined },
+        new SharedArrayBuffer(64),
+      );
+      const want: string[][] = [[], [], []];
+      const plainLines = [0, 1, 2].map((c) => decoder.decode(plain[c]).split("\n"));
+      const at = [0, 0, 0];
+      for (let k = 0; k < n; k++) {
+        const c = classes[k];
+        const line = plainLines[c][at[c]++];
+        if (c === CLASS_GOOD) {
+          const code = rows.codes[k];
+          const cls = classOf[exchangeIndex(Math.floor(code / 10_000_000), Math.floor(code / 10_000) % 1000)];
+          want[c].push(line + d.repeat(Math.max(0, 5 - rows.fields[k])) + d + e164Of(k) + (withCells ? cellTexts[cls] : "") + "\n");
+        } else {
+          const cut = line.lastIndexOf(d); // the reason holds no delimiter
+          want[c].push(line.slice(0, cut) + d + e164Of(k) + line.slice(cut) + "\n");
+        }
+      }
+      for (const c of [0, 1, 2]) expect(decoder.decode(e[c]), `class ${c}, round ${round}`).toBe(want[c].join(""));
     }
   });
 });
