@@ -399,7 +399,7 @@ function placePart(c: number): Buffer {
 }
 
 /**
- * A valid number's calling answer (decisions 131, 180): `"timeZones":[…],"callableNow":…,"nextCallAt":…,"callingNote":…,`
+ * A valid number's calling answer (decisions 131, 180): `"timeZones":[…],"callableNow":…,"nextCallAt":…,"nextCallLocal":…,"callingNote":…,`
  * per calling class and instant, from the engine's evaluateClass (the scrub's good.csv prints the same answer and
  * note). A number without a time zone answers the strictest reading across every US time zone, `timeZones` empty.
  * The live lookup asks at "now" (a new second every second): answers are kept for the current second only, so a
@@ -424,9 +424,10 @@ function callingPart(c: number, atMs: number, table: CallingClassTableWith = cal
   let part = CALLING_PARTS.get(k);
   if (part === undefined) {
     const cls = table.classes[k];
-    const { answer: a, note } = evaluateClass(cls, second * 1000);
+    const { answer: a, note, nextCallLocal } = evaluateClass(cls, second * 1000);
     part = Buffer.from(
-      `"timeZones":${JSON.stringify(cls.zones)},"callableNow":${a.callableNow},"nextCallAt":"${isoSecond(a.nextCallAt)}","callingNote":${JSON.stringify(note)},`,
+      `"timeZones":${JSON.stringify(cls.zones)},"callableNow":${a.callableNow},"nextCallAt":"${isoSecond(a.nextCallAt)}",` +
+        `"nextCallLocal":${nextCallLocal ? JSON.stringify(nextCallLocal) : "null"},"callingNote":${JSON.stringify(note)},`,
     );
     CALLING_PARTS.set(k, part);
   }
@@ -456,7 +457,7 @@ function invalidPart(c: number): Buffer {
   if (part === undefined) {
     const d = decideNumber({ code: c, hits: 0, record: null }, NO_LISTS);
     part = Buffer.from(
-      `null,"valid":false,"reason":${JSON.stringify(d.reason)},"message":${JSON.stringify(d.words)},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
+      `null,"valid":false,"reason":${JSON.stringify(d.reason)},"message":${JSON.stringify(d.words)},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"nextCallLocal":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
     );
     if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
   }
@@ -525,7 +526,8 @@ export function lookupResponseJson(
       const exempt = d.exempt ? { basis: d.exempt.basis, date: isoDateOfDay(d.exempt.day), until: d.exempt.untilDay === null ? null : isoDateOfDay(d.exempt.untilDay) } : null;
       part = Buffer.from(
         `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${d.reason !== null},"suppressed_by":${JSON.stringify(d.reason)}` +
-          (exemptions ? `,"exempt":${JSON.stringify(exempt)}}` : "}"),
+          // `exemptionNote`: why the number's record did not let it be called (bad.csv's `exemption` cell; decision 184)
+          (exemptions ? `,"exempt":${JSON.stringify(exempt)},"exemptionNote":${JSON.stringify(d.notApplied)}}` : "}"),
       );
       listsPart.set(key, part);
     }
@@ -545,7 +547,7 @@ export function lookupResponseJson(
       const part = invalidPart(c);
       if (exemptions) {
         out.bytes(part.subarray(0, part.length - 1));
-        out.raw(',"exempt":null}');
+        out.raw(',"exempt":null,"exemptionNote":null}');
       } else out.bytes(part);
       continue;
     }

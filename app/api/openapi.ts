@@ -8,9 +8,10 @@ import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "./lookup-budget";
 import { ADMIN_LIST_KINDS, SUPPRESSION_TYPE_NAMES } from "scrub-service/domain";
 
 const CALLING_WINDOW_TEXT =
-  "true: good.csv gains four columns after the file's own: time_zone (IANA names, several joined by | in alphabetical order, empty for " +
+  "true: good.csv gains five columns after the file's own and phone_e164: time_zone (IANA names, several joined by | in alphabetical order, empty for " +
   "toll-free and other non-geographic numbers), callable_now (yes/no at the instant), next_call_at (the earliest lawful instant at or after it, " +
-  "YYYY-MM-DDTHH:MM:SSZ) and calling_note (empty when callable now, else the rule that holds the call back with its citation, e.g. " +
+  "YYYY-MM-DDTHH:MM:SSZ), next_call_local (the same instant on the number's clock with its offset, e.g. 2026-11-30T08:00:00-05:00: the zone the " +
+  "note names first, else the first of time_zone; empty without a time zone) and calling_note (empty when callable now, else the rule that holds the call back with its citation, e.g. " +
   "\"Sunday: Louisiana forbids Sunday calls (La. R.S. 45:811)\", \"Before 8 a.m. (47 CFR 64.1200(c)(1))\"), under the federal, state and CRTC " +
   "calling hours, Sunday and holiday bans included (rules version in the job's calling_window). A number without a time zone is answered with " +
   "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so.";
@@ -21,8 +22,11 @@ const CALLING_AT_TEXT =
   "otherwise 422 on `at` naming the instant and the bound.";
 const EXEMPTIONS_TEXT =
   "One of your exemption lists (GET /exemption-lists): a number on the DNC list stays good when its record applies at `at` (a purchase within 18 " +
-  "calendar months before it, an inquiry within 3, written consent dated before it); litigation and your container are never exempted. good.csv " +
-  "gains an exemption column (\"purchase 2025-03-01, exempt until 2026-09-01\").";
+  "calendar months before it, an inquiry within 3, written consent dated before it; a state list with its own windows, e.g. Texas 12 months and no " +
+  "inquiry, under those); litigation and your container are never exempted. good.csv gains an exemption column (\"purchase 2025-03-01, exempt " +
+  "until 2026-09-01\"), and bad.csv an exemption column after reason saying why a listed number's record did not apply (\"purchase 2025-05-15: " +
+  "Texas allows 12 months, ended 2026-05-15\", \"litigation list: never exempted\"; empty without a record). The job's exemptions count the " +
+  "records applied, expired, never applicable and dated after the instant, per basis.";
 const EXEMPTION_ROWS_TEXT =
   "Rows phone, basis (purchase, inquiry or consent) and date (YYYY-MM-DD, from 1900-01-01, not in the future); one basis per number. Any bad row " +
   "refuses the whole request with 422 and one detail per bad line (line N = rows[N-1], or the file's line). JSON: up to 100,000 rows (a body up to " +
@@ -222,7 +226,13 @@ export function openApiDocumentAt(appBase: string) {
             { name: "kind", in: "path", required: true, schema: { type: "string", enum: ["good", "bad", "invalid"] } },
           ],
           responses: {
-            "200": { description: "The CSV (all input columns; bad and invalid rows end with a reason column).", content: { "text/csv": {} } },
+            "200": {
+              description:
+                "The CSV: all input columns (escaped against formula injection as read), then phone_e164 (the number read, +1 and ten digits, e.g. " +
+                "+12127364832: a dialer's import key; empty in the invalid file), then in good.csv the calling columns (calling_window) and exemption " +
+                "(exemptions), in bad.csv reason and exemption (exemptions), in invalid.csv reason.",
+              content: { "text/csv": {} },
+            },
             "404": error("No such job or file for this account (not_found)."),
             "409": error("The job has not finished yet (result_not_ready)."),
             ...commonErrors,
@@ -617,6 +627,19 @@ export function openApiDocumentAt(appBase: string) {
                   type: ["object", "null"],
                   properties: { purchase: { type: "integer" }, inquiry: { type: "integer" }, consent: { type: "integer" } },
                 },
+                records: {
+                  type: ["object", "null"],
+                  description:
+                    "Once completed: the records of listed numbers per outcome, each per basis: applied (let the number be called), expired (a list's " +
+                    "window ended, or its rule has none for the basis), never_applicable (litigation or your container holds it), not_yet (dated after `at`). " +
+                    "bad.csv's exemption column says why per number.",
+                  properties: Object.fromEntries(
+                    ["applied", "expired", "never_applicable", "not_yet"].map((k) => [
+                      k,
+                      { type: "object", properties: { purchase: { type: "integer" }, inquiry: { type: "integer" }, consent: { type: "integer" } } },
+                    ]),
+                  ),
+                },
               },
             },
             calling_window: {
@@ -741,6 +764,13 @@ export function openApiDocumentAt(appBase: string) {
               description: "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
               properties: { basis: { type: "string" }, date: { type: "string", format: "date" }, until: { type: ["string", "null"], format: "date" } },
             },
+            exemptionNote: {
+              type: ["string", "null"],
+              description:
+                "Only when the request names exemptions: for a suppressed number with a record, why the record did not let it be called, per list still " +
+                "holding it (\"purchase 2025-05-15: Texas allows 12 months, ended 2026-05-15\", \"litigation list: never exempted\", \"consent 2026-12-01: " +
+                "dated after the evaluation instant\"); the same words as bad.csv's exemption column. Null otherwise.",
+            },
             timeZones: {
               type: "array",
               items: { type: "string" },
@@ -755,6 +785,12 @@ export function openApiDocumentAt(appBase: string) {
             nextCallAt: {
               type: ["string", "null"],
               description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null for an invalid entry.",
+            },
+            nextCallLocal: {
+              type: ["string", "null"],
+              description:
+                "nextCallAt on the number's clock with its UTC offset (e.g. 2026-11-30T08:00:00-05:00): the zone callingNote names first, else the first of " +
+                "timeZones. The same as good.csv's next_call_local. Null for an invalid entry or a number without a time zone.",
             },
             callingNote: {
               type: ["string", "null"],

@@ -38,12 +38,26 @@ export interface ApiExemptions {
   sha256: string | null;
   at: string | null;
   counts: { purchase: number; inquiry: number; consent: number } | null;
+  /**
+   * The listed numbers' records per outcome and basis (decision 184): applied, expired, never_applicable (litigation,
+   * the container), not_yet (dated after the instant); null until completed, and for scrubs before the count.
+   */
+  records: Record<"applied" | "expired" | "never_applicable" | "not_yet", { purchase: number; inquiry: number; consent: number }> | null;
 }
+
+type BasisCounts = { purchase: number; inquiry: number; consent: number };
 
 /** The API's view of a job's exemption summary (ExemptionProof, stored by the engine as JSON). */
 export function serializeExemptions(job: Pick<JobRow, "exemption_list_id" | "exemption_summary">): ApiExemptions | null {
   const raw = typeof job.exemption_summary === "string" ? JSON.parse(job.exemption_summary) : job.exemption_summary;
-  const s = raw as { listId: number; version: number; sha256: string | null; at: string; byBasis: { purchase: number; inquiry: number; consent: number } } | null;
+  const s = raw as {
+    listId: number;
+    version: number;
+    sha256: string | null;
+    at: string;
+    byBasis: BasisCounts;
+    records?: { applied: BasisCounts; expired: BasisCounts; neverApplicable: BasisCounts; notYet: BasisCounts };
+  } | null;
   if (!s && job.exemption_list_id == null) return null;
   return {
     list_id: s?.listId ?? job.exemption_list_id ?? null,
@@ -51,6 +65,14 @@ export function serializeExemptions(job: Pick<JobRow, "exemption_list_id" | "exe
     sha256: s?.sha256 ?? null,
     at: s?.at ?? null,
     counts: s ? { ...s.byBasis } : null,
+    records: s?.records
+      ? {
+          applied: { ...s.records.applied },
+          expired: { ...s.records.expired },
+          never_applicable: { ...s.records.neverApplicable },
+          not_yet: { ...s.records.notYet },
+        }
+      : null,
   };
 }
 

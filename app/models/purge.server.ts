@@ -251,23 +251,44 @@ export interface JobView {
   exemptions: ExemptionsView | null;
 }
 
+export type BasisCounts = { purchase: number; inquiry: number; consent: number };
+
 export interface ExemptionsView {
   name: string;
   version: number;
   sha256: string | null;
   at: string;
-  byBasis: { purchase: number; inquiry: number; consent: number };
+  byBasis: BasisCounts;
+  /** Each exemptible list the scrub checked, with its own windows (months; 0 = no such exemption). */
+  windows: { kind: string; purchaseMonths: number; inquiryMonths: number }[];
+  /**
+   * The listed numbers' records per outcome and basis (decision 184); null for scrubs made before the summary had
+   * them.
+   */
+  records: { applied: BasisCounts; expired: BasisCounts; neverApplicable: BasisCounts; notYet: BasisCounts } | null;
+}
+
+function basisCounts(raw: unknown): BasisCounts {
+  const b = (raw ?? {}) as Partial<Record<keyof BasisCounts, unknown>>;
+  return { purchase: Number(b.purchase ?? 0), inquiry: Number(b.inquiry ?? 0), consent: Number(b.consent ?? 0) };
 }
 
 function exemptionsView(raw: unknown): ExemptionsView | null {
-  const s = (typeof raw === "string" ? JSON.parse(raw) : raw) as Partial<ExemptionsView> | null;
+  const s = (typeof raw === "string" ? JSON.parse(raw) : raw) as (Partial<ExemptionsView> & { records?: Record<string, unknown> }) | null;
   if (!s || typeof s !== "object" || typeof s.at !== "string" || !s.byBasis) return null;
+  const r = s.records && typeof s.records === "object" ? s.records : null;
   return {
     name: String(s.name ?? ""),
     version: Number(s.version ?? 0),
     sha256: typeof s.sha256 === "string" ? s.sha256 : null,
     at: s.at,
-    byBasis: { purchase: Number(s.byBasis.purchase ?? 0), inquiry: Number(s.byBasis.inquiry ?? 0), consent: Number(s.byBasis.consent ?? 0) },
+    byBasis: basisCounts(s.byBasis),
+    windows: Array.isArray(s.windows)
+      ? s.windows.map((w) => ({ kind: String(w.kind), purchaseMonths: Number(w.purchaseMonths ?? 0), inquiryMonths: Number(w.inquiryMonths ?? 0) }))
+      : [],
+    records: r
+      ? { applied: basisCounts(r.applied), expired: basisCounts(r.expired), neverApplicable: basisCounts(r.neverApplicable), notYet: basisCounts(r.notYet) }
+      : null,
   };
 }
 

@@ -181,6 +181,29 @@ export default function ApiReference() {
           </p>
         </section>
 
+        <section id="result-files" className="mt-12 scroll-mt-6">
+          <h2 className="text-xl font-semibold">Result files</h2>
+          <p className="mt-2 text-slate-700">
+            Each file keeps your columns as read (a cell a spreadsheet would run as a formula is escaped with a leading <code>&apos;</code>, so{" "}
+            <code>+1 212 736 4832</code> reads <code>&apos;+1 212 736 4832</code>), then <code>phone_e164</code>: the number read, <code>+1</code>{" "}
+            and ten digits (<code>+12127364832</code>), the key to import into a dialer; empty in the invalid file, where no number was read. Then:
+          </p>
+          <ul className="mt-2 list-disc pl-6 text-slate-700">
+            <li>
+              good: with <code>calling_window</code>, <code>time_zone</code>, <code>callable_now</code>, <code>next_call_at</code> (UTC),{" "}
+              <code>next_call_local</code> (the same instant on the number&apos;s clock with its offset, e.g. <code>2026-11-30T08:00:00-05:00</code>)
+              and <code>calling_note</code>; with <code>exemptions</code>, <code>exemption</code> (the record that lets the number be called).
+            </li>
+            <li>
+              bad: <code>reason</code>; with <code>exemptions</code>, <code>exemption</code>: why a listed number&apos;s record did not apply
+              (&quot;purchase 2025-05-15: Texas allows 12 months, ended 2026-05-15&quot;, &quot;litigation list: never exempted&quot;).
+            </li>
+            <li>
+              invalid: <code>reason</code>.
+            </li>
+          </ul>
+        </section>
+
         <section id="errors" className="mt-12 scroll-mt-6">
           <h2 className="text-xl font-semibold">Errors</h2>
           <p className="mt-2 text-slate-700">Errors are JSON with a stable code to branch on and a message for people:</p>

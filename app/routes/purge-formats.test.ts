@@ -108,7 +108,7 @@ describe("the column step says what the file was read as", () => {
       .executeTakeFirstOrThrow();
     expect([job.input_sheet, job.input_format, Number(job.good_count), Number(job.usage_reserved)]).toEqual(["Leads", "Excel workbook (.xlsx)", 2, 2]);
     const good = await handle().db.selectFrom("result_files").select("path").where("job_id", "=", jobId).where("kind", "=", "good").executeTakeFirstOrThrow();
-    expect(fs.readFileSync(good.path, "utf8")).toBe("Name,Mobile,City\nJosé,3055552102,Miami\nAnn,2125552101,New York\n");
+    expect(fs.readFileSync(good.path, "utf8")).toBe("Name,Mobile,City,phone_e164\nJosé,3055552102,Miami,+13055552102\nAnn,2125552101,New York,+12125552101\n");
 
     // a sheet the workbook does not have: refused with the reader's message, no job
     const refused = await run(() =>

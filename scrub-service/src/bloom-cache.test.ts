@@ -39,7 +39,7 @@ describe.skipIf(noRedis)("Bloom filter cache", () => {
         await handle.close();
       }
     }
-    expect(results).toEqual(["phone,reason\n2125550001,litigation\n", "phone,reason\n3055550002,litigation\n"]);
+    expect(results).toEqual(["phone,phone_e164,reason\n2125550001,+12125550001,litigation\n", "phone,phone_e164,reason\n3055550002,+13055550002,litigation\n"]);
     expect(fs.readdirSync(path.join(dir, "cache")).length).toBeGreaterThan(0);
   });
 });

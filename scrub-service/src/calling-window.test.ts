@@ -17,7 +17,7 @@ import { migratedDataDir } from "../../tests/setup/pglite-template";
 const run = promisify(execFile);
 
 describe("scrub --calling-window", () => {
-  it("appends the four columns to good rows, evaluated at --at, and summarizes them", { timeout: 180_000 }, async () => {
+  it("appends the five columns to good rows, evaluated at --at, and summarizes them", { timeout: 180_000 }, async () => {
     const dir = await migratedDataDir("cli-calling"); // the migrated empty database a first run makes
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
     const cli = (...args: string[]) => run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env });
@@ -49,27 +49,27 @@ describe("scrub --calling-window", () => {
     const probe = path.join(dir, "probe.csv");
     fs.writeFileSync(probe, "Name,Phone,City\nIda,3055552345,=SUM(A1)\n");
     await cli("scrub", "--input", probe, "--type", "LitigationOnly", "--out", path.join(dir, "probe"));
-    const ESCAPED_FORMULA = fs.readFileSync(path.join(dir, "probe", "good.csv"), "utf8").trim().split("\n")[1].split(",").slice(2).join(",");
+    const ESCAPED_FORMULA = fs.readFileSync(path.join(dir, "probe", "good.csv"), "utf8").trim().split("\n")[1].split(",").slice(2, -1).join(","); // without the probe's phone_e164
     expect(ESCAPED_FORMULA).not.toBe("=SUM(A1)");
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
-        "Name,Phone,City,time_zone,callable_now,next_call_at,calling_note",
+        "Name,Phone,City,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note",
         // calling_note: empty when callable now, else the rule that held the call back, with its citation
-        "Ann,212-555-2345,New York,America/New_York,yes,2026-11-29T15:00:00Z,",
-        "Bob,(205) 555-2345,Birmingham,America/Chicago,no,2026-11-30T14:00:00Z,Sunday: Alabama forbids Sunday calls (Ala. Admin. Code r. 770-X-5-.17(1)(b))",
-        'Cy,602 555 2345,"Phoenix, AZ",America/Phoenix,yes,2026-11-29T15:00:00Z,',
-        "Di,8085552345,,Pacific/Honolulu,no,2026-11-29T18:00:00Z,Before 8 a.m. (47 CFR 64.1200(c)(1))",
+        "Ann,212-555-2345,New York,+12125552345,America/New_York,yes,2026-11-29T15:00:00Z,2026-11-29T10:00:00-05:00,",
+        "Bob,(205) 555-2345,Birmingham,+12055552345,America/Chicago,no,2026-11-30T14:00:00Z,2026-11-30T08:00:00-06:00,Sunday: Alabama forbids Sunday calls (Ala. Admin. Code r. 770-X-5-.17(1)(b))",
+        'Cy,602 555 2345,"Phoenix, AZ",+16025552345,America/Phoenix,yes,2026-11-29T15:00:00Z,2026-11-29T08:00:00-07:00,',
+        "Di,8085552345,,+18085552345,Pacific/Honolulu,no,2026-11-29T18:00:00Z,2026-11-29T08:00:00-10:00,Before 8 a.m. (47 CFR 64.1200(c)(1))",
         // no time zone: the strictest reading across every US time zone (Hawaii opens last: 8 a.m. there is 18:00Z)
-        "Ed,800-555-2345,Anywhere,,no,2026-11-29T18:00:00Z,No time zone for this number: the strictest reading across every US time zone. Before 8 a.m. Hawaii-Aleutian Standard Time (47 CFR 64.1200(c)(1))",
-        "Hal,850-432-5234,Pensacola,America/Chicago,yes,2026-11-29T15:00:00Z,",
+        "Ed,800-555-2345,Anywhere,+18005552345,,no,2026-11-29T18:00:00Z,,No time zone for this number: the strictest reading across every US time zone. Before 8 a.m. Hawaii-Aleutian Standard Time (47 CFR 64.1200(c)(1))",
+        "Hal,850-432-5234,Pensacola,+18504325234,America/Chicago,yes,2026-11-29T15:00:00Z,2026-11-29T09:00:00-06:00,",
         // a cell escaped against formula injection keeps its escape, then the four cells
-        `Ida,3055552345,${ESCAPED_FORMULA},America/New_York,yes,2026-11-29T15:00:00Z,`,
+        `Ida,3055552345,${ESCAPED_FORMULA},+13055552345,America/New_York,yes,2026-11-29T15:00:00Z,2026-11-29T10:00:00-05:00,`,
         "",
       ].join("\n"),
     );
-    // bad and invalid rows keep the file's columns and their reason, nothing else
-    expect(fs.readFileSync(path.join(out, "bad.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,reason");
-    expect(fs.readFileSync(path.join(out, "invalid.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,reason");
+    // bad and invalid rows keep the file's columns, phone_e164 and their reason, nothing else
+    expect(fs.readFileSync(path.join(out, "bad.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,phone_e164,reason");
+    expect(fs.readFileSync(path.join(out, "invalid.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,phone_e164,reason");
     expect(summary.calling).toMatchObject({
       at: "2026-11-29T15:00:00Z",
       rulesVersion: CALLING_RULES_VERSION,
@@ -100,7 +100,7 @@ describe("scrub --calling-window", () => {
     // without the option: no columns, no summary, no certificate entry
     const plain = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "plain"))).stdout);
     expect(plain.calling).toBeNull();
-    expect(fs.readFileSync(path.join(dir, "plain", "good.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City");
+    expect(fs.readFileSync(path.join(dir, "plain", "good.csv"), "utf8").split("\n")[0]).toBe("Name,Phone,City,phone_e164");
 
     // a pipe-delimited, header-less file: the zone cell of a multi-zone exchange is quoted
     const piped = path.join(dir, "piped.txt");
@@ -110,7 +110,8 @@ describe("scrub --calling-window", () => {
     );
     expect(p.status).toBe("completed");
     expect(fs.readFileSync(path.join(dir, "piped", "good.csv"), "utf8")).toBe(
-      '9282832345|x|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z|Before 8 a.m. Mountain Standard Time (47 CFR 64.1200(c)(1))\n2125552345|y|America/New_York|yes|2026-07-15T14:30:00Z|\n',
+      // next_call_local in the clock the note names (Phoenix's), not the first zone's (Denver: 09:00-06:00)
+      '9282832345|x|+19282832345|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z|2026-07-15T08:00:00-07:00|Before 8 a.m. Mountain Standard Time (47 CFR 64.1200(c)(1))\n2125552345|y|+12125552345|America/New_York|yes|2026-07-15T14:30:00Z|2026-07-15T10:30:00-04:00|\n',
     );
   });
 

@@ -51,15 +51,17 @@ describe("scrub --exemptions", () => {
     expect(summary.exemptions).toMatchObject({ name: "crm.csv", version: 1, count: 2, at: "2026-07-30T12:00:00Z", byBasis: { purchase: 1, inquiry: 1, consent: 0 } });
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
-        "Name,Phone,exemption",
-        'Ann,2125552301,"purchase 2025-01-31, exempt until 2026-07-31"',
-        'Bob,2125552302,"inquiry 2026-05-01, exempt until 2026-08-01"',
-        "Di,2125552304,",
+        "Name,Phone,phone_e164,exemption",
+        'Ann,2125552301,+12125552301,"purchase 2025-01-31, exempt until 2026-07-31"',
+        'Bob,2125552302,+12125552302,"inquiry 2026-05-01, exempt until 2026-08-01"',
+        "Di,2125552304,+12125552304,",
         "",
       ].join("\n"),
     );
     const cert = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")).certificate;
     expect(cert.exemptions).toMatchObject({ listId: summary.exemptions.listId, sha256: summary.exemptions.sha256, byBasis: { purchase: 1, inquiry: 1, consent: 0 } });
+    // Cy is on the DNC list with no record: bad, an empty exemption cell (decision 184)
+    expect(fs.readFileSync(path.join(out, "bad.csv"), "utf8")).toBe("Name,Phone,phone_e164,reason,exemption\nCy,2125552303,+12125552303,dnc,\n");
     // the certificate with its exemptions verifies against the service's published keys and the files
     const db = await openDatabase({ dataDir: dir });
     const keysFile = path.join(dir, "keys.json");

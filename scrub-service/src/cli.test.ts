@@ -29,7 +29,7 @@ describe("CLI on a fresh embedded data directory", () => {
     expect(cached.filter((f) => /^bloom-\d+-v\d+-.*\.bin$/.test(f))).toHaveLength(1);
     const first = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out1"))).stdout);
     expect(first).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, invalid: 0, via: "in-process" });
-    expect(fs.readFileSync(path.join(dir, "out1", "good.csv"), "utf8")).toBe("Phone\n4155550003\n");
+    expect(fs.readFileSync(path.join(dir, "out1", "good.csv"), "utf8")).toBe("Phone,phone_e164\n4155550003,+14155550003\n");
     const second = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out2"))).stdout);
     expect(second.status).toBe("completed");
 
@@ -97,7 +97,7 @@ describe("CLI on a fresh embedded data directory", () => {
     const scrub = async (out: string) => cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, out));
     const first = await scrub("out1");
     expect(first).toMatchObject({ status: "completed", good: 1, bad: 2, reasons: expect.objectContaining({ "dnc-tx": 2 }) });
-    expect(fs.readFileSync(path.join(dir, "out1", "bad.csv"), "utf8")).toBe("Phone,reason\n5125552301,dnc-tx\n2145552302,dnc-tx\n");
+    expect(fs.readFileSync(path.join(dir, "out1", "bad.csv"), "utf8")).toBe("Phone,phone_e164,reason\n5125552301,+15125552301,dnc-tx\n2145552302,+12145552302,dnc-tx\n");
     // LitigationOnly does not check the state lists
     expect(await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "lit"))).toMatchObject({ good: 3, bad: 0 });
 
@@ -106,7 +106,7 @@ describe("CLI on a fresh embedded data directory", () => {
     expect(await cli("lists", "replace", "--list", "dnc-tx", "--input", write("new.txt", "7135552303\n"))).toMatchObject({ status: "completed", added: 1 });
     const last = await scrub("out3");
     expect(last).toMatchObject({ good: 2, bad: 1 });
-    expect(fs.readFileSync(path.join(dir, "out3", "bad.csv"), "utf8")).toBe("Phone,reason\n7135552303,dnc-tx\n");
+    expect(fs.readFileSync(path.join(dir, "out3", "bad.csv"), "utf8")).toBe("Phone,phone_e164,reason\n7135552303,+17135552303,dnc-tx\n");
 
     const handle = await openDatabase({ dataDir: dir });
     try {

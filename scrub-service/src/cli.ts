@@ -540,15 +540,18 @@ const HELP = `Batch work from the command line.
   npm run scrub -- --input FILE --type ${TYPE_USAGE} --out DIR [--column NAME] [--sheet NAME]
                    [--container ID] [--states FL,TX] [--calling-window] [--exemptions FILE | --exemptions-list ID]
                    [--at ISO-8601] [--user ID]
-      Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout.
-      --calling-window: good.csv gains time_zone, callable_now, next_call_at and calling_note (why not, with the
+      Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout. Each file keeps
+      the input's columns, then phone_e164 (+1 and ten digits; empty for invalid rows), then bad and invalid: reason.
+      --calling-window: good.csv gains time_zone, callable_now, next_call_at, next_call_local (the same instant on the
+      number's clock, with its offset) and calling_note (why not, with the
       rule's citation; federal, state and CRTC calling hours, rules ${CALLING_RULES_VERSION}), evaluated at --at (an
       ISO-8601 instant with its offset; default: the scrub's start). A number without a time zone gets the
       strictest reading across every US time zone.
       --exemptions FILE: the customer's exemption records (phone,basis,date; basis purchase, inquiry or consent;
       ISO dates), loaded into a new exemption list first; --exemptions-list ID: a list already loaded. A number on
       the DNC list is good when a record applies at --at: a purchase within 18 months before it, an inquiry
-      within 3, consent dated before it. Litigation and containers are never exempted. good.csv gains an exemption column.
+      within 3, consent dated before it. Litigation and containers are never exempted. good.csv gains an exemption column,
+      and bad.csv one after reason saying why a listed number's record did not apply.
       --user ID: the user who owns the job. Without it the job is owned by the built-in operator account
       (${OPERATOR_EMAIL}, created on first use; nobody can sign in as it).
   npm run lists -- load|remove|replace|apply-changes --list ${LIST_SPECS.join("|")} --input FILE [--user ID]

@@ -56,10 +56,10 @@ describe("npm run lists -- emergency, and a scrub under a period", () => {
     expect(summary).toMatchObject({ status: "completed", good: 3 });
     const good = fs.readFileSync(path.join(out, "good.csv"), "utf8").split("\n");
     // 504: held by the period, next call Friday 8:00 CDT; 318: the normal hours (after 9 p.m.), next call the same instant
-    expect(good[1]).toBe(`Ann,504-555-2345,America/Chicago,no,2026-09-11T13:00:00Z,"Louisiana emergency period to 2026-09-10 (Governor of Louisiana, ${SOURCE})"`);
-    expect(good[2]).toMatch(/^Bob,318-222-5555,America\/Chicago,no,2026-09-11T13:00:00Z,After 9 p\.m\./);
+    expect(good[1]).toBe(`Ann,504-555-2345,+15045552345,America/Chicago,no,2026-09-11T13:00:00Z,2026-09-11T08:00:00-05:00,"Louisiana emergency period to 2026-09-10 (Governor of Louisiana, ${SOURCE})"`);
+    expect(good[2]).toMatch(/^Bob,318-222-5555,\+13182225555,America\/Chicago,no,2026-09-11T13:00:00Z,2026-09-11T08:00:00-05:00,After 9 p\.m\./);
     expect(good[2]).not.toContain("emergency");
-    expect(good[3]).toMatch(/^Cy,212-555-2345,America\/New_York,no,2026-09-11T12:00:00Z,/);
+    expect(good[3]).toMatch(/^Cy,212-555-2345,\+12125552345,America\/New_York,no,2026-09-11T12:00:00Z,2026-09-11T08:00:00-04:00,/);
     const proof = {
       id: 1,
       states: ["LA"],
@@ -99,13 +99,13 @@ describe("npm run lists -- emergency, and a scrub under a period", () => {
       (await cli("scrub", "--input", leads, "--type", "LitigationOnly", "--out", path.join(dir, "ex"), "--calling-window", "--exemptions", crm, "--at", "2026-09-09T10:00:00-05:00")).stdout,
     );
     expect(ex).toMatchObject({ status: "completed", good: 5 });
-    const exRows = fs.readFileSync(path.join(dir, "ex", "good.csv"), "utf8").split("\n").slice(1, 6).map((l) => l.split(",").slice(0, 4).join(","));
+    const exRows = fs.readFileSync(path.join(dir, "ex", "good.csv"), "utf8").split("\n").slice(1, 6).map((l) => l.split(",").slice(0, 5).join(","));
     expect(exRows).toEqual([
-      "5045552301,America/Chicago,yes,2026-09-09T15:00:00Z",
-      "5045552302,America/Chicago,yes,2026-09-09T15:00:00Z",
-      "5045552303,America/Chicago,no,2026-09-11T13:00:00Z",
-      "5045552304,America/Chicago,no,2026-09-11T13:00:00Z",
-      "5045552305,America/Chicago,no,2026-09-11T13:00:00Z",
+      "5045552301,+15045552301,America/Chicago,yes,2026-09-09T15:00:00Z",
+      "5045552302,+15045552302,America/Chicago,yes,2026-09-09T15:00:00Z",
+      "5045552303,+15045552303,America/Chicago,no,2026-09-11T13:00:00Z",
+      "5045552304,+15045552304,America/Chicago,no,2026-09-11T13:00:00Z",
+      "5045552305,+15045552305,America/Chicago,no,2026-09-11T13:00:00Z",
     ]);
     expect(ex.calling.emergencyPeriods[0].heldRows).toBe(3);
 
@@ -113,6 +113,6 @@ describe("npm run lists -- emergency, and a scrub under a period", () => {
     const after = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "after"), "--calling-window", "--at", "2026-09-11T00:00:00-05:00")).stdout);
     expect(after.calling.emergencyPeriods).toEqual([{ ...proof, heldRows: 0 }]);
     const next = fs.readFileSync(path.join(dir, "after", "good.csv"), "utf8").split("\n");
-    expect(next[1]).toMatch(/^Ann,504-555-2345,America\/Chicago,no,2026-09-11T13:00:00Z,Before 8 a\.m\./);
+    expect(next[1]).toMatch(/^Ann,504-555-2345,\+15045552345,America\/Chicago,no,2026-09-11T13:00:00Z,2026-09-11T08:00:00-05:00,Before 8 a\.m\./);
   });
 });

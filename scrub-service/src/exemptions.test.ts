@@ -101,16 +101,25 @@ for (const kind of storeKinds) {
       const r = await scrub("2026-07-31T15:00:00Z", "edge");
       expect(r.good).toBe(
         [
-          "Name,Phone,exemption",
-          `r2,${D2},"purchase 2025-03-01, exempt until 2026-09-01"`,
-          `r3,${D3},"inquiry 2026-05-01, exempt until 2026-08-01"`,
-          `r4,${D4},consent 2024-02-29`,
-          `r8,${FREE},`,
+          "Name,Phone,phone_e164,exemption",
+          `r2,${D2},+1${D2},"purchase 2025-03-01, exempt until 2026-09-01"`,
+          `r3,${D3},+1${D3},"inquiry 2026-05-01, exempt until 2026-08-01"`,
+          `r4,${D4},+1${D4},consent 2024-02-29`,
+          `r8,${FREE},+1${FREE},`,
           "",
         ].join("\n"),
       );
+      // bad.csv says why a listed number's record did not apply (decision 184); D7 has no record
       expect(r.bad).toBe(
-        ["Name,Phone,reason", `r0,${LIT},litigation`, `r1,${D1},dnc`, `r5,${D5},dnc`, `r6,${CON},container`, `r7,${D7},dnc`, ""].join("\n"),
+        [
+          "Name,Phone,phone_e164,reason,exemption",
+          `r0,${LIT},+1${LIT},litigation,litigation list: never exempted`,
+          `r1,${D1},+1${D1},dnc,"purchase 2025-01-31: the federal rule allows 18 months, ended 2026-07-31"`,
+          `r5,${D5},+1${D5},dnc,consent 2026-08-01: dated after the evaluation instant`,
+          `r6,${CON},+1${CON},container,your container: never exempted`,
+          `r7,${D7},+1${D7},dnc,`,
+          "",
+        ].join("\n"),
       );
       expect(r.job.reason_counts).toMatchObject({ litigation: 1, dnc: 3, container: 1 });
       const summary = r.job.exemption_summary as Record<string, unknown>;
@@ -125,6 +134,13 @@ for (const kind of storeKinds) {
         byBasis: { purchase: 1, inquiry: 1, consent: 1 },
       };
       expect(summary).toMatchObject(expected);
+      const none = { purchase: 0, inquiry: 0, consent: 0 };
+      expect(summary.records).toEqual({
+        applied: { purchase: 1, inquiry: 1, consent: 1 },
+        expired: { ...none, purchase: 1 },
+        neverApplicable: { ...none, consent: 2 },
+        notYet: { ...none, consent: 1 },
+      });
       expect(r.certificate.exemptions).toMatchObject({ ...expected, windows: [{ kind: "dnc", purchaseMonths: 18, inquiryMonths: 3 }] });
       expect(list.sha256).toBe(exemptionSha256(await readExemptionRows(EXEMPTIONS, new Date("2026-11-26T12:00:00Z"))));
       expect(new Date(r.job.evaluated_at!).toISOString()).toBe("2026-07-31T15:00:00.000Z");
@@ -132,7 +148,7 @@ for (const kind of storeKinds) {
 
     it("a day earlier the 18-month purchase still applies, and the record dated 2026-08-01 still does not", async () => {
       const r = await scrub("2026-07-30T23:59:59Z", "day-before");
-      expect(r.good.split("\n")).toContain(`r1,${D1},"purchase 2025-01-31, exempt until 2026-07-31"`);
+      expect(r.good.split("\n")).toContain(`r1,${D1},+1${D1},"purchase 2025-01-31, exempt until 2026-07-31"`);
       expect(r.good).not.toContain(String(D5));
       expect(r.job.exemption_summary).toMatchObject({ byBasis: { purchase: 2, inquiry: 1, consent: 1 } });
     });
@@ -161,8 +177,11 @@ for (const kind of storeKinds) {
       expect(await svc.waitFor("job", jobId)).toBe("completed");
       const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
       const read = (k: string) => fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
-      expect(read("good")).toBe(`Phone,exemption\n${Q},"purchase 2026-01-20, exempt until 2027-01-20"\n`);
-      expect(read("bad")).toBe(`Phone,reason\n${P},dnc-tx\n${R},dnc-tx\n`);
+      expect(read("good")).toBe(`Phone,phone_e164,exemption\n${Q},+1${Q},"purchase 2026-01-20, exempt until 2027-01-20"\n`);
+      expect(read("bad")).toBe(
+        `Phone,phone_e164,reason,exemption\n${P},+1${P},dnc-tx,"purchase 2025-03-15: Texas allows 12 months, ended 2026-03-15"\n` +
+          `${R},+1${R},dnc-tx,inquiry 2026-07-01: Texas allows no inquiry exemption\n`,
+      );
       const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirstOrThrow();
       expect(JSON.parse(cert.document).certificate.exemptions.windows).toEqual([
         expect.objectContaining({ kind: "dnc", purchaseMonths: 18, inquiryMonths: 3 }),

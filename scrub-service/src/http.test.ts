@@ -65,7 +65,7 @@ describe("HTTP API and CLI", () => {
     expect([job.good_count, job.bad_count, job.usage_reserved]).toEqual([1, 1, 2]); // the header row is not usage
     const good = await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth });
     expect(good.headers.get("content-disposition")).toBe('attachment; filename="up_Good.csv"');
-    expect(await good.text()).toBe("phone,name\n3055550002,b\n");
+    expect(await good.text()).toBe("phone,name,phone_e164\n3055550002,b,+13055550002\n");
     const status = await client.listStoreStatus();
     expect(status.find((s) => s.kind === "litigation")).toMatchObject({ size: 1, storeVersion: 2, version: 2 });
     const bad = await fetch(`${base}/v1/jobs?userId=${userId}&suppressionType=Nope`, { method: "POST", headers: auth, body: "x" });
@@ -128,7 +128,7 @@ describe("HTTP API and CLI", () => {
     expect(await createHttpScrubClient({ url: base, token: TOKEN }).waitFor("job", id, 20_000)).toBe("completed");
     const job = (await (await fetch(`${base}/v1/jobs/${id}`, { headers: auth })).json()) as Record<string, unknown>;
     expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet, job.usage_reserved]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads", 2]);
-    expect(await (await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth })).text()).toBe("Name,Phone\nJosé,3055550002\n");
+    expect(await (await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth })).text()).toBe("Name,Phone,phone_e164\nJosé,3055550002,+13055550002\n");
   });
 
   it("the CLI sends files to SCRUB_SERVICE_URL: apply-changes and a scrub of a chosen sheet, with what was read", { timeout: 60_000 }, async () => {
@@ -150,7 +150,7 @@ describe("HTTP API and CLI", () => {
     const scrub = JSON.parse((await cli("scrub", "--input", xlsx, "--type", "DNCAndLitigation", "--sheet", "Leads", "--out", out, "--user", userId)).stdout);
     expect(scrub).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, via: "running server" });
     expect(scrub.input).toEqual({ format: "Excel workbook (.xlsx)", encoding: "UTF-8", delimiter: "comma", sheet: "Leads" });
-    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,Name\n4155553302,Zoë\n");
+    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,Name,phone_e164\n4155553302,Zoë,+14155553302\n");
   });
 
   it("the CLI's --exemptions FILE goes to SCRUB_SERVICE_URL: a new list of the user's, every row or none, applied at --at (decision 161)", { timeout: 60_000 }, async () => {
@@ -177,7 +177,7 @@ describe("HTTP API and CLI", () => {
       (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", out, "--user", userId, "--exemptions", good, "--at", "2026-11-26T12:00:00Z")).stdout,
     );
     expect(scrub).toMatchObject({ status: "completed", good: 1, bad: 1, via: "running server", exemptions: { name: "ex-good.csv", byBasis: { consent: 1 } } });
-    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,exemption\n3055553401,consent 2024-02-29\n");
+    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,phone_e164,exemption\n3055553401,+13055553401,consent 2024-02-29\n");
   });
 
   it("the CLI through SCRUB_SERVICE_URL (decision 174): a past --at completes as a replay; with 'refuse stale DNC' on a 40-day-old federal list refuses the DNC scrub, here and at a job's start", { timeout: 60_000 }, async () => {
@@ -277,7 +277,7 @@ describe("HTTP API and CLI", () => {
       );
       const summary = JSON.parse(stdout);
       expect(summary).toMatchObject({ status: "completed", rows: 2, good: 1, bad: 1, invalid: 0, via: "running server" });
-      expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone\n4155550003\n");
+      expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,phone_e164\n4155550003,+14155550003\n");
 
       // certificate.json beside the results; `verify` needs no database, only the service's published keys, and
       // names what does not match

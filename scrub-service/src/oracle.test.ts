@@ -15,7 +15,7 @@ import { adminListIds, cleanupService, createContainer, createUser, startService
 import { AREA_CODE_STATES } from "./worker/area-codes";
 import { seededRandom } from "./test/random";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { exemptionWindowsOf, STATE_LIST_KINDS } from "./list-types";
+import { exemptionWindowsOf, LIST_TYPES, STATE_LIST_KINDS } from "./list-types";
 import { createExemptionList, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
 import { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
@@ -170,6 +170,43 @@ function refExemptionEnd(e: RefExemption, at: number, w: { purchaseMonths: numbe
   return end.toISOString().slice(0, 10);
 }
 
+/** The end day (YYYY-MM-DD) of a purchase or an inquiry under `months`, written independently (see refExemptionEnd). */
+function refEndDate(e: RefExemption, months: number): string {
+  const [y, m, d] = e.date.split("-").map(Number);
+  let end = new Date(Date.UTC(y, m - 1 + months, d));
+  if (end.getUTCDate() !== d) end = new Date(Date.UTC(y, m + months, 0));
+  return end.toISOString().slice(0, 10);
+}
+
+/**
+ * bad.csv's `exemption` cell (decision 184), written from the data independently of the engine: for each list holding
+ * the number in the reason order (container, litigation, the federal list, the states) whose hit the record did not
+ * clear, why; identical parts once.
+ */
+function refNotApplied(x: number, rec: RefExemption, at: number, lists: RefLists): string {
+  const parts: string[] = [];
+  const add = (t: string) => {
+    if (!parts.includes(t)) parts.push(t);
+  };
+  if (lists.container.has(x)) add("your container: never exempted");
+  if (lists.litigation.has(x)) add("litigation list: never exempted");
+  const [y, m, d] = rec.date.split("-").map(Number);
+  for (const [kind, set] of [["dnc", lists.dnc] as const, ...lists.stateLists]) {
+    if (!set.has(x)) continue;
+    const w = exemptionWindowsOf(kind)!;
+    if (refExemptionEnd(rec, at, w) !== undefined) continue; // cleared
+    if (Date.UTC(y, m - 1, d) > at) {
+      add(`${rec.basis} ${rec.date}: dated after the evaluation instant`);
+      continue;
+    }
+    const months = rec.basis === "purchase" ? w.purchaseMonths : w.inquiryMonths;
+    const place = kind === "dnc" ? "the federal rule" : STATE_NAMES.get(kind)!;
+    add(months === 0 ? `${rec.basis} ${rec.date}: ${place} allows no ${rec.basis} exemption` : `${rec.basis} ${rec.date}: ${place} allows ${months} month${months === 1 ? "" : "s"}, ended ${refEndDate(rec, months)}`);
+  }
+  return parts.join("; ");
+}
+const STATE_NAMES = new Map<string, string>(LIST_TYPES.flatMap((t) => ("state" in t && t.state ? [[t.kind, t.state.stateName] as [string, string]] : [])));
+
 function reference(text: string, delim: string, lists: RefLists) {
   const rows = refParse(text, delim);
   const header = rows[0];
@@ -179,7 +216,13 @@ function reference(text: string, delim: string, lists: RefLists) {
   const line = (r: RefField[]) => r.map(refCell).join(delim);
   const head = line(header);
   const ex = lists.exemptions;
-  const out = { good: bom + head + (ex ? `${delim}exemption` : "") + "\n", bad: bom + head + delim + "reason\n", invalid: bom + head + delim + "reason\n" };
+  // every file gains phone_e164 after the file's own columns (decision 184): +1 and the ten digits read, empty when invalid
+  const e164Head = `${delim}phone_e164`;
+  const out = {
+    good: bom + head + e164Head + (ex ? `${delim}exemption` : "") + "\n",
+    bad: bom + head + e164Head + delim + "reason" + (ex ? `${delim}exemption` : "") + "\n",
+    invalid: bom + head + e164Head + delim + "reason\n",
+  };
   const counts = { good: 0, bad: 0, invalid: 0 };
   const seen = new Set<number>();
   for (const r of rows.slice(1)) {
@@ -220,9 +263,18 @@ function reference(text: string, delim: string, lists: RefLists) {
       }
     }
     counts[kind]++;
-    if (kind === "good" && ex) out.good += line(r) + delim.repeat(Math.max(0, width - r.length)) + delim + note + "\n";
-    else if (kind === "good") out.good += line(r) + "\n";
-    else out[kind] += line(r) + delim.repeat(Math.max(0, width - r.length)) + delim + reason + "\n";
+    const e164 = typeof x === "number" ? `+1${x}` : "";
+    const own = line(r) + delim.repeat(Math.max(0, width - r.length)) + delim + e164;
+    if (kind === "good" && ex) out.good += own + delim + note + "\n";
+    else if (kind === "good") out.good += own + "\n";
+    else if (kind === "bad" && ex) {
+      // a listed number's record that did not apply says why; duplicates and the state filter are no list's
+      const rec = ex.records.get(x as number);
+      const listed = reason !== "duplicate" && reason !== "state";
+      const words = rec && listed ? refNotApplied(x as number, rec, ex.at, lists) : "";
+      const cell = words.includes(delim) || words.includes('"') ? `"${words.replace(/"/g, '""')}"` : words;
+      out.bad += own + delim + reason + delim + cell + "\n";
+    } else out[kind] += own + delim + reason + "\n";
   }
   return { out, counts };
 }

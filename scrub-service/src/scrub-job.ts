@@ -150,7 +150,9 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
     onProgress,
   });
   const exemptions: ExemptionProof | null =
-    exemption && result.exemptions ? { ...exemption.proof, byBasis: result.exemptions } : null;
+    exemption && result.exemptions
+      ? { ...exemption.proof, byBasis: result.exemptions, ...(result.exemptionRecords ? { records: result.exemptionRecords } : {}) }
+      : null;
   // An instant asked for (the CLI may ask for any, decision 174): a past one is a replay, one after the lists'
   // "valid for calls until" is beyond their validity; both said in the certificate and the summary.
   const usedKinds = new Set<string>(used.map((u) => u.kind));

@@ -63,13 +63,14 @@ for (const kind of storeKinds) {
       expect([Number(job.total_rows), Number(job.good_count), Number(job.bad_count), Number(job.invalid_count)]).toEqual([7, 1, 4, 2]);
       const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).orderBy("kind").execute();
       const read = (k: string) => fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
-      expect(read("good")).toBe("name,phone,city\nD,5125550005,Austin\n");
+      expect(read("good")).toBe("name,phone,city,phone_e164\nD,5125550005,Austin,+15125550005\n");
       expect(read("bad")).toBe(
-        "name,phone,city,reason\nA,2125550001,NY,litigation\nB,\"'+1 (305) 555-0003\",Miami,dnc\nC,415.555.0004,SF,container\nE,5125550005,Austin,duplicate\n",
+        // the customer's cell stays escaped; phone_e164 is the clean key (decision 184)
+        "name,phone,city,phone_e164,reason\nA,2125550001,NY,+12125550001,litigation\nB,\"'+1 (305) 555-0003\",Miami,+13055550003,dnc\nC,415.555.0004,SF,+14155550004,container\nE,5125550005,Austin,+15125550005,duplicate\n",
       );
       expect(read("invalid")).toBe(
-        `name,phone,city,reason\nF,1.23457E+9,X,Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again\n` +
-          `G,"'=HYPERLINK(1)",Y,not a phone number\n`,
+        `name,phone,city,phone_e164,reason\nF,1.23457E+9,X,,Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again\n` +
+          `G,"'=HYPERLINK(1)",Y,,not a phone number\n`,
       );
       expect(job.reason_counts).toMatchObject({ excel_notation: 1, not_a_number: 1 });
       expect(files.map((f) => f.file_name)).toEqual(["in_Bad.csv", "in_Good.csv", "in_Invalid.csv"]);

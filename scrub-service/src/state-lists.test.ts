@@ -73,7 +73,7 @@ for (const kind of storeKinds) {
       expect([Number(r.job.good_count), Number(r.job.bad_count)]).toEqual([1, 3]);
       // the federal list comes first: a number on both gets "dnc"
       expect(r.job.reason_counts).toMatchObject({ dnc: 1, "dnc-tx": 2, "dnc-fl": 0 });
-      expect(r.bad).toBe(`Phone,reason\n${ON_TEXAS},dnc-tx\n${ON_TEXAS_TOO},dnc-tx\n${ON_BOTH},dnc\n`);
+      expect(r.bad).toBe(`Phone,phone_e164,reason\n${ON_TEXAS},+1${ON_TEXAS},dnc-tx\n${ON_TEXAS_TOO},+1${ON_TEXAS_TOO},dnc-tx\n${ON_BOTH},+1${ON_BOTH},dnc\n`);
       expect(r.lists.map((l) => [l.kind, l.name, l.version, l.count])).toEqual([
         ["litigation", "Litigation List", 1, 0],
         ["dnc", "DNC List", 2, 1],
@@ -110,7 +110,7 @@ for (const kind of storeKinds) {
       expect(r.status).toBe("completed");
       expect([Number(r.job.good_count), Number(r.job.bad_count)]).toEqual([2, 2]);
       expect(r.job.reason_counts).toMatchObject({ "dnc-ca": 2 });
-      expect(r.bad).toBe(`Phone,reason\n${ON_CANADA},dnc-ca\n${ON_CANADA_TOO},dnc-ca\n`);
+      expect(r.bad).toBe(`Phone,phone_e164,reason\n${ON_CANADA},+1${ON_CANADA},dnc-ca\n${ON_CANADA_TOO},+1${ON_CANADA_TOO},dnc-ca\n`);
       const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", r.job.id).executeTakeFirstOrThrow();
       const doc = JSON.parse(cert.document).certificate;
       expect(doc.lists.find((l: { kind: string }) => l.kind === "dnc-ca")).toMatchObject({ name: "Canada National DNCL", count: 2, registryDate: released.toISOString() });
@@ -156,7 +156,7 @@ for (const kind of storeKinds) {
       }
       const r = await scrub(input, "DNCAndLitigation");
       expect(r.status).toBe("completed");
-      expect(r.bad).toBe(`Phone,reason\n${ON_CANADA},dnc-ca\n`);
+      expect(r.bad).toBe(`Phone,phone_e164,reason\n${ON_CANADA},+1${ON_CANADA},dnc-ca\n`);
       const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", r.job.id).executeTakeFirstOrThrow();
       expect(JSON.parse(cert.document).certificate.staleLists).toEqual([{ kind: "dnc-ca", registryDate: released.toISOString(), ageDays: 32, ruleDays: 31 }]);
     });
@@ -209,7 +209,7 @@ for (const kind of storeKinds) {
       expect([replaced.version - 1, replaced.version]).toContain(tx.version);
       const badFile = (await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute()).find((f) => f.kind === "bad")!;
       const bad = fs.readFileSync(badFile.path, "utf8").trim().split("\n").slice(1);
-      expect(bad).toEqual(expected.map((n) => `${n},dnc-tx`));
+      expect(bad).toEqual(expected.map((n) => `${n},+1${n},dnc-tx`));
     });
   });
 }

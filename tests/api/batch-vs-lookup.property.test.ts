@@ -24,8 +24,9 @@ import type { DbHandle } from "../../db/client";
  * Christmas, New Year's Day and Martin Luther King Jr. Day). Each run scrubs the numbers as a customer's job does
  * (the in-process service, calling times and the exemption list on) and asks the lookup (the function behind
  * POST /api/v1/lookup, asked at that instant) and requires, per number: the outcome (good, bad, invalid), the
- * reason, the exemption (basis, date, until), and for good numbers the time zones, callable now, next call and
- * calling note. On the embedded defaults (PGlite + embedded index) always, and on PostgreSQL + Redis when
+ * reason, the number as E.164 (the files' phone_e164, decision 184), the exemption (basis, date, until), for bad
+ * numbers why their record did not apply (bad.csv's exemption cell, the lookup's exemptionNote), and for good numbers
+ * the time zones, callable now, next call, next call in local time (next_call_local / nextCallLocal) and calling note. On the embedded defaults (PGlite + embedded index) always, and on PostgreSQL + Redis when
  * DATABASE_URL / REDIS_URL are set (CI sets both).
  *
  * The lists are fresh at each instant (release RELEASE, instants within 30 days of it): while a checked list is
@@ -94,10 +95,15 @@ function recordDate(atMs: number, r: { monthsBack: number; daysOff: number }): s
 interface Answer {
   outcome: "good" | "bad" | "invalid";
   reason: string | null;
+  /** The number read, E.164: the files' phone_e164, the lookup's number (decision 184). */
+  e164: string | null;
   exempt: string | null;
+  /** Why a listed number's record did not apply: bad.csv's exemption cell, the lookup's exemptionNote (decision 184). */
+  exemptionNote?: string | null;
   zones?: string;
   callableNow?: boolean;
   nextCallAt?: string;
+  nextCallLocal?: string;
   note?: string;
 }
 
@@ -203,15 +209,17 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       batch[row(r)] = {
         outcome: "good",
         reason: null,
+        e164: r.phone_e164 || null,
         exempt: r.exemption || null,
         zones: r.time_zone,
         callableNow: r.callable_now === "yes",
         nextCallAt: r.next_call_at,
+        nextCallLocal: r.next_call_local,
         note: r.calling_note,
       };
     }
-    for (const r of rowsOf("bad")) batch[row(r)] = { outcome: "bad", reason: r.reason, exempt: null };
-    for (const r of rowsOf("invalid")) batch[row(r)] = { outcome: "invalid", reason: r.reason, exempt: null };
+    for (const r of rowsOf("bad")) batch[row(r)] = { outcome: "bad", reason: r.reason, e164: r.phone_e164 || null, exempt: null, exemptionNote: r.exemption || null };
+    for (const r of rowsOf("invalid")) batch[row(r)] = { outcome: "invalid", reason: r.reason, e164: r.phone_e164 || null, exempt: null };
 
     // the lookup: the function behind POST /api/v1/lookup, asked at the same instant
     const body = {
@@ -225,15 +233,18 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
     const json = JSON.parse(answered.json().toString("utf8"));
     expect(json.stale_lists).toEqual([]);
     const lookup: Answer[] = json.data.map((d: any): Answer => {
-      if (!d.valid) return { outcome: "invalid", reason: d.message, exempt: null };
-      if (d.suppressed) return { outcome: "bad", reason: d.suppressed_by, exempt: null };
+      if (!d.valid) return { outcome: "invalid", reason: d.message, e164: null, exempt: null };
+      const e164 = `+1${d.number}`;
+      if (d.suppressed) return { outcome: "bad", reason: d.suppressed_by, e164, exempt: null, exemptionNote: d.exemptionNote };
       return {
         outcome: "good",
         reason: null,
+        e164,
         exempt: d.exempt ? `${d.exempt.basis} ${d.exempt.date}${d.exempt.until ? `, exempt until ${d.exempt.until}` : ""}` : null,
         zones: d.timeZones.join("|"),
         callableNow: d.callableNow,
         nextCallAt: d.nextCallAt,
+        nextCallLocal: d.nextCallLocal ?? "",
         note: d.callingNote,
       };
     });
@@ -253,6 +264,7 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       .chain((c) => fc.shuffledSubarray([...c.picked.map((p) => p.number), ...c.invalid], { minLength: c.picked.length + c.invalid.length }).map((entries) => ({ ...c, entries })));
     let exempted = 0;
     let good = 0;
+    let notApplied = 0;
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
         const records = new Map<string, { basis: string; date: string }>();
@@ -266,11 +278,13 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         expect(rows.filter((r) => JSON.stringify(r.batch) !== JSON.stringify(r.lookup)), `at ${new Date(c.at).toISOString()}, ${c.suppressionType}, container ${c.withContainer}`).toEqual([]);
         exempted += batch.filter((b) => b.exempt).length;
         good += batch.filter((b) => b.outcome === "good").length;
+        notApplied += batch.filter((b) => b.exemptionNote).length;
       }),
       { numRuns: 20, seed: 45, endOnFailure: true },
     );
     // the runs reached the cases that matter (a fixed seed: the same cases every time)
     expect(exempted).toBeGreaterThan(0);
     expect(good).toBeGreaterThan(0);
+    expect(notApplied).toBeGreaterThan(0);
   });
 });

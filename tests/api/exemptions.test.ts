@@ -131,7 +131,7 @@ describe("exemption lists", () => {
     );
     expect(res.status).toBe(202);
     const { job } = await bodyOf(res);
-    expect(job.exemptions).toEqual({ list_id: mine.id, version: null, sha256: null, at: null, counts: null });
+    expect(job.exemptions).toEqual({ list_id: mine.id, version: null, sha256: null, at: null, counts: null, records: null });
     expect(job.calling_window).toBeNull();
     const row = await db().selectFrom("scrub_jobs").select(["exemption_list_id", "evaluated_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.exemption_list_id).toBe(mine.id);

@@ -470,8 +470,10 @@ describe("lookup and scrub give the same calling answers (decisions 131, 180)", 
         const rows = fs.readFileSync(good.path, "utf8").trim().split("\n").slice(1).map(csvCells);
         const looked = await bodyOf(await post(alice.key, { numbers, at, suppression_type: "LitigationOnly" }));
         expect(rows.map((r) => r[0])).toEqual(numbers);
-        expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(
-          looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow ? "yes" : "no", d.nextCallAt, d.callingNote]),
+        // phone_e164, then the calling cells; next_call_local empty without a time zone, null in the lookup (decision 184)
+        expect(rows.map((r) => r[1])).toEqual(numbers.map((n) => `+1${n}`));
+        expect(rows.map((r) => [r[2], r[3], r[4], r[5], r[6]])).toEqual(
+          looked.data.map((d: any) => [d.timeZones.join("|"), d.callableNow ? "yes" : "no", d.nextCallAt, d.nextCallLocal ?? "", d.callingNote]),
         );
       }
     } finally {

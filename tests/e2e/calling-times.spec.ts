@@ -48,15 +48,17 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   const href = await page.getByTestId("download-good").first().getAttribute("href");
   const good = await (await page.request.get(href!)).text();
   const lines = good.trim().split("\n");
-  expect(lines[0]).toBe("Name,Phone,time_zone,callable_now,next_call_at,calling_note");
+  expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
   // calling_note (decision 180): empty when callable now, else the rule that holds the call back, with its citation
-  expect(lines[1]).toMatch(/^Ann,212-555-2345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,.*\(.+\)"?)$/);
-  expect(lines[2]).toMatch(/^Bob,205-555-2345,America\/Chicago,(yes|no),/);
-  expect(lines[3]).toMatch(/^Cy,928-283-2345,America\/Denver\|America\/Phoenix,(yes|no),/);
+  expect(lines[1]).toMatch(
+    /^Ann,212-555-2345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.*\(.+\)"?)$/,
+  );
+  expect(lines[2]).toMatch(/^Bob,205-555-2345,\+12055552345,America\/Chicago,(yes|no),/);
+  expect(lines[3]).toMatch(/^Cy,928-283-2345,\+19282832345,America\/Denver\|America\/Phoenix,(yes|no),/);
   // a number without a time zone: the strictest reading across every US time zone, and the note says so
-  expect(lines[4]).toMatch(/^Ed,800-555-2345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,"?No time zone for this number: the strictest reading across every US time zone/);
+  expect(lines[4]).toMatch(/^Ed,800-555-2345,\+18005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,,"?No time zone for this number: the strictest reading across every US time zone/);
   // callable now means the next call time is the instant itself: every "yes" row shares one instant
-  const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",")[4]);
+  const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",")[5]);
   expect(new Set(yes).size).toBeLessThanOrEqual(1);
 
   // history leads back (#44): the row says calling times were used, and its name opens these results

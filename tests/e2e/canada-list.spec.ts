@@ -68,5 +68,5 @@ test("an admin loads Canada's National DNCL from its card (Canadian numbers only
   await expect(page.getByRole("list", { name: "Lists checked" })).toContainText(/Canada National DNCL\s*version \d+/);
   const href = await page.getByTestId("download-bad").first().getAttribute("href");
   const bad = await (await page.request.get(href!)).text();
-  expect(bad).toBe(`Phone,reason\n${onCanada},dnc-ca\n`);
+  expect(bad).toBe(`Phone,phone_e164,reason\n${onCanada},+1${onCanada},dnc-ca\n`);
 });

@@ -175,7 +175,7 @@ test("a manual purge starts from step 4 and Previous returns to it with the numb
   await expect(page.getByTestId("count-bad-value")).toHaveText("1");
   await expect(page.getByTestId("count-invalid-value")).toHaveText("0");
   const good = await fetchDownload(page, "download-good");
-  expect(good.text.trim().split("\n")).toEqual(["Number", "2125552101", "3125552188"]);
+  expect(good.text.trim().split("\n")).toEqual(["Number,phone_e164", "2125552101,+12125552101", "3125552188,+13125552188"]);
   expect(good.disposition).toContain('filename="manual-entry-good.csv"');
 
   await page.getByRole("link", { name: "Previous" }).click();

@@ -81,5 +81,5 @@ test("an admin loads the Texas DNC list from its card; a DNC purge turns its num
   await expect(checked).toContainText(/Texas DNC List\s*version \d+/);
   const href = await page.getByTestId("download-bad").first().getAttribute("href");
   const bad = await (await page.request.get(href!)).text();
-  expect(bad).toBe(`Phone,reason\n${onTexas},dnc-tx\n`);
+  expect(bad).toBe(`Phone,phone_e164,reason\n${onTexas},+1${onTexas},dnc-tx\n`);
 });

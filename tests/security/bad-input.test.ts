@@ -94,7 +94,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
     // The BOM is kept at the start of the output (Excel reads the file as UTF-8), never inside the header cell.
-    expect(r.text("good")).toBe("\xEF\xBB\xBFPhone,Name\n2125552101,Ann\n(310) 555-2102,Bob\n");
+    expect(r.text("good")).toBe("\xEF\xBB\xBFPhone,Name,phone_e164\n2125552101,Ann,+12125552101\n(310) 555-2102,Bob,+13105552102\n");
   });
 
   it("quoted fields holding newlines, delimiters and doubled quotes stay one record", async () => {
@@ -236,7 +236,9 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(r.status).toBe("completed");
     expect(r.counts.good).toBe(3);
     expect(r.counts.invalid).toBe(2);
-    expect(r.text("good")).toContain("Bob,3105552102,LA,extra,cells\n");
+    expect(r.text("good")).toContain("Bob,3105552102,LA,extra,cells,+13105552102\n");
+    // a short row is padded so phone_e164 stays in its column (decision 184)
+    expect(r.text("good")).toContain("Ann,2125552101,,+12125552101\n");
   });
 
   it("duplicate and empty headers: the first matching column is used; all-empty headers get the spec's message", async () => {
@@ -263,7 +265,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 2, bad: 0, invalid: 0 });
     // every cell's text kept, now in UTF-8 (issue #15: the outputs are UTF-8 whatever the input's encoding)
-    expect(Buffer.from(r.text("good")!, "latin1").toString("utf8")).toBe("Name,Phone\nJosé,2125552101\nÿþÃ(,3105552102\n");
+    expect(Buffer.from(r.text("good")!, "latin1").toString("utf8")).toBe("Name,Phone,phone_e164\nJosé,2125552101,+12125552101\nÿþÃ(,3105552102,+13105552102\n");
     expect(r.job.input_encoding).toBe("Windows-1252");
   });
 
@@ -272,7 +274,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     expect(r.status).toBe("completed");
     expect(r.counts).toEqual({ good: 1, bad: 0, invalid: 2 });
     const excel = "Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again";
-    expect(r.text("invalid")).toBe(`Phone,reason\n1.23457E+9,${excel}\n2.12555E+09,${excel}\n`);
+    expect(r.text("invalid")).toBe(`Phone,phone_e164,reason\n1.23457E+9,,${excel}\n2.12555E+09,,${excel}\n`);
   });
 
   it("every phone format variant: the file scrub agrees with the normalizer, cell by cell", async () => {
@@ -304,7 +306,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     const p = file(`Phone,Id\n${variants.map((v, i) => `${v},${i}`).join("\n")}\n`);
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
-    const goodIds = r.text("good")!.trim().split("\n").slice(1).map((l) => l.split(",").pop());
+    const goodIds = r.text("good")!.trim().split("\n").slice(1).map((l) => l.split(",").at(-2)); // before phone_e164
     const expected = variants
       .map((v, i) => ({ v: v.startsWith('"') ? v.slice(1, -1) : v, i }))
       .filter(({ v }) => normalizePhone(v) !== null)
@@ -372,10 +374,11 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
     expect(r.text("good")).toBe(
-      `Name,Phone,Note\n"'=SUM(A1)",2125552101,"'@cmd"\n"'+evil",3105552102,"'-2+3"\n"'=HYPERLINK(""x"")",4155552103,-12.5\n` +
-        `"'-cmd|' /C calc'!A0","'+1 212 555 2104","'-1 212 555 2105"\n+15,+12125552106,"'\tx"\n`,
+      `Name,Phone,Note,phone_e164\n"'=SUM(A1)",2125552101,"'@cmd",+12125552101\n"'+evil",3105552102,"'-2+3",+13105552102\n"'=HYPERLINK(""x"")",4155552103,-12.5,+14155552103\n` +
+        // the customer's phone cell stays escaped; phone_e164 is the dialer's clean key, a plain number (decision 184)
+        `"'-cmd|' /C calc'!A0","'+1 212 555 2104","'-1 212 555 2105",+12125552104\n+15,+12125552106,"'\tx",+12125552106\n`,
     );
-    expect(r.text("invalid")).toBe(`Name,Phone,Note,reason\n"'=bad",12,"'-2+3",2 digits: a US phone number has 10 digits (11 starting with 1)\n`);
+    expect(r.text("invalid")).toBe(`Name,Phone,Note,phone_e164,reason\n"'=bad",12,"'-2+3",,2 digits: a US phone number has 10 digits (11 starting with 1)\n`);
     // No cell of any output starts with a formula character, unless it is a signed plain number.
     for (const kind of ["good", "invalid"]) {
       for (const line of r.text(kind)!.trim().split("\n").slice(1)) {

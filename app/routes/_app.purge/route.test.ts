@@ -154,7 +154,7 @@ describe("/purge CSV flow", () => {
     expect(errorOf(stolen)).toBe("Please select a CSV file");
   });
 
-  it("Add calling times: the job keeps the choice, good.csv gains the four columns, the results count them", async () => {
+  it("Add calling times: the job keeps the choice, good.csv gains the five columns, the results count them", async () => {
     const up = await callAction(
       multipart("/purge?step=4&mode=csv", other.cookie, [["intent", "upload"], ["mode", "csv"]], {
         name: "calls.csv",
@@ -180,11 +180,13 @@ describe("/purge CSV flow", () => {
     expect(c.byTimeZone.map((z) => z.zones).sort()).toEqual(["America/Chicago", "America/New_York"]);
     const good = await readDownload(other.cookie, job.files.find((f) => f.kind === "good")!.id);
     const lines = good.trim().split("\n");
-    expect(lines[0]).toBe("Name,Phone,time_zone,callable_now,next_call_at,calling_note");
+    expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
     // the note (decision 180): empty when callable now, else the binding rule and its citation
-    expect(lines[1]).toMatch(/^Ann,2125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,.+)$/);
+    expect(lines[1]).toMatch(
+      /^Ann,2125552345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.+)$/,
+    );
     // no time zone: the strictest reading across every US time zone, and the note says so
-    expect(lines[3]).toMatch(/^Ed,8005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,"?No time zone for this number: the strictest reading across every US time zone/);
+    expect(lines[3]).toMatch(/^Ed,8005552345,\+18005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,,"?No time zone for this number: the strictest reading across every US time zone/);
     const row = await handle().db.selectFrom("scrub_jobs").select(["calling_window", "calling_summary"]).where("id", "=", jobId).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
   });
@@ -329,7 +331,7 @@ describe("/purge manual entry", () => {
     const page = (await callLoader(step6.pathname + step6.search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     expect(page.wizard!.job).toMatchObject({ good: 2, bad: 1, invalid: 1, fileName: "manual-entry.csv" });
     const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
-    expect(good.split("\n")[0]).toBe("Number");
+    expect(good.split("\n")[0]).toBe("Number,phone_e164");
     // Previous from step 6 (manual) shows step 4 with the numbers filled in again.
     const back = new URL(step6);
     back.searchParams.set("step", "4");
@@ -350,7 +352,7 @@ describe("/purge manual entry", () => {
     expect(local).toBe(`${tomorrow}, 09:00`);
     const page = (await callLoader(location(res).pathname + location(res).search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
-    expect(good.split("\n")[0]).toBe("Number,time_zone,callable_now,next_call_at,calling_note");
+    expect(good.split("\n")[0]).toBe("Number,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
     // a time in the past is the time field's error, named as such, and nothing starts
     const past = await manual(other.cookie, "2125552345", { calling: "1", atLocal: "2025-06-01T09:00", atZone: "America/New_York" });
     expect(statusOf(past)).toBe(400);

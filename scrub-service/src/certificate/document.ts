@@ -96,6 +96,13 @@ export interface ExemptionProof {
   byBasis: { purchase: number; inquiry: number; consent: number };
   /** The windows of each exemptible list the scrub checked (months; the rule's source). */
   windows: { kind: string; purchaseMonths: number; inquiryMonths: number; source: string }[];
+  /**
+   * The records of listed numbers the scrub's decision read, per outcome and basis (decision 184): `applied` (they let
+   * the number be called: byBasis), `expired` (a window ended, or the list's rule has none for the basis),
+   * `neverApplicable` (litigation or the container holds the number), `notYet` (dated after the instant). Absent in
+   * summaries and certificates made before it.
+   */
+  records?: Record<"applied" | "expired" | "neverApplicable" | "notYet", { purchase: number; inquiry: number; consent: number }>;
 }
 
 export interface CertificateSignature {

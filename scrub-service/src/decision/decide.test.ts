@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideListHits, decideNumber, decisionLists, decisionOrder, listVerdict, NO_END, NO_RECORD, STALE_LIST_REASON, type DecisionLists } from "./decide";
+import { decideListHits, decideNumber, decisionLists, decisionOrder, listVerdict, NO_END, NO_RECORD, RECORD_OUTCOMES, recordOutcome, STALE_LIST_REASON, type DecisionLists } from "./decide";
 import { BASIS_CONSENT, BASIS_INQUIRY, BASIS_PURCHASE, dayOfIsoDate, isoDateOfDay, type ExemptionWindows } from "../worker/exemptions/windows";
 import { normalizeCode } from "../worker/normalize";
 import { listsOfSuppression } from "../list-types";
@@ -88,5 +88,52 @@ describe("decideNumber: the whole answer", () => {
     expect(decideNumber({ code: 7135552104, hits: bit("litigation"), record: null }, ctx).reason).toBe("litigation");
     const exempted = decideNumber({ code: 7135552104, hits: bit("dnc"), record: { basis: BASIS_CONSENT, day: day("2020-01-01") } }, ctx);
     expect([exempted.reason, exempted.exempt, exempted.cleared]).toEqual([STALE_LIST_REASON, null, ["dnc"]]);
+  });
+});
+
+describe("why a record did not apply (decision 184: bad.csv's exemption cell, the lookup's exemptionNote)", () => {
+  const lists = decisionLists(decisionOrder(true, listsOfSuppression("DNCAndLitigation")));
+  const bit = (kind: string) => 1 << lists.kinds.indexOf(kind);
+  // Saturday 28 November 2026, noon UTC
+  const at = Date.parse("2026-11-28T12:00:00Z");
+  const note = (hits: number, basis: number, date: string) => decideNumber({ code: 5125552107, hits, record: { basis, day: day(date) } }, { lists, atMs: at });
+
+  it("a purchase past the federal 18 months, an inquiry past its 3", () => {
+    expect(note(bit("dnc"), BASIS_PURCHASE, "2025-05-15").notApplied).toBe("purchase 2025-05-15: the federal rule allows 18 months, ended 2026-11-15");
+    expect(note(bit("dnc"), BASIS_INQUIRY, "2026-08-01").notApplied).toBe("inquiry 2026-08-01: the federal rule allows 3 months, ended 2026-11-01");
+  });
+
+  it("a state's shorter window: cleared on the federal list, standing on Texas's (12 months), and Texas has no inquiry exemption", () => {
+    const d = note(bit("dnc") | bit("dnc-tx"), BASIS_PURCHASE, "2025-08-15");
+    expect([d.outcome, d.reason, d.cleared, d.standing]).toEqual(["bad", "dnc-tx", ["dnc"], ["dnc-tx"]]);
+    expect(d.notApplied).toBe("purchase 2025-08-15: Texas allows 12 months, ended 2026-08-15");
+    expect(note(bit("dnc-tx"), BASIS_INQUIRY, "2026-11-01").notApplied).toBe("inquiry 2026-11-01: Texas allows no inquiry exemption");
+  });
+
+  it("litigation and the container never; a record dated after the instant not yet; each standing list once, in the reason order", () => {
+    expect(note(bit("litigation"), BASIS_CONSENT, "2020-01-01").notApplied).toBe("litigation list: never exempted");
+    expect(note(bit("container") | bit("dnc"), BASIS_CONSENT, "2020-01-01").notApplied).toBe("your container: never exempted");
+    expect(note(bit("dnc") | bit("dnc-tx"), BASIS_PURCHASE, "2026-11-29").notApplied).toBe("purchase 2026-11-29: dated after the evaluation instant");
+    expect(note(bit("litigation") | bit("dnc") | bit("dnc-tx"), BASIS_PURCHASE, "2024-01-31").notApplied).toBe(
+      "litigation list: never exempted; purchase 2024-01-31: the federal rule allows 18 months, ended 2025-07-31; purchase 2024-01-31: Texas allows 12 months, ended 2025-01-31",
+    );
+  });
+
+  it("nothing to say when the record applied, when there is no record, or when no list holds the number", () => {
+    expect(note(bit("dnc"), BASIS_PURCHASE, "2026-01-01").notApplied).toBeNull();
+    expect(decideNumber({ code: 5125552107, hits: bit("dnc"), record: null }, { lists, atMs: at }).notApplied).toBeNull();
+    expect(note(0, BASIS_PURCHASE, "2020-01-01").notApplied).toBeNull();
+  });
+
+  it("counts each record by outcome: applied, expired, never applicable, not yet", () => {
+    const v = listVerdict();
+    const outcome = (hits: number, basis: number, date: string) => {
+      decideListHits(lists, hits, basis, day(date), at, v);
+      return RECORD_OUTCOMES[recordOutcome(lists, v, day(date), at)];
+    };
+    expect(outcome(bit("dnc"), BASIS_PURCHASE, "2026-01-01")).toBe("applied");
+    expect(outcome(bit("dnc") | bit("dnc-tx"), BASIS_PURCHASE, "2025-08-15")).toBe("expired");
+    expect(outcome(bit("litigation") | bit("dnc"), BASIS_CONSENT, "2020-01-01")).toBe("neverApplicable");
+    expect(outcome(bit("dnc"), BASIS_CONSENT, "2026-12-01")).toBe("notYet");
   });
 });

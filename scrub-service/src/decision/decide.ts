@@ -26,7 +26,15 @@
  * Duplicates and the state filter are about a file's rows, not a number: the batch's own stages, before this.
  */
 import { CONTAINER_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
-import { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, type ExemptionBasis } from "../worker/exemptions/windows";
+import {
+  BASIS_PURCHASE,
+  DAY_MS,
+  EXEMPTION_BASES,
+  exemptionApplies,
+  exemptionEndDay,
+  isoDateOfDay,
+  type ExemptionBasis,
+} from "../worker/exemptions/windows";
 import { invalidReasonText, reasonOfCode } from "../worker/normalize";
 
 /** The reason a number gets while a checked list is stale and nothing else suppresses it (decision 174). */
@@ -75,10 +83,12 @@ export interface ListVerdict {
   cleared: number;
   /** The first day the exemption no longer applies (the earliest over the cleared lists), or NO_END. */
   endDay: number;
+  /** Bits of the lists whose hit stands (the record, if any, did not clear it): `by` is the first. */
+  standing: number;
 }
 
 export function listVerdict(): ListVerdict {
-  return { by: -1, cleared: 0, endDay: NO_END };
+  return { by: -1, cleared: 0, endDay: NO_END, standing: 0 };
 }
 
 /**
@@ -93,6 +103,7 @@ export function decideListHits(lists: DecisionLists, hits: number, basis: number
     // nothing to clear: the first hit gives the reason
     const by = 31 - Math.clz32(hits & -hits);
     out.by = by;
+    out.standing = hits;
     return by;
   }
   let by = -1;
@@ -113,7 +124,75 @@ export function decideListHits(lists: DecisionLists, hits: number, basis: number
   out.by = by;
   out.cleared = cleared;
   out.endDay = by < 0 ? end : NO_END;
+  out.standing = hits & ~cleared;
   return by;
+}
+
+/** Why a record did not clear a list's hit (decision 184): the list is never exempted, the record's date is after the instant, or its window ended. */
+export type NotAppliedCause = "never" | "not_yet" | "expired";
+
+/** The cause for list l of a record (basis index, day) that did not clear it at atMs: read from the list's windows as decideListHits read them. */
+export function notAppliedCause(lists: DecisionLists, l: number, day: number, atMs: number): NotAppliedCause {
+  if (lists.windows[l] === null) return "never";
+  return day * DAY_MS > atMs ? "not_yet" : "expired";
+}
+
+/** Where a list's windows come from, in words: "the federal rule", "Texas", "Canada". */
+function windowsPlace(kind: string): string {
+  if (kind === "dnc") return "the federal rule";
+  const t = LIST_TYPES.find((x) => x.kind === kind) as { name: string; state?: { stateName: string } } | undefined;
+  return t?.state?.stateName ?? t?.name ?? kind;
+}
+
+/**
+ * Why a listed number's exemption record did not let it be called, one part per list whose hit stands (the decision's
+ * `standing` bits, in the reason order), identical parts once, joined by "; " (decision 184):
+ * - a list nothing exempts: "litigation list: never exempted", "your container: never exempted";
+ * - a record dated after the instant: "purchase 2026-12-01: dated after the evaluation instant";
+ * - a window that ended: "purchase 2025-05-15: Texas allows 12 months, ended 2026-05-15"; a basis the list's rule
+ *   does not exempt at all (0 months): "inquiry 2026-10-01: Texas allows no inquiry exemption".
+ * Empty when no hit stands. bad.csv's `exemption` cell and the lookup's `exemptionNote` (both from this function).
+ */
+export function notAppliedWords(lists: DecisionLists, standing: number, basis: number, day: number, atMs: number): string {
+  const parts: string[] = [];
+  const record = `${EXEMPTION_BASES[basis]} ${isoDateOfDay(day)}`;
+  for (let l = 0; l < lists.kinds.length; l++) {
+    if ((standing & (1 << l)) === 0) continue;
+    const cause = notAppliedCause(lists, l, day, atMs);
+    let text: string;
+    if (cause === "never") {
+      const label = reasonWords(lists.kinds[l]);
+      text = `${label.charAt(0).toLowerCase()}${label.slice(1)}: never exempted`;
+    } else if (cause === "not_yet") text = `${record}: dated after the evaluation instant`;
+    else {
+      const w = lists.windows[l]!;
+      const months = basis === BASIS_PURCHASE ? w.purchaseMonths : w.inquiryMonths;
+      const place = windowsPlace(lists.kinds[l]);
+      const end = exemptionEndDay(basis, day, w);
+      text =
+        months === 0 || end === null
+          ? `${record}: ${place} allows no ${EXEMPTION_BASES[basis]} exemption`
+          : `${record}: ${place} allows ${months} month${months === 1 ? "" : "s"}, ended ${isoDateOfDay(end)}`;
+    }
+    if (!parts.includes(text)) parts.push(text);
+  }
+  return parts.join("; ");
+}
+
+/** What became of the listed numbers' records a decision read: applied, expired, never applicable, not yet begun. */
+export const RECORD_OUTCOMES = ["applied", "expired", "neverApplicable", "notYet"] as const;
+export type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
+
+/**
+ * The outcome of a record the decision read for a listed number (decision 184): `applied` when it cleared every hit
+ * (the number is good by it); `neverApplicable` when a list nothing exempts holds the number (litigation, the
+ * container: no record could have helped); else `notYet` when the record is dated after the instant, `expired`
+ * otherwise (a window ended, or the list's rule has no window for the basis). Index into RECORD_OUTCOMES.
+ */
+export function recordOutcome(lists: DecisionLists, v: ListVerdict, day: number, atMs: number): number {
+  if (v.by < 0) return 0;
+  if ((v.standing & ~lists.exemptibleMask) !== 0) return 2;
+  return day * DAY_MS > atMs ? 3 : 1;
 }
 
 /** A number's exemption record: a basis (EXEMPTION_BASES index) and the day (since 1970-01-01) it runs from. */
@@ -162,6 +241,11 @@ export interface NumberDecision {
   cleared: string[];
   /** The lists whose hit stands (the first is the reason, unless the reason is stale_list). */
   standing: string[];
+  /**
+   * With a record that did not clear every hit: why, per standing list (notAppliedWords: bad.csv's `exemption` cell),
+   * else null.
+   */
+  notApplied: string | null;
   /** The calling answer of a valid number, when given. */
   calling: DecisionCalling | null;
 }
@@ -183,7 +267,16 @@ const verdict = listVerdict();
 export function decideNumber(facts: NumberFacts, ctx: DecisionContext): NumberDecision {
   const { code } = facts;
   if (code < 0) {
-    return { outcome: "invalid", reason: reasonOfCode(code), words: invalidReasonText(code), exempt: null, cleared: [], standing: [], calling: null };
+    return {
+      outcome: "invalid",
+      reason: reasonOfCode(code),
+      words: invalidReasonText(code),
+      exempt: null,
+      cleared: [],
+      standing: [],
+      notApplied: null,
+      calling: null,
+    };
   }
   const { lists, atMs } = ctx;
   const record = facts.record;
@@ -207,6 +300,7 @@ export function decideNumber(facts: NumberFacts, ctx: DecisionContext): NumberDe
     exempt,
     cleared,
     standing,
+    notApplied: record && by >= 0 ? notAppliedWords(lists, verdict.standing, record.basis, record.day, atMs) : null,
     calling: facts.calling ?? null,
   };
 }

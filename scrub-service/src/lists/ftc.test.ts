@@ -107,8 +107,8 @@ for (const kind of storeKinds) {
       expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads"]);
       const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
       const text = (k: string) => fs.readFileSync(files.find((f) => f.kind === k)!.path, "utf8");
-      expect(text("good")).toBe("Name,Phone\nAnn,2015552100\n");
-      expect(text("bad")).toBe("Name,Phone,reason\nJosé,7185552100,dnc\n");
+      expect(text("good")).toBe("Name,Phone,phone_e164\nAnn,2015552100,+12015552100\n");
+      expect(text("bad")).toBe("Name,Phone,phone_e164,reason\nJosé,7185552100,+17185552100,dnc\n");
     });
   });
 }

@@ -5,6 +5,9 @@ import path from "node:path";
 import { emitRows, LF, parseRows } from "../worker/csv";
 import { inThreadHash, type StreamHash } from "./sha256-thread";
 
+/** The column every result file gains after the customer's own: the number read, in E.164 (decision 184). */
+export const PHONE_E164_COLUMN = "phone_e164";
+
 export type OutputKind = "good" | "bad" | "invalid";
 
 /**
@@ -93,14 +96,24 @@ export class ResultFiles {
    * The input's byte-order mark (if any) and header row (bad and invalid get a `reason` column; good gets
    * `goodExtra`, the header cells of the columns appended to good rows, if any).
    */
-  async writeHead(bom: boolean, header: { row: Uint8Array; delim: number } | null, goodExtra?: Uint8Array): Promise<void> {
+  /**
+   * The BOM (when the input had one) and the header row (when it has one): the file's own cells escaped, then
+   * `phone_e164` in every file, then good.csv's `goodExtra` cells, `reason` in bad and invalid, and bad.csv's
+   * `exemption` when `badExemption` (decision 184).
+   */
+  async writeHead(
+    bom: boolean,
+    header: { row: Uint8Array; delim: number } | null,
+    goodExtra?: Uint8Array,
+    badExemption = false,
+  ): Promise<void> {
     const mark = bom ? new Uint8Array([0xef, 0xbb, 0xbf]) : new Uint8Array(0);
     for (const o of this.all) await o.write(mark, 0);
     if (!header) return;
-    const h = headerBytes(header.row, header.delim, goodExtra);
+    const h = headerBytes(header.row, header.delim, goodExtra, badExemption);
     await this.good.write(h.good, 0);
-    await this.bad.write(h.withReason, 0);
-    await this.invalid.write(h.withReason, 0);
+    await this.bad.write(h.bad, 0);
+    await this.invalid.write(h.invalid, 0);
   }
 
   /**
@@ -138,10 +151,15 @@ export class ResultFiles {
   }
 }
 
-/** The escaped bytes of a header row for the good file and for bad/invalid (with `reason`). */
-function headerBytes(row: Uint8Array, delim: number, goodExtra?: Uint8Array): { good: Uint8Array; withReason: Uint8Array } {
+/** The escaped bytes of a header row for the good, bad and invalid files (decision 184's column order). */
+function headerBytes(
+  row: Uint8Array,
+  delim: number,
+  goodExtra: Uint8Array | undefined,
+  badExemption: boolean,
+): { good: Uint8Array; bad: Uint8Array; invalid: Uint8Array } {
   const rows = parseRows(row, 0, row.length, delim, -1);
-  let [good] = emitRows(row, {
+  const [own] = emitRows(row, {
     rows,
     classes: new Uint8Array(rows.count),
     reasonIdx: new Uint8Array(rows.count),
@@ -149,19 +167,24 @@ function headerBytes(row: Uint8Array, delim: number, goodExtra?: Uint8Array): { 
     delim,
     width: 0,
   });
-  const body = good.subarray(0, good.length - 1);
-  if (goodExtra?.length) {
-    const extended = new Uint8Array(body.length + goodExtra.length + 1);
-    extended.set(body);
-    extended.set(goodExtra, body.length);
-    extended[extended.length - 1] = LF;
-    good = extended;
-  }
-  const withReason = new Uint8Array(body.length + 8);
-  withReason.set(body);
-  withReason[body.length] = delim;
-  withReason.set(new TextEncoder().encode("reason"), body.length + 1);
-  withReason[body.length + 7] = LF;
-  return { good, withReason };
+  const body = own.subarray(0, own.length - 1);
+  const d = String.fromCharCode(delim);
+  const encoder = new TextEncoder();
+  const line = (...parts: Uint8Array[]): Uint8Array => {
+    const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0) + 1);
+    let o = 0;
+    for (const p of parts) {
+      out.set(p, o);
+      o += p.length;
+    }
+    out[o] = LF;
+    return out;
+  };
+  const e164 = encoder.encode(`${d}${PHONE_E164_COLUMN}`);
+  const reason = encoder.encode(`${d}reason`);
+  return {
+    good: line(body, e164, goodExtra ?? new Uint8Array(0)),
+    bad: line(body, e164, reason, badExemption ? encoder.encode(`${d}exemption`) : new Uint8Array(0)),
+    invalid: line(body, e164, reason),
+  };
 }
-

@@ -14,8 +14,9 @@ import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, typ
 import { callingClassTable } from "../worker/calling/exchanges";
 import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
 import { callingClassOf } from "../worker/calling/class-index";
-import { CLASS_GOOD } from "../worker/csv";
-import { exemptionNotes, findExemption, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import { CLASS_BAD, CLASS_GOOD } from "../worker/csv";
+import { badExemptionNotes, exemptionNotes, findExemption, type BadExemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import { RECORD_OUTCOMES, type RecordOutcome } from "../decision/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
 import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
@@ -72,6 +73,11 @@ export interface ScrubResult extends ScrubProgress {
   calling: CallingSummary | null;
   /** With an exemption list: the good rows each basis let through (decision 161). */
   exemptions: Record<ExemptionBasis, number> | null;
+  /**
+   * With an exemption list: the records of listed numbers the decision read, per outcome and basis (applied: they let
+   * the number be called; expired, neverApplicable, notYet: bad.csv's `exemption` cell says why; decision 184).
+   */
+  exemptionRecords: ExemptionRecordCounts | null;
 }
 
 export interface ScrubRunInput {
@@ -83,7 +89,7 @@ export interface ScrubRunInput {
   /** Checked in this order: the first hit gives the reason (container, litigation, dnc). */
   lists: ListCheck[];
   states?: string[] | null;
-  /** Append time_zone, callable_now, next_call_at and calling_note to good rows, evaluated at this instant (ms). */
+  /** Append time_zone, callable_now, next_call_at, next_call_local and calling_note to good rows, evaluated at this instant (ms). */
   calling?: { at: number; periods?: EmergencyPeriod[] } | null;
   /**
    * A customer's exemption list, applied at this instant (ms): a row on an exemptible list (list-types.ts) whose
@@ -160,6 +166,8 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
   const exemptions = input.exemptions ?? null;
   const byBasis = [0, 0, 0];
+  /** The listed numbers' records per outcome (RECORD_OUTCOMES) and basis (decision 184). */
+  const records = RECORD_OUTCOMES.map(() => [0, 0, 0]);
   try {
     await outs.open();
     const firstRow = reader.firstRow;
@@ -175,6 +183,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         reader.bom,
         column.hasHeader ? { row: reader.firstRowBytes!, delim: reader.delim } : null,
         goodHeaderExtra(callingTable ? callingHeaderBytes(reader.delim) : null, exemptions ? reader.delim : null),
+        exemptions != null,
       );
       if (column.hasHeader) reader.skipFirstRow();
     }
@@ -221,7 +230,20 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       const notes: ExemptionNotes | null = verdicts.exempt
         ? exemptionNotes(verdicts.exempt, (r) => classes[r] === CLASS_GOOD, n, exemptions!.index, String.fromCharCode(delim))
         : null;
-      return { classes, reasonIdx, ...verdicts, notes, rowBase: emergencyExempt(p.rows.codes, n, classes) };
+      // bad.csv's `exemption` cells: why a listed number's record did not apply (decision 184)
+      const badNotes: BadExemptionNotes | null = verdicts.exempt
+        ? badExemptionNotes(
+            verdicts.exempt,
+            (r) => classes[r] === CLASS_GOOD,
+            (r) => classes[r] === CLASS_BAD,
+            n,
+            exemptions!.index,
+            String.fromCharCode(delim),
+            listsDecision.lists,
+            exemptions!.at,
+          )
+        : null;
+      return { classes, reasonIdx, ...verdicts, notes, badNotes, rowBase: emergencyExempt(p.rows.codes, n, classes) };
     };
 
     /** Slots whose batch is written, with the SHA-256 ticket of its output bytes (see takeSlot). */
@@ -302,6 +324,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             reasonIdx: c.reasonIdx,
             reasons: REASONS as string[],
             describeInvalid: true,
+            phoneE164: true,
             delim,
             width,
             end: batch.end,
@@ -310,6 +333,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
               ? { ...evaluated().suffixes, counts: callingBatchCounts, ...(c.rowBase ? { rowBase: c.rowBase, baseOf: callingTable!.baseOf } : {}) }
               : undefined,
             goodNotes: c.notes ? { rowNote: c.notes.rowNote, notes: c.notes.notes } : undefined,
+            badNotes: c.badNotes ? { rowNote: c.badNotes.rowNote, notes: c.badNotes.notes } : undefined,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
       const prevWrite = writeChain;
@@ -321,6 +345,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         const ticket = await outs.writeBatch(bufs, counts);
         if (callingBatchCounts) for (let k = 0; k < callingBatchCounts.length; k++) callingCounts![k] += callingBatchCounts[k];
         if (c.notes) for (let k = 0; k < byBasis.length; k++) byBasis[k] += c.notes.byBasis[k];
+        if (c.badNotes) c.badNotes.records.forEach((row, o) => row.forEach((v, b) => (records[o][b] += v)));
         progress.rowsDone += p.rows.count;
         progress.good += counts[0];
         progress.bad += counts[1];
@@ -358,6 +383,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       input: describeInput(reader.info!, String.fromCharCode(delim)),
       calling: callingTable ? summarizeCalling(callingTable, evaluated(), callingCounts!) : null,
       exemptions: exemptions ? (Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, byBasis[k]])) as Record<ExemptionBasis, number>) : null,
+      exemptionRecords: exemptions ? exemptionRecordCounts(records) : null,
     };
   } catch (e) {
     await outs.abort();
@@ -369,6 +395,15 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     await sideThread?.terminate();
     await reader.close();
   }
+}
+
+/** The records of listed numbers per outcome, each per basis (the job summary's and certificate's `records`). */
+export type ExemptionRecordCounts = Record<RecordOutcome, Record<ExemptionBasis, number>>;
+
+function exemptionRecordCounts(records: number[][]): ExemptionRecordCounts {
+  return Object.fromEntries(
+    RECORD_OUTCOMES.map((o, i) => [o, Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, records[i][k]]))]),
+  ) as ExemptionRecordCounts;
 }
 
 /** The cells good.csv's header gains: the calling columns, then `exemption`. */

@@ -16,7 +16,7 @@
 import { CONTAINER_REASON, LIST_TYPES } from "../list-types";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID } from "../worker/csv";
 import { INVALID_REASONS, reasonIndexOfCode } from "../worker/normalize";
-import { decideListHits, decisionLists, listVerdict, NO_RECORD, type DecisionLists } from "../decision/decide";
+import { decideListHits, decisionLists, listVerdict, NO_RECORD, recordOutcome, type DecisionLists } from "../decision/decide";
 import { findExemption, type ExemptionIndex } from "../worker/exemptions/decide";
 import type { ListCheck } from "./list-checks";
 
@@ -80,10 +80,11 @@ export interface Verdicts {
   /** Bad and invalid rows per reason (index in REASONS). */
   byReason: number[];
   /**
-   * With exemptions, per row: the exemption index record that lets a good row be called (-1 otherwise), and the
-   * first day it no longer applies (-1: no end).
+   * With exemptions, per row on a list: the exemption index record the decision read (-1: none; a good row's lets it
+   * be called), the first day it no longer applies (good rows; -1: no end), the lists whose hit stands (bad rows) and
+   * the record's outcome (RECORD_OUTCOMES index; decision 184).
    */
-  exempt: { record: Int32Array; endDay: Int32Array } | null;
+  exempt: { record: Int32Array; endDay: Int32Array; standing: Int32Array; outcome: Uint8Array } | null;
 }
 
 /**
@@ -116,7 +117,9 @@ export function classify(b: BatchFindings, stages: readonly BadStage[], classes:
   const h = hitRows.length;
   const { lists, exemptions } = decision;
   const listReason = decision.reasonIdx;
-  const exempt = exemptions ? { record: new Int32Array(n).fill(-1), endDay: new Int32Array(n).fill(-1) } : null;
+  const exempt = exemptions
+    ? { record: new Int32Array(n).fill(-1), endDay: new Int32Array(n).fill(-1), standing: new Int32Array(n), outcome: new Uint8Array(n) }
+    : null;
   const verdict = listVerdict();
   const byReason = new Array<number>(REASONS.length).fill(0);
   let good = 0;
@@ -138,17 +141,20 @@ export function classify(b: BatchFindings, stages: readonly BadStage[], classes:
       let hits = 0;
       for (let j = 0; j < h; j++) if (hitRows[j][r] !== 0) hits |= hitBits[j];
       if (hits !== 0) {
-        // a row on a list (a few %): the one decision, with the row's exemption record when it may clear a hit
+        // a row on a list (a few %): the one decision, with the row's exemption record (read for every listed row:
+        // a record that does not apply is said in bad.csv's `exemption` cell, decision 184)
         let record = -1;
-        if (exemptions !== null && (hits & lists.exemptibleMask) !== 0) record = findExemption(exemptions.index, x);
+        if (exemptions !== null) record = findExemption(exemptions.index, x);
         const by =
           record < 0
             ? decideListHits(lists, hits, NO_RECORD, 0, 0, verdict)
             : decideListHits(lists, hits, exemptions!.index.basis[record], exemptions!.index.day[record], exemptions!.at, verdict);
         if (by >= 0) reason = listReason[by];
-        else if (verdict.cleared !== 0) {
+        if (record >= 0) {
           exempt!.record[r] = record;
           exempt!.endDay[r] = verdict.endDay;
+          exempt!.standing[r] = verdict.standing;
+          exempt!.outcome[r] = recordOutcome(lists, verdict, exemptions!.index.day[record], exemptions!.at);
         }
       }
     }

@@ -43,7 +43,7 @@ describe("a scrub of a file that is not UTF-8 after its first 1 MiB", () => {
     expect(r.rowsDone).toBe(6_001);
     expect(r.inputSha256).toBe(await sha256OfFile(f));
     const good = fs.readFileSync(path.join(dir, "out", "good.csv"), "utf8").trimEnd().split("\n");
-    expect(good.at(-1)).toBe("José “Pepe” Núñez,2125552100");
+    expect(good.at(-1)).toBe("José “Pepe” Núñez,2125552100,+12125552100");
     for (const file of r.files) expect(file.sha256).toBe(await sha256OfFile(file.path));
     // no partial files of the first attempt are left
     expect(fs.readdirSync(path.join(dir, "out")).sort()).toEqual(["bad.csv", "good.csv", "invalid.csv"]);
@@ -60,7 +60,7 @@ describe("a scrub of a file that is not UTF-8 after its first 1 MiB", () => {
     expect(r.input.encoding).toBe("UTF-8");
     expect(r.rowsDone).toBe(5_000);
     const good = fs.readFileSync(path.join(dir, "out", "good.csv"), "utf8").trimEnd().split("\n");
-    expect(good[1]).toBe(rows[0]);
-    expect(good.at(-1)).toBe(rows.at(-1));
+    expect(good[1]).toBe(`${rows[0]},+13055552000`);
+    expect(good.at(-1)).toBe(`${rows.at(-1)},+1${3055552000 + 4_999}`);
   });
 });

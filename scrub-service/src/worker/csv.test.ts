@@ -202,6 +202,103 @@ describe("emitRows with cells appended to good rows (calling columns, exemption 
       expect(Array.from(counts)).toEqual(Array.from(expectedCounts));
       expect(decoder.decode(got[1])).toBe(decoder.decode(plain[1]));
       expect(decoder.decode(got[2])).toBe(decoder.decode(plain[2]));
+
+      // with phone_e164 (decision 184), with and without the cells: the same rows with the number after the padding,
+      // before the cells in good and before the reason in bad and invalid (empty there); rows up to the buffer's end
+      const e164Of = (k: number) => (rows.codes[k] < 0 ? "" : `+1${rows.codes[k]}`);
+      const withCells = round % 4 < 2;
+      const e = emitRows(
+        buf,
+        { ...base, phoneE164: true, goodSuffixes: withCells ? { classOf, bytes, starts, counts: new Uint32Array(encoded.length) } : undefined },
+        new SharedArrayBuffer(64),
+      );
+      const want: string[][] = [[], [], []];
+      const plainLines = [0, 1, 2].map((c) => decoder.decode(plain[c]).split("\n"));
+      const at = [0, 0, 0];
+      for (let k = 0; k < n; k++) {
+        const c = classes[k];
+        const line = plainLines[c][at[c]++];
+        if (c === CLASS_GOOD) {
+          const code = rows.codes[k];
+          const cls = classOf[exchangeIndex(Math.floor(code / 10_000_000), Math.floor(code / 10_000) % 1000)];
+          want[c].push(line + d.repeat(Math.max(0, 5 - rows.fields[k])) + d + e164Of(k) + (withCells ? cellTexts[cls] : "") + "\n");
+        } else {
+          const cut = line.lastIndexOf(d); // the reason holds no delimiter
+          want[c].push(line.slice(0, cut) + d + e164Of(k) + line.slice(cut) + "\n");
+        }
+      }
+      for (const c of [0, 1, 2]) expect(decoder.decode(e[c]), `class ${c}, round ${round}`).toBe(want[c].join(""));
     }
+  });
+});
+
+describe("emitRows with phone_e164 (decision 184)", () => {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  function emit(text: string, d: string, classes: (rows: ParsedRows) => number[], extra: Partial<Parameters<typeof emitRows>[1]> = {}, width = 3) {
+    const buf = encoder.encode(text);
+    const delim = d.charCodeAt(0);
+    const rows = parseRows(buf, 0, buf.length, delim, 0);
+    const cls = Uint8Array.from(classes(rows));
+    const out = emitRows(buf, { rows, classes: cls, reasonIdx: new Uint8Array(rows.count), reasons: ["dnc"], delim, width, end: buf.length, describeInvalid: true, phoneE164: true, ...extra });
+    return out.map((b) => decoder.decode(b));
+  }
+  const byCode = (rows: ParsedRows) => Array.from(rows.codes.subarray(0, rows.count), (c) => (c < 0 ? CLASS_INVALID : CLASS_GOOD));
+
+  it("puts the number read, +1 and ten digits, after the row's own cells in every delimiter, the customer's cell kept escaped", () => {
+    for (const d of [",", ";", "\t", "|"]) {
+      const [good, bad, invalid] = emit(
+        [`+1 212 736 4832${d}Ann${d}x`, `2127364833${d}=1+2${d}y`, `12${d}Bob${d}z`, `(305) 555-1234${d}Cy${d}w`].join("\n") + "\n",
+        d,
+        (rows) => byCode(rows).map((c, r) => (r === 3 ? CLASS_BAD : c)),
+      );
+      expect(good).toBe(`"'+1 212 736 4832"${d}Ann${d}x${d}+12127364832\n2127364833${d}"'=1+2"${d}y${d}+12127364833\n`);
+      expect(bad).toBe(`(305) 555-1234${d}Cy${d}w${d}+13055551234${d}dnc\n`);
+      expect(invalid).toBe(`12${d}Bob${d}z${d}${d}2 digits: a US phone number has 10 digits (11 starting with 1)\n`);
+    }
+  });
+
+  it("pads short rows so phone_e164 is in its column in all three files", () => {
+    const [good, bad, invalid] = emit("2127364832\n3055551234\nnope\n", ",", (rows) => byCode(rows).map((c, r) => (r === 1 ? CLASS_BAD : c)));
+    expect(good).toBe("2127364832,,,+12127364832\n");
+    expect(bad).toBe("3055551234,,,+13055551234,dnc\n");
+    expect(invalid).toBe("nope,,,,not a phone number\n");
+  });
+
+  it("reads CRLF rows and quoted phone cells (with the delimiter and quotes inside) and ends every row with LF", () => {
+    const text = '"212-736-4832","a,b",c\r\n"(305) 736-1234","say ""hi""",d\r\n2127360142,e\r\n"+1 (917) 736-0100",f,g\r\n';
+    const [good] = emit(text, ",", byCode);
+    expect(good).toBe('"212-736-4832","a,b",c,+12127364832\n"(305) 736-1234","say ""hi""",d,+13057361234\n2127360142,e,,+12127360142\n"\'+1 (917) 736-0100",f,g,+19177360100\n');
+  });
+
+  it("writes every number's digits exactly (each digit position, the two halves) beside the calling cells and notes", () => {
+    const r = seededRandom(20261128);
+    const numbers: string[] = [];
+    for (let k = 0; k < 400; k++) {
+      const npa = 200 + Math.floor(r() * 800);
+      const nxx = 200 + Math.floor(r() * 800);
+      const line = String(Math.floor(r() * 10_000)).padStart(4, "0");
+      numbers.push(`${npa}${nxx}${line}`);
+    }
+    const text = numbers.map((n, k) => `${n},${"x".repeat(k % 7)}`).join("\n") + "\n";
+    const buf = encoder.encode(text);
+    const rows = parseRows(buf, 0, buf.length, 44, 0);
+    const ok = Array.from(rows.codes.subarray(0, rows.count)).map((c) => c >= 0);
+    const classes = Uint8Array.from(ok, (v, k) => (!v ? CLASS_INVALID : k % 5 === 0 ? CLASS_BAD : CLASS_GOOD));
+    const notes = ["", "ebr"];
+    const rowNote = Uint32Array.from(classes, (_, k) => k % 2);
+    const [good, bad] = emitRows(buf, {
+      rows, classes, reasonIdx: new Uint8Array(rows.count), reasons: ["dnc"], delim: 44, width: 2, end: buf.length, phoneE164: true,
+      goodNotes: { rowNote, notes }, badNotes: { rowNote, notes },
+    }).map((b) => decoder.decode(b));
+    const expectGood: string[] = [];
+    const expectBad: string[] = [];
+    numbers.forEach((n, k) => {
+      if (classes[k] === CLASS_GOOD) expectGood.push(`${n},${"x".repeat(k % 7)},+1${n},${notes[k % 2]}\n`);
+      if (classes[k] === CLASS_BAD) expectBad.push(`${n},${"x".repeat(k % 7)},+1${n},dnc,${notes[k % 2]}\n`);
+    });
+    expect(good).toBe(expectGood.join(""));
+    expect(bad).toBe(expectBad.join(""));
   });
 });

@@ -618,6 +618,14 @@ export interface EmitInput {
   goodSuffixes?: GoodSuffixes;
   /** The `exemption` cell appended to every good row, after the calling columns (decision 161). */
   goodNotes?: GoodNotes;
+  /**
+   * The `phone_e164` cell after the file's own cells (padded to the header's width) on every row (decision 184):
+   * `+1` and the ten digits of the row's code on good and bad rows, empty on invalid ones. Written from the code with
+   * integer arithmetic (no string per row).
+   */
+  phoneE164?: boolean;
+  /** The `exemption` cell appended to every bad row after `reason`: why a record did not apply (decision 184). */
+  badNotes?: GoodNotes;
 }
 
 /** Per row an index into `notes` (0: the empty cell); the cells are quoted for the file's delimiter already. */
@@ -670,6 +678,44 @@ function sentenceBytes(code: number): Uint8Array {
   return b;
 }
 
+/** "00" … "99": two digits' bytes per index (the phone_e164 cell writes a number two digits at a time). */
+const DIGIT_PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  DIGIT_PAIRS[2 * i] = 48 + ((i / 10) | 0);
+  DIGIT_PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+
+/** Bytes of the phone_e164 cell with its delimiter: 1 + `+1` + ten digits. */
+export const E164_CELL_BYTES = 13;
+
+/** Five digits of x (0 <= x < 100000) at o; returns o + 5. */
+function putFiveDigits(out: Uint8Array, o: number, x: number): number {
+  const a = (x / 10_000) | 0;
+  out[o] = 48 + a;
+  x -= a * 10_000;
+  const p = (x / 100) | 0;
+  const q = x - p * 100;
+  out[o + 1] = DIGIT_PAIRS[2 * p];
+  out[o + 2] = DIGIT_PAIRS[2 * p + 1];
+  out[o + 3] = DIGIT_PAIRS[2 * q];
+  out[o + 4] = DIGIT_PAIRS[2 * q + 1];
+  return o + 5;
+}
+
+/**
+ * The delimiter and the phone_e164 cell of a valid code (the 10-digit number) at o, `+12127364832`, from the
+ * number with integer arithmetic (two halves below 2^31); the delimiter alone for an invalid code. Returns the new o.
+ */
+export function writeE164Cell(out: Uint8Array, o: number, delim: number, code: number): number {
+  out[o++] = delim;
+  if (code < 0) return o;
+  out[o] = 43; // +
+  out[o + 1] = 49; // 1
+  const hi = (code / 100_000) | 0; // NPA and the exchange's first two digits
+  const lo = (code - hi * 100_000) | 0;
+  return putFiveDigits(out, putFiveDigits(out, o + 2, hi), lo);
+}
+
 /** Builds the bytes of good, bad and invalid output for a batch (rows end with \n). */
 export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuffer): [Uint8Array, Uint8Array, Uint8Array] {
   const { rows, classes, reasonIdx, delim, width } = input;
@@ -683,8 +729,11 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   const suffixes = input.goodSuffixes;
   const rowNote = input.goodNotes?.rowNote ?? null;
   const noteBytes = input.goodNotes ? input.goodNotes.notes.map((t) => encoder.encode(t)) : null;
-  /** Good rows get cells after their own (calling columns, exemption): each is copied on its own. */
-  const appended = suffixes != null || noteBytes != null;
+  const badRowNote = input.badNotes?.rowNote ?? null;
+  const badNoteBytes = input.badNotes ? input.badNotes.notes.map((t) => encoder.encode(t)) : null;
+  const e164 = input.phoneE164 === true;
+  /** Good rows get cells after their own (phone_e164, calling columns, exemption): each is copied on its own. */
+  const appended = suffixes != null || noteBytes != null || e164;
   // Good rows' appended cells: each row's class looked up once (integer arithmetic on the exchange), the cells
   // copied from one view per class, the counts kept here and added to the shared ones at the end.
   let rowClass: Uint16Array | null = null;
@@ -717,16 +766,23 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     const c = classes[r];
     if (appended && c === CLASS_GOOD && width > fields[r]) s += width - fields[r];
     if (noteBytes && c === CLASS_GOOD) s += 1 + noteBytes[rowNote![r]].length;
+    if (e164) s += E164_CELL_BYTES;
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
       reasonOf.push(rb);
       s += Math.max(0, width - fields[r]) + 1 + rb.length;
+      if (badNoteBytes && c === CLASS_BAD) s += 1 + badNoteBytes[badRowNote![r]].length;
     }
     sizes[c] += s + 1;
   }
   sizes[0] += suffixBytes;
+  /**
+   * A good row's last word may run up to 3 bytes past it: the phone_e164 cell or every class's cells (at least 3
+   * bytes: three delimiters) overwrite them next.
+   */
+  const overCopy = rowClass !== null || e164;
   // the cells' last word may run up to 3 bytes past the last good row's cells (overwritten by its LF, or spare)
-  if (suffixes) sizes[0] += 3;
+  if (overCopy) sizes[0] += 3;
   // The three outputs side by side in `mem` when they fit (the usual case), else in a new block.
   const total = sizes[0] + sizes[1] + sizes[2];
   // (a new block has room to spare: the caller may keep it for the next batches, see pipeline/run.ts)
@@ -746,8 +802,6 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   if (suffixes) cellBytes.set(suffixes.bytes);
   const cellStarts = suffixes ? suffixes.starts : new Uint32Array(1);
   const cellWords = new DataView(cellBytes.buffer);
-  /** Every class's cells are at least 3 bytes (three delimiters): a row's last word may run into them. */
-  const overCopy = rowClass !== null;
   let special = 0;
   for (let r = 0; r < n; r++) {
     // A row that is good, needs no escape and ends with a bare LF is copied as it is, together with its
@@ -795,6 +849,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
         o += re - rs;
       }
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      if (e164) o = writeE164Cell(out, o, delim, codes[r]);
       if (rowClass) {
         const k = rowClass[r];
         let i = cellStarts[k];
@@ -825,6 +880,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     }
     if (appended && c === CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      if (e164) o = writeE164Cell(out, o, delim, codes[r]);
       if (rowClass) {
         const v = suffixViews[rowClass[r]];
         out.set(v, o);
@@ -839,6 +895,8 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     }
     if (c !== CLASS_GOOD) {
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
+      // invalid rows' codes are negative: an empty cell (no number was read)
+      if (e164) o = writeE164Cell(out, o, delim, codes[r]);
       out[o++] = delim;
       const rb = reasonOf[special++];
       if (rb.length < 48) {
@@ -846,6 +904,11 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       } else {
         out.set(rb, o);
         o += rb.length;
+      }
+      if (badNoteBytes && c === CLASS_BAD) {
+        out[o++] = delim;
+        const v = badNoteBytes[badRowNote![r]];
+        for (let i = 0; i < v.length; i++) out[o++] = v[i];
       }
     }
     out[o++] = LF;

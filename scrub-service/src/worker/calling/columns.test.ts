@@ -40,7 +40,30 @@ function direct(n: number, at: number, d: string): string {
   const read = zones.length ? zones : cls.readZones;
   const a = evaluateCalling(read, cls.rules, at);
   const note = callingNote(a, read, zones.length === 0);
-  return d + quoted(zones.join("|"), d) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt) + d + quoted(note, d);
+  // next_call_local: in the zone the note reads first, else the first zone; none without a zone (decision 184)
+  const local = zones.length ? intlLocal(a.nextCallAt, a.holds.length ? a.holds[0].zone : zones[0]) : "";
+  return d + quoted(zones.join("|"), d) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt) + d + local + d + quoted(note, d);
+}
+
+/** An instant as a zone's wall time with its offset, read with Intl's own offset name (independent of clock.ts). */
+function intlLocal(ms: number, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      timeZoneName: "longOffset",
+    })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  const offset = parts.timeZoneName === "GMT" ? "+00:00" : parts.timeZoneName.slice(3);
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
 describe("calling cells in good.csv", () => {
@@ -91,5 +114,27 @@ describe("calling cells in good.csv", () => {
       expect(new Map(held.map((h) => [h.note, h.count])), iso).toEqual(expected);
       expect(held.every((h) => h.note.length > 0)).toBe(true);
     }
+  });
+
+  it("next_call_local: next_call_at on the number's clock with the offset in force then, across the DST changes (decision 184)", () => {
+    const table = callingClassTable();
+    const local = (n: number, iso: string) => {
+      const e = evaluateClasses(table, Date.parse(iso), 44);
+      return e.locals[callingClassOf(table.byExchange, n)];
+    };
+    // 1:30 a.m. EST on spring-forward Sunday: the next call is 8 a.m. the same day, already on EDT
+    expect(local(2125552345, "2026-03-08T06:30:00Z")).toBe("2026-03-08T08:00:00-04:00");
+    // 1:30 a.m. EDT on fall-back Sunday: 8 a.m. EST
+    expect(local(2125552345, "2026-11-01T05:30:00Z")).toBe("2026-11-01T08:00:00-05:00");
+    // callable now: the instant itself, on the clock in force (summer and winter)
+    expect(local(2125552345, "2026-07-15T14:30:00Z")).toBe("2026-07-15T10:30:00-04:00");
+    expect(local(2125552345, "2026-11-25T19:30:00Z")).toBe("2026-11-25T14:30:00-05:00");
+    // Phoenix keeps -07:00 all year; Chicago's summer is -05:00
+    expect(local(6025552345, "2026-07-15T12:00:00Z")).toBe("2026-07-15T08:00:00-07:00");
+    expect(local(3125552345, "2026-07-15T12:00:00Z")).toBe("2026-07-15T08:00:00-05:00");
+    // a number with two zones held back by one: the clock its note names (Phoenix, not Denver's 09:00-06:00)
+    expect(local(9282832345, "2026-07-15T14:30:00Z")).toBe("2026-07-15T08:00:00-07:00");
+    // no time zone: empty
+    expect(local(8005552345, "2026-11-25T19:30:00Z")).toBe("");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The calling-window columns of good.csv (time_zone, callable_now, next_call_at, calling_note) for one scrub: each class of
+ * The calling-window columns of good.csv (time_zone, callable_now, next_call_at, next_call_local, calling_note) for one scrub: each class of
  * number evaluated once at the scrub's instant, its cells encoded once, and the per-class counts summed into the
  * summary the results screen, the certificate and the CLI show. Pure CPU.
  */
@@ -11,7 +11,7 @@ import { evaluateClass } from "./note";
 import { isoSecond, type CallingAnswer } from "./window";
 import type { EmergencyPeriod } from "./emergency";
 
-export const CALLING_COLUMNS = ["time_zone", "callable_now", "next_call_at", "calling_note"] as const;
+export const CALLING_COLUMNS = ["time_zone", "callable_now", "next_call_at", "next_call_local", "calling_note"] as const;
 
 export interface CallingSummary {
   /** The evaluation instant, YYYY-MM-DDTHH:MM:SSZ. */
@@ -73,12 +73,14 @@ export interface CallingEvaluation {
   answers: CallingAnswer[];
   /** Per class, the calling note (empty when callable now; class 0 always says it has no time zone). */
   notes: string[];
+  /** Per class, next_call_at in the class's first zone with its offset (empty for class 0; decision 184). */
+  locals: string[];
   /** Shared memory for the emit (counts: give each batch its own, see freshCounts). */
   suffixes: Omit<GoodSuffixes, "counts">;
 }
 
 /**
- * Every class evaluated at `atMs` and its four cells encoded, the note included (class 0, no time zone: an empty
+ * Every class evaluated at `atMs` and its five cells encoded, the note included (class 0, no time zone: an empty
  * zone cell and the strictest reading across every US time zone).
  */
 export function evaluateClasses(table: CallingClassTable, atMs: number, delim: number): CallingEvaluation {
@@ -87,9 +89,10 @@ export function evaluateClasses(table: CallingClassTable, atMs: number, delim: n
   const verdicts = table.classes.map((c) => evaluateClass(c, at));
   const answers = verdicts.map((v) => v.answer);
   const notes = verdicts.map((v) => v.note);
+  const locals = verdicts.map((v) => v.nextCallLocal);
   const texts = table.classes.map((c, i) => {
     const a = answers[i];
-    return d + cell(c.zoneSet, delim) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt) + d + cell(notes[i], delim);
+    return d + cell(c.zoneSet, delim) + d + (a.callableNow ? "yes" : "no") + d + isoSecond(a.nextCallAt) + d + locals[i] + d + cell(notes[i], delim);
   });
   const encoded = texts.map((t) => encoder.encode(t));
   const total = encoded.reduce((s, e) => s + e.length, 0);
@@ -102,7 +105,7 @@ export function evaluateClasses(table: CallingClassTable, atMs: number, delim: n
     o += e.length;
   });
   starts[encoded.length] = o;
-  return { at, answers, notes, suffixes: { classOf: table.byExchange, bytes, starts } };
+  return { at, answers, notes, locals, suffixes: { classOf: table.byExchange, bytes, starts } };
 }
 
 export function freshCounts(classes: number): Uint32Array {

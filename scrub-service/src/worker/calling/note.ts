@@ -14,7 +14,7 @@
 import type { Clock } from "./clock";
 import type { CallingClass } from "./exchanges";
 import type { CallingRule } from "./rules";
-import { evaluateCalling, type CallingAnswer, type CallingHold } from "./window";
+import { evaluateCalling, isoLocalSecond, type CallingAnswer, type CallingHold } from "./window";
 import { emergencyText } from "./emergency";
 
 /** The note of a number without a time zone: its answer is the strictest reading across every US time zone. */
@@ -105,6 +105,13 @@ export function callingNote(answer: CallingAnswer, zones: readonly string[], noT
 export interface ClassVerdict {
   answer: CallingAnswer;
   note: string;
+  /**
+   * next_call_at as a wall time with its UTC offset, `2026-11-30T08:00:00-05:00`, in the zone the note reads first
+   * (the zone of the first hold: "Before 8 a.m. Mountain Standard Time" → Phoenix's clock for a Denver|Phoenix
+   * number), else (callable now, or only an emergency period held it) the number's first zone as time_zone lists
+   * them; empty for a number without a time zone (decision 184).
+   */
+  nextCallLocal: string;
 }
 
 /**
@@ -114,5 +121,9 @@ export interface ClassVerdict {
 export function evaluateClass(cls: CallingClass, atMs: number): ClassVerdict {
   const noTimeZone = cls.zones.length === 0;
   const answer = evaluateCalling(cls.readZones, cls.rules, atMs, cls.periods);
-  return { answer, note: callingNote(answer, cls.readZones, noTimeZone) };
+  return {
+    answer,
+    note: callingNote(answer, cls.readZones, noTimeZone),
+    nextCallLocal: noTimeZone ? "" : isoLocalSecond(answer.nextCallAt, answer.holds.length ? answer.holds[0].zone : cls.zones[0]),
+  };
 }

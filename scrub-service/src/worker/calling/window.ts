@@ -240,3 +240,18 @@ function search(zones: readonly string[], rules: readonly CallingRule[], t: numb
 export function isoSecond(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + "Z";
 }
+
+/**
+ * The instant as the wall time of an IANA zone with its UTC offset at that instant, to the second:
+ * `2026-11-30T08:00:00-05:00` (good.csv's next_call_local, the lookup's nextCallLocal; decision 184).
+ */
+export function isoLocalSecond(ms: number, zone: string): string {
+  const w = wallTime(zone, ms);
+  const localMs = Date.UTC(w.year, w.month - 1, w.day) + w.second * 1000;
+  const offset = Math.round((localMs - Math.floor(ms / 1000) * 1000) / 60_000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const abs = Math.abs(offset);
+  const date = `${String(w.year).padStart(4, "0")}-${two(w.month)}-${two(w.day)}`;
+  const time = `${two(Math.floor(w.second / 3600))}:${two(Math.floor(w.second / 60) % 60)}:${two(w.second % 60)}`;
+  return `${date}T${time}${offset < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}

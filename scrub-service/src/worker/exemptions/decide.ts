@@ -5,6 +5,7 @@
  * THAT list's windows; a hit on any other list (litigation, the customer's container) is never cleared. A row
  * whose every hit was cleared ends good with the `exemption` note.
  */
+import { notAppliedWords, RECORD_OUTCOMES, type DecisionLists } from "../../decision/decide";
 import { exemptionNote } from "./windows";
 
 /** A customer's exemption list as the scrub reads it: numbers ascending, a basis index and a day each. */
@@ -74,6 +75,63 @@ export function exemptionNotes(
     rowNote[r] = i;
   }
   return { rowNote, notes, byBasis };
+}
+
+/** A batch's decision with what the bad rows need: per row the lists whose hit stands and the record's outcome. */
+export interface ExemptionDecisionFull extends ExemptionDecision {
+  standing: Int32Array;
+  /** RECORD_OUTCOMES index. */
+  outcome: Uint8Array;
+}
+
+export interface BadExemptionNotes {
+  /** Per row: index into `notes` (0 = the empty cell). */
+  rowNote: Uint32Array;
+  /** The batch's distinct cells, already quoted for the file's delimiter; notes[0] = "". */
+  notes: string[];
+  /** The listed numbers' records per outcome (RECORD_OUTCOMES order), per basis index (decision 184). */
+  records: number[][];
+}
+
+/**
+ * bad.csv's `exemption` cells (decision 184): for a bad row on a list whose number has a record, why the record did
+ * not apply, in the one decision's words (decision/decide.ts notAppliedWords, from its standing lists); and the
+ * records the decision read per outcome and basis (good rows' `applied`, bad rows' expired / never applicable / not
+ * yet). `isBad(r)` / `isGood(r)`: the row's class.
+ */
+export function badExemptionNotes(
+  decision: ExemptionDecisionFull,
+  isGood: (r: number) => boolean,
+  isBad: (r: number) => boolean,
+  count: number,
+  index: ExemptionIndex,
+  delim: string,
+  lists: DecisionLists,
+  atMs: number,
+): BadExemptionNotes {
+  const rowNote = new Uint32Array(count);
+  const notes = [""];
+  const at = new Map<string, number>();
+  const records = RECORD_OUTCOMES.map(() => [0, 0, 0]);
+  for (let r = 0; r < count; r++) {
+    const k = decision.record[r];
+    if (k < 0) continue;
+    const basis = index.basis[k];
+    if (isGood(r)) {
+      records[0][basis]++;
+      continue;
+    }
+    if (!isBad(r)) continue;
+    records[decision.outcome[r]][basis]++;
+    const text = csvCell(notAppliedWords(lists, decision.standing[r], basis, index.day[k], atMs), delim);
+    let i = at.get(text);
+    if (i === undefined) {
+      at.set(text, (i = notes.length));
+      notes.push(text);
+    }
+    rowNote[r] = i;
+  }
+  return { rowNote, notes, records };
 }
 
 function csvCell(text: string, delim: string): string {
