@@ -13,7 +13,7 @@ import {
 } from "@remix-run/react";
 import stylesheet from "./tailwind.css";
 import { commitSession, getSession, type Toast } from "./utils/session.server";
-import { getOptionalUser } from "./utils/auth.server";
+import { getOptionalUser } from "./accounts/auth.server";
 import { readSidebarExpanded } from "./utils/sidebar.server";
 import { Toaster } from "./components/ui/toaster";
 import { useNonce } from "./utils/nonce";

@@ -2,7 +2,7 @@
 // `npm test`: the whole suite in phases that use both cores (decision 141), each phase timed:
 //   1. Chromium present (scripts/ensure-chromium.mjs)
 //   2. Vitest's `serial` project (process-fault suites, one at a time, after the build) side by side with the
-//      type check (nice 19) and Vitest's `parallel` project (two files at a time, nice 9): the fault suites
+//      type check then the linter (nice 19) and Vitest's `parallel` project (two files at a time, nice 9): the fault suites
 //      wait on failover timers and use under half of the two cores; the other two take the rest at a lower
 //      CPU priority, so the fault suites' own processes (Redis, Sentinel, the cluster's nodes, the web and
 //      scrub processes) get a core when they want one. TEST_OVERLAP=0 runs the old phases instead: type
@@ -70,6 +70,8 @@ const vitestParallel = (lowPriority) =>
   (lowPriority ? niced(9) : run)("vitest", "npx", ["vitest", "run", "--project", "parallel"], { env: { VITEST_REPORT: "parallel" }, prefix: lowPriority });
 const vitestSerial = (prefix) => run("vitest-serial", "npx", ["vitest", "run", "--project", "serial"], { env: { VITEST_REPORT: "serial" }, prefix });
 const build = () => run("build", "npm", ["run", "build"], { prefix: true });
+/** ESLint (zero warnings) and Prettier's check: `npm run lint` (issue #45). */
+const lint = (runner) => runner("lint", "npm", ["run", "--silent", "lint"], { prefix: true });
 /** `first`, then `next` when `first` passed (the result of the failing one otherwise). */
 const then = async (first, next) => {
   const r = await first;
@@ -83,14 +85,14 @@ const playwright = () => phase("Playwright (JS on ∥ JS off)", [run("e2e", proc
 const ok =
   process.env.TEST_OVERLAP === "0"
     ? (await chromium()) &&
-      (await phase("type check and build", [npx(["tsc", "--noEmit"], { prefix: true }), build()])) &&
+      (await phase("type check, lint and build", [then(npx(["tsc", "--noEmit"], { prefix: true }), () => lint(run)), build()])) &&
       (await phase("Vitest, parallel project", [vitestParallel(false)])) &&
       (await phase("Vitest, serial project", [vitestSerial(false)])) &&
       (await playwright())
     : (await chromium()) &&
       (await phase("build, then Vitest serial ∥ type check (nice 19) ∥ Vitest parallel (nice 9)", [
         then(build(), () => vitestSerial(true)),
-        niced(19)("tsc", "npx", ["tsc", "--noEmit"], { prefix: true }),
+        then(niced(19)("tsc", "npx", ["tsc", "--noEmit"], { prefix: true }), () => lint(niced(19))),
         vitestParallel(true),
       ])) &&
       (await playwright());

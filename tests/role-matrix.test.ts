@@ -4,7 +4,7 @@ import { makeRequest, testContext } from "./setup/request";
 import { sql } from "kysely";
 import type { MatrixEntry, MatrixRole, MatrixSetupContext, Outcome } from "./role-matrix/types";
 import { hashPassword } from "~/utils/password.server";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 
 /*
  * Every route and action of the product, requested as each role, against its expected outcome.

@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database, UserStatus } from "../../db/schema";
-import type { SessionUser } from "~/utils/auth.server";
+import type { SessionUser } from "~/accounts/auth.server";
 import { endUserSessions } from "~/utils/session.server";
-import { canBlockUser, canChangeRole, canDeleteUser, canEditUser, grantableRoles, toggledStatus } from "~/accounts/user-permissions";
-import { NO_PLAN } from "~/accounts/user-list";
+import { canBlockUser, canChangeRole, canDeleteUser, canEditUser, grantableRoles, toggledStatus } from "~/models/user-permissions";
+import { NO_PLAN } from "~/models/user-list";
 import {
   createInvitedUser,
   isDuplicateEmailError,

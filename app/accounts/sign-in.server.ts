@@ -19,7 +19,7 @@ export const LOGIN_MESSAGES = {
  * account give the same message; only the right password learns the account's state. An unconfirmed
  * account gets a fresh confirmation link (rate-limited) with its message.
  */
-export async function verifyLogin(email: string, password: string, ip: string, request?: Request): Promise<{ id: string }> {
+export async function verifyLogin(email: string, password: string, ip: string): Promise<{ id: string }> {
   const db = await getDb();
   await reserveSignInAttempt(db, email, ip);
   const user = await findLiveUserByEmail(db, email);

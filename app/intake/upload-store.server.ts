@@ -72,7 +72,6 @@ function userDir(userId: string): string {
 /** A display-safe original file name (no directories, no control characters, bounded length). */
 export function cleanOriginalName(name: string | undefined | null): string {
   const base = (name ?? "").split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
   const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
   return cleaned || "upload.csv";
 }

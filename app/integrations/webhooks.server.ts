@@ -149,11 +149,11 @@ export function postWebhook(
     const target = new URL(url);
     const client = target.protocol === "https:" ? https : http;
     let settled = false;
-    let deadline: NodeJS.Timeout | undefined;
+    const timer: { deadline?: NodeJS.Timeout } = {};
     const done = (r: Omit<SendResult, "durationMs">) => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
+      clearTimeout(timer.deadline);
       resolve({ ...r, durationMs: Date.now() - started });
     };
     const req = client.request(
@@ -177,7 +177,7 @@ export function postWebhook(
     });
     req.on("error", (e) => done({ statusCode: null, error: e.message }));
     // A whole-exchange deadline too: a receiver trickling bytes would keep the idle timeout from firing.
-    deadline = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer.deadline = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     req.end(body);
   });
 }

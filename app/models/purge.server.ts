@@ -1,8 +1,8 @@
-import { reminderState, type ReminderState } from "~/proof/reminder-state";
+import { reminderState, type ReminderState } from "~/models/reminder-state";
 import { sql, type Kysely } from "kysely";
 import type { Database, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
 import { shownStatus, type ShownStatus } from "scrub-service/domain";
-import { isAdmin } from "~/accounts/user-permissions";
+import { isAdmin } from "~/models/user-permissions";
 import { isUuid } from "~/utils/ids";
 
 /**
@@ -59,7 +59,8 @@ export interface HistoryRow {
 
 const KIND_ORDER: Record<ResultKind, number> = { good: 0, bad: 1, invalid: 2 };
 
-export function scopeJobs<QB extends { where: (...args: any[]) => QB }>(qb: QB, viewer: Viewer, all: boolean): QB {
+/** A query over scrub_jobs narrowed to the viewer's own jobs (all of them for an admin when `all`). */
+export function scopeJobs<QB extends { where: (column: "scrub_jobs.user_id", op: "=", value: string) => QB }>(qb: QB, viewer: Viewer, all: boolean): QB {
   return all && isAdminViewer(viewer) ? qb : qb.where("scrub_jobs.user_id", "=", viewer.id);
 }
 
@@ -399,8 +400,7 @@ export function downloadName(originalName: string, kind: ResultKind): string {
 export function downloadNameUtf8(originalName: string, kind: ResultKind): string {
   const base = (originalName.split(/[/\\]/).pop() ?? "")
     .replace(/\.[^.]*$/, "")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f"*:<>?|;]+/g, "_")
+      .replace(/[\u0000-\u001f\u007f"*:<>?|;]+/g, "_")
     .replace(/^[ ._-]+|[ ._-]+$/g, "")
     .slice(0, 100);
   return base ? `${base}-${kind}.csv` : downloadName(originalName, kind);

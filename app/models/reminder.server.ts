@@ -1,9 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { isUuid } from "~/utils/ids";
-import { REMIND_DAYS_BEFORE } from "~/proof/reminder-state";
+import { REMIND_DAYS_BEFORE } from "~/models/reminder-state";
 
-export { reminderState, type ReminderState } from "~/proof/reminder-state";
+export { reminderState, type ReminderState } from "~/models/reminder-state";
 
 /*
  * The customer's "remind me to re-scrub" request (decision 110): an e-mail before the Good file's "valid for

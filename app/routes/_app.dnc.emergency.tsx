@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { US_STATES, parseEmergencyPeriod, type EmergencyPeriodField } from "scrub-service/domain";
-import { ADMIN_ROLES, requireRole } from "~/utils/auth.server";
+import { ADMIN_ROLES, requireRole } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { forgetEmergencyPeriods, insertEmergencyPeriodFor, listEmergencyPeriods, removeEmergencyPeriod } from "~/models/emergency-period.server";

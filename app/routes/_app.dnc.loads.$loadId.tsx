@@ -1,6 +1,6 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ADMIN_ROLES, requireRole } from "~/utils/auth.server";
+import { ADMIN_ROLES, requireRole } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { getDncList, getDncLoad } from "~/models/dnc.server";

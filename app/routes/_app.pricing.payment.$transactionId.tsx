@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { getDb } from "~/utils/db.server";
 import { bankDetails, bankLines } from "~/billing/emails.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { getDb } from "~/utils/db.server";
 import { listPlans } from "~/models/plan.server";

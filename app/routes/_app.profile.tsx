@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { PageHeader } from "~/components/ui/page-header";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { ADMIN_ROLES, requireRole, requireUser } from "~/utils/auth.server";
+import { ADMIN_ROLES, requireRole, requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { getSettings, saveSettings } from "~/models/settings.server";
 import { PageHeader } from "~/components/ui/page-header";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listUserTransactions } from "~/models/transaction.server";
 import { PageHeader } from "~/components/ui/page-header";

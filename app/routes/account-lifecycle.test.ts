@@ -8,7 +8,7 @@ import { action as forgotAction } from "./forgot-password";
 import { action as activationAction, loader as activationLoader, ACTIVATION_MESSAGES } from "./auth.activation.($token).($userId)";
 import { action as resetAction, loader as resetLoader } from "./auth.resetpassword.($token).($userId)";
 import { action as loginAction } from "./login";
-import { getOptionalUser, startUserSession } from "~/utils/auth.server";
+import { getOptionalUser, startUserSession } from "~/accounts/auth.server";
 import { getSession } from "~/utils/session.server";
 import { listOutbox } from "~/utils/email.server";
 import { verifyPassword } from "~/utils/password.server";

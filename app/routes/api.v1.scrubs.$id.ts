@@ -5,7 +5,7 @@ import { appUrl } from "~/utils/env.server";
 
 /** GET /api/v1/scrubs/:id: status, progress, counts and (when completed) the result files. */
 const handle = apiHandler({
-  async GET({ request, params, api }) {
+  async GET({ params, api }) {
     const found = await getJobForUser(api.db, { id: params.id ?? "", userId: api.userId });
     if (!found) throw notFound("Scrub job");
     return json(api, { job: serializeJob(found.job, found.files, appUrl()) });

@@ -10,7 +10,7 @@ import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { confirmEmail } from "~/models/account.server";
 import { looksLikeTokenLink, validateToken } from "~/models/auth-token.server";
-import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
+import { justUsedLink, redirectToUsedLink } from "~/accounts/link-done.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 

@@ -8,7 +8,7 @@ import { buttonClass, FormErrors, secondaryButtonClass, TextField } from "~/comp
 import { completeInvitation, findInvitation } from "~/models/invitation.server";
 import { getDb } from "~/utils/db.server";
 import { INVITATION_MESSAGES, invitationSchema } from "~/accounts/invitation-form";
-import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
+import { justUsedLink, redirectToUsedLink } from "~/accounts/link-done.server";
 
 /*
  * /auth/invitation/{token}/{userId}: the invited user's account setup (public). A splat route so that

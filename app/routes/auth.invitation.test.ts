@@ -4,7 +4,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest, testContext } from "../../tests/setup/request";
 import { action, loader } from "./auth.invitation.$";
 import { action as umAction } from "~/routes/_app.user-management/route";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { verifyLogin } from "~/accounts/sign-in.server";
 import { linksIn } from "~/utils/email.server";
 import { followRedirect, type RouteFn } from "../../tests/setup/routes";

@@ -15,7 +15,7 @@ import { endUserSessions, flashToast } from "~/utils/session.server";
 import { clearLoginFailures } from "~/utils/throttle.server";
 import { resetPasswordWithToken } from "~/models/account.server";
 import { looksLikeTokenLink, validateToken } from "~/models/auth-token.server";
-import { justUsedLink, redirectToUsedLink } from "~/utils/link-done.server";
+import { justUsedLink, redirectToUsedLink } from "~/accounts/link-done.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset password · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 

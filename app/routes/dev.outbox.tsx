@@ -1,11 +1,11 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
-import { clientIp, getOptionalUser } from "~/utils/auth.server";
+import { clientIp, getOptionalUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { listOutbox, outboxPageEnabled, splitLinks } from "~/utils/email.server";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
-import { isAdmin } from "~/accounts/user-permissions";
+import { isAdmin } from "~/models/user-permissions";
 
 export const meta: MetaFunction = () => [{ title: "Dev outbox · Data Purging Tool" }, { name: "robots", content: "noindex" }];
 

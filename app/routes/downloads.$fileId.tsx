@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import { createReadableStreamFromReadable, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { flashToast } from "~/utils/session.server";
 import { getDb } from "~/utils/db.server";
 import { downloadName, downloadNameUtf8, getResultFileForViewer } from "~/models/purge.server";

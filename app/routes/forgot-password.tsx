@@ -8,7 +8,7 @@ import { AccountField } from "~/components/account-fields";
 import { AuthStatus, PrimaryLink, SecondaryLink } from "~/components/auth-status";
 import { buttonClass, FormErrors } from "~/components/ui/form";
 import { forgotPasswordSchema } from "~/accounts/forms";
-import { clientIp } from "~/utils/auth.server";
+import { clientIp } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";
 import { greetingName, passwordResetEmail } from "~/utils/email-templates.server";

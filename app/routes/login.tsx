@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
-import { authenticateLogin, getOptionalUser, LoginError, startUserSession } from "~/utils/auth.server";
+import { authenticateLogin, getOptionalUser, LoginError, startUserSession } from "~/accounts/auth.server";
 import { safeRedirectPath } from "~/utils/safe-redirect-path";
 import { AuthCard, AuthCardFooter } from "~/components/auth-card";
 import { buttonClass, FormErrors, TextField } from "~/components/ui/form";

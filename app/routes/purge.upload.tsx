@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { getPlanState, NoPlanError } from "~/models/usage.server";
 import { readUploadForm } from "~/intake/upload-form.server";

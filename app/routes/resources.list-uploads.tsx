@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ADMIN_ROLES, requireUser } from "~/utils/auth.server";
+import { ADMIN_ROLES, requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { getPlanState, NoPlanError } from "~/models/usage.server";
 import { PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";

@@ -7,7 +7,7 @@ import { AuthCard, AuthCardFooter } from "~/components/auth-card";
 import { AccountField, PasswordField } from "~/components/account-fields";
 import { buttonClass, FormErrors } from "~/components/ui/form";
 import { signupSchema } from "~/accounts/forms";
-import { clientIp, getOptionalUser } from "~/utils/auth.server";
+import { clientIp, getOptionalUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { sendEmailWithoutWaiting } from "~/utils/email.server";
 import { alreadyRegisteredEmail, greetingName } from "~/utils/email-templates.server";

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, Link, useActionData, useNavigation, useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import { getDb } from "~/utils/db.server";
-import { clientIp } from "~/utils/auth.server";
+import { clientIp } from "~/accounts/auth.server";
 import { env } from "~/utils/env.server";
 import { verifyUpload } from "~/proof/verify-form.server";
 import { fieldOfSubject, VERIFY_FILE_FIELDS } from "~/proof/verify-fields";

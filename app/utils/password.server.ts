@@ -1,8 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
 
-// One policy for every form (DECISIONS.md); the forms' schemas live in app/accounts/forms.ts (shared with the browser).
-export { PASSWORD_MIN, PASSWORD_MAX } from "~/accounts/forms";
-
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, not importable under isolatedModules)
 const options = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

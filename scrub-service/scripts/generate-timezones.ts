@@ -53,7 +53,6 @@ function indexOf(key: string): number {
 // keeps it as its own set so the run time can tell "the data names no area" from a real answer.
 const fallback = setKey(map["1"]);
 const rows: string[] = [];
-let exchanges = 0;
 let fallbackExchanges = 0;
 for (let npa = 200; npa <= 999; npa++) {
   if (!prefixes.some((p) => p.length >= 4 && p.startsWith(`1${npa}`))) continue;
@@ -65,7 +64,6 @@ for (let npa = 200; npa <= 999; npa++) {
     const key = z ? setKey(z) : null;
     const idx = key === null ? -1 : indexOf(key);
     if (key === fallback) fallbackExchanges++;
-    exchanges++;
     if (idx === prev) count++;
     else {
       if (count) runs.push(`${prev}*${count}`);

@@ -80,7 +80,7 @@ let svc: InProcessScrubService;
 let userId: string;
 let litigationId: number;
 let input: string;
-let litigation: string[] = [];
+const litigation: string[] = [];
 const probes: Redis[] = [];
 
 /** Async: the service's timers (leases, progress) keep running while the script waits for the Sentinels. */

@@ -1,4 +1,4 @@
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { makeRequest } from "../setup/request";
 import { everyone, signedIn, type MatrixEntry } from "./types";
 

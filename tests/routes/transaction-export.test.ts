@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../setup/db";
 import { makeRequest, testContext } from "../setup/request";
 import { makeUser } from "../api/helpers";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { createBankTransferTransaction } from "~/models/transaction.server";
 import { loader } from "~/routes/transaction-history.export";
 

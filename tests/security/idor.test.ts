@@ -12,7 +12,7 @@ import { useAppTestDb } from "../setup/db";
 import { makeRequest, testContext } from "../setup/request";
 import { apiRequest, fakeScrubService, installScrubService, makeContainer, makeKey, makeUser } from "../api/helpers";
 import { createJob } from "../fixtures/purge";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { saveTypedNumbers } from "~/intake/upload-store.server";
 import { createBankTransferTransaction } from "~/models/transaction.server";
 

@@ -11,7 +11,7 @@ process.env.MAX_ACTIVE_SCRUBS_PER_USER = "2";
 import { useAppTestDb } from "../setup/db";
 import { makeRequest, testContext } from "../setup/request";
 import { apiRequest, bodyOf, fakeScrubService, finishJob, installScrubService, makeContainer, makeKey, makeUser } from "../api/helpers";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { createScrubJob } from "scrub-service";
 import { ActiveJobsLimitError, reserveUsage } from "~/models/usage.server";
 import * as purge from "~/routes/_app.purge/route";

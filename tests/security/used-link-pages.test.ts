@@ -5,7 +5,7 @@ import { useAppTestDb } from "../setup/db";
 import { loader as resetLoader } from "~/routes/auth.resetpassword.($token).($userId)";
 import { loader as activationLoader } from "~/routes/auth.activation.($token).($userId)";
 import { loader as invitationLoader } from "~/routes/auth.invitation.$";
-import { redirectToUsedLink } from "~/utils/link-done.server";
+import { redirectToUsedLink } from "~/accounts/link-done.server";
 
 /*
  * #13 item 10: after a successful reset, confirmation or invitation the action redirects back to the link

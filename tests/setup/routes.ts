@@ -27,7 +27,7 @@ export async function createSignedInUser(
   user: { email: string; role: RoleName; firstName: string; lastName: string; company: string },
 ): Promise<{ id: string; cookie: string }> {
   // Imported here so a test file can set the environment before the app's modules are loaded.
-  const { startUserSession } = await import("~/utils/auth.server");
+  const { startUserSession } = await import("~/accounts/auth.server");
   const { id } = await db
     .insertInto("users")
     .values({

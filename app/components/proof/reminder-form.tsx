@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { formatDate } from "~/utils/format";
 import { DateOnly } from "~/components/ui/date-time";
-import { REMIND_DAYS_BEFORE, type ReminderState } from "~/proof/reminder-state";
+import { REMIND_DAYS_BEFORE, type ReminderState } from "~/models/reminder-state";
 
 /**
  * "Remind me to re-scrub": a plain POST form to /purge/jobs/:id/reminder (works without JavaScript), shown

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
-import type { SessionUser } from "~/utils/auth.server";
+import type { SessionUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { replyOnError } from "~/utils/action-reply.server";

@@ -4,7 +4,7 @@ import { dncClock, stateListClocks } from "~/models/dnc-clock.server";
 import { ListAgesLine } from "~/components/proof/state-lists-notice";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { isAdminViewer } from "~/models/purge.server";
 import {

@@ -5,7 +5,7 @@ import { listVersions, type ListVersion } from "~/models/list-version.server";
 import { isoDay } from "scrub-service/domain";
 import { dncClock } from "~/models/dnc-clock.server";
 import { getSettings } from "~/models/settings.server";
-import { ADMIN_ROLES, requireRole } from "~/utils/auth.server";
+import { ADMIN_ROLES, requireRole } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { formatBytes } from "~/utils/format";

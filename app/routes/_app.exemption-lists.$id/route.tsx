@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { EXEMPTION_BASES, exemptionWindowsOf } from "scrub-service/domain";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import { formatNumber } from "~/utils/format";

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
-import type { SessionUser } from "~/utils/auth.server";
+import type { SessionUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
 import type { UploadForm } from "~/intake/upload-form.server";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { historyStats, isAdminViewer, listHistory } from "~/models/purge.server";
 import { isActiveStatus } from "scrub-service/domain";

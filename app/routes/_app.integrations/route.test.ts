@@ -4,7 +4,7 @@ import { lookupRateLimiter } from "~/api/lookup-rate-limit.server";
 import { useAppTestDb } from "../../../tests/setup/db";
 import { makeRequest, testContext } from "../../../tests/setup/request";
 import { makeContainer, makeUser } from "../../../tests/api/helpers";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { action, loader } from "./route";
 import { findApiKey, listApiKeys, MAX_KEYS_PER_INTEGRATION } from "~/models/integration.server";
 import { openSecret } from "~/utils/secret-box.server";

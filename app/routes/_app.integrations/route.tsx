@@ -19,7 +19,7 @@ import {
 } from "~/integrations/manage.server";
 import { listContainers } from "~/models/container.server";
 import { getPlanState } from "~/models/usage.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { appUrl } from "~/utils/env.server";
 import { flashToast } from "~/utils/session.server";

@@ -13,7 +13,7 @@ import { getSettings } from "~/models/settings.server";
 import { useLoaderData, useActionData, useFetcher, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
-import { requireUser, type SessionUser } from "~/utils/auth.server";
+import { requireUser, type SessionUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getScrubService } from "~/utils/scrub.server";

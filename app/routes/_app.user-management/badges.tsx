@@ -1,5 +1,5 @@
 import type { RoleName } from "../../../db/schema";
-import { ROLE_LABELS } from "~/accounts/user-permissions";
+import { ROLE_LABELS } from "~/models/user-permissions";
 import { Badge } from "~/components/ui/status-badge";
 
 /** Spec: Admin red, SuperAdmin purple, NormalUser blue, UnlimitedUser green. */

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import type { RoleName, UserStatus } from "../../../db/schema";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
-import { ROLE_LABELS } from "~/accounts/user-permissions";
+import { ROLE_LABELS } from "~/models/user-permissions";
 import { DialogShell } from "~/components/ui/dialog-shell";
 import { editUserFormSchema, userFormSchema } from "./user-form-schema";
 

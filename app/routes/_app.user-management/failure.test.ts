@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { useAppTestDb } from "../../../tests/setup/db";
 import { makeRequest, testContext } from "../../../tests/setup/request";
-import { startUserSession } from "~/utils/auth.server";
+import { startUserSession } from "~/accounts/auth.server";
 import { getSession } from "~/utils/session.server";
 
 // The plan catalogue fails: the action answers with the spec's error toast, not a crash page.

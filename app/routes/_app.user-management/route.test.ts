@@ -4,7 +4,7 @@ import { useAppTestDb } from "../../../tests/setup/db";
 import { makeRequest, testContext } from "../../../tests/setup/request";
 import { statusOf } from "../../../tests/setup/routes";
 import { action, loader } from "./route";
-import { requireUser, startUserSession } from "~/utils/auth.server";
+import { requireUser, startUserSession } from "~/accounts/auth.server";
 import { getSession } from "~/utils/session.server";
 import { linksIn } from "~/utils/email.server";
 import type { RoleName, UserStatus } from "../../../db/schema";

@@ -70,7 +70,10 @@ describeEachDb("list changes as exchange blocks", (kind) => {
           for (const x of numbers) ref.add(x);
         }
         for (const x of mode === "replace" ? [] : numbers) {
-          if (mode !== "remove" && !ref.has(x)) (added++, ref.add(x));
+          if (mode !== "remove" && !ref.has(x)) {
+            added++;
+            ref.add(x);
+          }
           if (mode === "remove" && ref.delete(x)) removed++;
         }
         const version = (await handle.db.selectFrom("lists").select("version").where("id", "=", listId).executeTakeFirstOrThrow()).version;

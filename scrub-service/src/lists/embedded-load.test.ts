@@ -121,12 +121,21 @@ describe("embedded list loads (PGlite)", () => {
         let already = 0;
         let removed = 0;
         if (mode === "add") {
-          for (const x of nums) ref.has(x) ? already++ : (added++, ref.add(x));
+          for (const x of nums) {
+            if (ref.has(x)) already++;
+            else {
+              added++;
+              ref.add(x);
+            }
+          }
         } else if (mode === "remove") {
           for (const x of nums) if (ref.delete(x)) removed++;
         } else {
           const next = new Set(nums);
-          for (const x of nums) ref.has(x) ? already++ : added++;
+          for (const x of nums) {
+            if (ref.has(x)) already++;
+            else added++;
+          }
           for (const x of ref) if (!next.has(x)) removed++;
           ref.clear();
           for (const x of nums) ref.add(x);

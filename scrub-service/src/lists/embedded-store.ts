@@ -194,12 +194,12 @@ export class EmbeddedListStore implements ListStore {
     const byNpa = copy.byNpa;
     /** This snapshot's exchange indexes, by area code (looked up in exchangeIndexes once each). */
     const indexes: (Uint32Array | null | undefined)[] = new Array(1000);
-    const self = this;
     return {
       listId,
       version,
-      async has(numbers: Float64Array, count: number): Promise<Uint8Array> {
-        if (self.failing) throw new ListStoreError("The embedded list index is unavailable.");
+      // an arrow: `this` is the store, not the returned object
+      has: async (numbers: Float64Array, count: number): Promise<Uint8Array> => {
+        if (this.failing) throw new ListStoreError("The embedded list index is unavailable.");
         const out = new Uint8Array(count);
         for (let i = 0; i < count; i++) {
           const x = numbers[i];

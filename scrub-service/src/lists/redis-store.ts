@@ -326,19 +326,19 @@ export class RedisListStore implements ListStore {
         }, the database has version ${version}. Rebuild it with \`npm run lists -- rebuild\`.`,
       );
     }
-    const store = this;
     const list = String(listId);
     const gen = String(m.gen);
     return {
       listId,
       version,
-      async has(numbers: Float64Array, count: number): Promise<Uint8Array> {
+      // an arrow: `this` is the store, not the returned object
+      has: async (numbers: Float64Array, count: number): Promise<Uint8Array> => {
         const out = new Uint8Array(count);
         for (let s = 0; s < count; s += LOOKUP_BATCH) {
           const e = Math.min(count, s + LOOKUP_BATCH);
-          const parts = store.byNode(numbers, s, e);
-          const answers = await store.call("lookup", () =>
-            Promise.all(parts.map((p) => store.scripts.scrubLookup(store.liveKey(p.npa), store.prefix, list, gen, p.packed))),
+          const parts = this.byNode(numbers, s, e);
+          const answers = await this.call("lookup", () =>
+            Promise.all(parts.map((p) => this.scripts.scrubLookup(this.liveKey(p.npa), this.prefix, list, gen, p.packed))),
           );
           for (let k = 0; k < parts.length; k++) {
             const a = answers[k];

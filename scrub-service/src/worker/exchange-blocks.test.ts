@@ -92,7 +92,10 @@ describe("exchange blocks", () => {
       const change = sorted(Array.from({ length: 1 + Math.floor(r() * 200) }, pick));
       let expected = 0;
       for (const x of change) {
-        if (mode === "add" && !ref.has(x)) (expected++, ref.add(x));
+        if (mode === "add" && !ref.has(x)) {
+          expected++;
+          ref.add(x);
+        }
         if (mode === "remove" && ref.delete(x)) expected++;
       }
       const wholeOut = new BlockList();
@@ -134,7 +137,12 @@ describe("exchange blocks", () => {
       let removed = 0;
       let added = 0;
       for (const x of removals) if (ref.delete(x)) removed++;
-      for (const x of adds) if (!ref.has(x)) (added++, ref.add(x));
+      for (const x of adds) {
+        if (!ref.has(x)) {
+          added++;
+          ref.add(x);
+        }
+      }
       const out = new BlockList();
       const c = changeBlocksBoth(packBlocks(blocks), removals, adds, out);
       expect(c).toEqual({ added, removed });

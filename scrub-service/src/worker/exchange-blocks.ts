@@ -310,12 +310,18 @@ function changeBlock(
     for (let i = rs; i < re; i++) {
       const line = removals[i] - base;
       const bit = 1 << (line & 7);
-      if (bits[line >> 3] & bit) (bits[line >> 3] ^= bit), removed++;
+      if (bits[line >> 3] & bit) {
+        bits[line >> 3] ^= bit;
+        removed++;
+      }
     }
     for (let i = as; i < ae; i++) {
       const line = additions[i] - base;
       const bit = 1 << (line & 7);
-      if (!(bits[line >> 3] & bit)) (bits[line >> 3] |= bit), added++;
+      if (!(bits[line >> 3] & bit)) {
+        bits[line >> 3] |= bit;
+        added++;
+      }
     }
     if (!added && !removed) return false;
     tally.added += added;

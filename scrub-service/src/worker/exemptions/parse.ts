@@ -287,7 +287,7 @@ export class ExemptionReader {
   /** One row per number, ascending; a number with two bases adds an error at each later line. */
   private distinctRows(): ExemptionIndex {
     const n = this.n;
-    const { numbers, basis, day, lines } = this;
+    const { numbers, basis, day } = this;
     // rows were added in line order: a stable sort by number keeps each number's rows in line order
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;

@@ -1,12 +1,12 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { addLogContext } from "./log.server";
+import { addLogContext } from "~/utils/log.server";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { RoleName } from "../../db/schema";
-import { getDb } from "./db.server";
-import { commitSession, getSession, sessionStorage, type Toast } from "./session.server";
+import { getDb } from "~/utils/db.server";
+import { commitSession, getSession, sessionStorage, type Toast } from "~/utils/session.server";
 import { getActiveUserById, type SessionUser } from "~/models/user.server";
-import { LoginError } from "./login-error.server";
+import { LoginError } from "~/utils/login-error.server";
 import { LOGIN_MESSAGES, verifyLogin } from "~/accounts/sign-in.server";
 
 export type { SessionUser };
@@ -21,11 +21,11 @@ export function clientIp(context: AppLoadContext | undefined): string {
 export const authenticator = async () => {
   const auth = new Authenticator<{ id: string }>(await sessionStorage(), { sessionKey: "userId" });
   auth.use(
-    new FormStrategy(async ({ form, context, request }) => {
+    new FormStrategy(async ({ form, context }) => {
       const email = String(form.get("email") ?? "").trim();
       const password = String(form.get("password") ?? "");
       if (!email || !password) throw new LoginError("Email and password are required.");
-      return verifyLogin(email, password, clientIp(context), request);
+      return verifyLogin(email, password, clientIp(context));
     }),
     "form",
   );
@@ -87,7 +87,7 @@ export interface AccessDeniedData {
   roles: RoleName[];
 }
 
-export { ADMIN_ROLES } from "~/accounts/user-permissions";
+export { ADMIN_ROLES } from "~/models/user-permissions";
 
 /**
  * Throws 403 (rendered by the route's error boundary as the Access Denied panel) unless the user has one

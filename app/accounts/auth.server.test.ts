@@ -4,8 +4,8 @@ import { cookieFrom, makeRequest, testContext } from "../../tests/setup/request"
 import { action as loginAction } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { requireRole, requireUser } from "./auth.server";
-import { hashPassword } from "./password.server";
-import { THROTTLE, THROTTLED_MESSAGE } from "./throttle.server";
+import { hashPassword } from "~/utils/password.server";
+import { THROTTLE, THROTTLED_MESSAGE } from "~/utils/throttle.server";
 
 const { handle } = useAppTestDb();
 

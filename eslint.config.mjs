@@ -1,0 +1,48 @@
+// The linter `npm test` runs with zero warnings (issue #45): typescript-eslint's recommended rules, React's hooks
+// rules on the components, and the layer rule of docs/architecture.md ("Layers") as import restrictions.
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+
+const ENGINE_INTERNALS = {
+  group: ["scrub-service/src/*", "**/scrub-service/src/*", "**/scrub-service/src"],
+  message: "Outside the engine, import it by its public entries (scrub-service, scrub-service/domain …), never its files.",
+};
+const UP = "may not reach up (docs/architecture.md, Layers: utils → models → areas → routes).";
+
+/** The import restrictions of one layer: the layers above it, and the engine's internals. */
+function layer(above, who) {
+  const patterns = [ENGINE_INTERNALS];
+  if (above.length) patterns.push({ group: above, message: `${who} ${UP}` });
+  return { "no-restricted-imports": ["error", { patterns }] };
+}
+
+const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
+const AREAS = ["~/intake/*", "~/api/*", "~/accounts/*", "~/proof/*", "~/integrations/*", "~/maintenance/*", "~/components/*"];
+
+export default tseslint.config(
+  {
+    ignores: ["build/**", "build-*/**", "public/build/**", "scrub-service/dist/**", "node_modules/**", ".cache/**", "test-results/**", "playwright-report/**", "**/*.generated.ts", "data/**"],
+  },
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx,mts}"],
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  // Kysely's migrations take Kysely<any> by design (a migration must not depend on today's schema types); tests,
+  // benches and scripts read JSON answers whose shape is what they assert
+  { files: ["db/migrations/**", "tests/**", "**/*.test.ts", "**/*.test.tsx", "scripts/**", "scrub-service/bench/**", "scrub-service/scripts/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  // React's rules where React is: the app's components and routes (test helpers named use… are not hooks)
+  { files: ["app/**/*.tsx"], plugins: { "react-hooks": reactHooks }, rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" } },
+  // the ground floor: leaf helpers reach no model, area or route (tests may exercise several layers at once)
+  { files: ["app/utils/**"], ignores: TESTS, rules: layer(["~/models/*", "~/routes/*", ...AREAS], "app/utils holds leaf helpers: it") },
+  // models: queries, below the areas and the routes
+  { files: ["app/models/**"], ignores: TESTS, rules: layer(["~/routes/*", ...AREAS], "app/models") },
+  // areas: never the routes
+  { files: AREAS.map((a) => `app/${a.slice(2, -2)}/**`), ignores: TESTS, rules: layer(["~/routes/*"], "An area") },
+  // everything else outside the engine: only its public entries
+  { files: ["app/routes/**", "app/*.{ts,tsx}", "db/**", "tests/**", "scripts/**"], rules: layer([], "") },
+  // db/ is below both the app and the engine
+  { files: ["db/**"], ignores: ["db/**/*.test.ts"], rules: { "no-restricted-imports": ["error", { patterns: [ENGINE_INTERNALS, { group: ["~/*", "**/app/*"], message: "db/ is below the app: it may not import it." }] }] } },
+);
