@@ -211,8 +211,14 @@ export async function dropExpiredCalls(db: Db, nowMs: number = Date.now()): Prom
     const m = /^call_records_y(\d{4})m(\d{2})$/.exec(name);
     // a month that ends on or before the first of the cutoff's month holds only expired records
     if (!m || `${m[1]}-${m[2]}-01` >= cutoffMonth) continue;
-    await sql`alter table call_records detach partition ${sql.id(name)}`.execute(db);
-    await sql`drop table ${sql.id(name)}`.execute(db);
+    try {
+      await sql`alter table call_records detach partition ${sql.id(name)}`.execute(db);
+    } catch (e) {
+      // another replica's housekeeping detached it first: its drop follows
+      if (!(await sql`select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid where c.relname = ${name}`.execute(db)).rows.length) continue;
+      throw e;
+    }
+    await sql`drop table if exists ${sql.id(name)}`.execute(db);
     partitionsDropped.push(name);
   }
   const deleted = await db.deleteFrom("call_records").where("at", "<", cutoff).executeTakeFirst();
