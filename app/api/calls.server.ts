@@ -49,3 +49,6 @@ export function serializeCall(c: StoredCall) {
 }
 
 export { MAX_CALLS_PER_REQUEST };
+
+/** The engine's call-history queries, reached from the routes through this server-only module. */
+export { deleteReservedCall, listNumberCalls, recordCalls } from "scrub-service";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteReservedCall } from "scrub-service";
+import { deleteReservedCall } from "~/api/calls.server";
 import { ApiError, apiHandler, notFound } from "~/api/api.server";
 
 /**

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { parsePhone } from "scrub-service/domain";
-import { listNumberCalls, recordCalls } from "scrub-service";
 import { ApiError, apiHandler, json, validate } from "~/api/api.server";
 import { requireApiWork } from "~/api/work.server";
-import { callsOfBody, MAX_CALLS_JSON_BYTES, serializeCall } from "~/api/calls.server";
+import { callsOfBody, listNumberCalls, MAX_CALLS_JSON_BYTES, recordCalls, serializeCall } from "~/api/calls.server";
 import { readJsonCapped } from "~/intake/api-body.server";
 
 const listQuery = z.object({
