@@ -96,6 +96,7 @@ const UPLOAD_ROUTES = [
   /^\/api\/v1\/scrubs$/,
   /^\/api\/v1\/containers\/[^/]+\/numbers$/,
   /^\/api\/v1\/exemption-lists(\/[^/]+)?$/, // a CSV file streamed to disk, or up to 100,000 JSON rows (MAX_JSON_BYTES)
+  /^\/api\/v1\/calls$/, // up to 10,000 JSON call records (MAX_CALLS_JSON_BYTES, 16 MiB)
   /^\/verify$/, // public: a certificate and, with JS off, the files it names (hashed while streaming)
 ];
 

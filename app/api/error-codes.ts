@@ -17,6 +17,7 @@ export const API_ERROR_CODES = [
   "insufficient_storage",
   "validation_failed",
   "result_not_ready",
+  "conflict",
   "rate_limited",
   "service_unavailable",
   "internal_error",

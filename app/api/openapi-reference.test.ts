@@ -28,4 +28,18 @@ describe("the API reference page's fields (#44: the lookup described, not only i
     expect(scrub.requestFields.length).toBeGreaterThan(3);
     expect(scrub.answerFields.length).toBeGreaterThan(0);
   });
+
+  it("describes every field of the call-history endpoints (#46)", () => {
+    const post = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/calls")!;
+    const request = new Map(post.requestFields.map((f) => [f.name, f]));
+    for (const name of ["calls", "calls[].number", "calls[].at", "calls[].subject", "calls[].channel", "calls[].outcome", "calls[].debt_id", "calls[].dialer_call_id", "calls[].reserved"]) {
+      expect(request.get(name)?.description, name).toBeTruthy();
+    }
+    expect(post.answerFields.map((f) => f.name)).toEqual(["recorded", "ignored", "ids"]);
+    const get = referenceEndpoints().find((e) => e.method === "GET" && e.path === "/api/v1/calls")!;
+    for (const f of get.answerFields) expect(f.description, f.name).not.toBe("");
+    expect(get.answerFields.map((f) => f.name)).toContain("data[].dialer_call_id");
+    const del = referenceEndpoints().find((e) => e.method === "DELETE" && e.path === "/api/v1/calls/{id}")!;
+    expect(del.statuses.map((s) => s.code)).toEqual(expect.arrayContaining(["204", "404", "409"]));
+  });
 });

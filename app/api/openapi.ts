@@ -105,7 +105,7 @@ export function openApiDocumentAt(appBase: string) {
     },
     servers: [{ url: "/api/v1" }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Exemptions" }, { name: "Account" }],
+    tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Exemptions" }, { name: "Call history" }, { name: "Account" }],
     paths: {
       "/scrubs": {
         get: {
@@ -508,6 +508,102 @@ export function openApiDocumentAt(appBase: string) {
           },
         },
       },
+      "/calls": {
+        get: {
+          tags: ["Call history"],
+          summary: "A number's call history",
+          description:
+            "The account's calls and texts to one number, newest first, a page at a time, with the counts in the 24 hours and the 7 days before now " +
+            "(reserved attempts included). Records are kept five years (16 CFR 310.5(a)(2)); decision 185.",
+          parameters: [
+            { name: "number", in: "query", required: true, description: "The phone number, in any form the scrub reads (10 digits after normalizing).", schema: { type: "string" } },
+            { name: "limit", in: "query", required: false, description: "Records per page, 1 to 500 (default 100).", schema: { type: "integer" } },
+            { name: "offset", in: "query", required: false, description: "Records to skip (next_offset of the previous page).", schema: { type: "integer" } },
+          ],
+          responses: {
+            "200": {
+              description: "The number's records and counts.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      number: { type: "string", description: "The number as 10 digits." },
+                      at: { type: "string", format: "date-time", description: "The instant the windows end at (now)." },
+                      last_24_hours: { $ref: "#/components/schemas/CallCounts", description: "Calls and texts to the number in the 24 hours before `at`." },
+                      last_7_days: { $ref: "#/components/schemas/CallCounts", description: "Calls and texts to the number in the 7 days before `at`." },
+                      total: { type: "integer", description: "The number's records in all (every page)." },
+                      next_offset: { type: ["integer", "null"], description: "The offset of the next page; null on the last one." },
+                      data: { type: "array", items: { $ref: "#/components/schemas/CallRecord" }, description: "This page's records, newest first." },
+                    },
+                  },
+                },
+              },
+            },
+            "422": error("number missing or not a valid phone number, or limit/offset out of range (validation_failed)."),
+            ...commonErrors,
+          },
+        },
+        post: {
+          tags: ["Call history"],
+          summary: "Record calls and texts",
+          description:
+            "Up to 10,000 records per request, all or nothing: a bad record refuses the whole request (422) and details names each one by index and field. " +
+            "A record whose dialer_call_id was recorded before (in this request or an earlier one) is ignored, so a retried request never counts a call twice. " +
+            "Records are kept five years (16 CFR 310.5(a)(2) as amended in 2024) and then dropped; decision 185.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["calls"],
+                  properties: { calls: { type: "array", minItems: 1, maxItems: 10000, items: { $ref: "#/components/schemas/CallRecordInput" }, description: "The records, 1 to 10,000." } },
+                },
+                example: { calls: [{ number: "(212) 555-2345", at: "2026-11-27T15:04:05-05:00", subject: "spring-promo", channel: "call", outcome: "connected", dialer_call_id: "1764273845.1021" }] },
+              },
+            },
+          },
+          responses: {
+            "201": {
+              description: "Recorded.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      recorded: { type: "integer", description: "Records written." },
+                      ignored: { type: "integer", description: "Records left out as repeats of a dialer_call_id already recorded." },
+                      ids: { type: "array", items: { type: "string" }, description: "The written records' ids, in request order (for DELETE of a reservation)." },
+                    },
+                  },
+                },
+              },
+            },
+            ...commonErrors,
+            ...workErrors,
+            "413": error("The body is larger than 16 MiB (payload_too_large)."),
+            "415": error("Not application/json (unsupported_media_type)."),
+            "422": error("calls missing, empty or over 10,000, or a record is bad (validation_failed); details has one entry per problem with the record's index and field."),
+          },
+        },
+      },
+      "/calls/{id}": {
+        delete: {
+          tags: ["Call history"],
+          summary: "Delete a reserved attempt never dialled",
+          description: "Only a record sent with reserved=true goes (its dialer_call_id may be used again); a record of a call made is kept five years: 409.",
+          parameters: [{ name: "id", in: "path", required: true, description: "The record's id (POST /calls answers them).", schema: { type: "string" } }],
+          responses: {
+            "204": { description: "Deleted.", headers: rateHeaders },
+            "404": error("No such record for this account (not_found)."),
+            "409": error("The record is not a reservation (conflict)."),
+            ...commonErrors,
+          },
+        },
+      },
       "/usage": {
         get: {
           tags: ["Account"],
@@ -667,6 +763,43 @@ export function openApiDocumentAt(appBase: string) {
                 },
               },
             },
+          },
+        },
+        CallRecordInput: {
+          type: "object",
+          required: ["number", "at", "outcome"],
+          properties: {
+            number: { type: ["string", "integer"], description: "The number called or texted, in any form the scrub reads; refused when it is not a valid US/Canadian number." },
+            at: { type: "string", format: "date-time", description: "When the call was placed or the text sent: ISO-8601 with its UTC offset; at most 5 minutes in the future, at most five years ago." },
+            subject: { type: "string", maxLength: 200, description: "The campaign or subject (the per-subject caps count by it); absent: one default subject for every such record." },
+            channel: { type: "string", enum: ["call", "text"], description: "A call or a text (default call): the state caps count both." },
+            outcome: { type: "string", enum: ["attempted", "connected", "conversation"], description: "attempted (no answer, busy, machine), connected (answered), conversation (a person talked with an agent: Regulation F's 7-day rule starts from it)." },
+            debt_id: { type: "string", maxLength: 200, description: "The debt a collection call is about (the per-debt caps count by it)." },
+            dialer_call_id: { type: "string", maxLength: 200, description: "Your dialer's own id of the call; a repeated id is ignored, so a retry never counts twice." },
+            reserved: { type: "boolean", description: "true: an attempt reserved at dial time; DELETE /calls/{id} removes it if it was never dialled." },
+          },
+        },
+        CallRecord: {
+          type: "object",
+          properties: {
+            id: { type: "string", description: "The record's id (a 64-bit integer, as text)." },
+            number: { type: "string", description: "The number as 10 digits." },
+            at: { type: "string", format: "date-time", description: "When the call was placed (UTC)." },
+            subject: { type: "string", description: "The campaign or subject; \"default\" when none was given." },
+            channel: { type: "string", enum: ["call", "text"], description: "A call or a text." },
+            outcome: { type: "string", enum: ["attempted", "connected", "conversation"], description: "What came of it." },
+            debt_id: { type: ["string", "null"], description: "The debt it was about, if given." },
+            dialer_call_id: { type: ["string", "null"], description: "The dialer's id of the call, if given." },
+            reserved: { type: "boolean", description: "A reservation at dial time (deletable while never dialled)." },
+            created_at: { type: "string", format: "date-time", description: "When it was recorded." },
+          },
+        },
+        CallCounts: {
+          type: "object",
+          properties: {
+            calls: { type: "integer", description: "Calls in the window." },
+            texts: { type: "integer", description: "Texts in the window." },
+            total: { type: "integer", description: "Calls and texts together (the state caps count both)." },
           },
         },
         ExemptionList: {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
-import { sweepExpired, SPENT_TOKEN_TTL_MS, THROTTLE_ROW_TTL_MS } from "./housekeeping.server";
+import { runHousekeeping, sweepExpired, SPENT_TOKEN_TTL_MS, THROTTLE_ROW_TTL_MS } from "./housekeeping.server";
+import { recordCalls } from "scrub-service";
+import { checkCallRecords } from "scrub-service/domain";
 
 const { handle } = useAppTestDb();
 const now = new Date("2026-11-20T12:00:00Z");
@@ -61,5 +63,25 @@ describe("housekeeping sweep", () => {
     ]);
     // A second run finds nothing more.
     expect(await sweepExpired(db, now)).toEqual({ sessions: 0, throttleRows: 0, tokens: 0 });
+  });
+
+  it("drops call records older than five years (5 years + 1 day gone, 5 years - 1 day kept, decision 185)", async () => {
+    const db = handle().db;
+    const { id: userId } = await db
+      .insertInto("users")
+      .values({ email: "calls-sweep@example.com", role: "NormalUser", status: "Active", first_name: "", last_name: "", company: "", phone_number: "" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const DAY = 86_400_000;
+    const fiveYearsAgo = new Date("2021-11-20T12:00:00Z").getTime();
+    for (const at of [fiveYearsAgo - DAY, fiveYearsAgo + DAY, fiveYearsAgo - 60 * DAY]) {
+      // each written while it was recent
+      const r = checkCallRecords([{ number: "2125552345", at: new Date(at).toISOString(), outcome: "attempted" }], at + 3600_000);
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      await recordCalls(db, userId, r.records);
+    }
+    await runHousekeeping(db, now);
+    const left = await db.selectFrom("call_records").select("at").where("user_id", "=", userId).execute();
+    expect(left.map((r) => new Date(r.at).toISOString())).toEqual(["2021-11-21T12:00:00.000Z"]);
   });
 });

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { runProofHousekeeping } from "~/proof/proof-sweep.server";
 import { sweepUploads } from "~/intake/sweep.server";
+import { dropExpiredCalls } from "scrub-service";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -37,7 +38,7 @@ export async function sweepExpired(db: Kysely<Database>, now: Date = new Date())
   };
 }
 
-/** One housekeeping round: expired rows, then every user's old uploads. A failed part never stops the other. */
+/** One housekeeping round: expired rows, every user's old uploads, call records past five years. A failed part never stops the others. */
 export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date()): Promise<void> {
   try {
     await sweepExpired(db, now);
@@ -53,6 +54,13 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
     await runProofHousekeeping(db, now);
   } catch (e) {
     console.warn(`[housekeeping] DNC clock, reminders or result retention failed: ${e instanceof Error ? e.message : e}`);
+  }
+  try {
+    // call records are kept five years (16 CFR 310.5(a)(2)); whole months past it are dropped (decision 185)
+    const r = await dropExpiredCalls(db, now.getTime());
+    if (r.partitionsDropped.length || r.recordsDeleted) console.log(`[housekeeping] call records before ${r.cutoff.toISOString()}: ${r.partitionsDropped.length} month(s) dropped, ${r.recordsDeleted} record(s) deleted`);
+  } catch (e) {
+    console.warn(`[housekeeping] call record retention failed: ${e instanceof Error ? e.message : e}`);
   }
 }
 

@@ -5,6 +5,7 @@ import type { BillingTables } from "./billing";
 import type { ProofTables } from "./proof";
 import type { ExemptionsTables } from "./exemptions";
 import type { EmergencyTables } from "./emergency";
+import type { CallsTables } from "./calls";
 
 export * from "./accounts";
 export * from "./lists";
@@ -13,9 +14,10 @@ export * from "./billing";
 export * from "./proof";
 export * from "./exemptions";
 export * from "./emergency";
+export * from "./calls";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
-export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables, EmergencyTables {}
+export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables, EmergencyTables, CallsTables {}

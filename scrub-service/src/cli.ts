@@ -10,6 +10,7 @@
  *   npm run lists -- rebuild [--list …]        npm run lists -- status
  *   npm run lists -- emergency add --states LA [--area-codes 504,985] --from YYYY-MM-DD --to YYYY-MM-DD --source URL
  *     [--authority TEXT] | emergency list [--all] | emergency remove --id N     (emergency no-call periods, decision 181)
+ *   npm run calls -- import --input FILE [--user ID] [--tz ZONE]     (call history, decision 185)
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
  *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
  * The scrub writes certificate.json (the signed scrub certificate) beside good.csv, bad.csv and invalid.csv.
@@ -50,6 +51,9 @@ import { ORDER_WORDS, parseScrubOrder } from "./order";
 import { CALLING_RULES_VERSION } from "./worker/calling/rules";
 import { parseEmergencyPeriod } from "./worker/calling/emergency";
 import { insertEmergencyPeriod, listEmergencyPeriods, removeEmergencyPeriod, type StoredEmergencyPeriod } from "./emergency-periods";
+import { importCallFile } from "./calls/import";
+import { CallFileError } from "./calls/file-rows";
+import { operatorAccountId } from "./operator-account";
 
 const TYPE_USAGE = SUPPRESSION_TYPE_NAMES.join("|");
 
@@ -365,6 +369,54 @@ async function emergencyCommand(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * `npm run calls -- import --input FILE [--user ID] [--tz ZONE]` (decision 185): a dialer's call history into the
+ * database itself, all rows or none (PostgreSQL with DATABASE_URL, else the embedded one in DATA_DIR; a running
+ * embedded server holds that one: use POST /api/v1/calls then). Without --user the operator account owns the records.
+ */
+async function callsCommand(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const usage = "Usage: npm run calls -- import --input FILE [--user ID] [--tz ZONE]";
+  if (cmd !== "import") throw new Error(usage);
+  const { values } = parseArgs({ args: rest, options: { input: { type: "string" }, user: { type: "string" }, tz: { type: "string" } } });
+  if (!values.input) throw new Error(`--input FILE is required. ${usage}`);
+  if (!fs.existsSync(values.input)) throw new Error(`No such file: ${values.input}`);
+  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  let handle: DbHandle;
+  try {
+    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+  } catch (e) {
+    if (e instanceof DataDirLockedError) throw new Error(`${e.message} Call records are kept in the database: stop the server, or send them with POST /api/v1/calls.`);
+    throw e;
+  }
+  try {
+    await migrateToLatest(handle.db);
+    let userId: string;
+    if (values.user) {
+      const u = /^[0-9a-f-]{36}$/i.test(values.user) ? await handle.db.selectFrom("users").select("id").where("id", "=", values.user).where("deleted_at", "is", null).executeTakeFirst() : undefined;
+      if (!u) throw new Error(`No user ${values.user}.`);
+      userId = u.id;
+    } else userId = await operatorAccountId(handle.db);
+    let r;
+    try {
+      r = await importCallFile(handle.db, { path: values.input, userId, zone: values.tz ?? null });
+    } catch (e) {
+      if (e instanceof CallFileError) throw new Error(e.message);
+      throw e;
+    }
+    if ("errors" in r) {
+      const shown = r.errors.slice(0, 20).map((e) => `  line ${e.index}, ${e.field}: ${e.message}`);
+      const more = r.total > shown.length ? `\n  … and ${r.total - shown.length} more` : "";
+      process.stderr.write(`Nothing was recorded: ${r.total} problem${r.total === 1 ? "" : "s"} in ${values.input}:\n${shown.join("\n")}${more}\n`);
+      return 2;
+    }
+    process.stdout.write(`${JSON.stringify({ input: values.input, format: r.format, timeZone: values.tz ?? null, userId, rows: r.rows, recorded: r.recorded, ignored: r.ignored })}\n`);
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function listsCommand(argv: string[]): Promise<number> {
   if (argv[0] === "emergency") return emergencyCommand(argv.slice(1));
   const [cmd, ...rest] = argv;
@@ -561,6 +613,10 @@ const HELP = `Batch work from the command line.
                   [--authority TEXT]       npm run lists -- emergency list [--all]     npm run lists -- emergency remove --id N
       Emergency no-call periods: while one lasts (the number's local days), its numbers are not callable in the
       calling-window columns, the lookup and the certificate.
+  npm run calls -- import --input FILE [--user ID] [--tz ZONE]
+      A dialer's call history (columns by name: number|phone|phone_number, at|call_date, subject|campaign_id, channel,
+      outcome|status, debt_id, call_id|uniqueid), all rows or none; instants need their offset, or --tz for local times.
+      A VICIdial vicidial_log export is recognised by its header and needs --tz (the server's zone); kept five years.
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
   npm run certificate-key [-- rotate]
 Where it runs: SCRUB_SERVICE_URL → that service; DATABASE_URL → this process; otherwise the embedded
@@ -578,8 +634,9 @@ async function main(): Promise<number> {
   if (group === "scrub") return scrubCommand(argv);
   if (group === "lists") return listsCommand(argv);
   if (group === "verify") return verifyCommand(argv);
+  if (group === "calls") return callsCommand(argv);
   if (group === "keys") return keysCommand(argv);
-  throw new Error("Usage: cli.ts scrub … | cli.ts lists … | cli.ts verify … | cli.ts keys [rotate]");
+  throw new Error("Usage: cli.ts scrub … | cli.ts lists … | cli.ts calls … | cli.ts verify … | cli.ts keys [rotate]");
 }
 
 main().then(

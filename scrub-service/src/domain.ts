@@ -25,3 +25,20 @@ export {
   type EmergencyPeriodInput,
 } from "./worker/calling/emergency";
 export { EXEMPTION_BASES, dayOfIsoDate, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "./worker/exemptions/windows";
+export {
+  CALL_CHANNELS,
+  CALL_OUTCOMES,
+  DEFAULT_SUBJECT,
+  MAX_CALLS_PER_REQUEST,
+  MAX_CALL_TEXT,
+  RETENTION_YEARS,
+  checkCallRecord,
+  checkCallRecords,
+  retentionCutoff,
+  type CallChannel,
+  type CallOutcome,
+  type CallRecord,
+  type CallRecordError,
+  type CallRecordInput,
+} from "./calls/validate";
+export { CALL_CAPS, CAPS_VERSION, countAgainstCap, type CallCap, type CapRecord } from "./worker/calling/caps";

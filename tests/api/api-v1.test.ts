@@ -767,6 +767,8 @@ describe("the rest of the surface", () => {
       "/containers/{id}/loads/{loadId}",
       "/exemption-lists",
       "/exemption-lists/{id}",
+      "/calls",
+      "/calls/{id}",
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");

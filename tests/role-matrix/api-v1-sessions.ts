@@ -30,6 +30,8 @@ export const entries: MatrixEntry[] = [
   ),
   ...api("/api/v1/exemption-lists", () => import("~/routes/api.v1.exemption-lists._index"), "/api/v1/exemption-lists"),
   ...api("/api/v1/exemption-lists/$id", () => import("~/routes/api.v1.exemption-lists.$id"), "/api/v1/exemption-lists/1", { id: "1" }),
+  ...api("/api/v1/calls", () => import("~/routes/api.v1.calls._index"), "/api/v1/calls"),
+  ...api("/api/v1/calls/$id", () => import("~/routes/api.v1.calls.$id"), "/api/v1/calls/1", { id: "1" }),
   { name: "GET /api/nope", route: () => import("~/routes/api.$"), kind: "loader", path: "/api/nope", params: { "*": "nope" }, expect: everyone(404) },
   { name: "POST /api/nope", route: () => import("~/routes/api.$"), kind: "action", path: "/api/nope", params: { "*": "nope" }, form: {}, expect: everyone(404) },
 ];

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { JurisdictionSection, SummaryTable } from "./parts";
-import { rulesPageData } from "./view.server";
+import { CallLimitsSection, JurisdictionSection, SummaryTable } from "./parts";
+import { callCapsView, rulesPageData } from "./view.server";
 
 describe("the rules page's markup (server-rendered, no script needed)", () => {
   const data = rulesPageData();
@@ -24,5 +24,19 @@ describe("the rules page's markup (server-rendered, no script needed)", () => {
     expect(html).toContain("Sun</span> <span class=\"text-red-700\">no calls");
     expect(html).toContain("Louisiana DNC List");
     expect(html).toContain("Purchase or transaction: 6 months");
+  });
+
+  it("the Call limits section shows every cap with its limit, scope, citation and source (decision 185)", () => {
+    const { version, caps } = callCapsView();
+    const html = renderToStaticMarkup(<CallLimitsSection version={version} caps={caps} />);
+    expect(html).toContain("Call limits");
+    expect(html).toContain(version);
+    for (const c of caps) {
+      expect(html).toContain(`data-testid="call-cap-${c.id}"`);
+      expect(html).toContain(`href="${c.source}"`);
+    }
+    expect(html).toContain("Florida: At most 3 in 24 hours");
+    expect(html).toContain("Federal: No call for 7 days after a conversation");
+    expect(html).toContain("Lifted by: An established business relationship: a transaction between the caller and the party within the 18 months");
   });
 });

@@ -1,4 +1,4 @@
-import type { EmergencyPeriodView, HoursSpan, JurisdictionView, ListView, RuleView } from "./view.server";
+import type { CallCapView, EmergencyPeriodView, HoursSpan, JurisdictionView, ListView, RuleView } from "./view.server";
 import { formatDate } from "~/utils/format";
 
 /** "20:00" → "8:00 PM". */
@@ -241,6 +241,39 @@ export function EmergencyPeriodsSection({
               {s.cite}
             </a>
             {s.exceptions ? `. Exceptions applied through a purge's exemption records: ${s.exceptions}.` : "."}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The call frequency caps (decision 185): rule data with their sources; not applied to purges yet. */
+export function CallLimitsSection({ version, caps }: { version: string; caps: CallCapView[] }) {
+  return (
+    <section id="call-limits" className="scroll-mt-4 space-y-3" aria-labelledby="call-limits-title" data-testid="call-limits">
+      <h2 id="call-limits-title" className="text-lg font-semibold">
+        Call limits
+      </h2>
+      <p className="text-sm text-slate-700">
+        How many calls or texts a law allows to one person in a window. Your call history (POST /api/v1/calls, <span className="font-mono">npm run calls</span>)
+        is kept five years for these counts; purges and lookups do not apply the limits yet. Caps version <span className="font-mono font-semibold">{version}</span>.
+      </p>
+      <ul className="space-y-3">
+        {caps.map((c) => (
+          <li key={c.id} className="rounded-lg border border-slate-200 p-3 text-sm" data-testid={`call-cap-${c.id}`}>
+            <p className="font-semibold text-slate-900">
+              {c.jurisdiction}: {c.limit} <span className="font-normal text-slate-600">· {c.purpose} · counts {c.scope}; {c.channels}</span>
+            </p>
+            <p className="mt-1 text-slate-700">Lifted by: {c.lifts}</p>
+            <p className="mt-1 break-words text-slate-700">
+              {c.citation}{" "}
+              <a href={c.source} className="break-all text-blue-700 underline hover:text-blue-900" rel="noopener noreferrer nofollow">
+                Source
+              </a>
+              {c.checked === "secondary" ? " (read in secondary sources)" : ""}. In force from <CalendarDay value={c.effective} />.
+            </p>
+            {c.note ? <p className="mt-1 text-xs text-slate-500">{c.note}</p> : null}
           </li>
         ))}
       </ul>

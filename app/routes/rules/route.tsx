@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PublicPage } from "~/components/legal-page";
-import { CalendarDay, EmergencyPeriodsSection, JurisdictionSection, SummaryTable } from "./parts";
-import { EMERGENCY_STATUTE_VIEWS, emergencyPeriodsView, rulesPageData, type EmergencyPeriodView } from "./view.server";
+import { CalendarDay, CallLimitsSection, EmergencyPeriodsSection, JurisdictionSection, SummaryTable } from "./parts";
+import { callCapsView, EMERGENCY_STATUTE_VIEWS, emergencyPeriodsView, rulesPageData, type EmergencyPeriodView } from "./view.server";
 import { listEmergencyPeriods } from "~/models/emergency-period.server";
 import { getDb } from "~/utils/db.server";
 
@@ -19,7 +19,7 @@ export async function loader() {
   } catch (e) {
     console.error(e); // the rules themselves are still shown; the section says the periods could not be read
   }
-  return { ...rulesPageData(), emergencyPeriods, emergencyStatutes: EMERGENCY_STATUTE_VIEWS };
+  return { ...rulesPageData(), emergencyPeriods, emergencyStatutes: EMERGENCY_STATUTE_VIEWS, callLimits: callCapsView() };
 }
 
 export default function RulesPage() {
@@ -73,6 +73,8 @@ export default function RulesPage() {
         </section>
 
         <EmergencyPeriodsSection periods={data.emergencyPeriods} statutes={data.emergencyStatutes} />
+
+        <CallLimitsSection version={data.callLimits.version} caps={data.callLimits.caps} />
 
         <section id="changes" className="scroll-mt-4 space-y-3" aria-labelledby="changes-title">
           <h2 id="changes-title" className="text-lg font-semibold">

@@ -14,6 +14,51 @@ import {
 } from "scrub-service";
 import { EMERGENCY_STATUTES, FEDERAL_EXEMPTION_WINDOWS, LIST_TYPES, REGISTRY_VALID_DAYS, stateName, type EmergencyPeriod, type ExemptionWindows } from "scrub-service/domain";
 import { EMERGENCY_EXCEPTIONS } from "scrub-service/domain";
+import { CALL_CAPS, CAPS_VERSION } from "scrub-service/domain";
+
+/** A call frequency cap as the page shows it (decision 185): not applied to purges yet, shown with its source. */
+export interface CallCapView {
+  id: string;
+  jurisdiction: string;
+  name: string;
+  purpose: string;
+  limit: string;
+  scope: string;
+  channels: string;
+  lifts: string;
+  citation: string;
+  source: string;
+  checked: "primary" | "secondary";
+  note: string | null;
+  effective: string;
+}
+
+const SCOPE_WORDS = { number: "every call to the number", subject: "calls on the same subject (campaign), from any number", debt: "calls about the same debt" } as const;
+
+/** The caps in the engine's data, in words. */
+export function callCapsView(): { version: string; caps: CallCapView[] } {
+  return {
+    version: CAPS_VERSION,
+    caps: CALL_CAPS.map((c) => ({
+      id: c.id,
+      jurisdiction: c.jurisdiction === "US" ? "Federal" : stateName(c.jurisdiction),
+      name: c.name,
+      purpose: c.purpose === "telemarketing" ? "Telemarketing" : "Debt collection",
+      limit:
+        c.counts === "afterConversation"
+          ? `No call for ${c.windowHours / 24} days after a conversation`
+          : `At most ${c.max} in ${c.windowHours === 24 ? "24 hours" : `${c.windowHours / 24} days`}`,
+      scope: SCOPE_WORDS[c.scope],
+      channels: c.channels.length === 2 ? "calls and texts" : c.channels[0] === "call" ? "calls" : "texts",
+      lifts: c.lifts,
+      citation: c.citation,
+      source: c.sourceUrl,
+      checked: c.checked,
+      note: c.note ?? null,
+      effective: c.effective,
+    })),
+  };
+}
 
 /** "HH:MM", 24-hour, local to the rule's clock. */
 export interface HoursSpan {

@@ -1,0 +1,227 @@
+/**
+ * Call history in PostgreSQL or PGlite (migration 0028, decision 185): writing a request's records (a repeated dialer
+ * call id is ignored), a number's records and its counts, deleting a reserved attempt never dialed, and the retention
+ * job. Every query is scoped by the owner's user id. The checks are in ./validate.ts (pure).
+ */
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../../db/schema";
+import { monthOf, retentionCutoff, type CallChannel, type CallOutcome, type CallRecord } from "./validate";
+
+type Db = Kysely<Database>;
+
+/** Creates the monthly partitions the instants fall in that do not exist yet (each in its own short transaction). */
+export async function ensureCallMonths(db: Db, atMs: Iterable<number>): Promise<string[]> {
+  const months = [...new Set([...atMs].map(monthOf))].sort();
+  const names: string[] = [];
+  for (const m of months) {
+    const r = await sql<{ name: string }>`select call_records_ensure_month(${m}::date) as name`.execute(db);
+    names.push(r.rows[0].name);
+  }
+  return names;
+}
+
+export interface RecordCallsResult {
+  /** Records written. */
+  recorded: number;
+  /** Records whose dialer call id was already recorded (in this request or an earlier one): not written again. */
+  ignored: number;
+  /** The written records' ids, in request order (as text: they are bigints). */
+  ids: string[];
+}
+
+const CHUNK = 1000;
+
+/**
+ * Writes checked records for one owner in one transaction: all of them or none. A dialer call id seen before (an
+ * earlier request, or earlier in this one) leaves its record out and counts it as ignored, so a retry never counts twice.
+ * `db` may be a transaction already open (the CLI writes a whole file in one); partitions must exist then
+ * (`ensureCallMonths` first: DDL is kept out of long transactions).
+ */
+export async function recordCalls(db: Db, userId: string, records: readonly CallRecord[], o: { partitionsReady?: boolean } = {}): Promise<RecordCallsResult> {
+  const seen = new Set<string>();
+  const fresh: CallRecord[] = [];
+  let ignored = 0;
+  for (const r of records) {
+    if (r.dialerCallId !== null) {
+      if (seen.has(r.dialerCallId)) {
+        ignored++;
+        continue;
+      }
+      seen.add(r.dialerCallId);
+    }
+    fresh.push(r);
+  }
+  if (!o.partitionsReady) await ensureCallMonths(db, fresh.map((r) => r.atMs));
+  const write = async (trx: Db): Promise<RecordCallsResult> => {
+    const claimed = new Set<string>();
+    const withIds = fresh.filter((r) => r.dialerCallId !== null);
+    for (let i = 0; i < withIds.length; i += CHUNK) {
+      const rows = withIds.slice(i, i + CHUNK).map((r) => ({ user_id: userId, dialer_call_id: r.dialerCallId!, at: new Date(r.atMs) }));
+      const got = await trx.insertInto("call_dialer_ids").values(rows).onConflict((oc) => oc.doNothing()).returning("dialer_call_id").execute();
+      for (const g of got) claimed.add(g.dialer_call_id);
+    }
+    const keep = fresh.filter((r) => r.dialerCallId === null || claimed.has(r.dialerCallId));
+    ignored += fresh.length - keep.length;
+    const ids: string[] = [];
+    for (let i = 0; i < keep.length; i += CHUNK) {
+      const rows = keep.slice(i, i + CHUNK).map((r) => ({
+        user_id: userId,
+        number: BigInt(r.number),
+        at: new Date(r.atMs),
+        subject: r.subject,
+        channel: r.channel,
+        outcome: r.outcome,
+        debt_id: r.debtId,
+        dialer_call_id: r.dialerCallId,
+        reserved: r.reserved,
+      }));
+      const got = await trx.insertInto("call_records").values(rows).returning("id").execute();
+      for (const g of got) ids.push(String(g.id));
+    }
+    return { recorded: keep.length, ignored, ids };
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
+}
+
+export interface StoredCall {
+  id: string;
+  number: string;
+  at: Date;
+  subject: string;
+  channel: CallChannel;
+  outcome: CallOutcome;
+  debtId: string | null;
+  dialerCallId: string | null;
+  reserved: boolean;
+  createdAt: Date;
+}
+
+type Row = {
+  id: bigint | string | number;
+  number: bigint | string | number;
+  at: Date;
+  subject: string;
+  channel: CallChannel;
+  outcome: CallOutcome;
+  debt_id: string | null;
+  dialer_call_id: string | null;
+  reserved: boolean;
+  created_at: Date;
+};
+
+const fromRow = (r: Row): StoredCall => ({
+  id: String(r.id),
+  number: String(r.number).padStart(10, "0"),
+  at: new Date(r.at),
+  subject: r.subject,
+  channel: r.channel,
+  outcome: r.outcome,
+  debtId: r.debt_id,
+  dialerCallId: r.dialer_call_id,
+  reserved: r.reserved,
+  createdAt: new Date(r.created_at),
+});
+
+/** Calls and texts of a number in a window, and both together. */
+export interface CallCounts {
+  calls: number;
+  texts: number;
+  total: number;
+}
+
+export interface NumberCalls {
+  records: StoredCall[];
+  /** Records of the number in all, for paging. */
+  totalRecords: number;
+  /** In the 24 hours and the 7 days up to `nowMs` (reserved attempts included: they are about to be dialled). */
+  last24h: CallCounts;
+  last7d: CallCounts;
+}
+
+const DAY_MS = 86_400_000;
+
+/** One number's records of one owner, newest first (`limit` from `offset`), with its counts in the last 24 h and 7 days. */
+export async function listNumberCalls(db: Db, userId: string, number: number, o: { limit: number; offset: number; nowMs: number }): Promise<NumberCalls> {
+  const base = db.selectFrom("call_records").where("user_id", "=", userId).where("number", "=", BigInt(number));
+  const rows = (await base.selectAll().orderBy("at", "desc").orderBy("id", "desc").limit(o.limit).offset(o.offset).execute()) as Row[];
+  const since7 = new Date(o.nowMs - 7 * DAY_MS);
+  const since1 = new Date(o.nowMs - DAY_MS);
+  const now = new Date(o.nowMs);
+  const c = await base
+    .select([
+      sql<string>`count(*)`.as("all"),
+      sql<string>`count(*) filter (where channel = 'call' and at > ${since1} and at <= ${now})`.as("calls1"),
+      sql<string>`count(*) filter (where channel = 'text' and at > ${since1} and at <= ${now})`.as("texts1"),
+      sql<string>`count(*) filter (where channel = 'call' and at > ${since7} and at <= ${now})`.as("calls7"),
+      sql<string>`count(*) filter (where channel = 'text' and at > ${since7} and at <= ${now})`.as("texts7"),
+    ])
+    .executeTakeFirstOrThrow();
+  const counts = (calls: unknown, texts: unknown): CallCounts => ({ calls: Number(calls), texts: Number(texts), total: Number(calls) + Number(texts) });
+  return { records: rows.map(fromRow), totalRecords: Number(c.all), last24h: counts(c.calls1, c.texts1), last7d: counts(c.calls7, c.texts7) };
+}
+
+export type DeleteCallResult = "deleted" | "not_found" | "not_reserved";
+
+/**
+ * Deletes one of the owner's records when it is a reservation (an attempt reserved at dial time and never dialled);
+ * its dialer call id is released with it. Another owner's record, or none, is `not_found`; a record of a call made is
+ * `not_reserved` and stays (call detail records are kept five years).
+ */
+export async function deleteReservedCall(db: Db, userId: string, id: string): Promise<DeleteCallResult> {
+  if (!/^\d{1,18}$/.test(id)) return "not_found";
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("call_records")
+      .select(["id", "at", "reserved", "dialer_call_id"])
+      .where("id", "=", BigInt(id))
+      .where("user_id", "=", userId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return "not_found";
+    if (!row.reserved) return "not_reserved";
+    await trx.deleteFrom("call_records").where("id", "=", BigInt(id)).where("at", "=", row.at).where("user_id", "=", userId).execute();
+    if (row.dialer_call_id !== null) await trx.deleteFrom("call_dialer_ids").where("user_id", "=", userId).where("dialer_call_id", "=", row.dialer_call_id).execute();
+    return "deleted";
+  });
+}
+
+export interface CallRetentionResult {
+  cutoff: Date;
+  /** Whole monthly partitions detached and dropped (every record in them older than the cutoff). */
+  partitionsDropped: string[];
+  /** Records deleted from the month the cutoff falls in. */
+  recordsDeleted: number;
+}
+
+/**
+ * The retention job: records older than five years (16 CFR 310.5(a)(2) as amended in 2024) go. Whole months before the
+ * cutoff's month are detached and dropped (no row-by-row delete, no bloat); in the month the cutoff falls in, the
+ * older rows are deleted. Dialer call ids go with their records. Idempotent: every replica may run it.
+ */
+export async function dropExpiredCalls(db: Db, nowMs: number = Date.now()): Promise<CallRetentionResult> {
+  const cutoff = retentionCutoff(nowMs);
+  const cutoffMonth = monthOf(cutoff.getTime());
+  const parts = await sql<{ name: string }>`
+    select c.relname as name from pg_inherits i
+      join pg_class c on c.oid = i.inhrelid
+      join pg_class p on p.oid = i.inhparent
+    where p.relname = 'call_records'`.execute(db);
+  const partitionsDropped: string[] = [];
+  for (const { name } of parts.rows) {
+    const m = /^call_records_y(\d{4})m(\d{2})$/.exec(name);
+    // a month that ends on or before the first of the cutoff's month holds only expired records
+    if (!m || `${m[1]}-${m[2]}-01` >= cutoffMonth) continue;
+    try {
+      await sql`alter table call_records detach partition ${sql.id(name)}`.execute(db);
+    } catch (e) {
+      // another replica's housekeeping detached it first: its drop follows
+      if (!(await sql`select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid where c.relname = ${name}`.execute(db)).rows.length) continue;
+      throw e;
+    }
+    await sql`drop table if exists ${sql.id(name)}`.execute(db);
+    partitionsDropped.push(name);
+  }
+  const deleted = await db.deleteFrom("call_records").where("at", "<", cutoff).executeTakeFirst();
+  await db.deleteFrom("call_dialer_ids").where("at", "<", cutoff).execute();
+  return { cutoff, partitionsDropped: partitionsDropped.sort(), recordsDeleted: Number(deleted.numDeletedRows) };
+}
