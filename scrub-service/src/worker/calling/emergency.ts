@@ -15,27 +15,9 @@ import { exchangeIndex } from "./class-index";
 import { dayKey, type DayKey } from "./holidays";
 import type { CallingClass, CallingClassTable } from "./exchanges";
 import { addCalendarMonths } from "../exemptions/windows";
+import type { AppliedPeriod, EmergencyPeriod } from "./periods";
 
-export interface EmergencyPeriod {
-  id: number;
-  /** Two-letter US state codes. */
-  states: string[];
-  /** Only these area codes of those states (null: the whole states). */
-  areaCodes: number[] | null;
-  /** YYYY-MM-DD, the number's local day, both included. */
-  firstDay: string;
-  lastDay: string;
-  /** Who declared the emergency ("" when the operator did not say). */
-  authority: string;
-  sourceUrl: string;
-}
-
-/** A period as it applies to one calling class: the place named in the note is the class's state. */
-export interface AppliedPeriod {
-  period: EmergencyPeriod;
-  /** "Louisiana". */
-  place: string;
-}
+export type { AppliedPeriod, EmergencyPeriod } from "./periods";
 
 /** The statutes found for emergency no-call periods (decision 181): named on /rules and in the decision record. */
 export const EMERGENCY_STATUTES: Record<string, { cite: string; source: string }> = {

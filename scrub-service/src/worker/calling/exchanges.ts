@@ -8,7 +8,7 @@ import { numberRegion } from "../normalize";
 import { NPA_ZONE_ROWS, ZONE_SETS } from "../timezones.generated";
 import { EXCHANGE_ENTRIES as EXCHANGES, exchangeIndex } from "./class-index";
 import { rulesForJurisdiction, type CallingRule } from "./rules";
-import type { AppliedPeriod } from "./emergency";
+import type { AppliedPeriod } from "./periods";
 
 export { TIME_ZONE_SOURCE } from "../timezones.generated";
 export { callingClassOf } from "./class-index";
