@@ -21,7 +21,18 @@ const AREAS = ["~/intake/*", "~/api/*", "~/accounts/*", "~/proof/*", "~/integrat
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "build-*/**", "public/build/**", "scrub-service/dist/**", "node_modules/**", ".cache/**", "test-results/**", "playwright-report/**", "**/*.generated.ts", "data/**"],
+    ignores: [
+      "build/**",
+      "build-*/**",
+      "public/build/**",
+      "scrub-service/dist/**",
+      "node_modules/**",
+      ".cache/**",
+      "test-results/**",
+      "playwright-report/**",
+      "**/*.generated.ts",
+      "data/**",
+    ],
   },
   ...tseslint.configs.recommended,
   {
@@ -32,7 +43,10 @@ export default tseslint.config(
   },
   // Kysely's migrations take Kysely<any> by design (a migration must not depend on today's schema types); tests,
   // benches and scripts read JSON answers whose shape is what they assert
-  { files: ["db/migrations/**", "tests/**", "**/*.test.ts", "**/*.test.tsx", "scripts/**", "scrub-service/bench/**", "scrub-service/scripts/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  {
+    files: ["db/migrations/**", "tests/**", "**/*.test.ts", "**/*.test.tsx", "scripts/**", "scrub-service/bench/**", "scrub-service/scripts/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
   // React's rules where React is: the app's components and routes (test helpers named use… are not hooks)
   { files: ["app/**/*.tsx"], plugins: { "react-hooks": reactHooks }, rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" } },
   // the ground floor: leaf helpers reach no model, area or route (tests may exercise several layers at once)
@@ -44,5 +58,14 @@ export default tseslint.config(
   // everything else outside the engine: only its public entries
   { files: ["app/routes/**", "app/*.{ts,tsx}", "db/**", "tests/**", "scripts/**"], rules: layer([], "") },
   // db/ is below both the app and the engine
-  { files: ["db/**"], ignores: ["db/**/*.test.ts"], rules: { "no-restricted-imports": ["error", { patterns: [ENGINE_INTERNALS, { group: ["~/*", "**/app/*"], message: "db/ is below the app: it may not import it." }] }] } },
+  {
+    files: ["db/**"],
+    ignores: ["db/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [ENGINE_INTERNALS, { group: ["~/*", "**/app/*"], message: "db/ is below the app: it may not import it." }] },
+      ],
+    },
+  },
 );

@@ -101,7 +101,11 @@ const UPLOAD_ROUTES = [
 ];
 
 export function takesLargeBody(path) {
-  const p = path.toLowerCase().replace(/\.data$/, "").replace(/\/+$/, "") || "/";
+  const p =
+    path
+      .toLowerCase()
+      .replace(/\.data$/, "")
+      .replace(/\/+$/, "") || "/";
   return UPLOAD_ROUTES.some((r) => r.test(p));
 }
 

@@ -1,7 +1,16 @@
 // Production server: Express in front of the Remix build, with security headers and a same-origin check.
 import path from "node:path";
 import express from "express";
-import { answerWithAction, bodyLimits, noStore, politeBodies, remixRequestHandler, sameOriginPosts, securityHeaders, untrustedForwardedHeaders } from "./server-security.mjs";
+import {
+  answerWithAction,
+  bodyLimits,
+  noStore,
+  politeBodies,
+  remixRequestHandler,
+  sameOriginPosts,
+  securityHeaders,
+  untrustedForwardedHeaders,
+} from "./server-security.mjs";
 import { ensureHugePages } from "scrub-service/huge-pages";
 
 // A list load's buffers on huge pages (decision 173): the process relaunches itself once when that helps.
@@ -49,7 +58,11 @@ app.use(noStore());
 const lookupRoute = build.routes["routes/api.v1.lookup"]?.module;
 if (lookupRoute?.action) {
   app.post("/api/v1/lookup", (req, res, next) => {
-    answerWithAction(lookupRoute.action, req, res, { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", requestId: res.locals.requestId, cspNonce: res.locals.cspNonce }).catch(next);
+    answerWithAction(lookupRoute.action, req, res, {
+      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      requestId: res.locals.requestId,
+      cspNonce: res.locals.cspNonce,
+    }).catch(next);
   });
 }
 

@@ -28,7 +28,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "parallel", include, exclude: [...exclude, ...serial], maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 2, sequence: { groupOrder: 0 } },
+        test: {
+          name: "parallel",
+          include,
+          exclude: [...exclude, ...serial],
+          maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       { extends: true, test: { name: "serial", include: serial, exclude, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],

@@ -20,9 +20,7 @@ export async function boot(): Promise<void> {
   const wantDemo = e.DEMO_ADMIN ? e.DEMO_ADMIN === "1" : !e.DATABASE_URL;
   if (wantDemo) {
     const created = await ensureDemoAdmin();
-    console.log(
-      `[boot] demo SuperAdmin ${created ? "created" : "present"}: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
-    );
+    console.log(`[boot] demo SuperAdmin ${created ? "created" : "present"}: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
   }
   // In-process scrub service: fails jobs a dead process left running, then takes queued work.
   if (!e.SCRUB_SERVICE_URL) {

@@ -73,7 +73,12 @@ const mb = (n: number) => Math.round(n / 1e6);
 async function main() {
   fs.mkdirSync(DIR, { recursive: true });
   console.log(`[bench:formats] ${fmt(ROWS)} rows; data in ${DIR}`);
-  console.log(`[bench:formats] machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `[bench:formats] machine: ${os.availableParallelism()} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const csv = path.join(DIR, `input-${ROWS}.csv`);
   const gz = `${csv}.gz`;
   const xlsx = path.join(DIR, `input-${ROWS}.xlsx`);
@@ -83,7 +88,9 @@ async function main() {
   if (!fs.existsSync(gz)) await pipeline(fs.createReadStream(csv, { highWaterMark: 1 << 20 }), zlib.createGzip({ level: 6 }), fs.createWriteStream(gz));
   if (!fs.existsSync(xlsx)) await writeXlsx(xlsx);
   if (!fs.existsSync(lit)) fs.writeFileSync(lit, Array.from({ length: LIT }, phone).join("\n") + "\n");
-  console.log(`[bench:formats] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s: csv ${mb(fs.statSync(csv).size)} MB, gz ${mb(fs.statSync(gz).size)} MB, xlsx ${mb(fs.statSync(xlsx).size)} MB`);
+  console.log(
+    `[bench:formats] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s: csv ${mb(fs.statSync(csv).size)} MB, gz ${mb(fs.statSync(gz).size)} MB, xlsx ${mb(fs.statSync(xlsx).size)} MB`,
+  );
   await promisify(execFile)(process.execPath, ["scrub-service/scripts/build-worker.mjs"]);
 
   const dataDir = path.join(DIR, `data-${crypto.randomBytes(3).toString("hex")}`);
@@ -97,7 +104,10 @@ async function main() {
       [".csv.gz", gz],
       [".xlsx", xlsx],
     ] as const) {
-      const s = await cli(["scrub", "--input", file, "--type", "LitigationOnly", "--out", path.join(DIR, `out-${label.replace(/\W/g, "")}`), "--user", userId], env);
+      const s = await cli(
+        ["scrub", "--input", file, "--type", "LitigationOnly", "--out", path.join(DIR, `out-${label.replace(/\W/g, "")}`), "--user", userId],
+        env,
+      );
       const row = {
         input: label,
         status: s.status,
@@ -118,9 +128,17 @@ async function main() {
     }
     const base = results[0].rowsPerSecond;
     for (const x of results.slice(1)) console.log(`[bench:formats] ${x.input} / csv rate: ${base ? (x.rowsPerSecond / base).toFixed(2) : "—"}×`);
-    console.log(`[bench:formats] load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(
+      `[bench:formats] load average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     const out = path.join(DIR, "bench-formats.json");
-    fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), rows: ROWS, cores: os.availableParallelism(), loadAverage: os.loadavg(), results }, null, 2));
+    fs.writeFileSync(
+      out,
+      JSON.stringify({ date: new Date().toISOString(), rows: ROWS, cores: os.availableParallelism(), loadAverage: os.loadavg(), results }, null, 2),
+    );
     console.log(`[bench:formats] written to ${out}`);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -89,7 +89,7 @@ function writeZipStreamed(file: string, members: { name: string; data: Buffer | 
     write(name);
     const rfd = fs.openSync(tmp, "r");
     const buf = Buffer.allocUnsafe(1 << 20);
-    for (let n; (n = fs.readSync(rfd, buf)) > 0; ) write(buf.subarray(0, n));
+    for (let n; (n = fs.readSync(rfd, buf)) > 0;) write(buf.subarray(0, n));
     fs.closeSync(rfd);
     fs.rmSync(tmp);
   }
@@ -128,7 +128,9 @@ function writeSstWorkbook(file: string, strings: number, declare: boolean): void
     {
       name: "xl/sharedStrings.xml",
       data: function* () {
-        yield Buffer.from(`<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"${declare ? ` count="${strings}" uniqueCount="${strings}"` : ""}>`);
+        yield Buffer.from(
+          `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"${declare ? ` count="${strings}" uniqueCount="${strings}"` : ""}>`,
+        );
         const step = 100_000;
         for (let i = 0; i < strings; i += step) {
           let s = "";
@@ -173,7 +175,9 @@ async function generate(): Promise<Case[]> {
   const sstSilent = made(f(`sst-${SST_STRINGS}.xlsx`), () => writeSstWorkbook(f(`sst-${SST_STRINGS}.xlsx`), SST_STRINGS, false));
   // exemption files (issue #49): one-cell lines, one 30 MB cell, and five valid lists of the documented maximum
   const ones = made(f("exemptions-ones-64mb.csv"), () => fs.writeFileSync(f("exemptions-ones-64mb.csv"), Buffer.alloc(64 * 1024 * 1024, "1\n")));
-  const cell = made(f("exemptions-cell-30mb.csv"), () => fs.writeFileSync(f("exemptions-cell-30mb.csv"), Buffer.concat([Buffer.from("2125552345,purchase,"), Buffer.alloc(30 * 1024 * 1024, "7")])));
+  const cell = made(f("exemptions-cell-30mb.csv"), () =>
+    fs.writeFileSync(f("exemptions-cell-30mb.csv"), Buffer.concat([Buffer.from("2125552345,purchase,"), Buffer.alloc(30 * 1024 * 1024, "7")])),
+  );
   const valid = [201, 305, 415, 512, 646].map((area) =>
     made(f(`exemptions-1m-${area}.csv`), () => {
       const rows: string[] = ["phone,basis,date"];
@@ -245,7 +249,12 @@ async function main(): Promise<void> {
     await servedRuns(cases, import.meta.filename);
     return;
   }
-  console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}, ${os.cpus().length} cores, Node ${process.version}\n`);
+  console.log(
+    `\nload average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}, ${os.cpus().length} cores, Node ${process.version}\n`,
+  );
   for (const c of cases) {
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", import.meta.filename, "--child", c.as ?? "scrub", ...c.files], {
       maxBuffer: 1 << 20,
@@ -255,7 +264,12 @@ async function main(): Promise<void> {
     console.log(`${c.name}\n  peak RSS ${r.peakRssMb.toFixed(0)} MB, ${r.seconds.toFixed(1)} s, longest event-loop stall ${r.stallMs.toFixed(0)} ms`);
     for (const a of r.answers) console.log(`  ${a}`);
   }
-  console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `\nload average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 await main();

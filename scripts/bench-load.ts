@@ -79,7 +79,17 @@ async function main() {
       const email = `bench-${i}@load.test`;
       const row = await handle.db
         .insertInto("users")
-        .values({ email, first_name: "Bench", last_name: `User ${i}`, company: "Bench", phone_number: "", password_hash: hash, role: "UnlimitedUser", status: "Active", email_confirmed: true })
+        .values({
+          email,
+          first_name: "Bench",
+          last_name: `User ${i}`,
+          company: "Bench",
+          phone_number: "",
+          password_hash: hash,
+          role: "UnlimitedUser",
+          status: "Active",
+          email_confirmed: true,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       const integration = await createIntegration(handle.db, { userId: row.id, name: "Bench", description: "", containerId: null, webhookUrl: null });
@@ -210,7 +220,9 @@ async function main() {
       return merged;
     };
 
-    console.log(`bench:load — ${USERS} users, ${PURGES} purges of ${ROWS.toLocaleString("en-US")} rows (${fileMb.toFixed(1)} MB each), ${SECONDS}s phases, ${CONNECTIONS} connections per user, ${os.cpus().length} CPUs`);
+    console.log(
+      `bench:load — ${USERS} users, ${PURGES} purges of ${ROWS.toLocaleString("en-US")} rows (${fileMb.toFixed(1)} MB each), ${SECONDS}s phases, ${CONNECTIONS} connections per user, ${os.cpus().length} CPUs`,
+    );
     const idle = await browse("browsing alone");
 
     // Purges through the API (streamed multipart upload), one per user in turn.
@@ -255,7 +267,9 @@ async function main() {
       `purges                   ${ends.map((e) => e.status).join(", ")}; uploads ${(uploadedMs / 1000).toFixed(1)} s; ` +
         `${purgedRows.toLocaleString("en-US")} rows in ${purgeSeconds.toFixed(1)} s (${Math.round(purgedRows / purgeSeconds).toLocaleString("en-US")} rows/s, all purges together; ${overlap})`,
     );
-    console.log(`sign-in, wrong password  known e-mail median ${ms(median(known))}, unknown e-mail median ${ms(median(unknown))} (same answer; timing should be alike)`);
+    console.log(
+      `sign-in, wrong password  known e-mail median ${ms(median(known))}, unknown e-mail median ${ms(median(unknown))} (same answer; timing should be alike)`,
+    );
     const verdict = loaded.p99 < 500 && loaded.errors === 0 && loaded.timeouts === 0 && loaded.non2xx === 0;
     console.log(`goal: p99 under 500 ms with purges running, no errors — ${verdict ? "MET" : "NOT MET"}`);
 

@@ -52,7 +52,7 @@ const CASES = [
 async function validNumbers(count: number, seed: number): Promise<string[]> {
   const { parsePhone } = await import("scrub-service/domain");
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const out = new Set<string>();
   while (out.size < count) {
     const n = String(200 + Math.floor(next() * 800)) + String(200 + Math.floor(next() * 800)) + String(Math.floor(next() * 10_000)).padStart(4, "0");
@@ -85,8 +85,17 @@ async function setup(): Promise<void> {
     for (let s = 0; s < numbers.length; s += 250_000) await service.loadNumbers({ listId: l.id, mode: "add", numbers: numbers.slice(s, s + 250_000) });
   }
   for (let c = 0; c < 3; c++) {
-    const row = await db.insertInto("lists").values({ kind: "container", user_id: user.id, name: `Bench container ${c}`, description: "" }).returning("id").executeTakeFirstOrThrow();
-    await service.loadNumbers({ listId: row.id, mode: "add", numbers: pool.slice(DNC_SIZE - 20_000 + c * 10_000, DNC_SIZE - 10_000 + c * 10_000), userId: user.id });
+    const row = await db
+      .insertInto("lists")
+      .values({ kind: "container", user_id: user.id, name: `Bench container ${c}`, description: "" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await service.loadNumbers({
+      listId: row.id,
+      mode: "add",
+      numbers: pool.slice(DNC_SIZE - 20_000 + c * 10_000, DNC_SIZE - 10_000 + c * 10_000),
+      userId: user.id,
+    });
   }
   const loadSeconds = (Date.now() - started) / 1000;
   // The lists were loaded in pieces, after which the scrub service holds no Bloom filter of the whole DNC list: a
@@ -129,7 +138,12 @@ async function serveAdapter(): Promise<void> {
 
 // ---------------------------------------------------------------- the driving side
 
-function startChild(args: string[], env: Record<string, string>, name: string, opts: { tsx?: boolean; profile?: boolean; port?: number } = {}): { child: ChildProcess; ready: Promise<any> } {
+function startChild(
+  args: string[],
+  env: Record<string, string>,
+  name: string,
+  opts: { tsx?: boolean; profile?: boolean; port?: number } = {},
+): { child: ChildProcess; ready: Promise<any> } {
   const merged: Record<string, string | undefined> = { ...process.env, ...env };
   for (const k of Object.keys(merged)) if (merged[k] === "") delete merged[k]; // "" = unset
   const prof = process.env.BENCH_CPU_PROF && opts.profile ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -156,7 +170,10 @@ function startChild(args: string[], env: Record<string, string>, name: string, o
     // a server is ready when its /healthz answers, whatever LOG_LEVEL keeps out of its log
     if (opts.port) {
       const poll = setInterval(() => {
-        fetch(`http://127.0.0.1:${opts.port}/healthz`).then((r) => r.ok && (clearInterval(poll), resolve({ ready: true })), () => undefined);
+        fetch(`http://127.0.0.1:${opts.port}/healthz`).then(
+          (r) => r.ok && (clearInterval(poll), resolve({ ready: true })),
+          () => undefined,
+        );
       }, 100);
       child.on("exit", () => clearInterval(poll));
     }
@@ -207,12 +224,7 @@ async function startScrub(key: string, rows: number): Promise<{ status: () => Pr
   }
 }
 
-async function drive(
-  label: string,
-  keys: string[],
-  dnc: string[],
-  others: string[],
-): Promise<void> {
+async function drive(label: string, keys: string[], dnc: string[], others: string[]): Promise<void> {
   const client = new Pool(`http://127.0.0.1:${PORT}`, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000 });
   const key = keys[0];
   const pick = (i: number) => (i % 2 ? dnc[(i * 7919) % dnc.length] : others[(i * 104729) % others.length]);
@@ -235,7 +247,12 @@ async function drive(
         }
         inFlight.push(
           client
-            .request({ method: "POST", path: "/api/v1/lookup", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: bodies[i % bodies.length] })
+            .request({
+              method: "POST",
+              path: "/api/v1/lookup",
+              headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+              body: bodies[i % bodies.length],
+            })
             .then(async (res) => {
               await res.body.arrayBuffer();
               statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
@@ -256,7 +273,10 @@ async function drive(
       console.log(
         `${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  p50 ${f(percentile(sorted, 50))} ms  p90 ${f(percentile(sorted, 90))} ms  p99 ${f(p99)} ms  max ${f(sorted[sorted.length - 1])} ms  ` +
           `rate ${(total / elapsed).toFixed(0)}/s (asked ${RATE}/s, ${total} requests, ${errors} not 200${errors ? ` ${JSON.stringify(Object.fromEntries(statuses))}` : ""})  ` +
-          `target p99 < ${c.targetMs} ms: ${p99 < c.targetMs && errors === 0 ? "met" : "NOT MET"}  (load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`,
+          `target p99 < ${c.targetMs} ms: ${p99 < c.targetMs && errors === 0 ? "met" : "NOT MET"}  (load average ${os
+            .loadavg()
+            .map((l) => l.toFixed(2))
+            .join(" ")})`,
       );
     };
     await run(WARMUP_SECONDS, false);
@@ -264,15 +284,25 @@ async function drive(
     const alone: number[] = [];
     for (let i = 0; i < 100; i++) {
       const t = performance.now();
-      const res = await client.request({ method: "POST", path: "/api/v1/lookup", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: bodies[i % bodies.length] });
+      const res = await client.request({
+        method: "POST",
+        path: "/api/v1/lookup",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: bodies[i % bodies.length],
+      });
       await res.body.arrayBuffer();
       alone.push(performance.now() - t);
     }
     alone.sort((a, b) => a - b);
-    console.log(`${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  one at a time: p50 ${percentile(alone, 50).toFixed(1)} ms, p99 ${percentile(alone, 99).toFixed(1)} ms (at most ~${(1000 / percentile(alone, 50)).toFixed(0)} requests/s on this machine now)`);
+    console.log(
+      `${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  one at a time: p50 ${percentile(alone, 50).toFixed(1)} ms, p99 ${percentile(alone, 99).toFixed(1)} ms (at most ~${(1000 / percentile(alone, 50)).toFixed(0)} requests/s on this machine now)`,
+    );
     const scrub = DURING_SCRUB ? await startScrub(key, DURING_SCRUB) : null;
     await run(SECONDS, true);
-    if (scrub) console.log(`${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  during a scrub of ${DURING_SCRUB.toLocaleString("en-US")} rows, which is now ${await scrub.status()}`);
+    if (scrub)
+      console.log(
+        `${label.padEnd(16)} ${String(c.size).padStart(5)} numbers  during a scrub of ${DURING_SCRUB.toLocaleString("en-US")} rows, which is now ${await scrub.status()}`,
+      );
   }
   await client.close();
 }
@@ -292,7 +322,10 @@ async function main(): Promise<void> {
   if (servers.includes("built")) ensureBuild(BUILD_DIR);
   const modes = (process.env.BENCH_MODES ?? "embedded,services").split(",");
   console.log(
-    `bench:lookup — ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? "cpu"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ` +
+    `bench:lookup — ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? "cpu"}), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; ` +
       `${RATE} requests/s for ${SECONDS} s per case (after ${WARMUP_SECONDS} s warm-up), DNC list ${DNC_SIZE.toLocaleString("en-US")} numbers, one API key; served by ${servers.join(" and ")}`,
   );
   console.log("The machine may be shared: other processes' load shows in these figures.");
@@ -334,7 +367,10 @@ async function main(): Promise<void> {
           SCRUB_SERVICE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
           SCRUB_REDIS_PREFIX: redisPrefix,
         });
-        const svc = startChild([SCRUB_SERVICE_ENTRY], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", { profile: true, port: SERVICE_PORT });
+        const svc = startChild([SCRUB_SERVICE_ENTRY], { ...env, SCRUB_SERVICE_PORT: String(SERVICE_PORT), SCRUB_SERVICE_URL: "" }, "scrub-service", {
+          profile: true,
+          port: SERVICE_PORT,
+        });
         children.push(svc.child);
         await svc.ready;
       }
@@ -348,7 +384,15 @@ async function main(): Promise<void> {
           server === "built"
             ? startChild(
                 ["server.mjs"],
-                { ...env, NODE_ENV: "production", PORT: String(PORT), BUILD_DIR, APP_URL: `http://127.0.0.1:${PORT}`, SESSION_SECRET: crypto.randomBytes(24).toString("hex"), SECURE_COOKIES: "0" },
+                {
+                  ...env,
+                  NODE_ENV: "production",
+                  PORT: String(PORT),
+                  BUILD_DIR,
+                  APP_URL: `http://127.0.0.1:${PORT}`,
+                  SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
+                  SECURE_COOKIES: "0",
+                },
                 `server ${mode}`,
                 { tsx: false, profile: true, port: PORT },
               )

@@ -79,7 +79,10 @@ async function benchMode(mode: string, files: BenchFiles) {
     const dncLoad = await cli(["lists", "replace", "--list", "dnc", "--input", files.dnc], env);
     const after = redis ? await redisUsed(redis) : 0;
     const bloomBytesAfterLoad = bloomBytes(dataDir); // the loads save each list's filter for the scrubs to read
-    const scrubSmall = await cli(["scrub", "--input", files.small, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-small`), "--user", userId], env);
+    const scrubSmall = await cli(
+      ["scrub", "--input", files.small, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-small`), "--user", userId],
+      env,
+    );
     const scrubFull =
       files.input === files.small
         ? scrubSmall
@@ -93,11 +96,23 @@ async function benchMode(mode: string, files: BenchFiles) {
     const plainRuns: Record<string, any>[] = [scrubFull];
     if (CALLING) {
       const calling = (k: number) => [
-        "scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-calling-${k}`), "--user", userId,
-        "--calling-window", "--at", CALLING_AT,
+        "scrub",
+        "--input",
+        files.input,
+        "--type",
+        "DNCAndLitigation",
+        "--out",
+        path.join(DIR, `out-${mode}-calling-${k}`),
+        "--user",
+        userId,
+        "--calling-window",
+        "--at",
+        CALLING_AT,
       ];
       callingRuns.push(await cli(calling(1), env));
-      plainRuns.push(await cli(["scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-plain-2`), "--user", userId], env));
+      plainRuns.push(
+        await cli(["scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${mode}-plain-2`), "--user", userId], env),
+      );
       callingRuns.push(await cli(calling(2), env));
     }
     // Changes into the loaded list, after the scrubs (which the peer's counts are compared with).
@@ -248,11 +263,36 @@ function goalsOf(
   const goal = (name: string, value: number | null, target: string, met: boolean | null) => ({ goal: name, value, target, met });
   return [
     goal("scrub rows/s vs fair bare split", ratio(m.scrubFull.rowsPerSecond, floor), "≥ 0.25", m.scrubFull.rowsPerSecond >= 0.25 * floor),
-    goal("DuckDB scrub time / ours", peer ? ratio(peer.scrub.seconds, m.scrubFull.seconds) : null, "≥ 5", peer ? peer.scrub.seconds >= 5 * m.scrubFull.seconds : null),
-    goal("our peak RSS / DuckDB's", peer ? ratio(m.scrubFull.maxRssMB, peer.maxRssMB) : null, "≤ 0.25", peer ? m.scrubFull.maxRssMB <= 0.25 * peer.maxRssMB : null),
-    goal("counts equal DuckDB's", null, "good, bad, invalid equal", peer ? peer.scrub.good === m.scrubFull.good && peer.scrub.bad === m.scrubFull.bad && peer.scrub.invalid === m.scrubFull.invalid : null),
-    goal(`DNC ${fmt(DNC)} replace numbers/s`, dncRate, mode(m) === "services" ? "≥ 1,500,000" : "≥ 1,000,000", dncRate >= (mode(m) === "services" ? 1_500_000 : 1_000_000)),
-    goal("add/remove into the DNC list numbers/s (slower of the two)", change.length ? Math.min(...change) : null, "≥ 500,000", change.length ? Math.min(...change) >= 500_000 : null),
+    goal(
+      "DuckDB scrub time / ours",
+      peer ? ratio(peer.scrub.seconds, m.scrubFull.seconds) : null,
+      "≥ 5",
+      peer ? peer.scrub.seconds >= 5 * m.scrubFull.seconds : null,
+    ),
+    goal(
+      "our peak RSS / DuckDB's",
+      peer ? ratio(m.scrubFull.maxRssMB, peer.maxRssMB) : null,
+      "≤ 0.25",
+      peer ? m.scrubFull.maxRssMB <= 0.25 * peer.maxRssMB : null,
+    ),
+    goal(
+      "counts equal DuckDB's",
+      null,
+      "good, bad, invalid equal",
+      peer ? peer.scrub.good === m.scrubFull.good && peer.scrub.bad === m.scrubFull.bad && peer.scrub.invalid === m.scrubFull.invalid : null,
+    ),
+    goal(
+      `DNC ${fmt(DNC)} replace numbers/s`,
+      dncRate,
+      mode(m) === "services" ? "≥ 1,500,000" : "≥ 1,000,000",
+      dncRate >= (mode(m) === "services" ? 1_500_000 : 1_000_000),
+    ),
+    goal(
+      "add/remove into the DNC list numbers/s (slower of the two)",
+      change.length ? Math.min(...change) : null,
+      "≥ 500,000",
+      change.length ? Math.min(...change) >= 500_000 : null,
+    ),
     goal("peak RSS at full size (MB)", m.scrubFull.maxRssMB, "≤ 600", m.scrubFull.maxRssMB <= 600),
     goal("RSS growth per extra row (B)", m.rssGrowthBytesPerExtraRow, "≤ 20", m.rssGrowthBytesPerExtraRow == null ? null : m.rssGrowthBytesPerExtraRow <= 20),
     goal("Redis bytes per list number", m.redisBytesPerNumber, "≤ 8", m.redisBytesPerNumber == null ? null : m.redisBytesPerNumber <= 8),
@@ -263,15 +303,30 @@ function goalsOf(
       mode(m) === "services" ? "< DuckDB's" : "≤ 1.5 × DuckDB's",
       duckBest ? ourBest < (mode(m) === "services" ? 1 : 1.5) * duckBest : null,
     ),
-    goal("PostgreSQL bytes per listed number (DNC partition, key included)", m.storage.bytesPerNumber, "≤ 4", m.storage.bytesPerNumber == null ? null : m.storage.bytesPerNumber <= 4),
+    goal(
+      "PostgreSQL bytes per listed number (DNC partition, key included)",
+      m.storage.bytesPerNumber,
+      "≤ 4",
+      m.storage.bytesPerNumber == null ? null : m.storage.bytesPerNumber <= 4,
+    ),
     ...(DNC >= 200_000_000
       ? [
           goal("national registry: load s", m.load.dnc.seconds, "≤ 120", m.load.dnc.seconds <= 120),
           goal("national registry: database MB", Math.round(m.storage.databaseBytes / 1e6), "≤ 1,000", m.storage.databaseBytes <= 1e9),
         ]
       : []),
-    goal(`add ${fmt(CHANGE)} into the DNC list: load s (job)`, m.load.addIntoDnc?.loadSeconds ?? null, "≤ 1 (services)", mode(m) === "services" && m.load.addIntoDnc ? m.load.addIntoDnc.loadSeconds! <= 1 : null),
-    goal("FTC change list of 10,000 records: load s (job)", m.load.ftcChanges.loadSeconds, "≤ 0.2", m.load.ftcChanges.loadSeconds == null ? null : m.load.ftcChanges.loadSeconds <= 0.2),
+    goal(
+      `add ${fmt(CHANGE)} into the DNC list: load s (job)`,
+      m.load.addIntoDnc?.loadSeconds ?? null,
+      "≤ 1 (services)",
+      mode(m) === "services" && m.load.addIntoDnc ? m.load.addIntoDnc.loadSeconds! <= 1 : null,
+    ),
+    goal(
+      "FTC change list of 10,000 records: load s (job)",
+      m.load.ftcChanges.loadSeconds,
+      "≤ 0.2",
+      m.load.ftcChanges.loadSeconds == null ? null : m.load.ftcChanges.loadSeconds <= 0.2,
+    ),
     goal(
       "calling-window columns: throughput cost (%)",
       m.callingWindow?.costPercent ?? null,
@@ -289,14 +344,22 @@ function goalsOf(
 const mode = (m: { mode: string }) => m.mode;
 
 async function main() {
-  console.log(`[bench] rows ${fmt(ROWS)} (small ${fmt(SMALL)}), litigation ${fmt(LIT)}, DNC ${fmt(DNC)}, change ${fmt(CHANGE)}, modes ${MODES.join(", ")}; data in ${DIR}`);
-  console.log(`[bench] machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `[bench] rows ${fmt(ROWS)} (small ${fmt(SMALL)}), litigation ${fmt(LIT)}, DNC ${fmt(DNC)}, change ${fmt(CHANGE)}, modes ${MODES.join(", ")}; data in ${DIR}`,
+  );
+  console.log(
+    `[bench] machine: ${os.availableParallelism()} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const t = performance.now();
   const files = await generate({ dir: DIR, rows: ROWS, small: SMALL, lit: LIT, dnc: DNC, change: CHANGE, gzip: GZIP });
   console.log(`[bench] data ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   await run(process.execPath, ["scrub-service/scripts/build-worker.mjs"]);
   const floor = await fairFloor(files.input);
-  for (const f of floor.byReadSize) console.log(`[bench] bare line split, fresh process, ${f.readBytes >> 10} KiB reads: ${f.runs.map(fmt).join(", ")} rows/s; best ${fmt(f.best)}`);
+  for (const f of floor.byReadSize)
+    console.log(`[bench] bare line split, fresh process, ${f.readBytes >> 10} KiB reads: ${f.runs.map(fmt).join(", ")} rows/s; best ${fmt(f.best)}`);
   console.log(`[bench] floor (best of all): ${fmt(floor.best.rowsPerSecond)} rows/s`);
   let peer: Awaited<ReturnType<typeof duckdbPeer>> | null = null;
   if (PEER) {
@@ -315,7 +378,10 @@ async function main() {
       console.log(
         `[bench] calling window (${m}): without ${c.plainRowsPerSecond.map(fmt).join(", ")} rows/s, with --calling-window ${c.callingRowsPerSecond.map(fmt).join(", ")} rows/s: ` +
           `cost ${c.costPercent} % (goal ≤ 15 %); CPU seconds without ${c.plainCpuSeconds.join(", ")}, with ${c.callingCpuSeconds.join(", ")}: ` +
-          `+${c.cpuCostPercent} %; same counts ${c.sameCounts}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+          `+${c.cpuCostPercent} %; same counts ${c.sameCounts}, load average ${os
+            .loadavg()
+            .map((l) => l.toFixed(2))
+            .join(" ")}`,
       );
     }
     if (res.scrubGzip) {
@@ -333,21 +399,45 @@ async function main() {
         modes.map((m) => `ours (${m.mode}) ${line(rounds.ours[m.mode])}`).join("; "),
     );
   }
-  console.log(`[bench] load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `[bench] load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const goals = Object.fromEntries(modes.map((m) => [m.mode, goalsOf(m, floor.best.rowsPerSecond, peer, rounds)]));
   for (const [m, gs] of Object.entries(goals)) {
     console.log(`\n[bench] goals, ${m} mode:`);
-    for (const g of gs) console.log(`  ${g.met == null ? "n/a    " : g.met ? "met    " : "NOT MET"}  ${g.goal}: ${g.value == null ? "—" : fmt(g.value)} (goal ${g.target})`);
+    for (const g of gs)
+      console.log(`  ${g.met == null ? "n/a    " : g.met ? "met    " : "NOT MET"}  ${g.goal}: ${g.value == null ? "—" : fmt(g.value)} (goal ${g.target})`);
   }
   if (peer) {
     for (const m of modes) {
-      console.log(`[bench] vs DuckDB (${m.mode}): scrub ${m.scrubFull.seconds.toFixed(2)} s vs ${peer.scrub.seconds.toFixed(2)} s, peak RSS ${m.scrubFull.maxRssMB} MB vs ${peer.maxRssMB} MB, DNC load ${m.load.dnc.seconds.toFixed(2)} s vs ${peer.loads.dnc.seconds.toFixed(2)} s`);
+      console.log(
+        `[bench] vs DuckDB (${m.mode}): scrub ${m.scrubFull.seconds.toFixed(2)} s vs ${peer.scrub.seconds.toFixed(2)} s, peak RSS ${m.scrubFull.maxRssMB} MB vs ${peer.maxRssMB} MB, DNC load ${m.load.dnc.seconds.toFixed(2)} s vs ${peer.loads.dnc.seconds.toFixed(2)} s`,
+      );
       const counts = (c: { good: number; bad: number; invalid: number }) => `${fmt(c.good)} good / ${fmt(c.bad)} bad / ${fmt(c.invalid)} invalid`;
-      console.log(`[bench] list storage (${m.mode}): DNC ${fmt(m.storage.listNumbers)} numbers in ${fmt(m.storage.blocks)} blocks, ${fmt(m.storage.listBytes)} bytes = ${m.storage.bytesPerNumber} B/number; database ${fmt(Math.round(m.storage.databaseBytes / 1e6))} MB`);
+      console.log(
+        `[bench] list storage (${m.mode}): DNC ${fmt(m.storage.listNumbers)} numbers in ${fmt(m.storage.blocks)} blocks, ${fmt(m.storage.listBytes)} bytes = ${m.storage.bytesPerNumber} B/number; database ${fmt(Math.round(m.storage.databaseBytes / 1e6))} MB`,
+      );
       console.log(`[bench] counts (${m.mode}): ours ${counts(m.scrubFull)}, DuckDB's ${counts(peer.scrub)}`);
     }
   }
-  const result = { date: new Date().toISOString(), cores: os.availableParallelism(), rows: ROWS, smallRows: SMALL, litigation: LIT, dnc: DNC, change: CHANGE, floor, loadAverage: os.loadavg(), peer, modes, loadRounds: rounds, goals };
+  const result = {
+    date: new Date().toISOString(),
+    cores: os.availableParallelism(),
+    rows: ROWS,
+    smallRows: SMALL,
+    litigation: LIT,
+    dnc: DNC,
+    change: CHANGE,
+    floor,
+    loadAverage: os.loadavg(),
+    peer,
+    modes,
+    loadRounds: rounds,
+    goals,
+  };
   const out = path.join(DIR, "bench-scrub.json");
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
   console.log(`[bench] written to ${out}`);

@@ -31,9 +31,7 @@ function run(name, cmd, args, { env = {}, prefix = false } = {}) {
     prefixed(`[${name}]`, child.stdout, process.stdout);
     prefixed(`[${name}]`, child.stderr, process.stderr);
   }
-  return new Promise((resolve) =>
-    child.on("close", (code) => resolve({ name, code: code ?? 1, seconds: (Date.now() - started) / 1000 })),
-  );
+  return new Promise((resolve) => child.on("close", (code) => resolve({ name, code: code ?? 1, seconds: (Date.now() - started) / 1000 })));
 }
 
 // This run's reports only (npm run test:timings reads them).
@@ -45,7 +43,12 @@ const load = () => os.loadavg()[0].toFixed(1);
 async function phase(title, parts) {
   const started = Date.now();
   const loadBefore = load();
-  console.log(`\n== ${title} (load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+  console.log(
+    `\n== ${title} (load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")})`,
+  );
   const results = await Promise.all(parts);
   timings.push({ title, seconds: (Date.now() - started) / 1000, results, load: `${loadBefore} -> ${load()}` });
   const failed = results.filter((r) => r.code !== 0);
@@ -55,8 +58,16 @@ async function phase(title, parts) {
 
 function summary() {
   console.log("\n== test phases");
-  for (const t of timings) console.log(`${t.seconds.toFixed(1).padStart(7)} s  ${t.title}  [${t.results.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(", ")}]  load ${t.load}`);
-  console.log(`${timings.reduce((s, t) => s + t.seconds, 0).toFixed(1).padStart(7)} s  in all`);
+  for (const t of timings)
+    console.log(
+      `${t.seconds.toFixed(1).padStart(7)} s  ${t.title}  [${t.results.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(", ")}]  load ${t.load}`,
+    );
+  console.log(
+    `${timings
+      .reduce((s, t) => s + t.seconds, 0)
+      .toFixed(1)
+      .padStart(7)} s  in all`,
+  );
 }
 
 const npx = (args, opts) => run(args[0], "npx", args, opts);

@@ -40,9 +40,7 @@ function run({ name, port }) {
   return new Promise((resolve) => child.on("close", (code) => resolve({ name, code: code ?? 1 })));
 }
 
-const results = process.env.E2E_SERIAL === "1"
-  ? [await run(projects[0]), await run(projects[1])]
-  : await Promise.all(projects.map(run));
+const results = process.env.E2E_SERIAL === "1" ? [await run(projects[0]), await run(projects[1])] : await Promise.all(projects.map(run));
 const failed = results.filter((r) => r.code !== 0);
 for (const r of results) console.log(`Playwright project ${r.name}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`}`);
 process.exit(failed.length ? 1 : 0);

@@ -33,12 +33,12 @@ function vitest() {
 function vitestReport(file) {
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   const files = report.testResults.map((f) => ({ name: rel(f.name), ms: f.endTime - f.startTime }));
-  const tests = report.testResults.flatMap((f) =>
-    f.assertionResults.map((t) => ({ name: `${rel(f.name)} › ${t.fullName}`, ms: t.duration ?? 0 })),
-  );
+  const tests = report.testResults.flatMap((f) => f.assertionResults.map((t) => ({ name: `${rel(f.name)} › ${t.fullName}`, ms: t.duration ?? 0 })));
   const wall = Math.max(...report.testResults.map((f) => f.endTime)) - report.startTime;
   const sum = files.reduce((s, f) => s + f.ms, 0);
-  console.log(`\nVitest (${path.basename(file)}): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped in ${report.testResults.length} files; wall ${seconds(wall).trim()}, file time summed ${seconds(sum).trim()}`);
+  console.log(
+    `\nVitest (${path.basename(file)}): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped in ${report.testResults.length} files; wall ${seconds(wall).trim()}, file time summed ${seconds(sum).trim()}`,
+  );
   table(`Vitest: the ${top} slowest files`, files);
   table(`Vitest: the ${top} slowest tests`, tests);
 }
@@ -66,8 +66,13 @@ function playwrightReport(file) {
   };
   for (const s of report.suites) walk(s, []);
   const st = report.stats ?? {};
-  console.log(`\nPlaywright (${path.basename(file)}): ${st.expected ?? "?"} passed, ${st.unexpected ?? "?"} failed, ${st.skipped ?? "?"} skipped; wall ${seconds(st.duration ?? 0).trim()}`);
-  table(`Playwright: the ${top} slowest files (per project)`, [...files].map(([name, ms]) => ({ name, ms })));
+  console.log(
+    `\nPlaywright (${path.basename(file)}): ${st.expected ?? "?"} passed, ${st.unexpected ?? "?"} failed, ${st.skipped ?? "?"} skipped; wall ${seconds(st.duration ?? 0).trim()}`,
+  );
+  table(
+    `Playwright: the ${top} slowest files (per project)`,
+    [...files].map(([name, ms]) => ({ name, ms })),
+  );
   table(`Playwright: the ${top} slowest tests`, tests);
 }
 

@@ -114,7 +114,11 @@ function matches(expected: Outcome, got: { status: number; location: string | nu
 }
 
 /** Every route module of the app (flat files and route folders' route.tsx; tests excluded), by file. */
-const routeModules = import.meta.glob<{ loader?: unknown; action?: unknown }>(["../app/routes/*.{ts,tsx}", "../app/routes/*/route.{ts,tsx}", "!../app/routes/*.test.{ts,tsx}"]);
+const routeModules = import.meta.glob<{ loader?: unknown; action?: unknown }>([
+  "../app/routes/*.{ts,tsx}",
+  "../app/routes/*/route.{ts,tsx}",
+  "!../app/routes/*.test.{ts,tsx}",
+]);
 
 describe("role matrix", () => {
   it("covers routes", () => {
@@ -149,9 +153,7 @@ describe("role matrix", () => {
         const before = refused ? await fingerprint() : null;
         const got = await outcomeOf(run, role, cookie ?? cookies.get(role));
         if (!matches(expected, got)) {
-          failures.push(
-            `${role}: expected ${expected}, got ${got.status}${got.location ? ` → ${got.location}` : ""}${got.error ? ` (${got.error})` : ""}`,
-          );
+          failures.push(`${role}: expected ${expected}, got ${got.status}${got.location ? ` → ${got.location}` : ""}${got.error ? ` (${got.error})` : ""}`);
         }
         if (before) {
           const after = await fingerprint();

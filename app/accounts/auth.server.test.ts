@@ -12,7 +12,17 @@ const { handle } = useAppTestDb();
 async function createUser(email: string, password: string, role: "NormalUser" | "Admin" = "NormalUser", status: "Active" | "Draft" | "Blocked" = "Active") {
   await handle()
     .db.insertInto("users")
-    .values({ email, first_name: "Ann", last_name: "Lee", company: "Acme", phone_number: "", password_hash: await hashPassword(password), role, status, email_confirmed: status !== "Draft" })
+    .values({
+      email,
+      first_name: "Ann",
+      last_name: "Lee",
+      company: "Acme",
+      phone_number: "",
+      password_hash: await hashPassword(password),
+      role,
+      status,
+      email_confirmed: status !== "Draft",
+    })
     .execute();
 }
 

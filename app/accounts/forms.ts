@@ -42,12 +42,7 @@ const bothPasswords = (payload: { value: unknown }) => {
   return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
 };
 
-const required = (message: string, max = 100) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+const required = (message: string, max = 100) => z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 export const signupSchema = z
   .object({

@@ -22,7 +22,9 @@ export function callsOfBody(body: unknown, nowMs: number) {
 }
 
 export function callsRefusal(errors: CallRecordError[]): ApiError {
-  const details = errors.map((e) => (e.index < 0 ? { field: e.field, message: e.message } : { index: e.index, field: `calls[${e.index}].${e.field}`, message: e.message }));
+  const details = errors.map((e) =>
+    e.index < 0 ? { field: e.field, message: e.message } : { index: e.index, field: `calls[${e.index}].${e.field}`, message: e.message },
+  );
   const head = errors.length === 1 ? details[0] : null;
   const message = head
     ? `${head.field}: ${head.message}`

@@ -77,10 +77,9 @@ const FULLEST_TYPE: SuppressionTypeName = [...SUPPRESSION_LIST_TYPES].sort((a, b
 
 export const lookupSchema = z.object({
   numbers: z
-    .array(
-      z.union([z.string().max(40, "Each number must be at most 40 characters"), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]),
-      { error: "numbers must be a list of phone numbers (strings or integers)" },
-    )
+    .array(z.union([z.string().max(40, "Each number must be at most 40 characters"), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]), {
+      error: "numbers must be a list of phone numbers (strings or integers)",
+    })
     .min(1, "Send at least one number")
     .max(MAX_LOOKUP_NUMBERS, `Send at most ${MAX_LOOKUP_NUMBERS.toLocaleString("en-US")} numbers per request; submit a scrub for more`),
   suppression_type: z.enum(SUPPRESSION_TYPE_NAMES, { error: `suppression_type must be ${suppressionTypeChoices()}` }).default(FULLEST_TYPE),
@@ -126,7 +125,7 @@ export interface LookupInput {
  */
 export async function readLookupInput(request: Request): Promise<LookupInput> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
-  if (!type.startsWith("application/json")) throw new ApiError(415, "unsupported_media_type", "Send the numbers as application/json: { \"numbers\": [...] }.");
+  if (!type.startsWith("application/json")) throw new ApiError(415, "unsupported_media_type", 'Send the numbers as application/json: { "numbers": [...] }.');
   const bytes = await readBodyCapped(
     request,
     MAX_LOOKUP_BODY_BYTES,
@@ -319,7 +318,14 @@ export async function answerLookup(
   const callingTable = await lookupCallingTable(asked.db, input.at ?? now.getTime());
   return {
     json: () =>
-      lookupResponseJson(entries, answer, { suppressionType: input.suppressionType, containerId, at: input.at, exemptions, staleLists: staleListsOf(freshness), callingTable }),
+      lookupResponseJson(entries, answer, {
+        suppressionType: input.suppressionType,
+        containerId,
+        at: input.at,
+        exemptions,
+        staleLists: staleListsOf(freshness),
+        callingTable,
+      }),
   };
 }
 
@@ -523,7 +529,9 @@ export function lookupResponseJson(
       for (const li of held ?? []) hits |= bitOf[li];
       const d = decideNumber({ code: c, hits, record: record ? { basis: record.basis, day: record.day } : null }, decision);
       // `exempt` only when an exemption is what lets the number be called
-      const exempt = d.exempt ? { basis: d.exempt.basis, date: isoDateOfDay(d.exempt.day), until: d.exempt.untilDay === null ? null : isoDateOfDay(d.exempt.untilDay) } : null;
+      const exempt = d.exempt
+        ? { basis: d.exempt.basis, date: isoDateOfDay(d.exempt.day), until: d.exempt.untilDay === null ? null : isoDateOfDay(d.exempt.untilDay) }
+        : null;
       part = Buffer.from(
         `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${d.reason !== null},"suppressed_by":${JSON.stringify(d.reason)}` +
           // `exemptionNote`: why the number's record did not let it be called (bad.csv's `exemption` cell; decision 184)

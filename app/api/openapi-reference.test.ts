@@ -15,7 +15,18 @@ describe("the API reference page's fields (#44: the lookup described, not only i
 
   it("lists every answer field, the per-number ones by their path", () => {
     const answer = new Map(lookup.answerFields.map((f) => [f.name, f]));
-    for (const name of ["data", "at", "calling_rules_version", "stale_lists", "data[].timeZones", "data[].callableNow", "data[].nextCallAt", "data[].exempt", "data[].callingNote", "data[].suppressed_by"]) {
+    for (const name of [
+      "data",
+      "at",
+      "calling_rules_version",
+      "stale_lists",
+      "data[].timeZones",
+      "data[].callableNow",
+      "data[].nextCallAt",
+      "data[].exempt",
+      "data[].callingNote",
+      "data[].suppressed_by",
+    ]) {
       expect(answer.has(name), name).toBe(true);
     }
     expect(answer.get("data[].callingNote")!.description).toContain("calling_note");
@@ -32,7 +43,17 @@ describe("the API reference page's fields (#44: the lookup described, not only i
   it("describes every field of the call-history endpoints (#46)", () => {
     const post = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/calls")!;
     const request = new Map(post.requestFields.map((f) => [f.name, f]));
-    for (const name of ["calls", "calls[].number", "calls[].at", "calls[].subject", "calls[].channel", "calls[].outcome", "calls[].debt_id", "calls[].dialer_call_id", "calls[].reserved"]) {
+    for (const name of [
+      "calls",
+      "calls[].number",
+      "calls[].at",
+      "calls[].subject",
+      "calls[].channel",
+      "calls[].outcome",
+      "calls[].debt_id",
+      "calls[].dialer_call_id",
+      "calls[].reserved",
+    ]) {
       expect(request.get(name)?.description, name).toBeTruthy();
     }
     expect(post.answerFields.map((f) => f.name)).toEqual(["recorded", "ignored", "ids"]);

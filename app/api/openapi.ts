@@ -12,20 +12,20 @@ const CALLING_WINDOW_TEXT =
   "toll-free and other non-geographic numbers), callable_now (yes/no at the instant), next_call_at (the earliest lawful instant at or after it, " +
   "YYYY-MM-DDTHH:MM:SSZ), next_call_local (the same instant on the number's clock with its offset, e.g. 2026-11-30T08:00:00-05:00: the zone the " +
   "note names first, else the first of time_zone; empty without a time zone) and calling_note (empty when callable now, else the rule that holds the call back with its citation, e.g. " +
-  "\"Sunday: Louisiana forbids Sunday calls (La. R.S. 45:811)\", \"Before 8 a.m. (47 CFR 64.1200(c)(1))\"), under the federal, state and CRTC " +
+  '"Sunday: Louisiana forbids Sunday calls (La. R.S. 45:811)", "Before 8 a.m. (47 CFR 64.1200(c)(1))"), under the federal, state and CRTC ' +
   "calling hours, Sunday and holiday bans included (rules version in the job's calling_window). A number without a time zone is answered with " +
   "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so.";
 const CALLING_AT_TEXT =
   "With calling_window=true or exemptions: the instant the calling columns and the exemptions are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start. " +
-  "An instant means \"for calls then\": not earlier than now (5 minutes of clock skew allowed) and not later than the checked lists' \"valid for calls until\" " +
+  'An instant means "for calls then": not earlier than now (5 minutes of clock skew allowed) and not later than the checked lists\' "valid for calls until" ' +
   "(each list's release date plus its freshness rule: the federal DNC list 31 days, each state list its own; Litigation Only has no upper bound); " +
   "otherwise 422 on `at` naming the instant and the bound.";
 const EXEMPTIONS_TEXT =
   "One of your exemption lists (GET /exemption-lists): a number on the DNC list stays good when its record applies at `at` (a purchase within 18 " +
   "calendar months before it, an inquiry within 3, written consent dated before it; a state list with its own windows, e.g. Texas 12 months and no " +
-  "inquiry, under those); litigation and your container are never exempted. good.csv gains an exemption column (\"purchase 2025-03-01, exempt " +
-  "until 2026-09-01\"), and bad.csv an exemption column after reason saying why a listed number's record did not apply (\"purchase 2025-05-15: " +
-  "Texas allows 12 months, ended 2026-05-15\", \"litigation list: never exempted\"; empty without a record). The job's exemptions count the " +
+  'inquiry, under those); litigation and your container are never exempted. good.csv gains an exemption column ("purchase 2025-03-01, exempt ' +
+  'until 2026-09-01"), and bad.csv an exemption column after reason saying why a listed number\'s record did not apply ("purchase 2025-05-15: ' +
+  'Texas allows 12 months, ended 2026-05-15", "litigation list: never exempted"; empty without a record). The job\'s exemptions count the ' +
   "records applied, expired, never applicable and dated after the instant, per basis.";
 const EXEMPTION_ROWS_TEXT =
   "Rows phone, basis (purchase, inquiry or consent) and date (YYYY-MM-DD, from 1900-01-01, not in the future); one basis per number. Any bad row " +
@@ -71,7 +71,9 @@ const workErrors = {
   ),
   "404": error("The container does not exist or belongs to someone else (not_found)."),
   "400": error("The JSON body could not be parsed (invalid_json)."),
-  "413": error("The upload is larger than the server's limit (payload_too_large), or the multipart form has more than 1,000 text fields or 1,100 parts (too_many_fields, the message names the limit)."),
+  "413": error(
+    "The upload is larger than the server's limit (payload_too_large), or the multipart form has more than 1,000 text fields or 1,100 parts (too_many_fields, the message names the limit).",
+  ),
   "415": error("Neither multipart/form-data nor application/json (unsupported_media_type)."),
   "422": error("A field is missing or invalid (validation_failed); details lists each field."),
   "429": {
@@ -261,12 +263,12 @@ export function openApiDocumentAt(appBase: string) {
           description:
             "Up to 1,000 numbers (strings or integers) answered at once, in the order sent: the normalized 10-digit number, whether it is valid (else the reason and " +
             "a sentence), its kind, region and state, the suppression lists holding it (lists) and which of your containers hold it (containers; never another account's). " +
-            "suppressed / suppressed_by say what a scrub would do with it (the same decision): \"container\" when container_id (default: the integration's container) " +
+            'suppressed / suppressed_by say what a scrub would do with it (the same decision): "container" when container_id (default: the integration\'s container) ' +
             "holds it, else the first list of suppression_type (default DNCAndLitigation) that holds it and no exemption clears. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
             "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
             "never an answer that a number is on no list. A list the suppression type checks that is past its freshness rule (the federal DNC list after 31 days, " +
             "a state list after its own) is named in stale_lists, and while there is one no number is answered callable on its word: a number no fresh list or " +
-            "container suppresses is suppressed_by \"stale_list\". " +
+            'container suppresses is suppressed_by "stale_list". ' +
             `Rate limit: ${LOOKUP_REQUESTS_PER_SECOND} requests per second per key (with the integration's rate limiting on, shared by its keys), bursts up to ${LOOKUP_BURST}; ` +
             "lookups do not count against the 1000 requests per hour of the other endpoints. The plan's DNC suppression usage is what bounds the numbers looked up.",
           requestBody: {
@@ -282,7 +284,8 @@ export function openApiDocumentAt(appBase: string) {
                       minItems: 1,
                       maxItems: 1000,
                       items: { type: ["string", "integer"] },
-                      description: "Up to 1,000 numbers as written (any punctuation, a leading 1 or +1) or as integers; answered in this order, repeats included.",
+                      description:
+                        "Up to 1,000 numbers as written (any punctuation, a leading 1 or +1) or as integers; answered in this order, repeats included.",
                     },
                     suppression_type: { $ref: "#/components/schemas/SuppressionType" },
                     container_id: { type: ["integer", "null"], description: "One of your containers that suppresses too; null for none." },
@@ -324,7 +327,12 @@ export function openApiDocumentAt(appBase: string) {
               ...error(
                 "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry.",
               ),
-              headers: { "Retry-After": { description: "Seconds to wait before retrying (1 when the server was busy, 30 when a list could not be read).", schema: { type: "integer" } } },
+              headers: {
+                "Retry-After": {
+                  description: "Seconds to wait before retrying (1 when the server was busy, 30 when a list could not be read).",
+                  schema: { type: "integer" },
+                },
+              },
             },
           },
         },
@@ -351,7 +359,7 @@ export function openApiDocumentAt(appBase: string) {
         post: {
           tags: ["Containers"],
           summary: "Add numbers to a container",
-          description: "A CSV file (multipart `file`) or JSON `{ \"numbers\": [...] }`. Counts against the plan's container limit. Answers 202 with the load.",
+          description: 'A CSV file (multipart `file`) or JSON `{ "numbers": [...] }`. Counts against the plan\'s container limit. Answers 202 with the load.',
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
           requestBody: {
             required: true,
@@ -424,7 +432,11 @@ export function openApiDocumentAt(appBase: string) {
                 schema: {
                   type: "object",
                   required: ["name", "file"],
-                  properties: { name: { type: "string" }, description: { type: "string" }, file: { type: "string", format: "binary", description: "CSV: phone,basis,date (a header row is optional)." } },
+                  properties: {
+                    name: { type: "string" },
+                    description: { type: "string" },
+                    file: { type: "string", format: "binary", description: "CSV: phone,basis,date (a header row is optional)." },
+                  },
                 },
               },
               "application/json": {
@@ -497,7 +509,10 @@ export function openApiDocumentAt(appBase: string) {
                 "application/json": {
                   schema: {
                     type: "object",
-                    properties: { exemption_list: { $ref: "#/components/schemas/ExemptionList" }, written: { type: "integer", description: "Numbers new or changed." } },
+                    properties: {
+                      exemption_list: { $ref: "#/components/schemas/ExemptionList" },
+                      written: { type: "integer", description: "Numbers new or changed." },
+                    },
                   },
                 },
               },
@@ -516,7 +531,13 @@ export function openApiDocumentAt(appBase: string) {
             "The account's calls and texts to one number, newest first, a page at a time, with the counts in the 24 hours and the 7 days before now " +
             "(reserved attempts included). Records are kept five years (16 CFR 310.5(a)(2)); decision 185.",
           parameters: [
-            { name: "number", in: "query", required: true, description: "The phone number, in any form the scrub reads (10 digits after normalizing).", schema: { type: "string" } },
+            {
+              name: "number",
+              in: "query",
+              required: true,
+              description: "The phone number, in any form the scrub reads (10 digits after normalizing).",
+              schema: { type: "string" },
+            },
             { name: "limit", in: "query", required: false, description: "Records per page, 1 to 500 (default 100).", schema: { type: "integer" } },
             { name: "offset", in: "query", required: false, description: "Records to skip (next_offset of the previous page).", schema: { type: "integer" } },
           ],
@@ -559,9 +580,28 @@ export function openApiDocumentAt(appBase: string) {
                 schema: {
                   type: "object",
                   required: ["calls"],
-                  properties: { calls: { type: "array", minItems: 1, maxItems: 10000, items: { $ref: "#/components/schemas/CallRecordInput" }, description: "The records, 1 to 10,000." } },
+                  properties: {
+                    calls: {
+                      type: "array",
+                      minItems: 1,
+                      maxItems: 10000,
+                      items: { $ref: "#/components/schemas/CallRecordInput" },
+                      description: "The records, 1 to 10,000.",
+                    },
+                  },
                 },
-                example: { calls: [{ number: "(212) 555-2345", at: "2026-11-27T15:04:05-05:00", subject: "spring-promo", channel: "call", outcome: "connected", dialer_call_id: "1764273845.1021" }] },
+                example: {
+                  calls: [
+                    {
+                      number: "(212) 555-2345",
+                      at: "2026-11-27T15:04:05-05:00",
+                      subject: "spring-promo",
+                      channel: "call",
+                      outcome: "connected",
+                      dialer_call_id: "1764273845.1021",
+                    },
+                  ],
+                },
               },
             },
           },
@@ -576,7 +616,11 @@ export function openApiDocumentAt(appBase: string) {
                     properties: {
                       recorded: { type: "integer", description: "Records written." },
                       ignored: { type: "integer", description: "Records left out as repeats of a dialer_call_id already recorded." },
-                      ids: { type: "array", items: { type: "string" }, description: "The written records' ids, in request order (for DELETE of a reservation)." },
+                      ids: {
+                        type: "array",
+                        items: { type: "string" },
+                        description: "The written records' ids, in request order (for DELETE of a reservation).",
+                      },
                     },
                   },
                 },
@@ -586,7 +630,9 @@ export function openApiDocumentAt(appBase: string) {
             ...workErrors,
             "413": error("The body is larger than 16 MiB (payload_too_large)."),
             "415": error("Not application/json (unsupported_media_type)."),
-            "422": error("calls missing, empty or over 10,000, or a record is bad (validation_failed); details has one entry per problem with the record's index and field."),
+            "422": error(
+              "calls missing, empty or over 10,000, or a record is bad (validation_failed); details has one entry per problem with the record's index and field.",
+            ),
           },
         },
       },
@@ -622,7 +668,7 @@ export function openApiDocumentAt(appBase: string) {
           summary: "scrub.completed / scrub.failed",
           description:
             "Sent to the integration's webhook URL when a job submitted with one of its keys finishes. Headers: X-Webhook-Id, X-Webhook-Event, " +
-            "X-Webhook-Attempt, X-Webhook-Timestamp (Unix seconds) and X-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\" with the webhook secret>. " +
+            'X-Webhook-Attempt, X-Webhook-Timestamp (Unix seconds) and X-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the webhook secret>. ' +
             "Answer 2xx within 10 seconds; otherwise, with auto retry on, it is retried after 1, 2, 4 and 8 seconds (5 attempts in all).",
           requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookEvent" } } } },
           responses: { "200": { description: "Received." } },
@@ -654,7 +700,8 @@ export function openApiDocumentAt(appBase: string) {
         SuppressionType: {
           type: "string",
           enum: [...SUPPRESSION_TYPE_NAMES],
-          description: "Which lists suppress: LitigationOnly (the litigator list) or DNCAndLitigation (the litigator list, the federal DNC list, every loaded state list and Canada's National DNCL for Canadian numbers; default).",
+          description:
+            "Which lists suppress: LitigationOnly (the litigator list) or DNCAndLitigation (the litigator list, the federal DNC list, every loaded state list and Canada's National DNCL for Canadian numbers; default).",
         },
         Job: {
           type: "object",
@@ -713,7 +760,8 @@ export function openApiDocumentAt(appBase: string) {
             },
             exemptions: {
               type: ["object", "null"],
-              description: "Present when the scrub was asked for exemptions: the list, and once completed its version and SHA-256, the instant and the good rows each basis let through.",
+              description:
+                "Present when the scrub was asked for exemptions: the list, and once completed its version and SHA-256, the instant and the good rows each basis let through.",
               properties: {
                 list_id: { type: ["integer", "null"] },
                 version: { type: ["integer", "null"] },
@@ -740,7 +788,8 @@ export function openApiDocumentAt(appBase: string) {
             },
             calling_window: {
               type: ["object", "null"],
-              description: "Present when the scrub was asked for calling_window=true: the instant (null until the job starts), and once completed the good rows by answer and by time zone.",
+              description:
+                "Present when the scrub was asked for calling_window=true: the instant (null until the job starts), and once completed the good rows by answer and by time zone.",
               properties: {
                 at: { type: ["string", "null"], format: "date-time" },
                 rules_version: { type: ["string", "null"], description: `CALLING_RULES_VERSION of the rules applied; ${rulesPageNote(appBase)}.` },
@@ -753,7 +802,8 @@ export function openApiDocumentAt(appBase: string) {
                     not_today: { type: "integer", description: "After hours, or a Sunday or holiday ban, in the number's local time." },
                     no_time_zone: {
                       type: "integer",
-                      description: "Toll-free and other non-geographic numbers, counted here only: their rows carry the strictest reading across every US time zone.",
+                      description:
+                        "Toll-free and other non-geographic numbers, counted here only: their rows carry the strictest reading across every US time zone.",
                     },
                   },
                 },
@@ -769,13 +819,33 @@ export function openApiDocumentAt(appBase: string) {
           type: "object",
           required: ["number", "at", "outcome"],
           properties: {
-            number: { type: ["string", "integer"], description: "The number called or texted, in any form the scrub reads; refused when it is not a valid US/Canadian number." },
-            at: { type: "string", format: "date-time", description: "When the call was placed or the text sent: ISO-8601 with its UTC offset; at most 5 minutes in the future, at most five years ago." },
-            subject: { type: "string", maxLength: 200, description: "The campaign or subject (the per-subject caps count by it); absent: one default subject for every such record." },
+            number: {
+              type: ["string", "integer"],
+              description: "The number called or texted, in any form the scrub reads; refused when it is not a valid US/Canadian number.",
+            },
+            at: {
+              type: "string",
+              format: "date-time",
+              description: "When the call was placed or the text sent: ISO-8601 with its UTC offset; at most 5 minutes in the future, at most five years ago.",
+            },
+            subject: {
+              type: "string",
+              maxLength: 200,
+              description: "The campaign or subject (the per-subject caps count by it); absent: one default subject for every such record.",
+            },
             channel: { type: "string", enum: ["call", "text"], description: "A call or a text (default call): the state caps count both." },
-            outcome: { type: "string", enum: ["attempted", "connected", "conversation"], description: "attempted (no answer, busy, machine), connected (answered), conversation (a person talked with an agent: Regulation F's 7-day rule starts from it)." },
+            outcome: {
+              type: "string",
+              enum: ["attempted", "connected", "conversation"],
+              description:
+                "attempted (no answer, busy, machine), connected (answered), conversation (a person talked with an agent: Regulation F's 7-day rule starts from it).",
+            },
             debt_id: { type: "string", maxLength: 200, description: "The debt a collection call is about (the per-debt caps count by it)." },
-            dialer_call_id: { type: "string", maxLength: 200, description: "Your dialer's own id of the call; a repeated id is ignored, so a retry never counts twice." },
+            dialer_call_id: {
+              type: "string",
+              maxLength: 200,
+              description: "Your dialer's own id of the call; a repeated id is ignored, so a retry never counts twice.",
+            },
             reserved: { type: "boolean", description: "true: an attempt reserved at dial time; DELETE /calls/{id} removes it if it was never dialled." },
           },
         },
@@ -785,7 +855,7 @@ export function openApiDocumentAt(appBase: string) {
             id: { type: "string", description: "The record's id (a 64-bit integer, as text)." },
             number: { type: "string", description: "The number as 10 digits." },
             at: { type: "string", format: "date-time", description: "When the call was placed (UTC)." },
-            subject: { type: "string", description: "The campaign or subject; \"default\" when none was given." },
+            subject: { type: "string", description: 'The campaign or subject; "default" when none was given.' },
             channel: { type: "string", enum: ["call", "text"], description: "A call or a text." },
             outcome: { type: "string", enum: ["attempted", "connected", "conversation"], description: "What came of it." },
             debt_id: { type: ["string", "null"], description: "The debt it was about, if given." },
@@ -885,29 +955,34 @@ export function openApiDocumentAt(appBase: string) {
               items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } },
               description: "Your containers holding it.",
             },
-            suppressed: { type: "boolean", description: "Whether a scrub would put the number in the Bad file: a list or container holds it and no exemption clears it." },
+            suppressed: {
+              type: "boolean",
+              description: "Whether a scrub would put the number in the Bad file: a list or container holds it and no exemption clears it.",
+            },
             suppressed_by: {
               type: ["string", "null"],
               description:
-                "The list kind (litigation, dnc, a state list such as dnc-tx, Canada's National DNCL dnc-ca for Canadian numbers), or container, that suppresses it under suppression_type; \"stale_list\" when no fresh " +
+                'The list kind (litigation, dnc, a state list such as dnc-tx, Canada\'s National DNCL dnc-ca for Canadian numbers), or container, that suppresses it under suppression_type; "stale_list" when no fresh ' +
                 "list holds it but a list checked is past its freshness rule (see stale_lists): not callable on a stale list's word.",
             },
             exempt: {
               type: ["object", "null"],
-              description: "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
+              description:
+                "Only when the request names exemptions: the record that lets a number on the federal or a state DNC list be called at `at` (basis, its date, and the first day it no longer applies; null for consent), else null.",
               properties: { basis: { type: "string" }, date: { type: "string", format: "date" }, until: { type: ["string", "null"], format: "date" } },
             },
             exemptionNote: {
               type: ["string", "null"],
               description:
                 "Only when the request names exemptions: for a suppressed number with a record, why the record did not let it be called, per list still " +
-                "holding it (\"purchase 2025-05-15: Texas allows 12 months, ended 2026-05-15\", \"litigation list: never exempted\", \"consent 2026-12-01: " +
+                'holding it ("purchase 2025-05-15: Texas allows 12 months, ended 2026-05-15", "litigation list: never exempted", "consent 2026-12-01: ' +
                 "dated after the evaluation instant\"); the same words as bad.csv's exemption column. Null otherwise.",
             },
             timeZones: {
               type: "array",
               items: { type: "string" },
-              description: "IANA time zones of the number's exchange (Google libphonenumber's data), alphabetical; several when the exchange spans zones; empty for toll-free and other non-geographic numbers.",
+              description:
+                "IANA time zones of the number's exchange (Google libphonenumber's data), alphabetical; several when the exchange spans zones; empty for toll-free and other non-geographic numbers.",
             },
             callableNow: {
               type: ["boolean", "null"],
@@ -928,9 +1003,9 @@ export function openApiDocumentAt(appBase: string) {
             callingNote: {
               type: ["string", "null"],
               description:
-                "Why the number may not be called at `at`: the rule that holds the call back, with its citation (e.g. \"After 8 p.m. in Oregon (HB 3865)\", " +
-                "\"Holiday: Rhode Island, Rhode Island Independence Day (R.I. Gen. Laws § 25-1-1)\"); empty when callableNow. A number without a time zone: " +
-                "\"No time zone for this number: the strictest reading across every US time zone\", then why when not callable. The same words as good.csv's calling_note. " +
+                'Why the number may not be called at `at`: the rule that holds the call back, with its citation (e.g. "After 8 p.m. in Oregon (HB 3865)", ' +
+                '"Holiday: Rhode Island, Rhode Island Independence Day (R.I. Gen. Laws § 25-1-1)"); empty when callableNow. A number without a time zone: ' +
+                '"No time zone for this number: the strictest reading across every US time zone", then why when not callable. The same words as good.csv\'s calling_note. ' +
                 "Null for an invalid entry.",
             },
           },
@@ -948,7 +1023,10 @@ export function openApiDocumentAt(appBase: string) {
               description: "The suppression lists read, each at the version the answers come from.",
               items: {
                 type: "object",
-                properties: { kind: { type: "string", description: "The list's code (litigation, dnc, dnc-tx …), as in bad.csv's reason." }, version: { type: "integer", description: "Its version." } },
+                properties: {
+                  kind: { type: "string", description: "The list's code (litigation, dnc, dnc-tx …), as in bad.csv's reason." },
+                  version: { type: "integer", description: "Its version." },
+                },
               },
             },
             containers: {
@@ -956,7 +1034,11 @@ export function openApiDocumentAt(appBase: string) {
               description: "Your containers read, each at its version.",
               items: {
                 type: "object",
-                properties: { id: { type: "integer", description: "The container's id." }, name: { type: "string", description: "Its name." }, version: { type: "integer", description: "Its version." } },
+                properties: {
+                  id: { type: "integer", description: "The container's id." },
+                  name: { type: "string", description: "Its name." },
+                  version: { type: "integer", description: "Its version." },
+                },
               },
             },
             stale_lists: {
@@ -1016,7 +1098,6 @@ export function openApiDocumentAt(appBase: string) {
     },
   } as const;
 }
-
 
 export interface ReferenceField {
   /** The field's name; nested answer fields are named by their path ("data[].callableNow"). */

@@ -23,11 +23,7 @@ export interface RateLimitResult {
  * Buckets: always "key:<id>"; with the integration's rate-limit toggle on, also "integration:<id>"
  * (all keys of the integration share one 1000/h budget). See docs/decisions/051-api-rate-limits.md.
  */
-export async function hitRateLimit(
-  db: Kysely<Database>,
-  buckets: string[],
-  limit: number = API_REQUESTS_PER_HOUR,
-): Promise<RateLimitResult> {
+export async function hitRateLimit(db: Kysely<Database>, buckets: string[], limit: number = API_REQUESTS_PER_HOUR): Promise<RateLimitResult> {
   // One statement for all buckets: one round trip, each row's increment atomic.
   const rows = await sql<{ count: number; window_start: Date }>`
     insert into api_rate_limits (bucket, window_start, count)

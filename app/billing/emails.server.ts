@@ -40,7 +40,10 @@ function html(paragraphs: string[], table?: Array<[string, string]>): string {
   const p = (t: string) => `<p style="margin:0 0 16px">${escapeHtml(t)}</p>`;
   const tbl = table
     ? `<table style="border-collapse:collapse;margin:0 0 16px">${table
-        .map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0;color:#475569">${escapeHtml(k)}</td><td style="padding:4px 0;font-weight:600">${escapeHtml(v)}</td></tr>`)
+        .map(
+          ([k, v]) =>
+            `<tr><td style="padding:4px 12px 4px 0;color:#475569">${escapeHtml(k)}</td><td style="padding:4px 0;font-weight:600">${escapeHtml(v)}</td></tr>`,
+        )
         .join("")}</table>`
     : "";
   const [first, ...rest] = paragraphs;
@@ -62,7 +65,8 @@ export function paymentInstructionsEmail(input: {
   const amount = formatUsd(input.amountCents);
   const intro = `You chose the ${input.planName} plan for ${amount}/month. To activate it, send ${amount} by bank transfer with the reference below.`;
   const table: Array<[string, string]> = [["Amount", `${amount} (USD)`], ["Reference", input.reference], ...bankLines(input.bank)];
-  const note = "Put the reference in the transfer's memo so we can match your payment. Your plan starts as soon as we confirm the transfer, and you will get an e-mail then.";
+  const note =
+    "Put the reference in the transfer's memo so we can match your payment. Your plan starts as soon as we confirm the transfer, and you will get an e-mail then.";
   const link = `These instructions are also in your account: ${input.paymentUrl}`;
   return {
     subject: `Payment instructions for your ${input.planName} plan (${input.reference})`,
@@ -89,7 +93,14 @@ export function paymentReceivedEmail(input: {
   };
 }
 
-export function paymentRejectedEmail(input: { firstName?: string; planName: string; amountCents: number; reference: string; note?: string | null; pricingUrl: string }) {
+export function paymentRejectedEmail(input: {
+  firstName?: string;
+  planName: string;
+  amountCents: number;
+  reference: string;
+  note?: string | null;
+  pricingUrl: string;
+}) {
   const intro = `We could not confirm your bank transfer of ${formatUsd(input.amountCents)} for the ${input.planName} plan (reference ${input.reference}), so the plan was not activated.`;
   const reason = input.note ? `Reason: ${input.note}` : "If you believe this is a mistake, reply to this e-mail with your transfer receipt.";
   const link = `Choose a plan again: ${input.pricingUrl}`;

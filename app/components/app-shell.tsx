@@ -67,9 +67,7 @@ function NavList({ items, labels }: { items: NavItem[]; labels: string }) {
             to={item.to}
             title={item.label}
             className={({ isActive }) =>
-              `flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium ${
-                isActive ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"
-              }`
+              `flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium ${isActive ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"}`
             }
           >
             <span aria-hidden className="w-5 text-center">
@@ -126,7 +124,10 @@ function PhoneMenu({ items, menuRef, pricing }: { items: NavItem[]; menuRef: Rea
           <NavList items={items} labels="" />
         </nav>
         <div className="mt-3 space-y-1 px-1">
-          <Link to={pricing} className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700">
+          <Link
+            to={pricing}
+            className="flex w-full items-center justify-center rounded-md bg-blue-600 px-2 py-2 text-sm font-medium text-white hover:bg-blue-700"
+          >
             Pricing
           </Link>
           <LegalLinks />
@@ -192,12 +193,7 @@ export function AppShell({ user, expanded, children }: { user: ShellUser; expand
             <fetcher.Form method="post" action="/resources/sidebar" className="max-md:hidden">
               <input type="hidden" name="expanded" value={String(!shown)} />
               <input type="hidden" name="redirectTo" value={redirectTo} />
-              <button
-                type="submit"
-                className="rounded p-1 text-slate-600 hover:bg-slate-100"
-                aria-label="Toggle Sidebar"
-                title="Toggle Sidebar (Ctrl+B)"
-              >
+              <button type="submit" className="rounded p-1 text-slate-600 hover:bg-slate-100" aria-label="Toggle Sidebar" title="Toggle Sidebar (Ctrl+B)">
                 ☰
               </button>
             </fetcher.Form>

@@ -58,9 +58,7 @@ export function PricingCards({
               <h3 id={`plan-${plan.id}`} className="text-lg font-semibold text-slate-900">
                 {plan.name}
               </h3>
-              {active && (
-                <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800 ring-1 ring-green-200">Active</span>
-              )}
+              {active && <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800 ring-1 ring-green-200">Active</span>}
             </div>
             {plan.description && <p className="mt-1 text-sm text-slate-600">{plan.description}</p>}
             <p className="mt-4">

@@ -13,9 +13,7 @@ import { deleteUpload, saveTypedNumbers, StorageFullError, type StoredUpload } f
 export const MAX_JSON_BYTES = 10 * 1024 * 1024;
 export const MAX_JSON_NUMBERS = 100_000;
 
-export type ApiBody =
-  | { kind: "multipart"; fields: Record<string, string[]>; upload: StoredUpload | null }
-  | { kind: "json"; value: unknown };
+export type ApiBody = { kind: "multipart"; fields: Record<string, string[]>; upload: StoredUpload | null } | { kind: "json"; value: unknown };
 
 function fieldError(field: string, message: string): ApiError {
   return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
@@ -26,7 +24,12 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
     const form = await readUploadForm(request, { userId, maxTextBytes: 64 * 1024 });
-    if (form.refusal) throw new ApiError(form.refusal.status, form.refusal.code ?? (form.refusal.status === 413 ? "payload_too_large" : "insufficient_storage"), form.refusal.message);
+    if (form.refusal)
+      throw new ApiError(
+        form.refusal.status,
+        form.refusal.code ?? (form.refusal.status === 413 ? "payload_too_large" : "insufficient_storage"),
+        form.refusal.message,
+      );
     if (form.malformed || form.textTooLarge) {
       await form.discard();
       throw new ApiError(422, "validation_failed", "The multipart body could not be read.");
@@ -44,12 +47,20 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
  * A JSON body, bounded before it is parsed: 413 when the declared length or the bytes read pass `max` (the read
  * stops there), 400 when it is not JSON. The one JSON reader of the API.
  */
-export async function readJsonCapped(request: Request, max: number, tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`): Promise<unknown> {
+export async function readJsonCapped(
+  request: Request,
+  max: number,
+  tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`,
+): Promise<unknown> {
   return parseJsonBody(await readBodyCapped(request, max, tooLargeMessage));
 }
 
 /** The body's bytes, refused (413) past `max`: on the declared length before reading, and while reading. */
-export async function readBodyCapped(request: Request, max: number, tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`): Promise<Buffer> {
+export async function readBodyCapped(
+  request: Request,
+  max: number,
+  tooLargeMessage = `The request body is too large. The limit is ${max} bytes.`,
+): Promise<Buffer> {
   const tooLarge = () => new ApiError(413, "payload_too_large", tooLargeMessage);
   const declared = Number(request.headers.get("Content-Length") ?? "");
   if (Number.isFinite(declared) && declared > max) throw tooLarge();
@@ -86,16 +97,19 @@ export async function discardBody(body: ApiBody | null): Promise<void> {
 
 /** A list of numbers from JSON: strings or integers, 1 to 100,000 of them. */
 export const numbersSchema = z
-  .array(
-    z.union([z.string().max(40, "Each number must be at most 40 characters"), z.number().int().nonnegative()]),
-    { error: "numbers must be a list of phone numbers" },
-  )
+  .array(z.union([z.string().max(40, "Each number must be at most 40 characters"), z.number().int().nonnegative()]), {
+    error: "numbers must be a list of phone numbers",
+  })
   .min(1, "Send at least one number")
   .max(MAX_JSON_NUMBERS, `Send at most ${MAX_JSON_NUMBERS} numbers per request; upload a CSV file for more`);
 
 /** Writes JSON numbers as a one-column CSV (header Number) in the user's uploads. */
 export async function saveNumbersAsCsv(userId: string, numbers: (string | number)[]): Promise<StoredUpload> {
-  const cleaned = numbers.map((n) => String(n).replace(/[\r\n",]/g, " ").trim());
+  const cleaned = numbers.map((n) =>
+    String(n)
+      .replace(/[\r\n",]/g, " ")
+      .trim(),
+  );
   try {
     return await saveTypedNumbers(userId, cleaned);
   } catch (e) {

@@ -1,7 +1,14 @@
 import fs from "node:fs/promises";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { createExemptionList, deleteExemptionList, ExemptionInputError, loadExemptions, readExemptionRows, type ExemptionLoadResult } from "~/models/exemption.server";
+import {
+  createExemptionList,
+  deleteExemptionList,
+  ExemptionInputError,
+  loadExemptions,
+  readExemptionRows,
+  type ExemptionLoadResult,
+} from "~/models/exemption.server";
 import type { ExemptionIndex } from "scrub-service";
 import { getPlanState } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
@@ -61,7 +68,14 @@ export async function createExemptionListWithRows(
 ): Promise<ExemptionLoadResult> {
   const list = await createExemptionList(db, { userId: input.userId, name: input.name, description: input.description });
   try {
-    const result = await submitExemptionLoad(db, { userId: input.userId, listId: list.id, listName: list.name, mode: "replace", rows: input.rows, origin: input.origin });
+    const result = await submitExemptionLoad(db, {
+      userId: input.userId,
+      listId: list.id,
+      listName: list.name,
+      mode: "replace",
+      rows: input.rows,
+      origin: input.origin,
+    });
     await recordAudit(db, {
       actorId: input.userId,
       action: "exemptions.create",

@@ -3,10 +3,8 @@
  * the job or load is marked failed with one of these messages (which releases its plan usage) and the caller
  * gets HandOffError, whichever screen or API started it.
  */
-export const SCRUB_HAND_OFF_FAILED =
-  "The purge could not be started: the scrub service did not answer. Nothing was charged; please try again in a minute.";
-export const LOAD_HAND_OFF_FAILED =
-  "The numbers could not be loaded: the scrub service did not answer. Nothing was charged; please try again in a minute.";
+export const SCRUB_HAND_OFF_FAILED = "The purge could not be started: the scrub service did not answer. Nothing was charged; please try again in a minute.";
+export const LOAD_HAND_OFF_FAILED = "The numbers could not be loaded: the scrub service did not answer. Nothing was charged; please try again in a minute.";
 
 export class HandOffError extends Error {
   constructor(

@@ -46,7 +46,11 @@ export async function loadFailureReply(
   if (known) return { response: known };
   if (e instanceof IntakeInputError) return { response: listReply(intent, submission.reply({ fieldErrors: { file: [e.message] } }), 400) };
   if (e instanceof HandOffError) {
-    return { response: redirect(page, { headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: opts.handOffTitle ?? failTitle, description: e.message }) } }) };
+    return {
+      response: redirect(page, {
+        headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: opts.handOffTitle ?? failTitle, description: e.message }) },
+      }),
+    };
   }
   console.error(e);
   return { response: listReply(intent, submission.reply({ formErrors: [failTitle] }), 500) };

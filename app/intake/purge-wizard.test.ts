@@ -51,7 +51,7 @@ describe("wizard state in the URL", () => {
     ]);
   });
 
-  it("carries \"Add calling times\" through the URL and hidden fields (the column step's checkbox edits it)", () => {
+  it('carries "Add calling times" through the URL and hidden fields (the column step\'s checkbox edits it)', () => {
     const s = parseWizardState(new URLSearchParams("step=6&mode=csv&calling=1"));
     expect(s.calling).toBe(true);
     expect(wizardHref(s)).toContain("calling=1");

@@ -41,13 +41,18 @@ export interface WizardState {
   exemptions: string;
 }
 
-
 const stateSchema = z.object({
   step: z.coerce.number().int().min(1).max(6).catch(1),
   type: z.enum(SUPPRESSION_TYPE_NAMES).catch(DEFAULT_SUPPRESSION_TYPE),
   category: z.string().regex(UUID_RE).catch(""),
-  container: z.string().regex(/^\d{1,9}$/).catch(""),
-  exemptions: z.string().regex(/^\d{1,9}$/).catch(""),
+  container: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .catch(""),
+  exemptions: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .catch(""),
   mode: z.enum(["manual", "csv"]).catch("csv"),
   upload: z.string().regex(UPLOAD_ID_RE).catch(""),
   column: z.string().max(500).catch(""),
@@ -152,4 +157,3 @@ export const CSV_MESSAGES = {
 
 /** Only the first 10 data rows are checked before a purge starts (spec §5, §9). */
 export const PRECHECK_ROWS = 10;
-

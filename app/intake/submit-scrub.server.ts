@@ -151,7 +151,10 @@ async function handOffScrub(db: Kysely<Database>, service: ScrubService, jobId: 
  */
 async function findDuplicateJob(
   db: Kysely<Database>,
-  input: Pick<ScrubOrder, "userId" | "suppressionType" | "columnName" | "sheet" | "containerId" | "categoryId" | "states" | "callingWindow" | "exemptionListId"> & {
+  input: Pick<
+    ScrubOrder,
+    "userId" | "suppressionType" | "columnName" | "sheet" | "containerId" | "categoryId" | "states" | "callingWindow" | "exemptionListId"
+  > & {
     upload: StoredUpload;
   },
 ): Promise<string | null> {

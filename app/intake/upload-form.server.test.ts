@@ -73,7 +73,6 @@ describe("readUploadForm", () => {
     expect([...form.fields.keys()]).toEqual([]);
     expect(form.malformed).toBe(true);
   });
-
 });
 
 /** A multipart body written by hand, so the part header is exactly what a browser or client sent. */
@@ -97,7 +96,7 @@ describe("file names (RFC 7578 / RFC 6266)", () => {
       ['form-data; name="file"; filename="a; filename=b.csv"', "a; filename=b.csv"],
       ['form-data; name="file"; filename="say \\"hi\\".csv"', 'say "hi".csv'],
       ['form-data; name="file"; filename="say %22hi%22.csv"', 'say "hi".csv'],
-      ["form-data; name=\"file\"; filename=\"it's.csv\"", "it's.csv"],
+      ['form-data; name="file"; filename="it\'s.csv"', "it's.csv"],
       ['form-data; name="file"; filename="Клиенты 2026.csv"', "Клиенты 2026.csv"],
       ["form-data; name=\"file\"; filename*=UTF-8''Jos%C3%A9%3B%20list.csv", "José; list.csv"],
       ['form-data; filename="x;y.csv"; name="file"', "x;y.csv"],
@@ -114,10 +113,9 @@ describe("file names (RFC 7578 / RFC 6266)", () => {
   });
 
   it("prefers filename* over filename and keeps only the base name", async () => {
-    const form = await readUploadForm(
-      rawMultipart("form-data; name=\"file\"; filename=\"fallback.csv\"; filename*=utf-8''%E2%82%AC%20report.csv"),
-      { userId: user(7) },
-    );
+    const form = await readUploadForm(rawMultipart('form-data; name="file"; filename="fallback.csv"; filename*=utf-8\'\'%E2%82%AC%20report.csv'), {
+      userId: user(7),
+    });
     expect(form.upload?.originalName).toBe("€ report.csv");
     await form.discard();
     const dirs = await readUploadForm(rawMultipart('form-data; name="file"; filename="C:\\\\Users\\\\me\\\\list.csv"'), { userId: user(7) });

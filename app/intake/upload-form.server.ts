@@ -2,7 +2,15 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { env } from "~/utils/env.server";
-import { deleteUpload, STORAGE_FULL_MESSAGE, storeUploadStream, StorageFullError, uploadTooLargeMessage, UploadTooLargeError, type StoredUpload } from "./upload-store.server";
+import {
+  deleteUpload,
+  STORAGE_FULL_MESSAGE,
+  storeUploadStream,
+  StorageFullError,
+  uploadTooLargeMessage,
+  UploadTooLargeError,
+  type StoredUpload,
+} from "./upload-store.server";
 
 /*
  * The one reader of upload forms (the purge wizard, the container and DNC dialogs, the staging endpoint and the

@@ -44,7 +44,10 @@ function filesOf(userId: string): string[] {
 describe("readUploadForm into the upload store", () => {
   it("streams the file to the user's folder and gives it an upload id", async () => {
     const content = Buffer.from("Phone\n" + "2025552101\n".repeat(20_000));
-    const form = await readUploadForm(chunkedRequest([["intent", "upload"]], { name: "../../evil/leads.csv", content }), { userId: userA, maxBytes: 1_000_000 });
+    const form = await readUploadForm(chunkedRequest([["intent", "upload"]], { name: "../../evil/leads.csv", content }), {
+      userId: userA,
+      maxBytes: 1_000_000,
+    });
     expect(form.fields.get("intent")).toBe("upload");
     const id = form.upload!.id;
     expect(id).toMatch(/^[a-f0-9]{32}$/);

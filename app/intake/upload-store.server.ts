@@ -72,7 +72,10 @@ function userDir(userId: string): string {
 /** A display-safe original file name (no directories, no control characters, bounded length). */
 export function cleanOriginalName(name: string | undefined | null): string {
   const base = (name ?? "").split(/[/\\]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 200);
   return cleaned || "upload.csv";
 }
 
@@ -240,7 +243,8 @@ export async function deleteUpload(upload: Pick<StoredUpload, "path" | "id">): P
   // a workbook's decoded sheets beside it (scrub-service/src/pipeline/input/workbook-cache.ts)
   const prefix = `${path.basename(upload.path)}.`;
   for (const name of await fsp.readdir(path.dirname(upload.path)).catch(() => [] as string[])) {
-    if (name.startsWith(prefix) && (name.endsWith(".decoded") || name.endsWith(".part"))) await fsp.rm(path.join(path.dirname(upload.path), name), { force: true });
+    if (name.startsWith(prefix) && (name.endsWith(".decoded") || name.endsWith(".part")))
+      await fsp.rm(path.join(path.dirname(upload.path), name), { force: true });
   }
 }
 
@@ -336,10 +340,7 @@ export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
  * queued or running job or load still reads: `inUse(paths)` answers which of the paths are still needed.
  * Returns the paths removed. Run hourly by the housekeeping (app/intake/sweep.server.ts).
  */
-export async function sweepStaleUploads(
-  inUse: (paths: string[]) => Promise<Set<string>>,
-  opts: { now?: Date; ttlMs?: number } = {},
-): Promise<string[]> {
+export async function sweepStaleUploads(inUse: (paths: string[]) => Promise<Set<string>>, opts: { now?: Date; ttlMs?: number } = {}): Promise<string[]> {
   const root = uploadsRoot();
   const cutoff = (opts.now ?? new Date()).getTime() - (opts.ttlMs ?? UPLOAD_TTL_MS);
   // `.part` files go by their writer, not by the day (cleanPartialUploads)

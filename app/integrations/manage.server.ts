@@ -50,9 +50,7 @@ export async function integrationFieldErrors(db: Db, userId: string, input: Inte
   return fieldErrors;
 }
 
-export type CreatedIntegration =
-  | { ok: true; id: string; webhookSecret: string | null; key: string }
-  | { ok: false; error: "too_many" };
+export type CreatedIntegration = { ok: true; id: string; webhookSecret: string | null; key: string } | { ok: false; error: "too_many" };
 
 /** Creates an integration with its first key ("Default key", shown once) and both audit rows, in one transaction. */
 export async function createIntegrationWithKey(db: Db, userId: string, input: IntegrationInput): Promise<CreatedIntegration> {

@@ -93,7 +93,10 @@ export function webhookUrlProblem(value: string, { allowPrivate = allowPrivateTa
   if (allowPrivate) return null;
   // The URL parser has already turned every IPv4 spelling into dotted decimal and bracketed IPv6 into
   // its canonical form; a trailing dot names the same host.
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
   if (net.isIP(host)) return isPrivateAddress(host) ? PUBLIC_ADDRESS_MESSAGE : null;
   if (isInternalName(host)) return PUBLIC_ADDRESS_MESSAGE;
   return null;
@@ -106,10 +109,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address?: string | dns
  * the connection is refused with the same words as a refused literal address; no internal address or
  * DNS detail reaches the delivery log.
  */
-export function guardedLookupWith(
-  resolve: typeof dns.lookup = dns.lookup,
-  allowPrivate: () => boolean = allowPrivateTargets,
-): typeof dns.lookup {
+export function guardedLookupWith(resolve: typeof dns.lookup = dns.lookup, allowPrivate: () => boolean = allowPrivateTargets): typeof dns.lookup {
   return ((hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback) => {
     const cb = (typeof options === "function" ? options : callback) as LookupCallback;
     const opts = (typeof options === "object" ? options : typeof options === "number" ? { family: options } : {}) as dns.LookupOptions;

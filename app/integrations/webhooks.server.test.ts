@@ -109,7 +109,14 @@ describe("webhook URLs", () => {
     const before = process.env.NODE_ENV;
     process.env.NODE_ENV = "production";
     try {
-      for (const u of ["http://127.0.0.1/x", "http://localhost/x", "http://10.1.2.3/", "http://[::1]/", "http://169.254.169.254/latest", "http://192.168.1.1/"]) {
+      for (const u of [
+        "http://127.0.0.1/x",
+        "http://localhost/x",
+        "http://10.1.2.3/",
+        "http://[::1]/",
+        "http://169.254.169.254/latest",
+        "http://192.168.1.1/",
+      ]) {
         expect(webhookUrlProblem(u), u).toMatch(/public/);
       }
       expect(webhookUrlProblem("https://hooks.example.com/dpt")).toBeNull();

@@ -30,9 +30,7 @@ const config = z.object({
 });
 
 export function webhookConfig() {
-  const source = Object.fromEntries(
-    Object.entries(process.env).filter(([k, v]) => k.startsWith("WEBHOOK_") && v !== undefined && v !== ""),
-  );
+  const source = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("WEBHOOK_") && v !== undefined && v !== ""));
   return config.parse(source);
 }
 
@@ -217,11 +215,7 @@ async function deliverOne(db: Kysely<Database>, ev: Claimed, now: Date, cfg: Ret
     .executeTakeFirst();
   if (!integration || integration.deleted_at || !integration.webhook_enabled || !integration.webhook_url || !integration.webhook_secret_enc) {
     // Notifications were turned off (or the integration removed) after the job finished: nothing is sent.
-    await db
-      .updateTable("webhook_events")
-      .set({ status: "failed", lease_until: null, finished_at: now })
-      .where("id", "=", ev.id)
-      .execute();
+    await db.updateTable("webhook_events").set({ status: "failed", lease_until: null, finished_at: now }).where("id", "=", ev.id).execute();
     return;
   }
   let payload = ev.payload;

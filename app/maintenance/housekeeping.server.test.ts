@@ -53,10 +53,7 @@ describe("housekeeping sweep", () => {
     expect(await sweepExpired(db, now)).toEqual({ sessions: 1, throttleRows: 1, tokens: 2 });
 
     expect((await db.selectFrom("sessions").select("id_hash").execute()).map((r) => r.id_hash)).toEqual(["live"]);
-    expect((await db.selectFrom("login_throttle").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual([
-      "old-but-locked",
-      "recent",
-    ]);
+    expect((await db.selectFrom("login_throttle").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual(["old-but-locked", "recent"]);
     expect((await db.selectFrom("auth_tokens").select("token_hash").orderBy("token_hash").execute()).map((r) => r.token_hash)).toEqual([
       "spent-yesterday",
       "valid",

@@ -58,7 +58,10 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
   try {
     // call records are kept five years (16 CFR 310.5(a)(2)); whole months past it are dropped (decision 185)
     const r = await dropExpiredCalls(db, now.getTime());
-    if (r.partitionsDropped.length || r.recordsDeleted) console.log(`[housekeeping] call records before ${r.cutoff.toISOString()}: ${r.partitionsDropped.length} month(s) dropped, ${r.recordsDeleted} record(s) deleted`);
+    if (r.partitionsDropped.length || r.recordsDeleted)
+      console.log(
+        `[housekeeping] call records before ${r.cutoff.toISOString()}: ${r.partitionsDropped.length} month(s) dropped, ${r.recordsDeleted} record(s) deleted`,
+      );
   } catch (e) {
     console.warn(`[housekeeping] call record retention failed: ${e instanceof Error ? e.message : e}`);
   }

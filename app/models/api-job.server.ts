@@ -164,10 +164,7 @@ export async function getJobForUser(db: Db, { id, userId }: { id: string; userId
 }
 
 /** Newest first; `after` is the id of the last job of the previous page (keyset on created_at, id). */
-export async function listJobsForUser(
-  db: Db,
-  { userId, limit, status, after }: { userId: string; limit: number; status?: ShownStatus; after?: string },
-) {
+export async function listJobsForUser(db: Db, { userId, limit, status, after }: { userId: string; limit: number; status?: ShownStatus; after?: string }) {
   let q = db
     .selectFrom("scrub_jobs")
     .selectAll()
@@ -176,7 +173,8 @@ export async function listJobsForUser(
     .orderBy("id", "desc")
     .limit(limit + 1);
   // Filtered by the status the API shows (shownStatus): "retrying" is queued or running again after a lost worker.
-  if (status === "retrying") q = q.where((eb) => eb.or([eb.and([eb("status", "=", "queued"), eb("attempts", ">", 0)]), eb.and([eb("status", "=", "running"), eb("attempts", ">", 1)])]));
+  if (status === "retrying")
+    q = q.where((eb) => eb.or([eb.and([eb("status", "=", "queued"), eb("attempts", ">", 0)]), eb.and([eb("status", "=", "running"), eb("attempts", ">", 1)])]));
   else if (status === "queued") q = q.where("status", "=", "queued").where("attempts", "=", 0);
   else if (status === "running") q = q.where("status", "=", "running").where("attempts", "<=", 1);
   else if (status) q = q.where("status", "=", status);
@@ -192,9 +190,7 @@ export async function listJobsForUser(
   const rows = await q.execute();
   const page = rows.slice(0, limit);
   const ids = page.map((r) => r.id);
-  const files = ids.length
-    ? await db.selectFrom("result_files").selectAll().where("job_id", "in", ids).where("user_id", "=", userId).execute()
-    : [];
+  const files = ids.length ? await db.selectFrom("result_files").selectAll().where("job_id", "in", ids).where("user_id", "=", userId).execute() : [];
   return {
     jobs: page.map((j) => ({ job: j, files: files.filter((f) => f.job_id === j.id) })),
     nextCursor: rows.length > limit ? page[page.length - 1].id : null,

@@ -66,7 +66,11 @@ describe("auth tokens", () => {
     // Still valid for the right user after the refusals.
     expect(await validateToken(db, { token, userId, kind: "reset" })).not.toBeNull();
 
-    await db.updateTable("auth_tokens").set({ expires_at: sql<Date>`now() - interval '1 second'` }).where("token_hash", "=", sha256(token)).execute();
+    await db
+      .updateTable("auth_tokens")
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where("token_hash", "=", sha256(token))
+      .execute();
     expect(await validateToken(db, { token, userId, kind: "reset" })).toBeNull();
     expect(await consumeToken(db, { token, userId, kind: "reset" })).toBeNull();
   });

@@ -62,13 +62,7 @@ export async function issueToken(
   const run = async (trx: Kysely<Database>) => {
     // Lock the user row: two simultaneous issues for one user are serialized, so only the newest stays valid.
     await trx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
-    await trx
-      .updateTable("auth_tokens")
-      .set({ used_at: now })
-      .where("user_id", "=", userId)
-      .where("kind", "=", kind)
-      .where("used_at", "is", null)
-      .execute();
+    await trx.updateTable("auth_tokens").set({ used_at: now }).where("user_id", "=", userId).where("kind", "=", kind).where("used_at", "is", null).execute();
     await trx
       .insertInto("auth_tokens")
       .values({ user_id: userId, kind, token_hash: sha256(token), expires_at: expiresAt })

@@ -42,10 +42,7 @@ export async function getCategory(db: Db, { id, userId }: { id: string; userId: 
   return r && { id: r.id, name: r.name, description: r.description, createdAt: r.created_at.toISOString() };
 }
 
-export async function createCategory(
-  db: Db,
-  input: { userId: string; name: string; description?: string },
-): Promise<CategoryItem> {
+export async function createCategory(db: Db, input: { userId: string; name: string; description?: string }): Promise<CategoryItem> {
   const name = input.name.trim();
   const taken = await db
     .selectFrom("categories")

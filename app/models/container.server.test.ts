@@ -1,14 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { CategoryNameTakenError, createCategory, getCategory, listCategories } from "./category.server";
-import {
-  CategoryNotFoundError,
-  createContainer,
-  getContainer,
-  listContainers,
-  parseListId,
-  updateContainer,
-} from "./container.server";
+import { CategoryNotFoundError, createContainer, getContainer, listContainers, parseListId, updateContainer } from "./container.server";
 
 const { handle } = useAppTestDb();
 let alice = "";
@@ -60,12 +53,8 @@ describe("containers", () => {
     const bobCat = await createCategory(db, { userId: bob, name: "Insurance" });
     const first = await createContainer(db, { userId: alice, name: "First", categoryId: cat.id, description: "d1" });
     const second = await createContainer(db, { userId: alice, name: "Second", categoryId: cat.id });
-    await expect(createContainer(db, { userId: alice, name: "X", categoryId: bobCat.id })).rejects.toBeInstanceOf(
-      CategoryNotFoundError,
-    );
-    await expect(createContainer(db, { userId: alice, name: "X", categoryId: "nope" })).rejects.toBeInstanceOf(
-      CategoryNotFoundError,
-    );
+    await expect(createContainer(db, { userId: alice, name: "X", categoryId: bobCat.id })).rejects.toBeInstanceOf(CategoryNotFoundError);
+    await expect(createContainer(db, { userId: alice, name: "X", categoryId: "nope" })).rejects.toBeInstanceOf(CategoryNotFoundError);
     const list = await listContainers(db, alice);
     expect(list.map((c) => c.name)).toEqual(["Second", "First"]);
     expect(list[1]).toMatchObject({ categoryName: "Insurance", description: "d1", size: 0 });

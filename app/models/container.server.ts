@@ -96,20 +96,12 @@ export class CategoryNotFoundError extends Error {
 
 async function ownCategoryId(db: Db, userId: string, categoryId: string): Promise<string> {
   if (!isUuid(categoryId)) throw new CategoryNotFoundError();
-  const c = await db
-    .selectFrom("categories")
-    .select("id")
-    .where("id", "=", categoryId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const c = await db.selectFrom("categories").select("id").where("id", "=", categoryId).where("user_id", "=", userId).executeTakeFirst();
   if (!c) throw new CategoryNotFoundError();
   return c.id;
 }
 
-export async function createContainer(
-  db: Db,
-  input: { userId: string; name: string; description?: string; categoryId: string },
-): Promise<ContainerItem> {
+export async function createContainer(db: Db, input: { userId: string; name: string; description?: string; categoryId: string }): Promise<ContainerItem> {
   const categoryId = await ownCategoryId(db, input.userId, input.categoryId);
   const { id } = await db
     .insertInto("lists")
@@ -189,8 +181,7 @@ type LoadRow = {
 export function toLoadItem(r: LoadRow): ListLoadItem {
   const total = Number(r.bytes_total);
   const read = Number(r.bytes_read);
-  const percent =
-    r.status === "completed" ? 100 : total > 0 ? Math.min(99, Math.floor((read / total) * 100)) : r.status === "running" ? 1 : 0;
+  const percent = r.status === "completed" ? 100 : total > 0 ? Math.min(99, Math.floor((read / total) * 100)) : r.status === "running" ? 1 : 0;
   return {
     id: r.id,
     listId: r.list_id,

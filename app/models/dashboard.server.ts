@@ -30,9 +30,7 @@ export async function containerGrowth(db: Kysely<Database>, viewer: Viewer, now:
   const row = await q
     .select([
       sql<string>`count(*) filter (where deleted_at is null)`.as("total"),
-      sql<string>`count(*) filter (where created_at < ${monthStart} and (deleted_at is null or deleted_at >= ${monthStart}))`.as(
-        "previous",
-      ),
+      sql<string>`count(*) filter (where created_at < ${monthStart} and (deleted_at is null or deleted_at >= ${monthStart}))`.as("previous"),
     ])
     .executeTakeFirstOrThrow();
   const total = Number(row.total);
@@ -55,12 +53,7 @@ export async function activeUserCount(db: Kysely<Database>): Promise<number> {
 }
 
 /** Rows processed per UTC day by completed jobs finished in the last `days` days (oldest first, zero-filled). */
-export async function purgedPerDay(
-  db: Kysely<Database>,
-  viewer: Viewer,
-  now: Date,
-  days = STATS_WINDOW_DAYS,
-): Promise<{ day: string; processed: number }[]> {
+export async function purgedPerDay(db: Kysely<Database>, viewer: Viewer, now: Date, days = STATS_WINDOW_DAYS): Promise<{ day: string; processed: number }[]> {
   const first = new Date(startOfUtcDay(now).getTime() - (days - 1) * 86_400_000);
   const rows = await scopeJobs(db.selectFrom("scrub_jobs"), viewer, true)
     .select([

@@ -61,7 +61,12 @@ export function listClockOf(kind: string, registryDate: Date | string | null, no
 
 /** Every state list that has been loaded (it has a registry date), oldest first. Lists never loaded are not checked. */
 export async function stateListClocks(db: Kysely<Database>, now: Date = new Date()): Promise<StateListClock[]> {
-  const rows = await db.selectFrom("lists").select(["kind", "registry_date"]).where("kind", "in", STATE_LIST_KINDS).where("registry_date", "is not", null).execute();
+  const rows = await db
+    .selectFrom("lists")
+    .select(["kind", "registry_date"])
+    .where("kind", "in", STATE_LIST_KINDS)
+    .where("registry_date", "is not", null)
+    .execute();
   return rows
     .map((r) => listClockOf(r.kind, r.registry_date, now))
     .filter((c): c is StateListClock => c !== null)

@@ -121,13 +121,7 @@ export async function listIntegrations(db: Db, userId: string): Promise<Integrat
 
 export async function getIntegration(db: Db, { id, userId }: { id: string; userId: string }) {
   if (!isUuid(id)) return undefined;
-  return db
-    .selectFrom("integrations")
-    .selectAll()
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
+  return db.selectFrom("integrations").selectAll().where("id", "=", id).where("user_id", "=", userId).where("deleted_at", "is", null).executeTakeFirst();
 }
 
 export async function countIntegrations(db: Db, userId: string): Promise<number> {
@@ -178,9 +172,7 @@ export async function updateIntegration(
       description: input.description,
       container_id: input.containerId,
       webhook_url: input.webhookUrl,
-      ...(secret
-        ? { webhook_secret_enc: await sealSecret(db, secret), webhook_secret_prefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + 4) }
-        : {}),
+      ...(secret ? { webhook_secret_enc: await sealSecret(db, secret), webhook_secret_prefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + 4) } : {}),
       ...(input.webhookUrl ? {} : { webhook_secret_enc: null, webhook_secret_prefix: null }),
       updated_at: sql<Date>`now()`,
     })
@@ -421,10 +413,22 @@ export async function findApiKey(db: Db, presented: string, opts: { withPeriod?:
     ownerActive: row.status === "Active" && row.user_deleted_at === null,
   };
   if (!opts.withPeriod) return owner;
-  const p = row as typeof row & { period_start: Date | null; period_end: Date | null; period_plan: string | null; period_limit: number | bigint | string | null; period_api: boolean | null };
+  const p = row as typeof row & {
+    period_start: Date | null;
+    period_end: Date | null;
+    period_plan: string | null;
+    period_limit: number | bigint | string | null;
+    period_api: boolean | null;
+  };
   const period: ApiKeyPeriod | null =
     p.period_start && p.period_end
-      ? { startDate: new Date(p.period_start), endDate: new Date(p.period_end), planName: p.period_plan!, suppressionLimit: p.period_limit!, apiAccess: !!p.period_api }
+      ? {
+          startDate: new Date(p.period_start),
+          endDate: new Date(p.period_end),
+          planName: p.period_plan!,
+          suppressionLimit: p.period_limit!,
+          apiAccess: !!p.period_api,
+        }
       : null;
   return { ...owner, period };
 }
@@ -511,4 +515,3 @@ export async function listDeliveries(
     eventStatus: r.event_status,
   }));
 }
-

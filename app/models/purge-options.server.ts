@@ -40,10 +40,7 @@ export async function getContainerOption(db: Kysely<Database>, userId: string, i
 }
 
 /** Whether the user may use the state filter: unlimited roles always, others when their plan lists it. */
-export async function stateFilterAllowed(
-  db: Kysely<Database>,
-  state: { unlimited: boolean; plan: { id: string } | null },
-): Promise<boolean> {
+export async function stateFilterAllowed(db: Kysely<Database>, state: { unlimited: boolean; plan: { id: string } | null }): Promise<boolean> {
   if (state.unlimited) return true;
   if (!state.plan) return false;
   const row = await db.selectFrom("plans").select("state_filter").where("id", "=", state.plan.id).executeTakeFirst();

@@ -67,11 +67,7 @@ export function scopeJobs<QB extends { where: (column: "scrub_jobs.user_id", op:
 async function filesForJobs(db: Kysely<Database>, jobIds: string[]): Promise<Map<string, ResultFileSummary[]>> {
   const map = new Map<string, ResultFileSummary[]>();
   if (!jobIds.length) return map;
-  const files = await db
-    .selectFrom("result_files")
-    .select(["id", "job_id", "kind", "records"])
-    .where("job_id", "in", jobIds)
-    .execute();
+  const files = await db.selectFrom("result_files").select(["id", "job_id", "kind", "records"]).where("job_id", "in", jobIds).execute();
   for (const f of files) {
     const list = map.get(f.job_id) ?? [];
     list.push({ id: f.id, kind: f.kind, records: Number(f.records) });
@@ -95,7 +91,10 @@ export async function listHistory(
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(opts.page) || 1), pageCount);
   const jobs = await scopeJobs(
-    db.selectFrom("scrub_jobs").innerJoin("users", "users.id", "scrub_jobs.user_id").leftJoin("exemption_lists", "exemption_lists.id", "scrub_jobs.exemption_list_id"),
+    db
+      .selectFrom("scrub_jobs")
+      .innerJoin("users", "users.id", "scrub_jobs.user_id")
+      .leftJoin("exemption_lists", "exemption_lists.id", "scrub_jobs.exemption_list_id"),
     viewer,
     true,
   )
@@ -150,8 +149,7 @@ export async function listHistory(
       status: shownStatus(j),
       error: j.error,
       processed: Number(j.rows_done),
-      percent:
-        j.status === "completed" ? 100 : Number(j.input_bytes) > 0 ? Math.min(99, Math.floor((Number(j.bytes_read) / Number(j.input_bytes)) * 100)) : 0,
+      percent: j.status === "completed" ? 100 : Number(j.input_bytes) > 0 ? Math.min(99, Math.floor((Number(j.bytes_read) / Number(j.input_bytes)) * 100)) : 0,
       good: Number(j.good_count),
       bad: Number(j.bad_count),
       invalid: Number(j.invalid_count),
@@ -181,9 +179,7 @@ export async function historyStats(db: Kysely<Database>, viewer: Viewer, opts: {
   const row = await q
     .select((eb) => [
       eb.fn.countAll<string>().as("operations"),
-      sql<string>`coalesce(sum(case when status = 'completed' then good_count + bad_count + invalid_count else 0 end), 0)`.as(
-        "processed",
-      ),
+      sql<string>`coalesce(sum(case when status = 'completed' then good_count + bad_count + invalid_count else 0 end), 0)`.as("processed"),
       sql<string>`coalesce(sum(case when status = 'completed' then good_count else 0 end), 0)`.as("clean"),
     ])
     .executeTakeFirstOrThrow();
@@ -400,7 +396,7 @@ export function downloadName(originalName: string, kind: ResultKind): string {
 export function downloadNameUtf8(originalName: string, kind: ResultKind): string {
   const base = (originalName.split(/[/\\]/).pop() ?? "")
     .replace(/\.[^.]*$/, "")
-      .replace(/[\u0000-\u001f\u007f"*:<>?|;]+/g, "_")
+    .replace(/[\u0000-\u001f\u007f"*:<>?|;]+/g, "_")
     .replace(/^[ ._-]+|[ ._-]+$/g, "")
     .slice(0, 100);
   return base ? `${base}-${kind}.csv` : downloadName(originalName, kind);

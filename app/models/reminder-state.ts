@@ -20,4 +20,3 @@ export function reminderState(
   if (j.remind_at) return { kind: "set", validUntil, remindAt: j.remind_at.toISOString() };
   return j.valid_until > now ? { kind: "open", validUntil } : { kind: "none" };
 }
-

@@ -14,7 +14,10 @@ export { reminderState, type ReminderState } from "~/models/reminder-state";
 export type ReminderOutcome = { ok: true; remindAt: Date | null } | { ok: false; notFound: true } | { ok: false; notFound: false; message: string };
 
 /** Asks for the reminder on the user's own completed job with a future valid-until date. */
-export async function requestReminder(db: Kysely<Database>, { jobId, userId, now = new Date() }: { jobId: string; userId: string; now?: Date }): Promise<ReminderOutcome> {
+export async function requestReminder(
+  db: Kysely<Database>,
+  { jobId, userId, now = new Date() }: { jobId: string; userId: string; now?: Date },
+): Promise<ReminderOutcome> {
   if (!isUuid(jobId)) return { ok: false, notFound: true };
   const row = await db
     .updateTable("scrub_jobs")
@@ -31,7 +34,10 @@ export async function requestReminder(db: Kysely<Database>, { jobId, userId, now
 }
 
 /** Cancels the user's own reminder that has not gone out yet. */
-export async function cancelReminder(db: Kysely<Database>, { jobId, userId, now = new Date() }: { jobId: string; userId: string; now?: Date }): Promise<ReminderOutcome> {
+export async function cancelReminder(
+  db: Kysely<Database>,
+  { jobId, userId, now = new Date() }: { jobId: string; userId: string; now?: Date },
+): Promise<ReminderOutcome> {
   if (!isUuid(jobId)) return { ok: false, notFound: true };
   const row = await db
     .updateTable("scrub_jobs")
@@ -56,7 +62,11 @@ async function whyNot(db: Kysely<Database>, jobId: string, userId: string, now: 
   if (!job || job.status !== "completed" || !job.valid_until) return { ok: false, notFound: true };
   if (job.reminder_sent_at) return { ok: false, notFound: false, message: "The reminder for this purge has already been sent." };
   if (job.valid_until <= now) {
-    return { ok: false, notFound: false, message: `This Good file was valid for calls until ${job.valid_until.toISOString().slice(0, 10)}: re-scrub the list now.` };
+    return {
+      ok: false,
+      notFound: false,
+      message: `This Good file was valid for calls until ${job.valid_until.toISOString().slice(0, 10)}: re-scrub the list now.`,
+    };
   }
   return { ok: false, notFound: true };
 }

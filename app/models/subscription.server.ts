@@ -14,11 +14,7 @@ type Db = Kysely<Database>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** userId → the plan of the user's current period (users without one are absent). */
-export async function activePlansForUsers(
-  db: Db,
-  userIds: string[],
-  now: Date = new Date(),
-): Promise<Map<string, { planId: string; planName: string }>> {
+export async function activePlansForUsers(db: Db, userIds: string[], now: Date = new Date()): Promise<Map<string, { planId: string; planName: string }>> {
   const out = new Map<string, { planId: string; planName: string }>();
   if (!userIds.length) return out;
   const rows = await db

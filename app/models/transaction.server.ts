@@ -292,9 +292,7 @@ export async function listTransfersForReview(
   const q = opts.q?.trim();
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([eb("t.transfer_reference", "ilike", like), eb("u.email", "ilike", like), eb("u.company", "ilike", like)]),
-    );
+    query = query.where((eb) => eb.or([eb("t.transfer_reference", "ilike", like), eb("u.email", "ilike", like), eb("u.company", "ilike", like)]));
   }
   const pageSize = opts.pageSize ?? 20;
   const page = Math.max(1, opts.page ?? 1);
@@ -343,17 +341,7 @@ async function reviewedInfo(db: Db, id: string): Promise<ReviewedTransfer> {
   const r = await db
     .selectFrom("transactions as t")
     .innerJoin("users as u", "u.id", "t.user_id")
-    .select([
-      "t.id",
-      "t.user_id",
-      "u.email",
-      "u.first_name",
-      "t.plan_name",
-      "t.amount_cents",
-      "t.transfer_reference",
-      "t.start_date",
-      "t.end_date",
-    ])
+    .select(["t.id", "t.user_id", "u.email", "u.first_name", "t.plan_name", "t.amount_cents", "t.transfer_reference", "t.start_date", "t.end_date"])
     .where("t.id", "=", id)
     .executeTakeFirstOrThrow();
   return {
@@ -374,10 +362,7 @@ async function reviewedInfo(db: Db, id: string): Promise<ReviewedTransfer> {
  * and the period's usage starts at 0. A period still running for this user ends at this moment
  * (replaced: see docs/decisions/041). Only a pendingpayment transaction can be marked paid.
  */
-export async function markTransactionPaid(
-  db: Db,
-  input: { id: string; adminId: string; now?: Date },
-): Promise<ReviewedTransfer> {
+export async function markTransactionPaid(db: Db, input: { id: string; adminId: string; now?: Date }): Promise<ReviewedTransfer> {
   if (!isUuid(input.id)) throw new ReviewConflictError("Transaction not found.");
   const now = input.now ?? new Date();
   await db.transaction().execute(async (trx) => {
@@ -394,7 +379,11 @@ export async function markTransactionPaid(
     await sql`select id from users where id = ${tx.user_id} for update`.execute(trx);
     const replaced = await trx
       .updateTable("transactions")
-      .set({ end_date: now, updated_at: now, review_note: sql`coalesce(review_note || ' ', '') || ${`Replaced by ${tx.plan_name} on ${now.toISOString().slice(0, 10)}.`}` })
+      .set({
+        end_date: now,
+        updated_at: now,
+        review_note: sql`coalesce(review_note || ' ', '') || ${`Replaced by ${tx.plan_name} on ${now.toISOString().slice(0, 10)}.`}`,
+      })
       .where("user_id", "=", tx.user_id)
       .where("status", "in", ["paid", "active"])
       .where("start_date", "<", now)
@@ -428,10 +417,7 @@ export async function markTransactionPaid(
 }
 
 /** An admin rejects the transfer (e.g. it never arrived or the amount is wrong). */
-export async function rejectTransaction(
-  db: Db,
-  input: { id: string; adminId: string; note?: string; now?: Date },
-): Promise<ReviewedTransfer> {
+export async function rejectTransaction(db: Db, input: { id: string; adminId: string; note?: string; now?: Date }): Promise<ReviewedTransfer> {
   if (!isUuid(input.id)) throw new ReviewConflictError("Transaction not found.");
   const now = input.now ?? new Date();
   await db.transaction().execute(async (trx) => {
@@ -462,4 +448,3 @@ export async function rejectTransaction(
   });
   return reviewedInfo(db, input.id);
 }
-

@@ -32,7 +32,17 @@ async function createUser(role: RoleName = "NormalUser") {
   seq++;
   const row = await db()
     .insertInto("users")
-    .values({ email: `u${seq}-${role}@usage.test`, first_name: "U", last_name: String(seq), company: "", phone_number: "", password_hash: null, role, status: "Active", email_confirmed: true })
+    .values({
+      email: `u${seq}-${role}@usage.test`,
+      first_name: "U",
+      last_name: String(seq),
+      company: "",
+      phone_number: "",
+      password_hash: null,
+      role,
+      status: "Active",
+      email_confirmed: true,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -50,7 +60,22 @@ async function startPurge(userId: string, rows: number, opts: { now?: Date } = {
       await reserveUsage(trx, { userId, kind: "suppression", amount: rows, now: opts.now });
       const job = await trx
         .insertInto("scrub_jobs")
-        .values({ user_id: userId, source: "web", api_key_id: null, column_name: null, container_id: null, category_id: null, states: null, error: null, lease_owner: null, file_name: "list.csv", suppression_type: "LitigationOnly", status: "queued", input_path: "/tmp/x", usage_reserved: rows })
+        .values({
+          user_id: userId,
+          source: "web",
+          api_key_id: null,
+          column_name: null,
+          container_id: null,
+          category_id: null,
+          states: null,
+          error: null,
+          lease_owner: null,
+          file_name: "list.csv",
+          suppression_type: "LitigationOnly",
+          status: "queued",
+          input_path: "/tmp/x",
+          usage_reserved: rows,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       return job.id;
@@ -62,7 +87,11 @@ async function finishJob(id: string, status: "completed" | "failed", totalRows: 
 }
 
 async function createContainer(userId: string) {
-  const row = await db().insertInto("lists").values({ kind: "container", user_id: userId, name: `c${++seq}`, suppression_type: null, category_id: null, description: "" }).returning("id").executeTakeFirstOrThrow();
+  const row = await db()
+    .insertInto("lists")
+    .values({ kind: "container", user_id: userId, name: `c${++seq}`, suppression_type: null, category_id: null, description: "" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -109,7 +138,13 @@ describe("subscribe → paid → limits", () => {
 
     const { transaction, created } = await createBankTransferTransaction(db(), { userId: user, planId: "beginner" });
     expect(created).toBe(true);
-    expect(transaction).toMatchObject({ status: "pendingpayment", planName: "Beginner", amountCents: 10000, dncAndLitigationScrubs: 100000, customDatasetRecords: 25000 });
+    expect(transaction).toMatchObject({
+      status: "pendingpayment",
+      planName: "Beginner",
+      amountCents: 10000,
+      dncAndLitigationScrubs: 100000,
+      customDatasetRecords: 25000,
+    });
     expect(transaction.transferReference).toMatch(/^DPT-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/);
     // A second confirm of the same plan returns the same pending transfer.
     const again = await createBankTransferTransaction(db(), { userId: user, planId: "beginner" });
@@ -207,7 +242,11 @@ describe("periods", () => {
     const first = await subscribeAndPay(user, "beginner", t0);
     // A purge during the first period.
     const job = await startPurge(user, 5000, { now: new Date(t0.getTime() + DAY) });
-    await db().updateTable("scrub_jobs").set({ created_at: new Date(t0.getTime() + DAY) }).where("id", "=", job).execute();
+    await db()
+      .updateTable("scrub_jobs")
+      .set({ created_at: new Date(t0.getTime() + DAY) })
+      .where("id", "=", job)
+      .execute();
     await finishJob(job, "completed", 5000);
     expect((await getPlanState(db(), user, { now: new Date(t0.getTime() + 2 * DAY) })).suppression.used).toBe(5000);
 
@@ -334,7 +373,12 @@ describe("review races", () => {
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ReviewConflictError);
-    const audits = await db().selectFrom("audit_log").select("action").where("target_id", "=", transaction.id).where("action", "<>", "payment.requested").execute();
+    const audits = await db()
+      .selectFrom("audit_log")
+      .select("action")
+      .where("target_id", "=", transaction.id)
+      .where("action", "<>", "payment.requested")
+      .execute();
     expect(audits).toHaveLength(1);
   });
 
@@ -379,7 +423,12 @@ describe("live lookups (decision 111)", () => {
     await subscribeAndPay(user, "business", start);
     await recordLookupUsage(db(), { userId: user, amount: 5, now: new Date(start.getTime() + 10_000), unlimited: false });
     await flushLookupUsage(db());
-    const bucket = await db().selectFrom("lookup_usage").select("bucket_start").where("user_id", "=", user).where("numbers", "=", BigInt(5)).executeTakeFirstOrThrow();
+    const bucket = await db()
+      .selectFrom("lookup_usage")
+      .select("bucket_start")
+      .where("user_id", "=", user)
+      .where("numbers", "=", BigInt(5))
+      .executeTakeFirstOrThrow();
     expect(new Date(bucket.bucket_start).getTime()).toBe(start.getTime());
     expect((await getPlanState(db(), user)).suppression.used).toBe(5);
   });
@@ -417,7 +466,12 @@ describe("live lookups counted in memory, written in batches (decision 111)", ()
     await flushLookupUsage(db());
     const rows = await rowsOf(user);
     expect(rows.map((r) => [r.writer, Number(r.numbers), r.requests])).toEqual(
-      rows.length === 1 ? [[LOOKUP_WRITER, 10, 2]] : [[LOOKUP_WRITER, 7, 1], [LOOKUP_WRITER, 3, 1]], // the minute may turn between
+      rows.length === 1
+        ? [[LOOKUP_WRITER, 10, 2]]
+        : [
+            [LOOKUP_WRITER, 7, 1],
+            [LOOKUP_WRITER, 3, 1],
+          ], // the minute may turn between
     );
     expect(lookupMeter.unflushed(user, 0, Date.now() + DAY)).toBe(0);
     expect((await getPlanState(db(), user)).suppression.used).toBe(10);

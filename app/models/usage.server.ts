@@ -226,9 +226,7 @@ export function maxActiveScrubsPerUser(): number {
 export class ActiveJobsLimitError extends Error {
   readonly code = "ACTIVE_JOBS_LIMIT" as const;
   constructor(readonly limit: number) {
-    super(
-      `You already have ${limit} ${limit === 1 ? "purge" : "purges"} queued or running. Please wait until one finishes, then start this one again.`,
-    );
+    super(`You already have ${limit} ${limit === 1 ? "purge" : "purges"} queued or running. Please wait until one finishes, then start this one again.`);
     this.name = "ActiveJobsLimitError";
   }
 }
@@ -257,10 +255,7 @@ export interface Reservation {
  * Throws NoPlanError (no active plan, not unlimited) or UsageLimitError (used + amount > limit); for
  * "suppression", ActiveJobsLimitError when the user already has maxActiveScrubsPerUser() queued/running scrubs.
  */
-export async function reserveUsage(
-  trx: Transaction<Database>,
-  input: { userId: string; kind: UsageKind; amount: number; now?: Date },
-): Promise<Reservation> {
+export async function reserveUsage(trx: Transaction<Database>, input: { userId: string; kind: UsageKind; amount: number; now?: Date }): Promise<Reservation> {
   const { userId, kind } = input;
   const amount = Math.trunc(input.amount);
   if (!Number.isFinite(amount) || amount < 0) throw new Error(`reserveUsage: invalid amount ${input.amount}`);
@@ -305,7 +300,6 @@ export async function reserveUsage(
     periodEnd: state.periodEnd,
   };
 }
-
 
 const MINUTE_MS = 60_000;
 

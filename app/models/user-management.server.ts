@@ -147,7 +147,12 @@ export async function userStats(db: Db): Promise<UserStats> {
 /** A live (not deleted) user by id; undefined for unknown, deleted or malformed ids. */
 export async function getManagedUser(db: Db, id: string): Promise<ManagedUser | undefined> {
   if (!isUuid(id)) return undefined;
-  return db.selectFrom("users").select([...columns, awaitingSetup]).where("users.id", "=", id).where("users.deleted_at", "is", null).executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .select([...columns, awaitingSetup])
+    .where("users.id", "=", id)
+    .where("users.deleted_at", "is", null)
+    .executeTakeFirst();
 }
 
 export async function liveEmailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
@@ -306,7 +311,12 @@ export async function softDeleteUser(db: Db, actorId: string, before: ManagedUse
     .where("deleted_at", "is", null)
     .execute();
   forgetLookupKeys();
-  await db.updateTable("auth_tokens").set({ used_at: sql<Date>`now()` }).where("user_id", "=", before.id).where("used_at", "is", null).execute();
+  await db
+    .updateTable("auth_tokens")
+    .set({ used_at: sql<Date>`now()` })
+    .where("user_id", "=", before.id)
+    .where("used_at", "is", null)
+    .execute();
   await recordAudit(db as Kysely<Database>, {
     actorId,
     action: "user.deleted",

@@ -11,15 +11,7 @@ export interface SessionUser {
   status: UserStatus;
 }
 
-const sessionUserColumns = [
-  "id",
-  "email",
-  "first_name as firstName",
-  "last_name as lastName",
-  "company",
-  "role",
-  "status",
-] as const;
+const sessionUserColumns = ["id", "email", "first_name as firstName", "last_name as lastName", "company", "role", "status"] as const;
 
 /** A user who may use the product right now: not deleted, Active. */
 export async function getActiveUserById(db: Kysely<Database>, id: string): Promise<SessionUser | undefined> {

@@ -52,11 +52,7 @@ export function routeMatcher(routes: Record<string, RemixRoute>): (pathname: str
   const children = (parentId: string | undefined): AgnosticRouteObject[] =>
     Object.values(routes)
       .filter((r) => r.parentId === parentId)
-      .map((r) =>
-        r.index
-          ? { id: r.id, index: true, path: r.path }
-          : { id: r.id, path: r.path, caseSensitive: r.caseSensitive, children: children(r.id) },
-      );
+      .map((r) => (r.index ? { id: r.id, index: true, path: r.path } : { id: r.id, path: r.path, caseSensitive: r.caseSensitive, children: children(r.id) }));
   const tree = children(undefined);
   return (pathname) => {
     // Single-fetch data requests: /purge.data and /_root.data serve /purge and /.

@@ -16,7 +16,11 @@ const DAY = 86_400_000;
 const NOW = new Date("2026-11-23T12:00:00Z");
 
 async function ageDnc(days: number) {
-  await handle().db.updateTable("lists").set({ registry_date: new Date(NOW.getTime() - days * DAY) }).where("kind", "=", "dnc").execute();
+  await handle()
+    .db.updateTable("lists")
+    .set({ registry_date: new Date(NOW.getTime() - days * DAY) })
+    .where("kind", "=", "dnc")
+    .execute();
 }
 
 describe("the 31-day DNC registry clock (clock injected)", () => {
@@ -52,7 +56,11 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     const admin = await createSignedInUser(db, { email: "state-clock@example.com", role: "Admin", firstName: "A", lastName: "D", company: "Co" });
     await ageDnc(3);
     const ageState = (kind: AdminListKind, days: number | null) =>
-      db.updateTable("lists").set({ registry_date: days === null ? null : new Date(NOW.getTime() - days * DAY) }).where("kind", "=", kind).execute();
+      db
+        .updateTable("lists")
+        .set({ registry_date: days === null ? null : new Date(NOW.getTime() - days * DAY) })
+        .where("kind", "=", kind)
+        .execute();
     await ageState("dnc-tx", null); // never loaded: not checked
     await ageState("dnc-la", 31); // Louisiana: monthly, 31 days
     expect(await stateListClocks(db, NOW)).toEqual([expect.objectContaining({ kind: "dnc-la", ageDays: 31, validDays: 31, state: "warning" })]);
@@ -62,7 +70,10 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     await ageState("dnc-la", 32);
     await ageState("dnc-tx", 152); // Texas: 152 days, the last fresh day
     const clocks = await stateListClocks(db, NOW);
-    expect(clocks.map((c) => [c.kind, c.state])).toEqual([["dnc-tx", "warning"], ["dnc-la", "stale"]]);
+    expect(clocks.map((c) => [c.kind, c.state])).toEqual([
+      ["dnc-tx", "warning"],
+      ["dnc-la", "stale"],
+    ]);
     expect(await staleDncRefusal(db, NOW)).toBe(
       "The Louisiana DNC list (release 2026-10-22, 32 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.",
     );

@@ -30,7 +30,12 @@ async function warnAgedDnc(db: Kysely<Database>, now: Date): Promise<number> {
     .returning("id")
     .executeTakeFirst();
   if (!claimed) return 0;
-  const admins = await db.selectFrom("users").select("email").where("role", "in", ["Admin", "SuperAdmin"] as never).where("status", "=", "Active" as never).execute();
+  const admins = await db
+    .selectFrom("users")
+    .select("email")
+    .where("role", "in", ["Admin", "SuperAdmin"] as never)
+    .where("status", "=", "Active" as never)
+    .execute();
   const text = [
     `The DNC list's registry download is ${clock.ageDays} days old (registry date ${clock.registryDate?.slice(0, 10)}).`,
     `Purges are inside the safe harbor only while it is at most ${REGISTRY_VALID_DAYS} days old (warning from ${REGISTRY_WARN_DAYS} days).`,

@@ -75,7 +75,12 @@ describe("the DNC Management load form's registry date", () => {
     expect(load.list_registry_date?.toISOString()).toBe(`${stated}T00:00:00.000Z`);
     const clock = await dncClock(db());
     expect(clock).toMatchObject({ state: "stale", ageDays: 32, validUntil: new Date(Date.parse(`${stated}T00:00:00Z`) + 31 * DAY).toISOString() });
-    const audit = await db().selectFrom("audit_log").select("details").where("action", "=", "dnc.add").where("actor_id", "=", admin.id).executeTakeFirstOrThrow();
+    const audit = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "dnc.add")
+      .where("actor_id", "=", admin.id)
+      .executeTakeFirstOrThrow();
     expect(audit.details).toMatchObject({ registryDate: stated });
 
     // A removal without a stated date is no newer download: the clock keeps running.
@@ -85,7 +90,10 @@ describe("the DNC Management load form's registry date", () => {
     // A file load with a stated date (the FTC full list), then the page's version history.
     const fresh = dayAgo(3);
     const file = new File(["201,5552124\n312,5552199\n"], "2026-11-20-full.txt", { type: "text/plain" });
-    const f = (await callRoute(dnc.action, multipart(admin.cookie, { intent: "load", type: "1", mode: "replace", method: "csv", file, registryDate: fresh }))) as Response;
+    const f = (await callRoute(
+      dnc.action,
+      multipart(admin.cookie, { intent: "load", type: "1", mode: "replace", method: "csv", file, registryDate: fresh }),
+    )) as Response;
     const loadId = /^\/dnc\/loads\/([0-9a-f-]{36})$/.exec(f.headers.get("Location") ?? "")?.[1];
     expect(await (await getScrubService()).waitFor("load", loadId!)).toBe("completed");
     expect(await dncClock(db())).toMatchObject({ state: "fresh", ageDays: 3 });
@@ -111,7 +119,9 @@ describe("the DNC Management load form's registry date", () => {
       `Registry date ${future} is in the future: state the day the registry file was downloaded.`,
     ]);
     expect(errorsOf(await post({ registryDate: "2026-02-30" })).registryDate).toEqual(["Registry date 2026-02-30 is not a real calendar date."]);
-    expect(errorsOf(await post({ registryDate: dayAgo(400) })).registryDate).toEqual([`Registry date ${dayAgo(400)} is more than 365 days ago: check the year.`]);
+    expect(errorsOf(await post({ registryDate: dayAgo(400) })).registryDate).toEqual([
+      `Registry date ${dayAgo(400)} is more than 365 days ago: check the year.`,
+    ]);
     expect(errorsOf(await post({ type: "0", registryDate: dayAgo(1) })).registryDate).toEqual([
       "A registry date applies to the DNC list, the state lists and Canada's National DNCL only (the day of the registry download).",
     ]);
@@ -128,14 +138,22 @@ describe("the DNC Management load form's registry date", () => {
     expect(r.status).toBe(302);
     const texas = await db().selectFrom("lists").select(["id", "size", "registry_date"]).where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
     expect([Number(texas.size), texas.registry_date?.toISOString()]).toEqual([2, `${released}T00:00:00.000Z`]);
-    const page = bodyOf<{ lists: { kind: string; name: string; registryDate: string | null; state: { code: string; validDays: number } | null; checkedBy: string[] }[] }>(
-      await callRoute(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })),
-    );
+    const page = bodyOf<{
+      lists: { kind: string; name: string; registryDate: string | null; state: { code: string; validDays: number } | null; checkedBy: string[] }[];
+    }>(await callRoute(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })));
     const card = page.lists.find((l) => l.kind === "dnc-tx")!;
-    expect(card).toMatchObject({ name: "Texas DNC List", registryDate: `${released}T00:00:00.000Z`, state: { code: "TX", validDays: 152 }, checkedBy: ["DNC and Litigation"] });
+    expect(card).toMatchObject({
+      name: "Texas DNC List",
+      registryDate: `${released}T00:00:00.000Z`,
+      state: { code: "TX", validDays: 152 },
+      checkedBy: ["DNC and Litigation"],
+    });
     // twelve state lists and Canada's National DNCL (decision 179)
     expect(page.lists.filter((l) => l.state).map((l) => l.kind)).toHaveLength(13);
-    const unknown = await callRoute(dnc.action, multipart(admin.cookie, { intent: "load", type: "15", mode: "add", method: "manual", numbers: "5125552128" })).catch((e) => e);
+    const unknown = await callRoute(
+      dnc.action,
+      multipart(admin.cookie, { intent: "load", type: "15", mode: "add", method: "manual", numbers: "5125552128" }),
+    ).catch((e) => e);
     expect(JSON.stringify(unknown)).toMatch(/Choose a suppression type|Unknown DNC list/);
   });
 
@@ -149,9 +167,15 @@ describe("the DNC Management load form's registry date", () => {
     expect(r.status).toBe(302);
     const canada = await db().selectFrom("lists").select(["size", "registry_date"]).where("kind", "=", "dnc-ca").executeTakeFirstOrThrow();
     expect([Number(canada.size), canada.registry_date?.toISOString()]).toEqual([2, `${released}T00:00:00.000Z`]);
-    const page = bodyOf<{ lists: { kind: string; name: string; registryDate: string | null; state: { code: string; country?: string; validDays: number } | null; checkedBy: string[] }[] }>(
-      await callRoute(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })),
-    );
+    const page = bodyOf<{
+      lists: {
+        kind: string;
+        name: string;
+        registryDate: string | null;
+        state: { code: string; country?: string; validDays: number } | null;
+        checkedBy: string[];
+      }[];
+    }>(await callRoute(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })));
     expect(page.lists.find((l) => l.kind === "dnc-ca")).toMatchObject({
       name: "Canada National DNCL",
       registryDate: `${released}T00:00:00.000Z`,

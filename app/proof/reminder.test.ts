@@ -42,7 +42,7 @@ async function completedJob(userId: string, validUntil: Date | null) {
 const post = (jobId: string, cookie: string, intent: string, redirectTo = `/purge?step=6&job=${jobId}`) =>
   callRoute(reminderRoute.action, makeRequest(`/purge/jobs/${jobId}/reminder`, { cookie, form: { intent, redirectTo } }), { jobId });
 const remindAt = async (jobId: string) =>
-  (await db().selectFrom("scrub_jobs").select(["remind_at", "reminder_sent_at"]).where("id", "=", jobId).executeTakeFirstOrThrow());
+  await db().selectFrom("scrub_jobs").select(["remind_at", "reminder_sent_at"]).where("id", "=", jobId).executeTakeFirstOrThrow();
 const toastOf = async (cookie: string) => (await getSession(makeRequest("/", { cookie }))).get("toast");
 
 describe("remind me to re-scrub", () => {
@@ -105,7 +105,11 @@ describe("remind me to re-scrub", () => {
     expect(mail.map((m) => m.subject)).toEqual([`Re-scrub leads.csv before ${formatDate(validUntil)}`]);
     expect(mail[0].subject).toMatch(/ before [A-Z][a-z]{2} \d{2}, \d{4}$/); // the one date format, as on every screen
     expect((await remindAt(jobId)).reminder_sent_at?.toISOString()).toBe(due.toISOString());
-    expect(jobView(await getJobForViewer(db(), owner, jobId))!.reminder).toEqual({ kind: "sent", validUntil: validUntil.toISOString(), sentAt: due.toISOString() });
+    expect(jobView(await getJobForViewer(db(), owner, jobId))!.reminder).toEqual({
+      kind: "sent",
+      validUntil: validUntil.toISOString(),
+      sentAt: due.toISOString(),
+    });
     // sent: neither a new request nor a cancel changes it
     await post(jobId, owner.cookie, "cancel");
     expect(await toastOf(owner.cookie)).toMatchObject({ kind: "error", description: "The reminder for this purge has already been sent." });

@@ -19,7 +19,8 @@ export const MAX_CERTIFICATE_BYTES = 1024 * 1024;
  */
 export const VERIFY_LIMITS = { perHour: 30, hashMiBPerHour: 1024, windowMs: 60 * 60 * 1000 } as const;
 
-export const VERIFY_RATE_LIMITED = "Too many certificate checks from your address in the last hour. Please try again later, or run npm run verify on your own computer.";
+export const VERIFY_RATE_LIMITED =
+  "Too many certificate checks from your address in the last hour. Please try again later, or run npm run verify on your own computer.";
 export const VERIFY_HASH_BUDGET_SPENT =
   "Your address has had more file bytes checked here in the last hour than we hash for one visitor. Turn JavaScript on (your browser then hashes the files) or run npm run verify on your own computer.";
 
@@ -97,7 +98,8 @@ export async function readVerifyForm(request: Request, maxBytes: number): Promis
         if (!over) hash.update(chunk);
       });
       stream.on("end", () => {
-        if (over) form.error ??= `The files are larger than ${sizeLabel(maxBytes)} together: check them with npm run verify, or with JavaScript on (hashed in your browser).`;
+        if (over)
+          form.error ??= `The files are larger than ${sizeLabel(maxBytes)} together: check them with npm run verify, or with JavaScript on (hashed in your browser).`;
         else if (bytes > 0 && form.digests[field] === undefined) {
           form.digests[field] = hash.digest("hex");
           form.hashedBy[field] = "server";

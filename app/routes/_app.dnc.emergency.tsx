@@ -68,7 +68,9 @@ export async function action({ request }: ActionFunctionArgs) {
     forgetEmergencyPeriods();
     if (!removed) return data<ActionResult>({ errors: { form: [`Emergency period ${v.id} is not in force (already removed?).`] } }, { status: 404 });
     return redirect(PATH, {
-      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Period Removed", description: `Emergency period ${v.id} no longer applies.` }) },
+      headers: {
+        "Set-Cookie": await flashToast(request, { kind: "success", title: "Period Removed", description: `Emergency period ${v.id} no longer applies.` }),
+      },
     });
   }
   const { intent: _intent, ...values } = v;
@@ -211,16 +213,28 @@ export default function EmergencyPeriodsPage() {
           Add a period
         </h2>
         <p className="mb-4 text-sm text-slate-600">
-          Louisiana (La. R.S. 45:844.31) and New York (GBL § 399-z(5-a)) forbid solicitations into an area under a declared emergency. Enter the states,
-          the area codes when the declaration names only some, the days, who declared it and where it is published.
+          Louisiana (La. R.S. 45:844.31) and New York (GBL § 399-z(5-a)) forbid solicitations into an area under a declared emergency. Enter the states, the
+          area codes when the declaration names only some, the days, who declared it and where it is published.
         </p>
         <Form method="post" className="grid gap-4 sm:grid-cols-2" noValidate>
           <input type="hidden" name="intent" value="add" />
           <Field name="states" label="States" hint="Two-letter codes, e.g. LA or LA, NY" errors={errors.states} defaultValue={values.states} required />
-          <Field name="areaCodes" label="Area codes (optional)" hint="Only these area codes of the states, e.g. 504, 985" errors={errors.areaCodes} defaultValue={values.areaCodes} />
+          <Field
+            name="areaCodes"
+            label="Area codes (optional)"
+            hint="Only these area codes of the states, e.g. 504, 985"
+            errors={errors.areaCodes}
+            defaultValue={values.areaCodes}
+          />
           <Field name="from" label="First day" type="date" errors={errors.from} defaultValue={values.from} required />
           <Field name="to" label="Last day" type="date" errors={errors.to} defaultValue={values.to} required />
-          <Field name="authority" label="Declared by" hint="e.g. Governor of Louisiana, Louisiana Public Service Commission" errors={errors.authority} defaultValue={values.authority} />
+          <Field
+            name="authority"
+            label="Declared by"
+            hint="e.g. Governor of Louisiana, Louisiana Public Service Commission"
+            errors={errors.authority}
+            defaultValue={values.authority}
+          />
           <Field name="source" label="Source URL" type="url" placeholder="https://" errors={errors.source} defaultValue={values.source} required />
           <div className="sm:col-span-2">
             <button type="submit" className={buttonClass} disabled={busy}>

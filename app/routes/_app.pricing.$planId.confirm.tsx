@@ -100,8 +100,8 @@ export default function ConfirmSubscription() {
       ) : (
         <>
           <BankTransferInstructions title="Bank transfer instructions" bank={bank}>
-            Choose Bank Transfer to get your unique transfer reference. Send {formatUsd(plan.priceCents)} (USD) to the account below with
-            that reference in the memo; your plan starts as soon as we confirm the payment. We also e-mail you these instructions.
+            Choose Bank Transfer to get your unique transfer reference. Send {formatUsd(plan.priceCents)} (USD) to the account below with that reference in the
+            memo; your plan starts as soon as we confirm the payment. We also e-mail you these instructions.
           </BankTransferInstructions>
           <Form method="post" {...getFormProps(form)} className="mt-5">
             <FormErrors errors={form.errors} />

@@ -65,8 +65,8 @@ export default function CompletePayment() {
             </>
           }
         >
-          Send {formatUsd(tx.amountCents)} (USD) to the account below. Put the reference in the transfer&apos;s memo so we can match your
-          payment; your plan starts as soon as we confirm it, and we e-mail you then.
+          Send {formatUsd(tx.amountCents)} (USD) to the account below. Put the reference in the transfer&apos;s memo so we can match your payment; your plan
+          starts as soon as we confirm it, and we e-mail you then.
         </BankTransferInstructions>
       )}
       {tx.status === "active" && (

@@ -42,19 +42,19 @@ export default function Pricing() {
         wide
       >
         {unlimited && !activePlanId && (
-          <p className="mb-4 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
-            Your role has unlimited usage: you do not need a plan.
-          </p>
+          <p className="mb-4 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">Your role has unlimited usage: you do not need a plan.</p>
         )}
         {activePlanId && activeUntil && (
-          <p className="mb-4 text-sm text-slate-600">Your current plan is active until <DateOnly value={activeUntil} />.</p>
+          <p className="mb-4 text-sm text-slate-600">
+            Your current plan is active until <DateOnly value={activeUntil} />.
+          </p>
         )}
         {pending.length > 0 && (
           <ul className="mb-6 space-y-1 rounded-lg border border-yellow-200 bg-yellow-50 p-4 text-sm text-yellow-900" data-testid="pending-transfer">
             {pending.map((p) => (
               <li key={p.id}>
-                Bank transfer for the {p.planName} plan ({formatUsd(p.amountCents)}), reference{" "}
-                <span className="font-mono font-semibold">{p.reference}</span>: awaiting payment.{" "}
+                Bank transfer for the {p.planName} plan ({formatUsd(p.amountCents)}), reference <span className="font-mono font-semibold">{p.reference}</span>:
+                awaiting payment.{" "}
                 <Link to={`/pricing/payment/${p.id}${back}`} className="font-medium underline">
                   Payment instructions
                 </Link>

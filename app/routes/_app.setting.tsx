@@ -27,7 +27,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return { ok: false, message: "Keep result files for a whole number of days between 1 and 3650, or leave it empty to keep them." };
   const days = parsed.data.resultRetentionDays;
-  await saveSettings(await getDb(), { refuseStaleDnc: parsed.data.refuseStaleDnc === "on", resultRetentionDays: typeof days === "number" ? days : null }, admin.id);
+  await saveSettings(
+    await getDb(),
+    { refuseStaleDnc: parsed.data.refuseStaleDnc === "on", resultRetentionDays: typeof days === "number" ? days : null },
+    admin.id,
+  );
   return { ok: true, message: "Settings saved." };
 }
 
@@ -43,7 +47,9 @@ export default function SettingsPage() {
           <input type="checkbox" name="refuseStaleDnc" defaultChecked={settings.refuseStaleDnc} className="mt-1" />
           <span>
             <span className="font-medium">Refuse purges that include DNC when the DNC list is older than 31 days</span>
-            <span className="block text-slate-600">Off: such purges run with a warning. On: they refuse to start (web and API) until a newer registry download is loaded.</span>
+            <span className="block text-slate-600">
+              Off: such purges run with a warning. On: they refuse to start (web and API) until a newer registry download is loaded.
+            </span>
           </span>
         </label>
         <label className="block text-sm">
@@ -58,8 +64,8 @@ export default function SettingsPage() {
             className={`${inputClass} mt-1 max-w-40`}
           />
           <span className="mt-1 block text-slate-600">
-            Housekeeping deletes good, bad and invalid files older than this. Certificates and list provenance are never deleted (TCPA claims can come
-            four years after a call).
+            Housekeeping deletes good, bad and invalid files older than this. Certificates and list provenance are never deleted (TCPA claims can come four
+            years after a call).
           </span>
         </label>
         {result ? (

@@ -186,11 +186,15 @@ export default function TransactionHistory() {
                 </div>
               </td>
               <td className="px-4 py-3 font-medium">{formatUsd(t.amountCents)}</td>
-              <td className="px-4 py-3"><DateOnly value={t.createdAt} /></td>
+              <td className="px-4 py-3">
+                <DateOnly value={t.createdAt} />
+              </td>
               <td className="px-4 py-3">
                 <StatusBadge status={t.status} data-status={t.status} />
               </td>
-              <td className="hidden px-4 py-3 md:table-cell"><DateOnly value={t.startDate} /></td>
+              <td className="hidden px-4 py-3 md:table-cell">
+                <DateOnly value={t.startDate} />
+              </td>
               <td className="px-4 py-3 text-xs text-slate-600">
                 <div>DNC: {formatNumber(t.dnc)}</div>
                 <div>Container: {formatNumber(t.container)}</div>

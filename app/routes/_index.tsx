@@ -72,7 +72,10 @@ export default function Landing() {
   const signedIn = Boolean((useRouteLoaderData("root") as { user?: unknown } | undefined)?.user);
   return (
     <div className="min-h-screen bg-white text-slate-900">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
@@ -114,8 +117,8 @@ export default function Landing() {
             </p>
             <h1 className="mx-auto max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">Clean phone lists you can call with confidence</h1>
             <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600">
-              Remove duplicates, invalid numbers and numbers on do-not-call and litigation lists. Filter by state, keep your own suppression
-              containers, and download good, bad and invalid results in minutes.
+              Remove duplicates, invalid numbers and numbers on do-not-call and litigation lists. Filter by state, keep your own suppression containers, and
+              download good, bad and invalid results in minutes.
             </p>
             <div className="mt-10 flex flex-wrap justify-center gap-3">
               <Link to="/signup" className="rounded-md bg-blue-600 px-6 py-3 text-base font-semibold text-white shadow-sm hover:bg-blue-700">
@@ -169,9 +172,8 @@ export default function Landing() {
                 About us
               </h2>
               <p className="mt-4 text-slate-600">
-                Data Purging Tool helps businesses reach the right people and stay clear of costly TCPA complaints. We check every number
-                against the litigation and do-not-call lists you choose, fail closed when a list cannot be checked, and never let a suppressed
-                number into your good file.
+                Data Purging Tool helps businesses reach the right people and stay clear of costly TCPA complaints. We check every number against the litigation
+                and do-not-call lists you choose, fail closed when a list cannot be checked, and never let a suppressed number into your good file.
               </p>
             </div>
             <dl className="grid grid-cols-2 gap-4">
@@ -197,8 +199,8 @@ export default function Landing() {
                 A REST API for your systems
               </h2>
               <p className="mt-4 text-slate-300">
-                Submit lists, poll progress, download results and add numbers to containers from your own CRM or dialer. Webhooks tell you
-                when a scrub finishes, signed so you know they came from us. 1000 requests per hour per key.
+                Submit lists, poll progress, download results and add numbers to containers from your own CRM or dialer. Webhooks tell you when a scrub
+                finishes, signed so you know they came from us. 1000 requests per hour per key.
               </p>
               <Link to="/docs/api" className="mt-6 inline-block rounded-md bg-white px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-slate-100">
                 Read the API reference

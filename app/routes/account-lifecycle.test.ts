@@ -42,9 +42,7 @@ const valid = {
 };
 
 async function signup(form: Record<string, string>, clientIp?: string) {
-  return (await signupAction({ request: makeRequest("/signup", { form }), context: ctx(clientIp), params: {} })) as unknown as
-    | Response
-    | DataResult<Reply>;
+  return (await signupAction({ request: makeRequest("/signup", { form }), context: ctx(clientIp), params: {} })) as unknown as Response | DataResult<Reply>;
 }
 
 function linkIn(text: string, kind: "activation" | "resetpassword"): { path: string; token: string; userId: string } {
@@ -61,14 +59,20 @@ async function confirm(link: { path: string; token: string; userId: string }) {
 }
 
 async function login(email: string, password: string) {
-  return (await loginAction({ request: makeRequest("/login", { form: { email, password, redirectTo: "/dashboard" } }), context: ctx(), params: {} })) as unknown as
-    | Response
-    | DataResult<Reply>;
+  return (await loginAction({
+    request: makeRequest("/login", { form: { email, password, redirectTo: "/dashboard" } }),
+    context: ctx(),
+    params: {},
+  })) as unknown as Response | DataResult<Reply>;
 }
 
 /** The answer, once the mail it may have queued after answering is written. */
 async function forgot(email: string, clientIp?: string) {
-  const answer = (await forgotAction({ request: makeRequest("/forgot-password", { form: { email } }), context: ctx(clientIp), params: {} })) as unknown as DataResult<{
+  const answer = (await forgotAction({
+    request: makeRequest("/forgot-password", { form: { email } }),
+    context: ctx(clientIp),
+    params: {},
+  })) as unknown as DataResult<{
     sent: boolean;
     email: string;
     result?: Reply;
@@ -145,7 +149,11 @@ describe("account lifecycle", () => {
     expect(link.userId).toBe(user.id);
 
     // Opening the link (GET) does not confirm: link scanners must not activate accounts.
-    const page = (await activationLoader({ request: makeRequest(link.path), context: ctx(), params: { token: link.token, userId: link.userId } })) as unknown as DataResult<{
+    const page = (await activationLoader({
+      request: makeRequest(link.path),
+      context: ctx(),
+      params: { token: link.token, userId: link.userId },
+    })) as unknown as DataResult<{
       state: string;
     }>;
     expect(page.data.state).toBe("ready");
@@ -181,12 +189,22 @@ describe("account lifecycle", () => {
 
   it("a taken address gets the same answer, no second account, and a notice to its owner", async () => {
     await signup({ ...valid, email: "dup@example.com" });
-    const second = (await signup({ ...valid, email: "Dup@Example.com", firstName: "Mallory", password: "other-password", confirmPassword: "other-password" })) as Response;
+    const second = (await signup({
+      ...valid,
+      email: "Dup@Example.com",
+      firstName: "Mallory",
+      password: "other-password",
+      confirmPassword: "other-password",
+    })) as Response;
     expect(second.status).toBe(302);
     expect(second.headers.get("Location")).toBe("/login");
     const toast = (await getSession(makeRequest("/login", { cookie: cookieFrom(second) }))).get("toast");
     expect(toast).toMatchObject({ title: "Account Created Successfully" });
-    const users = await db().selectFrom("users").select(["first_name", "password_hash"]).where(sql`lower(email)`, "=", "dup@example.com").execute();
+    const users = await db()
+      .selectFrom("users")
+      .select(["first_name", "password_hash"])
+      .where(sql`lower(email)`, "=", "dup@example.com")
+      .execute();
     expect(users).toHaveLength(1);
     expect(users[0].first_name).toBe("Ann");
     expect(await verifyPassword(users[0].password_hash, "correct horse")).toBe(true);
@@ -223,9 +241,18 @@ describe("account lifecycle", () => {
 
   it("forgot password sends nothing to blocked, invited or deleted accounts, with the same answer", async () => {
     const base = { first_name: "X", last_name: "Y", company: "C", phone_number: "", password_hash: null, role: "NormalUser" as const };
-    await db().insertInto("users").values({ ...base, email: "blk@example.com", status: "Blocked" }).execute();
-    await db().insertInto("users").values({ ...base, email: "inv@example.com", status: "Pending" }).execute();
-    await db().insertInto("users").values({ ...base, email: "gone@example.com", status: "Active", deleted_at: new Date() }).execute();
+    await db()
+      .insertInto("users")
+      .values({ ...base, email: "blk@example.com", status: "Blocked" })
+      .execute();
+    await db()
+      .insertInto("users")
+      .values({ ...base, email: "inv@example.com", status: "Pending" })
+      .execute();
+    await db()
+      .insertInto("users")
+      .values({ ...base, email: "gone@example.com", status: "Active", deleted_at: new Date() })
+      .execute();
     for (const email of ["blk@example.com", "inv@example.com", "gone@example.com"]) {
       expect((await forgot(email)).data).toEqual({ sent: true, email });
       expect(await listOutbox(db(), { to: email })).toHaveLength(0);
@@ -242,7 +269,11 @@ describe("account lifecycle", () => {
 
     await forgot("rs@example.com");
     const link = linkIn((await listOutbox(db(), { to: "rs@example.com" }))[0].text, "resetpassword");
-    const page = (await resetLoader({ request: makeRequest(link.path), context: ctx(), params: { token: link.token, userId: link.userId } })) as unknown as DataResult<{
+    const page = (await resetLoader({
+      request: makeRequest(link.path),
+      context: ctx(),
+      params: { token: link.token, userId: link.userId },
+    })) as unknown as DataResult<{
       state: string;
     }>;
     expect(page.data.state).toBe("form");
@@ -268,7 +299,11 @@ describe("account lifecycle", () => {
     // Single use.
     const again = await reset(link, "another-pass-1");
     expect(again.data.state).toBe("invalid");
-    const reload = (await resetLoader({ request: makeRequest(link.path), context: ctx(), params: { token: link.token, userId: link.userId } })) as unknown as DataResult<{
+    const reload = (await resetLoader({
+      request: makeRequest(link.path),
+      context: ctx(),
+      params: { token: link.token, userId: link.userId },
+    })) as unknown as DataResult<{
       state: string;
     }>;
     expect(reload.data.state).toBe("invalid");
@@ -278,14 +313,26 @@ describe("account lifecycle", () => {
     await signup({ ...valid, email: "rx@example.com" });
     await forgot("rx@example.com");
     await forgot("rx@example.com");
-    const [newer, older] = (await listOutbox(db(), { to: "rx@example.com" })).filter((m) => m.subject.startsWith("Reset")).map((m) => linkIn(m.text, "resetpassword"));
+    const [newer, older] = (await listOutbox(db(), { to: "rx@example.com" }))
+      .filter((m) => m.subject.startsWith("Reset"))
+      .map((m) => linkIn(m.text, "resetpassword"));
     expect((await reset(older, "brand-new-pass")).data.state).toBe("invalid");
-    await db().updateTable("auth_tokens").set({ expires_at: sql<Date>`now() - interval '1 minute'` }).where("kind", "=", "reset").execute();
+    await db()
+      .updateTable("auth_tokens")
+      .set({ expires_at: sql<Date>`now() - interval '1 minute'` })
+      .where("kind", "=", "reset")
+      .execute();
     expect((await reset(newer, "brand-new-pass")).data.state).toBe("invalid");
 
-    const missing = (await resetLoader({ request: makeRequest("/auth/resetpassword"), context: ctx(), params: {} })) as unknown as DataResult<{ state: string }>;
+    const missing = (await resetLoader({ request: makeRequest("/auth/resetpassword"), context: ctx(), params: {} })) as unknown as DataResult<{
+      state: string;
+    }>;
     expect(missing.data.state).toBe("missing");
-    const missingPost = (await resetAction({ request: makeRequest("/auth/resetpassword/abc", { form: {} }), context: ctx(), params: { token: "abc" } })) as unknown as DataResult<{
+    const missingPost = (await resetAction({
+      request: makeRequest("/auth/resetpassword/abc", { form: {} }),
+      context: ctx(),
+      params: { token: "abc" },
+    })) as unknown as DataResult<{
       state: string;
     }>;
     expect(missingPost.data.state).toBe("request");

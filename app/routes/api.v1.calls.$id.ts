@@ -13,7 +13,16 @@ const handle = apiHandler({
     if (r === "not_reserved") {
       throw new ApiError(409, "conflict", "Only a reserved attempt that was never dialled can be deleted; a call record is kept five years.");
     }
-    return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", "X-RateLimit-Limit": String(api.rate.limit), "X-RateLimit-Remaining": String(api.rate.remaining), "X-RateLimit-Reset": String(api.rate.reset), "X-RateLimit-Window": String(api.rate.windowSeconds) } });
+    return new Response(null, {
+      status: 204,
+      headers: {
+        "Cache-Control": "no-store",
+        "X-RateLimit-Limit": String(api.rate.limit),
+        "X-RateLimit-Remaining": String(api.rate.remaining),
+        "X-RateLimit-Reset": String(api.rate.reset),
+        "X-RateLimit-Window": String(api.rate.windowSeconds),
+      },
+    });
   },
 });
 

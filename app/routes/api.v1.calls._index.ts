@@ -8,7 +8,12 @@ import { readJsonCapped } from "~/intake/api-body.server";
 
 const listQuery = z.object({
   number: z.string({ error: "number is required" }).trim().min(1, "number is required"),
-  limit: z.coerce.number({ error: "limit must be a whole number" }).int("limit must be a whole number").min(1, "limit must be 1 to 500").max(500, "limit must be 1 to 500").default(100),
+  limit: z.coerce
+    .number({ error: "limit must be a whole number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be 1 to 500")
+    .max(500, "limit must be 1 to 500")
+    .default(100),
   offset: z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more").default(0),
 });
 

@@ -33,7 +33,9 @@ const handle = apiHandler({
       body = await readApiBody(request, api.userId);
       const one = (k: string) => (body?.kind === "multipart" ? body.fields[k]?.at(-1) : undefined);
       const input =
-        body.kind === "json" ? validate(jsonSchema, jsonObjectOf(body)) : { ...validate(multipartSchema, { name: one("name"), description: one("description") }), rows: undefined };
+        body.kind === "json"
+          ? validate(jsonSchema, jsonObjectOf(body))
+          : { ...validate(multipartSchema, { name: one("name"), description: one("description") }), rows: undefined };
       const source = exemptionSourceOf(body, input.rows);
       let rows;
       try {
@@ -43,7 +45,14 @@ const handle = apiHandler({
       }
       let r;
       try {
-        r = await createExemptionListWithRows(api.db, { userId: api.userId, name: input.name, description: input.description, rows, origin: "api", apiKeyId: api.keyId });
+        r = await createExemptionListWithRows(api.db, {
+          userId: api.userId,
+          name: input.name,
+          description: input.description,
+          rows,
+          origin: "api",
+          apiKeyId: api.keyId,
+        });
       } catch (e) {
         throw exemptionErrorToApi(e, body.kind === "json" ? "rows" : "file");
       }

@@ -41,7 +41,10 @@ const listQuery = z.object({
 
 function fromMultipart(fields: Record<string, string[]>) {
   const one = (k: string) => (fields[k]?.length ? fields[k][fields[k].length - 1] : undefined);
-  const states = (fields.states ?? []).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  const states = (fields.states ?? [])
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
     suppression_type: one("suppression_type"),
     column: one("column") || undefined,
@@ -90,7 +93,8 @@ const handle = apiHandler({
       }
       let containerId = input.container_id;
       // Without container_id: the integration's default container, while it still exists.
-      if (containerId === undefined) containerId = api.containerId != null && (await findOwnContainer(api.db, api.userId, api.containerId)) ? api.containerId : null;
+      if (containerId === undefined)
+        containerId = api.containerId != null && (await findOwnContainer(api.db, api.userId, api.containerId)) ? api.containerId : null;
       // The order, parsed once (scrub-service/domain order.ts): `at` only with calling_window=true or exemptions. Its
       // bounds and its container's and exemption list's owner are the intake's (submitScrub; 404 when not the key's).
       const parsed = parseScrubOrder(

@@ -64,7 +64,12 @@ export default function Activation() {
       {state === "ready" && <Confirm />}
       {state === "confirmed" && <Confirmed />}
       {(state === "failed" || state === "error") && (
-        <AuthStatus tone="error" title="Email Confirmation Failed" message={state === "failed" ? ACTIVATION_MESSAGES.failed : ACTIVATION_MESSAGES.error} testId="activation-error">
+        <AuthStatus
+          tone="error"
+          title="Email Confirmation Failed"
+          message={state === "failed" ? ACTIVATION_MESSAGES.failed : ACTIVATION_MESSAGES.error}
+          testId="activation-error"
+        >
           <PrimaryLink to="/login">Go to Login</PrimaryLink>
           <SecondaryLink to="/">Go to Home</SecondaryLink>
         </AuthStatus>

@@ -22,12 +22,7 @@ function linkParts(splat: string | undefined): { token?: string; userId?: string
   return { token: parts[0], userId: parts[1], malformed: parts.length > 2 };
 }
 
-type State =
-  | { state: "missing" }
-  | { state: "invalid" }
-  | { state: "error" }
-  | { state: "form"; email: string }
-  | { state: "done" };
+type State = { state: "missing" } | { state: "invalid" } | { state: "error" } | { state: "form"; email: string } | { state: "done" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { token, userId, malformed } = linkParts(params["*"]);

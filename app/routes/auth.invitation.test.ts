@@ -45,7 +45,12 @@ async function invite(email: string, status = "Active"): Promise<{ token: string
     context: testContext,
   })) as Response;
   expect(res.status).toBe(302);
-  const mail = await db().selectFrom("email_outbox").select("text_body").where("to_address", "=", email).orderBy("created_at", "desc").executeTakeFirstOrThrow();
+  const mail = await db()
+    .selectFrom("email_outbox")
+    .select("text_body")
+    .where("to_address", "=", email)
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
   const path = new URL(linksIn(mail.text_body)[0]).pathname;
   const [, , , token, userId] = path.split("/");
   return { token, userId, path };
@@ -110,13 +115,21 @@ describe("invitation account setup", () => {
     // A resent invitation replaces the old link.
     const second = await invite("second@example.com");
     const cookie = await adminCookie();
-    await umAction({ request: makeRequest("/user-management", { cookie, form: { intent: "resend-invitation", userId: second.userId } }), params: {}, context: testContext });
+    await umAction({
+      request: makeRequest("/user-management", { cookie, form: { intent: "resend-invitation", userId: second.userId } }),
+      params: {},
+      context: testContext,
+    });
     expect((await get(`${second.token}/${second.userId}`)).data.state).toBe("invalid");
     const mails = await db().selectFrom("email_outbox").select("text_body").where("to_address", "=", "second@example.com").execute();
     expect(mails).toHaveLength(2);
 
     // Expired.
-    await db().updateTable("auth_tokens").set({ expires_at: sql<Date>`now() - interval '1 minute'` }).where("user_id", "=", userId).execute();
+    await db()
+      .updateTable("auth_tokens")
+      .set({ expires_at: sql<Date>`now() - interval '1 minute'` })
+      .where("user_id", "=", userId)
+      .execute();
     expect((await get(`${token}/${userId}`)).data.state).toBe("invalid");
     expect((await db().selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow()).password_hash).toBeNull();
   });

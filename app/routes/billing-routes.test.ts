@@ -113,7 +113,10 @@ describe("subscribe → admin marks paid → limits", () => {
 
     const list = (await call(paymentsLoader as Fn, "/admin/payments", { cookie: admin.cookie })) as { rows: Array<{ id: string; reference: string }> };
     expect(list.rows.map((r) => r.id)).toContain(txId);
-    const search = (await call(paymentsLoader as Fn, `/admin/payments?q=${payment.tx.reference}`, { cookie: admin.cookie })) as { rows: Array<{ id: string }>; total: number };
+    const search = (await call(paymentsLoader as Fn, `/admin/payments?q=${payment.tx.reference}`, { cookie: admin.cookie })) as {
+      rows: Array<{ id: string }>;
+      total: number;
+    };
     expect(search.total).toBe(1);
 
     const paid = (await call(paymentsAction as Fn, `/admin/payments?review=${txId}`, {
@@ -141,7 +144,7 @@ describe("subscribe → admin marks paid → limits", () => {
     const pricing = (await call(pricingLoader as Fn, "/pricing", { cookie: user.cookie })) as { activePlanId: string };
     expect(pricing.activePlanId).toBe("beginner");
     expect(await getPlanGate(db(), user.id, redirectTo)).toBeNull();
-    const confirmActive = (await call(confirmAction as Fn, "/pricing/beginner/confirm", { cookie: user.cookie, params: { planId: "beginner" }, form: {} }));
+    const confirmActive = await call(confirmAction as Fn, "/pricing/beginner/confirm", { cookie: user.cookie, params: { planId: "beginner" }, form: {} });
     expect(statusOf(confirmActive)).toBe(409);
 
     // Usage reaches the limit; the next purge is refused with a clear message.
@@ -162,7 +165,10 @@ describe("subscribe → admin marks paid → limits", () => {
     const admin = await signedInUser("SuperAdmin");
     const res = (await call(confirmAction as Fn, "/pricing/business/confirm", { cookie: user.cookie, params: { planId: "business" }, form: {} })) as Response;
     const txId = res.headers.get("Location")!.split("/")[3];
-    const tooLong = await call(paymentsAction as Fn, "/admin/payments", { cookie: admin.cookie, form: { intent: "reject", transactionId: txId, note: "x".repeat(501) } });
+    const tooLong = await call(paymentsAction as Fn, "/admin/payments", {
+      cookie: admin.cookie,
+      form: { intent: "reject", transactionId: txId, note: "x".repeat(501) },
+    });
     expect(statusOf(tooLong)).toBe(400);
     const rejected = (await call(paymentsAction as Fn, "/admin/payments", {
       cookie: admin.cookie,
@@ -173,7 +179,9 @@ describe("subscribe → admin marks paid → limits", () => {
     expect(mails[1].subject).toMatch(/^Payment not confirmed: Business plan \(DPT-/);
     expect(mails[1].text_body).toContain("Reason: No transfer arrived");
     expect((await getPlanState(db(), user.id)).plan).toBeNull();
-    const reviewed = (await call(paymentsLoader as Fn, "/admin/payments?filter=reviewed", { cookie: admin.cookie })) as { rows: Array<{ id: string; status: string; reviewNote: string }> };
+    const reviewed = (await call(paymentsLoader as Fn, "/admin/payments?filter=reviewed", { cookie: admin.cookie })) as {
+      rows: Array<{ id: string; status: string; reviewNote: string }>;
+    };
     expect(reviewed.rows.find((r) => r.id === txId)).toMatchObject({ status: "rejected", reviewNote: "No transfer arrived" });
   });
 });
@@ -190,7 +198,9 @@ describe("ownership", () => {
     const history = (await call(historyLoader as Fn, "/transaction-history", { cookie: other.cookie })) as { total: number };
     expect(history.total).toBe(0);
     const csv = (await call(exportLoader as Fn, "/transaction-history/export", { cookie: other.cookie })) as Response;
-    expect(await csv.text()).toBe("Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records,Reference\r\n");
+    expect(await csv.text()).toBe(
+      "Plan Name,Amount,Purchase Date,Start Date,End Date,Status,Description,DNC & Litigation Scrubs,Custom Dataset Records,Reference\r\n",
+    );
   });
 });
 
@@ -218,7 +228,15 @@ describe("transaction history", () => {
   it("pages by 10, sorts (default createdAt descending), filters by date, keeps state in the URL", async () => {
     const user = await signedInUser();
     await seed(user.id, 23, new Date("2026-01-01T12:00:00Z"));
-    type H = { rows: Array<{ description: string; amountCents: number }>; total: number; page: number; pageCount: number; sort: string; dir: string; date?: string };
+    type H = {
+      rows: Array<{ description: string; amountCents: number }>;
+      total: number;
+      page: number;
+      pageCount: number;
+      sort: string;
+      dir: string;
+      date?: string;
+    };
     const p1 = (await call(historyLoader as Fn, "/transaction-history", { cookie: user.cookie })) as H;
     expect(p1).toMatchObject({ total: 23, page: 1, pageCount: 3, sort: "createdAt", dir: "desc" });
     expect(p1.rows.map((r) => r.description)).toEqual(Array.from({ length: 10 }, (_, i) => `row ${22 - i}`));
@@ -251,7 +269,7 @@ describe("transaction history", () => {
         transactionRow({
           user_id: user.id,
           plan_id: "premium",
-          plan_name: "=HYPERLINK(\"http://evil\",\"x\")",
+          plan_name: '=HYPERLINK("http://evil","x")',
           amount_cents: 123456,
           dnc_and_litigation_scrubs: 1000000,
           custom_dataset_records: 1000000,
@@ -268,7 +286,18 @@ describe("transaction history", () => {
     const text = await csv.text();
     const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
     expect(parsed).toEqual([
-      ["Plan Name", "Amount", "Purchase Date", "Start Date", "End Date", "Status", "Description", "DNC & Litigation Scrubs", "Custom Dataset Records", "Reference"],
+      [
+        "Plan Name",
+        "Amount",
+        "Purchase Date",
+        "Start Date",
+        "End Date",
+        "Status",
+        "Description",
+        "DNC & Litigation Scrubs",
+        "Custom Dataset Records",
+        "Reference",
+      ],
       [
         "Business",
         "$500",
@@ -281,12 +310,25 @@ describe("transaction history", () => {
         "100000",
         tx.transfer_reference,
       ],
-      ["'=HYPERLINK(\"http://evil\",\"x\")", "$1,234.56", "2020-03-04T05:06:07+00:00", "", "", "failed", "'@SUM(1+1),\nsecond line", "1000000", "1000000", `EVIL-${user.id}`],
+      [
+        '\'=HYPERLINK("http://evil","x")',
+        "$1,234.56",
+        "2020-03-04T05:06:07+00:00",
+        "",
+        "",
+        "failed",
+        "'@SUM(1+1),\nsecond line",
+        "1000000",
+        "1000000",
+        `EVIL-${user.id}`,
+      ],
     ]);
     // Dates in exports are ISO-8601 with their offset (screens show the viewer's zone; a file is read by programs).
     for (const cell of parsed[1].slice(2, 5)) expect(cell).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     // Raw form: quoted fields, doubled quotes, CRLF rows.
-    expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")","$1,234.56",2020-03-04T05:06:07+00:00,,,failed,"'@SUM(1+1),\nsecond line",1000000,1000000,EVIL-${user.id}\r\n`);
+    expect(text).toContain(
+      `"'=HYPERLINK(""http://evil"",""x"")","$1,234.56",2020-03-04T05:06:07+00:00,,,failed,"'@SUM(1+1),\nsecond line",1000000,1000000,EVIL-${user.id}\r\n`,
+    );
     // Sorted like the screen: ascending by purchase date puts the 2020 one first.
     const asc = (await call(exportLoader as Fn, "/transaction-history/export?sort=createdAt&dir=asc", { cookie: user.cookie })) as Response;
     expect((await asc.text()).split("\r\n")[1]).toMatch(/^"'=HYPERLINK/);

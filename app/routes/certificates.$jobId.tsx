@@ -23,7 +23,10 @@ export default function CertificatePage() {
       <header className="mb-6 space-y-2">
         <h1 className="text-2xl font-bold text-slate-900">Scrub Certificate</h1>
         <p className="text-sm text-slate-600">
-          Signed with Ed25519. Anyone can check it, with the original files, at <Link to="/verify" className="text-blue-700 underline">/verify</Link>{" "}
+          Signed with Ed25519. Anyone can check it, with the original files, at{" "}
+          <Link to="/verify" className="text-blue-700 underline">
+            /verify
+          </Link>{" "}
           or with <code>npm run verify</code>.
         </p>
         <p className="flex flex-wrap gap-3 text-sm print:hidden">

@@ -67,7 +67,8 @@ async function nearTheLimit() {
     .insertInto("list_loads")
     .values({ list_id: listId, user_id: u.id, mode: "add", status: "completed", file_name: "old.csv", added: 24_990, usage_reserved: 24_990 })
     .execute();
-  const add = (file: File) => callRoute(containers.action, multipart("/containers", u.cookie, { intent: "add-numbers", id: String(listId), method: "csv", file }));
+  const add = (file: File) =>
+    callRoute(containers.action, multipart("/containers", u.cookie, { intent: "add-numbers", id: String(listId), method: "csv", file }));
   return { u, listId, add };
 }
 
@@ -119,7 +120,10 @@ describe("container loads count the rows a compressed file or a workbook holds",
 describe("DNC loads of the FTC's files", () => {
   it("refuses a damaged .gz with its message before queueing; applies a change list from the dialog", async () => {
     const admin = await signedInUser("Admin");
-    const gz = await writeGzip(tmp("ftc.txt.gz"), numbers(50).map((n) => `${n.slice(0, 3)},${n.slice(3)}\n`));
+    const gz = await writeGzip(
+      tmp("ftc.txt.gz"),
+      numbers(50).map((n) => `${n.slice(0, 3)},${n.slice(3)}\n`),
+    );
     const cut = tmp("cut.txt.gz");
     fs.writeFileSync(cut, fs.readFileSync(gz).subarray(0, 20));
     const r = await callRoute(dnc.action, multipart("/dnc", admin.cookie, { intent: "load", type: "1", mode: "add", method: "csv", file: fileOf(cut) }));
@@ -127,7 +131,10 @@ describe("DNC loads of the FTC's files", () => {
     expect(errorsOf(r).file?.[0]).toMatch(/^The gzip file is damaged/);
 
     const changes = await writeGzip(tmp("changes.txt.gz"), ["201,5570000,A,2026-11-20\n", "201,5570001,D,2026-11-20\n"]);
-    const ok = (await callRoute(dnc.action, multipart("/dnc", admin.cookie, { intent: "load", type: "1", mode: "changes", method: "csv", file: fileOf(changes) }))) as Response;
+    const ok = (await callRoute(
+      dnc.action,
+      multipart("/dnc", admin.cookie, { intent: "load", type: "1", mode: "changes", method: "csv", file: fileOf(changes) }),
+    )) as Response;
     const loadId = /^\/dnc\/loads\/([0-9a-f-]{36})$/.exec(ok.headers.get("Location") ?? "")?.[1];
     expect(loadId).toBeTruthy();
     expect(await (await getScrubService()).waitFor("load", loadId!)).toBe("completed");

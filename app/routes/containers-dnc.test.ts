@@ -48,7 +48,11 @@ async function numbersOnList(listId: number): Promise<number[]> {
   return r.rows.map((x) => Number(x.number));
 }
 async function numbersOfKind(kind: string): Promise<number[]> {
-  const list = await db().selectFrom("lists").select("id").where("kind", "=", kind as never).executeTakeFirstOrThrow();
+  const list = await db()
+    .selectFrom("lists")
+    .select("id")
+    .where("kind", "=", kind as never)
+    .executeTakeFirstOrThrow();
   return numbersOnList(list.id);
 }
 function bodyOf<T>(r: unknown): T {
@@ -75,7 +79,12 @@ async function uploadsLeft(): Promise<string[]> {
     const meta = path.join(dir, `${name.split(".")[0]}.json`);
     return fs.existsSync(meta) && JSON.parse(fs.readFileSync(meta, "utf8")).staged === true;
   };
-  return fs.readdirSync(root).flatMap((u) => fs.readdirSync(path.join(root, u)).filter((n) => !staged(path.join(root, u), n)).map((n) => `${u}/${n}`));
+  return fs.readdirSync(root).flatMap((u) =>
+    fs
+      .readdirSync(path.join(root, u))
+      .filter((n) => !staged(path.join(root, u), n))
+      .map((n) => `${u}/${n}`),
+  );
 }
 
 beforeAll(async () => {
@@ -91,12 +100,11 @@ describe("/containers", () => {
 
   it("opens the subscription dialog for a user without a plan and refuses to create", async () => {
     const u = await signedInUser();
-    const page = bodyOf<{ gate: { redirectTo: string } | null; containers: unknown[] }>(await run(containers.loader, makeRequest("/containers", { cookie: u.cookie })));
-    expect(page.gate?.redirectTo).toBe("/containers?dialog=create-container");
-    const cat = await run(
-      containers.action,
-      makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Solar" } }),
+    const page = bodyOf<{ gate: { redirectTo: string } | null; containers: unknown[] }>(
+      await run(containers.loader, makeRequest("/containers", { cookie: u.cookie })),
     );
+    expect(page.gate?.redirectTo).toBe("/containers?dialog=create-container");
+    const cat = await run(containers.action, makeRequest("/containers", { cookie: u.cookie, form: { intent: "create-category", name: "Solar" } }));
     expect(statusOf(cat)).toBe(302);
     const catId = (await db().selectFrom("categories").select("id").where("user_id", "=", u.id).executeTakeFirstOrThrow()).id;
     const r = await run(
@@ -147,11 +155,15 @@ describe("/containers", () => {
     });
     const invalid = await run(
       containers.action,
-      multipart("/containers", u.cookie, { intent: "create-container", name: "Box", categoryId: catId, method: "manual", numbers: "2015552123, 12345, 20155501ab" }),
+      multipart("/containers", u.cookie, {
+        intent: "create-container",
+        name: "Box",
+        categoryId: catId,
+        method: "manual",
+        numbers: "2015552123, 12345, 20155501ab",
+      }),
     );
-    expect(errorsOf(invalid).numbers).toEqual([
-      "The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 20155501ab",
-    ]);
+    expect(errorsOf(invalid).numbers).toEqual(["The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 20155501ab"]);
     const noFile = await run(
       containers.action,
       multipart("/containers", u.cookie, { intent: "create-container", name: "Box", categoryId: catId, method: "csv", file: "upload:forged" }),
@@ -198,9 +210,7 @@ describe("/containers", () => {
       containers.action,
       multipart("/containers", u.cookie, { intent: "add-numbers", id: String(box.id), method: "manual", numbers: "(911) 555-2123, 212-555-0123" }),
     );
-    expect(errorsOf(bad).numbers?.[0]).toBe(
-      "The following numbers are invalid (must be exactly 10 digits with no alphabets): (911) 555-2123, 212-555-0123",
-    );
+    expect(errorsOf(bad).numbers?.[0]).toBe("The following numbers are invalid (must be exactly 10 digits with no alphabets): (911) 555-2123, 212-555-0123");
   });
 
   it("loads a CSV file through the service with a progress page, and counts it against the plan", async () => {
@@ -386,14 +396,19 @@ describe("/dnc", () => {
     );
     expect(page.lists[12].name).toBe("Texas DNC List");
     // then Canada's National DNCL (decision 179)
-    expect(page.lists.slice(14).map((l) => [l.suppressionType, l.name, l.tone, l.checkedBy])).toEqual([[14, "Canada National DNCL", "amber", ["DNC and Litigation"]]]);
+    expect(page.lists.slice(14).map((l) => [l.suppressionType, l.name, l.tone, l.checkedBy])).toEqual([
+      [14, "Canada National DNCL", "amber", ["DNC and Litigation"]],
+    ]);
     // The stored names agree with the registry (migration 0017 renamed the seeded rows).
     const stored = await db().selectFrom("lists").select(["kind", "name"]).where("kind", "in", ["litigation", "dnc"]).orderBy("suppression_type").execute();
     expect(stored).toEqual([
       { kind: "litigation", name: "Litigation List" },
       { kind: "dnc", name: "DNC List" },
     ]);
-    const invalid = await run(dnc.action, multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "add", method: "manual", numbers: "20155501234" }));
+    const invalid = await run(
+      dnc.action,
+      multipart("/dnc", admin.cookie, { intent: "load", type: "0", mode: "add", method: "manual", numbers: "20155501234" }),
+    );
     expect(errorsOf(invalid).numbers?.[0]).toBe("The following numbers are invalid (must be exactly 10 digits with no alphabets): 20155501234");
 
     const add = (await run(
@@ -437,7 +452,10 @@ describe("/dnc", () => {
     const user = await signedInUser();
     expect(statusOf(await run(dncLoad.loader, makeRequest(`/dnc/loads/${loadId}`, { cookie: user.cookie }), { loadId: loadId! }))).toBe(403);
 
-    const edit = (await run(dnc.action, makeRequest("/dnc", { cookie: admin.cookie, form: { intent: "edit", type: "1", description: "Federal DNC" } }))) as Response;
+    const edit = (await run(
+      dnc.action,
+      makeRequest("/dnc", { cookie: admin.cookie, form: { intent: "edit", type: "1", description: "Federal DNC" } }),
+    )) as Response;
     expect(edit.status).toBe(302);
     expect(await toastOf(admin.cookie)).toMatchObject({ title: "DNC List Updated" });
     const page = bodyOf<{ lists: Array<{ description: string; phoneCount: number }> }>(await run(dnc.loader, makeRequest("/dnc", { cookie: admin.cookie })));
@@ -467,7 +485,13 @@ describe("/dnc", () => {
     const admin = await signedInUser("Admin");
     const add = (await run(
       dnc.action,
-      multipart("/dnc", admin.cookie, { intent: "load", type: "1", mode: "add", method: "manual", numbers: "(202) 555-2144\n+1\u2013305\u2013555\u20132145, '7135552146" }),
+      multipart("/dnc", admin.cookie, {
+        intent: "load",
+        type: "1",
+        mode: "add",
+        method: "manual",
+        numbers: "(202) 555-2144\n+1\u2013305\u2013555\u20132145, '7135552146",
+      }),
     )) as Response;
     expect(add.headers.get("Location")).toBe("/dnc");
     expect(await numbersOfKind("dnc")).toEqual(expect.arrayContaining([2025552144, 3055552145, 7135552146]));
@@ -495,7 +519,10 @@ describe("staged uploads (upload progress with JavaScript)", () => {
     // Another user cannot use the token.
     const stolen = await run(
       containers.action,
-      makeRequest("/containers", { cookie: other.cookie, form: { intent: "create-container", name: "S", categoryId: otherCat, method: "csv", uploadToken: token } }),
+      makeRequest("/containers", {
+        cookie: other.cookie,
+        form: { intent: "create-container", name: "S", categoryId: otherCat, method: "csv", uploadToken: token },
+      }),
     );
     expect(errorsOf(stolen).file).toEqual(["You must upload a CSV file with phone numbers."]);
 

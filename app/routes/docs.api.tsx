@@ -117,8 +117,8 @@ export default function ApiReference() {
       <main className="mx-auto max-w-5xl px-4 py-10">
         <h1 className="text-3xl font-bold tracking-tight">API Reference</h1>
         <p className="mt-3 max-w-3xl text-slate-600">
-          Version 1. Base URL <code className="rounded bg-slate-100 px-1">/api/v1</code>. Submit a scrub, poll its progress, download the good,
-          bad and invalid files, and add numbers to your containers. The machine-readable description is at{" "}
+          Version 1. Base URL <code className="rounded bg-slate-100 px-1">/api/v1</code>. Submit a scrub, poll its progress, download the good, bad and invalid
+          files, and add numbers to your containers. The machine-readable description is at{" "}
           <a href="/api/v1/openapi.json" className="text-blue-700 hover:underline">
             /api/v1/openapi.json
           </a>
@@ -144,40 +144,39 @@ export default function ApiReference() {
           </p>
           <Code>{`curl https://app.datapurgingtool.com/api/v1/usage \\\n  -H "Authorization: Bearer dpt_…"`}</Code>
           <p className="mt-3 text-sm text-slate-600">
-            Work done through the API counts against the same plan limits as the web screens. Scrubs and container adds need a plan with API
-            access (Business or Premium).
+            Work done through the API counts against the same plan limits as the web screens. Scrubs and container adds need a plan with API access (Business or
+            Premium).
           </p>
         </section>
 
         <section id="rate-limits" className="mt-12 scroll-mt-6">
           <h2 className="text-xl font-semibold">Rate limits</h2>
           <p className="mt-2 text-slate-700">
-            Each key may make <strong>1000 requests per hour</strong> (fixed hourly windows). With the integration&apos;s rate limiting turned on,
-            all keys of that integration share those 1000 requests. Every answer carries <code>X-RateLimit-Limit</code>,{" "}
-            <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (Unix seconds) and <code>X-RateLimit-Window</code> (seconds); a 429 adds{" "}
-            <code>Retry-After</code>.
+            Each key may make <strong>1000 requests per hour</strong> (fixed hourly windows). With the integration&apos;s rate limiting turned on, all keys of
+            that integration share those 1000 requests. Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>,{" "}
+            <code>X-RateLimit-Reset</code> (Unix seconds) and <code>X-RateLimit-Window</code> (seconds); a 429 adds <code>Retry-After</code>.
           </p>
           <p className="mt-2 text-slate-700">
             Live lookups (<code>POST /lookup</code>) have their own budget and do not count against the hourly one: each key may make{" "}
             <strong>{LOOKUP_REQUESTS_PER_SECOND} lookup requests per second</strong>, with bursts of up to {LOOKUP_BURST} after a pause (with the
-            integration&apos;s rate limiting turned on, its keys share that budget). Their headers count per second (<code>X-RateLimit-Window: 1</code>);
-            a 429 says to retry after 1 second. The numbers you look up count against your plan&apos;s DNC suppression usage.
+            integration&apos;s rate limiting turned on, its keys share that budget). Their headers count per second (<code>X-RateLimit-Window: 1</code>); a 429
+            says to retry after 1 second. The numbers you look up count against your plan&apos;s DNC suppression usage.
           </p>
         </section>
 
         <section id="instants-and-stale-lists" className="mt-12 scroll-mt-6">
           <h2 className="text-xl font-semibold">Instants and stale lists</h2>
           <p className="mt-2 text-slate-700">
-            An <code>at</code> (on <code>POST /scrubs</code> with <code>calling_window</code> or <code>exemptions</code>, and on{" "}
-            <code>POST /lookup</code>) means &quot;for calls then&quot;: it may not be earlier than now (5 minutes of clock skew allowed) nor later
-            than the checked lists&apos; &quot;valid for calls until&quot; (each list&apos;s release date plus its freshness rule: the federal DNC
-            list 31 days, each state list its own). Otherwise the answer is a 422 on <code>at</code> naming the instant and the bound.
+            An <code>at</code> (on <code>POST /scrubs</code> with <code>calling_window</code> or <code>exemptions</code>, and on <code>POST /lookup</code>)
+            means &quot;for calls then&quot;: it may not be earlier than now (5 minutes of clock skew allowed) nor later than the checked lists&apos;
+            &quot;valid for calls until&quot; (each list&apos;s release date plus its freshness rule: the federal DNC list 31 days, each state list its own).
+            Otherwise the answer is a 422 on <code>at</code> naming the instant and the bound.
           </p>
           <p className="mt-2 text-slate-700">
-            A lookup names every list it checks that is past its freshness rule in <code>stale_lists</code> (kind, registry date, age and rule in
-            days); while there is one, a number no fresh list holds is answered <code>suppressed_by: &quot;stale_list&quot;</code>, never callable
-            on a stale list&apos;s word. With the &quot;refuse stale DNC&quot; setting on, a DNC scrub is refused (422 on{" "}
-            <code>suppressionType</code>) naming every stale list at once.
+            A lookup names every list it checks that is past its freshness rule in <code>stale_lists</code> (kind, registry date, age and rule in days); while
+            there is one, a number no fresh list holds is answered <code>suppressed_by: &quot;stale_list&quot;</code>, never callable on a stale list&apos;s
+            word. With the &quot;refuse stale DNC&quot; setting on, a DNC scrub is refused (422 on <code>suppressionType</code>) naming every stale list at
+            once.
           </p>
         </section>
 
@@ -185,18 +184,18 @@ export default function ApiReference() {
           <h2 className="text-xl font-semibold">Result files</h2>
           <p className="mt-2 text-slate-700">
             Each file keeps your columns as read (a cell a spreadsheet would run as a formula is escaped with a leading <code>&apos;</code>, so{" "}
-            <code>+1 212 736 4832</code> reads <code>&apos;+1 212 736 4832</code>), then <code>phone_e164</code>: the number read, <code>+1</code>{" "}
-            and ten digits (<code>+12127364832</code>), the key to import into a dialer; empty in the invalid file, where no number was read. Then:
+            <code>+1 212 736 4832</code> reads <code>&apos;+1 212 736 4832</code>), then <code>phone_e164</code>: the number read, <code>+1</code> and ten
+            digits (<code>+12127364832</code>), the key to import into a dialer; empty in the invalid file, where no number was read. Then:
           </p>
           <ul className="mt-2 list-disc pl-6 text-slate-700">
             <li>
               good: with <code>calling_window</code>, <code>time_zone</code>, <code>callable_now</code>, <code>next_call_at</code> (UTC),{" "}
-              <code>next_call_local</code> (the same instant on the number&apos;s clock with its offset, e.g. <code>2026-11-30T08:00:00-05:00</code>)
-              and <code>calling_note</code>; with <code>exemptions</code>, <code>exemption</code> (the record that lets the number be called).
+              <code>next_call_local</code> (the same instant on the number&apos;s clock with its offset, e.g. <code>2026-11-30T08:00:00-05:00</code>) and{" "}
+              <code>calling_note</code>; with <code>exemptions</code>, <code>exemption</code> (the record that lets the number be called).
             </li>
             <li>
-              bad: <code>reason</code>; with <code>exemptions</code>, <code>exemption</code>: why a listed number&apos;s record did not apply
-              (&quot;purchase 2025-05-15: Texas allows 12 months, ended 2026-05-15&quot;, &quot;litigation list: never exempted&quot;).
+              bad: <code>reason</code>; with <code>exemptions</code>, <code>exemption</code>: why a listed number&apos;s record did not apply (&quot;purchase
+              2025-05-15: Texas allows 12 months, ended 2026-05-15&quot;, &quot;litigation list: never exempted&quot;).
             </li>
             <li>
               invalid: <code>reason</code>.
@@ -273,16 +272,15 @@ curl -OJ https://app.datapurgingtool.com/api/v1/scrubs/<id>/files/good -H "Autho
         <section id="webhooks" className="mt-12 scroll-mt-6">
           <h2 className="text-xl font-semibold">Webhooks</h2>
           <p className="mt-2 text-slate-700">
-            Give an integration a webhook URL and we POST a JSON event when a scrub submitted with one of its keys finishes:{" "}
-            <code>scrub.completed</code> or <code>scrub.failed</code>, with the job (as GET /scrubs/&#123;id&#125; returns it) under{" "}
-            <code>data.job</code>. Answer with a 2xx status within 10 seconds. With auto retry on, a failed delivery is retried after 1, 2, 4 and 8
-            seconds (5 attempts in all); every attempt appears in the delivery log on the Integrations page. The <code>X-Webhook-Id</code> header
-            and the event&apos;s <code>id</code> stay the same across retries.
+            Give an integration a webhook URL and we POST a JSON event when a scrub submitted with one of its keys finishes: <code>scrub.completed</code> or{" "}
+            <code>scrub.failed</code>, with the job (as GET /scrubs/&#123;id&#125; returns it) under <code>data.job</code>. Answer with a 2xx status within 10
+            seconds. With auto retry on, a failed delivery is retried after 1, 2, 4 and 8 seconds (5 attempts in all); every attempt appears in the delivery log
+            on the Integrations page. The <code>X-Webhook-Id</code> header and the event&apos;s <code>id</code> stay the same across retries.
           </p>
           <p className="mt-3 text-slate-700">
             Each request is signed with the integration&apos;s webhook secret (shown once when you set the URL):{" "}
-            <code>X-Signature: sha256=&lt;hex HMAC-SHA256 of &quot;&lt;X-Webhook-Timestamp&gt;.&lt;raw body&gt;&quot;&gt;</code>. Reject requests
-            whose timestamp is more than 5 minutes off.
+            <code>X-Signature: sha256=&lt;hex HMAC-SHA256 of &quot;&lt;X-Webhook-Timestamp&gt;.&lt;raw body&gt;&quot;&gt;</code>. Reject requests whose
+            timestamp is more than 5 minutes off.
           </p>
           <Code>{verifySample}</Code>
         </section>

@@ -22,7 +22,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!st.isFile()) throw new Error("not a file");
     size = st.size;
   } catch {
-    const toast = { kind: "error" as const, title: "Failed to download file", description: "This result file is no longer available. Run the purge again to produce it." };
+    const toast = {
+      kind: "error" as const,
+      title: "Failed to download file",
+      description: "This result file is no longer available. Run the purge again to produce it.",
+    };
     throw redirect("/history", { headers: { "Set-Cookie": await flashToast(request, toast) } });
   }
   const name = downloadName(file.job_file_name, file.kind);

@@ -41,13 +41,25 @@ describe("/dnc/emergency", () => {
     const added = (await post(admin.cookie, valid)) as Response;
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe("/dnc/emergency");
-    const page = (await get(admin.cookie)) as { periods: { id: number; states: string[]; areaCodes: number[] | null; firstDay: string; lastDay: string; authority: string; sourceUrl: string }[] };
+    const page = (await get(admin.cookie)) as {
+      periods: { id: number; states: string[]; areaCodes: number[] | null; firstDay: string; lastDay: string; authority: string; sourceUrl: string }[];
+    };
     expect(page.periods).toHaveLength(1);
-    expect(page.periods[0]).toMatchObject({ states: ["LA"], areaCodes: [504, 985], firstDay: "2099-09-01", lastDay: "2099-09-10", authority: "Governor of Louisiana", sourceUrl: SOURCE });
+    expect(page.periods[0]).toMatchObject({
+      states: ["LA"],
+      areaCodes: [504, 985],
+      firstDay: "2099-09-01",
+      lastDay: "2099-09-10",
+      authority: "Governor of Louisiana",
+      sourceUrl: SOURCE,
+    });
     const [stored] = await listEmergencyPeriods(db());
     expect(stored.createdBy).toBe(admin.id);
 
-    const refused = (await post(admin.cookie, { ...valid, areaCodes: "504, 318, 212", from: "2099-09-11", source: "ftp://nope" })) as { data: unknown; init: { status: number } };
+    const refused = (await post(admin.cookie, { ...valid, areaCodes: "504, 318, 212", from: "2099-09-11", source: "ftp://nope" })) as {
+      data: unknown;
+      init: { status: number };
+    };
     expect(statusOf(refused)).toBe(400);
     expect(refused.data).toEqual({
       errors: {
@@ -63,7 +75,9 @@ describe("/dnc/emergency", () => {
     await post(admin.cookie, { ...valid, states: "NY", areaCodes: "", from: "2001-01-01", to: "2001-01-02", source: "https://www.governor.ny.gov/old" });
     const today = new Date().toISOString().slice(0, 10);
     await post(admin.cookie, { ...valid, states: "NY", areaCodes: "", from: "2001-01-01", to: today, source: "https://www.governor.ny.gov/now" });
-    const rules = (await callRoute(rulesLoader as Fn, makeRequest("/rules"))) as { emergencyPeriods: { states: string[]; sourceUrl: string; status: string }[] };
+    const rules = (await callRoute(rulesLoader as Fn, makeRequest("/rules"))) as {
+      emergencyPeriods: { states: string[]; sourceUrl: string; status: string }[];
+    };
     expect(rules.emergencyPeriods.map((p) => [p.states.join(","), p.sourceUrl, p.status])).toEqual([
       ["NY", "https://www.governor.ny.gov/now", "in force"],
       ["LA", SOURCE, "upcoming"],

@@ -74,8 +74,7 @@ export default function ForgotPassword() {
           message={
             <>
               <p>
-                If an account exists for <span className="font-medium text-slate-900">{actionData.email}</span>, we have sent a link to reset
-                your password.
+                If an account exists for <span className="font-medium text-slate-900">{actionData.email}</span>, we have sent a link to reset your password.
               </p>
               <p className="mt-2">The link works for 1 hour. Check your spam folder if it does not arrive in a few minutes.</p>
             </>

@@ -67,7 +67,14 @@ describe("the column step says what the file was read as", () => {
   it("a workbook of two sheets: the first by default, the second picked by ?sheet=, scrubbed from that sheet", async () => {
     const xlsx = await writeXlsx(tmp("two.xlsx"), [
       { name: "Notes", rows: [["Note"], ["exported 2026-11-20"]] },
-      { name: "Leads", rows: [["Name", "Mobile", "City"], ["José", 3055552102, "Miami"], ["Ann", 2125552101, "New York"]] },
+      {
+        name: "Leads",
+        rows: [
+          ["Name", "Mobile", "City"],
+          ["José", 3055552102, "Miami"],
+          ["Ann", 2125552101, "New York"],
+        ],
+      },
     ]);
     const step5 = await upload(xlsx);
     const first = (await page(step5)).wizard!.preview!;
@@ -113,7 +120,10 @@ describe("the column step says what the file was read as", () => {
     // a sheet the workbook does not have: refused with the reader's message, no job
     const refused = await run(() =>
       action({
-        request: makeRequest("/purge", { cookie: user.cookie, form: { intent: "start", mode: "csv", upload: picked.searchParams.get("upload")!, sheet: "Nope", column: "Mobile" } }),
+        request: makeRequest("/purge", {
+          cookie: user.cookie,
+          form: { intent: "start", mode: "csv", upload: picked.searchParams.get("upload")!, sheet: "Nope", column: "Mobile" },
+        }),
         params: {},
         context: testContext,
       }),
@@ -171,7 +181,7 @@ describe("hostile files are refused at submission with a clear message, nothing 
     };
     const refusedZzz = await post(zzz);
     expect(refusedZzz.status).toBe(422);
-    expect(JSON.stringify(await bodyOf(refusedZzz))).toContain("a cell is at \\\"ZZZZZZ1\\\", outside Excel's sheet");
+    expect(JSON.stringify(await bodyOf(refusedZzz))).toContain('a cell is at \\"ZZZZZZ1\\", outside Excel\'s sheet');
     const refusedBomb = await post(bomb);
     expect(refusedBomb.status).toBe(422);
     expect(JSON.stringify(await bodyOf(refusedBomb))).toContain("The compressed file was refused");
@@ -180,7 +190,8 @@ describe("hostile files are refused at submission with a clear message, nothing 
 
     // the wizard: the upload step answers with the reader's words
     const step = await run(() => action({ request: uploadRequest(zzz), params: {}, context: testContext }));
-    const message = step instanceof Response ? (await page(location(step))).wizard!.previewError : (step as { data: { error: { message: string } } }).data.error.message;
+    const message =
+      step instanceof Response ? (await page(location(step))).wizard!.previewError : (step as { data: { error: { message: string } } }).data.error.message;
     expect(message).toMatch(/a cell is at "ZZZZZZ1", outside Excel's sheet/);
     // and the same process goes on serving: a good file still previews
     const ok = await writeGzip(tmp("ok.csv.gz"), ["Phone\n", "2125552101\n"]);

@@ -25,7 +25,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data(outcome, { status: outcome.error && "status" in outcome && outcome.status ? outcome.status : 200 });
 }
 
-const FILE_LABEL = { input: "Original input file (optional)", good: "Good file (optional)", bad: "Bad file (optional)", invalid: "Invalid file (optional)" } as const;
+const FILE_LABEL = {
+  input: "Original input file (optional)",
+  good: "Good file (optional)",
+  bad: "Bad file (optional)",
+  invalid: "Invalid file (optional)",
+} as const;
 
 async function sha256Hex(file: File): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
@@ -65,8 +70,8 @@ export default function VerifyPage() {
       <header className="mb-6 space-y-2">
         <h1 className="text-2xl font-bold text-slate-900">Verify a Scrub Certificate</h1>
         <p className="text-sm text-slate-600">
-          Check that a certificate was signed by this service and was not changed, and that your files are the ones it describes. You can
-          also check it on your own computer with <code>npm run verify</code> and the keys at{" "}
+          Check that a certificate was signed by this service and was not changed, and that your files are the ones it describes. You can also check it on your
+          own computer with <code>npm run verify</code> and the keys at{" "}
           <a href="/.well-known/scrub-certificate-key" className="text-blue-700 underline">
             /.well-known/scrub-certificate-key
           </a>
@@ -99,7 +104,12 @@ export default function VerifyPage() {
             role="status"
             className={`rounded-md border px-3 py-2 text-sm font-semibold ${result.ok ? "border-green-200 bg-green-50 text-green-800" : "border-red-200 bg-red-50 text-red-800"}`}
           >
-            {result.ok ? "Verified: everything checked matches." : `Does not match: ${result.checks.filter((c) => !c.ok).map((c) => c.subject).join(", ")}.`}
+            {result.ok
+              ? "Verified: everything checked matches."
+              : `Does not match: ${result.checks
+                  .filter((c) => !c.ok)
+                  .map((c) => c.subject)
+                  .join(", ")}.`}
           </p>
           <ul className="space-y-1 text-sm">
             {result.checks.map((c) => {

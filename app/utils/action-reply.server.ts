@@ -11,10 +11,7 @@ export function isThrownReply(e: unknown): boolean {
   return typeof e === "object" && e !== null && (e as { type?: unknown }).type === "DataWithResponseInit";
 }
 
-export async function replyOnError<T>(
-  run: () => Promise<T>,
-  options: { known?: (e: unknown) => T | undefined; failed: () => T | Promise<T> },
-): Promise<T> {
+export async function replyOnError<T>(run: () => Promise<T>, options: { known?: (e: unknown) => T | undefined; failed: () => T | Promise<T> }): Promise<T> {
   try {
     return await run();
   } catch (e) {

@@ -3,7 +3,7 @@ import { csvResponse, escapeCsvCell, toCsv } from "./csv.server";
 
 describe("CSV export escaping", () => {
   it("neutralises formulas and quotes special characters", () => {
-    expect(escapeCsvCell("=HYPERLINK(\"http://x\")")).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(escapeCsvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(escapeCsvCell("+1 555")).toBe("'+1 555");
     expect(escapeCsvCell("-2+3")).toBe("'-2+3");
     expect(escapeCsvCell("-")).toBe("'-");
@@ -28,7 +28,15 @@ describe("CSV export escaping", () => {
   });
 
   it("builds CRLF rows and a download response", async () => {
-    expect(toCsv(["A", "B"], [["1", 2], ["=x", null]])).toBe("A,B\r\n1,2\r\n'=x,\r\n");
+    expect(
+      toCsv(
+        ["A", "B"],
+        [
+          ["1", 2],
+          ["=x", null],
+        ],
+      ),
+    ).toBe("A,B\r\n1,2\r\n'=x,\r\n");
     const res = csvResponse("A\r\n", 'bad"name.csv');
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="bad_name.csv"');
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");

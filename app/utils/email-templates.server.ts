@@ -17,7 +17,11 @@ const MAX_GREETING_NAME = 40;
 
 /** "Hello Ann," with the name on one line and capped; "Hello," without one. */
 function greeting(firstName?: string): string {
-  const name = (firstName ?? "").replace(/[\p{Cc}\p{Cf}\s]+/gu, " ").trim().slice(0, MAX_GREETING_NAME).trim();
+  const name = (firstName ?? "")
+    .replace(/[\p{Cc}\p{Cf}\s]+/gu, " ")
+    .trim()
+    .slice(0, MAX_GREETING_NAME)
+    .trim();
   return name ? `Hello ${name},` : "Hello,";
 }
 

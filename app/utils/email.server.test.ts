@@ -91,7 +91,9 @@ describe("e-mail", () => {
       { text: "one ", link: false },
       { text: "http://localhost/a", link: true },
     ]);
-    const remote = await outboxLoader({ request: makeRequest("/dev/outbox"), context: { ...testContext, clientIp: "203.0.113.9" }, params: {} }).catch((x) => x);
+    const remote = await outboxLoader({ request: makeRequest("/dev/outbox"), context: { ...testContext, clientIp: "203.0.113.9" }, params: {} }).catch(
+      (x) => x,
+    );
     expect((remote as Response).status).toBe(404);
   });
 
@@ -101,7 +103,14 @@ describe("e-mail", () => {
       confirmationEmail({ url }),
       passwordResetEmail({ firstName: "<b>Ann</b>", url }),
       invitationEmail({ firstName: "Ann", inviterName: "Bob Admin", url }),
-      paymentReceivedEmail({ planName: "Business", amountCents: 50_000, reference: "PAY-1", startDate: new Date("2026-11-21"), endDate: new Date("2026-12-21"), dashboardUrl: url }),
+      paymentReceivedEmail({
+        planName: "Business",
+        amountCents: 50_000,
+        reference: "PAY-1",
+        startDate: new Date("2026-11-21"),
+        endDate: new Date("2026-12-21"),
+        dashboardUrl: url,
+      }),
     ]) {
       expect(linksIn(mail.text)).toEqual([url]);
       expect(mail.html).toContain(url);

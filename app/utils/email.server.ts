@@ -31,8 +31,7 @@ export function outboxPageEnabled(e: Pick<Env, "SMTP_URL" | "NODE_ENV"> = env())
 }
 
 /** The SMTP transport, created once. Tests may install their own under the singleton key "mailTransport". */
-export const mailTransport = (): Transporter =>
-  singleton("mailTransport", () => nodemailer.createTransport(env().SMTP_URL as string));
+export const mailTransport = (): Transporter => singleton("mailTransport", () => nodemailer.createTransport(env().SMTP_URL as string));
 
 const LINK = /https?:\/\/[^\s<>"')]+/g;
 

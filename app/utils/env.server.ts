@@ -23,7 +23,11 @@ const schema = z.object({
   /** Create the demo SuperAdmin on start (default: on in embedded mode). */
   DEMO_ADMIN: z.enum(["0", "1"]).optional(),
   /** Largest accepted upload in bytes. */
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(500 * 1024 * 1024),
   /** Bank-transfer instructions shown to customers (billing). */
   BANK_NAME: z.string().default("First Demo Bank"),
   BANK_ACCOUNT_NAME: z.string().default("Data Purging Tool LLC"),

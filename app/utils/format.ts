@@ -95,10 +95,7 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-export const SUPPRESSION_LABEL = Object.fromEntries(SUPPRESSION_LIST_TYPES.map((t) => [t.suppressionType, t.label])) as Record<
-  SuppressionTypeName,
-  string
->;
+export const SUPPRESSION_LABEL = Object.fromEntries(SUPPRESSION_LIST_TYPES.map((t) => [t.suppressionType, t.label])) as Record<SuppressionTypeName, string>;
 
 export const REASON_LABEL: Record<string, string> = {
   ...Object.fromEntries(LIST_TYPES.map((t) => [t.kind, t.reasonLabel])),

@@ -71,11 +71,7 @@ export async function stopScrubService(): Promise<void> {
  * then fail closed with a human message to customers) or holds stale lists, with the command that fixes it.
  * Never throws: the web app serves what it can without Redis.
  */
-export async function reportListStoreAtStart(
-  service: ScrubService,
-  redis: string | RedisTarget,
-  waitMs = 5000,
-): Promise<"ok" | "stale" | "unreachable"> {
+export async function reportListStoreAtStart(service: ScrubService, redis: string | RedisTarget, waitMs = 5000): Promise<"ok" | "stale" | "unreachable"> {
   // never the URL itself: it may hold a password
   const where = describeRedisTarget(typeof redis === "string" ? { kind: "node", url: redis } : redis);
   let timer: NodeJS.Timeout | undefined;

@@ -17,11 +17,7 @@ async function encryptionKey(db: Kysely<Database>): Promise<Buffer> {
     .values({ name: "webhook_encryption_key", value: randomToken() })
     .onConflict((oc) => oc.column("name").doNothing())
     .execute();
-  const row = await db
-    .selectFrom("app_secrets")
-    .select("value")
-    .where("name", "=", "webhook_encryption_key")
-    .executeTakeFirstOrThrow();
+  const row = await db.selectFrom("app_secrets").select("value").where("name", "=", "webhook_encryption_key").executeTakeFirstOrThrow();
   return crypto.createHash("sha256").update(row.value).digest();
 }
 

@@ -56,11 +56,7 @@ export const sessionStorage = () =>
       },
       async readData(id) {
         const db = await getDb();
-        const row = await db
-          .selectFrom("sessions")
-          .select(["data", "expires_at"])
-          .where("id_hash", "=", sha256(id))
-          .executeTakeFirst();
+        const row = await db.selectFrom("sessions").select(["data", "expires_at"]).where("id_hash", "=", sha256(id)).executeTakeFirst();
         if (!row) return null;
         if (row.expires_at.getTime() < Date.now()) {
           await db.deleteFrom("sessions").where("id_hash", "=", sha256(id)).execute();

@@ -24,8 +24,7 @@ export const THROTTLE = {
   knownAddressMs: 24 * 60 * 60 * 1000,
 } as const;
 
-export const THROTTLED_MESSAGE =
-  "Too many failed sign-in attempts. Please wait a few minutes and try again, or reset your password to sign in now.";
+export const THROTTLED_MESSAGE = "Too many failed sign-in attempts. Please wait a few minutes and try again, or reset your password to sign in now.";
 
 function normal(email: string): string {
   return email.trim().toLowerCase();

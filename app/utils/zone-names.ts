@@ -24,7 +24,9 @@ const names = new Map<string, string>();
 /** The zone's UTC offset in minutes at an instant (-300 for New York in winter), or null for an unknown zone. */
 export function offsetMinutes(zone: string, at: Date): number | null {
   try {
-    const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value;
+    const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value;
     const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(part ?? "");
     if (!m) return null;
     return m[1] ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;

@@ -11,9 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("company", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("phone_number", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("password_hash", "text")
-    .addColumn("role", "text", (c) =>
-      c.notNull().check(sql`role in ('NormalUser','UnlimitedUser','Admin','SuperAdmin')`),
-    )
+    .addColumn("role", "text", (c) => c.notNull().check(sql`role in ('NormalUser','UnlimitedUser','Admin','SuperAdmin')`))
     .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('Draft','Pending','Active','Blocked')`))
     .addColumn("email_confirmed", "boolean", (c) => c.notNull().defaultTo(false))
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))

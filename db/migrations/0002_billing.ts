@@ -98,11 +98,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("currency", "text", (c) => c.notNull().defaultTo("USD"))
     .addColumn("dnc_and_litigation_scrubs", "bigint", (c) => c.notNull())
     .addColumn("custom_dataset_records", "bigint", (c) => c.notNull())
-    .addColumn("status", "text", (c) =>
-      c
-        .notNull()
-        .check(sql`status in ('active','paid','expired','pending','pendingpayment','failed','rejected')`),
-    )
+    .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('active','paid','expired','pending','pendingpayment','failed','rejected')`))
     .addColumn("payment_method", "text", (c) => c.notNull().defaultTo("bank_transfer"))
     .addColumn("transfer_reference", "text", (c) => c.notNull().unique())
     .addColumn("description", "text", (c) => c.notNull().defaultTo(""))

@@ -53,9 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("source", "text", (c) => c.notNull().defaultTo("web"))
     .addColumn("api_key_id", "uuid")
     .addColumn("file_name", "text", (c) => c.notNull())
-    .addColumn("suppression_type", "text", (c) =>
-      c.notNull().check(sql`suppression_type in ('LitigationOnly','DNCAndLitigation')`),
-    )
+    .addColumn("suppression_type", "text", (c) => c.notNull().check(sql`suppression_type in ('LitigationOnly','DNCAndLitigation')`))
     .addColumn("column_name", "text")
     .addColumn("container_id", "integer", (c) => c.references("lists.id").onDelete("set null"))
     .addColumn("category_id", "uuid", (c) => c.references("categories.id").onDelete("set null"))

@@ -58,7 +58,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("job_id", "uuid", (c) => c.notNull().references("scrub_jobs.id").onDelete("cascade"))
     .addColumn("event", "text", (c) => c.notNull().check(sql`event in ('scrub.completed','scrub.failed')`))
     .addColumn("payload", "text")
-    .addColumn("status", "text", (c) => c.notNull().defaultTo("pending").check(sql`status in ('pending','delivered','failed')`))
+    .addColumn("status", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("pending")
+        .check(sql`status in ('pending','delivered','failed')`),
+    )
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("max_attempts", "integer", (c) => c.notNull().defaultTo(1))
     .addColumn("next_attempt_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
@@ -85,11 +90,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("next_attempt_at", "timestamptz")
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema
-    .createIndex("webhook_deliveries_user")
-    .on("webhook_deliveries")
-    .columns(["user_id", "created_at"])
-    .execute();
+  await db.schema.createIndex("webhook_deliveries_user").on("webhook_deliveries").columns(["user_id", "created_at"]).execute();
   await db.schema.createIndex("scrub_jobs_api_key").on("scrub_jobs").columns(["api_key_id", "finished_at"]).execute();
 }
 

@@ -15,11 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await sql`create index list_loads_version on list_loads (list_id, list_version) where status = 'completed'`.execute(db);
   // The registry date of the list's current version, and the version whose 25-day warning went out.
-  await db.schema
-    .alterTable("lists")
-    .addColumn("registry_date", "timestamptz")
-    .addColumn("age_warned_version", "bigint")
-    .execute();
+  await db.schema.alterTable("lists").addColumn("registry_date", "timestamptz").addColumn("age_warned_version", "bigint").execute();
   await sql`update lists set registry_date = updated_at where size > 0`.execute(db);
 
   await db.schema

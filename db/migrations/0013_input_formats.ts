@@ -12,7 +12,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable(table).addColumn("input_delimiter", "text").execute();
   }
   await db.schema.alterTable("scrub_jobs").addColumn("input_sheet", "text").execute();
-  await db.schema.alterTable("list_loads").addColumn("not_present", "bigint", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("list_loads")
+    .addColumn("not_present", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`alter table list_loads drop constraint if exists list_loads_mode_check`.execute(db);
   await sql`alter table list_loads add constraint list_loads_mode_check check (mode in ('add','remove','replace','changes'))`.execute(db);
 }

@@ -17,7 +17,12 @@ describeEachDb("lists after migration 0017", (kind) => {
   afterAll(() => handle.close());
 
   it("the admin lists are the registry's, by kind, type and name", async () => {
-    const rows = await handle.db.selectFrom("lists").select(["kind", "suppression_type", "name"]).where("kind", "<>", "container").orderBy("suppression_type").execute();
+    const rows = await handle.db
+      .selectFrom("lists")
+      .select(["kind", "suppression_type", "name"])
+      .where("kind", "<>", "container")
+      .orderBy("suppression_type")
+      .execute();
     expect(rows).toEqual(LIST_TYPES.map((t) => ({ kind: t.kind, suppression_type: t.type, name: t.name })));
   });
 

@@ -5,7 +5,10 @@ import { sql, type Kysely } from "kysely";
 // writes its own row per user and minute (`writer`: a random id per process) with the absolute totals it counted,
 // so a flush repeated after a lost answer sets the same values again instead of adding them twice.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("lookup_usage").addColumn("writer", "text", (c) => c.notNull().defaultTo("")).execute();
+  await db.schema
+    .alterTable("lookup_usage")
+    .addColumn("writer", "text", (c) => c.notNull().defaultTo(""))
+    .execute();
   await sql`alter table lookup_usage drop constraint lookup_usage_pkey`.execute(db);
   await sql`alter table lookup_usage add constraint lookup_usage_pkey primary key (user_id, bucket_start, writer)`.execute(db);
 }

@@ -30,7 +30,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.deleteFrom("lists").where("kind", "in", STATES.map(([kind]) => kind)).execute();
+  await db
+    .deleteFrom("lists")
+    .where(
+      "kind",
+      "in",
+      STATES.map(([kind]) => kind),
+    )
+    .execute();
   await sql`alter table lists drop constraint if exists lists_kind_check`.execute(db);
   await sql`alter table lists add constraint lists_kind_check check (kind ~ '^[a-z][a-z0-9_]{0,31}$')`.execute(db);
 }

@@ -46,7 +46,9 @@ describeEachDb("lists after migration 0022", (kind) => {
     await sql`insert into list_numbers (list_id, number)
       select ${sql.lit(litigation)}, 3030000000 + e * 10000 + l * 2 from generate_series(0, 39) as e, generate_series(0, 4999) as l`.execute(db);
     await sql`insert into list_numbers (list_id, number) values
-      (${sql.lit(boxA)}, 2125550000), (${sql.lit(boxA)}, 2125559999), (${sql.lit(boxA)}, 9999999999), (${sql.lit(boxA)}, 2000000000), (${sql.lit(boxB)}, 6175552111)`.execute(db);
+      (${sql.lit(boxA)}, 2125550000), (${sql.lit(boxA)}, 2125559999), (${sql.lit(boxA)}, 9999999999), (${sql.lit(boxA)}, 2000000000), (${sql.lit(boxB)}, 6175552111)`.execute(
+      db,
+    );
     // a block exactly at the boundary: 624 lines (array) and 625 lines (bitmap)
     await sql`insert into list_numbers (list_id, number)
       select ${sql.lit(boxB)}, 4045550000 + l from generate_series(0, 623) as l

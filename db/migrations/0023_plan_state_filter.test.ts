@@ -12,7 +12,7 @@ describeEachDb("plans after migration 0023", (kind) => {
   }, 240_000);
   afterAll(() => handle.close());
 
-  it("takes the state filter from an available \"State filter\" feature, and the gate follows the column", async () => {
+  it('takes the state filter from an available "State filter" feature, and the gate follows the column', async () => {
     const db = handle.db;
     const plan = (id: string, features: { label: string; available?: boolean }[]) =>
       db
@@ -37,7 +37,11 @@ describeEachDb("plans after migration 0023", (kind) => {
     expect([await gate("states-on"), await gate("states-off"), await gate(null)]).toEqual([true, false, false]);
     expect(await stateFilterAllowed(db, { unlimited: true, plan: null })).toBe(true);
     // a label no longer decides: renaming the feature changes nothing
-    await db.updateTable("plans").set({ features: JSON.stringify([{ label: "Filter by state" }]) }).where("id", "=", "states-on").execute();
+    await db
+      .updateTable("plans")
+      .set({ features: JSON.stringify([{ label: "Filter by state" }]) })
+      .where("id", "=", "states-on")
+      .execute();
     expect(await gate("states-on")).toBe(true);
   });
 });

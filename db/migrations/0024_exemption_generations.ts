@@ -12,11 +12,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("generation", "bigint", (c) => c.notNull().defaultTo(0))
     .addColumn("loading_since", "timestamptz")
     .execute();
-  await db.schema.alterTable("exemption_records").addColumn("generation", "bigint", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("exemption_records")
+    .addColumn("generation", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable("exemption_records").dropConstraint("exemption_records_pk").execute();
   await db.schema.alterTable("exemption_records").addPrimaryKeyConstraint("exemption_records_pk", ["list_id", "generation", "number"]).execute();
-  await db.schema.alterTable("plans").addColumn("exemption_limit", "bigint", (c) => c.notNull().defaultTo(1_000_000)).execute();
-  await sql`update plans set exemption_limit = case id when 'beginner' then 100000 when 'business' then 1000000 when 'premium' then 5000000 else 1000000 end`.execute(db);
+  await db.schema
+    .alterTable("plans")
+    .addColumn("exemption_limit", "bigint", (c) => c.notNull().defaultTo(1_000_000))
+    .execute();
+  await sql`update plans set exemption_limit = case id when 'beginner' then 100000 when 'business' then 1000000 when 'premium' then 5000000 else 1000000 end`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -75,8 +75,18 @@ export async function generate(o: BenchDataOptions) {
   const dncSample: number[] = [];
   // The samples come from generating the list files: regenerate them with the inputs.
   const fresh = !fs.existsSync(input) || !fs.existsSync(small);
-  if (fresh || !fs.existsSync(lit)) await writeLines(lit, LIT, () => { const x = randomNumber(); if (litSample.length < 10_000) litSample.push(x); return String(x); });
-  if (fresh || !fs.existsSync(dnc)) await writeLines(dnc, DNC, () => { const x = randomNumber(); if (dncSample.length < 100_000) dncSample.push(x); return String(x); });
+  if (fresh || !fs.existsSync(lit))
+    await writeLines(lit, LIT, () => {
+      const x = randomNumber();
+      if (litSample.length < 10_000) litSample.push(x);
+      return String(x);
+    });
+  if (fresh || !fs.existsSync(dnc))
+    await writeLines(dnc, DNC, () => {
+      const x = randomNumber();
+      if (dncSample.length < 100_000) dncSample.push(x);
+      return String(x);
+    });
   if (CHANGE > 0 && !fs.existsSync(add)) await writeLines(add, CHANGE, () => String(randomNumber()));
   if (CHANGE > 0 && !fs.existsSync(remove)) await copyFirstLines(dnc, remove, CHANGE);
   if (!fs.existsSync(ftcChanges)) {
@@ -96,7 +106,10 @@ export async function generate(o: BenchDataOptions) {
     return `${i},${firsts[i % 5]},Smith${i % 97},${phone},${cities[i % 5]}`;
   };
   const header = "id,first_name,last_name,phone,city";
-  for (const [file, n] of [[input, ROWS], [small, SMALL]] as const) {
+  for (const [file, n] of [
+    [input, ROWS],
+    [small, SMALL],
+  ] as const) {
     if (!fresh) continue;
     fs.writeFileSync(file, header + "\n");
     await writeLines(file, n, row, "a");
@@ -139,4 +152,3 @@ async function copyFirstLines(from: string, to: string, count: number): Promise<
   }
   await new Promise<void>((res) => out.end(() => res()));
 }
-

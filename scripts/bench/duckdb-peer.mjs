@@ -31,7 +31,10 @@ if (args.loadsOnly) {
 
 fs.mkdirSync(args.out, { recursive: true });
 const t = performance.now();
-const listChecks = Object.keys(args.lists).map((name) => `num in (select n from ${ident(name)})`).join(" or ") || "false";
+const listChecks =
+  Object.keys(args.lists)
+    .map((name) => `num in (select n from ${ident(name)})`)
+    .join(" or ") || "false";
 const phone = ident(args.phone);
 await db.run(`
   create temp table scrubbed as

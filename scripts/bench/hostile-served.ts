@@ -77,7 +77,9 @@ async function exemptionAttack(key: string, file: string): Promise<string> {
   form.set("file", await fs.openAsBlob(file), path.basename(file));
   const res = await fetch(`${base}/api/v1/exemption-lists`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
   const body = (await res.json().catch(() => ({}))) as { exemption_list?: { size: number }; error?: { message?: string } };
-  return res.status === 201 ? `exemption list loaded: ${body.exemption_list!.size.toLocaleString("en-US")} numbers` : `${res.status}: ${(body.error?.message ?? "").slice(0, 110)}`;
+  return res.status === 201
+    ? `exemption list loaded: ${body.exemption_list!.size.toLocaleString("en-US")} numbers`
+    : `${res.status}: ${(body.error?.message ?? "").slice(0, 110)}`;
 }
 
 /** The attacker's submission of one file and, when accepted, its job to the end: a one-line answer. */
@@ -125,12 +127,24 @@ async function neighbour(key: string, stop: Promise<unknown>): Promise<{ latenci
 
 export async function servedRuns(cases: ServedCase[], script: string): Promise<void> {
   ensureBuild(BUILD_DIR);
-  console.log(`\nserved: node server.mjs (${process.env.BENCH_SERVED_DATABASE_URL ? "PostgreSQL" : "embedded defaults"}, NODE_ENV=production) on :${PORT}; a neighbour asks for /login and /api/v1/usage every 100 ms`);
+  console.log(
+    `\nserved: node server.mjs (${process.env.BENCH_SERVED_DATABASE_URL ? "PostgreSQL" : "embedded defaults"}, NODE_ENV=production) on :${PORT}; a neighbour asks for /login and /api/v1/usage every 100 ms`,
+  );
   for (const c of cases) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-hostile-served-"));
     // BENCH_SERVED_DATABASE_URL: the server on PostgreSQL (a fresh database per case) instead of the embedded defaults
     const databaseUrl = process.env.BENCH_SERVED_DATABASE_URL ? await freshDatabase(process.env.BENCH_SERVED_DATABASE_URL) : "";
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: "", REDIS_CLUSTER_NODES: "", REDIS_SENTINELS: "", SCRUB_SERVICE_URL: "", SMTP_URL: "", DEMO_ADMIN: "0" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: "",
+      REDIS_CLUSTER_NODES: "",
+      REDIS_SENTINELS: "",
+      SCRUB_SERVICE_URL: "",
+      SMTP_URL: "",
+      DEMO_ADMIN: "0",
+    };
     let server: ChildProcess | null = null;
     try {
       const setup = run(["--import", "tsx", script, "--served-setup"], env);
@@ -139,7 +153,16 @@ export async function servedRuns(cases: ServedCase[], script: string): Promise<v
       const { attacker, victim } = JSON.parse(fs.readFileSync(path.join(dataDir, "hostile-accounts.json"), "utf8"));
       // BENCH_SERVER_NODE_ARGS: node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
       const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
-      server = run([...nodeArgs, "server.mjs"], { ...env, NODE_ENV: "production", PORT: String(PORT), BUILD_DIR, APP_URL: base, SESSION_SECRET: crypto.randomBytes(24).toString("hex"), SECURE_COOKIES: "0", LOG_LEVEL: "warn" });
+      server = run([...nodeArgs, "server.mjs"], {
+        ...env,
+        NODE_ENV: "production",
+        PORT: String(PORT),
+        BUILD_DIR,
+        APP_URL: base,
+        SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
+        SECURE_COOKIES: "0",
+        LOG_LEVEL: "warn",
+      });
       server.stdout!.resume();
       await waitFor("the server answering /healthz", () => fetch(`${base}/healthz`).then((r) => r.ok), 120_000);
       // the server relaunches itself once on huge pages (decision 173): its memory is the relaunched child's
@@ -158,7 +181,10 @@ export async function servedRuns(cases: ServedCase[], script: string): Promise<v
       console.log(
         `${c.name} (served)\n  neighbour: ${latencies.length} requests, p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms, max ${max.toFixed(0)} ms` +
           `, ${bad.length} not 200${bad.length ? ` (${bad.slice(0, 3).join("; ")})` : ""} — goal every answer < 1 s: ${max < 1000 && !bad.length ? "met" : "NOT MET"}` +
-          `\n  server peak RSS ${hwm.toFixed(0)} MB, ${seconds.toFixed(1)} s, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+          `\n  server peak RSS ${hwm.toFixed(0)} MB, ${seconds.toFixed(1)} s, load average ${os
+            .loadavg()
+            .map((l) => l.toFixed(2))
+            .join(" ")}`,
       );
       for (const a of answers) console.log(`  ${a}`);
     } catch (e) {

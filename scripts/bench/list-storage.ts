@@ -16,7 +16,11 @@ export interface ListStorage {
 export async function listStorage(env: Record<string, string>, kind: string): Promise<ListStorage> {
   const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR });
   try {
-    const list = await handle.db.selectFrom("lists").select(["id", "size"]).where("kind", "=", kind as never).executeTakeFirstOrThrow();
+    const list = await handle.db
+      .selectFrom("lists")
+      .select(["id", "size"])
+      .where("kind", "=", kind as never)
+      .executeTakeFirstOrThrow();
     const part = `list_blocks_${list.id}`;
     const r = await sql<{ bytes: string; blocks: string; db: string }>`select pg_total_relation_size(${part}::regclass) as bytes,
         (select count(*) from ${sql.table(part)}) as blocks, pg_database_size(current_database()) as db`.execute(handle.db);

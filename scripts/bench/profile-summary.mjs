@@ -33,7 +33,10 @@ function summarise(file) {
     const f = n.callFrame;
     total += ms;
     // piscina's workers block in Atomics.wait between tasks; the profiler samples that as running.
-    if (f.functionName === "(idle)" || f.functionName === "atomicsWaitLoop") { idle += ms; continue; }
+    if (f.functionName === "(idle)" || f.functionName === "atomicsWaitLoop") {
+      idle += ms;
+      continue;
+    }
     if (f.functionName === "(garbage collector)") gc += ms;
     const where = f.url ? `${path.basename(f.url)}:${f.lineNumber + 1}` : "";
     const key = `${f.functionName || "(anonymous)"} ${where}`.trim();
@@ -41,7 +44,9 @@ function summarise(file) {
   }
   const busy = total - idle;
   const span = (prof.endTime - prof.startTime) / 1000;
-  console.log(`\n== ${path.basename(file)}: span ${span.toFixed(0)} ms, busy ${busy.toFixed(0)} ms (${((busy / span) * 100).toFixed(0)} %), idle ${idle.toFixed(0)} ms, GC ${gc.toFixed(0)} ms`);
+  console.log(
+    `\n== ${path.basename(file)}: span ${span.toFixed(0)} ms, busy ${busy.toFixed(0)} ms (${((busy / span) * 100).toFixed(0)} %), idle ${idle.toFixed(0)} ms, GC ${gc.toFixed(0)} ms`,
+  );
   const rows = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, TOP);
   for (const [k, ms] of rows) console.log(`  ${ms.toFixed(0).padStart(7)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${k}`);
   // Where the time is spent on behalf of whom: each sample charged to its nearest caller in a script file (not
@@ -55,7 +60,10 @@ function summarise(file) {
     let name = "(native / Node internals)";
     while (cur != null) {
       const f = byId.get(cur).callFrame;
-      if (f.functionName.startsWith("wasm-function") || /pglite/i.test(f.url)) { name = "PGlite (WASM PostgreSQL and its file I/O)"; break; }
+      if (f.functionName.startsWith("wasm-function") || /pglite/i.test(f.url)) {
+        name = "PGlite (WASM PostgreSQL and its file I/O)";
+        break;
+      }
       if (f.url && !f.url.startsWith("node:") && f.url !== "") {
         const file = path.basename(f.url);
         name = /^(cli|worker|dedupe-thread)\.mjs$/.test(file) ? `${f.functionName || "(anonymous)"} ${file}` : `${file} (library)`;
@@ -79,4 +87,8 @@ function summarise(file) {
   }
 }
 
-for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort()) summarise(path.join(dir, f));
+for (const f of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".cpuprofile"))
+  .sort())
+  summarise(path.join(dir, f));

@@ -54,11 +54,11 @@ interface Run {
 }
 
 async function cli(tree: Tree, args: string[], env: Env, nodeFlags: string[] = []) {
-  const { stdout, stderr } = await run(
-    "/usr/bin/time",
-    ["-f", "TIME %U %S %e", process.execPath, ...nodeFlags, "scrub-service/dist/cli.mjs", ...args],
-    { cwd: tree.dir, env: { ...process.env, ...env }, maxBuffer: 1 << 24 },
-  );
+  const { stdout, stderr } = await run("/usr/bin/time", ["-f", "TIME %U %S %e", process.execPath, ...nodeFlags, "scrub-service/dist/cli.mjs", ...args], {
+    cwd: tree.dir,
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 24,
+  });
   const t = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(stderr);
   if (!t) throw new Error(`no /usr/bin/time line in: ${stderr.slice(-500)}`);
   return { out: JSON.parse(stdout) as Record<string, any>, cpu: Number(t[1]) + Number(t[2]), wall: Number(t[3]) };
@@ -68,7 +68,10 @@ async function cli(tree: Tree, args: string[], env: Env, nodeFlags: string[] = [
 async function setUp(tree: Tree, mode: string, files: { lit: string; dnc: string }) {
   const { env, cleanup } = await scratch(mode, DIR, `ab_${tree.name}`);
   const user = await makeUser(env, tree.dir);
-  for (const [list, file] of [["litigation", files.lit], ["dnc", files.dnc]]) {
+  for (const [list, file] of [
+    ["litigation", files.lit],
+    ["dnc", files.dnc],
+  ]) {
     const { out } = await cli(tree, ["lists", "replace", "--list", list, "--input", file], env);
     if (out.status !== "completed") throw new Error(`${tree.name} ${mode}: loading ${list} ${out.status}: ${out.error}`);
   }
@@ -80,11 +83,17 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 async function main() {
   fs.mkdirSync(DIR, { recursive: true });
-  console.log(`[ab] ${TREES.map((t) => `${t.name} = ${t.dir}`).join(", ")}; rows ${fmt(ROWS)}, litigation ${fmt(LIT)}, DNC ${fmt(DNC)}, ${ROUNDS} rounds, modes ${MODES.join(", ")}`);
+  console.log(
+    `[ab] ${TREES.map((t) => `${t.name} = ${t.dir}`).join(", ")}; rows ${fmt(ROWS)}, litigation ${fmt(LIT)}, DNC ${fmt(DNC)}, ${ROUNDS} rounds, modes ${MODES.join(", ")}`,
+  );
   console.log(`[ab] machine: ${os.availableParallelism()} cores, load average ${loadavg()}`);
   const files = await generate({ dir: DIR, rows: ROWS, small: ROWS, lit: LIT, dnc: DNC, change: 0, gzip: false });
   for (const t of TREES) {
@@ -93,7 +102,9 @@ async function main() {
     if (!builder) throw new Error(`${t.dir}: no build-worker.mjs`);
     await run(process.execPath, [builder], { cwd: t.dir });
     const head = await run("git", ["-C", t.dir, "log", "-1", "--format=%h %s"]);
-    console.log(`[ab] ${t.name}: ${head.stdout.trim().slice(0, 100)}${(await run("git", ["-C", t.dir, "status", "--porcelain", "--untracked-files=no"])).stdout ? " (+ uncommitted changes)" : ""}`);
+    console.log(
+      `[ab] ${t.name}: ${head.stdout.trim().slice(0, 100)}${(await run("git", ["-C", t.dir, "status", "--porcelain", "--untracked-files=no"])).stdout ? " (+ uncommitted changes)" : ""}`,
+    );
   }
   const runs: Run[] = [];
   for (const mode of MODES) {
@@ -104,7 +115,17 @@ async function main() {
         for (const [i, t] of TREES.entries()) {
           const dir = path.join(PROF, `${mode}-${t.name}`);
           fs.rmSync(dir, { recursive: true, force: true });
-          const args = ["scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${t.name}-${mode}`), "--user", setups[i].user];
+          const args = [
+            "scrub",
+            "--input",
+            files.input,
+            "--type",
+            "DNCAndLitigation",
+            "--out",
+            path.join(DIR, `out-${t.name}-${mode}`),
+            "--user",
+            setups[i].user,
+          ];
           await cli(t, args, setups[i].env, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
           console.log(`[ab] ${mode} ${t.name}: CPU profiles in ${dir} (node scripts/bench/profile-summary.mjs ${dir})`);
         }
@@ -113,7 +134,17 @@ async function main() {
       console.log(`\n[ab] ${mode} mode          rows/s     pipeline s   CPU s   wall s   RSS MB   load 1m`);
       for (let round = 1; round <= ROUNDS; round++) {
         for (const [i, t] of TREES.entries()) {
-          const args = ["scrub", "--input", files.input, "--type", "DNCAndLitigation", "--out", path.join(DIR, `out-${t.name}-${mode}`), "--user", setups[i].user];
+          const args = [
+            "scrub",
+            "--input",
+            files.input,
+            "--type",
+            "DNCAndLitigation",
+            "--out",
+            path.join(DIR, `out-${t.name}-${mode}`),
+            "--user",
+            setups[i].user,
+          ];
           const load1 = os.loadavg()[0];
           const { out, cpu, wall } = await cli(t, args, setups[i].env);
           if (out.status !== "completed") throw new Error(`${t.name} ${mode}: scrub ${out.status}: ${out.error}`);
@@ -138,7 +169,9 @@ async function main() {
           );
         }
       }
-      const counts = TREES.map((t) => runs.find((r) => r.mode === mode && r.tree === t.name)!).map((r) => `${r.tree} ${fmt(r.good)}/${fmt(r.bad)}/${fmt(r.invalid)}`);
+      const counts = TREES.map((t) => runs.find((r) => r.mode === mode && r.tree === t.name)!).map(
+        (r) => `${r.tree} ${fmt(r.good)}/${fmt(r.bad)}/${fmt(r.invalid)}`,
+      );
       console.log(`[ab] ${mode} counts good/bad/invalid: ${counts.join(", ")}`);
       const of = (t: string) => runs.filter((r) => r.mode === mode && r.tree === t);
       for (const t of TREES) {
@@ -161,7 +194,10 @@ async function main() {
   }
   console.log(`[ab] load average after: ${loadavg()}`);
   const out = path.join(DIR, "ab-scrub.json");
-  fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), trees: TREES, rows: ROWS, lit: LIT, dnc: DNC, loadAverageAfter: os.loadavg(), runs }, null, 2));
+  fs.writeFileSync(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), trees: TREES, rows: ROWS, lit: LIT, dnc: DNC, loadAverageAfter: os.loadavg(), runs }, null, 2),
+  );
   console.log(`[ab] written to ${out}`);
 }
 

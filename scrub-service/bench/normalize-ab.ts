@@ -25,7 +25,14 @@ const ROUNDS = Number(roundsArg ?? 7);
 
 type NormBytes = (buf: Uint8Array, s: number, e: number) => number;
 type NormCode = (s: string) => number;
-type ParseRows = (buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number, mem?: SharedArrayBuffer) => { count: number; codes: Float64Array };
+type ParseRows = (
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  delim: number,
+  phoneCol: number,
+  mem?: SharedArrayBuffer,
+) => { count: number; codes: Float64Array };
 
 interface Impl {
   name: string;
@@ -46,7 +53,7 @@ const firstLf = file.indexOf(10);
 // The phone cells: start/end offsets in `file` (header skipped; rows have no quotes).
 const starts: number[] = [];
 const ends: number[] = [];
-for (let i = firstLf + 1; i < file.length; ) {
+for (let i = firstLf + 1; i < file.length;) {
   let f = 0;
   let fs0 = i;
   while (i < file.length && file[i] !== 10) {
@@ -72,7 +79,7 @@ const cells = Array.from(cellStart, (s, k) => Buffer.from(file.buffer, file.byte
 const N = cells.length;
 // 4 MiB row-aligned batches in SharedArrayBuffers, as the reader makes them.
 const batches: { buf: Uint8Array; end: number }[] = [];
-for (let s = firstLf + 1; s < file.length; ) {
+for (let s = firstLf + 1; s < file.length;) {
   let e = Math.min(file.length, s + (4 << 20));
   if (e < file.length) e = file.lastIndexOf(10, e - 1) + 1;
   const buf = new Uint8Array(new SharedArrayBuffer(e - s));
@@ -118,10 +125,19 @@ const median = (xs: number[]) => {
 async function main() {
   const impls = [await load("old", OLD), await load("new", process.cwd())];
   console.log(`[norm-ab] ${N.toLocaleString("en-US")} cells from ${input} (column ${COL}); old = ${OLD}, new = ${process.cwd()}; ${ROUNDS} rounds`);
-  console.log(`[norm-ab] load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `[norm-ab] load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const valid = impls.map((im) => cells.reduce((a, c) => a + (im.normalizeCode(c) >= 0 ? 1 : 0), 0));
   console.log(`[norm-ab] valid cells: old ${valid[0]}, new ${valid[1]}`);
-  for (const [label, fn] of [["normalizeBytes", timeBytes], ["normalizeCode (strings)", timeStrings], ["parseRows (4 MiB batches)", timeParse]] as const) {
+  for (const [label, fn] of [
+    ["normalizeBytes", timeBytes],
+    ["normalizeCode (strings)", timeStrings],
+    ["parseRows (4 MiB batches)", timeParse],
+  ] as const) {
     for (const im of impls) fn(im); // warm-up
     const rates: number[][] = [[], []];
     for (let r = 0; r < ROUNDS; r++) {
@@ -133,9 +149,16 @@ async function main() {
     const [mo, mn] = rates.map(median);
     const [bo, bn] = rates.map((x) => Math.max(...x));
     console.log(`[norm-ab] ${label}: M/s per round old ${rates[0].map((x) => x.toFixed(1)).join(" ")} | new ${rates[1].map((x) => x.toFixed(1)).join(" ")}`);
-    console.log(`[norm-ab] ${label}: median old ${mo.toFixed(1)} new ${mn.toFixed(1)} M/s (${(((mn - mo) / mo) * 100).toFixed(1)} %); best old ${bo.toFixed(1)} new ${bn.toFixed(1)} (${(((bn - bo) / bo) * 100).toFixed(1)} %)`);
+    console.log(
+      `[norm-ab] ${label}: median old ${mo.toFixed(1)} new ${mn.toFixed(1)} M/s (${(((mn - mo) / mo) * 100).toFixed(1)} %); best old ${bo.toFixed(1)} new ${bn.toFixed(1)} (${(((bn - bo) / bo) * 100).toFixed(1)} %)`,
+    );
   }
-  console.log(`[norm-ab] load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `[norm-ab] load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 main().catch((e) => {

@@ -39,9 +39,12 @@ async function main() {
       for (let i = 0; i < c; i++) dups += out[i];
     }
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
-    if (r === ROUNDS - 1) console.log(`[number-set] ${n.toLocaleString("en-US")} codes, ${dups.toLocaleString("en-US")} duplicates, ${(set.bytes / 1e6).toFixed(1)} MB of tables`);
+    if (r === ROUNDS - 1)
+      console.log(`[number-set] ${n.toLocaleString("en-US")} codes, ${dups.toLocaleString("en-US")} duplicates, ${(set.bytes / 1e6).toFixed(1)} MB of tables`);
   }
-  console.log(`[number-set] addMany ms per round: ${times.map((t) => t.toFixed(0)).join(" ")} (best ${Math.min(...times).toFixed(0)}, ${((Math.min(...times) * 1e6) / n).toFixed(0)} ns per code)`);
+  console.log(
+    `[number-set] addMany ms per round: ${times.map((t) => t.toFixed(0)).join(" ")} (best ${Math.min(...times).toFixed(0)}, ${((Math.min(...times) * 1e6) / n).toFixed(0)} ns per code)`,
+  );
 }
 
 main().catch((e) => {

@@ -42,9 +42,7 @@ async function main(): Promise<void> {
     await store.finishChange(1, 1, h);
     const seconds = (Date.now() - started) / 1000;
     const after = await store.memoryBytes();
-    const perNode = await Promise.all(
-      (await masters(store.redis)).map(async (n) => ({ node: nodeName(n), keys: await n.dbsize() })),
-    );
+    const perNode = await Promise.all((await masters(store.redis)).map(async (n) => ({ node: nodeName(n), keys: await n.dbsize() })));
     const result = {
       store: describeRedisTarget(target),
       numbers: list.length,

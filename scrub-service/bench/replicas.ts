@@ -32,7 +32,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const THREADS = process.env.SCRUB_THREADS ?? "1";
 const BASE_DB = process.env.DATABASE_URL;
 
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 
 async function main() {
   const target = redisTargetFromEnv();
@@ -50,7 +54,17 @@ async function main() {
     await migrateToLatest(handle.db);
     const user = await handle.db
       .insertInto("users")
-      .values({ email: "bench@replicas.test", first_name: "Bench", last_name: "User", company: "", phone_number: "", password_hash: "x", role: "UnlimitedUser", status: "Active", email_confirmed: true })
+      .values({
+        email: "bench@replicas.test",
+        first_name: "Bench",
+        last_name: "User",
+        company: "",
+        phone_number: "",
+        password_hash: "x",
+        role: "UnlimitedUser",
+        status: "Active",
+        email_confirmed: true,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
 
@@ -91,7 +105,10 @@ async function main() {
       const base = `http://127.0.0.1:${port}`;
       await until(`replica on :${port}`, async () => {
         if (child.exitCode !== null) throw new Error(`replica exited: ${err}`);
-        return fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+        return fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
       });
       return { child, client: createHttpScrubClient({ url: base, token }) };
     }
@@ -119,7 +136,15 @@ async function main() {
         for (let j = 0; j < (round === 0 ? 1 : JOBS); j++) {
           const copy = path.join(work, `in-${round}-${n}-${j}.csv`);
           fs.linkSync(input, copy);
-          ids.push(await createScrubJob(handle.db, { userId: user.id, fileName: "leads.csv", inputPath: copy, suppressionType: "LitigationOnly", columnName: "Phone" }));
+          ids.push(
+            await createScrubJob(handle.db, {
+              userId: user.id,
+              fileName: "leads.csv",
+              inputPath: copy,
+              suppressionType: "LitigationOnly",
+              columnName: "Phone",
+            }),
+          );
         }
         const before = load();
         const t0 = performance.now();

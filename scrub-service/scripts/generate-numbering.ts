@@ -137,7 +137,7 @@ for (let i = 0; i < 30_000; i++) {
 /** Run-length form of the 800 NXX letters: "u800", "b12.3t1.784". */
 function encodeNxx(nxx: string[]): string {
   let out = "";
-  for (let i = 0; i < nxx.length; ) {
+  for (let i = 0; i < nxx.length;) {
     let j = i;
     while (j < nxx.length && nxx[j] === nxx[i]) j++;
     out += nxx[i] + (j - i);

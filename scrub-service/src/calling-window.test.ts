@@ -49,7 +49,13 @@ describe("scrub --calling-window", () => {
     const probe = path.join(dir, "probe.csv");
     fs.writeFileSync(probe, "Name,Phone,City\nIda,3055552345,=SUM(A1)\n");
     await cli("scrub", "--input", probe, "--type", "LitigationOnly", "--out", path.join(dir, "probe"));
-    const ESCAPED_FORMULA = fs.readFileSync(path.join(dir, "probe", "good.csv"), "utf8").trim().split("\n")[1].split(",").slice(2, -1).join(","); // without the probe's phone_e164
+    const ESCAPED_FORMULA = fs
+      .readFileSync(path.join(dir, "probe", "good.csv"), "utf8")
+      .trim()
+      .split("\n")[1]
+      .split(",")
+      .slice(2, -1)
+      .join(","); // without the probe's phone_e164
     expect(ESCAPED_FORMULA).not.toBe("=SUM(A1)");
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
@@ -106,7 +112,8 @@ describe("scrub --calling-window", () => {
     const piped = path.join(dir, "piped.txt");
     fs.writeFileSync(piped, "9282832345|x\n2125552345|y\n");
     const p = JSON.parse(
-      (await cli("scrub", "--input", piped, "--type", "LitigationOnly", "--out", path.join(dir, "piped"), "--calling-window", "--at", "2026-07-15T14:30:00Z")).stdout,
+      (await cli("scrub", "--input", piped, "--type", "LitigationOnly", "--out", path.join(dir, "piped"), "--calling-window", "--at", "2026-07-15T14:30:00Z"))
+        .stdout,
     );
     expect(p.status).toBe("completed");
     expect(fs.readFileSync(path.join(dir, "piped", "good.csv"), "utf8")).toBe(

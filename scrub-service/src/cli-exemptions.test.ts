@@ -48,7 +48,13 @@ describe("scrub --exemptions", () => {
       (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", out, "--exemptions", good, "--at", "2026-07-30T12:00:00Z")).stdout,
     );
     expect(summary).toMatchObject({ status: "completed", good: 3, bad: 1 });
-    expect(summary.exemptions).toMatchObject({ name: "crm.csv", version: 1, count: 2, at: "2026-07-30T12:00:00Z", byBasis: { purchase: 1, inquiry: 1, consent: 0 } });
+    expect(summary.exemptions).toMatchObject({
+      name: "crm.csv",
+      version: 1,
+      count: 2,
+      at: "2026-07-30T12:00:00Z",
+      byBasis: { purchase: 1, inquiry: 1, consent: 0 },
+    });
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
         "Name,Phone,phone_e164,exemption",
@@ -59,7 +65,11 @@ describe("scrub --exemptions", () => {
       ].join("\n"),
     );
     const cert = JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")).certificate;
-    expect(cert.exemptions).toMatchObject({ listId: summary.exemptions.listId, sha256: summary.exemptions.sha256, byBasis: { purchase: 1, inquiry: 1, consent: 0 } });
+    expect(cert.exemptions).toMatchObject({
+      listId: summary.exemptions.listId,
+      sha256: summary.exemptions.sha256,
+      byBasis: { purchase: 1, inquiry: 1, consent: 0 },
+    });
     // Cy is on the DNC list with no record: bad, an empty exemption cell (decision 184)
     expect(fs.readFileSync(path.join(out, "bad.csv"), "utf8")).toBe("Name,Phone,phone_e164,reason,exemption\nCy,2125552303,+12125552303,dnc,\n");
     // the certificate with its exemptions verifies against the service's published keys and the files

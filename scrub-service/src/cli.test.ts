@@ -59,9 +59,11 @@ describe("CLI on a fresh embedded data directory", () => {
       [zzz, /a cell is at "ZZZZZZ1", outside Excel's sheet/],
       [bomb, /^The compressed file was refused: 32 KB unpack to 16\.\d MB/],
     ] as const) {
-      const failed = await run(process.execPath, ["scrub-service/dist/cli.mjs", "scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out")], { env }).catch(
-        (e: { code: number; signal: string | null; stdout: string }) => e,
-      );
+      const failed = await run(
+        process.execPath,
+        ["scrub-service/dist/cli.mjs", "scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "out")],
+        { env },
+      ).catch((e: { code: number; signal: string | null; stdout: string }) => e);
       expect((failed as { code: number }).code).toBe(1);
       expect((failed as { signal: string | null }).signal).toBeNull();
       const summary = JSON.parse((failed as { stdout: string }).stdout);
@@ -71,59 +73,67 @@ describe("CLI on a fresh embedded data directory", () => {
   });
 
   it("--help names the operator account that owns jobs run without --user", async () => {
-    const { stdout } = await run(process.execPath, ["scrub-service/dist/cli.mjs", "scrub", "--help"], { env: { ...process.env, DATA_DIR: tmpDir("cli-help") } });
+    const { stdout } = await run(process.execPath, ["scrub-service/dist/cli.mjs", "scrub", "--help"], {
+      env: { ...process.env, DATA_DIR: tmpDir("cli-help") },
+    });
     expect(stdout).toContain("--user ID: the user who owns the job. Without it the job is owned by the built-in operator account");
     expect(stdout).toContain(OPERATOR_EMAIL);
   });
 
-  it("a Texas list loaded as dnc-tx (its release date stated) turns its numbers bad in a DNC scrub, named in the summary and the certificate; add, remove and replace", { timeout: 300_000 }, async () => {
-    const dir = await migratedDataDir("cli-texas"); // the migrated empty database a first run makes
-    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
-    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env })).stdout);
-    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-    const write = (name: string, text: string) => {
-      const f = path.join(dir, name);
-      fs.writeFileSync(f, text);
-      return f;
-    };
-    const texas = write("texas.csv", "Phone\n5125552301\n2145552302\n");
-    const input = write("input.csv", "Phone\n5125552301\n2145552302\n7135552303\n");
+  it(
+    "a Texas list loaded as dnc-tx (its release date stated) turns its numbers bad in a DNC scrub, named in the summary and the certificate; add, remove and replace",
+    { timeout: 300_000 },
+    async () => {
+      const dir = await migratedDataDir("cli-texas"); // the migrated empty database a first run makes
+      const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "", SCRUB_SERVICE_URL: "", REDIS_URL: "" };
+      const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, ["scrub-service/dist/cli.mjs", ...args], { env })).stdout);
+      const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+      const write = (name: string, text: string) => {
+        const f = path.join(dir, name);
+        fs.writeFileSync(f, text);
+        return f;
+      };
+      const texas = write("texas.csv", "Phone\n5125552301\n2145552302\n");
+      const input = write("input.csv", "Phone\n5125552301\n2145552302\n7135552303\n");
 
-    expect(await cli("lists", "load", "--list", "dnc-tx", "--input", texas, "--registry-date", day(10))).toMatchObject({
-      status: "completed",
-      added: 2,
-      registryDate: `${day(10)}T00:00:00.000Z`,
-    });
-    const scrub = async (out: string) => cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, out));
-    const first = await scrub("out1");
-    expect(first).toMatchObject({ status: "completed", good: 1, bad: 2, reasons: expect.objectContaining({ "dnc-tx": 2 }) });
-    expect(fs.readFileSync(path.join(dir, "out1", "bad.csv"), "utf8")).toBe("Phone,phone_e164,reason\n5125552301,+15125552301,dnc-tx\n2145552302,+12145552302,dnc-tx\n");
-    // LitigationOnly does not check the state lists
-    expect(await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "lit"))).toMatchObject({ good: 3, bad: 0 });
+      expect(await cli("lists", "load", "--list", "dnc-tx", "--input", texas, "--registry-date", day(10))).toMatchObject({
+        status: "completed",
+        added: 2,
+        registryDate: `${day(10)}T00:00:00.000Z`,
+      });
+      const scrub = async (out: string) => cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, out));
+      const first = await scrub("out1");
+      expect(first).toMatchObject({ status: "completed", good: 1, bad: 2, reasons: expect.objectContaining({ "dnc-tx": 2 }) });
+      expect(fs.readFileSync(path.join(dir, "out1", "bad.csv"), "utf8")).toBe(
+        "Phone,phone_e164,reason\n5125552301,+15125552301,dnc-tx\n2145552302,+12145552302,dnc-tx\n",
+      );
+      // LitigationOnly does not check the state lists
+      expect(await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", path.join(dir, "lit"))).toMatchObject({ good: 3, bad: 0 });
 
-    expect(await cli("lists", "remove", "--list", "dnc-tx", "--input", write("rm.txt", "2145552302\n"))).toMatchObject({ status: "completed", removed: 1 });
-    expect(await scrub("out2")).toMatchObject({ good: 2, bad: 1 });
-    expect(await cli("lists", "replace", "--list", "dnc-tx", "--input", write("new.txt", "7135552303\n"))).toMatchObject({ status: "completed", added: 1 });
-    const last = await scrub("out3");
-    expect(last).toMatchObject({ good: 2, bad: 1 });
-    expect(fs.readFileSync(path.join(dir, "out3", "bad.csv"), "utf8")).toBe("Phone,phone_e164,reason\n7135552303,+17135552303,dnc-tx\n");
+      expect(await cli("lists", "remove", "--list", "dnc-tx", "--input", write("rm.txt", "2145552302\n"))).toMatchObject({ status: "completed", removed: 1 });
+      expect(await scrub("out2")).toMatchObject({ good: 2, bad: 1 });
+      expect(await cli("lists", "replace", "--list", "dnc-tx", "--input", write("new.txt", "7135552303\n"))).toMatchObject({ status: "completed", added: 1 });
+      const last = await scrub("out3");
+      expect(last).toMatchObject({ good: 2, bad: 1 });
+      expect(fs.readFileSync(path.join(dir, "out3", "bad.csv"), "utf8")).toBe("Phone,phone_e164,reason\n7135552303,+17135552303,dnc-tx\n");
 
-    const handle = await openDatabase({ dataDir: dir });
-    try {
-      const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", last.jobId).executeTakeFirstOrThrow();
-      const lists = JSON.parse(cert.document).certificate.lists as { kind: string; name: string; version: number; count: number; registryDate: string }[];
-      // the federal list is empty (version 1) and still named; the state lists never loaded are not
-      expect(lists.map((l) => [l.kind, l.name, l.count])).toEqual([
-        ["litigation", "Litigation List", 0],
-        ["dnc", "DNC List", 0],
-        ["dnc-tx", "Texas DNC List", 1],
-      ]);
-      const tx = await handle.db.selectFrom("lists").select(["version", "registry_date"]).where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
-      expect(lists[2].version).toBe(Number(tx.version));
-    } finally {
-      await handle.close();
-    }
-  });
+      const handle = await openDatabase({ dataDir: dir });
+      try {
+        const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", last.jobId).executeTakeFirstOrThrow();
+        const lists = JSON.parse(cert.document).certificate.lists as { kind: string; name: string; version: number; count: number; registryDate: string }[];
+        // the federal list is empty (version 1) and still named; the state lists never loaded are not
+        expect(lists.map((l) => [l.kind, l.name, l.count])).toEqual([
+          ["litigation", "Litigation List", 0],
+          ["dnc", "DNC List", 0],
+          ["dnc-tx", "Texas DNC List", 1],
+        ]);
+        const tx = await handle.db.selectFrom("lists").select(["version", "registry_date"]).where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
+        expect(lists[2].version).toBe(Number(tx.version));
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 
   it("states the DNC registry date on load and apply-changes, and refuses a bad one before loading", { timeout: 300_000 }, async () => {
     const dir = await migratedDataDir("cli-registry"); // the migrated empty database a first run makes
@@ -144,7 +154,10 @@ describe("CLI on a fresh embedded data directory", () => {
       const e = (await cli("lists", ...args).catch((x: { code: number; stderr: string }) => x)) as { code?: number; stderr: string };
       return [e.code, e.stderr.trim()];
     };
-    expect(await fails("load", "--list", "dnc", "--input", full, "--registry-date", "2026-02-30")).toEqual([2, "Registry date 2026-02-30 is not a real calendar date."]);
+    expect(await fails("load", "--list", "dnc", "--input", full, "--registry-date", "2026-02-30")).toEqual([
+      2,
+      "Registry date 2026-02-30 is not a real calendar date.",
+    ]);
     expect(await fails("load", "--list", "litigation", "--input", full, "--registry-date", day(1))).toEqual([
       2,
       "--registry-date applies to --list dnc, the state lists and Canada's National DNCL (dnc-co, dnc-fl, dnc-in, dnc-la, dnc-ma, dnc-mo, dnc-ms, dnc-ok, dnc-pa, dnc-tn, dnc-tx, dnc-wy, dnc-ca) only: the date of the registry download.",

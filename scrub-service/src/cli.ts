@@ -117,12 +117,7 @@ function bar(label: string, done: number, total: number, extra: string): void {
  * Polls every 50 ms in this process (a query on a local pool), every 250 ms through a server; `wake` (this
  * process's runner) ends a wait early when the work settles.
  */
-async function poll<T extends { status: string }>(
-  get: () => Promise<T>,
-  show: (row: T) => void,
-  everyMs: number,
-  wake?: () => Promise<void>,
-): Promise<T> {
+async function poll<T extends { status: string }>(get: () => Promise<T>, show: (row: T) => void, everyMs: number, wake?: () => Promise<void>): Promise<T> {
   let settled = wake?.();
   for (;;) {
     const row = await get();
@@ -188,7 +183,12 @@ async function scrubCommand(argv: string[]): Promise<number> {
   if (!isSuppressionType(values.type)) throw new Error(`--type must be ${suppressionTypeChoices()}`);
   const input = path.resolve(values.input);
   if (!fs.existsSync(input)) throw new Error(`No such file: ${input}`);
-  const states = values.states ? values.states.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean) : null;
+  const states = values.states
+    ? values.states
+        .split(",")
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean)
+    : null;
   const exemptionsFile = values.exemptions ? path.resolve(values.exemptions) : null;
   const exemptionsList = values["exemptions-list"] ?? null;
   if (exemptionsFile && exemptionsList) throw new Error("Pass --exemptions FILE or --exemptions-list ID, not both.");
@@ -221,7 +221,9 @@ async function scrubCommand(argv: string[]): Promise<number> {
     const userId = await jobOwner(service, values.user);
     // --exemptions FILE: loaded into a new list of the owner's named after the file (all rows or none: every bad line
     // is printed and nothing runs); --exemptions-list ID as given
-    const exemptionListId = exemptionsFile ? await service.exemptionListFromFile(userId, path.basename(exemptionsFile), exemptionsFile) : parsed.order.exemptionListId;
+    const exemptionListId = exemptionsFile
+      ? await service.exemptionListFromFile(userId, path.basename(exemptionsFile), exemptionsFile)
+      : parsed.order.exemptionListId;
     // the intake checks the container and the exemption list are the owner's (createScrubJob)
     const jobId = await service.submitScrub({ ...parsed.order, userId, exemptionListId });
     const job = await poll(
@@ -331,18 +333,28 @@ async function emergencyCommand(argv: string[]): Promise<number> {
       source: values.source ?? "",
     });
     if (!parsed.ok) {
-      const flag: Record<string, string> = { states: "--states", areaCodes: "--area-codes", from: "--from", to: "--to", source: "--source", authority: "--authority" };
+      const flag: Record<string, string> = {
+        states: "--states",
+        areaCodes: "--area-codes",
+        from: "--from",
+        to: "--to",
+        source: "--source",
+        authority: "--authority",
+      };
       throw new Error(`The period was not added:\n${parsed.errors.map((e) => `  ${flag[e.field]}: ${e.message}`).join("\n")}`);
     }
   }
-  if (cmd === "remove" && !/^\d+$/.test(values.id ?? "")) throw new Error("emergency remove needs --id N (the period's number, see `npm run lists -- emergency list`).");
+  if (cmd === "remove" && !/^\d+$/.test(values.id ?? ""))
+    throw new Error("emergency remove needs --id N (the period's number, see `npm run lists -- emergency list`).");
   const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
   let handle: DbHandle;
   try {
     handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
-      throw new Error(`${e.message} Emergency periods are kept in the database: stop the server, or use its admin screen (DNC Management, "Emergency no-call periods").`);
+      throw new Error(
+        `${e.message} Emergency periods are kept in the database: stop the server, or use its admin screen (DNC Management, "Emergency no-call periods").`,
+      );
     }
     throw e;
   }
@@ -386,14 +398,17 @@ async function callsCommand(argv: string[]): Promise<number> {
   try {
     handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   } catch (e) {
-    if (e instanceof DataDirLockedError) throw new Error(`${e.message} Call records are kept in the database: stop the server, or send them with POST /api/v1/calls.`);
+    if (e instanceof DataDirLockedError)
+      throw new Error(`${e.message} Call records are kept in the database: stop the server, or send them with POST /api/v1/calls.`);
     throw e;
   }
   try {
     await migrateToLatest(handle.db);
     let userId: string;
     if (values.user) {
-      const u = /^[0-9a-f-]{36}$/i.test(values.user) ? await handle.db.selectFrom("users").select("id").where("id", "=", values.user).where("deleted_at", "is", null).executeTakeFirst() : undefined;
+      const u = /^[0-9a-f-]{36}$/i.test(values.user)
+        ? await handle.db.selectFrom("users").select("id").where("id", "=", values.user).where("deleted_at", "is", null).executeTakeFirst()
+        : undefined;
       if (!u) throw new Error(`No user ${values.user}.`);
       userId = u.id;
     } else userId = await operatorAccountId(handle.db);
@@ -410,7 +425,9 @@ async function callsCommand(argv: string[]): Promise<number> {
       process.stderr.write(`Nothing was recorded: ${r.total} problem${r.total === 1 ? "" : "s"} in ${values.input}:\n${shown.join("\n")}${more}\n`);
       return 2;
     }
-    process.stdout.write(`${JSON.stringify({ input: values.input, format: r.format, timeZone: values.tz ?? null, userId, rows: r.rows, recorded: r.recorded, ignored: r.ignored })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ input: values.input, format: r.format, timeZone: values.tz ?? null, userId, rows: r.rows, recorded: r.recorded, ignored: r.ignored })}\n`,
+    );
     return 0;
   } finally {
     await handle.close();
@@ -428,7 +445,9 @@ async function listsCommand(argv: string[]): Promise<number> {
   const stated = parseOptionalRegistryDate(values["registry-date"]);
   if (!stated.ok) throw new Error(stated.message);
   if (stated.date && !takesRegistryDate(values.list?.[0] ?? "")) {
-    throw new Error(`--registry-date applies to --list dnc, the state lists and Canada's National DNCL (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`);
+    throw new Error(
+      `--registry-date applies to --list dnc, the state lists and Canada's National DNCL (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`,
+    );
   }
   const { service, close } = await openService();
   const started = Date.now();
@@ -535,14 +554,21 @@ async function verifyCommand(argv: string[]): Promise<number> {
   if (c) process.stdout.write(`Certificate for scrub ${c.jobId} of ${c.input.fileName}, issued ${c.issuedAt} to ${c.owner.name} (${c.owner.company})\n`);
   if (c?.evaluation) {
     const e = c.evaluation;
-    process.stdout.write(`Evaluated at ${e.at}: replay ${e.replay}, beyond the lists' validity ${e.beyondListValidity}${e.notes.length ? ` (${e.notes.join("; ")})` : ""}\n`);
+    process.stdout.write(
+      `Evaluated at ${e.at}: replay ${e.replay}, beyond the lists' validity ${e.beyondListValidity}${e.notes.length ? ` (${e.notes.join("; ")})` : ""}\n`,
+    );
   }
   if (c?.callingWindow?.emergencyPeriods?.length) {
-    const periods = c.callingWindow.emergencyPeriods.map((p) => `${p.id} (${p.states.join(",")}${p.areaCodes ? ` ${p.areaCodes.join(",")}` : ""}, ${p.firstDay} to ${p.lastDay}, ${p.heldRows} rows held; ${p.sourceUrl})`);
+    const periods = c.callingWindow.emergencyPeriods.map(
+      (p) =>
+        `${p.id} (${p.states.join(",")}${p.areaCodes ? ` ${p.areaCodes.join(",")}` : ""}, ${p.firstDay} to ${p.lastDay}, ${p.heldRows} rows held; ${p.sourceUrl})`,
+    );
     process.stdout.write(`Emergency no-call periods applied: ${periods.join("; ")}\n`);
   }
   if (c?.staleLists?.length) {
-    process.stdout.write(`Ran with lists past their freshness rule: ${c.staleLists.map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`).join(", ")}\n`);
+    process.stdout.write(
+      `Ran with lists past their freshness rule: ${c.staleLists.map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`).join(", ")}\n`,
+    );
   }
   for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
   const failed = v.checks.filter((x) => !x.ok).map((x) => x.subject);
@@ -567,7 +593,9 @@ async function readKeys(source: string): Promise<string> {
 
 function printKeys(keys: PublishedKey[]): void {
   for (const k of keys) {
-    process.stdout.write(`${k.keyId}  ${k.status.padEnd(7)}  Ed25519 public key ${k.publicKey}  (created ${k.createdAt}${k.retiredAt ? `, retired ${k.retiredAt}` : ""})\n`);
+    process.stdout.write(
+      `${k.keyId}  ${k.status.padEnd(7)}  Ed25519 public key ${k.publicKey}  (created ${k.createdAt}${k.retiredAt ? `, retired ${k.retiredAt}` : ""})\n`,
+    );
   }
 }
 

@@ -32,7 +32,18 @@ const columns = (db: Db) =>
       "removed_at",
     ]);
 
-type Row = { id: number; states: string[]; area_codes: number[] | null; first_day: string; last_day: string; authority: string; source_url: string; created_at: Date; created_by: string | null; removed_at: Date | null };
+type Row = {
+  id: number;
+  states: string[];
+  area_codes: number[] | null;
+  first_day: string;
+  last_day: string;
+  authority: string;
+  source_url: string;
+  created_at: Date;
+  created_by: string | null;
+  removed_at: Date | null;
+};
 
 const fromRow = (r: Row): StoredEmergencyPeriod => ({
   id: Number(r.id),
@@ -70,9 +81,7 @@ export async function emergencyPeriodsAt(db: Db, at: Date): Promise<EmergencyPer
   }));
 }
 
-export type AddEmergencyPeriodResult =
-  | { ok: true; period: StoredEmergencyPeriod }
-  | { ok: false; errors: { field: string; message: string }[] };
+export type AddEmergencyPeriodResult = { ok: true; period: StoredEmergencyPeriod } | { ok: false; errors: { field: string; message: string }[] };
 
 /** Checks what the operator typed and stores it (parseEmergencyPeriod's messages when it is refused). */
 export async function addEmergencyPeriod(db: Db, input: EmergencyPeriodInput, createdBy: string | null = null): Promise<AddEmergencyPeriodResult> {

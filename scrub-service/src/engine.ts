@@ -40,4 +40,13 @@ export {
   type EmergencyClassTable,
   type EmergencyPeriod,
 } from "./worker/calling/emergency";
-export { deleteReservedCall, dropExpiredCalls, ensureCallMonths, listNumberCalls, recordCalls, type CallCounts, type NumberCalls, type StoredCall } from "./calls/store";
+export {
+  deleteReservedCall,
+  dropExpiredCalls,
+  ensureCallMonths,
+  listNumberCalls,
+  recordCalls,
+  type CallCounts,
+  type NumberCalls,
+  type StoredCall,
+} from "./calls/store";

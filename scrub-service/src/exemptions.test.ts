@@ -198,9 +198,9 @@ for (const kind of storeKinds) {
       const after = (await findExemptionList(handle.db, { id: listId, userId }))!;
       expect([after.version, after.size, after.sha256]).toEqual([before.version, before.size, before.sha256]);
       const other = await createUser(handle);
-      await expect(loadExemptions(handle.db, { listId, userId: other, mode: "replace", rows: await readExemptionRows(`${D7},purchase,2025-01-01`) })).rejects.toThrow(
-        ExemptionInputError,
-      );
+      await expect(
+        loadExemptions(handle.db, { listId, userId: other, mode: "replace", rows: await readExemptionRows(`${D7},purchase,2025-01-01`) }),
+      ).rejects.toThrow(ExemptionInputError);
       expect(await findExemptionList(handle.db, { id: listId, userId: other })).toBeUndefined();
     });
   });

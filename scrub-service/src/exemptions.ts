@@ -31,7 +31,17 @@ export interface ExemptionListInfo {
   updatedAt: string;
 }
 
-type ListRow = { id: number; user_id: string; name: string; description: string; size: bigint | number; version: bigint | number; sha256: string | null; created_at: Date; updated_at: Date };
+type ListRow = {
+  id: number;
+  user_id: string;
+  name: string;
+  description: string;
+  size: bigint | number;
+  version: bigint | number;
+  sha256: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
 
 export function listInfo(r: ListRow): ExemptionListInfo {
   return {
@@ -65,7 +75,13 @@ export async function createExemptionList(db: Db, input: { userId: string; name:
  */
 export async function deleteExemptionList(db: Db, input: { id: number; userId: string }): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const list = await trx.selectFrom("exemption_lists").select("id").where("id", "=", input.id).where("user_id", "=", input.userId).forUpdate().executeTakeFirst();
+    const list = await trx
+      .selectFrom("exemption_lists")
+      .select("id")
+      .where("id", "=", input.id)
+      .where("user_id", "=", input.userId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!list) return false;
     const busy = await trx
       .selectFrom("scrub_jobs")
@@ -90,7 +106,13 @@ export async function findExemptionList(db: Db, input: { id: number; userId: str
 }
 
 export async function listExemptionLists(db: Db, userId: string): Promise<ExemptionListInfo[]> {
-  const rows = await db.selectFrom("exemption_lists").select(COLUMNS).where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  const rows = await db
+    .selectFrom("exemption_lists")
+    .select(COLUMNS)
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
   return rows.map((r) => listInfo(r as ListRow));
 }
 
@@ -189,7 +211,12 @@ async function loadClaimed(
   } finally {
     if (!committed) {
       await deleteRecords(db, input.listId, sql`generation = ${gen}`).catch(() => {});
-      await db.updateTable("exemption_lists").set({ loading_since: null }).where("id", "=", input.listId).execute().catch(() => {});
+      await db
+        .updateTable("exemption_lists")
+        .set({ loading_since: null })
+        .where("id", "=", input.listId)
+        .execute()
+        .catch(() => {});
     }
   }
 }
@@ -208,7 +235,9 @@ async function claimList(db: Db, listId: number, userId: string): Promise<{ gene
     .executeTakeFirst();
   if (row) return { generation: Number(row.generation) };
   const exists = await db.selectFrom("exemption_lists").select("id").where("id", "=", listId).where("user_id", "=", userId).executeTakeFirst();
-  throw new ExemptionInputError([exists ? "Another load of this exemption list is running; try again when it has finished." : "The exemption list no longer exists."]);
+  throw new ExemptionInputError([
+    exists ? "Another load of this exemption list is running; try again when it has finished." : "The exemption list no longer exists.",
+  ]);
 }
 
 /** Refuses a load that would take the account's lists past its plan's limit (locking them: two loads cannot both pass). */
@@ -288,7 +317,8 @@ class StagedGeneration {
     hashRows(this.hash, numbers, basis, days);
     this.size += numbers.length;
     await this.pace.run(
-      () => sql`insert into exemption_records (list_id, generation, number, basis, on_date)
+      () =>
+        sql`insert into exemption_records (list_id, generation, number, basis, on_date)
         select ${this.listId}, ${this.gen}, t.n, (array['purchase','inquiry','consent'])[t.b + 1], date '1970-01-01' + t.d
         from unnest(${numbers.map(String)}::bigint[], ${basis}::int[], ${days}::int[]) as t(n, b, d)`.execute(this.db),
       () => numbers.length,
@@ -304,7 +334,8 @@ async function* currentPages(db: Db, listId: number, generation: number): AsyncG
   let after = -1n;
   for (;;) {
     const { rows } = await pace.run(
-      (limit) => sql<{ number: string; basis: string; day: number }>`
+      (limit) =>
+        sql<{ number: string; basis: string; day: number }>`
         select number::text as number, basis, on_date - date '1970-01-01' as day from exemption_records
         where list_id = ${listId} and generation = ${generation} and number > ${after}
         order by number limit ${limit}`.execute(db),
@@ -345,7 +376,9 @@ async function writeMerged(staged: StagedGeneration, rows: ExemptionIndex, curre
       if (i < n && rows.numbers[i] === old) {
         if (rows.basis[i] !== page.basis[j]) {
           if (conflicts.length < 20) {
-            conflicts.push(`${old} is already on the list as ${EXEMPTION_BASES[page.basis[j]]} ${isoDateOfDay(page.days[j])}; replace the list to change its basis.`);
+            conflicts.push(
+              `${old} is already on the list as ${EXEMPTION_BASES[page.basis[j]]} ${isoDateOfDay(page.days[j])}; replace the list to change its basis.`,
+            );
           }
           i++;
           continue;
@@ -399,7 +432,8 @@ async function deleteRecords(db: Db, listId: number, where: RawBuilder<unknown>)
   for (;;) {
     const step = pace.rows;
     const r = await pace.run(
-      (limit) => sql`
+      (limit) =>
+        sql`
         delete from exemption_records where list_id = ${listId} and (generation, number) in (
           select generation, number from exemption_records where list_id = ${listId} and ${where} limit ${limit})`.execute(db),
       (res) => Number(res.numAffectedRows ?? 0),
@@ -471,7 +505,11 @@ export async function exemptionsOfNumbers(
         .select(["number", "basis", sql<number>`on_date - date '1970-01-01'`.as("day")])
         .where("list_id", "=", input.id)
         .where("generation", "=", row.generation)
-        .where("number", "in", input.numbers.map((n) => BigInt(n)))
+        .where(
+          "number",
+          "in",
+          input.numbers.map((n) => BigInt(n)),
+        )
         .execute();
       for (const r of rows) records.set(Number(r.number), { number: Number(r.number), basis: basisIndex(r.basis), day: Number(r.day) });
     }
@@ -481,7 +519,11 @@ export async function exemptionsOfNumbers(
 
 /** Exemption records the user's lists hold in all (the plan limit's usage). */
 export async function exemptionRecordsHeld(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom("exemption_lists").select(sql<string>`coalesce(sum(size), 0)::text`.as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("exemption_lists")
+    .select(sql<string>`coalesce(sum(size), 0)::text`.as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -515,10 +557,15 @@ export async function browseExemptionRecords(
       q = q.where("number", ">=", low).where("number", "<=", high);
     }
     if (input.after !== undefined) q = q.where("number", ">", BigInt(input.after));
-    const rows = await q.orderBy("number").limit(input.limit + 1).execute();
+    const rows = await q
+      .orderBy("number")
+      .limit(input.limit + 1)
+      .execute();
     return {
       list: listInfo(row),
-      records: rows.slice(0, input.limit).map((r) => ({ number: Number(r.number), basis: EXEMPTION_BASES[basisIndex(r.basis)], date: isoDateOfDay(Number(r.day)) })),
+      records: rows
+        .slice(0, input.limit)
+        .map((r) => ({ number: Number(r.number), basis: EXEMPTION_BASES[basisIndex(r.basis)], date: isoDateOfDay(Number(r.day)) })),
       more: rows.length > input.limit,
     };
   });

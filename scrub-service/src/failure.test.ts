@@ -50,7 +50,11 @@ describe("fail closed", () => {
   it("fails the job when the list store is unreachable (Redis down)", async () => {
     const { litigation } = await adminListIds(handle);
     await insertNumberBehindTheBack(handle, litigation, 2125550001);
-    await handle.db.updateTable("lists").set({ size: 1, version: sql`version + 1` }).where("id", "=", litigation).execute();
+    await handle.db
+      .updateTable("lists")
+      .set({ size: 1, version: sql`version + 1` })
+      .where("id", "=", litigation)
+      .execute();
     const svc = await startService(handle, "redis", { redisUrl: "redis://127.0.0.1:1", dataDir: dir });
     try {
       const logged = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -105,7 +109,9 @@ describe("fail closed", () => {
       return {
         ...s,
         has: (numbers, count) =>
-          failures-- > 0 ? Promise.reject(new ListStoreError("The list store (Redis) did not answer (lookup): Connection is closed.", transient)) : s.has(numbers, count),
+          failures-- > 0
+            ? Promise.reject(new ListStoreError("The list store (Redis) did not answer (lookup): Connection is closed.", transient))
+            : s.has(numbers, count),
       };
     };
     const run = async () => {
@@ -160,7 +166,11 @@ describe("fail closed", () => {
       expect((await jobRow(handle, await scrub(svc))).status).toBe("completed");
       // the database moves on without the store (e.g. a crash between commit and store update)
       await insertNumberBehindTheBack(handle, litigation, 2125550002);
-      await handle.db.updateTable("lists").set({ size: 2, version: sql`version + 1` }).where("id", "=", litigation).execute();
+      await handle.db
+        .updateTable("lists")
+        .set({ size: 2, version: sql`version + 1` })
+        .where("id", "=", litigation)
+        .execute();
       const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       const id = await scrub(svc);
       const log = logged.mock.calls.flat().join(" ");
@@ -258,7 +268,15 @@ for (const kind of storeKinds) {
         .executeTakeFirstOrThrow();
       const load = await handle.db
         .insertInto("list_loads")
-        .values({ list_id: litigation, mode: "add", status: "running", file_name: "x.txt", attempts: MAX_ATTEMPTS, lease_owner: "dead-host:1:abcd", lease_expires_at: new Date(Date.now() - 1000) })
+        .values({
+          list_id: litigation,
+          mode: "add",
+          status: "running",
+          file_name: "x.txt",
+          attempts: MAX_ATTEMPTS,
+          lease_owner: "dead-host:1:abcd",
+          lease_expires_at: new Date(Date.now() - 1000),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       const partial = path.join(dir, "jobs", job.id);
@@ -289,7 +307,16 @@ for (const kind of storeKinds) {
       const dead = { status: "running" as const, attempts: 1, lease_owner: "dead-host:1:abcd", lease_expires_at: new Date(Date.now() - 1000) };
       const job = await handle.db
         .insertInto("scrub_jobs")
-        .values({ ...dead, user_id: userId, source: "web", file_name: "in.csv", suppression_type: "LitigationOnly", input_path: input, rows_done: 2, good_count: 2 })
+        .values({
+          ...dead,
+          user_id: userId,
+          source: "web",
+          file_name: "in.csv",
+          suppression_type: "LitigationOnly",
+          input_path: input,
+          rows_done: 2,
+          good_count: 2,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       const load = await handle.db
@@ -308,7 +335,13 @@ for (const kind of storeKinds) {
       try {
         expect(await svc.runner.recover()).toEqual({ jobs: 1, loads: 2 });
         const queued = await jobRow(handle, job.id);
-        expect([queued.status, shownStatus(queued), Number(queued.rows_done), Number(queued.good_count), queued.error]).toEqual(["queued", "retrying", 0, 0, null]);
+        expect([queued.status, shownStatus(queued), Number(queued.rows_done), Number(queued.good_count), queued.error]).toEqual([
+          "queued",
+          "retrying",
+          0,
+          0,
+          null,
+        ]);
         expect(fs.existsSync(path.join(dir, "jobs", job.id))).toBe(false);
         const loadRow = (id: string) => handle.db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
         expect(shownStatus(await loadRow(load.id))).toBe("retrying");

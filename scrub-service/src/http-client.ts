@@ -191,8 +191,7 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
       return l.listId;
     },
     // the service checks the list's owner when it creates the job
-    exemptionListFromFile: async (userId, name, file) =>
-      Number(await submit("/v1/exemption-lists", { userId, name }, file)),
+    exemptionListFromFile: async (userId, name, file) => Number(await submit("/v1/exemption-lists", { userId, name }, file)),
     async signingKeys({ rotate }) {
       if (!local) throw new Error("Run this on the server (it reads the database), not against SCRUB_SERVICE_URL.");
       if (rotate) await call("POST", "/v1/certificate-keys/rotate");

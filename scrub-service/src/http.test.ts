@@ -74,10 +74,22 @@ describe("HTTP API and CLI", () => {
 
   it("parses POST /v1/jobs as a scrub order: callingAt only with callingWindow or exemptionListId, another user's container a 404 (issue #45)", async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
-    const jobs = async () => Number((await handle.db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const jobs = async () =>
+      Number(
+        (
+          await handle.db
+            .selectFrom("scrub_jobs")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await jobs();
     const post = async (query: string) => {
-      const res = await fetch(`${base}/v1/jobs?userId=${userId}&fileName=o.csv&suppressionType=LitigationOnly&${query}`, { method: "POST", headers: auth, body: "phone\n2125552345\n" });
+      const res = await fetch(`${base}/v1/jobs?userId=${userId}&fileName=o.csv&suppressionType=LitigationOnly&${query}`, {
+        method: "POST",
+        headers: auth,
+        body: "phone\n2125552345\n",
+      });
       return [res.status, ((await res.json()) as { error: string }).error];
     };
     expect(await post("callingAt=2026-11-29T15:00:00Z")).toEqual([400, "callingAt applies with callingWindow=1 or exemptionListId only."]);
@@ -102,7 +114,11 @@ describe("HTTP API and CLI", () => {
     const full = await post("add", Buffer.from("212,5553100\n212,5553101\n"));
     expect(full.status).toBe(202);
     expect(await client.waitFor("load", full.body.id!, 20_000)).toBe("completed");
-    const gz = await writeGzip(path.join(dir, "http-changes.txt.gz"), ["212,5553102,A,2026-11-20\n", "212,5553100,D,2026-11-20\n", "415,5553199,D,2026-11-21\n"]);
+    const gz = await writeGzip(path.join(dir, "http-changes.txt.gz"), [
+      "212,5553102,A,2026-11-20\n",
+      "212,5553100,D,2026-11-20\n",
+      "415,5553199,D,2026-11-21\n",
+    ]);
     const changes = await post("changes", fs.readFileSync(gz));
     expect(changes.status).toBe(202);
     expect(await client.waitFor("load", changes.body.id!, 20_000)).toBe("completed");
@@ -116,7 +132,14 @@ describe("HTTP API and CLI", () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
     const xlsx = await writeXlsx(path.join(dir, "two-sheets.xlsx"), [
       { name: "Notes", rows: [["Note"], ["not a list"]] },
-      { name: "Leads", rows: [["Name", "Phone"], ["José", 3055550002], ["Ann", 2125550001]] },
+      {
+        name: "Leads",
+        rows: [
+          ["Name", "Phone"],
+          ["José", 3055550002],
+          ["Ann", 2125550001],
+        ],
+      },
     ]);
     const res = await fetch(`${base}/v1/jobs?userId=${userId}&fileName=two.xlsx&suppressionType=LitigationOnly&sheet=Leads`, {
       method: "POST",
@@ -127,7 +150,13 @@ describe("HTTP API and CLI", () => {
     const { id } = (await res.json()) as { id: string };
     expect(await createHttpScrubClient({ url: base, token: TOKEN }).waitFor("job", id, 20_000)).toBe("completed");
     const job = (await (await fetch(`${base}/v1/jobs/${id}`, { headers: auth })).json()) as Record<string, unknown>;
-    expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet, job.usage_reserved]).toEqual(["Excel workbook (.xlsx)", "UTF-8", "comma", "Leads", 2]);
+    expect([job.input_format, job.input_encoding, job.input_delimiter, job.input_sheet, job.usage_reserved]).toEqual([
+      "Excel workbook (.xlsx)",
+      "UTF-8",
+      "comma",
+      "Leads",
+      2,
+    ]);
     expect(await (await fetch(`${base}/v1/jobs/${id}/files/good`, { headers: auth })).text()).toBe("Name,Phone,phone_e164\nJosé,3055550002,+13055550002\n");
   });
 
@@ -137,14 +166,29 @@ describe("HTTP API and CLI", () => {
       promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
         env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
       });
-    const changes = await writeGzip(path.join(dir, "cli-changes.csv.gz"), ["305,5553300,A,2026-11-20\n", "305,5553301,A,2026-11-20\n", "305,5553300,D,2026-11-21\n"]);
+    const changes = await writeGzip(path.join(dir, "cli-changes.csv.gz"), [
+      "305,5553300,A,2026-11-20\n",
+      "305,5553301,A,2026-11-20\n",
+      "305,5553300,D,2026-11-21\n",
+    ]);
     const applied = JSON.parse((await cli("lists", "apply-changes", "--list", "dnc", "--input", changes)).stdout);
     expect(applied).toMatchObject({ listId: dnc, mode: "changes", status: "completed", added: 1, removed: 0, notPresent: 1, invalid: 0 });
-    expect([applied.format, applied.encoding, applied.delimiter]).toEqual(["FTC change list (additions and deletions) · gzip-compressed CSV", "UTF-8", "comma"]);
+    expect([applied.format, applied.encoding, applied.delimiter]).toEqual([
+      "FTC change list (additions and deletions) · gzip-compressed CSV",
+      "UTF-8",
+      "comma",
+    ]);
 
     const xlsx = await writeXlsx(path.join(dir, "cli-two.xlsx"), [
       { name: "Summary", rows: [["Total"], [2]] },
-      { name: "Leads", rows: [["Phone", "Name"], [3055553301, "on the DNC list"], [4155553302, "Zoë"]] },
+      {
+        name: "Leads",
+        rows: [
+          ["Phone", "Name"],
+          [3055553301, "on the DNC list"],
+          [4155553302, "Zoë"],
+        ],
+      },
     ]);
     const out = path.join(dir, "cli-sheet-out");
     const scrub = JSON.parse((await cli("scrub", "--input", xlsx, "--type", "DNCAndLitigation", "--sheet", "Leads", "--out", out, "--user", userId)).stdout);
@@ -153,81 +197,140 @@ describe("HTTP API and CLI", () => {
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,Name,phone_e164\n4155553302,Zoë,+14155553302\n");
   });
 
-  it("the CLI's --exemptions FILE goes to SCRUB_SERVICE_URL: a new list of the user's, every row or none, applied at --at (decision 161)", { timeout: 60_000 }, async () => {
-    const { dnc } = await adminListIds(handle);
-    await svc.loadNumbers({ listId: dnc, mode: "add", numbers: ["3055553401", "3055553402"] });
-    const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
-        env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+  it(
+    "the CLI's --exemptions FILE goes to SCRUB_SERVICE_URL: a new list of the user's, every row or none, applied at --at (decision 161)",
+    { timeout: 60_000 },
+    async () => {
+      const { dnc } = await adminListIds(handle);
+      await svc.loadNumbers({ listId: dnc, mode: "add", numbers: ["3055553401", "3055553402"] });
+      const cli = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+          env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+        });
+      const input = path.join(dir, "ex-leads.csv");
+      fs.writeFileSync(input, "Phone\n3055553401\n3055553402\n");
+      const bad = path.join(dir, "ex-bad.csv");
+      fs.writeFileSync(bad, "3055553401,consent,2024-02-30\n");
+      const refused = (await cli(
+        "scrub",
+        "--input",
+        input,
+        "--type",
+        "DNCAndLitigation",
+        "--out",
+        path.join(dir, "ex-no"),
+        "--user",
+        userId,
+        "--exemptions",
+        bad,
+      ).catch((e: { code: number; stderr: string }) => e)) as { code: number; stderr: string };
+      expect([refused.code, refused.stderr.trim()]).toEqual([
+        2,
+        'The exemption file was not loaded:\nLine 1: date "2024-02-30" is not a real date in the form YYYY-MM-DD.',
+      ]);
+      const before = await handle.db.selectFrom("exemption_lists").select("id").where("user_id", "=", userId).execute();
+      expect(before).toEqual([]);
+      const good = path.join(dir, "ex-good.csv");
+      fs.writeFileSync(good, "3055553401,consent,2024-02-29\n");
+      const out = path.join(dir, "ex-out");
+      const scrub = JSON.parse(
+        (
+          await cli(
+            "scrub",
+            "--input",
+            input,
+            "--type",
+            "DNCAndLitigation",
+            "--out",
+            out,
+            "--user",
+            userId,
+            "--exemptions",
+            good,
+            "--at",
+            "2026-11-26T12:00:00Z",
+          )
+        ).stdout,
+      );
+      expect(scrub).toMatchObject({
+        status: "completed",
+        good: 1,
+        bad: 1,
+        via: "running server",
+        exemptions: { name: "ex-good.csv", byBasis: { consent: 1 } },
       });
-    const input = path.join(dir, "ex-leads.csv");
-    fs.writeFileSync(input, "Phone\n3055553401\n3055553402\n");
-    const bad = path.join(dir, "ex-bad.csv");
-    fs.writeFileSync(bad, "3055553401,consent,2024-02-30\n");
-    const refused = (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, "ex-no"), "--user", userId, "--exemptions", bad).catch(
-      (e: { code: number; stderr: string }) => e,
-    )) as { code: number; stderr: string };
-    expect([refused.code, refused.stderr.trim()]).toEqual([2, 'The exemption file was not loaded:\nLine 1: date "2024-02-30" is not a real date in the form YYYY-MM-DD.']);
-    const before = await handle.db.selectFrom("exemption_lists").select("id").where("user_id", "=", userId).execute();
-    expect(before).toEqual([]);
-    const good = path.join(dir, "ex-good.csv");
-    fs.writeFileSync(good, "3055553401,consent,2024-02-29\n");
-    const out = path.join(dir, "ex-out");
-    const scrub = JSON.parse(
-      (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", out, "--user", userId, "--exemptions", good, "--at", "2026-11-26T12:00:00Z")).stdout,
-    );
-    expect(scrub).toMatchObject({ status: "completed", good: 1, bad: 1, via: "running server", exemptions: { name: "ex-good.csv", byBasis: { consent: 1 } } });
-    expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,phone_e164,exemption\n3055553401,+13055553401,consent 2024-02-29\n");
-  });
+      expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe("Phone,phone_e164,exemption\n3055553401,+13055553401,consent 2024-02-29\n");
+    },
+  );
 
-  it("the CLI through SCRUB_SERVICE_URL (decision 174): a past --at completes as a replay; with 'refuse stale DNC' on a 40-day-old federal list refuses the DNC scrub, here and at a job's start", { timeout: 60_000 }, async () => {
-    const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
-        env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+  it(
+    "the CLI through SCRUB_SERVICE_URL (decision 174): a past --at completes as a replay; with 'refuse stale DNC' on a 40-day-old federal list refuses the DNC scrub, here and at a job's start",
+    { timeout: 60_000 },
+    async () => {
+      const cli = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+          env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+        });
+      const input = path.join(dir, "stale-leads.csv");
+      fs.writeFileSync(input, "Phone\n3055553501\n2125553502\n");
+      const out = path.join(dir, "replay-out");
+      const replay = JSON.parse(
+        (await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--user", userId, "--calling-window", "--at", "2025-06-01T12:00:00Z"))
+          .stdout,
+      );
+      expect(replay).toMatchObject({
+        status: "completed",
+        via: "running server",
+        replay: true,
+        beyondListValidity: false,
+        notes: ["evaluated at a past instant: not valid for calls now"],
       });
-    const input = path.join(dir, "stale-leads.csv");
-    fs.writeFileSync(input, "Phone\n3055553501\n2125553502\n");
-    const out = path.join(dir, "replay-out");
-    const replay = JSON.parse((await cli("scrub", "--input", input, "--type", "LitigationOnly", "--out", out, "--user", userId, "--calling-window", "--at", "2025-06-01T12:00:00Z")).stdout);
-    expect(replay).toMatchObject({ status: "completed", via: "running server", replay: true, beyondListValidity: false, notes: ["evaluated at a past instant: not valid for calls now"] });
-    expect(JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")).certificate.evaluation).toMatchObject({ at: "2025-06-01T12:00:00Z", replay: true });
+      expect(JSON.parse(fs.readFileSync(path.join(out, "certificate.json"), "utf8")).certificate.evaluation).toMatchObject({
+        at: "2025-06-01T12:00:00Z",
+        replay: true,
+      });
 
-    const DAY = 86_400_000;
-    const released = new Date(Math.floor(Date.now() / DAY) * DAY - 40 * DAY);
-    const kept = await handle.db.selectFrom("lists").select("registry_date").where("kind", "=", "dnc").executeTakeFirstOrThrow();
-    await handle.db.updateTable("lists").set({ registry_date: released }).where("kind", "=", "dnc").execute();
-    await handle.db.insertInto("app_settings").values({ name: "refuseStaleDnc", value: "true", updated_by: null }).execute();
-    const message = `The federal DNC list (release ${released.toISOString().slice(0, 10)}, 40 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.`;
-    try {
-      const refused = (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, "stale-no"), "--user", userId).catch(
-        (e: { code: number; stderr: string }) => e,
-      )) as { code: number; stderr: string };
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(message);
-      // the last line of defence: a job queued some other way fails at its start with the same words
-      const { createScrubJob } = await import("./service");
-      const jobId = await createScrubJob(handle.db, { userId, fileName: "x.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
-      await svc.enqueue(jobId);
-      expect(await svc.waitFor("job", jobId, 30_000)).toBe("failed");
-      const row = await handle.db.selectFrom("scrub_jobs").select("error").where("id", "=", jobId).executeTakeFirstOrThrow();
-      expect(row.error).toBe(message);
-    } finally {
-      await handle.db.deleteFrom("app_settings").where("name", "=", "refuseStaleDnc").execute();
-      await handle.db.updateTable("lists").set({ registry_date: kept.registry_date }).where("kind", "=", "dnc").execute();
-    }
-  });
+      const DAY = 86_400_000;
+      const released = new Date(Math.floor(Date.now() / DAY) * DAY - 40 * DAY);
+      const kept = await handle.db.selectFrom("lists").select("registry_date").where("kind", "=", "dnc").executeTakeFirstOrThrow();
+      await handle.db.updateTable("lists").set({ registry_date: released }).where("kind", "=", "dnc").execute();
+      await handle.db.insertInto("app_settings").values({ name: "refuseStaleDnc", value: "true", updated_by: null }).execute();
+      const message = `The federal DNC list (release ${released.toISOString().slice(0, 10)}, 40 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.`;
+      try {
+        const refused = (await cli("scrub", "--input", input, "--type", "DNCAndLitigation", "--out", path.join(dir, "stale-no"), "--user", userId).catch(
+          (e: { code: number; stderr: string }) => e,
+        )) as { code: number; stderr: string };
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(message);
+        // the last line of defence: a job queued some other way fails at its start with the same words
+        const { createScrubJob } = await import("./service");
+        const jobId = await createScrubJob(handle.db, { userId, fileName: "x.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
+        await svc.enqueue(jobId);
+        expect(await svc.waitFor("job", jobId, 30_000)).toBe("failed");
+        const row = await handle.db.selectFrom("scrub_jobs").select("error").where("id", "=", jobId).executeTakeFirstOrThrow();
+        expect(row.error).toBe(message);
+      } finally {
+        await handle.db.deleteFrom("app_settings").where("name", "=", "refuseStaleDnc").execute();
+        await handle.db.updateTable("lists").set({ registry_date: kept.registry_date }).where("kind", "=", "dnc").execute();
+      }
+    },
+  );
 
   it("loads into the DNC list with a stated registry date, applies an FTC change list (mode=changes), and refuses a bad date", async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
     const { dnc, litigation } = await adminListIds(handle);
     const client = createHttpScrubClient({ url: base, token: TOKEN });
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-    const post = (query: string, body: string) => fetch(`${base}/v1/list-loads?${query}`, { method: "POST", headers: { ...auth, "Content-Type": "text/plain" }, body });
+    const post = (query: string, body: string) =>
+      fetch(`${base}/v1/list-loads?${query}`, { method: "POST", headers: { ...auth, "Content-Type": "text/plain" }, body });
     const full = await post(`listId=${dnc}&mode=add&fileName=full.txt&registryDate=${day(10)}`, "212,5552301\n212,5552302\n");
     expect(full.status).toBe(202);
     const { id } = (await full.json()) as { id: string };
     expect(await client.waitFor("load", id, 20_000)).toBe("completed");
-    const changes = await post(`listId=${dnc}&mode=changes&fileName=changes.txt&registryDate=${day(2)}`, "212,5552303,A,2026-11-20\n212,5552301,D,2026-11-20\n");
+    const changes = await post(
+      `listId=${dnc}&mode=changes&fileName=changes.txt&registryDate=${day(2)}`,
+      "212,5552303,A,2026-11-20\n212,5552301,D,2026-11-20\n",
+    );
     expect(changes.status).toBe(202);
     const applied = (await changes.json()) as { id: string };
     expect(await client.waitFor("load", applied.id, 20_000)).toBe("completed");
@@ -245,7 +348,10 @@ describe("HTTP API and CLI", () => {
       400,
       `Registry date ${day(-5)} is in the future: state the day the registry file was downloaded.`,
     ]);
-    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([400, "registryDate applies to the DNC list, the state lists and Canada's National DNCL only."]);
+    expect(await refused(`listId=${litigation}&mode=add&registryDate=${day(1)}`)).toEqual([
+      400,
+      "registryDate applies to the DNC list, the state lists and Canada's National DNCL only.",
+    ]);
     // a state list (decision 160) takes its release's date over HTTP too
     const texas = (await handle.db.selectFrom("lists").select("id").where("kind", "=", "dnc-tx").executeTakeFirstOrThrow()).id;
     const tx = await post(`listId=${texas}&mode=add&fileName=texas.txt&registryDate=${day(6)}`, "5125552306\n");

@@ -67,7 +67,11 @@ class HttpError extends Error {
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  sendText(res, status, JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
+  sendText(
+    res,
+    status,
+    JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? Number(v) : v)),
+  );
 }
 
 function sendText(res: http.ServerResponse, status: number, text: string): void {
@@ -140,7 +144,8 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
   const db = o.handle.db;
   const requireDncList = async (listId: number) => {
     const list = await db.selectFrom("lists").select("kind").where("id", "=", listId).executeTakeFirst();
-    if (!takesRegistryDate(list?.kind ?? "")) throw new HttpError(400, "registryDate applies to the DNC list, the state lists and Canada's National DNCL only.");
+    if (!takesRegistryDate(list?.kind ?? ""))
+      throw new HttpError(400, "registryDate applies to the DNC list, the state lists and Canada's National DNCL only.");
   };
   const ready = sharedReadiness(() => service.ready());
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -175,7 +180,12 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
             columnName: get("column") ?? null,
             sheet: get("sheet"),
             containerId: get("containerId"),
-            states: states ? String(states).split(",").map((s) => s.trim()).filter(Boolean) : [],
+            states: states
+              ? String(states)
+                  .split(",")
+                  .map((s) => s.trim())
+                  .filter(Boolean)
+              : [],
             callingWindow: ["1", "true"].includes(String(get("callingWindow") ?? "")),
             exemptionListId: get("exemptionListId"),
             evaluatedAt: get("callingAt") || null,
@@ -195,7 +205,11 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         }
         let jobId: string;
         try {
-          jobId = await createScrubJob(db, { ...order, usageReserved: await service.countRecords(inputPath, { sheet: order.sheet, dataRows: true }), source: "api" });
+          jobId = await createScrubJob(db, {
+            ...order,
+            usageReserved: await service.countRecords(inputPath, { sheet: order.sheet, dataRows: true }),
+            source: "api",
+          });
         } catch (e) {
           // the order's container or exemption list is not its owner's: refused here, once (issue #45)
           if (!(e instanceof ScrubOrderRefusal)) throw e;
@@ -356,9 +370,7 @@ export function listenHttp(service: ScrubService, o: HttpOptions & { port: numbe
   if (!o.token) throw new Error("SCRUB_SERVICE_TOKEN is required for the HTTP scrub service.");
   const server = http.createServer(withRequestContext(createHandler(service, o)));
   return new Promise<{ server: http.Server; close(): Promise<void> }>((resolve) => {
-    server.listen(o.port, o.host ?? "0.0.0.0", () =>
-      resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),
-    );
+    server.listen(o.port, o.host ?? "0.0.0.0", () => resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }));
   });
 }
 

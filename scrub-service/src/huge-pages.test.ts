@@ -15,9 +15,7 @@ describe("hugePagesEnv", () => {
   });
 
   it("keeps the operator's other tunables", () => {
-    expect(hugePagesEnv({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" }, MADVISE, true)?.GLIBC_TUNABLES).toBe(
-      `glibc.malloc.arena_max=2:${HUGE_PAGES_TUNABLE}`,
-    );
+    expect(hugePagesEnv({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" }, MADVISE, true)?.GLIBC_TUNABLES).toBe(`glibc.malloc.arena_max=2:${HUGE_PAGES_TUNABLE}`);
   });
 
   it("relaunches nothing when there is nothing to gain or the choice was made", () => {

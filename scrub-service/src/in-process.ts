@@ -21,7 +21,15 @@ import { countRecords, previewCsv } from "./pipeline/read";
 import { invalidReasonText, normalizeCode, reasonOfCode } from "./worker/normalize";
 import { listRegionOf, numbersInRegion, OUT_OF_REGION, outOfRegionMessage, outOfRegionRefusal } from "./lists/scope";
 import { ScrubInputError } from "./pipeline/run";
-import { createListLoad, createScrubJob, type BatchRow, type BatchScrubService, type ListStoreState, type ManualLoadInput, type ManualLoadResult } from "./service";
+import {
+  createListLoad,
+  createScrubJob,
+  type BatchRow,
+  type BatchScrubService,
+  type ListStoreState,
+  type ManualLoadInput,
+  type ManualLoadResult,
+} from "./service";
 import { operatorAccountId } from "./operator-account";
 import { createExemptionList, ExemptionInputError, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
@@ -73,7 +81,11 @@ export interface InProcessScrubService extends BatchScrubService {
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
   scrubWorkerNice(); // a bad SCRUB_WORKER_NICE stops the start here, not a scrub's worker thread later
   const target: RedisTarget | null = o.redisUrl ? { kind: "node", url: o.redisUrl } : (o.redis ?? null);
-  const store: ListStore = o.store ?? (target ? new RedisListStore({ target, prefix: o.redisPrefix, replicaWaitMs: o.replicaWaitMs, reconnectMaxMs: o.redisReconnectMaxMs }) : new EmbeddedListStore());
+  const store: ListStore =
+    o.store ??
+    (target
+      ? new RedisListStore({ target, prefix: o.redisPrefix, replicaWaitMs: o.replicaWaitMs, reconnectMaxMs: o.redisReconnectMaxMs })
+      : new EmbeddedListStore());
   const manager = new ListManager(o.handle, store, {
     waitMs: o.listWaitMs,
     cacheDir: path.join(o.dataDir, "cache"),
@@ -131,7 +143,11 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     previewCsv: (p, maxRows, opts) => previewCsv(p, maxRows, opts),
     async loadNumbers(input: ManualLoadInput): Promise<ManualLoadResult> {
       const typed = numbersOfEntries(input.numbers);
-      const rejected: { value: string; reason: string; message: string }[] = typed.rejected.map((r) => ({ value: r.value, reason: reasonOfCode(r.code), message: invalidReasonText(r.code) }));
+      const rejected: { value: string; reason: string; message: string }[] = typed.rejected.map((r) => ({
+        value: r.value,
+        reason: reasonOfCode(r.code),
+        message: invalidReasonText(r.code),
+      }));
       let { numbers, valid } = typed;
       const loadId =
         input.loadId ??
@@ -151,11 +167,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
             .executeTakeFirstOrThrow()
         ).id;
       if (input.loadId) {
-        await db
-          .updateTable("list_loads")
-          .set({ status: "running", lease_owner: owner, file_name: "manual entry" })
-          .where("id", "=", loadId)
-          .execute();
+        await db.updateTable("list_loads").set({ status: "running", lease_owner: owner, file_name: "manual entry" }).where("id", "=", loadId).execute();
       }
       try {
         // Canada's National DNCL holds Canadian numbers only (decision 179): a typed number elsewhere is rejected

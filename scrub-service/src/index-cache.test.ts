@@ -45,7 +45,9 @@ describe("embedded index cache", () => {
 
       // the rows vanish behind the service's back (no new version): a fresh process serves the saved copy
       await sql`delete from list_blocks where list_id = ${litigation}`.execute(handle.db);
-      expect(await badRows(handle, dir, userId, input)).toBe("phone,phone_e164,reason\n2125550001,+12125550001,litigation\n3055550002,+13055550002,litigation\n");
+      expect(await badRows(handle, dir, userId, input)).toBe(
+        "phone,phone_e164,reason\n2125550001,+12125550001,litigation\n3055550002,+13055550002,litigation\n",
+      );
 
       // one flipped byte in the saved numbers: the file fails its checksum and the database is read instead
       const file = path.join(cache, indexFile!);

@@ -19,7 +19,6 @@ import { INTERRUPTED_LOAD, runListLoad, type LoadRow } from "./list-load-job";
 export { failureText, LIST_STORE_UNAVAILABLE, SCRUB_FAILED_OUR_SIDE } from "./scrub-job";
 export type { RunnerOptions } from "./run-context";
 
-
 /**
  * Scrubs and list loads run at once per process: SCRUB_MAX_CONCURRENT_JOBS, default 1. The memory budget of a
  * process is one job (~600 MB at 10M rows, decision 090) plus one workbook decode (≤ 200 MB: shared strings are
@@ -61,11 +60,14 @@ export class JobRunner {
   /** Fails what dead processes left running, then starts taking queued work. */
   async start(): Promise<void> {
     await this.recover();
-    this.sweepTimer = setInterval(() => {
-      this.recover()
-        .then(() => this.kick())
-        .catch((e) => console.warn(`[scrub] sweep failed: ${(e as Error).message}`));
-    }, Math.max(1000, this.leaseMs / 2));
+    this.sweepTimer = setInterval(
+      () => {
+        this.recover()
+          .then(() => this.kick())
+          .catch((e) => console.warn(`[scrub] sweep failed: ${(e as Error).message}`));
+      },
+      Math.max(1000, this.leaseMs / 2),
+    );
     this.sweepTimer.unref();
     this.kick();
   }
@@ -75,9 +77,7 @@ export class JobRunner {
    * customer sees "retrying"), failed after the last one. Their partial result files are deleted.
    */
   async recover(): Promise<{ jobs: number; loads: number }> {
-    const expired = this.o.singleProcess
-      ? sql<boolean>`lease_owner is distinct from ${this.o.owner}`
-      : sql<boolean>`lease_expires_at < now()`;
+    const expired = this.o.singleProcess ? sql<boolean>`lease_owner is distinct from ${this.o.owner}` : sql<boolean>`lease_expires_at < now()`;
     const retry = sql<boolean>`attempts < ${MAX_ATTEMPTS}`;
     const jobs = await this.db
       .updateTable("scrub_jobs")

@@ -19,8 +19,7 @@ import type { RunContext } from "./run-context";
 
 export type LoadRow = { id: string; list_id: number; mode: ListLoadMode; input_path: string };
 
-export const INTERRUPTED_LOAD =
-  "The list load was interrupted (the scrub service stopped). The list was not changed; load the file again.";
+export const INTERRUPTED_LOAD = "The list load was interrupted (the scrub service stopped). The list was not changed; load the file again.";
 
 /** Applies one claimed load to its list (add, remove, replace, or an FTC change list) and records how it ended. */
 export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void> {
@@ -93,7 +92,12 @@ export async function runListLoad(ctx: RunContext, load: LoadRow): Promise<void>
       .catch(() => {});
   } finally {
     clearInterval(timer);
-    const list = await ctx.db.selectFrom("lists").select("kind").where("id", "=", load.list_id).executeTakeFirst().catch(() => undefined);
+    const list = await ctx.db
+      .selectFrom("lists")
+      .select("kind")
+      .where("id", "=", load.list_id)
+      .executeTakeFirst()
+      .catch(() => undefined);
     metrics().listLoads.inc({ list: list?.kind ?? "unknown", status: loadStatus });
   }
 }

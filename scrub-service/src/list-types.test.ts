@@ -15,7 +15,21 @@ describe("the state lists in the registry", () => {
   const states = LIST_TYPES.filter((t) => "state" in t);
 
   it("are twelve, each dnc- plus its lower-case postal code, with its own DNC page type and no suppression type; Canada's national list follows", () => {
-    expect(states.map((t) => t.kind)).toEqual(["dnc-co", "dnc-fl", "dnc-in", "dnc-la", "dnc-ma", "dnc-mo", "dnc-ms", "dnc-ok", "dnc-pa", "dnc-tn", "dnc-tx", "dnc-wy", "dnc-ca"]);
+    expect(states.map((t) => t.kind)).toEqual([
+      "dnc-co",
+      "dnc-fl",
+      "dnc-in",
+      "dnc-la",
+      "dnc-ma",
+      "dnc-mo",
+      "dnc-ms",
+      "dnc-ok",
+      "dnc-pa",
+      "dnc-tn",
+      "dnc-tx",
+      "dnc-wy",
+      "dnc-ca",
+    ]);
     for (const t of states) {
       expect(t.kind).toBe(`dnc-${t.state.code.toLowerCase()}`);
       expect(t.suppressionType).toBeNull();

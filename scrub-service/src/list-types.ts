@@ -72,7 +72,8 @@ const STATE_LISTS = [
         publisher: "Colorado Public Utilities Commission",
         cadence: "quarterly",
         validDays: 112,
-        freshness: "Quarterly (Jan, Apr, Jul, Oct 10); each list must be in use within 20 days of its release, so a release stays current 112 days (its quarter of 92, then the next release's 20).",
+        freshness:
+          "Quarterly (Jan, Apr, Jul, Oct 10); each list must be in use within 20 days of its release, so a release stays current 112 days (its quarter of 92, then the next release's 20).",
         source: "http://coloradonocall.com/Public/Telemarketers.aspx",
       },
       // 18 months; an inquiry only 30 days, which no whole number of calendar months stays within: 0
@@ -149,7 +150,8 @@ const STATE_LISTS = [
         publisher: "Office of Consumer Affairs and Business Regulation",
         cadence: "quarterly",
         validDays: 152,
-        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); an enrollment binds 60 days after its first quarterly list, so a release stays current 152 days (its quarter of 92, then the next release's 60).",
+        freshness:
+          "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); an enrollment binds 60 days after its first quarterly list, so a release stays current 152 days (its quarter of 92, then the next release's 60).",
         source: "https://regulations.justia.com/states/massachusetts/201-cmr/title-201-cmr-12-00/section-12-05",
       },
       // "an existing customer" (bounded by the federal 18 months); no inquiry exemption
@@ -202,7 +204,8 @@ const STATE_LISTS = [
         publisher: "Oklahoma Attorney General",
         cadence: "quarterly",
         validDays: 122,
-        freshness: "Quarterly; a listing binds 30 days after it appears on the registry, so a release stays current 122 days (its quarter of 92, then the next release's 30).",
+        freshness:
+          "Quarterly; a listing binds 30 days after it appears on the registry, so a release stays current 122 days (its quarter of 92, then the next release's 30).",
         source: "https://domino.oag.ok.gov/oagweb.nsf/Telemarketer!OpenPage",
       },
       // a relationship formed in the preceding 24 months; an inquiry or application suffices
@@ -219,7 +222,8 @@ const STATE_LISTS = [
         publisher: "Pennsylvania Office of Attorney General",
         cadence: "quarterly",
         validDays: 122,
-        freshness: "Quarterly; numbers must be removed within 30 days of a list's issue, so a release stays current 122 days (its quarter of 92, then the next release's 30).",
+        freshness:
+          "Quarterly; numbers must be removed within 30 days of a list's issue, so a release stays current 122 days (its quarter of 92, then the next release's 30).",
         source: "https://www.attorneygeneral.gov/Consumers/Do_Not_Call_List/DO_NOT_CALL_FREQUENTLY_ASKED_QUESTIONS/",
       },
       // The Attorney General's telemarketer FAQ quotes Act 24 of 2002: a call is no telephone solicitation call when
@@ -231,8 +235,7 @@ const STATE_LISTS = [
       {
         purchaseMonths: 12,
         inquiryMonths: 0,
-        source:
-          "https://www.attorneygeneral.gov/Registrations/Telemarketing_in_Pennsylvania_Registration/Telemarketer_Frequently_Asked_Questions/",
+        source: "https://www.attorneygeneral.gov/Registrations/Telemarketing_in_Pennsylvania_Registration/Telemarketer_Frequently_Asked_Questions/",
       },
     ),
   },
@@ -263,7 +266,8 @@ const STATE_LISTS = [
         publisher: "Public Utility Commission of Texas",
         cadence: "quarterly",
         validDays: 152,
-        freshness: "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); each list must be in use within 60 days of its release, so a release stays current 152 days (its quarter of 92, then the next release's 60).",
+        freshness:
+          "Quarterly (Jan 1, Apr 1, Jul 1, Oct 1); each list must be in use within 60 days of its release, so a release stays current 152 days (its quarter of 92, then the next release's 60).",
         source: "https://www.puc.texas.gov/consumer/complaint/nocallform.aspx",
       },
       // an established business relationship within the last 12 months; no inquiry window
@@ -360,7 +364,8 @@ interface ListTypeShape {
 export const FEDERAL_EXEMPTION_WINDOWS = {
   purchaseMonths: 18,
   inquiryMonths: 3,
-  source: "https://www.ecfr.gov/current/title-47/chapter-I/subchapter-B/part-64/subpart-L/section-64.1200 (f)(5); https://www.ecfr.gov/current/title-16/chapter-I/subchapter-C/part-310/section-310.2 (q)",
+  source:
+    "https://www.ecfr.gov/current/title-47/chapter-I/subchapter-B/part-64/subpart-L/section-64.1200 (f)(5); https://www.ecfr.gov/current/title-16/chapter-I/subchapter-C/part-310/section-310.2 (q)",
 } as const;
 
 /** The shape of `exemptionWindows` (worker/exemptions/windows.ts reads it; kept here so this file imports nothing). */

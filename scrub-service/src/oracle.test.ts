@@ -23,7 +23,6 @@ import { evaluateClass } from "./worker/calling/note";
 
 const ROWS = 200_000;
 
-
 // ---------- reference implementation (deliberately simple) ----------
 
 interface RefField {
@@ -94,7 +93,10 @@ function refNormalize(v: string): number | string {
   let t = v.replace(/[\s\u00a0\u2009\u202f\u2013\u2014\u2212]+/g, " ").trim();
   if (t === "") return "empty: no phone number in this cell";
   if (/^[+-]?\d+(\.\d*)?[eE][+-]?\d+$/.test(t)) return EXCEL_TEXT;
-  t = t.replace(/^'/, "").replace(/^="(.*)"$/, "$1").replace(/^tel:/i, "");
+  t = t
+    .replace(/^'/, "")
+    .replace(/^="(.*)"$/, "$1")
+    .replace(/^tel:/i, "");
   t = t.replace(/(\d[ .\-()/]*)( ?(ext\.?|x|#) ?\d*)$/i, "$1");
   const parts = t.split(/\D+/).filter(Boolean);
   if (parts.length === 2 && parts.every((p) => p.length === 10 || (p.length === 11 && p[0] === "1"))) {
@@ -201,7 +203,11 @@ function refNotApplied(x: number, rec: RefExemption, at: number, lists: RefLists
     }
     const months = rec.basis === "purchase" ? w.purchaseMonths : w.inquiryMonths;
     const place = kind === "dnc" ? "the federal rule" : STATE_NAMES.get(kind)!;
-    add(months === 0 ? `${rec.basis} ${rec.date}: ${place} allows no ${rec.basis} exemption` : `${rec.basis} ${rec.date}: ${place} allows ${months} month${months === 1 ? "" : "s"}, ended ${refEndDate(rec, months)}`);
+    add(
+      months === 0
+        ? `${rec.basis} ${rec.date}: ${place} allows no ${rec.basis} exemption`
+        : `${rec.basis} ${rec.date}: ${place} allows ${months} month${months === 1 ? "" : "s"}, ended ${refEndDate(rec, months)}`,
+    );
   }
   return parts.join("; ");
 }
@@ -287,7 +293,7 @@ const CANADIAN_AREAS = [416, 604];
 
 function generate(seed: number) {
   const r = seededRandom(seed);
-  const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)];
+  const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)];
   const universe: number[] = [];
   for (let i = 0; i < 120_000; i++) {
     const nxx = 200 + Math.floor(r() * 800);
@@ -310,22 +316,44 @@ function generate(seed: number) {
   }
   stateLists.set("dnc-ca", new Set([...canadian, ...sample(300)]));
   /** What each list holds after its loads: Canada's without the US numbers (the reference's lists). */
-  const stateHeld = new Map([...stateLists].map(([k, set]) => [k, k === "dnc-ca" ? new Set([...set].filter((x) => CANADIAN_AREAS.includes(Math.floor(x / 1e7)))) : set]));
+  const stateHeld = new Map(
+    [...stateLists].map(([k, set]) => [k, k === "dnc-ca" ? new Set([...set].filter((x) => CANADIAN_AREAS.includes(Math.floor(x / 1e7)))) : set]),
+  );
 
   const fmt = (x: number): string => {
     const s = String(x);
     const [a, b, c] = [s.slice(0, 3), s.slice(3, 6), s.slice(6)];
     switch (Math.floor(r() * 10)) {
-      case 0: return `+1${s}`;
-      case 1: return `1${s}`;
-      case 2: return `${a}.${b}.${c}`;
-      case 3: return `${a}-${b}-${c}`;
-      case 4: return `(${a}) ${b}-${c}`;
-      case 5: return ` ${s} `;
-      case 6: return `+1 (${a}) ${b} ${c}`;
-      case 7: return `1-${a}-${b}-${c}`;
-      case 8: return pick([`${a}\u00a0${b}\u00a0${c}`, `${a}\u2013${b}\u2013${c}`, `${a}/${b}-${c}`, `tel:+1${s}`, `'${s}`, `${a}-${b}-${c} ext ${pick(["1", "12", "345"])}`, `${a}.${b}.${c} x7`, `${s}#9`, `+1\u2009${a}\u2212${b}\u2212${c}`]);
-      default: return s;
+      case 0:
+        return `+1${s}`;
+      case 1:
+        return `1${s}`;
+      case 2:
+        return `${a}.${b}.${c}`;
+      case 3:
+        return `${a}-${b}-${c}`;
+      case 4:
+        return `(${a}) ${b}-${c}`;
+      case 5:
+        return ` ${s} `;
+      case 6:
+        return `+1 (${a}) ${b} ${c}`;
+      case 7:
+        return `1-${a}-${b}-${c}`;
+      case 8:
+        return pick([
+          `${a}\u00a0${b}\u00a0${c}`,
+          `${a}\u2013${b}\u2013${c}`,
+          `${a}/${b}-${c}`,
+          `tel:+1${s}`,
+          `'${s}`,
+          `${a}-${b}-${c} ext ${pick(["1", "12", "345"])}`,
+          `${a}.${b}.${c} x7`,
+          `${s}#9`,
+          `+1\u2009${a}\u2212${b}\u2212${c}`,
+        ]);
+      default:
+        return s;
     }
   };
   const invalid = (): string =>
@@ -357,8 +385,7 @@ function generate(seed: number) {
   const notes = ["", "ok", "multi\nline", "semi;colon", 'quote "x"', "tab\tin", "crlf\r\ninside", "=2+5"];
 
   const delim = ",";
-  const q = (v: string, force = false) =>
-    force || /[",\n\r]/.test(v) || r() < 0.15 ? `"${v.replace(/"/g, '""')}"` : v;
+  const q = (v: string, force = false) => (force || /[",\n\r]/.test(v) || r() < 0.15 ? `"${v.replace(/"/g, '""')}"` : v);
   const lines: string[] = [q("id") + delim + q("Name") + delim + q("Phone Number") + delim + q("Note")];
   const used: number[] = [];
   const hot = [litigation, dnc, container, ...stateLists.values()].map((set) => [...set].slice(0, 400));
@@ -415,20 +442,35 @@ for (const kind of storeKinds) {
       fs.writeFileSync(litFile, [...litArr, ...extraLit].map(String).join("\n") + "\n");
       const dncFile = path.join(dir, "dnc.csv");
       fs.writeFileSync(dncFile, "phone,source\r\n" + [...g.dnc].map((x, i) => `${i % 2 ? "+1 " : ""}${x},reg\r\n`).join(""));
-      for (const [listId, file] of [[ids.litigation, litFile], [ids.dnc, dncFile]] as const) {
+      for (const [listId, file] of [
+        [ids.litigation, litFile],
+        [ids.dnc, dncFile],
+      ] as const) {
         const id = await createListLoad(handle.db, { listId, mode: "add", fileName: path.basename(file), inputPath: file });
         await svc.enqueueListLoad(id);
         expect(await svc.waitFor("load", id)).toBe("completed");
       }
       // the state lists: Texas from a file with its release date, the others typed in
       const stateIds = new Map<string, number>(
-        (await handle.db.selectFrom("lists").select(["id", "kind"]).where("kind", "in", [...STATE_LIST_KINDS]).execute()).map((l) => [l.kind, l.id]),
+        (
+          await handle.db
+            .selectFrom("lists")
+            .select(["id", "kind"])
+            .where("kind", "in", [...STATE_LIST_KINDS])
+            .execute()
+        ).map((l) => [l.kind, l.id]),
       );
       for (const [k, set] of g.stateLists) {
         if (k === "dnc-tx") {
           const txFile = path.join(dir, "tx.txt");
           fs.writeFileSync(txFile, [...set].map(String).join("\n") + "\n");
-          const id = await createListLoad(handle.db, { listId: stateIds.get(k)!, mode: "add", fileName: "tx.txt", inputPath: txFile, registryDate: new Date() });
+          const id = await createListLoad(handle.db, {
+            listId: stateIds.get(k)!,
+            mode: "add",
+            fileName: "tx.txt",
+            inputPath: txFile,
+            registryDate: new Date(),
+          });
           await svc.enqueueListLoad(id);
           expect(await svc.waitFor("load", id)).toBe("completed");
         } else {
@@ -478,15 +520,14 @@ for (const kind of storeKinds) {
         }
       }
       expect(mismatches).toBe(0);
-      expect([Number(job.good_count), Number(job.bad_count), Number(job.invalid_count)]).toEqual([
-        want.counts.good,
-        want.counts.bad,
-        want.counts.invalid,
-      ]);
+      expect([Number(job.good_count), Number(job.bad_count), Number(job.invalid_count)]).toEqual([want.counts.good, want.counts.bad, want.counts.invalid]);
       expect(Number(job.total_rows)).toBe(ROWS);
       // the certificate names every list checked, the state lists with their versions
       const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirstOrThrow();
-      const named = (JSON.parse(cert.document).certificate.lists as { kind: string; name: string; version: number; count: number }[]).map((l) => [l.kind, l.count]);
+      const named = (JSON.parse(cert.document).certificate.lists as { kind: string; name: string; version: number; count: number }[]).map((l) => [
+        l.kind,
+        l.count,
+      ]);
       expect(named).toEqual([
         ["container", g.container.size],
         ["litigation", g.litigation.size],
@@ -496,14 +537,36 @@ for (const kind of storeKinds) {
       // the data really exercised every path
       const reasons = job.reason_counts as Record<string, number>;
       // (Canadian numbers have no US state: this job's state filter takes them all, the next job has none)
-      for (const r of ["litigation", "dnc", ...STATE_LIST_KINDS.filter((k) => k !== "dnc-ca"), "container", "duplicate", "state", "excel_notation", "empty", "wrong_length", "service_area_code", "unassigned_area_code", "service_exchange", "fictional_number", "two_numbers", "not_nanp"]) {
+      for (const r of [
+        "litigation",
+        "dnc",
+        ...STATE_LIST_KINDS.filter((k) => k !== "dnc-ca"),
+        "container",
+        "duplicate",
+        "state",
+        "excel_notation",
+        "empty",
+        "wrong_length",
+        "service_area_code",
+        "unassigned_area_code",
+        "service_exchange",
+        "fictional_number",
+        "two_numbers",
+        "not_nanp",
+      ]) {
         expect(reasons[r], r).toBeGreaterThan(0);
       }
       expect(reasons["dnc-ca"]).toBe(0);
 
       // The same file and lists without a state filter: Canadian numbers on Canada's list are bad as dnc-ca, the US
       // numbers its file held (left out by the load) are judged by the other lists only.
-      const noFilterJob = await createScrubJob(handle.db, { userId, fileName: "input.csv", inputPath: input, suppressionType: "DNCAndLitigation", containerId });
+      const noFilterJob = await createScrubJob(handle.db, {
+        userId,
+        fileName: "input.csv",
+        inputPath: input,
+        suppressionType: "DNCAndLitigation",
+        containerId,
+      });
       await svc.enqueue(noFilterJob);
       expect(await svc.waitFor("job", noFilterJob, 110_000)).toBe("completed");
       const nfJob = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", noFilterJob).executeTakeFirstOrThrow();
@@ -521,7 +584,11 @@ for (const kind of storeKinds) {
         }
       }
       expect(nfWrong).toBe(0);
-      expect([Number(nfJob.good_count), Number(nfJob.bad_count), Number(nfJob.invalid_count)]).toEqual([wantNf.counts.good, wantNf.counts.bad, wantNf.counts.invalid]);
+      expect([Number(nfJob.good_count), Number(nfJob.bad_count), Number(nfJob.invalid_count)]).toEqual([
+        wantNf.counts.good,
+        wantNf.counts.bad,
+        wantNf.counts.invalid,
+      ]);
       expect((nfJob.reason_counts as Record<string, number>)["dnc-ca"]).toBeGreaterThan(0);
 
       // The same file and lists with an exemption list (decision 161): records on every kind of list (a row on the
@@ -530,7 +597,18 @@ for (const kind of storeKinds) {
       // month ends and leap days.
       const r = seededRandom(kind === "redis" ? 99 : kind === "cluster" ? 98 : 97);
       const at = Date.parse("2026-07-31T12:00:00Z");
-      const dates = ["2025-01-30", "2025-01-31", "2025-02-01", "2026-04-30", "2026-05-01", "2024-02-29", "2026-07-31", "2026-08-01", "2025-08-31", "2026-04-29"];
+      const dates = [
+        "2025-01-30",
+        "2025-01-31",
+        "2025-02-01",
+        "2026-04-30",
+        "2026-05-01",
+        "2024-02-29",
+        "2026-07-31",
+        "2026-08-01",
+        "2025-08-31",
+        "2026-04-29",
+      ];
       const pool = [
         ...g.dnc,
         ...[...g.litigation].slice(0, 500),
@@ -546,7 +624,12 @@ for (const kind of storeKinds) {
       }
       const exemptionText = [...records].map(([x, e]) => `${x},${e.basis},${e.date}`).join("\n");
       const exemptionList = await createExemptionList(handle.db, { userId, name: "oracle" });
-      await loadExemptions(handle.db, { listId: exemptionList.id, userId, mode: "replace", rows: await readExemptionRows({ text: exemptionText }, new Date("2026-11-26T00:00:00Z")) });
+      await loadExemptions(handle.db, {
+        listId: exemptionList.id,
+        userId,
+        mode: "replace",
+        rows: await readExemptionRows({ text: exemptionText }, new Date("2026-11-26T00:00:00Z")),
+      });
       const exemptJob = await createScrubJob(handle.db, {
         userId,
         fileName: "input.csv",
@@ -601,7 +684,16 @@ for (const kind of storeKinds) {
  * nothing of the engine's rule table, zones per exchange or search.
  */
 describe("oracle: Oregon's calling hours against an independent reading of the clock", () => {
-  const pacific = new Intl.DateTimeFormat("en-US", { timeZone: "America/Los_Angeles", hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const pacific = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/Los_Angeles",
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
   const wall = (ms: number) => {
     const p = Object.fromEntries(pacific.formatToParts(ms).map((x) => [x.type, x.value]));
     return { day: `${p.year}-${p.month}-${p.day}`, seconds: Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second) };

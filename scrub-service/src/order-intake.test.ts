@@ -29,15 +29,27 @@ describe("the scrub order's intake", () => {
     await handle.close();
   });
 
-  const jobs = async () => Number((await handle.db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const jobs = async () =>
+    Number(
+      (
+        await handle.db
+          .selectFrom("scrub_jobs")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const order = (userId: string) => ({ userId, inputPath: input, fileName: "in.csv", suppressionType: "LitigationOnly" as const });
 
   it("refuses another user's (or a deleted) container or exemption list before a job row exists", async () => {
     const bobsContainer = await createContainer(handle, bob);
     const bobsList = await createExemptionList(handle.db, { userId: bob, name: "bob's" });
     const before = await jobs();
-    await expect(createScrubJob(handle.db, { ...order(alice), containerId: bobsContainer })).rejects.toThrow(new ScrubOrderRefusal("containerId", bobsContainer));
-    await expect(createScrubJob(handle.db, { ...order(alice), exemptionListId: bobsList.id })).rejects.toThrow(`No exemption list ${bobsList.id} of this user.`);
+    await expect(createScrubJob(handle.db, { ...order(alice), containerId: bobsContainer })).rejects.toThrow(
+      new ScrubOrderRefusal("containerId", bobsContainer),
+    );
+    await expect(createScrubJob(handle.db, { ...order(alice), exemptionListId: bobsList.id })).rejects.toThrow(
+      `No exemption list ${bobsList.id} of this user.`,
+    );
     const deleted = await createContainer(handle, alice);
     await handle.db.updateTable("lists").set({ deleted_at: new Date() }).where("id", "=", deleted).execute();
     await expect(createScrubJob(handle.db, { ...order(alice), containerId: deleted })).rejects.toThrow(`No container ${deleted} of this user.`);
@@ -47,7 +59,11 @@ describe("the scrub order's intake", () => {
     const ownList = await createExemptionList(handle.db, { userId: alice, name: "alice's" });
     const at = new Date("2099-01-02T03:04:05Z");
     const id = await createScrubJob(handle.db, { ...order(alice), containerId: own, exemptionListId: ownList.id, evaluatedAt: at });
-    const row = await handle.db.selectFrom("scrub_jobs").select(["container_id", "exemption_list_id", "evaluated_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await handle.db
+      .selectFrom("scrub_jobs")
+      .select(["container_id", "exemption_list_id", "evaluated_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ container_id: own, exemption_list_id: ownList.id, evaluated_at: at });
   });
 

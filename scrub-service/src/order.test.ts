@@ -7,21 +7,44 @@ describe("ScrubOrder (issue #45, decision 183)", () => {
   it("fills what was not given: no column, sheet, category, container, states, calling, exemptions or instant", () => {
     expect(parseScrubOrder(base, ORDER_WORDS.api)).toEqual({
       ok: true,
-      order: { ...base, columnName: null, sheet: null, categoryId: null, containerId: null, states: [], callingWindow: false, exemptionListId: null, evaluatedAt: null },
+      order: {
+        ...base,
+        columnName: null,
+        sheet: null,
+        categoryId: null,
+        containerId: null,
+        states: [],
+        callingWindow: false,
+        exemptionListId: null,
+        evaluatedAt: null,
+      },
     });
   });
 
   it("holds one evaluation instant, with the calling window or an exemption list, ids as forms send them", () => {
     const withCalling = parseScrubOrder({ ...base, callingWindow: true, evaluatedAt: "2026-11-29T10:00:00-05:00" }, ORDER_WORDS.wizard);
     expect(withCalling.ok && withCalling.order.evaluatedAt?.toISOString()).toBe("2026-11-29T15:00:00.000Z");
-    const withList = parseScrubOrder({ ...base, exemptionListId: "12", containerId: "", sheet: "", categoryId: "", evaluatedAt: "2026-11-29T15:00:00Z" }, ORDER_WORDS.wizard);
-    expect(withList.ok && [withList.order.exemptionListId, withList.order.containerId, withList.order.sheet, withList.order.categoryId]).toEqual([12, null, null, null]);
+    const withList = parseScrubOrder(
+      { ...base, exemptionListId: "12", containerId: "", sheet: "", categoryId: "", evaluatedAt: "2026-11-29T15:00:00Z" },
+      ORDER_WORDS.wizard,
+    );
+    expect(withList.ok && [withList.order.exemptionListId, withList.order.containerId, withList.order.sheet, withList.order.categoryId]).toEqual([
+      12,
+      null,
+      null,
+      null,
+    ]);
     expect(withList.ok && withList.order.evaluatedAt?.toISOString()).toBe("2026-11-29T15:00:00.000Z");
   });
 
   it("refuses an instant without either, before its format, in each entry's words", () => {
     const alone = { ...base, evaluatedAt: "not an instant" };
-    expect(parseScrubOrder(alone, ORDER_WORDS.api)).toMatchObject({ ok: false, field: "evaluatedAt", rule: "instant-applies", message: "at applies with calling_window=true or exemptions only" });
+    expect(parseScrubOrder(alone, ORDER_WORDS.api)).toMatchObject({
+      ok: false,
+      field: "evaluatedAt",
+      rule: "instant-applies",
+      message: "at applies with calling_window=true or exemptions only",
+    });
     expect(parseScrubOrder(alone, ORDER_WORDS.wizard)).toMatchObject({ message: "at applies with calling times or an exemption list only." });
     expect(parseScrubOrder(alone, ORDER_WORDS.cli)).toMatchObject({
       message: "--at applies with --calling-window or exemptions only (the instant the calling columns and the exemptions are evaluated at).",
@@ -37,13 +60,20 @@ describe("ScrubOrder (issue #45, decision 183)", () => {
       rule: "instant-format",
       message: "--at must be an ISO-8601 date-time with a UTC offset, e.g. 2026-11-26T15:00:00Z or 2026-11-26T10:00:00-05:00.",
     });
-    expect(parseScrubOrder({ ...bad, evaluatedAt: "2026-02-30T10:00:00Z" }, ORDER_WORDS.service)).toMatchObject({ message: "callingAt is not a real date-time: 2026-02-30T10:00:00Z." });
-    expect(parseScrubOrder({ ...bad, evaluatedAt: "2100-01-01T00:00:00Z" }, ORDER_WORDS.api)).toMatchObject({ message: "at must be between the years 2000 and 2099." });
+    expect(parseScrubOrder({ ...bad, evaluatedAt: "2026-02-30T10:00:00Z" }, ORDER_WORDS.service)).toMatchObject({
+      message: "callingAt is not a real date-time: 2026-02-30T10:00:00Z.",
+    });
+    expect(parseScrubOrder({ ...bad, evaluatedAt: "2100-01-01T00:00:00Z" }, ORDER_WORDS.api)).toMatchObject({
+      message: "at must be between the years 2000 and 2099.",
+    });
   });
 
   it("refuses an id that is not one and an unknown suppression type", () => {
     expect(parseScrubOrder({ ...base, containerId: "abc" }, ORDER_WORDS.cli)).toMatchObject({ ok: false, field: "containerId", rule: "shape" });
     expect(parseScrubOrder({ ...base, exemptionListId: -1 }, ORDER_WORDS.cli)).toMatchObject({ ok: false, field: "exemptionListId", rule: "shape" });
-    expect(parseScrubOrder({ ...base, suppressionType: "Everything" as "DNCAndLitigation" }, ORDER_WORDS.cli)).toMatchObject({ ok: false, field: "suppressionType" });
+    expect(parseScrubOrder({ ...base, suppressionType: "Everything" as "DNCAndLitigation" }, ORDER_WORDS.cli)).toMatchObject({
+      ok: false,
+      field: "suppressionType",
+    });
   });
 });

@@ -72,7 +72,12 @@ export const ScrubOrder = fields.transform((o, ctx) => {
   let evaluatedAt: Date | null = null;
   if (o.evaluatedAt !== null) {
     if (!o.callingWindow && o.exemptionListId === null) {
-      ctx.addIssue({ code: "custom", path: ["evaluatedAt"], message: "at applies with the calling window or an exemption list only", params: { rule: "instant-applies" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["evaluatedAt"],
+        message: "at applies with the calling window or an exemption list only",
+        params: { rule: "instant-applies" },
+      });
       return z.NEVER;
     }
     const at = parseInstant(o.evaluatedAt);

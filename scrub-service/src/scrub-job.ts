@@ -27,7 +27,6 @@ import { instantStanding, staleListsMessage, staleListsOf } from "./evaluation";
 import type { RunContext } from "./run-context";
 import type { JobRow } from "./job-row";
 
-
 export const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
 
 const STORE_RETRY_DELAYS_MS = [1000, 3000, 8000, 15_000];
@@ -129,7 +128,15 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
       return w ? [{ kind: c.reason, purchaseMonths: w.purchaseMonths, inquiryMonths: w.inquiryMonths, source: w.source }] : [];
     });
     exemption = {
-      proof: { listId: snap.list.id, name: snap.list.name, version: snap.list.version, sha256: snap.list.sha256, count: snap.list.size, at: isoSecond(at), windows },
+      proof: {
+        listId: snap.list.id,
+        name: snap.list.name,
+        version: snap.list.version,
+        sha256: snap.list.sha256,
+        count: snap.list.size,
+        at: isoSecond(at),
+        windows,
+      },
       index: snap.index,
       at,
     };
@@ -177,27 +184,29 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
   let writing = Promise.resolve();
   const flush = () => {
     const p = latest;
-    writing = writing.then(async () => {
-      const r = await ctx.db
-        .updateTable("scrub_jobs")
-        .set({
-          lease_expires_at: ctx.lease(),
-          ...(p
-            ? {
-                rows_done: p.rowsDone,
-                bytes_read: p.bytesRead,
-                good_count: p.good,
-                bad_count: p.bad,
-                invalid_count: p.invalid,
-                reason_counts: JSON.stringify(p.reasons),
-              }
-            : {}),
-        })
-        .where("id", "=", job.id)
-        .where("lease_owner", "=", ctx.o.owner)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) abort.abort(new Error("The job's lease was lost to another process."));
-    }).catch(() => {});
+    writing = writing
+      .then(async () => {
+        const r = await ctx.db
+          .updateTable("scrub_jobs")
+          .set({
+            lease_expires_at: ctx.lease(),
+            ...(p
+              ? {
+                  rows_done: p.rowsDone,
+                  bytes_read: p.bytesRead,
+                  good_count: p.good,
+                  bad_count: p.bad,
+                  invalid_count: p.invalid,
+                  reason_counts: JSON.stringify(p.reasons),
+                }
+              : {}),
+          })
+          .where("id", "=", job.id)
+          .where("lease_owner", "=", ctx.o.owner)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) abort.abort(new Error("The job's lease was lost to another process."));
+      })
+      .catch(() => {});
   };
   const timer = setInterval(flush, ctx.progressMs);
   try {
@@ -267,11 +276,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
           input_format: result.input.format,
           input_encoding: result.input.encoding,
           input_delimiter: result.input.delimiter,
-          evaluated_at: result.calling
-            ? new Date(result.calling.at)
-            : exemptions
-              ? new Date(exemptions.at)
-              : job.evaluated_at,
+          evaluated_at: result.calling ? new Date(result.calling.at) : exemptions ? new Date(exemptions.at) : job.evaluated_at,
           calling_summary: result.calling ? JSON.stringify(result.calling) : null,
           exemption_summary: exemptions ? JSON.stringify(exemptions) : null,
           lease_owner: null,

@@ -66,7 +66,7 @@ for (const kind of storeKinds) {
       expect(read("good")).toBe("name,phone,city,phone_e164\nD,5125550005,Austin,+15125550005\n");
       expect(read("bad")).toBe(
         // the customer's cell stays escaped; phone_e164 is the clean key (decision 184)
-        "name,phone,city,phone_e164,reason\nA,2125550001,NY,+12125550001,litigation\nB,\"'+1 (305) 555-0003\",Miami,+13055550003,dnc\nC,415.555.0004,SF,+14155550004,container\nE,5125550005,Austin,+15125550005,duplicate\n",
+        'name,phone,city,phone_e164,reason\nA,2125550001,NY,+12125550001,litigation\nB,"\'+1 (305) 555-0003",Miami,+13055550003,dnc\nC,415.555.0004,SF,+14155550004,container\nE,5125550005,Austin,+15125550005,duplicate\n',
       );
       expect(read("invalid")).toBe(
         `name,phone,city,phone_e164,reason\nF,1.23457E+9,X,,Excel scientific notation (like 1.23457E+9): digits were lost - format the column as text and export again\n` +
@@ -81,7 +81,10 @@ for (const kind of storeKinds) {
       fs.writeFileSync(input, "phone\n2125550101\n");
       let otherWoke = false;
       void svc.runner.whenSettled("00000000-0000-4000-8000-000000000000").then(() => (otherWoke = true));
-      for (const [file, status] of [[input, "completed"], [path.join(dir, "gone.csv"), "failed"]] as const) {
+      for (const [file, status] of [
+        [input, "completed"],
+        [path.join(dir, "gone.csv"), "failed"],
+      ] as const) {
         const jobId = await createScrubJob(handle.db, { userId, fileName: "settle.csv", inputPath: file, suppressionType: "LitigationOnly" });
         const settled = svc.runner.whenSettled(jobId);
         await svc.enqueue(jobId);

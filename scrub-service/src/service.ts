@@ -91,7 +91,12 @@ async function checkOrderOwnership(db: Db, order: NewScrubJob): Promise<void> {
     if (!own) throw new ScrubOrderRefusal("containerId", order.containerId);
   }
   if (order.exemptionListId != null) {
-    const own = await db.selectFrom("exemption_lists").select("id").where("id", "=", order.exemptionListId).where("user_id", "=", order.userId).executeTakeFirst();
+    const own = await db
+      .selectFrom("exemption_lists")
+      .select("id")
+      .where("id", "=", order.exemptionListId)
+      .where("user_id", "=", order.userId)
+      .executeTakeFirst();
     if (!own) throw new ScrubOrderRefusal("exemptionListId", order.exemptionListId);
   }
 }

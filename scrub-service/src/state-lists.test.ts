@@ -96,7 +96,14 @@ for (const kind of storeKinds) {
       // the operator's flat file: area code, seven digits (a US number slipped in)
       fs.writeFileSync(file, `416,5552345\n604,5552346\n212,5552305\n`);
       const released = daysAgo(30);
-      const loadId = await createListLoad(handle.db, { listId: canada, mode: "add", userId: null, fileName: "dncl.csv", inputPath: file, registryDate: released });
+      const loadId = await createListLoad(handle.db, {
+        listId: canada,
+        mode: "add",
+        userId: null,
+        fileName: "dncl.csv",
+        inputPath: file,
+        registryDate: released,
+      });
       await svc.enqueueListLoad(loadId);
       expect(await svc.waitFor("load", loadId, 60_000)).toBe("completed");
       const load = await handle.db.selectFrom("list_loads").selectAll().where("id", "=", loadId).executeTakeFirstOrThrow();
@@ -113,7 +120,11 @@ for (const kind of storeKinds) {
       expect(r.bad).toBe(`Phone,phone_e164,reason\n${ON_CANADA},+1${ON_CANADA},dnc-ca\n${ON_CANADA_TOO},+1${ON_CANADA_TOO},dnc-ca\n`);
       const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", r.job.id).executeTakeFirstOrThrow();
       const doc = JSON.parse(cert.document).certificate;
-      expect(doc.lists.find((l: { kind: string }) => l.kind === "dnc-ca")).toMatchObject({ name: "Canada National DNCL", count: 2, registryDate: released.toISOString() });
+      expect(doc.lists.find((l: { kind: string }) => l.kind === "dnc-ca")).toMatchObject({
+        name: "Canada National DNCL",
+        count: 2,
+        registryDate: released.toISOString(),
+      });
       expect(doc.staleLists).toBeUndefined();
 
       const answer = await svc.lookup({ userId, numbers: [ON_CANADA, ON_CANADA_TOO, US_IN_CANADA_FILE].map(Number) });
@@ -133,11 +144,13 @@ for (const kind of storeKinds) {
       await svc.enqueueListLoad(loadId);
       expect(await svc.waitFor("load", loadId, 60_000)).toBe("failed");
       const load = await handle.db.selectFrom("list_loads").select("error").where("id", "=", loadId).executeTakeFirstOrThrow();
-      expect(load.error).toBe("None of the 2 numbers is Canadian: Canada's National DNCL holds numbers with Canadian area codes only. The list was not changed.");
+      expect(load.error).toBe(
+        "None of the 2 numbers is Canadian: Canada's National DNCL holds numbers with Canadian area codes only. The list was not changed.",
+      );
       expect(Number((await handle.db.selectFrom("lists").select("size").where("id", "=", canada).executeTakeFirstOrThrow()).size)).toBe(3);
     });
 
-    it("Canada's list 32 days after its release: refused naming it while \"refuse stale DNC\" is on; with it off the certificate names it stale", async () => {
+    it('Canada\'s list 32 days after its release: refused naming it while "refuse stale DNC" is on; with it off the certificate names it stale', async () => {
       const canada = (await handle.db.selectFrom("lists").select("id").where("kind", "=", "dnc-ca").executeTakeFirstOrThrow()).id;
       const released = daysAgo(32);
       await svc.loadNumbers({ listId: canada, mode: "add", numbers: [ON_CANADA], registryDate: released });
@@ -178,38 +191,42 @@ for (const kind of storeKinds) {
       expect([...(await now.snapshot!.has(probe, 2))]).toEqual([0, 1]);
     });
 
-    it("a state list replaced while a scrub runs: the scrub fails closed or its bad rows are exactly the version its certificate names", { timeout: 180_000 }, async () => {
-      // 200,000 rows in 16 KB batches: the replacement lands while the scrub is reading
-      const numbers: string[] = [];
-      for (let nxx = 620; nxx < 640; nxx++) for (let line = 0; line < 10_000; line++) numbers.push(String(512 * 1e7 + nxx * 1e4 + line));
-      const oldSet = numbers.filter((_, i) => i % 97 === 0);
-      const newSet = numbers.filter((_, i) => i % 89 === 1);
-      await svc.loadNumbers({ listId: texas, mode: "replace", numbers: oldSet });
-      const input = path.join(dir, "big.csv");
-      fs.writeFileSync(input, "Phone\n" + numbers.join("\n") + "\n");
+    it(
+      "a state list replaced while a scrub runs: the scrub fails closed or its bad rows are exactly the version its certificate names",
+      { timeout: 180_000 },
+      async () => {
+        // 200,000 rows in 16 KB batches: the replacement lands while the scrub is reading
+        const numbers: string[] = [];
+        for (let nxx = 620; nxx < 640; nxx++) for (let line = 0; line < 10_000; line++) numbers.push(String(512 * 1e7 + nxx * 1e4 + line));
+        const oldSet = numbers.filter((_, i) => i % 97 === 0);
+        const newSet = numbers.filter((_, i) => i % 89 === 1);
+        await svc.loadNumbers({ listId: texas, mode: "replace", numbers: oldSet });
+        const input = path.join(dir, "big.csv");
+        fs.writeFileSync(input, "Phone\n" + numbers.join("\n") + "\n");
 
-      const id = await createScrubJob(handle.db, { userId, fileName: "big.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
-      await svc.enqueue(id);
-      for (;;) {
-        const j = await handle.db.selectFrom("scrub_jobs").select(["status", "rows_done"]).where("id", "=", id).executeTakeFirstOrThrow();
-        if (j.status !== "queued" && (Number(j.rows_done) > 0 || j.status !== "running")) break;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      const replaced = await svc.loadNumbers({ listId: texas, mode: "replace", numbers: newSet });
-      const status = await svc.waitFor("job", id, 170_000);
-      const job = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-      if (status === "failed") {
-        expect(job.error).toBe(LIST_STORE_UNAVAILABLE);
-        expect(await handle.db.selectFrom("result_files").select("id").where("job_id", "=", id).execute()).toEqual([]);
-        return;
-      }
-      const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", id).executeTakeFirstOrThrow();
-      const tx = (JSON.parse(cert.document).certificate.lists as { kind: string; version: number }[]).find((l) => l.kind === "dnc-tx")!;
-      const expected = tx.version === replaced.version ? newSet : oldSet;
-      expect([replaced.version - 1, replaced.version]).toContain(tx.version);
-      const badFile = (await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute()).find((f) => f.kind === "bad")!;
-      const bad = fs.readFileSync(badFile.path, "utf8").trim().split("\n").slice(1);
-      expect(bad).toEqual(expected.map((n) => `${n},+1${n},dnc-tx`));
-    });
+        const id = await createScrubJob(handle.db, { userId, fileName: "big.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
+        await svc.enqueue(id);
+        for (;;) {
+          const j = await handle.db.selectFrom("scrub_jobs").select(["status", "rows_done"]).where("id", "=", id).executeTakeFirstOrThrow();
+          if (j.status !== "queued" && (Number(j.rows_done) > 0 || j.status !== "running")) break;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        const replaced = await svc.loadNumbers({ listId: texas, mode: "replace", numbers: newSet });
+        const status = await svc.waitFor("job", id, 170_000);
+        const job = await handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+        if (status === "failed") {
+          expect(job.error).toBe(LIST_STORE_UNAVAILABLE);
+          expect(await handle.db.selectFrom("result_files").select("id").where("job_id", "=", id).execute()).toEqual([]);
+          return;
+        }
+        const cert = await handle.db.selectFrom("scrub_certificates").select("document").where("job_id", "=", id).executeTakeFirstOrThrow();
+        const tx = (JSON.parse(cert.document).certificate.lists as { kind: string; version: number }[]).find((l) => l.kind === "dnc-tx")!;
+        const expected = tx.version === replaced.version ? newSet : oldSet;
+        expect([replaced.version - 1, replaced.version]).toContain(tx.version);
+        const badFile = (await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute()).find((f) => f.kind === "bad")!;
+        const bad = fs.readFileSync(badFile.path, "utf8").trim().split("\n").slice(1);
+        expect(bad).toEqual(expected.map((n) => `${n},+1${n},dnc-tx`));
+      },
+    );
   });
 }

@@ -141,7 +141,8 @@ async function heldOn(node: Redis, prefix: string, listId: number, gen: string, 
 
 const jobRow = (id: string) => handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const filesOf = (id: string) => handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
-const listVersion = async (id: number) => Number((await handle.db.selectFrom("lists").select("version").where("id", "=", id).executeTakeFirstOrThrow()).version);
+const listVersion = async (id: number) =>
+  Number((await handle.db.selectFrom("lists").select("version").where("id", "=", id).executeTakeFirstOrThrow()).version);
 const store = () => svc.store as RedisListStore;
 async function metaGen(listId: number): Promise<string> {
   // the list's meta from the master holding its slot (the others answer MOVED)
@@ -163,7 +164,14 @@ async function expectExact(id: string): Promise<void> {
   const j = await jobRow(id);
   expect([j.status, Number(j.good_count), Number(j.bad_count), Number(j.invalid_count)]).toEqual(["completed", ROWS - litigation.length, litigation.length, 0]);
   const bad = (await filesOf(id)).find((f) => f.kind === "bad")!;
-  const inBad = new Set(fs.readFileSync(bad.path, "utf8").trim().split("\n").slice(1).map((line) => line.split(",")[1]));
+  const inBad = new Set(
+    fs
+      .readFileSync(bad.path, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split(",")[1]),
+  );
   expect(inBad.size).toBe(litigation.length);
   expect(litigation.filter((n) => !inBad.has(n))).toEqual([]);
 }
@@ -317,96 +325,116 @@ describe.skipIf(unavailable)("lists on a Redis Cluster with replicas (3 masters 
     await expectExactScrub();
   });
 
-  it("CLUSTER FAILOVER mid-scrub: the job fails closed or completes exactly; then scrubs, lookups and loads work on the new topology", { timeout: 60_000 }, async ({ annotate }) => {
-    const { replicaOf } = topology();
-    const [promoted, demoted] = [...replicaOf][0];
-    // A second store (another process) that sends nothing during the failover: its client's slot map still
-    // names the demoted master afterwards.
-    const other = new RedisListStore({ target: parseClusterNodes(nodes), prefix: uniquePrefix(), replicaWaitMs: 1000 });
-    const a = Float64Array.from(litigation.slice(0, 50).map(Number));
-    await other.finishChange(77, 1, await other.replace(77, [a]));
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const outcome = await scrubThrough(() => {
-      expect(cli(promoted, "cluster", "failover").trim()).toBe("OK");
-    });
-    // (shown with --reporter=verbose) which of the two it was, and the operator's log of the cause
-    await annotate(`CLUSTER FAILOVER at ${outcome} ${logged.mock.calls.flat().join(" ")}`);
-    logged.mockRestore();
-    await until("the replica to be promoted and the old master to follow it", async () => {
-      const t = topology();
-      return t.masters.has(promoted) && t.replicaOf.get(demoted) === promoted;
-    }, 30_000);
-    await until("the cluster to settle on the new topology", async () => settled(), 30_000);
+  it(
+    "CLUSTER FAILOVER mid-scrub: the job fails closed or completes exactly; then scrubs, lookups and loads work on the new topology",
+    { timeout: 60_000 },
+    async ({ annotate }) => {
+      const { replicaOf } = topology();
+      const [promoted, demoted] = [...replicaOf][0];
+      // A second store (another process) that sends nothing during the failover: its client's slot map still
+      // names the demoted master afterwards.
+      const other = new RedisListStore({ target: parseClusterNodes(nodes), prefix: uniquePrefix(), replicaWaitMs: 1000 });
+      const a = Float64Array.from(litigation.slice(0, 50).map(Number));
+      await other.finishChange(77, 1, await other.replace(77, [a]));
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const outcome = await scrubThrough(() => {
+        expect(cli(promoted, "cluster", "failover").trim()).toBe("OK");
+      });
+      // (shown with --reporter=verbose) which of the two it was, and the operator's log of the cause
+      await annotate(`CLUSTER FAILOVER at ${outcome} ${logged.mock.calls.flat().join(" ")}`);
+      logged.mockRestore();
+      await until(
+        "the replica to be promoted and the old master to follow it",
+        async () => {
+          const t = topology();
+          return t.masters.has(promoted) && t.replicaOf.get(demoted) === promoted;
+        },
+        30_000,
+      );
+      await until("the cluster to settle on the new topology", async () => settled(), 30_000);
 
-    // A node demoted since a change's writes went out is refused as the primary to WAIT on (it has no
-    // replicas of its own; the writes' new primary has).
-    const waitOn = (store() as unknown as { waitForReplicas(node: Redis): Promise<void> }).waitForReplicas.bind(store());
-    await expect(waitOn(await probe(demoted))).rejects.toThrow(new RegExp(`127\\.0\\.0\\.1:${demoted} is no longer a primary`));
-    await waitOn(await probe(promoted));
+      // A node demoted since a change's writes went out is refused as the primary to WAIT on (it has no
+      // replicas of its own; the writes' new primary has).
+      const waitOn = (store() as unknown as { waitForReplicas(node: Redis): Promise<void> }).waitForReplicas.bind(store());
+      await expect(waitOn(await probe(demoted))).rejects.toThrow(new RegExp(`127\\.0\\.0\\.1:${demoted} is no longer a primary`));
+      await waitOn(await probe(promoted));
 
-    // That store deletes on every master as they are now (SCAN, UNLINK; before it read the slot map again for
-    // this, its UNLINK went to the demoted master and was refused with MOVED).
-    await other.clearAll();
-    expect(await other.countKeys(`${other.prefix}*`)).toBe(0);
-    await other.close();
+      // That store deletes on every master as they are now (SCAN, UNLINK; before it read the slot map again for
+      // this, its UNLINK went to the demoted master and was refused with MOVED).
+      await other.clearAll();
+      expect(await other.countKeys(`${other.prefix}*`)).toBe(0);
+      await other.close();
 
-    await storeCurrentWith(promoted);
-    await expectExactScrub();
-    await expectExactLookup();
-    // A load on the new topology waits for the promoted master's replica (the old master): it holds the
-    // numbers as soon as the load returns. 555 exchanges are not in the scrubbed file.
-    const more = ["2125552166", "3105552177", "4155552188", "6175552199", "7135552100"];
-    const loaded = await svc.loadNumbers({ listId: litigationId, mode: "add", numbers: more });
-    expect(loaded.added).toBe(more.length);
-    const gen = await metaGen(litigationId);
-    let held = 0;
-    for (const replica of topology().replicaOf.keys()) held += await heldOn(await probe(replica), store().prefix, litigationId, gen, more);
-    expect(held).toBe(more.length);
-    await expectExactLookup(more);
-  });
+      await storeCurrentWith(promoted);
+      await expectExactScrub();
+      await expectExactLookup();
+      // A load on the new topology waits for the promoted master's replica (the old master): it holds the
+      // numbers as soon as the load returns. 555 exchanges are not in the scrubbed file.
+      const more = ["2125552166", "3105552177", "4155552188", "6175552199", "7135552100"];
+      const loaded = await svc.loadNumbers({ listId: litigationId, mode: "add", numbers: more });
+      expect(loaded.added).toBe(more.length);
+      const gen = await metaGen(litigationId);
+      let held = 0;
+      for (const replica of topology().replicaOf.keys()) held += await heldOn(await probe(replica), store().prefix, litigationId, gen, more);
+      expect(held).toBe(more.length);
+      await expectExactLookup(more);
+    },
+  );
 
-  it("SIGKILL of a master mid-scrub: the job fails closed or completes exactly; its replica takes over with the lists, no rebuild", { timeout: 60_000 }, async ({ annotate }) => {
-    const { replicaOf } = topology();
-    const [heir, victim] = [...replicaOf][1];
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const outcome = await scrubThrough(() => void process.kill(pidOf(victim), "SIGKILL"));
-    await until("the replica to take over its dead master's slots", async () => {
-      const t = topology();
-      return t.masters.has(heir) && !answers(victim);
-    }, 30_000);
-    await until("the cluster to settle without the dead master", async () => settled(), 30_000);
-    await annotate(`SIGKILL at ${outcome} ${logged.mock.calls.flat().join(" ")}`);
-    logged.mockRestore();
+  it(
+    "SIGKILL of a master mid-scrub: the job fails closed or completes exactly; its replica takes over with the lists, no rebuild",
+    { timeout: 60_000 },
+    async ({ annotate }) => {
+      const { replicaOf } = topology();
+      const [heir, victim] = [...replicaOf][1];
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const outcome = await scrubThrough(() => void process.kill(pidOf(victim), "SIGKILL"));
+      await until(
+        "the replica to take over its dead master's slots",
+        async () => {
+          const t = topology();
+          return t.masters.has(heir) && !answers(victim);
+        },
+        30_000,
+      );
+      await until("the cluster to settle without the dead master", async () => settled(), 30_000);
+      await annotate(`SIGKILL at ${outcome} ${logged.mock.calls.flat().join(" ")}`);
+      logged.mockRestore();
 
-    // The promoted replica had every committed version's sets: no rebuild, and the store says so.
-    await storeCurrentWith(heir);
-    const lit = (await svc.listStoreStatus()).find((s) => s.listId === litigationId)!;
-    expect(lit.storeVersion).toBe(await listVersion(litigationId));
-    await expectExactScrub();
-    await expectExactLookup();
-    // Loads go on (the new master has no replica to wait for until its old master comes back).
-    const more = ["8135552155"];
-    expect((await svc.loadNumbers({ listId: litigationId, mode: "add", numbers: more })).added).toBe(1);
-    await expectExactLookup(more);
+      // The promoted replica had every committed version's sets: no rebuild, and the store says so.
+      await storeCurrentWith(heir);
+      const lit = (await svc.listStoreStatus()).find((s) => s.listId === litigationId)!;
+      expect(lit.storeVersion).toBe(await listVersion(litigationId));
+      await expectExactScrub();
+      await expectExactLookup();
+      // Loads go on (the new master has no replica to wait for until its old master comes back).
+      const more = ["8135552155"];
+      expect((await svc.loadNumbers({ listId: litigationId, mode: "add", numbers: more })).added).toBe(1);
+      await expectExactLookup(more);
 
-    // Started again by the script, the dead master rejoins as its heir's replica and copies it; the next
-    // load (a number of an area code the heir serves) waits for it too: it holds the number at once.
-    await script("start");
-    expect(topology().replicaOf.get(victim)).toBe(heir);
-    const [onHeir, onVictim] = [await probe(heir), await probe(victim)];
-    let npa = "";
-    for (const a of AREA_CODE_STATES.keys()) {
-      // a key of another master's slot is answered with MOVED
-      if (await onHeir.hget(`${store().prefix}live:{${a}}`, String(litigationId)).then(() => true, () => false)) {
-        npa = String(a);
-        break;
+      // Started again by the script, the dead master rejoins as its heir's replica and copies it; the next
+      // load (a number of an area code the heir serves) waits for it too: it holds the number at once.
+      await script("start");
+      expect(topology().replicaOf.get(victim)).toBe(heir);
+      const [onHeir, onVictim] = [await probe(heir), await probe(victim)];
+      let npa = "";
+      for (const a of AREA_CODE_STATES.keys()) {
+        // a key of another master's slot is answered with MOVED
+        if (
+          await onHeir.hget(`${store().prefix}live:{${a}}`, String(litigationId)).then(
+            () => true,
+            () => false,
+          )
+        ) {
+          npa = String(a);
+          break;
+        }
       }
-    }
-    const last = [`${npa}5552144`];
-    expect((await svc.loadNumbers({ listId: litigationId, mode: "add", numbers: last })).added).toBe(1);
-    const gen = await metaGen(litigationId);
-    expect([await heldOn(onHeir, store().prefix, litigationId, gen, last), await heldOn(onVictim, store().prefix, litigationId, gen, last)]).toEqual([1, 1]);
-    await expectExactLookup([...more, ...last]);
-  });
+      const last = [`${npa}5552144`];
+      expect((await svc.loadNumbers({ listId: litigationId, mode: "add", numbers: last })).added).toBe(1);
+      const gen = await metaGen(litigationId);
+      expect([await heldOn(onHeir, store().prefix, litigationId, gen, last), await heldOn(onVictim, store().prefix, litigationId, gen, last)]).toEqual([1, 1]);
+      await expectExactLookup([...more, ...last]);
+    },
+  );
 });
-

@@ -30,7 +30,12 @@ export function writeSpreadInput(file: string, count: number): string[] {
  * and 64 KB batches, so the list lookups run all through a file and a fault lands between two of them; retries
  * after a transient store failure at 0.5, 1.5 and 3 s.
  */
-export function startFaultScrub(handle: DbHandle, work: string, redis: InProcessOptions["redis"], extra: Partial<InProcessOptions> = {}): Promise<InProcessScrubService> {
+export function startFaultScrub(
+  handle: DbHandle,
+  work: string,
+  redis: InProcessOptions["redis"],
+  extra: Partial<InProcessOptions> = {},
+): Promise<InProcessScrubService> {
   return createInProcessScrubService({
     handle,
     dataDir: path.join(work, "data"),

@@ -150,7 +150,10 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
     const url = `http://127.0.0.1:${port}`;
     await until(`replica on :${port} to answer`, async () => {
       if (child.exitCode !== null) throw new Error(`replica exited: ${err}`);
-      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     });
     return { child, pid: servingPid(child), client: createHttpScrubClient({ url, token: env.SCRUB_SERVICE_TOKEN }), stderr: () => err };
   }
@@ -162,72 +165,76 @@ describe.skipIf(unavailable)("two scrub-service replicas, one killed mid-job (SI
     return kids.length ? Number(kids[0]) : child.pid!;
   }
 
-  it("the job is retried on the other replica from the start, shows 'retrying' (never failed), and its files equal a clean run's", { timeout: SLOW }, async () => {
-    const dataDir = path.join(work, "replicas");
-    const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-    const prefix = uniquePrefix();
-    const lists = await service({ autoStart: false, redisUrl, redisPrefix: prefix, dataDir });
-    await lists.rebuildLists();
-    await lists.close();
-    const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
-    const env = {
-      DATABASE_URL: url,
-      REDIS_URL: redisUrl,
-      SCRUB_REDIS_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
-      SCRUB_LEASE_MS: "1500",
-      SCRUB_THREADS: "1",
-      SCRUB_BATCH_BYTES: String(64 * 1024),
-    };
-    const [a, b] = [await startReplica(env), await startReplica(env)];
+  it(
+    "the job is retried on the other replica from the start, shows 'retrying' (never failed), and its files equal a clean run's",
+    { timeout: SLOW },
+    async () => {
+      const dataDir = path.join(work, "replicas");
+      const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+      const prefix = uniquePrefix();
+      const lists = await service({ autoStart: false, redisUrl, redisPrefix: prefix, dataDir });
+      await lists.rebuildLists();
+      await lists.close();
+      const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
+      const env = {
+        DATABASE_URL: url,
+        REDIS_URL: redisUrl,
+        SCRUB_REDIS_PREFIX: prefix,
+        DATA_DIR: dataDir,
+        SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
+        SCRUB_LEASE_MS: "1500",
+        SCRUB_THREADS: "1",
+        SCRUB_BATCH_BYTES: String(64 * 1024),
+      };
+      const [a, b] = [await startReplica(env), await startReplica(env)];
 
-    const id = await newJob(replicaInput);
-    await a.client.enqueue(id);
-    const running = await until("a replica to be mid-job", async () => {
-      const j = await jobRow(id);
-      if (j.status !== "running" && j.status !== "queued") throw new Error(`the job ended (${j.status}) before the kill`);
-      return j.status === "running" && Number(j.rows_done) > 0 && j;
-    });
-    const [victim, survivor] = String(running.lease_owner).includes(`:${a.pid}:`) ? [a, b] : [b, a];
-    expect(String(running.lease_owner)).toContain(`:${victim.pid}:`);
-    victim.child.kill("SIGKILL");
-    await new Promise((r) => victim.child.once("exit", r));
-    expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(true); // it was writing when it died
-
-    // Until it completes the customer sees it running, then retrying; never failed, never partial files.
-    const seen = new Set<string>();
-    const owners = new Set<string>();
-    const done = await until(
-      "the retry to complete",
-      async () => {
-        // Files first: they and "completed" are written in one transaction, so files seen mean completed.
-        const files = await filesOf(id);
+      const id = await newJob(replicaInput);
+      await a.client.enqueue(id);
+      const running = await until("a replica to be mid-job", async () => {
         const j = await jobRow(id);
-        seen.add(shownStatus(j));
-        if (j.lease_owner) owners.add(String(j.lease_owner).split(":")[1]);
-        if (files.length) expect(j.status).toBe("completed");
-        return j.status !== "running" && j.status !== "queued" && j;
-      },
-      SLOW,
-    );
-    expect([done.status, done.error, done.attempts]).toEqual(["completed", null, 2]);
-    expect(seen).toContain("retrying");
-    expect([...seen].filter((s) => !["running", "retrying", "completed"].includes(s))).toEqual([]);
-    expect(owners).toEqual(new Set([String(victim.pid), String(survivor.pid)]));
-    // Only the complete files are left in the job's directory (the dead attempt's parts were deleted).
-    expect(fs.readdirSync(path.join(dataDir, "jobs", id)).sort()).toEqual(["bad.csv", "good.csv", "invalid.csv"]);
+        if (j.status !== "running" && j.status !== "queued") throw new Error(`the job ended (${j.status}) before the kill`);
+        return j.status === "running" && Number(j.rows_done) > 0 && j;
+      });
+      const [victim, survivor] = String(running.lease_owner).includes(`:${a.pid}:`) ? [a, b] : [b, a];
+      expect(String(running.lease_owner)).toContain(`:${victim.pid}:`);
+      victim.child.kill("SIGKILL");
+      await new Promise((r) => victim.child.once("exit", r));
+      expect(fs.existsSync(path.join(dataDir, "jobs", id))).toBe(true); // it was writing when it died
 
-    const cleanId = await newJob(replicaInput);
-    await survivor.client.enqueue(cleanId);
-    expect(await survivor.client.waitFor("job", cleanId, SLOW)).toBe("completed");
-    const clean = await jobRow(cleanId);
-    expect(await hashesOf(id)).toEqual(await hashesOf(cleanId));
-    expect(Number(done.total_rows)).toBe(REPLICA_ROWS);
-    expect(Number(done.bad_count)).toBeGreaterThanOrEqual(Math.ceil(REPLICA_ROWS / 997));
-    expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
-    expect(survivor.stderr()).toBe("");
-  });
+      // Until it completes the customer sees it running, then retrying; never failed, never partial files.
+      const seen = new Set<string>();
+      const owners = new Set<string>();
+      const done = await until(
+        "the retry to complete",
+        async () => {
+          // Files first: they and "completed" are written in one transaction, so files seen mean completed.
+          const files = await filesOf(id);
+          const j = await jobRow(id);
+          seen.add(shownStatus(j));
+          if (j.lease_owner) owners.add(String(j.lease_owner).split(":")[1]);
+          if (files.length) expect(j.status).toBe("completed");
+          return j.status !== "running" && j.status !== "queued" && j;
+        },
+        SLOW,
+      );
+      expect([done.status, done.error, done.attempts]).toEqual(["completed", null, 2]);
+      expect(seen).toContain("retrying");
+      expect([...seen].filter((s) => !["running", "retrying", "completed"].includes(s))).toEqual([]);
+      expect(owners).toEqual(new Set([String(victim.pid), String(survivor.pid)]));
+      // Only the complete files are left in the job's directory (the dead attempt's parts were deleted).
+      expect(fs.readdirSync(path.join(dataDir, "jobs", id)).sort()).toEqual(["bad.csv", "good.csv", "invalid.csv"]);
+
+      const cleanId = await newJob(replicaInput);
+      await survivor.client.enqueue(cleanId);
+      expect(await survivor.client.waitFor("job", cleanId, SLOW)).toBe("completed");
+      const clean = await jobRow(cleanId);
+      expect(await hashesOf(id)).toEqual(await hashesOf(cleanId));
+      expect(Number(done.total_rows)).toBe(REPLICA_ROWS);
+      expect(Number(done.bad_count)).toBeGreaterThanOrEqual(Math.ceil(REPLICA_ROWS / 997));
+      expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
+      expect(survivor.stderr()).toBe("");
+    },
+  );
 });
 
 describe.skipIf(unavailable)("a worker thread dies mid-job", () => {
@@ -426,7 +433,16 @@ describe.skipIf(unavailable)("PostgreSQL restart (a throwaway cluster on a spare
     pgDir = fs.mkdtempSync(path.join(os.tmpdir(), "hardening-pg-"));
     execFileSync("chown", ["postgres", pgDir]);
     asPostgres("initdb", ["-D", path.join(pgDir, "data"), "-A", "trust", "-U", "postgres", "--no-sync"]);
-    asPostgres("pg_ctl", ["-D", path.join(pgDir, "data"), "-o", `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off`, "-l", path.join(pgDir, "log"), "-w", "start"]);
+    asPostgres("pg_ctl", [
+      "-D",
+      path.join(pgDir, "data"),
+      "-o",
+      `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "-l",
+      path.join(pgDir, "log"),
+      "-w",
+      "start",
+    ]);
     pg = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, poolSize: 4 });
     await migrateToLatest(pg.db);
   });
@@ -443,7 +459,15 @@ describe.skipIf(unavailable)("PostgreSQL restart (a throwaway cluster on a spare
   });
 
   it("a query in flight fails cleanly; the same pool serves queries again after the restart", { timeout: SLOW }, async () => {
-    const count = async () => Number((await pg!.db.selectFrom("plans").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await pg!.db
+            .selectFrom("plans")
+            .select((eb) => eb.fn.countAll<string>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const plans = await count();
     expect(plans).toBeGreaterThan(0);
     // Fill the pool with idle connections the restart will cut.
@@ -455,7 +479,22 @@ describe.skipIf(unavailable)("PostgreSQL restart (a throwaway cluster on a spare
     );
     await new Promise((r) => setTimeout(r, 200));
     // Asynchronously, so the app's event loop keeps running as in production (-l: output to the log).
-    await promisify(execFile)("runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", path.join(pgDir, "data"), "-m", "fast", "-w", "-l", path.join(pgDir, "log"), "restart", "-o", `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off`]);
+    await promisify(execFile)("runuser", [
+      "-u",
+      "postgres",
+      "--",
+      path.join(bin, "pg_ctl"),
+      "-D",
+      path.join(pgDir, "data"),
+      "-m",
+      "fast",
+      "-w",
+      "-l",
+      path.join(pgDir, "log"),
+      "restart",
+      "-o",
+      `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    ]);
     expect(await settled).toMatch(/terminat|connection|shutdown/i);
     // No process restart: the next queries get new connections from the same pool.
     expect(await count()).toBe(plans);

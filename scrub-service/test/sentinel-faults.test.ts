@@ -106,7 +106,8 @@ function pidOf(port: number): number {
 
 const jobRow = (id: string) => handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const filesOf = (id: string) => handle.db.selectFrom("result_files").selectAll().where("job_id", "=", id).execute();
-const listVersion = async () => Number((await handle.db.selectFrom("lists").select("version").where("id", "=", litigationId).executeTakeFirstOrThrow()).version);
+const listVersion = async () =>
+  Number((await handle.db.selectFrom("lists").select("version").where("id", "=", litigationId).executeTakeFirstOrThrow()).version);
 
 async function newJob(): Promise<string> {
   const id = await createScrubJob(handle.db, { userId, fileName: "big.csv", inputPath: input, suppressionType: "LitigationOnly", columnName: "Phone" });
@@ -187,50 +188,54 @@ describe.skipIf(unavailable)("lists on a Redis primary/replica pair behind Senti
     expect(lit.nodes).toEqual([{ node: `127.0.0.1:${relayPort}`, areaCodes: 1000, current: 1000 }]);
   });
 
-  it("writes the replica did not get are never served as complete: refused before the commit, and not made current after it is promoted", { timeout: 300_000 }, async () => {
-    // A second store on the same pair whose copy of list 77 (version 1) the replica holds.
-    const other = new RedisListStore({ target: target(), prefix: uniquePrefix(), replicaWaitMs: 1000 });
-    const a = Float64Array.from([2125550100, 2125550101, 3105550123]);
-    const b = Float64Array.from([2125550177, 4155550188]);
-    await other.finishChange(77, 1, await other.replace(77, [a]));
-    const replica = probe(dataPorts[1]);
-    await until("the replica to hold list 77 at version 1", async () => (await replica.hget(`${other.prefix}meta:{list:77}`, "version")) === "1");
-    const before = await listVersion();
+  it(
+    "writes the replica did not get are never served as complete: refused before the commit, and not made current after it is promoted",
+    { timeout: 300_000 },
+    async () => {
+      // A second store on the same pair whose copy of list 77 (version 1) the replica holds.
+      const other = new RedisListStore({ target: target(), prefix: uniquePrefix(), replicaWaitMs: 1000 });
+      const a = Float64Array.from([2125550100, 2125550101, 3105550123]);
+      const b = Float64Array.from([2125550177, 4155550188]);
+      await other.finishChange(77, 1, await other.replace(77, [a]));
+      const replica = probe(dataPorts[1]);
+      await until("the replica to hold list 77 at version 1", async () => (await replica.hget(`${other.prefix}meta:{list:77}`, "version")) === "1");
+      const before = await listVersion();
 
-    // From here the replica gets nothing more from its primary.
-    await relay.hold();
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const extra = ["2125552188", "3105552199"];
-    await expect(svc.loadNumbers({ listId: litigationId, mode: "add", numbers: extra })).rejects.toThrow(
-      /0 of 1 replicas of 127\.0\.0\.1:\d+ confirmed this list change within 1000 ms/,
-    );
-    expect(await listVersion()).toBe(before); // the database did not commit it
-    // A change begun on the primary (its writes held back from the replica) …
-    await other.beginChange(77);
-    await other.add(77, b);
+      // From here the replica gets nothing more from its primary.
+      await relay.hold();
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const extra = ["2125552188", "3105552199"];
+      await expect(svc.loadNumbers({ listId: litigationId, mode: "add", numbers: extra })).rejects.toThrow(
+        /0 of 1 replicas of 127\.0\.0\.1:\d+ confirmed this list change within 1000 ms/,
+      );
+      expect(await listVersion()).toBe(before); // the database did not commit it
+      // A change begun on the primary (its writes held back from the replica) …
+      await other.beginChange(77);
+      await other.add(77, b);
 
-    // … then the primary dies and the replica, without that change, is promoted.
-    process.kill(pidOf(dataPorts[0]), "SIGKILL");
-    await relay.cut();
-    await until("the Sentinels to promote the replica", async () => namedPrimary() === dataPorts[1], 60_000);
-    await until("the replica to serve as primary", async () => (await replica.role())[0] === "master", 60_000);
+      // … then the primary dies and the replica, without that change, is promoted.
+      process.kill(pidOf(dataPorts[0]), "SIGKILL");
+      await relay.cut();
+      await until("the Sentinels to promote the replica", async () => namedPrimary() === dataPorts[1], 60_000);
+      await until("the replica to serve as primary", async () => (await replica.role())[0] === "master", 60_000);
 
-    // Marking that change current now reaches the promoted replica, which never had it: refused.
-    await expect(other.finishChange(77, 2)).rejects.toThrow(/does not hold this change of list 77/);
-    expect(await other.version(77)).toBe(1);
-    await expect(other.snapshot(77, 2)).rejects.toThrow(/no current copy/);
-    expect([...(await (await other.snapshot(77, 1)).has(a, a.length))]).toEqual([1, 1, 1]);
-    await other.clearAll();
-    await other.close();
+      // Marking that change current now reaches the promoted replica, which never had it: refused.
+      await expect(other.finishChange(77, 2)).rejects.toThrow(/does not hold this change of list 77/);
+      expect(await other.version(77)).toBe(1);
+      await expect(other.snapshot(77, 2)).rejects.toThrow(/no current copy/);
+      expect([...(await (await other.snapshot(77, 1)).has(a, a.length))]).toEqual([1, 1, 1]);
+      await other.clearAll();
+      await other.close();
 
-    // The litigation list answers on the promoted replica at the version the database has.
-    await expectExactScrub();
-    await expectExactLookup();
-    const lit = (await svc.listStoreStatus()).find((s) => s.listId === litigationId)!;
-    expect(lit.storeVersion).toBe(before);
-    expect(lit.nodes).toEqual([{ node: `127.0.0.1:${dataPorts[1]}`, areaCodes: 1000, current: 1000 }]);
-    logged.mockRestore();
-  });
+      // The litigation list answers on the promoted replica at the version the database has.
+      await expectExactScrub();
+      await expectExactLookup();
+      const lit = (await svc.listStoreStatus()).find((s) => s.listId === litigationId)!;
+      expect(lit.storeVersion).toBe(before);
+      expect(lit.nodes).toEqual([{ node: `127.0.0.1:${dataPorts[1]}`, areaCodes: 1000, current: 1000 }]);
+      logged.mockRestore();
+    },
+  );
 
   it("SENTINEL FAILOVER mid-scrub: the job fails closed or completes exactly; then the new primary answers and takes loads", { timeout: 300_000 }, async () => {
     // The old primary comes back empty as a replica of the promoted one and copies it whole.

@@ -216,7 +216,10 @@ describe("submit a scrub", () => {
 
   it("an `at` means 'for calls then' (decision 174): one in the past or after the checked lists' validity is a 422 on `at` naming the instant and the bound", async () => {
     const post = (body: Record<string, unknown>) =>
-      call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, ...body } }));
+      call(
+        scrubs,
+        apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, ...body } }),
+      );
     const DAY = 86_400_000;
     const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
     const past = await post({ at: "2025-06-01T12:00:00Z" });
@@ -253,9 +256,21 @@ describe("submit a scrub", () => {
     const DAY = 86_400_000;
     const kept = await db().selectFrom("lists").select(["kind", "registry_date", "size"]).where("kind", "in", ["dnc", "dnc-tx"]).execute();
     const day = (d: number) => new Date(Math.floor(Date.now() / DAY) * DAY - d * DAY);
-    await db().updateTable("lists").set({ registry_date: day(40) }).where("kind", "=", "dnc").execute();
-    await db().updateTable("lists").set({ registry_date: day(160), size: 1 }).where("kind", "=", "dnc-tx").execute();
-    await db().insertInto("app_settings").values({ name: "refuseStaleDnc", value: "true", updated_by: null }).onConflict((oc) => oc.column("name").doUpdateSet({ value: "true" })).execute();
+    await db()
+      .updateTable("lists")
+      .set({ registry_date: day(40) })
+      .where("kind", "=", "dnc")
+      .execute();
+    await db()
+      .updateTable("lists")
+      .set({ registry_date: day(160), size: 1 })
+      .where("kind", "=", "dnc-tx")
+      .execute();
+    await db()
+      .insertInto("app_settings")
+      .values({ name: "refuseStaleDnc", value: "true", updated_by: null })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ value: "true" }))
+      .execute();
     try {
       const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "DNCAndLitigation" } }));
       expect(res.status).toBe(422);
@@ -268,7 +283,9 @@ describe("submit a scrub", () => {
         },
       ]);
       // Litigation Only checks neither
-      expect((await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }))).status).toBe(202);
+      expect(
+        (await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }))).status,
+      ).toBe(202);
     } finally {
       await db().deleteFrom("app_settings").where("name", "=", "refuseStaleDnc").execute();
       for (const k of kept) await db().updateTable("lists").set({ registry_date: k.registry_date, size: k.size }).where("kind", "=", k.kind).execute();
@@ -296,7 +313,9 @@ describe("submit a scrub", () => {
     form.set("calling_window", "true");
     const multi = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form })));
     expect(multi.job.calling_window).toMatchObject({ at: null, counts: null });
-    const plain = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } })));
+    const plain = await bodyOf(
+      await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } })),
+    );
     expect(plain.job.calling_window).toBeNull();
 
     for (const [body, field] of [
@@ -304,7 +323,10 @@ describe("submit a scrub", () => {
       [{ at: "2026-11-29T10:00:00Z" }, "at"],
       [{ calling_window: "yes" }, "calling_window"],
     ] as const) {
-      const bad = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", ...body } }));
+      const bad = await call(
+        scrubs,
+        apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", ...body } }),
+      );
       expect(bad.status).toBe(422);
       expect((await bodyOf(bad)).error.details[0].field).toBe(field);
     }
@@ -315,7 +337,10 @@ describe("submit a scrub", () => {
     const res = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     expect((await bodyOf(res)).job.container_id).toBe(alice.container);
     // null in the request means none; a default container deleted since is ignored, not a 404.
-    const none = await call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", container_id: null } }));
+    const none = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", container_id: null } }),
+    );
     expect((await bodyOf(none)).job.container_id).toBeNull();
     const gone = await makeContainer(db(), alice.userId, "Soon gone");
     const k2 = await makeKey(db(), alice.userId, { containerId: gone });
@@ -368,7 +393,12 @@ describe("submit a scrub", () => {
 
     // A text field named "file" carrying an earlier upload's id (here: a queued job's input) is not a file,
     // and a refused request must not delete that job's input.
-    const queued = await db().selectFrom("scrub_jobs").select("input_path").where("user_id", "=", alice.userId).where("status", "=", "queued").executeTakeFirstOrThrow();
+    const queued = await db()
+      .selectFrom("scrub_jobs")
+      .select("input_path")
+      .where("user_id", "=", alice.userId)
+      .where("status", "=", "queued")
+      .executeTakeFirstOrThrow();
     const sneaky = new FormData();
     sneaky.set("file", path.basename(queued.input_path, ".csv"));
     sneaky.set("suppression_type", "Everything");
@@ -404,10 +434,7 @@ describe("submit a scrub", () => {
   });
 
   it("400 invalid_json and 415 unsupported_media_type", async () => {
-    const bad = await call(
-      scrubs,
-      apiRequest("/api/v1/scrubs", { key: alice.key, body: "{not json", headers: { "Content-Type": "application/json" } }),
-    );
+    const bad = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, body: "{not json", headers: { "Content-Type": "application/json" } }));
     expect(bad.status).toBe(400);
     expect((await bodyOf(bad)).error.code).toBe("invalid_json");
     const text = await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, body: "2125552142", headers: { "Content-Type": "text/plain" } }));
@@ -472,7 +499,10 @@ describe("submit a scrub", () => {
         finished_at: new Date(),
       })
       .execute();
-    const r3 = await call(scrubs, apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125552142", "2125552143"], suppression_type: "LitigationOnly" } }));
+    const r3 = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", { key: full.key, json: { numbers: ["2125552142", "2125552143"], suppression_type: "LitigationOnly" } }),
+    );
     expect(r3.status).toBe(403);
     const b3 = await bodyOf(r3);
     expect(b3.error.code).toBe("usage_limit_exceeded");
@@ -661,9 +691,13 @@ describe("ownership of certificates: two keys, two users", () => {
 
 describe("containers", () => {
   it("adds numbers (JSON and CSV) and reports the load", async () => {
-    const res = await call(numbers, apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: ["2125552142", "2125552143"] } }), {
-      id: String(alice.container),
-    });
+    const res = await call(
+      numbers,
+      apiRequest(`/api/v1/containers/${alice.container}/numbers`, { key: alice.key, json: { numbers: ["2125552142", "2125552143"] } }),
+      {
+        id: String(alice.container),
+      },
+    );
     expect(res.status).toBe(202);
     const { load } = await bodyOf(res);
     expect(load).toMatchObject({ container_id: alice.container, status: "queued" });
@@ -708,7 +742,10 @@ describe("containers", () => {
     const fullId = await makeUser(db(), { plan: "business" });
     const fc = await makeContainer(db(), fullId);
     const fk = await makeKey(db(), fullId);
-    await db().insertInto("list_loads").values({ list_id: fc, user_id: fullId, mode: "add", status: "completed", file_name: "earlier.csv", added: 100_000, finished_at: new Date() }).execute();
+    await db()
+      .insertInto("list_loads")
+      .values({ list_id: fc, user_id: fullId, mode: "add", status: "completed", file_name: "earlier.csv", added: 100_000, finished_at: new Date() })
+      .execute();
     const over = await call(numbers, apiRequest(`/api/v1/containers/${fc}/numbers`, { key: fk.key, json: { numbers: ["2125552142"] } }), { id: String(fc) });
     expect(over.status).toBe(403);
     expect((await bodyOf(over)).error.code).toBe("usage_limit_exceeded");

@@ -147,7 +147,11 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       }),
     );
     const ids = await adminListIds(handle);
-    const listIds = new Map<string, number>([["litigation", ids.litigation], ["dnc", ids.dnc], ["container", container]]);
+    const listIds = new Map<string, number>([
+      ["litigation", ids.litigation],
+      ["dnc", ids.dnc],
+      ["container", container],
+    ]);
     for (const kind of ["dnc-tx", "dnc-pa", "dnc-la", "dnc-fl", "dnc-ca"] as const) {
       listIds.set(kind, (await handle.db.selectFrom("lists").select("id").where("kind", "=", kind).executeTakeFirstOrThrow()).id);
     }
@@ -218,7 +222,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         note: r.calling_note,
       };
     }
-    for (const r of rowsOf("bad")) batch[row(r)] = { outcome: "bad", reason: r.reason, e164: r.phone_e164 || null, exempt: null, exemptionNote: r.exemption || null };
+    for (const r of rowsOf("bad"))
+      batch[row(r)] = { outcome: "bad", reason: r.reason, e164: r.phone_e164 || null, exempt: null, exemptionNote: r.exemption || null };
     for (const r of rowsOf("invalid")) batch[row(r)] = { outcome: "invalid", reason: r.reason, e164: r.phone_e164 || null, exempt: null };
 
     // the lookup: the function behind POST /api/v1/lookup, asked at the same instant
@@ -229,7 +234,11 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       exemptions: list.id,
       at: new Date(c.at).toISOString().replace(/\.\d{3}Z$/, "Z"),
     };
-    const answered = await answerLookup({ db: handle.db, service: svc, userId, containerId: null }, lookupInputOf(Buffer.from(JSON.stringify(body))), new Date(c.at));
+    const answered = await answerLookup(
+      { db: handle.db, service: svc, userId, containerId: null },
+      lookupInputOf(Buffer.from(JSON.stringify(body))),
+      new Date(c.at),
+    );
     const json = JSON.parse(answered.json().toString("utf8"));
     expect(json.stale_lists).toEqual([]);
     const lookup: Answer[] = json.data.map((d: any): Answer => {
@@ -261,7 +270,11 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         at: instantArb,
         records: fc.array(fc.option(recordArb, { freq: 4 }), { minLength: 24, maxLength: 24 }),
       })
-      .chain((c) => fc.shuffledSubarray([...c.picked.map((p) => p.number), ...c.invalid], { minLength: c.picked.length + c.invalid.length }).map((entries) => ({ ...c, entries })));
+      .chain((c) =>
+        fc
+          .shuffledSubarray([...c.picked.map((p) => p.number), ...c.invalid], { minLength: c.picked.length + c.invalid.length })
+          .map((entries) => ({ ...c, entries })),
+      );
     let exempted = 0;
     let good = 0;
     let notApplied = 0;
@@ -272,10 +285,19 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
           const r = c.records[i];
           if (r) records.set(p.number, { basis: r.basis, date: recordDate(c.at, r) });
         });
-        const { batch, lookup } = await answersOf({ entries: c.entries, records, suppressionType: c.suppressionType, withContainer: c.withContainer, at: c.at });
+        const { batch, lookup } = await answersOf({
+          entries: c.entries,
+          records,
+          suppressionType: c.suppressionType,
+          withContainer: c.withContainer,
+          at: c.at,
+        });
         expect(batch.every(Boolean)).toBe(true);
         const rows = c.entries.map((e, i) => ({ entry: e, batch: batch[i], lookup: lookup[i] }));
-        expect(rows.filter((r) => JSON.stringify(r.batch) !== JSON.stringify(r.lookup)), `at ${new Date(c.at).toISOString()}, ${c.suppressionType}, container ${c.withContainer}`).toEqual([]);
+        expect(
+          rows.filter((r) => JSON.stringify(r.batch) !== JSON.stringify(r.lookup)),
+          `at ${new Date(c.at).toISOString()}, ${c.suppressionType}, container ${c.withContainer}`,
+        ).toEqual([]);
         exempted += batch.filter((b) => b.exempt).length;
         good += batch.filter((b) => b.outcome === "good").length;
         notApplied += batch.filter((b) => b.exemptionNote).length;

@@ -41,7 +41,10 @@ for (const kind of availableDbKinds()) {
 
     it("records a request's calls: 201 with the counts, repeats of a dialer id ignored within and across requests", async () => {
       const rec = { number: "(212) 555-2345", at: hoursAgo(2), subject: "spring", channel: "call", outcome: "connected", dialer_call_id: "d-1" };
-      const res = await call(calls, apiRequest("/api/v1/calls", { key: alice, json: { calls: [rec, rec, { ...rec, dialer_call_id: "d-2", channel: "text", at: hoursAgo(30) }] } }));
+      const res = await call(
+        calls,
+        apiRequest("/api/v1/calls", { key: alice, json: { calls: [rec, rec, { ...rec, dialer_call_id: "d-2", channel: "text", at: hoursAgo(30) }] } }),
+      );
       expect(res.status).toBe(201);
       const body = await bodyOf(res);
       expect(body).toMatchObject({ recorded: 2, ignored: 1 });
@@ -52,8 +55,22 @@ for (const kind of availableDbKinds()) {
       const list = await call(calls, apiRequest("/api/v1/calls?number=2125552345", { key: alice }));
       expect(list.status).toBe(200);
       const got = await bodyOf(list);
-      expect(got).toMatchObject({ number: "2125552345", total: 2, next_offset: null, last_24_hours: { calls: 1, texts: 0, total: 1 }, last_7_days: { calls: 1, texts: 1, total: 2 } });
-      expect(got.data[0]).toMatchObject({ number: "2125552345", subject: "spring", channel: "call", outcome: "connected", dialer_call_id: "d-1", reserved: false, debt_id: null });
+      expect(got).toMatchObject({
+        number: "2125552345",
+        total: 2,
+        next_offset: null,
+        last_24_hours: { calls: 1, texts: 0, total: 1 },
+        last_7_days: { calls: 1, texts: 1, total: 2 },
+      });
+      expect(got.data[0]).toMatchObject({
+        number: "2125552345",
+        subject: "spring",
+        channel: "call",
+        outcome: "connected",
+        dialer_call_id: "d-1",
+        reserved: false,
+        debt_id: null,
+      });
       expect(got.data[1].channel).toBe("text");
       // another account sees none of it
       expect((await bodyOf(await call(calls, apiRequest("/api/v1/calls?number=2125552345", { key: bob })))).total).toBe(0);
@@ -65,7 +82,14 @@ for (const kind of availableDbKinds()) {
         calls,
         apiRequest("/api/v1/calls", {
           key: alice,
-          json: { calls: [good, { ...good, at: "2026-11-28T10:00:00" }, { ...good, channel: "fax" }, { ...good, at: new Date(Date.now() + 3600_000).toISOString(), number: "12" }] },
+          json: {
+            calls: [
+              good,
+              { ...good, at: "2026-11-28T10:00:00" },
+              { ...good, channel: "fax" },
+              { ...good, at: new Date(Date.now() + 3600_000).toISOString(), number: "12" },
+            ],
+          },
         }),
       );
       expect(res.status).toBe(422);
@@ -85,7 +109,13 @@ for (const kind of availableDbKinds()) {
     it("takes 10,000 records in one request (the large-body route admits it)", async () => {
       expect(takesLargeBody("/api/v1/calls")).toBe(true);
       expect(takesLargeBody("/api/v1/calls/1")).toBe(false);
-      const many = Array.from({ length: 10_000 }, (_, i) => ({ number: "4155552123", at: hoursAgo(1 + (i % 100) / 10), outcome: "attempted", dialer_call_id: `bulk-${i}`, subject: "s".repeat(200) }));
+      const many = Array.from({ length: 10_000 }, (_, i) => ({
+        number: "4155552123",
+        at: hoursAgo(1 + (i % 100) / 10),
+        outcome: "attempted",
+        dialer_call_id: `bulk-${i}`,
+        subject: "s".repeat(200),
+      }));
       const res = await call(calls, apiRequest("/api/v1/calls", { key: alice, json: { calls: many } }));
       expect(res.status).toBe(201);
       expect(await bodyOf(res)).toMatchObject({ recorded: 10_000, ignored: 0 });

@@ -66,7 +66,12 @@ describe("exemption lists", () => {
       { id: String(exemption_list.id) },
     );
     expect(load.status).toBe(404);
-    const audit = await db().selectFrom("audit_log").select("action").where("target_type", "=", "exemption_list").where("target_id", "=", String(exemption_list.id)).execute();
+    const audit = await db()
+      .selectFrom("audit_log")
+      .select("action")
+      .where("target_type", "=", "exemption_list")
+      .where("target_id", "=", String(exemption_list.id))
+      .execute();
     expect(audit.map((a) => a.action).sort()).toEqual(["exemptions.create", "exemptions.load"]);
   });
 
@@ -114,7 +119,9 @@ describe("exemption lists", () => {
     expect(await bodyOf(add)).toMatchObject({ exemption_list: { size: 2, version: 2 }, written: 1 });
     const clash = await call(one, apiRequest(`/api/v1/exemption-lists/${id}`, { key: alice.key, json: { mode: "add", rows: ROWS.slice(0, 1) } }), { id });
     expect(clash.status).toBe(422);
-    expect((await bodyOf(clash)).error.details[0].message).toBe("2125552345 is already on the list as inquiry 2026-10-01; replace the list to change its basis.");
+    expect((await bodyOf(clash)).error.details[0].message).toBe(
+      "2125552345 is already on the list as inquiry 2026-10-01; replace the list to change its basis.",
+    );
     const replace = await call(one, apiRequest(`/api/v1/exemption-lists/${id}`, { key: alice.key, json: { mode: "replace", rows: ROWS.slice(0, 1) } }), { id });
     expect(await bodyOf(replace)).toMatchObject({ exemption_list: { size: 1, version: 3 } });
   });

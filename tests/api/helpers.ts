@@ -65,11 +65,7 @@ export async function makeKey(
 }
 
 export async function makeContainer(db: Kysely<Database>, userId: string, name = "My container"): Promise<number> {
-  const row = await db
-    .insertInto("lists")
-    .values({ kind: "container", user_id: userId, name, description: "" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const row = await db.insertInto("lists").values({ kind: "container", user_id: userId, name, description: "" }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -91,7 +87,10 @@ export function fakeScrubService() {
       return Math.max(0, lines - 1);
     },
     async previewCsv(p: string, maxRows = 10) {
-      const lines = fs.readFileSync(p, "utf8").split(/\r?\n/).filter((l) => l !== "");
+      const lines = fs
+        .readFileSync(p, "utf8")
+        .split(/\r?\n/)
+        .filter((l) => l !== "");
       const headers = (lines[0] ?? "").split(",").map((h) => h.trim());
       const rows = lines.slice(1, 1 + maxRows).map((l) => l.split(","));
       const phoneColumn = headers.find((h) => /phone|number|mobile|cell|tel/i.test(h)) ?? headers[0] ?? null;
@@ -109,12 +108,7 @@ export function installScrubService(service: object): void {
 }
 
 /** Finishes a job as the engine would: counts, status, and three result files on disk. */
-export async function finishJob(
-  db: Kysely<Database>,
-  jobId: string,
-  dir: string,
-  status: "completed" | "failed" = "completed",
-): Promise<void> {
+export async function finishJob(db: Kysely<Database>, jobId: string, dir: string, status: "completed" | "failed" = "completed"): Promise<void> {
   const job = await db.selectFrom("scrub_jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
   if (status === "failed") {
     await db

@@ -87,7 +87,13 @@ describe("POST /api/v1/lookup: 503 busy vs 503 store", () => {
 
   it("over HTTP (services mode): the scrub service's late loop reaches the app as busy, not as the store", async () => {
     const port = await freePort();
-    const http = await listenHttp(heldDuringLookup(service, 700) as InProcessScrubService, { handle: handle(), dataDir: tmpDir("svc"), token: "t0ken", port, host: "127.0.0.1" });
+    const http = await listenHttp(heldDuringLookup(service, 700) as InProcessScrubService, {
+      handle: handle(),
+      dataDir: tmpDir("svc"),
+      token: "t0ken",
+      port,
+      host: "127.0.0.1",
+    });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       installScrubService(createHttpScrubClient({ url: `http://127.0.0.1:${port}`, token: "t0ken" }));

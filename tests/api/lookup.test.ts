@@ -24,7 +24,15 @@ import { adminListIds, cleanupService, lookupTimeoutMs, startService, storeKinds
 import { listenHttp } from "scrub-service/local-socket";
 import { createHttpScrubClient } from "scrub-service/http-client";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { CALLING_RULES_VERSION, NO_TIME_ZONE_NOTE, createExemptionList, createScrubJob, loadExemptions, readExemptionRows, type ScrubService } from "scrub-service";
+import {
+  CALLING_RULES_VERSION,
+  NO_TIME_ZONE_NOTE,
+  createExemptionList,
+  createScrubJob,
+  loadExemptions,
+  readExemptionRows,
+  type ScrubService,
+} from "scrub-service";
 import { STATE_LIST_KINDS, type ListKind } from "scrub-service/domain";
 import * as scrubs from "~/routes/api.v1.scrubs._index";
 import * as scrubById from "~/routes/api.v1.scrubs.$id";
@@ -125,7 +133,9 @@ describe.each(modes)("lookup: $store store, $over", ({ store, over }) => {
   });
 
   it("answers each number in order: normalized, valid, its lists and the owner's containers", async () => {
-    const res = await post(alice.key, { numbers: [`(${LITIGATION.slice(0, 3)}) ${LITIGATION.slice(3, 6)}-${LITIGATION.slice(6)}`, `+1 ${DNC}`, Number(BOTH), CLEAN, ALICE_ONLY, BOB_ONLY] });
+    const res = await post(alice.key, {
+      numbers: [`(${LITIGATION.slice(0, 3)}) ${LITIGATION.slice(3, 6)}-${LITIGATION.slice(6)}`, `+1 ${DNC}`, Number(BOTH), CLEAN, ALICE_ONLY, BOB_ONLY],
+    });
     expect(res.status).toBe(200);
     const body = await bodyOf(res);
     expect(body.data.map((r: any) => [r.number, r.valid, r.lists, r.containers.map((c: any) => c.name), r.suppressed_by])).toEqual([
@@ -401,7 +411,9 @@ describe("lookup: refusals", () => {
   it("the OpenAPI document states the lookup budget the limiter enforces", () => {
     expect([lookupRateLimiter.perSecond, lookupRateLimiter.burst]).toEqual([LOOKUP_REQUESTS_PER_SECOND, LOOKUP_BURST]);
     const op = (openApiDocument.paths as Record<string, any>)["/lookup"].post;
-    expect(op.responses["429"].description).toBe(`More than ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second, beyond a burst of ${LOOKUP_BURST} (rate_limited).`);
+    expect(op.responses["429"].description).toBe(
+      `More than ${LOOKUP_REQUESTS_PER_SECOND} lookup requests per second, beyond a burst of ${LOOKUP_BURST} (rate_limited).`,
+    );
     expect(op.responses["200"].headers["X-RateLimit-Limit"].description).toMatch(`per second (${LOOKUP_REQUESTS_PER_SECOND})`);
     expect(op.description).toMatch(`${LOOKUP_REQUESTS_PER_SECOND} requests per second per key`);
     expect(openApiDocument.info.description).toMatch(/do not count against the hourly one/);
@@ -421,11 +433,23 @@ describe("a scrub through the API checks the state lists (decision 160)", () => 
       expect(res.status).toBe(202);
       const { job } = await bodyOf(res);
       expect(await service.waitFor("job", job.id, 60_000)).toBe("completed");
-      const done = await bodyOf(await scrubById.loader({ request: apiRequest(`/api/v1/scrubs/${job.id}`, { key: alice.key }), params: { id: job.id }, context: testContext }));
+      const done = await bodyOf(
+        await scrubById.loader({ request: apiRequest(`/api/v1/scrubs/${job.id}`, { key: alice.key }), params: { id: job.id }, context: testContext }),
+      );
       expect(done.job.counts).toMatchObject({ good: 1, bad: 1, reasons: expect.objectContaining({ "dnc-tx": 1 }) });
-      const cert = await bodyOf(await certificate.loader({ request: apiRequest(`/api/v1/scrubs/${job.id}/certificate`, { key: alice.key }), params: { id: job.id }, context: testContext }));
+      const cert = await bodyOf(
+        await certificate.loader({
+          request: apiRequest(`/api/v1/scrubs/${job.id}/certificate`, { key: alice.key }),
+          params: { id: job.id },
+          context: testContext,
+        }),
+      );
       const texasList = await db().selectFrom("lists").select(["version", "size"]).where("kind", "=", "dnc-tx").executeTakeFirstOrThrow();
-      expect(cert.certificate.lists.find((l: any) => l.kind === "dnc-tx")).toMatchObject({ name: "Texas DNC List", version: Number(texasList.version), count: Number(texasList.size) });
+      expect(cert.certificate.lists.find((l: any) => l.kind === "dnc-tx")).toMatchObject({
+        name: "Texas DNC List",
+        version: Number(texasList.version),
+        count: Number(texasList.size),
+      });
     } finally {
       installScrubService(loader);
       await service.close();
@@ -445,7 +469,19 @@ function csvCells(line: string): string[] {
 
 describe("lookup and scrub give the same calling answers (decisions 131, 180)", () => {
   it("for the same numbers at the same instant: time zones, callable now, next call time, the note", { timeout: 120_000 }, async () => {
-    const numbers = ["2125552345", "2055552345", "9282832345", "8005552345", "8504325234", "8506445234", "4165552345", "6015552345", "8085552345", "7875552345", "5045552345"];
+    const numbers = [
+      "2125552345",
+      "2055552345",
+      "9282832345",
+      "8005552345",
+      "8504325234",
+      "8506445234",
+      "4165552345",
+      "6015552345",
+      "8085552345",
+      "7875552345",
+      "5045552345",
+    ];
     const service = await startService(handle(), "embedded");
     installScrubService(loader);
     try {
@@ -498,7 +534,11 @@ describe("lookup: its own request budget (decision 111)", () => {
     for (let i = 0; i < 3; i++) expect((await post(key, { numbers: [CLEAN] })).status).toBe(200);
     expect(await db().selectFrom("api_rate_limits").selectAll().where("bucket", "like", `%${keyId}%`).execute()).toEqual([]);
     const res = await usage.loader({ request: apiRequest("/api/v1/usage", { key }), params: {}, context: testContext });
-    expect([res.headers.get("X-RateLimit-Limit"), res.headers.get("X-RateLimit-Remaining"), res.headers.get("X-RateLimit-Window")]).toEqual(["1000", "999", "3600"]);
+    expect([res.headers.get("X-RateLimit-Limit"), res.headers.get("X-RateLimit-Remaining"), res.headers.get("X-RateLimit-Window")]).toEqual([
+      "1000",
+      "999",
+      "3600",
+    ]);
   });
 
   it(`allows a burst of ${LOOKUP_BURST}, then 429 until a token is back (${LOOKUP_REQUESTS_PER_SECOND} a second), counting nothing refused`, async () => {
@@ -576,11 +616,19 @@ if (storeKinds.includes("redis")) {
         installScrubService(svc);
         expect((await post(alice.key, { numbers: [DNC] })).status).toBe(200);
         const { dnc } = await adminListIds(handle());
-        await db().updateTable("lists").set({ version: sql`version + 1` }).where("id", "=", dnc).execute();
+        await db()
+          .updateTable("lists")
+          .set({ version: sql`version + 1` })
+          .where("id", "=", dnc)
+          .execute();
         const res = await post(alice.key, { numbers: [DNC] });
         expect(res.status).toBe(503);
         expect(warn.mock.calls.join(" ")).toMatch(/no current copy/);
-        await db().updateTable("lists").set({ version: sql`version - 1` }).where("id", "=", dnc).execute();
+        await db()
+          .updateTable("lists")
+          .set({ version: sql`version - 1` })
+          .where("id", "=", dnc)
+          .execute();
       } finally {
         warn.mockRestore();
         installScrubService(loader);
@@ -668,7 +716,12 @@ describe("lookup: an instant means 'for calls then', and stale lists are named (
 
   /** The list rows a lookup reads are reused for up to LOOKUP_LISTS_CACHE_MS: a change written by SQL shows after it. */
   async function setRegistryDates(dates: Record<string, Date>) {
-    for (const [kind, date] of Object.entries(dates)) await db().updateTable("lists").set({ registry_date: date }).where("kind", "=", kind as ListKind).execute();
+    for (const [kind, date] of Object.entries(dates))
+      await db()
+        .updateTable("lists")
+        .set({ registry_date: date })
+        .where("kind", "=", kind as ListKind)
+        .execute();
     await new Promise((r) => setTimeout(r, 1100));
   }
 

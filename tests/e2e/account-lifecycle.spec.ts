@@ -162,7 +162,14 @@ test("privacy and terms pages have a back button and the terms highlights", asyn
   await page.goto("/terms");
   await expect(page.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();
   const highlights = page.getByTestId("terms-highlights");
-  for (const text of ["18 years old", "do not give refunds", "30 days from the day your bank transfer is confirmed, then expires", "bank transfer only", "$10", "Florida"]) {
+  for (const text of [
+    "18 years old",
+    "do not give refunds",
+    "30 days from the day your bank transfer is confirmed, then expires",
+    "bank transfer only",
+    "$10",
+    "Florida",
+  ]) {
     await expect(highlights).toContainText(text);
   }
   // Only bank transfer exists and plans expire: nothing says they renew or charge a card.

@@ -56,14 +56,22 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   expect(lines[2]).toMatch(/^Bob,205-555-2345,\+12055552345,America\/Chicago,(yes|no),/);
   expect(lines[3]).toMatch(/^Cy,928-283-2345,\+19282832345,America\/Denver\|America\/Phoenix,(yes|no),/);
   // a number without a time zone: the strictest reading across every US time zone, and the note says so
-  expect(lines[4]).toMatch(/^Ed,800-555-2345,\+18005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,,"?No time zone for this number: the strictest reading across every US time zone/);
+  expect(lines[4]).toMatch(
+    /^Ed,800-555-2345,\+18005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,,"?No time zone for this number: the strictest reading across every US time zone/,
+  );
   // callable now means the next call time is the instant itself: every "yes" row shares one instant
-  const yes = lines.slice(1, 4).filter((l) => l.includes(",yes,")).map((l) => l.split(",")[5]);
+  const yes = lines
+    .slice(1, 4)
+    .filter((l) => l.includes(",yes,"))
+    .map((l) => l.split(",")[5]);
   expect(new Set(yes).size).toBeLessThanOrEqual(1);
 
   // history leads back (#44): the row says calling times were used, and its name opens these results
   await page.goto("/history");
-  const row = page.getByTestId("history-row").filter({ hasText: `calls-${info.project.name}.csv` }).first();
+  const row = page
+    .getByTestId("history-row")
+    .filter({ hasText: `calls-${info.project.name}.csv` })
+    .first();
   await expect(row.getByTestId("row-features")).toHaveText("Calling times");
   await row.getByRole("link", { name: `calls-${info.project.name}.csv` }).click();
   await expect(page.getByTestId("calling-times")).toBeVisible();
@@ -88,7 +96,15 @@ test.describe("plan calling ahead (#44)", () => {
     expect(await horizontalOverflow(page)).toBe(0);
     await page.getByRole("button", { name: "Start Purging" }).click();
     await expect(page.getByTestId("results")).toBeVisible({ timeout: 30_000 });
-    const offsetHours = zone === "UTC" ? 0 : -Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" }).formatToParts(new Date(`${tomorrow}T15:00:00Z`)).find((p) => p.type === "timeZoneName")!.value.replace("GMT", ""));
+    const offsetHours =
+      zone === "UTC"
+        ? 0
+        : -Number(
+            new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" })
+              .formatToParts(new Date(`${tomorrow}T15:00:00Z`))
+              .find((p) => p.type === "timeZoneName")!
+              .value.replace("GMT", ""),
+          );
     const expected = new Date(Date.parse(`${tomorrow}T09:00:00Z`) + offsetHours * 3_600_000).toISOString().replace("T", " ").replace(".000Z", " UTC");
     await expect(page.getByTestId("calling-times")).toContainText(`Good numbers at ${expected}`);
     expect(await horizontalOverflow(page)).toBe(0);

@@ -23,7 +23,9 @@ async function phoneCount(page: Page): Promise<number> {
   return Number((await page.getByTestId(CANADA_CARD).getByTestId("phone-count").innerText()).replace(/,/g, ""));
 }
 
-test("an admin loads Canada's National DNCL from its card (Canadian numbers only); a DNC purge turns its number bad, naming the list", async ({ page }, info) => {
+test("an admin loads Canada's National DNCL from its card (Canadian numbers only); a DNC purge turns its number bad, naming the list", async ({
+  page,
+}, info) => {
   await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/dnc");

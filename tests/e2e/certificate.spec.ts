@@ -54,9 +54,7 @@ test("a purge's certificate downloads, prints, and verifies on /verify; a change
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByRole("status")).toHaveText("Verified: everything checked matches.");
   await expect(page.getByTestId("check-signature")).toContainText("✓");
-  await expect(page.getByTestId("check-good.csv")).toContainText(
-    test.info().project.name === "js" ? "hashed in your browser" : "hashed on the server",
-  );
+  await expect(page.getByTestId("check-good.csv")).toContainText(test.info().project.name === "js" ? "hashed in your browser" : "hashed on the server");
 
   fs.appendFileSync(files.good, "9995550100\n");
   await page.goto("/verify");

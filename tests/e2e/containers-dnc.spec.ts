@@ -7,9 +7,7 @@ function unique(prefix: string): string {
 }
 
 async function openCardMenu(page: Page, cardTestId: string | RegExp, name?: string) {
-  const card = name
-    ? page.getByTestId(cardTestId).filter({ has: page.getByRole("heading", { name, exact: true }) })
-    : page.getByTestId(cardTestId);
+  const card = name ? page.getByTestId(cardTestId).filter({ has: page.getByRole("heading", { name, exact: true }) }) : page.getByTestId(cardTestId);
   await card.getByLabel(/^Actions for /).click();
   return card;
 }
@@ -62,9 +60,7 @@ test("an admin creates a category and a container, with the spec's validation, t
   await dialog.getByLabel("Phone numbers").fill("2015552123, 12345, 31255501ab");
   await dialog.getByRole("button", { name: "Create Container" }).click();
   await expect(dialog.getByText("Invalid Phone Numbers")).toBeVisible();
-  await expect(
-    dialog.getByText("The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 31255501ab"),
-  ).toBeVisible();
+  await expect(dialog.getByText("The following numbers are invalid (must be exactly 10 digits with no alphabets): 12345, 31255501ab")).toBeVisible();
 
   // CSV mode without a file.
   await dialog.getByText("CSV", { exact: true }).click();

@@ -12,7 +12,11 @@ test.use({ timezoneId: "America/New_York" });
 
 const DATE_TIME = /^[A-Z][a-z]{2} \d{2}, \d{4}, \d{1,2}:\d{2} [AP]M [A-Z]{3}$/;
 
-test("History shows each purge's time in the viewer's zone, named (UTC without JavaScript), at 1280 and 390 px", async ({ page, context, javaScriptEnabled }) => {
+test("History shows each purge's time in the viewer's zone, named (UTC without JavaScript), at 1280 and 390 px", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
   await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/purge?step=4&mode=manual&type=LitigationOnly");

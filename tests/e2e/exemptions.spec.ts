@@ -86,7 +86,10 @@ test("an exemption list lets a DNC number through while its purchase is recent; 
   // the inquiry of 2020 did not apply: bad.csv says why, and the screen counts it expired with each list's window (decision 184)
   const badHref = await page.getByTestId("download-bad").first().getAttribute("href");
   const bad = (await (await page.request.get(badHref!)).text()).trim().split("\n");
-  expect(bad).toEqual(["Number,phone_e164,reason,exemption", `${asked},+1${asked},dnc,"inquiry 2020-01-01: the federal rule allows 3 months, ended 2020-04-01"`]);
+  expect(bad).toEqual([
+    "Number,phone_e164,reason,exemption",
+    `${asked},+1${asked},dnc,"inquiry 2020-01-01: the federal rule allows 3 months, ended 2020-04-01"`,
+  ]);
   await expect(page.getByTestId("exemption-records")).toContainText("1 applied, 1 expired, 0 never applicable");
   await expect(page.getByTestId("exemption-inquiry-window")).toContainText("Federal: within 3 months");
 });
@@ -139,9 +142,18 @@ test("an exemption list's rows: counts by basis, search, a row's basis and date 
   await expect(rows.getByRole("row").filter({ hasText: b })).toContainText("No end");
   // a date in the future is refused with the loader's words
   await page.getByRole("link", { name: `Edit ${b}` }).click();
-  await page.getByRole("form", { name: `Edit ${b}` }).getByLabel("Date").evaluate((el) => el.removeAttribute("max"));
-  await page.getByRole("form", { name: `Edit ${b}` }).getByLabel("Date").fill("2099-01-01");
-  await page.getByRole("form", { name: `Edit ${b}` }).getByRole("button", { name: "Save" }).click();
+  await page
+    .getByRole("form", { name: `Edit ${b}` })
+    .getByLabel("Date")
+    .evaluate((el) => el.removeAttribute("max"));
+  await page
+    .getByRole("form", { name: `Edit ${b}` })
+    .getByLabel("Date")
+    .fill("2099-01-01");
+  await page
+    .getByRole("form", { name: `Edit ${b}` })
+    .getByRole("button", { name: "Save" })
+    .click();
   await expect(page.getByRole("alert")).toContainText("2099-01-01");
 
   // remove a row
@@ -158,4 +170,3 @@ test("an exemption list's rows: counts by basis, search, a row's basis and date 
   await expect(page.getByText("Exemption List Deleted")).toBeVisible();
   await expect(page.getByRole("link", { name })).toHaveCount(0);
 });
-

@@ -20,7 +20,14 @@ async function xlsxBuffer(): Promise<Buffer> {
   const p = path.join(tmp, `two-${Date.now()}-${Math.random()}.xlsx`);
   await writeXlsx(p, [
     { name: "Notes", rows: [["Note"], ["exported for the sales team"]] },
-    { name: "Leads", rows: [["Name", "Mobile", "City"], ["José", 3055552102, "Miami"], ["Zoë", 2125552101, "New York"]] },
+    {
+      name: "Leads",
+      rows: [
+        ["Name", "Mobile", "City"],
+        ["José", 3055552102, "Miami"],
+        ["Zoë", 2125552101, "New York"],
+      ],
+    },
   ]);
   return fs.readFileSync(p);
 }
@@ -62,14 +69,16 @@ test("an .xlsx with two sheets: the second is picked in the column step and scru
   expect(await purgeAndReadGood(page)).toBe("Name,Mobile,City\nJosé,3055552102,Miami\nZoë,2125552101,New York\n");
 });
 
-test("UTF-16LE tab text, Windows-1252 CSV, .csv.gz and .zip: each is named in the column step; results are UTF-8 with every column", async ({
-  page,
-}) => {
+test("UTF-16LE tab text, Windows-1252 CSV, .csv.gz and .zip: each is named in the column step; results are UTF-8 with every column", async ({ page }) => {
   const cases = [
     { name: "unicode.txt", buffer: utf16("Name\tPhone\tNote\r\nJosé\t2125552101\tañejo\r\n"), read: "CSV, UTF-16LE, tab-delimited" },
     { name: "windows.csv", buffer: iconv.encode("Name,Phone,Note\r\nJosé,2125552101,café\r\n", "win1252"), read: "CSV, Windows-1252, comma-delimited" },
     { name: "leads.csv.gz", buffer: zlib.gzipSync("Name,Phone,Note\nJosé,2125552101,x\n"), read: "gzip-compressed CSV, UTF-8, comma-delimited" },
-    { name: "leads.zip", buffer: zipBytes([{ name: "leads.csv", data: Buffer.from("Name;Phone;Note\nJosé;2125552101;x\n") }]), read: "zip-compressed CSV, UTF-8, semicolon-delimited" },
+    {
+      name: "leads.zip",
+      buffer: zipBytes([{ name: "leads.csv", data: Buffer.from("Name;Phone;Note\nJosé;2125552101;x\n") }]),
+      read: "zip-compressed CSV, UTF-8, semicolon-delimited",
+    },
   ];
   for (const c of cases) {
     await uploadToColumnStep(page, c);

@@ -45,7 +45,10 @@ test("a body declared over the upload limit is refused before it is read (web an
 
 test("upload routes refuse cross-site posts; no HSTS outside production", async ({ request }) => {
   for (const path of ["/purge/upload", "/resources/list-uploads"]) {
-    const res = await request.post(path, { headers: { Origin: "https://evil.example" }, multipart: { file: { name: "a.csv", mimeType: "text/csv", buffer: Buffer.from("Phone\n2125552101\n") } } });
+    const res = await request.post(path, {
+      headers: { Origin: "https://evil.example" },
+      multipart: { file: { name: "a.csv", mimeType: "text/csv", buffer: Buffer.from("Phone\n2125552101\n") } },
+    });
     expect(res.status()).toBe(403);
     expect(await res.text()).toBe("Cross-site request refused.");
   }

@@ -66,7 +66,8 @@ export function adminStatePath(): string {
  */
 export async function signInAsAdmin(page: Page) {
   const file = adminStatePath();
-  if (!fs.existsSync(file)) throw new Error(`No stored admin sign-in at ${file}: the \`setup\` project makes it (a dependency of js and no-js; --no-deps skips it).`);
+  if (!fs.existsSync(file))
+    throw new Error(`No stored admin sign-in at ${file}: the \`setup\` project makes it (a dependency of js and no-js; --no-deps skips it).`);
   const state = JSON.parse(fs.readFileSync(file, "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] };
   await page.context().addCookies(state.cookies);
   await page.goto("/dashboard");

@@ -191,7 +191,9 @@ test.describe("integrations", () => {
     expect(add.status()).toBe(202);
     const load = (await add.json()).load;
     await expect
-      .poll(async () => (await (await request.get(`/api/v1/containers/${container.id}/loads/${load.id}`, { headers: auth })).json()).load.status, { timeout: 30_000 })
+      .poll(async () => (await (await request.get(`/api/v1/containers/${container.id}/loads/${load.id}`, { headers: auth })).json()).load.status, {
+        timeout: 30_000,
+      })
       .toBe("completed");
 
     const submit = await request.post("/api/v1/scrubs", {

@@ -11,7 +11,8 @@ import { signInAsAdmin } from "./helpers";
 const DAY = 86_400_000;
 const isoDaysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().slice(0, 10);
 /** formatDate's "Oct 28, 2026" of a UTC day. */
-const shown = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" });
+const shown = (iso: string) =>
+  new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" });
 const number = () => `2125552${String(100 + Math.floor(Math.random() * 900))}`;
 
 /** Adds one number to the DNC list with a stated registry date ("" = the list keeps its release; only a first load takes the load time). */
@@ -81,7 +82,9 @@ test("registry date, the 25-day and 32-day warnings, the results banner, Setting
 
   // 32 days: the warning before the start, then the results' own banner and "valid until"
   await loadDnc(page, isoDaysAgo(32));
-  await expect(page.getByTestId("dnc-clock-banner")).toContainText("A purge that includes DNC now checks against a list older than the 31 days the safe harbor allows.");
+  await expect(page.getByTestId("dnc-clock-banner")).toContainText(
+    "A purge that includes DNC now checks against a list older than the 31 days the safe harbor allows.",
+  );
   await page.goto("/purge?step=4&mode=manual&type=DNCAndLitigation");
   await expect(page.getByTestId("dnc-clock-banner")).toContainText("DNC list age: 32 days");
   await dncPurge(page);
@@ -94,11 +97,17 @@ test("registry date, the 25-day and 32-day warnings, the results banner, Setting
   // refusal on: a DNC purge does not start
   await saveSettings(page, true, "400");
   await page.goto("/purge?step=4&mode=manual&type=DNCAndLitigation");
-  await expect(page.getByTestId("dnc-clock-banner")).toContainText("Purges that include DNC are refused until an admin loads a registry download less than 31 days old.");
+  await expect(page.getByTestId("dnc-clock-banner")).toContainText(
+    "Purges that include DNC are refused until an admin loads a registry download less than 31 days old.",
+  );
   await page.getByLabel("Phone numbers").fill(number());
   await page.getByRole("button", { name: "Start Purging" }).click();
   // every stale list named at once (decision 174)
-  await expect(page.getByText(/^The federal DNC list \(release \d{4}-\d{2}-\d{2}, 32 days old; rule 31 days\) is out of date: purges that include DNC are refused until an admin loads a newer release\.$/)).toBeVisible();
+  await expect(
+    page.getByText(
+      /^The federal DNC list \(release \d{4}-\d{2}-\d{2}, 32 days old; rule 31 days\) is out of date: purges that include DNC are refused until an admin loads a newer release\.$/,
+    ),
+  ).toBeVisible();
   await expect(page.getByTestId("results")).toHaveCount(0);
 });
 
@@ -135,5 +144,10 @@ test("the customer asks for a re-scrub reminder on the results screen and on his
   await page.getByTestId("history-row").first().getByRole("button", { name: "Cancel reminder" }).click();
   await expect(page.getByTestId("history-row").first().getByTestId("reminder-set")).toHaveCount(0);
   await openActions();
-  await expect(page.getByTestId("history-row").first().getByRole("button", { name: /E-mail me to re-scrub/ })).toBeVisible();
+  await expect(
+    page
+      .getByTestId("history-row")
+      .first()
+      .getByRole("button", { name: /E-mail me to re-scrub/ }),
+  ).toBeVisible();
 });

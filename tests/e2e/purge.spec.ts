@@ -9,14 +9,9 @@ import { DEMO_ADMIN, signIn, signInAsAdmin, signUpAndConfirm } from "./helpers";
  * the change a purge makes, read before and after.
  */
 
-const CSV = [
-  "Name,Mobile Phone,City",
-  "Ann,(202) 555-2101,DC",
-  "Bob,202-555-2101,DC",
-  "Cy,not a phone,LA",
-  "Dee,310.555.2199,LA",
-  "Eve,1.23457E+9,NY",
-].join("\n");
+const CSV = ["Name,Mobile Phone,City", "Ann,(202) 555-2101,DC", "Bob,202-555-2101,DC", "Cy,not a phone,LA", "Dee,310.555.2199,LA", "Eve,1.23457E+9,NY"].join(
+  "\n",
+);
 
 function numberOf(text: string | null): number {
   return Number((text ?? "").replace(/[^\d.]/g, ""));
@@ -227,10 +222,7 @@ test("step 1 starts on DNC and Litigation (decision 124); Your choices shows the
   }
 });
 
-test("a new customer gets the subscription dialog on /purge; with a plan they purge and see only their own figures", async ({
-  page,
-  javaScriptEnabled,
-}) => {
+test("a new customer gets the subscription dialog on /purge; with a plan they purge and see only their own figures", async ({ page, javaScriptEnabled }) => {
   await page.context().clearCookies();
   const email = `purge-customer-${javaScriptEnabled ? "js" : "nojs"}-${Date.now()}@example.com`;
   const password = "purge-password-1";

@@ -39,7 +39,10 @@ test("a signed-out visitor reads the calling rules: Oregon ends at 8 PM, Louisia
   await expect(louisiana).toContainText("Louisiana DNC List");
 
   // the holidays open without JavaScript (<details>)
-  await louisiana.getByText(/holidays with no calls/).first().click();
+  await louisiana
+    .getByText(/holidays with no calls/)
+    .first()
+    .click();
   await expect(louisiana.getByText(/Mardi Gras/)).toBeVisible();
   expect(await horizontalOverflow(page)).toBe(0);
 

@@ -115,9 +115,7 @@ export async function seedAdminData(page: Page): Promise<Seeded> {
 
   // A CSV purge up to the column choice.
   await page.goto("/purge?step=4");
-  await page
-    .getByLabel("CSV file")
-    .setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from(WIDE_CSV) });
+  await page.getByLabel("CSV file").setInputFiles({ name: `leads-with-a-long-file-name-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from(WIDE_CSV) });
   await next(page);
   await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
   const columnStepPath = new URL(page.url()).pathname + new URL(page.url()).search;

@@ -10,7 +10,20 @@ test("on a phone the ☰ menu opens with every label, and each item has its own 
   const menu = page.getByTestId("phone-menu");
   await expect(menu.getByRole("link", { name: "Transaction History" })).toBeHidden();
   await menu.locator("summary").click();
-  for (const label of ["Dashboard", "Containers", "Purge Data", "History", "DNC Management", "User Management", "Payments", "Transaction History", "Integrations", "Pricing", "Privacy", "Terms"]) {
+  for (const label of [
+    "Dashboard",
+    "Containers",
+    "Purge Data",
+    "History",
+    "DNC Management",
+    "User Management",
+    "Payments",
+    "Transaction History",
+    "Integrations",
+    "Pricing",
+    "Privacy",
+    "Terms",
+  ]) {
     await expect(menu.getByRole("link", { name: label, exact: true })).toBeVisible();
   }
   await menu.getByRole("link", { name: "Transaction History" }).click();

@@ -40,7 +40,9 @@ export default function Page() { return <option value={NO_PLAN}>{label()}</optio
   });
 
   it("flags client exports other than the component (meta, ErrorBoundary)", () => {
-    expect(route(`import { TITLE } from "./t.server";\nexport const meta = () => [{ title: TITLE }];\nexport default function P() { return null; }`)).toEqual(["TITLE<-meta"]);
+    expect(route(`import { TITLE } from "./t.server";\nexport const meta = () => [{ title: TITLE }];\nexport default function P() { return null; }`)).toEqual([
+      "TITLE<-meta",
+    ]);
   });
 
   it("accepts loader/action-only use, helpers only they reach, and type-only imports", () => {

@@ -139,7 +139,10 @@ function isResourceRoute(sf: ts.SourceFile): boolean {
     (st) =>
       ts.isExportAssignment(st) ||
       (hasModifier(st, ts.SyntaxKind.ExportKeyword) && hasModifier(st, ts.SyntaxKind.DefaultKeyword)) ||
-      (ts.isExportDeclaration(st) && !!st.exportClause && ts.isNamedExports(st.exportClause) && st.exportClause.elements.some((e) => e.name.text === "default")),
+      (ts.isExportDeclaration(st) &&
+        !!st.exportClause &&
+        ts.isNamedExports(st.exportClause) &&
+        st.exportClause.elements.some((e) => e.name.text === "default")),
   );
 }
 

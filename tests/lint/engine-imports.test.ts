@@ -23,7 +23,8 @@ function filesUnder(dir: string): string[] {
     const p = path.join(dir, e.name);
     const rel = path.relative(root, p);
     if (e.isDirectory()) {
-      const skip = e.name.startsWith(".") || SKIP_UNDER.has(e.name) || SKIP_UNDER.has(rel) || (dir === root && (SKIP_TOP.has(e.name) || /^(build|data)-/.test(e.name)));
+      const skip =
+        e.name.startsWith(".") || SKIP_UNDER.has(e.name) || SKIP_UNDER.has(rel) || (dir === root && (SKIP_TOP.has(e.name) || /^(build|data)-/.test(e.name)));
       return skip ? [] : filesUnder(p);
     }
     return SOURCE.test(e.name) ? [p] : [];
@@ -98,7 +99,13 @@ function engineValuesInBrowserCode(file: string, source: string): string[] {
   const found: string[] = [];
   for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?(?:\{([^}]*)\}|\*(?:\s+as\s+\w+)?|\w+)\s+from\s+"scrub-service";?$/gm)) {
     if (m[1]) continue;
-    const names = m[2] === undefined ? ["*"] : m[2].split(",").map((n) => n.trim()).filter((n) => n && !n.startsWith("type "));
+    const names =
+      m[2] === undefined
+        ? ["*"]
+        : m[2]
+            .split(",")
+            .map((n) => n.trim())
+            .filter((n) => n && !n.startsWith("type "));
     if (names.length) found.push(names.join(", "));
   }
   return found;
@@ -107,13 +114,19 @@ function engineValuesInBrowserCode(file: string, source: string): string[] {
 describe("browser code takes the shared domain, never the engine", () => {
   it("holds for every app module the browser bundle can reach", () => {
     const files = filesUnder(path.join(root, "app"));
-    const found = files.flatMap((file) => engineValuesInBrowserCode(file, fs.readFileSync(file, "utf8")).map((names) => `${path.relative(root, file)}: ${names}`));
+    const found = files.flatMap((file) =>
+      engineValuesInBrowserCode(file, fs.readFileSync(file, "utf8")).map((names) => `${path.relative(root, file)}: ${names}`),
+    );
     expect(found).toEqual([]);
   });
 
   it("flags a value import of the engine in a route or a component, not a type import or a .server module", () => {
-    expect(engineValuesInBrowserCode("app/routes/x.tsx", `import { US_STATES } from "scrub-service";\nimport type { ScrubService } from "scrub-service";`)).toEqual(["US_STATES"]);
-    expect(engineValuesInBrowserCode("app/routes/x.tsx", `import { type ScrubService } from "scrub-service";\nimport { US_STATES } from "scrub-service/domain";`)).toEqual([]);
+    expect(
+      engineValuesInBrowserCode("app/routes/x.tsx", `import { US_STATES } from "scrub-service";\nimport type { ScrubService } from "scrub-service";`),
+    ).toEqual(["US_STATES"]);
+    expect(
+      engineValuesInBrowserCode("app/routes/x.tsx", `import { type ScrubService } from "scrub-service";\nimport { US_STATES } from "scrub-service/domain";`),
+    ).toEqual([]);
     expect(engineValuesInBrowserCode("app/models/x.server.ts", `import { metrics } from "scrub-service";`)).toEqual([]);
   });
 });

@@ -62,7 +62,11 @@ describe("the engine's metrics move with its work (embedded store, in this proce
       expect(durations).toBe(durationsBefore + 1);
 
       // The freshness clock: the DNC list's registry date 26 days ago reads as ~26 days; queue gauges count rows.
-      await handle.db.updateTable("lists").set({ registry_date: new Date(Date.now() - 26 * 86_400_000) }).where("id", "=", dnc).execute();
+      await handle.db
+        .updateTable("lists")
+        .set({ registry_date: new Date(Date.now() - 26 * 86_400_000) })
+        .where("id", "=", dnc)
+        .execute();
       const g = await readGauges(handle.db);
       const age = g.listAges.find((a) => a.list === "dnc")!.seconds;
       expect(age / 86_400).toBeGreaterThan(25.99);

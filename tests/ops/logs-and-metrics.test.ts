@@ -74,7 +74,10 @@ describe("log lines", () => {
   it("never carry passwords, tokens, API keys, cookies or webhook secrets", () => {
     const { logger, lines } = capture();
     const secrets = ["hunter2-password", "tok-abcdef", "dpt_live_key_123", "session=abc", "whsec_987", "Bearer xyz-789"];
-    logger.info({ password: secrets[0], token: secrets[1], apiKey: secrets[2], cookie: secrets[3], webhookSecret: secrets[4], authorization: secrets[5] }, "top level");
+    logger.info(
+      { password: secrets[0], token: secrets[1], apiKey: secrets[2], cookie: secrets[3], webhookSecret: secrets[4], authorization: secrets[5] },
+      "top level",
+    );
     logger.info({ user: { password: secrets[0], newPassword: secrets[0] }, integration: { webhook_secret: secrets[4], api_key: secrets[2] } }, "nested");
     logger.info({ req: { headers: { authorization: secrets[5], cookie: secrets[3] } } }, "headers");
     const text = JSON.stringify(lines());
@@ -101,7 +104,10 @@ describe("the web process: /healthz, /readyz, /metrics and its log lines (node s
   });
 
   it("echoes a request id, logs one JSON access line per request with the route id (never the raw path), and none for the probes", async () => {
-    const res = await fetch(`${web.url}/purge/jobs/00000000-0000-4000-8000-000000004155?x=1`, { redirect: "manual", headers: { "X-Request-Id": "from-client" } });
+    const res = await fetch(`${web.url}/purge/jobs/00000000-0000-4000-8000-000000004155?x=1`, {
+      redirect: "manual",
+      headers: { "X-Request-Id": "from-client" },
+    });
     const id = res.headers.get("x-request-id")!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/); // TRUST_PROXY is unset: the client's id is not taken
     await fetch(`${web.url}/healthz`);
@@ -130,7 +136,10 @@ describe("the web process: /healthz, /readyz, /metrics and its log lines (node s
     const line = await waitForLine(web, (l) => l.requestId === id && l.route === "routes/_app.dashboard");
     expect(line.userId).toMatch(/^[0-9a-f-]{36}$/);
     // The demo admin's start-up line states the demo password on purpose (README); no other line may.
-    const text = web.lines().filter((l) => !l.includes("[boot] demo SuperAdmin")).join("\n");
+    const text = web
+      .lines()
+      .filter((l) => !l.includes("[boot] demo SuperAdmin"))
+      .join("\n");
     expect(text).toContain("POST routes/login 302");
     expect(text).not.toContain(password);
     expect(text).not.toContain(cookie.split("=")[1]);
@@ -142,7 +151,15 @@ describe("the web process: /healthz, /readyz, /metrics and its log lines (node s
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();
     expect(text).toMatch(/dpt_http_request_duration_seconds_count\{route="routes\/purge\.jobs\.\$jobId",method="GET",status_class="[23]xx"\} 1/);
-    for (const name of ["dpt_jobs_queued 0", "dpt_jobs_running 0", "dpt_ready 1", "process_resident_memory_bytes", "dpt_list_store_errors_total 0", "dpt_scrub_jobs_total", "dpt_lookup_duration_seconds"]) {
+    for (const name of [
+      "dpt_jobs_queued 0",
+      "dpt_jobs_running 0",
+      "dpt_ready 1",
+      "process_resident_memory_bytes",
+      "dpt_list_store_errors_total 0",
+      "dpt_scrub_jobs_total",
+      "dpt_lookup_duration_seconds",
+    ]) {
       expect(text).toContain(name);
     }
     expect(text).not.toMatch(/route="\/purge/);

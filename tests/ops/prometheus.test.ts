@@ -68,7 +68,9 @@ describe.skipIf(unavailable)("a real Prometheus scrapes the web app and a scrub-
         "",
       ].join("\n"),
     );
-    prom = spawn("prometheus", [`--config.file=${config}`, `--storage.tsdb.path=${path.join(work, "tsdb")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
+    prom = spawn("prometheus", [`--config.file=${config}`, `--storage.tsdb.path=${path.join(work, "tsdb")}`, `--web.listen-address=127.0.0.1:${port}`], {
+      stdio: "ignore",
+    });
   }, 420_000);
 
   afterAll(async () => {
@@ -86,10 +88,14 @@ describe.skipIf(unavailable)("a real Prometheus scrapes the web app and a scrub-
   }
 
   it("sees both targets up, ready, and the product's metrics by route id", { timeout: 120_000 }, async () => {
-    const up = await until("both targets up", async () => {
-      const r = await query("up");
-      return r.length === 2 && r.every((s) => s.value[1] === "1") && r;
-    }, 90_000);
+    const up = await until(
+      "both targets up",
+      async () => {
+        const r = await query("up");
+        return r.length === 2 && r.every((s) => s.value[1] === "1") && r;
+      },
+      90_000,
+    );
     expect(up.map((s) => s.metric.job).sort()).toEqual(["dpt-scrub", "dpt-web"]);
     const ready = await until("dpt_ready from both", async () => {
       const r = await query("dpt_ready");

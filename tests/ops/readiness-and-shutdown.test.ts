@@ -43,11 +43,18 @@ async function untilNotReady(url: string) {
 /** A Redis of this test's own (never the shared one), started and stopped at will on one port. */
 class PrivateRedis {
   child: ChildProcess | null = null;
-  constructor(readonly port: number, readonly dir: string) {}
+  constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
   async start() {
-    this.child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir], { stdio: "ignore" });
+    this.child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir], {
+      stdio: "ignore",
+    });
     await until("the private Redis", async () => {
-      const r = await import("ioredis").then(({ default: Redis }) => new Redis(this.port, "127.0.0.1", { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null }));
+      const r = await import("ioredis").then(
+        ({ default: Redis }) => new Redis(this.port, "127.0.0.1", { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null }),
+      );
       r.on("error", () => {}); // refused until it listens: the loop asks again
       try {
         await r.connect();
@@ -71,7 +78,9 @@ class PrivateRedis {
 /** A TCP relay in front of PostgreSQL that can be cut (tests/setup/tcp-relay.mjs): PostgreSQL gone, for this app only. */
 async function relayTo(upstreamPort: number) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "../setup/tcp-relay.mjs"), String(port), String(upstreamPort)], { stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "../setup/tcp-relay.mjs"), String(port), String(upstreamPort)], {
+    stdio: ["pipe", "pipe", "ignore"],
+  });
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
   return {
     port,
@@ -139,7 +148,15 @@ describe("SIGTERM to a web process", () => {
     expect((await readiness(web.url)).status).toBe(200);
     const exited = new Promise<number | null>((r) => web.child.once("exit", (code) => r(code)));
     web.child.kill("SIGTERM");
-    await until("readiness 503", async () => (await fetch(`${web.url}/readyz`).then((r) => r.status, () => 0)) === 503, 4000);
+    await until(
+      "readiness 503",
+      async () =>
+        (await fetch(`${web.url}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 503,
+      4000,
+    );
     expect((await fetch(`${web.url}/healthz`)).status).toBe(200); // still serving during the grace
     expect(await exited).toBe(0);
     const lines = jsonLines(web.lines()).map((l) => String(l.msg));
@@ -158,7 +175,13 @@ describe.skipIf(unavailable)("/readyz of a web process that uses a remote scrub 
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "dpt-remote-ready-"));
     const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
     const token = crypto.randomBytes(16).toString("hex");
-    const shared = { DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL!, SCRUB_REDIS_PREFIX: `remote${crypto.randomBytes(3).toString("hex")}:`, DATA_DIR: work, SCRUB_SERVICE_TOKEN: token };
+    const shared = {
+      DATABASE_URL: url,
+      REDIS_URL: process.env.REDIS_URL!,
+      SCRUB_REDIS_PREFIX: `remote${crypto.randomBytes(3).toString("hex")}:`,
+      DATA_DIR: work,
+      SCRUB_SERVICE_TOKEN: token,
+    };
     const scrub = await startScrubService(shared);
     const web = await startWeb({ ...shared, SCRUB_SERVICE_URL: scrub.url, DEMO_ADMIN: "0" });
     try {
@@ -186,7 +209,8 @@ describe.skipIf(unavailable)("SIGTERM to a scrub-service replica during a scrub"
     handle = await createTestDb("postgres");
     userId = await createUser(handle);
     const rows = ["Name,Phone"];
-    for (let i = 0; i < 4_000_000; i++) rows.push(`Row ${i},${i % 997 === 0 ? "2125552101" : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
+    for (let i = 0; i < 4_000_000; i++)
+      rows.push(`Row ${i},${i % 997 === 0 ? "2125552101" : `${200 + (i % 800)}${200 + ((i * 7) % 800)}${String(i % 10_000).padStart(4, "0")}`}`);
     fs.writeFileSync(input, rows.join("\n") + "\n");
   }, 120_000);
 
@@ -196,61 +220,78 @@ describe.skipIf(unavailable)("SIGTERM to a scrub-service replica during a scrub"
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("readiness goes 503 first, the job is handed back at once (lease released) and finished by the other replica with a clean run's files", { timeout: 240_000 }, async () => {
-    const prefix = `sigterm${crypto.randomBytes(3).toString("hex")}:`;
-    const dataDir = path.join(work, "data");
-    const lists = await createInProcessScrubService({ handle, dataDir, autoStart: false, redisUrl: process.env.REDIS_URL, redisPrefix: prefix });
-    await lists.loadNumbers({ listId: (await adminListIds(handle)).litigation, mode: "add", numbers: ["2125552101"] });
-    await lists.close();
-    const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
-    const env = {
-      DATABASE_URL: url,
-      REDIS_URL: process.env.REDIS_URL!,
-      SCRUB_REDIS_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
-      SCRUB_LEASE_MS: "600000", // only a hand-back, never a lease running out, can free the job within this test
-      SCRUB_THREADS: "1",
-      SCRUB_BATCH_BYTES: String(64 * 1024),
-      SHUTDOWN_GRACE_MS: "1000", // with 4M rows on one thread the job is still running when the grace ends
-    };
-    const a = await startScrubService(env);
-    replicas.push(a);
-    const newJob = () => createScrubJob(handle.db, { userId, fileName: "input.csv", inputPath: input, suppressionType: "LitigationOnly", columnName: "Phone" });
-    const jobRow = (id: string) => handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    const id = await newJob();
-    await createHttpScrubClient({ url: a.url, token: env.SCRUB_SERVICE_TOKEN }).enqueue(id);
-    await until("the job to be mid-way on A", async () => {
-      const j = await jobRow(id);
-      if (j.status === "completed" || j.status === "failed") throw new Error(`the job ended (${j.status}) before the signal`);
-      return j.status === "running" && Number(j.rows_done) > 0;
-    }, 120_000);
+  it(
+    "readiness goes 503 first, the job is handed back at once (lease released) and finished by the other replica with a clean run's files",
+    { timeout: 240_000 },
+    async () => {
+      const prefix = `sigterm${crypto.randomBytes(3).toString("hex")}:`;
+      const dataDir = path.join(work, "data");
+      const lists = await createInProcessScrubService({ handle, dataDir, autoStart: false, redisUrl: process.env.REDIS_URL, redisPrefix: prefix });
+      await lists.loadNumbers({ listId: (await adminListIds(handle)).litigation, mode: "add", numbers: ["2125552101"] });
+      await lists.close();
+      const url = (handle.driver as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
+      const env = {
+        DATABASE_URL: url,
+        REDIS_URL: process.env.REDIS_URL!,
+        SCRUB_REDIS_PREFIX: prefix,
+        DATA_DIR: dataDir,
+        SCRUB_SERVICE_TOKEN: crypto.randomBytes(16).toString("hex"),
+        SCRUB_LEASE_MS: "600000", // only a hand-back, never a lease running out, can free the job within this test
+        SCRUB_THREADS: "1",
+        SCRUB_BATCH_BYTES: String(64 * 1024),
+        SHUTDOWN_GRACE_MS: "1000", // with 4M rows on one thread the job is still running when the grace ends
+      };
+      const a = await startScrubService(env);
+      replicas.push(a);
+      const newJob = () =>
+        createScrubJob(handle.db, { userId, fileName: "input.csv", inputPath: input, suppressionType: "LitigationOnly", columnName: "Phone" });
+      const jobRow = (id: string) => handle.db.selectFrom("scrub_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const id = await newJob();
+      await createHttpScrubClient({ url: a.url, token: env.SCRUB_SERVICE_TOKEN }).enqueue(id);
+      await until(
+        "the job to be mid-way on A",
+        async () => {
+          const j = await jobRow(id);
+          if (j.status === "completed" || j.status === "failed") throw new Error(`the job ended (${j.status}) before the signal`);
+          return j.status === "running" && Number(j.rows_done) > 0;
+        },
+        120_000,
+      );
 
-    const exited = new Promise<number | null>((r) => a.child.once("exit", (code) => r(code)));
-    a.child.kill("SIGTERM");
-    await until("A's readiness to turn 503", async () => (await fetch(`${a.url}/readyz`).then((r) => r.status, () => 0)) === 503, 5000);
-    expect(await (await fetch(`${a.url}/readyz`)).json()).toEqual({ status: "not ready", checks: { process: "shutting down" } });
-    expect(await exited).toBe(0);
-    const handedBack = await jobRow(id);
-    expect([handedBack.status, handedBack.lease_owner]).toEqual(["queued", null]);
-    expect(a.lines().some((l) => l.includes('"level":"error"'))).toBe(false);
+      const exited = new Promise<number | null>((r) => a.child.once("exit", (code) => r(code)));
+      a.child.kill("SIGTERM");
+      await until(
+        "A's readiness to turn 503",
+        async () =>
+          (await fetch(`${a.url}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 503,
+        5000,
+      );
+      expect(await (await fetch(`${a.url}/readyz`)).json()).toEqual({ status: "not ready", checks: { process: "shutting down" } });
+      expect(await exited).toBe(0);
+      const handedBack = await jobRow(id);
+      expect([handedBack.status, handedBack.lease_owner]).toEqual(["queued", null]);
+      expect(a.lines().some((l) => l.includes('"level":"error"'))).toBe(false);
 
-    const b = await startScrubService(env);
-    replicas.push(b);
-    const client = createHttpScrubClient({ url: b.url, token: env.SCRUB_SERVICE_TOKEN });
-    await client.enqueue(id);
-    expect(await client.waitFor("job", id, 180_000)).toBe("completed");
-    const cleanId = await newJob();
-    await client.enqueue(cleanId);
-    expect(await client.waitFor("job", cleanId, 180_000)).toBe("completed");
-    const hashes = async (jobId: string) =>
-      Object.fromEntries((await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute()).map((f) => [f.kind, sha(f.path)]));
-    expect(await hashes(id)).toEqual(await hashes(cleanId));
-    const [done, clean] = [await jobRow(id), await jobRow(cleanId)];
-    expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
-    expect(Number(done.bad_count)).toBeGreaterThan(1000);
-    // The job's lines carry its id (and its user's), on the replica that finished it.
-    const jobLines = jsonLines(b.lines()).filter((l) => l.jobId === id);
-    expect(jobLines.some((l) => String(l.msg).includes("completed") && l.userId === userId)).toBe(true);
-  });
+      const b = await startScrubService(env);
+      replicas.push(b);
+      const client = createHttpScrubClient({ url: b.url, token: env.SCRUB_SERVICE_TOKEN });
+      await client.enqueue(id);
+      expect(await client.waitFor("job", id, 180_000)).toBe("completed");
+      const cleanId = await newJob();
+      await client.enqueue(cleanId);
+      expect(await client.waitFor("job", cleanId, 180_000)).toBe("completed");
+      const hashes = async (jobId: string) =>
+        Object.fromEntries((await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute()).map((f) => [f.kind, sha(f.path)]));
+      expect(await hashes(id)).toEqual(await hashes(cleanId));
+      const [done, clean] = [await jobRow(id), await jobRow(cleanId)];
+      expect([done.good_count, done.bad_count, done.invalid_count]).toEqual([clean.good_count, clean.bad_count, clean.invalid_count]);
+      expect(Number(done.bad_count)).toBeGreaterThan(1000);
+      // The job's lines carry its id (and its user's), on the replica that finished it.
+      const jobLines = jsonLines(b.lines()).filter((l) => l.jobId === id);
+      expect(jobLines.some((l) => String(l.msg).includes("completed") && l.userId === userId)).toBe(true);
+    },
+  );
 });

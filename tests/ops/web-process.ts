@@ -40,7 +40,10 @@ async function startProcess(args: string[], env: Record<string, string>, answerP
     `${args.join(" ")} on :${port} to answer`,
     async () => {
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}${out}`);
-      return fetch(`${url}${answerPath}`).then((r) => r.ok, () => false);
+      return fetch(`${url}${answerPath}`).then(
+        (r) => r.ok,
+        () => false,
+      );
     },
     180_000, // a fresh PGlite migrates first; on a busy two-core machine that can take a minute
   );
@@ -68,7 +71,17 @@ export async function startWeb(env: Record<string, string> = {}): Promise<Runnin
   const dataDir = await migratedDataDir("dpt-ops-web");
   return startProcess(
     ["server.mjs"],
-    { BUILD_DIR: requireBuild(), DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", REDIS_CLUSTER_NODES: "", SCRUB_SERVICE_URL: "", SMTP_URL: "", DEMO_ADMIN: "1", ...env },
+    {
+      BUILD_DIR: requireBuild(),
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      REDIS_CLUSTER_NODES: "",
+      SCRUB_SERVICE_URL: "",
+      SMTP_URL: "",
+      DEMO_ADMIN: "1",
+      ...env,
+    },
     "/healthz",
     "PORT",
   );

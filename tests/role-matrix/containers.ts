@@ -70,7 +70,13 @@ export const entries: MatrixEntry[] = [
   },
   // exemption lists, their own page since #44
   { name: "GET /exemption-lists", route: exemptionLists, kind: "loader", path: "/exemption-lists", expect: exactly(200) },
-  { name: "GET /exemption-lists?dialog=create-exemptions", route: exemptionLists, kind: "loader", path: "/exemption-lists?dialog=create-exemptions", expect: exactly(200) },
+  {
+    name: "GET /exemption-lists?dialog=create-exemptions",
+    route: exemptionLists,
+    kind: "loader",
+    path: "/exemption-lists?dialog=create-exemptions",
+    expect: exactly(200),
+  },
   {
     name: "GET /exemption-lists?dialog=load-exemptions (unknown id)",
     route: exemptionLists,

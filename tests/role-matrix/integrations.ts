@@ -26,7 +26,13 @@ const othersGet404 = { ...signedIn(404) };
 export const entries: MatrixEntry[] = [
   { name: "GET / (landing)", route: () => import("~/routes/_index"), kind: "loader", path: "/", expect: everyone("allowed") },
   { name: "GET /docs/api", route: () => import("~/routes/docs.api"), kind: "loader", path: "/docs/api", expect: everyone("allowed") },
-  { name: "GET /api/v1/openapi.json", route: () => import("~/routes/api.v1.openapi[.json]"), kind: "loader", path: "/api/v1/openapi.json", expect: everyone(200) },
+  {
+    name: "GET /api/v1/openapi.json",
+    route: () => import("~/routes/api.v1.openapi[.json]"),
+    kind: "loader",
+    path: "/api/v1/openapi.json",
+    expect: everyone(200),
+  },
   { name: "GET /integrations", route: page, kind: "loader", path: "/integrations", expect: signedIn("allowed") },
   {
     name: "GET /integrations?dialog=create-integration",

@@ -27,7 +27,14 @@ export const entries: MatrixEntry[] = [
     path: `/purge?step=6&job=${unknownFile}`,
     expect: withPlan(200, 404),
   },
-  { name: "POST /purge intent=manual (empty)", route: purge, kind: "action", path: "/purge", form: { intent: "manual", numbers: "" }, expect: withPlan(402, 400) },
+  {
+    name: "POST /purge intent=manual (empty)",
+    route: purge,
+    kind: "action",
+    path: "/purge",
+    form: { intent: "manual", numbers: "" },
+    expect: withPlan(402, 400),
+  },
   {
     name: "POST /purge intent=upload (no file)",
     route: purge,

@@ -15,8 +15,7 @@ export const entries: MatrixEntry[] = [
     kind: "action",
     path: "/logout",
     // A throwaway session per role, so signing out does not end the matrix user's own session.
-    setup: async ({ role, userIds }) =>
-      role === "anonymous" ? {} : { cookie: (await startUserSession(makeRequest("/login"), userIds[role])).split(";")[0] },
+    setup: async ({ role, userIds }) => (role === "anonymous" ? {} : { cookie: (await startUserSession(makeRequest("/login"), userIds[role])).split(";")[0] }),
     expect: everyone("login"),
   },
   { name: "GET _app layout", route: () => import("~/routes/_app"), kind: "loader", path: "/dashboard", expect: signedIn(200) },
@@ -29,5 +28,12 @@ export const entries: MatrixEntry[] = [
     form: { expanded: "false", redirectTo: "//evil.example.com" },
     expect: everyone(302),
   },
-  { name: "GET /no-such-page", route: () => import("~/routes/$"), kind: "loader", path: "/no-such-page", params: { "*": "no-such-page" }, expect: everyone(404) },
+  {
+    name: "GET /no-such-page",
+    route: () => import("~/routes/$"),
+    kind: "loader",
+    path: "/no-such-page",
+    params: { "*": "no-such-page" },
+    expect: everyone(404),
+  },
 ];

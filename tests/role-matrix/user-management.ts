@@ -117,7 +117,14 @@ export const entries: MatrixEntry[] = [
   },
 
   // Actions (one entry per intent and per rule that refuses).
-  { name: "POST /user-management intent=create", route, kind: "action", path: "/user-management", setup: async () => ({ form: invite() }), expect: adminsGet(302) },
+  {
+    name: "POST /user-management intent=create",
+    route,
+    kind: "action",
+    path: "/user-management",
+    setup: async () => ({ form: invite() }),
+    expect: adminsGet(302),
+  },
   {
     name: "POST /user-management intent=create with a plan",
     route,

@@ -76,7 +76,16 @@ async function orphanOutputs(): Promise<string[]> {
 
 /** What the purge wizard's upload step answers for this file: the summary, or the spec's message. */
 async function wizardAnswer(p: string): Promise<{ ok: true; headers: string[]; phoneColumn: string | null } | { ok: false; message: string }> {
-  const upload: StoredUpload = { id: "x", userId, path: p, originalName: path.basename(p), bytes: fs.statSync(p).size, createdAt: "", manual: false, staged: false };
+  const upload: StoredUpload = {
+    id: "x",
+    userId,
+    path: p,
+    originalName: path.basename(p),
+    bytes: fs.statSync(p).size,
+    createdAt: "",
+    manual: false,
+    staged: false,
+  };
   try {
     const s = await previewUpload(svc, upload);
     return { ok: true, headers: s.headers, phoneColumn: s.phoneColumn };
@@ -162,7 +171,12 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body.replace(/,/g, "\t"), "utf16le")]);
     await expect(readAll(file(utf16, `u16-${seq}.txt`), 256)).rejects.toThrow(unclosed(82));
     // Well-formed quoting (a quote closing at the very end, an escaped quote, a quote inside a field) reads to the end.
-    for (const ok of ['Phone,Note\n2125552101,"closed"', 'Phone,Note\n2125552101,"a ""b"""\n', 'Phone,Note\n2125552101,5" tall\n', 'Phone,Note\n2125552101,"x\ny"']) {
+    for (const ok of [
+      'Phone,Note\n2125552101,"closed"',
+      'Phone,Note\n2125552101,"a ""b"""\n',
+      'Phone,Note\n2125552101,5" tall\n',
+      'Phone,Note\n2125552101,"x\ny"',
+    ]) {
       expect(await readAll(file(ok), 64), ok).toBeGreaterThan(0);
     }
   });
@@ -306,7 +320,12 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     const p = file(`Phone,Id\n${variants.map((v, i) => `${v},${i}`).join("\n")}\n`);
     const r = await scrub(p, "Phone");
     expect(r.status).toBe("completed");
-    const goodIds = r.text("good")!.trim().split("\n").slice(1).map((l) => l.split(",").at(-2)); // before phone_e164
+    const goodIds = r
+      .text("good")!
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(",").at(-2)); // before phone_e164
     const expected = variants
       .map((v, i) => ({ v: v.startsWith('"') ? v.slice(1, -1) : v, i }))
       .filter(({ v }) => normalizePhone(v) !== null)
@@ -331,7 +350,10 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
   const ZIP_DAMAGED = "The zip file is damaged and cannot be opened (end of central directory record signature not found).";
 
   it("an image named .csv is refused as binary, a broken zip as a damaged zip, with clear messages; nothing written", async () => {
-    const zip = Buffer.concat([Buffer.from("PK\x03\x04\x14\x00\x00\x00\x08\x00", "latin1"), Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256))]);
+    const zip = Buffer.concat([
+      Buffer.from("PK\x03\x04\x14\x00\x00\x00\x08\x00", "latin1"),
+      Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256)),
+    ]);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(50_000, 0)]);
     const cases = [
       // the wizard and the engine say the same precise sentence
@@ -368,7 +390,7 @@ describe("bad input: the engine and the upload check give a clear outcome", () =
     // Only a sign followed by a plain number (-12.5, +15551234567) stays as it is: -2+3 is a formula Excel computes,
     // and so is +1 212 555 2104 (issue #26 item 7, docs/decisions/154).
     const p = file(
-      "Name,Phone,Note\n=SUM(A1),2125552101,@cmd\n+evil,3105552102,-2+3\n\"=HYPERLINK(\"\"x\"\")\",4155552103,-12.5\n" +
+      'Name,Phone,Note\n=SUM(A1),2125552101,@cmd\n+evil,3105552102,-2+3\n"=HYPERLINK(""x"")",4155552103,-12.5\n' +
         "-cmd|' /C calc'!A0,+1 212 555 2104,-1 212 555 2105\n=bad,12,-2+3\n+15,+12125552106,\"\tx\"\n",
     );
     const r = await scrub(p, "Phone");

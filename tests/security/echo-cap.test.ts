@@ -18,7 +18,11 @@ describe("echoed values are capped", () => {
       context: testContext,
       params: {},
     })) as unknown as { data: { initialValue: Record<string, string> } };
-    const forgot = (await forgotAction({ request: makeRequest("/forgot-password", { form: { email: big } }), context: testContext, params: {} })) as unknown as {
+    const forgot = (await forgotAction({
+      request: makeRequest("/forgot-password", { form: { email: big } }),
+      context: testContext,
+      params: {},
+    })) as unknown as {
       data: { result: { initialValue: Record<string, string> } };
     };
     for (const values of [login.data.initialValue, forgot.data.result.initialValue]) {

@@ -24,7 +24,11 @@ async function answerWork(email: string) {
   const exec = vi.spyOn(DefaultQueryExecutor.prototype, "executeQuery");
   const hashes = vi.spyOn(crypto, "createHash");
   const randoms = vi.spyOn(crypto, "randomBytes");
-  const answer = (await forgotAction({ request: makeRequest("/forgot-password", { form: { email } }), context: { ...testContext, clientIp: `10.9.0.${++ip}` }, params: {} })) as unknown as {
+  const answer = (await forgotAction({
+    request: makeRequest("/forgot-password", { form: { email } }),
+    context: { ...testContext, clientIp: `10.9.0.${++ip}` },
+    params: {},
+  })) as unknown as {
     data: unknown;
     init: { status?: number } | null;
   };
@@ -38,7 +42,17 @@ describe("forgot password: known and unknown addresses cost the same before the 
   it("same statements, no hashing, same answer; the mail is written only after answering", async () => {
     await handle()
       .db.insertInto("users")
-      .values({ email: "real@example.com", first_name: "R", last_name: "L", company: "C", phone_number: "", password_hash: null, role: "NormalUser", status: "Active", email_confirmed: true })
+      .values({
+        email: "real@example.com",
+        first_name: "R",
+        last_name: "L",
+        company: "C",
+        phone_number: "",
+        password_hash: null,
+        role: "NormalUser",
+        status: "Active",
+        email_confirmed: true,
+      })
       .execute();
     const known = await answerWork("real@example.com");
     const unknown = await answerWork("nobody@example.com");

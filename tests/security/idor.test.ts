@@ -229,8 +229,16 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
 
   it("containers: editing or adding numbers to A's container is 404 and changes nothing", async () => {
     const m = await routes.containers();
-    await refusedAction(m, post("/containers", { intent: "edit-container", id: String(a.containerId), name: "Taken over", categoryId: b.categoryId, description: "" }), 404);
-    await refusedAction(m, post("/containers", { intent: "edit-container", id: String(a.containerId), name: "Taken over", categoryId: a.categoryId, description: "" }), 404);
+    await refusedAction(
+      m,
+      post("/containers", { intent: "edit-container", id: String(a.containerId), name: "Taken over", categoryId: b.categoryId, description: "" }),
+      404,
+    );
+    await refusedAction(
+      m,
+      post("/containers", { intent: "edit-container", id: String(a.containerId), name: "Taken over", categoryId: a.categoryId, description: "" }),
+      404,
+    );
     await refusedAction(m, post("/containers", { intent: "add-numbers", id: String(a.containerId), method: "manual", numbers: "2125552100" }), 404);
   });
 
@@ -262,11 +270,15 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
     const aCookie = (await startUserSession(makeRequest("/login"), a.id)).split(";")[0];
     const fd = new FormData();
     fd.append("file", new Blob(["2125552199\n3105552198\n"], { type: "text/csv" }), `${MARK}-staged.csv`);
-    const staged = await call((await import("~/routes/resources.list-uploads")) as Mod, "action", new Request("http://localhost/resources/list-uploads", {
-      method: "POST",
-      body: fd,
-      headers: { Cookie: aCookie },
-    }));
+    const staged = await call(
+      (await import("~/routes/resources.list-uploads")) as Mod,
+      "action",
+      new Request("http://localhost/resources/list-uploads", {
+        method: "POST",
+        body: fd,
+        headers: { Cookie: aCookie },
+      }),
+    );
     expect(staged.status).toBe(200);
     const token = JSON.parse(staged.body).token as string;
     expect(token).toBeTruthy();
@@ -278,10 +290,14 @@ describe("IDOR: customer B with customer A's ids (web)", () => {
     );
     expectNoLeak(res);
     // A can still use it.
-    const own = await call(await routes.containers(), "action", makeRequest("/containers", {
-      cookie: aCookie,
-      form: { intent: "add-numbers", id: String(a.containerId), method: "csv", uploadToken: token },
-    }));
+    const own = await call(
+      await routes.containers(),
+      "action",
+      makeRequest("/containers", {
+        cookie: aCookie,
+        form: { intent: "add-numbers", id: String(a.containerId), method: "csv", uploadToken: token },
+      }),
+    );
     expect(own.status).toBeLessThan(400);
   });
 

@@ -35,14 +35,7 @@ async function cookieFor(userId: string) {
 }
 
 const activeJobs = async (userId: string) =>
-  (
-    await db()
-      .selectFrom("scrub_jobs")
-      .select("id")
-      .where("user_id", "=", userId)
-      .where("status", "in", ["queued", "running"])
-      .execute()
-  ).length;
+  (await db().selectFrom("scrub_jobs").select("id").where("user_id", "=", userId).where("status", "in", ["queued", "running"]).execute()).length;
 
 async function webPurge(cookie: string, numbers = "2125552142,3105552101") {
   const res = await purge.action({

@@ -39,7 +39,13 @@ const call = async (fn: (args: ActionFunctionArgs) => Promise<unknown>, request:
   await settleAfterResponse();
 };
 const person = (email: string, firstName: string) => ({
-  firstName, lastName: "Lee", email, company: "Acme", phoneNumber: "(555) 123-4567", password: "correct horse", confirmPassword: "correct horse",
+  firstName,
+  lastName: "Lee",
+  email,
+  company: "Acme",
+  phoneNumber: "(555) 123-4567",
+  password: "correct horse",
+  confirmPassword: "correct horse",
 });
 const linksOf = (text: string) => text.match(/https?:\/\/\S+/g) ?? [];
 
@@ -82,7 +88,17 @@ describe("an unconfirmed account's mail greets no chosen name", () => {
   it("a confirmed owner is greeted by name, on one line and capped", async () => {
     await db()
       .insertInto("users")
-      .values({ email: "conf@example.com", first_name: `Ann\r\nBcc: x@evil.example ${"y".repeat(200)}`, last_name: "L", company: "C", phone_number: "", password_hash: null, role: "NormalUser", status: "Active", email_confirmed: true })
+      .values({
+        email: "conf@example.com",
+        first_name: `Ann\r\nBcc: x@evil.example ${"y".repeat(200)}`,
+        last_name: "L",
+        company: "C",
+        phone_number: "",
+        password_hash: null,
+        role: "NormalUser",
+        status: "Active",
+        email_confirmed: true,
+      })
       .execute();
     await call(forgotAction, forged("/forgot-password", { email: "conf@example.com" }));
     const [reset] = await listOutbox(db(), { to: "conf@example.com" });

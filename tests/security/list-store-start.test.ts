@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "../../db/client";
 import { createTestDb } from "../setup/db";
 import { sql } from "kysely";
-import { adminListIds, cleanupService, insertNumberBehindTheBack, OLD_LAYOUT_NOTE, REDIS_URL, startService, tmpDir, type RedisListStore } from "scrub-service/testing";
+import {
+  adminListIds,
+  cleanupService,
+  insertNumberBehindTheBack,
+  OLD_LAYOUT_NOTE,
+  REDIS_URL,
+  startService,
+  tmpDir,
+  type RedisListStore,
+} from "scrub-service/testing";
 import { reportListStoreAtStart } from "~/utils/scrub.server";
 
 /*

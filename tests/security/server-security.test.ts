@@ -115,11 +115,7 @@ describe("same-origin check for form posts", () => {
 });
 
 /** Sends a body of `size` bytes (honest Content-Length, or chunked); resolves with status and text. */
-function send(
-  path: string,
-  size: number,
-  { chunked = false, type = "text/csv" as string | null } = {},
-): Promise<{ status: number; text: string }> {
+function send(path: string, size: number, { chunked = false, type = "text/csv" as string | null } = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(`${dev}${path}`);
     const headers: Record<string, string> = chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(size) };
@@ -205,7 +201,16 @@ describe("small body limit on every other route", () => {
   });
 
   it("upload routes (any case, trailing slash, single-fetch .data) take large bodies", async () => {
-    for (const path of ["/purge/upload", "/Purge/Upload/", "/purge/upload.data", "/resources/list-uploads", "/api/v1/containers/abc/numbers", "/verify", "/api/v1/exemption-lists", "/api/v1/exemption-lists/7"]) {
+    for (const path of [
+      "/purge/upload",
+      "/Purge/Upload/",
+      "/purge/upload.data",
+      "/resources/list-uploads",
+      "/api/v1/containers/abc/numbers",
+      "/verify",
+      "/api/v1/exemption-lists",
+      "/api/v1/exemption-lists/7",
+    ]) {
       const res = await send(path, LIMIT + SLACK, { chunked: true, type: "multipart/form-data; boundary=x" });
       expect(res.status, path).toBe(200);
     }
@@ -243,7 +248,8 @@ describe("an action answered without the Remix handler (POST /api/v1/lookup, ser
         async ({ request, context }: { request: Request; context: { clientIp: string } }) => {
           const body = await request.text();
           seen.push({ body, auth: request.headers.get("authorization"), ip: context.clientIp });
-          if (body === "throw-response") throw new Response(JSON.stringify({ error: "thrown" }), { status: 401, headers: { "Content-Type": "application/json" } });
+          if (body === "throw-response")
+            throw new Response(JSON.stringify({ error: "thrown" }), { status: 401, headers: { "Content-Type": "application/json" } });
           if (body === "throw-error") throw new Error("boom");
           const headers = new Headers({ "Content-Type": "application/json", "X-Test": "1" });
           headers.append("Set-Cookie", "a=1");
@@ -260,7 +266,11 @@ describe("an action answered without the Remix handler (POST /api/v1/lookup, ser
   });
 
   it("passes the body and headers through and answers with the action's status, headers, cookies and bytes", async () => {
-    const r = await fetch(`${base}/api/v1/lookup`, { method: "POST", headers: { Authorization: "Bearer k", "Content-Type": "application/json" }, body: '{"numbers":["2125550100"]}' });
+    const r = await fetch(`${base}/api/v1/lookup`, {
+      method: "POST",
+      headers: { Authorization: "Bearer k", "Content-Type": "application/json" },
+      body: '{"numbers":["2125550100"]}',
+    });
     expect([r.status, await r.json(), r.headers.get("x-test"), r.headers.getSetCookie()]).toEqual([200, { echoed: 26 }, "1", ["a=1", "b=2"]]);
     expect(r.headers.get("content-security-policy")).toContain("default-src 'self'"); // the middleware ran first
     expect(seen.at(-1)).toEqual({ body: '{"numbers":["2125550100"]}', auth: "Bearer k", ip: "127.0.0.1" });

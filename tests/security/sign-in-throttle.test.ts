@@ -15,7 +15,17 @@ const db = () => handle().db;
 async function createUser(email: string, password: string) {
   await db()
     .insertInto("users")
-    .values({ email, first_name: "A", last_name: "B", company: "C", phone_number: "", password_hash: await hashPassword(password), role: "NormalUser", status: "Active", email_confirmed: true })
+    .values({
+      email,
+      first_name: "A",
+      last_name: "B",
+      company: "C",
+      phone_number: "",
+      password_hash: await hashPassword(password),
+      role: "NormalUser",
+      status: "Active",
+      email_confirmed: true,
+    })
     .execute();
 }
 

@@ -78,7 +78,11 @@ describe("file names a browser sends", () => {
   it("the purge wizard (JavaScript and not) takes every name and shows it as sent", async () => {
     const u = await signedIn();
     for (const name of NAMES) {
-      const withJs = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name, content: CSV }), params: {}, context: testContext })) as Response;
+      const withJs = (await purgeUpload.action({
+        request: form("/purge/upload", u.cookie, { mode: "csv" }, { name, content: CSV }),
+        params: {},
+        context: testContext,
+      })) as Response;
       expect(withJs.status, name).toBe(200);
       const next = new URL(((await withJs.json()) as { redirectTo: string }).redirectTo, "http://localhost");
       const page = (await purge.loader({ request: makeRequest(next.pathname + next.search, { cookie: u.cookie }), params: {}, context: testContext })) as {
@@ -95,7 +99,11 @@ describe("file names a browser sends", () => {
   it("the list dialogs' staging endpoint and the API take every name too", async () => {
     const u = await signedIn();
     for (const name of NAMES) {
-      const staged = (await listUploads.action({ request: form("/resources/list-uploads", u.cookie, {}, { name, content: CSV }), params: {}, context: testContext })) as Response;
+      const staged = (await listUploads.action({
+        request: form("/resources/list-uploads", u.cookie, {}, { name, content: CSV }),
+        params: {},
+        context: testContext,
+      })) as Response;
       expect(staged.status, name).toBe(200);
       expect(await staged.json()).toMatchObject({ fileName: name, bytes: Buffer.byteLength(CSV) });
     }
@@ -118,7 +126,11 @@ describe("the column limit (#13 item 5) on every upload endpoint", () => {
 
   it("the purge wizard (JavaScript and not) refuses 100,000 columns with the limit; 1,000 columns go on to step 5", async () => {
     const u = await signedIn();
-    const withJs = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "wide.csv", content: TOO_WIDE }), params: {}, context: testContext })) as Response;
+    const withJs = (await purgeUpload.action({
+      request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "wide.csv", content: TOO_WIDE }),
+      params: {},
+      context: testContext,
+    })) as Response;
     expect(withJs.status).toBe(400);
     expect(await withJs.json()).toEqual({ error: { title: "Validation Error", message: MESSAGE } });
     const noJs = await callRoute(purge.action, form("/purge", u.cookie, { intent: "upload", mode: "csv" }, { name: "wide.csv", content: TOO_WIDE }));
@@ -126,7 +138,11 @@ describe("the column limit (#13 item 5) on every upload endpoint", () => {
     expect(JSON.stringify(noJs)).toContain(MESSAGE);
 
     const atLimit = `Phone,${Array.from({ length: 999 }, (_, i) => `c${i + 2}`).join(",")}\n2125552142${",".repeat(999)}\n`;
-    const ok = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "ok.csv", content: atLimit }), params: {}, context: testContext })) as Response;
+    const ok = (await purgeUpload.action({
+      request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "ok.csv", content: atLimit }),
+      params: {},
+      context: testContext,
+    })) as Response;
     expect(ok.status).toBe(200);
     const next = new URL(((await ok.json()) as { redirectTo: string }).redirectTo, "http://localhost");
     const page = (await purge.loader({ request: makeRequest(next.pathname + next.search, { cookie: u.cookie }), params: {}, context: testContext })) as {
@@ -167,7 +183,11 @@ describe("the multipart field-count limit names itself (issue #49)", () => {
     for (const fields of [5001, 1001]) {
       const fd = new FormData();
       fd.set("suppression_type", "LitigationOnly");
-      const res = await scrubsApi.action({ request: apiRequest("/api/v1/scrubs", { key: key.key, form: crowded(fd, fields) }), params: {}, context: testContext });
+      const res = await scrubsApi.action({
+        request: apiRequest("/api/v1/scrubs", { key: key.key, form: crowded(fd, fields) }),
+        params: {},
+        context: testContext,
+      });
       expect(res.status).toBe(413);
       const body = await bodyOf(res);
       expect(body.error.code).toBe("too_many_fields");
@@ -274,7 +294,11 @@ describe("upload endpoints check who may upload before reading the body", () => 
 
   it("lets an admin stage a DNC file without a plan", async () => {
     const admin = await signedIn("Admin", null);
-    const res = (await listUploads.action({ request: form("/resources/list-uploads", admin.cookie, {}, { name: "dnc.csv", content: CSV }), params: {}, context: testContext })) as Response;
+    const res = (await listUploads.action({
+      request: form("/resources/list-uploads", admin.cookie, {}, { name: "dnc.csv", content: CSV }),
+      params: {},
+      context: testContext,
+    })) as Response;
     expect(res.status).toBe(200);
   });
 });
@@ -302,7 +326,10 @@ describe("one failure policy when the scrub service cannot be reached", () => {
     try {
       const u = await signedIn();
       const before = await used(u.id);
-      const web = await callRoute(purge.action, makeRequest("/purge?step=4&mode=manual", { cookie: u.cookie, form: { intent: "manual", mode: "manual", numbers: "2125552142" } }));
+      const web = await callRoute(
+        purge.action,
+        makeRequest("/purge?step=4&mode=manual", { cookie: u.cookie, form: { intent: "manual", mode: "manual", numbers: "2125552142" } }),
+      );
       expect(statusOf(web)).toBe(503);
       expect((web as { data: unknown }).data).toMatchObject({ error: { title: "Purge Failed", message: SCRUB_HAND_OFF_FAILED } });
       const webJob = await db().selectFrom("scrub_jobs").select(["status", "error"]).where("user_id", "=", u.id).executeTakeFirstOrThrow();
@@ -407,7 +434,11 @@ describe.skipIf(noRoot)("a full disk while an upload is stored (#13 item 8): the
     const u = await signedIn();
     const unmount = fillDiskFor(u.id);
     try {
-      const withJs = (await purgeUpload.action({ request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "big.csv", content: BIG }), params: {}, context: testContext })) as Response;
+      const withJs = (await purgeUpload.action({
+        request: form("/purge/upload", u.cookie, { mode: "csv" }, { name: "big.csv", content: BIG }),
+        params: {},
+        context: testContext,
+      })) as Response;
       expect(withJs.status).toBe(507);
       expect(((await withJs.json()) as { error: { message: string } }).error.message).toBe(STORAGE_FULL_MESSAGE);
 
@@ -420,7 +451,11 @@ describe.skipIf(noRoot)("a full disk while an upload is stored (#13 item 8): the
       expect(statusOf(manual)).toBe(507);
       expect(JSON.stringify(manual)).toContain(STORAGE_FULL_MESSAGE);
 
-      const staged = (await listUploads.action({ request: form("/resources/list-uploads", u.cookie, {}, { name: "big.csv", content: BIG }), params: {}, context: testContext })) as Response;
+      const staged = (await listUploads.action({
+        request: form("/resources/list-uploads", u.cookie, {}, { name: "big.csv", content: BIG }),
+        params: {},
+        context: testContext,
+      })) as Response;
       expect(staged.status).toBe(507);
       expect(await staged.json()).toEqual({ error: STORAGE_FULL_MESSAGE });
       expect(leftOver(u.id)).toEqual([]);

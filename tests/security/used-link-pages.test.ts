@@ -21,7 +21,9 @@ const USER = "00000000-0000-4000-8000-000000000001";
 describe("the page of a just-used link", () => {
   /** The cookie pair the action sets after using the link at `path`. */
   function doneCookie(path: string, kind: "reset" | "activation" | "invitation"): string {
-    return redirectToUsedLink(makeRequest(path, { form: {} }), kind).headers.getSetCookie()[0].split(";")[0];
+    return redirectToUsedLink(makeRequest(path, { form: {} }), kind)
+      .headers.getSetCookie()[0]
+      .split(";")[0];
   }
 
   it("the redirect goes to the link's own path (303) with a short, HttpOnly cookie beside the action's own", () => {
@@ -36,12 +38,29 @@ describe("the page of a just-used link", () => {
   it("a used link shows success with 200 only with the cookie of its own kind, and the answer clears the cookie", async () => {
     const pages = [
       { kind: "reset", loader: resetLoader, path: `/auth/resetpassword/${TOKEN}/${USER}`, params: { token: TOKEN, userId: USER }, done: "done", refused: 400 },
-      { kind: "activation", loader: activationLoader, path: `/auth/activation/${TOKEN}/${USER}`, params: { token: TOKEN, userId: USER }, done: "confirmed", refused: 400 },
-      { kind: "invitation", loader: invitationLoader, path: `/auth/invitation/${TOKEN}/${USER}`, params: { "*": `${TOKEN}/${USER}` }, done: "done", refused: 404 },
+      {
+        kind: "activation",
+        loader: activationLoader,
+        path: `/auth/activation/${TOKEN}/${USER}`,
+        params: { token: TOKEN, userId: USER },
+        done: "confirmed",
+        refused: 400,
+      },
+      {
+        kind: "invitation",
+        loader: invitationLoader,
+        path: `/auth/invitation/${TOKEN}/${USER}`,
+        params: { "*": `${TOKEN}/${USER}` },
+        done: "done",
+        refused: 404,
+      },
     ] as const;
     for (const p of pages) {
       const call = (cookie?: string) =>
-        callRoute(p.loader as never, makeRequest(p.path, { cookie }), p.params) as Promise<{ data: { state: string }; init?: { headers?: Record<string, string> } }>;
+        callRoute(p.loader as never, makeRequest(p.path, { cookie }), p.params) as Promise<{
+          data: { state: string };
+          init?: { headers?: Record<string, string> };
+        }>;
       const without = await call();
       expect(statusOf(without), p.kind).toBe(p.refused);
       const otherKind = await call(doneCookie(p.path, p.kind === "reset" ? "activation" : "reset"));

@@ -13,14 +13,51 @@ import { guardedLookupWith, nonPublicRange, PUBLIC_ADDRESS_MESSAGE, webhookUrlPr
 
 const NON_PUBLIC = [
   // IPv4 in every spelling the URL parser accepts
-  "127.0.0.1", "127.255.255.254", "2130706433", "0x7f.1", "0x7f000001", "0177.0.0.1", "127.1", "0",
-  "0.0.0.0", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "100.100.100.200",
-  "224.0.0.1", "239.255.255.250", "255.255.255.255", "240.0.0.1", "192.0.0.192", "198.18.0.1", "192.0.2.10",
+  "127.0.0.1",
+  "127.255.255.254",
+  "2130706433",
+  "0x7f.1",
+  "0x7f000001",
+  "0177.0.0.1",
+  "127.1",
+  "0",
+  "0.0.0.0",
+  "10.0.0.1",
+  "172.16.5.4",
+  "192.168.1.1",
+  "169.254.169.254",
+  "100.64.0.1",
+  "100.100.100.200",
+  "224.0.0.1",
+  "239.255.255.250",
+  "255.255.255.255",
+  "240.0.0.1",
+  "192.0.0.192",
+  "198.18.0.1",
+  "192.0.2.10",
   // IPv6, and IPv6 carrying a private IPv4
-  "[::1]", "[::]", "[0:0:0:0:0:0:0:1]", "[fe80::1]", "[fc00::1]", "[fd00:ec2::254]", "[ff02::1]", "[fec0::1]",
-  "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::127.0.0.1]",
-  "[::7f00:1]", "[64:ff9b::127.0.0.1]", "[64:ff9b::a00:1]", "[64:ff9b:1::7f00:1]", "[2002:7f00:1::1]",
-  "[2002:a00:1::]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "[2001:db8::1]", "[100::1]",
+  "[::1]",
+  "[::]",
+  "[0:0:0:0:0:0:0:1]",
+  "[fe80::1]",
+  "[fc00::1]",
+  "[fd00:ec2::254]",
+  "[ff02::1]",
+  "[fec0::1]",
+  "[::ffff:127.0.0.1]",
+  "[::ffff:7f00:1]",
+  "[::ffff:10.0.0.1]",
+  "[::ffff:169.254.169.254]",
+  "[::127.0.0.1]",
+  "[::7f00:1]",
+  "[64:ff9b::127.0.0.1]",
+  "[64:ff9b::a00:1]",
+  "[64:ff9b:1::7f00:1]",
+  "[2002:7f00:1::1]",
+  "[2002:a00:1::]",
+  "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+  "[2001:db8::1]",
+  "[100::1]",
 ];
 const PUBLIC = ["8.8.8.8", "93.184.215.14", "[2606:4700:4700::1111]", "[::ffff:8.8.8.8]", "[64:ff9b::808:808]", "[2002:808:808::1]"];
 
@@ -39,7 +76,14 @@ describe("classification of addresses", () => {
   });
 
   it("refuses internal names (localhost in any case, trailing dot, .internal, single labels) and non-addresses", () => {
-    for (const url of ["http://localhost/", "http://LOCALHOST./", "http://a.localhost/", "http://metadata.google.internal/", "http://printer.local/", "http://intranet/"]) {
+    for (const url of [
+      "http://localhost/",
+      "http://LOCALHOST./",
+      "http://a.localhost/",
+      "http://metadata.google.internal/",
+      "http://printer.local/",
+      "http://intranet/",
+    ]) {
       expect(webhookUrlProblem(url, { allowPrivate: false }), url).toBe(PUBLIC_ADDRESS_MESSAGE);
     }
     expect(nonPublicRange("not-an-address")).toBe("invalid");
@@ -52,7 +96,10 @@ describe("classification of addresses", () => {
 describe("the DNS guard inside the connection", () => {
   const fakeDns = (answers: string[]) =>
     ((_host: string, _opts: unknown, cb: (e: null, a: dns.LookupAddress[]) => void) =>
-      cb(null, answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })))) as unknown as typeof dns.lookup;
+      cb(
+        null,
+        answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+      )) as unknown as typeof dns.lookup;
   const lookupOnce = (lookup: typeof dns.lookup, all: boolean) =>
     new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
       lookup("hooks.example.com", { all }, (err, address) => resolve({ err, address })),
@@ -61,7 +108,10 @@ describe("the DNS guard inside the connection", () => {
   it("refuses the connection when any answer is private, whichever comes first", async () => {
     for (const answers of [["127.0.0.1"], ["93.184.215.14", "10.0.0.1"], ["::ffff:127.0.0.1"], ["2606:4700::1", "fd00::1"], []]) {
       for (const all of [true, false]) {
-        const { err } = await lookupOnce(guardedLookupWith(fakeDns(answers), () => false), all);
+        const { err } = await lookupOnce(
+          guardedLookupWith(fakeDns(answers), () => false),
+          all,
+        );
         expect(err?.message, answers.join(",")).toBe(PUBLIC_ADDRESS_MESSAGE);
       }
     }

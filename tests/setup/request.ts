@@ -1,8 +1,5 @@
 /** Builds a Request as the browser would send it, with optional cookie and form body. */
-export function makeRequest(
-  path: string,
-  opts: { method?: string; cookie?: string; form?: Record<string, string> } = {},
-): Request {
+export function makeRequest(path: string, opts: { method?: string; cookie?: string; form?: Record<string, string> } = {}): Request {
   const headers = new Headers();
   if (opts.cookie) headers.set("Cookie", opts.cookie);
   let body: BodyInit | undefined;

@@ -13,7 +13,9 @@ describe("tests that need a service skip outside CI and fail in CI", () => {
 
   it("throws under CI=true instead of skipping", async () => {
     await expect(skipWithout("faults", absent, { CI: "true" })).rejects.toThrow(/CI=true never skips tests\. faults: needs PostgreSQL/);
-    await expect(skipWithout("faults", [{ kind: "program", name: "no-such-program-here" }], { CI: "true" })).rejects.toThrow(/needs the program no-such-program-here/);
+    await expect(skipWithout("faults", [{ kind: "program", name: "no-such-program-here" }], { CI: "true" })).rejects.toThrow(
+      /needs the program no-such-program-here/,
+    );
   });
 
   it("runs when everything needed is there", async () => {

@@ -32,10 +32,7 @@ export const DNC_TEXT = {
 } as const;
 
 /** "3 numbers added, 1 already present, 2 invalid (…)." for toasts. */
-export function describeLoad(
-  o: { added: number; alreadyPresent: number; removed: number; invalid: number; notPresent?: number },
-  mode: LoadMode,
-): string {
+export function describeLoad(o: { added: number; alreadyPresent: number; removed: number; invalid: number; notPresent?: number }, mode: LoadMode): string {
   const f = (n: number) => n.toLocaleString("en-US");
   const parts: string[] = [];
   if (mode === "remove") parts.push(`${f(o.removed)} ${o.removed === 1 ? "number" : "numbers"} removed`);
@@ -54,20 +51,16 @@ export function describeLoad(
   return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
 }
 
-
 /** The toast for a finished DNC load (add: the spec's texts; remove/replace: DNC List Updated with counts). */
 export function dncDoneToast(mode: LoadMode, counts: { added: number; alreadyPresent: number; removed: number; invalid: number }) {
   if (mode === "add" && counts.added + counts.alreadyPresent === 0) {
     return {
       kind: "error" as const,
       title: DNC_TEXT.addFailed,
-      description: counts.invalid
-        ? `No valid phone numbers found: ${counts.invalid.toLocaleString("en-US")} invalid.`
-        : "No phone numbers found in the file.",
+      description: counts.invalid ? `No valid phone numbers found: ${counts.invalid.toLocaleString("en-US")} invalid.` : "No phone numbers found in the file.",
     };
   }
   return mode === "add"
     ? { kind: "success" as const, title: DNC_TEXT.added, description: DNC_TEXT.addedText }
     : { kind: "success" as const, title: DNC_TEXT.updated, description: describeLoad(counts, mode) };
 }
-

@@ -172,7 +172,15 @@ export function NumbersInput({
           errors={<NumbersErrors id={numbers.errorId} errors={numbers.errors} />}
         />
       }
-      csv={<CsvFileField file={file} maxUploadBytes={maxUploadBytes} maxUploadText={maxUploadText} onBusyChange={onBusyChange} hint={`${fileHint} Files of any length up to ${maxUploadText}.`} />}
+      csv={
+        <CsvFileField
+          file={file}
+          maxUploadBytes={maxUploadBytes}
+          maxUploadText={maxUploadText}
+          onBusyChange={onBusyChange}
+          hint={`${fileHint} Files of any length up to ${maxUploadText}.`}
+        />
+      }
     />
   );
 }
@@ -302,9 +310,7 @@ export function LoadProgress({
             <ProgressBar percent={load.percent} label={`${bytesText(load.bytesRead)} of ${bytesText(load.bytesTotal)}`} />
           </div>
           {rows === 0 ? (
-            <p className="mt-4 text-sm text-slate-600">
-              Counts of added, already present and invalid numbers follow when the file has been read.
-            </p>
+            <p className="mt-4 text-sm text-slate-600">Counts of added, already present and invalid numbers follow when the file has been read.</p>
           ) : (
             <dl className="mt-5 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
               <div>

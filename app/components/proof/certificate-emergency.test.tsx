@@ -33,7 +33,16 @@ describe("the certificate view: emergency periods (decision 181)", () => {
         file={file({
           ...base,
           emergencyPeriods: [
-            { id: 3, states: ["LA"], areaCodes: [504], firstDay: "2026-09-01", lastDay: "2026-09-10", authority: "Governor of Louisiana", sourceUrl: "https://gov.louisiana.gov/x", heldRows: 12 },
+            {
+              id: 3,
+              states: ["LA"],
+              areaCodes: [504],
+              firstDay: "2026-09-01",
+              lastDay: "2026-09-10",
+              authority: "Governor of Louisiana",
+              sourceUrl: "https://gov.louisiana.gov/x",
+              heldRows: 12,
+            },
           ],
         })}
       />,

@@ -1,4 +1,3 @@
-
 import { REGISTRY_VALID_DAYS } from "scrub-service/domain";
 import { formatDate } from "~/utils/format";
 
@@ -45,8 +44,8 @@ export function StaleDncBanner({ dncAgeDays }: { dncAgeDays: number | null }) {
     <div role="alert" data-testid="stale-dnc-banner" className="mb-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
       <p className="font-medium">This purge checked a DNC list that was {dncAgeDays} days old.</p>
       <p>
-        The safe harbor needs a registry download at most {REGISTRY_VALID_DAYS} days old: calls to its Good file are not covered. Re-scrub after an admin
-        loads a newer registry download.
+        The safe harbor needs a registry download at most {REGISTRY_VALID_DAYS} days old: calls to its Good file are not covered. Re-scrub after an admin loads
+        a newer registry download.
       </p>
     </div>
   );

@@ -24,7 +24,9 @@ export function CertificateView({ file }: { file: CertificateFile }) {
         <Row label="Owner">
           {c.owner.name} · {c.owner.email} · {c.owner.company}
         </Row>
-        <Row label="Issued"><DateTime value={c.issuedAt} /></Row>
+        <Row label="Issued">
+          <DateTime value={c.issuedAt} />
+        </Row>
         <Row label="Input file">
           {c.input.fileName} ({formatNumber(c.input.bytes)} bytes)
           <br />

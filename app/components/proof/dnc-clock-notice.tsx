@@ -20,7 +20,10 @@ export function DncClockNotice({ clock, variant, refusing = false }: { clock: Dn
       : `DNC list age: ${clock.ageDays} days (registry date ${formatDate(clock.registryDate!)}); purges run now are valid for calls until ${formatDate(clock.validUntil!)}.`;
   if (variant === "line") {
     return (
-      <p className={`text-sm ${clock.state === "stale" ? "font-medium text-red-700" : clock.state === "warning" ? "text-amber-800" : "text-slate-600"}`} data-testid="dnc-age">
+      <p
+        className={`text-sm ${clock.state === "stale" ? "font-medium text-red-700" : clock.state === "warning" ? "text-amber-800" : "text-slate-600"}`}
+        data-testid="dnc-age"
+      >
         {age}
       </p>
     );
@@ -33,7 +36,11 @@ export function DncClockNotice({ clock, variant, refusing = false }: { clock: Dn
       : `A purge that includes DNC now checks against a list older than the ${REGISTRY_VALID_DAYS} days the safe harbor allows.`
     : `Load a new registry download before it passes ${REGISTRY_VALID_DAYS} days (warning from ${REGISTRY_WARN_DAYS} days).`;
   return (
-    <div role="alert" data-testid="dnc-clock-banner" className={`mb-4 rounded-md border px-4 py-3 text-sm ${stale ? "border-red-200 bg-red-50 text-red-800" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+    <div
+      role="alert"
+      data-testid="dnc-clock-banner"
+      className={`mb-4 rounded-md border px-4 py-3 text-sm ${stale ? "border-red-200 bg-red-50 text-red-800" : "border-amber-200 bg-amber-50 text-amber-900"}`}
+    >
       <p className="font-medium">{age}</p>
       <p>{what}</p>
     </div>

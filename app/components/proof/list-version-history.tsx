@@ -28,8 +28,8 @@ export function ListVersionHistory({ versions, registry }: { versions: ListVersi
               {v.fileName} ({v.sourceFormat}) · SHA-256 <span className="font-mono">{v.sourceSha256}</span>
             </p>
             <p>
-              {formatNumber(v.added)} added, {formatNumber(v.removed)} removed, {formatNumber(v.alreadyPresent)} already present,{" "}
-              {formatNumber(v.invalid)} invalid
+              {formatNumber(v.added)} added, {formatNumber(v.removed)} removed, {formatNumber(v.alreadyPresent)} already present, {formatNumber(v.invalid)}{" "}
+              invalid
             </p>
           </li>
         ))}

@@ -7,7 +7,17 @@ import { REMIND_DAYS_BEFORE, type ReminderState } from "~/models/reminder-state"
  * "Remind me to re-scrub": a plain POST form to /purge/jobs/:id/reminder (works without JavaScript), shown
  * to the job's owner only; the server checks ownership again. `redirectTo`: where to come back.
  */
-export function ReminderForm({ jobId, reminder, redirectTo, compact = false }: { jobId: string; reminder: ReminderState; redirectTo: string; compact?: boolean }) {
+export function ReminderForm({
+  jobId,
+  reminder,
+  redirectTo,
+  compact = false,
+}: {
+  jobId: string;
+  reminder: ReminderState;
+  redirectTo: string;
+  compact?: boolean;
+}) {
   if (reminder.kind === "none") return null;
   const text = compact ? "text-xs" : "text-sm";
   const button = `rounded-md border border-slate-300 bg-white px-2.5 py-1 font-medium text-slate-700 hover:bg-slate-50 ${text}`;
@@ -29,7 +39,11 @@ export function ReminderForm({ jobId, reminder, redirectTo, compact = false }: {
           </button>
         </>
       )}
-      {reminder.kind === "sent" && <span className="text-slate-600">Re-scrub reminder sent <DateOnly value={reminder.sentAt} /></span>}
+      {reminder.kind === "sent" && (
+        <span className="text-slate-600">
+          Re-scrub reminder sent <DateOnly value={reminder.sentAt} />
+        </span>
+      )}
       {reminder.kind === "open" && !compact && (
         <span className="w-full text-xs text-slate-500">The e-mail goes out {REMIND_DAYS_BEFORE} days before that date (at once when fewer remain).</span>
       )}

@@ -17,7 +17,10 @@ describe("the state lists' freshness banner on the purge page", () => {
   it("names each stale state list with its age and its state's limit, and nothing when none is stale", () => {
     expect(renderToStaticMarkup(<StateListsNotice clocks={[clock("dnc-tx", "Texas DNC List", 140, 152, "warning")]} refusing={false} />)).toBe("");
     const html = renderToStaticMarkup(
-      <StateListsNotice clocks={[clock("dnc-la", "Louisiana DNC List", 40, 31, "stale"), clock("dnc-tx", "Texas DNC List", 140, 152, "warning")]} refusing={false} />,
+      <StateListsNotice
+        clocks={[clock("dnc-la", "Louisiana DNC List", 40, 31, "stale"), clock("dnc-tx", "Texas DNC List", 140, 152, "warning")]}
+        refusing={false}
+      />,
     );
     expect(html).toContain("A state do-not-call list is past its freshness rule:");
     expect(html).toContain("Louisiana DNC List: 40 days old (registry date");
@@ -35,7 +38,10 @@ describe("the state lists' freshness banner on the purge page", () => {
     expect(html).toContain("Canada National DNCL: 32 days old (registry date");
     expect(html).toContain("the CRTC allows 31 days");
     const both = renderToStaticMarkup(
-      <StateListsNotice clocks={[clock("dnc-ca", "Canada National DNCL", 32, 31, "stale"), clock("dnc-la", "Louisiana DNC List", 40, 31, "stale")]} refusing={false} />,
+      <StateListsNotice
+        clocks={[clock("dnc-ca", "Canada National DNCL", 32, 31, "stale"), clock("dnc-la", "Louisiana DNC List", 40, 31, "stale")]}
+        refusing={false}
+      />,
     );
     expect(both).toContain("Do-not-call lists past their freshness rule:");
     expect(both).toContain("the state allows 31 days");
@@ -43,7 +49,13 @@ describe("the state lists' freshness banner on the purge page", () => {
 
   it("lists every loaded list's age on the dashboard, amber in its rule's last week and red past it (#44)", () => {
     const html = renderToStaticMarkup(
-      <ListAgesLine clocks={[clock("dnc-tx", "Texas DNC List", 146, 152, "warning"), clock("dnc-la", "Louisiana DNC List", 32, 31, "stale"), clock("dnc-co", "Colorado DNC List", 1, 112, "fresh")]} />,
+      <ListAgesLine
+        clocks={[
+          clock("dnc-tx", "Texas DNC List", 146, 152, "warning"),
+          clock("dnc-la", "Louisiana DNC List", 32, 31, "stale"),
+          clock("dnc-co", "Colorado DNC List", 1, 112, "fresh"),
+        ]}
+      />,
     );
     expect(html).toContain("Texas DNC List: 146 days old of 152 (due soon)");
     expect(html).toContain("Louisiana DNC List: 32 days old of 31 (out of date)");

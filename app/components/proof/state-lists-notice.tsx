@@ -14,7 +14,8 @@ export function StateListsNotice({ clocks, refusing }: { clocks: StateListClockV
       <ul className="mt-1 list-disc pl-5">
         {stale.map((c) => (
           <li key={c.kind}>
-            {c.name}: {c.ageDays} days old (registry date {formatDate(c.registryDate)}; {c.kind === "dnc-ca" ? "the CRTC allows" : "the state allows"} {c.validDays} days).
+            {c.name}: {c.ageDays} days old (registry date {formatDate(c.registryDate)}; {c.kind === "dnc-ca" ? "the CRTC allows" : "the state allows"}{" "}
+            {c.validDays} days).
           </li>
         ))}
       </ul>
@@ -30,7 +31,8 @@ export function StateListsNotice({ clocks, refusing }: { clocks: StateListClockV
 /** Canada's National DNCL (decision 179) is no state's list: the heading names it when it is among the stale. */
 function heading(stale: StateListClockView[]): string {
   const canada = stale.some((c) => c.kind === "dnc-ca");
-  if (stale.length === 1) return canada ? "Canada's National Do Not Call List is past its freshness rule:" : "A state do-not-call list is past its freshness rule:";
+  if (stale.length === 1)
+    return canada ? "Canada's National Do Not Call List is past its freshness rule:" : "A state do-not-call list is past its freshness rule:";
   return canada ? "Do-not-call lists past their freshness rule:" : "State do-not-call lists past their freshness rule:";
 }
 

@@ -34,7 +34,15 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
   const named = namedZoneSets(calling.byTimeZone);
   const bars = named.slice(0, MAX_BARS);
   const rest = named.slice(MAX_BARS).reduce((s, z) => s + z.count, 0);
-  if (rest > 0) bars.push({ name: "Other time zones", ids: named.slice(MAX_BARS).map((z) => z.ids).join("; "), count: rest });
+  if (rest > 0)
+    bars.push({
+      name: "Other time zones",
+      ids: named
+        .slice(MAX_BARS)
+        .map((z) => z.ids)
+        .join("; "),
+      count: rest,
+    });
   const max = Math.max(1, ...bars.map((b) => b.count));
   return (
     <section className="mt-6" data-testid="calling-times" aria-labelledby="calling-times-title">
@@ -42,8 +50,8 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
         Calling times
       </h3>
       <p className="text-xs text-slate-500">
-        Good numbers at {calling.at.replace("T", " ").replace("Z", " UTC")}, in each number's local time (federal and state calling hours, Sunday
-        and holiday bans; rules{" "}
+        Good numbers at {calling.at.replace("T", " ").replace("Z", " UTC")}, in each number's local time (federal and state calling hours, Sunday and holiday
+        bans; rules{" "}
         <a href={rulesHref(calling.rulesVersion)} className="text-blue-700 underline hover:text-blue-900" data-testid="calling-rules-link">
           {calling.rulesVersion}
         </a>
@@ -61,7 +69,8 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
       </div>
       {calling.noTimeZone > 0 && (
         <p className="mt-2 text-xs text-slate-500" data-testid="calling-no-zone">
-          {formatNumber(calling.noTimeZone)} toll-free or other non-geographic numbers have no time zone: their rows give the strictest answer across every US time zone.
+          {formatNumber(calling.noTimeZone)} toll-free or other non-geographic numbers have no time zone: their rows give the strictest answer across every US
+          time zone.
         </p>
       )}
       {calling.heldBack.length > 0 && <HeldBack heldBack={calling.heldBack} rulesVersion={calling.rulesVersion} />}

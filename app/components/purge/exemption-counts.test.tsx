@@ -41,7 +41,9 @@ describe("the results screen's exemptions (decision 184)", () => {
     // a record dated after the instant is named only when there is one
     const later = renderToStaticMarkup(<ExemptionCounts exemptions={{ ...base, records: { ...base.records!, notYet: { ...none, consent: 2 } } }} />);
     expect(text(later)).toContain("2 dated after the instant");
-    expect(text(/data-testid="exemption-consent-records">(.*?)<\/dl>/.exec(later)![1]).trim()).toBe("Applied 1 Expired 0 Never applicable 1 Dated after the instant 2");
+    expect(text(/data-testid="exemption-consent-records">(.*?)<\/dl>/.exec(later)![1]).trim()).toBe(
+      "Applied 1 Expired 0 Never applicable 1 Dated after the instant 2",
+    );
   });
 
   it("a summary from before the records were counted shows the good numbers per basis and the windows only", () => {

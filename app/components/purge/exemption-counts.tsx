@@ -53,15 +53,15 @@ export function ExemptionCounts({ exemptions }: { exemptions: ExemptionsView }) 
         Exemptions applied
       </h3>
       <p className="text-xs break-words text-slate-500">
-        {exemptions.name}, version {exemptions.version}, at {exemptions.at.replace("T", " ").replace("Z", " UTC")}. These good numbers are on a
-        do-not-call list; the Good file&apos;s exemption column says why each may be called and until when.
+        {exemptions.name}, version {exemptions.version}, at {exemptions.at.replace("T", " ").replace("Z", " UTC")}. These good numbers are on a do-not-call
+        list; the Good file&apos;s exemption column says why each may be called and until when.
       </p>
       {records && (
         <p className="mt-1 text-xs break-words text-slate-600" data-testid="exemption-records">
           Records of listed numbers: {formatNumber(total)}. {formatNumber(sum(records.applied))} applied, {formatNumber(sum(records.expired))} expired,{" "}
           {formatNumber(sum(records.neverApplicable))} never applicable (a litigation list or your container)
-          {sum(records.notYet) > 0 ? `, ${formatNumber(sum(records.notYet))} dated after the instant` : ""}. The Bad file&apos;s exemption column says
-          why each record did not apply.
+          {sum(records.notYet) > 0 ? `, ${formatNumber(sum(records.notYet))} dated after the instant` : ""}. The Bad file&apos;s exemption column says why each
+          record did not apply.
         </p>
       )}
       <div className="mt-3 grid gap-3 sm:grid-cols-3">

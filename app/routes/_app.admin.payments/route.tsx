@@ -141,8 +141,8 @@ function ReviewPanel({ row, closeTo }: { row: Row; closeTo: string }) {
             {row.company ? `, ${row.company}` : ""}) · {row.planName} plan · {formatUsd(row.amountCents)} · requested <DateOnly value={row.createdAt} />
           </p>
           <p className="mt-1 text-sm text-slate-600">
-            Check that {formatUsd(row.amountCents)} with the reference {row.reference} reached the account. Marking it paid activates the plan
-            for 30 days from now and e-mails the customer.
+            Check that {formatUsd(row.amountCents)} with the reference {row.reference} reached the account. Marking it paid activates the plan for 30 days from
+            now and e-mails the customer.
           </p>
         </div>
         <Link to={closeTo} className="text-sm text-slate-500 hover:underline">
@@ -175,7 +175,8 @@ function ReviewPanel({ row, closeTo }: { row: Row; closeTo: string }) {
       ) : (
         <p className="mt-4 text-sm text-slate-600">
           Already reviewed: <StatusBadge status={row.status} shape="boldCompact" />
-          {row.reviewerEmail ? ` by ${row.reviewerEmail}` : ""} {row.reviewedAt ? (
+          {row.reviewerEmail ? ` by ${row.reviewerEmail}` : ""}{" "}
+          {row.reviewedAt ? (
             <>
               on <DateOnly value={row.reviewedAt} />
             </>
@@ -256,10 +257,11 @@ export default function AdminPayments() {
         </div>
       )}
       {selected && <ReviewPanel key={selected.id} row={selected} closeTo={link({ review: null })} />}
-      {review && !selected && (
-        <p className="mb-4 rounded-md border border-slate-200 bg-white p-3 text-sm text-slate-600">That transfer is not in this list.</p>
-      )}
-      <DataTable columns={PAYMENT_COLUMNS} className={`rounded-xl border border-slate-200 bg-white shadow-sm ${navigation.state === "loading" ? "opacity-60" : ""}`}>
+      {review && !selected && <p className="mb-4 rounded-md border border-slate-200 bg-white p-3 text-sm text-slate-600">That transfer is not in this list.</p>}
+      <DataTable
+        columns={PAYMENT_COLUMNS}
+        className={`rounded-xl border border-slate-200 bg-white shadow-sm ${navigation.state === "loading" ? "opacity-60" : ""}`}
+      >
         {rows.length === 0 ? (
           <EmptyTableRow colSpan={8} className="px-4 py-10 text-center text-slate-500">
             {filter === "pending" ? "No transfers are waiting for review." : "No transfers found."}
@@ -274,7 +276,9 @@ export default function AdminPayments() {
               </td>
               <td className="px-4 py-3">{r.planName}</td>
               <td className="px-4 py-3">{formatUsd(r.amountCents)}</td>
-              <td className="px-4 py-3"><DateOnly value={r.createdAt} /></td>
+              <td className="px-4 py-3">
+                <DateOnly value={r.createdAt} />
+              </td>
               <td className="px-4 py-3">
                 <StatusBadge status={r.status} />
               </td>

@@ -124,7 +124,8 @@ async function editContainerAction({ request, user, form }: ContainerActionConte
       });
     },
     {
-      known: (e) => (e instanceof CategoryNotFoundError ? reply("edit-container", submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400) : undefined),
+      known: (e) =>
+        e instanceof CategoryNotFoundError ? reply("edit-container", submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400) : undefined,
       failed: () => reply("edit-container", submission.reply({ formErrors: [CONTAINER_TEXT.updateFailed] }), 500),
     },
   );

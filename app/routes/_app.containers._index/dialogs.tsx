@@ -22,7 +22,17 @@ export function CategoryBadge({ name }: { name: string | null }) {
   );
 }
 
-export function ContainerCard({ container, load, versions, age }: { container: ContainerItem; load?: ListLoadItem; versions: ListVersion[]; age: number | null }) {
+export function ContainerCard({
+  container,
+  load,
+  versions,
+  age,
+}: {
+  container: ContainerItem;
+  load?: ListLoadItem;
+  versions: ListVersion[];
+  age: number | null;
+}) {
   const active = load && (load.status === "queued" || load.status === "running");
   return (
     <li className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="container-card">
@@ -51,7 +61,9 @@ export function ContainerCard({ container, load, versions, age }: { container: C
         </div>
         <div>
           <dt className="text-xs text-slate-500">Created</dt>
-          <dd className="font-medium text-slate-900"><DateOnly value={container.createdAt} /></dd>
+          <dd className="font-medium text-slate-900">
+            <DateOnly value={container.createdAt} />
+          </dd>
         </div>
         {versions.length > 0 && age !== null && (
           <div className="col-span-2">
@@ -70,7 +82,10 @@ export function ContainerCard({ container, load, versions, age }: { container: C
       )}
       {load?.status === "failed" && (
         <p className="mt-4 rounded-md bg-red-50 p-2 text-xs text-red-700">
-          Last load failed: <Link className="underline" to={`/containers/loads/${load.id}`}>details</Link>
+          Last load failed:{" "}
+          <Link className="underline" to={`/containers/loads/${load.id}`}>
+            details
+          </Link>
         </p>
       )}
     </li>
@@ -207,15 +222,7 @@ export function EditContainerDialog({ container, categories }: { container: Cont
   );
 }
 
-export function AddNumbersDialog({
-  container,
-  maxUploadText,
-  maxUploadBytes,
-}: {
-  container: ContainerItem;
-  maxUploadText: string;
-  maxUploadBytes: number;
-}) {
+export function AddNumbersDialog({ container, maxUploadText, maxUploadBytes }: { container: ContainerItem; maxUploadText: string; maxUploadBytes: number }) {
   const lastResult = useListResult("add-numbers");
   const [form, fields] = useForm({
     id: `add-numbers-${container.id}`,
@@ -239,4 +246,3 @@ export function AddNumbersDialog({
     />
   );
 }
-

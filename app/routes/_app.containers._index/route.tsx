@@ -24,7 +24,6 @@ import { AddNumbersDialog, ContainerCard, CreateCategoryDialog, CreateContainerD
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
-
 const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers"] as const;
 type DialogName = (typeof DIALOGS)[number];
 
@@ -45,7 +44,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const [c, l] = await Promise.all([listContainers(db, user.id), latestContainerLoads(db, user.id)]);
     containers = c;
     loads = Object.fromEntries(l);
-    versions = Object.fromEntries(await listVersions(db, c.map((x) => x.id)));
+    versions = Object.fromEntries(
+      await listVersions(
+        db,
+        c.map((x) => x.id),
+      ),
+    );
   } catch (e) {
     console.error(e);
     errors.push(CONTAINER_TEXT.loadFailed);
@@ -67,8 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // No plan: the subscription dialog opens instead of the create/add dialogs (and on arrival); after
   // subscribing, the confirm flow returns to the create-container dialog.
   const gate = await getPlanGate(db, user.id, SUBSCRIBE_RETURN);
-  const showGate =
-    gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers");
+  const showGate = gate !== null && (param === null || dialog === "create-container" || dialog === "add-numbers");
   if (showGate) dialog = null;
 
   const now = Date.now();
@@ -89,7 +92,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
@@ -100,20 +102,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ContainersPage() {
-  const {
-    containers,
-    categories,
-    loads,
-    versions,
-    ages,
-    errors,
-    dialog,
-    target,
-    gate,
-    preselectCategory,
-    maxUploadText,
-    maxUploadBytes,
-  } = useLoaderData<typeof loader>();
+  const { containers, categories, loads, versions, ages, errors, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
+    useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
   const arriving = navigation.state === "loading" && navigation.location.pathname === "/containers" && location.pathname !== "/containers";
@@ -176,10 +166,11 @@ export default function ContainersPage() {
         <CreateContainerDialog categories={categories} preselect={preselectCategory} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
       )}
       {dialog === "edit-container" && target && <EditContainerDialog key={target.id} container={target} categories={categories} />}
-      {dialog === "add-numbers" && target && <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
+      {dialog === "add-numbers" && target && (
+        <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
+      )}
     </div>
   );
 }
 
 export { RouteErrorBoundary as ErrorBoundary };
-

@@ -21,7 +21,16 @@ let admin: Awaited<ReturnType<typeof createUser>>;
 async function container(userId: string, createdAt: Date, deletedAt: Date | null = null) {
   await handle()
     .db.insertInto("lists")
-    .values({ kind: "container", suppression_type: null, user_id: userId, category_id: null, name: `c${Math.random()}`, description: "", created_at: createdAt, deleted_at: deletedAt })
+    .values({
+      kind: "container",
+      suppression_type: null,
+      user_id: userId,
+      category_id: null,
+      name: `c${Math.random()}`,
+      description: "",
+      created_at: createdAt,
+      deleted_at: deletedAt,
+    })
     .execute();
 }
 

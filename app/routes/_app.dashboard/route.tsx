@@ -160,10 +160,7 @@ function UsageLimits({ limits }: { limits: ReturnType<typeof useLoaderData<typeo
                 <th scope="row" className="py-2 pr-4 text-left font-medium text-slate-900">
                   {r.label}
                   {r.limit !== null && r.limit > 0 && (
-                    <StackedBar
-                      className="mt-1 h-1.5 w-32"
-                      segments={[{ key: "used", percent: pct, fill: pct >= 90 ? "fill-red-500" : "fill-blue-500" }]}
-                    />
+                    <StackedBar className="mt-1 h-1.5 w-32" segments={[{ key: "used", percent: pct, fill: pct >= 90 ? "fill-red-500" : "fill-blue-500" }]} />
                   )}
                 </th>
                 <td className="py-2 pr-4 text-right tabular-nums" data-testid="available">
@@ -215,15 +212,7 @@ export default function Dashboard() {
         />
         <StatCard label="Numbers Purged" value={formatNumber(stats.purged)} hint="Last 30 days" testId="card-purged" accent="violet" />
         <StatCard label="Clean Rate" value={formatRate(stats.successRate)} hint="Share of numbers that were clean" testId="card-success" accent="green" />
-        {admin && (
-          <StatCard
-            label="Active Users"
-            value={formatNumber(stats.activeUsers ?? 0)}
-            hint="Team members"
-            testId="card-active-users"
-            accent="amber"
-          />
-        )}
+        {admin && <StatCard label="Active Users" value={formatNumber(stats.activeUsers ?? 0)} hint="Team members" testId="card-active-users" accent="amber" />}
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">

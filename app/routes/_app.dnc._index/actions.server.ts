@@ -81,8 +81,7 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
   if (registryDate && !list.takesRegistryDate) {
     return { response: reply("load", submission.reply({ fieldErrors: { registryDate: [REGISTRY_DATE_DNC_ONLY] } }), 400) };
   }
-  const source: LoadSource =
-    v.method === "csv" && upload ? { kind: "file", upload } : { kind: "manual", numbers: splitManualNumbers(v.numbers).numbers };
+  const source: LoadSource = v.method === "csv" && upload ? { kind: "file", upload } : { kind: "manual", numbers: splitManualNumbers(v.numbers).numbers };
   let submitted;
   try {
     // Admin list loads are not limited by any plan: nothing is reserved.
@@ -114,7 +113,9 @@ async function loadAction({ request, admin, form, upload }: DncActionContext) {
     return {
       handedOver: true,
       response: redirect(`/dnc/loads/${submitted.loadId}`, {
-        headers: { "Set-Cookie": await flashToast(request, { kind: "info", title, description: `Loading ${upload?.originalName ?? "file"} into ${list.name}…` }) },
+        headers: {
+          "Set-Cookie": await flashToast(request, { kind: "info", title, description: `Loading ${upload?.originalName ?? "file"} into ${list.name}…` }),
+        },
       }),
     };
   }

@@ -87,11 +87,15 @@ export function DncCard({ list, load, versions }: { list: DncList; load?: ListLo
         </div>
         <div>
           <dt className="text-xs text-slate-500">Created</dt>
-          <dd className="font-medium text-slate-900"><DateOnly value={list.createdAt} /></dd>
+          <dd className="font-medium text-slate-900">
+            <DateOnly value={list.createdAt} />
+          </dd>
         </div>
         <div>
           <dt className="text-xs text-slate-500">Updated</dt>
-          <dd className="font-medium text-slate-900"><DateOnly value={list.updatedAt} /></dd>
+          <dd className="font-medium text-slate-900">
+            <DateOnly value={list.updatedAt} />
+          </dd>
         </div>
       </dl>
       {list.state && <StateListFacts list={list} />}
@@ -233,8 +237,8 @@ export function LoadDialog({
     >
       {mode === "replace" && (
         <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          The {formatNumber(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the
-          current list until the replacement is complete.
+          The {formatNumber(list.phoneCount)} numbers now on this list are removed and the new ones loaded. Scrubs keep using the current list until the
+          replacement is complete.
         </p>
       )}
     </ListUploadDialog>
@@ -270,8 +274,8 @@ function RegistryDateField({ field, max, list }: { field: any; max: string; list
         {list.state?.country
           ? `The day this release of ${list.name} was downloaded from the list's operator. It starts the list's ${list.state.validDays}-day freshness rule. `
           : list.state
-          ? `The day this release of the ${list.state.stateName} list was published or downloaded. It starts the list's ${list.state.validDays}-day freshness rule. `
-          : `The day this file was downloaded from the National Do Not Call Registry. It starts the ${REGISTRY_VALID_DAYS}-day clock. `}
+            ? `The day this release of the ${list.state.stateName} list was published or downloaded. It starts the list's ${list.state.validDays}-day freshness rule. `
+            : `The day this file was downloaded from the National Do Not Call Registry. It starts the ${REGISTRY_VALID_DAYS}-day clock. `}
         {fallback}
       </p>
       <FieldErrors id={field.errorId} errors={field.errors} />
@@ -314,4 +318,3 @@ export function EditDialog({ lists, type }: { lists: DncList[]; type: number }) 
     </ListDialog>
   );
 }
-

@@ -24,7 +24,6 @@ import { DIALOGS, DncCard, EditDialog, LoadDialog, type DialogName } from "./dia
 
 export const meta: MetaFunction = () => [{ title: "DNC Management · Data Purging Tool" }];
 
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ADMIN_ROLES, DNC_ACCESS_MESSAGE);
   const db = await getDb();
@@ -41,7 +40,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const [l, ld] = await Promise.all([listDncLists(db), latestDncLoads(db)]);
     lists = l;
     loads = Object.fromEntries(ld);
-    versions = Object.fromEntries(await listVersions(db, l.map((x) => x.id)));
+    versions = Object.fromEntries(
+      await listVersions(
+        db,
+        l.map((x) => x.id),
+      ),
+    );
   } catch (e) {
     console.error(e);
     loadError = DNC_TEXT.loadFailed;
@@ -105,9 +109,7 @@ export default function DncPage() {
           ))}
       </ul>
       <h2 className="mb-1 mt-8 text-lg font-semibold text-slate-900">Canada's National Do Not Call List</h2>
-      <p className="mb-4 text-sm text-slate-600">
-        Purges that include DNC check it for Canadian numbers once loaded; it takes Canadian area codes only.
-      </p>
+      <p className="mb-4 text-sm text-slate-600">Purges that include DNC check it for Canadian numbers once loaded; it takes Canadian area codes only.</p>
       <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="National DNC lists of other countries">
         {lists
           .filter((l) => l.state?.country)
@@ -122,11 +124,19 @@ export default function DncPage() {
           Manage emergency periods
         </Link>
       </p>
-      {dialog && dialog !== "edit" && target && <LoadDialog key={`${dialog}-${type}`} mode={dialog} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} registryDateMax={registryDateMax} />}
+      {dialog && dialog !== "edit" && target && (
+        <LoadDialog
+          key={`${dialog}-${type}`}
+          mode={dialog}
+          list={target}
+          maxUploadText={maxUploadText}
+          maxUploadBytes={maxUploadBytes}
+          registryDateMax={registryDateMax}
+        />
+      )}
       {dialog === "edit" && lists.length > 0 && <EditDialog key={type} lists={lists} type={type} />}
     </div>
   );
 }
 
 export { RouteErrorBoundary as ErrorBoundary };
-

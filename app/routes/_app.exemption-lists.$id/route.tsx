@@ -27,7 +27,11 @@ export const meta: MetaFunction = () => [{ title: "Exemption List · Data Purgin
 const PAGE_SIZE = 50;
 
 const query = z.object({
-  q: z.string().trim().regex(/^\d{0,10}$/).catch(""),
+  q: z
+    .string()
+    .trim()
+    .regex(/^\d{0,10}$/)
+    .catch(""),
   after: z.coerce.number().int().min(0).max(9_999_999_999).optional().catch(undefined),
   edit: z.coerce.number().int().min(1_000_000_000).max(9_999_999_999).optional().catch(undefined),
   dialog: z.enum(["delete"]).optional().catch(undefined),
@@ -65,7 +69,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const rowForm = z.object({
   intent: z.enum(["set", "remove", "delete"]),
-  number: z.string().regex(/^\d{10}$/).optional(),
+  number: z
+    .string()
+    .regex(/^\d{10}$/)
+    .optional(),
   basis: z.enum(EXEMPTION_BASES).optional(),
   date: z.string().optional(),
   back: z.string().optional(),
@@ -93,7 +100,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (v.intent === "delete") {
       if (!(await deleteExemptionList(db, { id, userId: user.id }))) throw data("Exemption list not found", { status: 404 });
       return redirect("/exemption-lists", {
-        headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Exemption List Deleted", description: "Its rows are gone; certificates of earlier purges keep their record of it." }) },
+        headers: {
+          "Set-Cookie": await flashToast(request, {
+            kind: "success",
+            title: "Exemption List Deleted",
+            description: "Its rows are gone; certificates of earlier purges keep their record of it.",
+          }),
+        },
       });
     }
     if (!v.number) return data({ errors: ["Choose a row."] }, { status: 400 });
@@ -102,14 +115,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const none = { numbers: new Float64Array(0), basis: new Uint8Array(0), day: new Int32Array(0) };
       const r = await loadExemptions(db, { listId: id, userId: user.id, mode: "edit", rows: none, remove: [number] });
       return redirect(backTo(id, v.back), {
-        headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Row Removed", description: `${v.number} left the list (version ${r.list.version}).` }) },
+        headers: {
+          "Set-Cookie": await flashToast(request, {
+            kind: "success",
+            title: "Row Removed",
+            description: `${v.number} left the list (version ${r.list.version}).`,
+          }),
+        },
       });
     }
     // the row checked as any loaded row is (basis, a real date, not in the future, not before 1900)
     const rows = await readExemptionRows({ text: `${v.number},${v.basis ?? ""},${v.date ?? ""}` });
     const r = await loadExemptions(db, { listId: id, userId: user.id, mode: "edit", rows });
     return redirect(backTo(id, v.back), {
-      headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Row Saved", description: `${v.number}: ${v.basis} ${v.date} (version ${r.list.version}).` }) },
+      headers: {
+        "Set-Cookie": await flashToast(request, {
+          kind: "success",
+          title: "Row Saved",
+          description: `${v.number}: ${v.basis} ${v.date} (version ${r.list.version}).`,
+        }),
+      },
     });
   } catch (e) {
     if (e instanceof ExemptionInputError) return data({ errors: e.errors.map((m) => m.replace(/^Line 1: /, "")) }, { status: 422 });
@@ -177,7 +202,14 @@ export default function ExemptionListPage() {
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-2" role="search">
         <label className="block">
           <span className="mb-1 block text-sm font-medium text-slate-700">Find a number</span>
-          <input name="q" defaultValue={q} inputMode="numeric" pattern="\d{0,10}" placeholder="2125552345 or its first digits" className={`${inputClass} w-64 max-w-full`} />
+          <input
+            name="q"
+            defaultValue={q}
+            inputMode="numeric"
+            pattern="\d{0,10}"
+            placeholder="2125552345 or its first digits"
+            className={`${inputClass} w-64 max-w-full`}
+          />
         </label>
         <button type="submit" className={secondaryButtonClass}>
           Search
@@ -285,7 +317,10 @@ export default function ExemptionListPage() {
           </Link>
         )}
         {more && (
-          <Link to={`${here}?${new URLSearchParams({ ...(q ? { q } : {}), after: String(records[records.length - 1].number) })}`} className="text-blue-700 underline">
+          <Link
+            to={`${here}?${new URLSearchParams({ ...(q ? { q } : {}), after: String(records[records.length - 1].number) })}`}
+            className="text-blue-700 underline"
+          >
             Next {PAGE_SIZE} rows
           </Link>
         )}
@@ -300,14 +335,26 @@ export default function ExemptionListPage() {
       </section>
 
       {dialog === "delete" && (
-        <DialogShell title="Delete Exemption List" description={`Delete ${list.name} and its ${formatNumber(list.size)} rows?`} closeHref={here} testId="delete-exemptions-dialog" focusFirstField>
-          <p className="text-sm text-slate-600">A purge that uses it and has not finished stops the delete. Finished purges&apos; certificates keep their record.</p>
+        <DialogShell
+          title="Delete Exemption List"
+          description={`Delete ${list.name} and its ${formatNumber(list.size)} rows?`}
+          closeHref={here}
+          testId="delete-exemptions-dialog"
+          focusFirstField
+        >
+          <p className="text-sm text-slate-600">
+            A purge that uses it and has not finished stops the delete. Finished purges&apos; certificates keep their record.
+          </p>
           <Form method="post" className="mt-4 flex justify-end gap-2">
             <input type="hidden" name="intent" value="delete" />
             <Link to={here} className={secondaryButtonClass}>
               Cancel
             </Link>
-            <button type="submit" className="inline-flex items-center justify-center rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700" disabled={busy}>
+            <button
+              type="submit"
+              className="inline-flex items-center justify-center rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700"
+              disabled={busy}
+            >
               Delete List
             </button>
           </Form>

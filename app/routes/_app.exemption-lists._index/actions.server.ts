@@ -48,7 +48,13 @@ export async function createExemptionsAction({ request, user, form, upload }: Ex
     const list = r.list;
     return {
       response: redirect("/exemption-lists", {
-        headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Exemption List Created", description: `${list.name}: ${loaded(r.list.size, r.list.version)}` }) },
+        headers: {
+          "Set-Cookie": await flashToast(request, {
+            kind: "success",
+            title: "Exemption List Created",
+            description: `${list.name}: ${loaded(r.list.size, r.list.version)}`,
+          }),
+        },
       }),
     };
   } catch (e) {
@@ -71,7 +77,13 @@ export async function loadExemptionsAction({ request, user, form, upload }: Exem
     const r = await submitExemptionLoad(db, { userId: user.id, listId: list.id, listName: list.name, mode: v.mode, rows, origin: "web" });
     return {
       response: redirect("/exemption-lists", {
-        headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: "Exemptions Loaded", description: `${list.name}: ${loaded(r.list.size, r.list.version)}` }) },
+        headers: {
+          "Set-Cookie": await flashToast(request, {
+            kind: "success",
+            title: "Exemptions Loaded",
+            description: `${list.name}: ${loaded(r.list.size, r.list.version)}`,
+          }),
+        },
       }),
     };
   } catch (e) {

@@ -42,7 +42,12 @@ export const createExemptionsSchema = (hasFile: HasFile) =>
         .trim()
         .min(1, EXEMPTION_MESSAGES.nameRequired)
         .max(100, "Exemption list name must be at most 100 characters"),
-      description: z.string().trim().max(500, "Description must be at most 500 characters").optional().transform((v) => v ?? ""),
+      description: z
+        .string()
+        .trim()
+        .max(500, "Description must be at most 500 characters")
+        .optional()
+        .transform((v) => v ?? ""),
       ...rowsFields,
     }),
     hasFile,

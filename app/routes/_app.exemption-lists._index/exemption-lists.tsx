@@ -40,9 +40,8 @@ export function ExemptionListsSection({ lists, usage }: { lists: ExemptionListVi
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <p className="text-sm text-slate-600">
-            Customers you may call although they are on a do-not-call registry: a purchase in the last 18 months, an inquiry in the last 3
-            (fewer where a state's list says so), or written consent. Choose a list in the purge wizard's container step. Litigation and your
-            containers are never exempted.
+            Customers you may call although they are on a do-not-call registry: a purchase in the last 18 months, an inquiry in the last 3 (fewer where a
+            state's list says so), or written consent. Choose a list in the purge wizard's container step. Litigation and your containers are never exempted.
           </p>
           {usage && (
             <p className="mt-1 text-sm text-slate-700" data-testid="exemption-usage">

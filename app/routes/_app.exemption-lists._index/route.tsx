@@ -96,7 +96,9 @@ export default function ExemptionListsPage() {
       <ExemptionListsSection lists={lists} usage={usage} />
       {gate && <NoPlanGate gate={gate} closeTo="/exemption-lists?dialog=none" />}
       {dialog === "create-exemptions" && <CreateExemptionsDialog maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
-      {dialog === "load-exemptions" && target && <LoadExemptionsDialog key={target.id} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />}
+      {dialog === "load-exemptions" && target && (
+        <LoadExemptionsDialog key={target.id} list={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
+      )}
     </div>
   );
 }

@@ -123,9 +123,7 @@ describe("/downloads/$fileId", () => {
   it("streams the owner's file as an attachment with a sanitized name", async () => {
     const res = (await download(bob.cookie, bobGoodFile)) as Response;
     expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Disposition")).toBe(
-      `attachment; filename="report-good.csv"; filename*=UTF-8''report-good.csv`,
-    );
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="report-good.csv"; filename*=UTF-8''report-good.csv`);
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(await res.text()).toBe("Number\n3105552100\n");
   });

@@ -87,7 +87,9 @@ export default function History() {
               {history.rows.map((row) => (
                 <tr key={row.id} className="align-top hover:bg-slate-50" data-testid="history-row">
                   <td className="px-4 py-3 whitespace-nowrap">
-                    <div className="text-slate-900"><DateTime value={row.createdAt} /></div>
+                    <div className="text-slate-900">
+                      <DateTime value={row.createdAt} />
+                    </div>
                     <div className="text-xs text-slate-500">{row.creatorName}</div>
                   </td>
                   <td className="max-w-xs px-4 py-3">

@@ -15,7 +15,10 @@ export function RowActions({ row, own, redirectTo }: { row: HistoryRow; own: boo
         className="inline-flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
         aria-label={`Actions for ${row.fileName}`}
       >
-        Actions <span aria-hidden className="text-xs transition group-open:rotate-180">▾</span>
+        Actions{" "}
+        <span aria-hidden className="text-xs transition group-open:rotate-180">
+          ▾
+        </span>
       </summary>
       {/* In the flow (not absolutely positioned) so a scrolling table never clips it. */}
       <div className="mt-2 w-64 max-w-[80vw] space-y-3 rounded-md border border-slate-200 bg-white p-3 text-left shadow-sm">

@@ -77,7 +77,12 @@ export function IntegrationDialog({
     lastResult,
     shouldValidate: "onBlur",
     defaultValue: initial
-      ? { name: initial.name, description: initial.description, containerId: initial.containerId ? String(initial.containerId) : "", webhookUrl: initial.webhookUrl ?? "" }
+      ? {
+          name: initial.name,
+          description: initial.description,
+          containerId: initial.containerId ? String(initial.containerId) : "",
+          webhookUrl: initial.webhookUrl ?? "",
+        }
       : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: integrationSchema }),
   });
@@ -121,7 +126,9 @@ export function IntegrationDialog({
               </option>
             ))}
           </select>
-          <p className="mt-1 text-xs text-slate-500">Scrubs sent with this integration&apos;s keys also suppress this container&apos;s numbers unless they name another.</p>
+          <p className="mt-1 text-xs text-slate-500">
+            Scrubs sent with this integration&apos;s keys also suppress this container&apos;s numbers unless they name another.
+          </p>
           <FieldErrors id={fields.containerId.errorId} errors={fields.containerId.errors} />
         </div>
         <div>
@@ -144,7 +151,17 @@ export function IntegrationDialog({
   );
 }
 
-export function RenameKeyForm({ keyId, name, lastResult, cancelTo }: { keyId: string; name: string; lastResult: SubmissionResult<string[]> | undefined; cancelTo: string }) {
+export function RenameKeyForm({
+  keyId,
+  name,
+  lastResult,
+  cancelTo,
+}: {
+  keyId: string;
+  name: string;
+  lastResult: SubmissionResult<string[]> | undefined;
+  cancelTo: string;
+}) {
   const [form, fields] = useForm({
     id: `rename-${keyId}`,
     lastResult,
@@ -178,14 +195,25 @@ export function RevealPanel({ revealed }: { revealed: Revealed }) {
   else items.push({ title: "Webhook signing secret", value: revealed.value, testId: "revealed-webhook-secret" });
   if (revealed.secret) items.push({ title: "Webhook signing secret", value: revealed.secret, testId: "revealed-webhook-secret" });
   return (
-    <RouteDialog title={revealed.label} description="Copy it now: it is shown only once and cannot be shown again." closeTo={`/integrations?integration=${revealed.integrationId}`}>
+    <RouteDialog
+      title={revealed.label}
+      description="Copy it now: it is shown only once and cannot be shown again."
+      closeTo={`/integrations?integration=${revealed.integrationId}`}
+    >
       <div className="space-y-4">
         {items.map((i) => (
           <div key={i.testId}>
             <label htmlFor={i.testId} className="mb-1 block text-sm font-medium text-slate-700">
               {i.title}
             </label>
-            <input id={i.testId} data-testid={i.testId} readOnly value={i.value} className={`${inputClass} font-mono`} onFocus={(e) => e.currentTarget.select()} />
+            <input
+              id={i.testId}
+              data-testid={i.testId}
+              readOnly
+              value={i.value}
+              className={`${inputClass} font-mono`}
+              onFocus={(e) => e.currentTarget.select()}
+            />
           </div>
         ))}
         <p className="rounded-md border border-yellow-200 bg-yellow-50 p-3 text-sm text-yellow-900">
@@ -200,7 +228,6 @@ export function RevealPanel({ revealed }: { revealed: Revealed }) {
     </RouteDialog>
   );
 }
-
 
 export function KeysCard({
   selected,
@@ -291,7 +318,11 @@ export function KeysCard({
   );
 }
 
-export function DeliveriesAndDocs({ d }: { d: { deliveries: DeliverySummary[]; baseUrl: string; limitPerHour: number; lookupsPerSecond: number; lookupBurst: number } }) {
+export function DeliveriesAndDocs({
+  d,
+}: {
+  d: { deliveries: DeliverySummary[]; baseUrl: string; limitPerHour: number; lookupsPerSecond: number; lookupBurst: number };
+}) {
   const deliveries = d.deliveries;
   return (
     <div className="grid gap-6 lg:grid-cols-3">
@@ -300,28 +331,35 @@ export function DeliveriesAndDocs({ d }: { d: { deliveries: DeliverySummary[]; b
           {deliveries.length === 0 ? (
             <p className="text-sm text-slate-600">No deliveries yet.</p>
           ) : (
-            <DataTable headerCellClass="py-2 pr-4" columns={[{ label: "Time" }, { label: "Event" }, { label: "Attempt" }, { label: "Result" }, { label: "Next attempt" }]}>
-                  {deliveries.map((x) => (
-                    <tr key={x.id} data-testid="delivery-row">
-                      <td className="py-2 pr-3 whitespace-nowrap text-slate-700"><When iso={x.createdAt} /></td>
-                      <td className="py-2 pr-3">
-                        <p className="font-mono text-xs">{x.event}</p>
-                        <p className="text-xs text-slate-500">{x.integrationName}</p>
-                      </td>
-                      <td className="py-2 pr-3 text-slate-700">{x.attempt}</td>
-                      <td className="py-2 pr-3">
-                        {x.error === null ? (
-                          <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">{x.statusCode} Delivered</span>
-                        ) : (
-                          <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800" title={x.error}>
-                            {x.statusCode ?? "—"} {x.error.length > 40 ? `${x.error.slice(0, 40)}…` : x.error}
-                          </span>
-                        )}
-                      </td>
-                      <td className="py-2 text-slate-700">{x.nextAttemptAt ? <When iso={x.nextAttemptAt} /> : x.error === null ? "—" : x.eventStatus === "failed" ? "Gave up" : "—"}</td>
-                    </tr>
-                  ))}
-                </DataTable>
+            <DataTable
+              headerCellClass="py-2 pr-4"
+              columns={[{ label: "Time" }, { label: "Event" }, { label: "Attempt" }, { label: "Result" }, { label: "Next attempt" }]}
+            >
+              {deliveries.map((x) => (
+                <tr key={x.id} data-testid="delivery-row">
+                  <td className="py-2 pr-3 whitespace-nowrap text-slate-700">
+                    <When iso={x.createdAt} />
+                  </td>
+                  <td className="py-2 pr-3">
+                    <p className="font-mono text-xs">{x.event}</p>
+                    <p className="text-xs text-slate-500">{x.integrationName}</p>
+                  </td>
+                  <td className="py-2 pr-3 text-slate-700">{x.attempt}</td>
+                  <td className="py-2 pr-3">
+                    {x.error === null ? (
+                      <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">{x.statusCode} Delivered</span>
+                    ) : (
+                      <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800" title={x.error}>
+                        {x.statusCode ?? "—"} {x.error.length > 40 ? `${x.error.slice(0, 40)}…` : x.error}
+                      </span>
+                    )}
+                  </td>
+                  <td className="py-2 text-slate-700">
+                    {x.nextAttemptAt ? <When iso={x.nextAttemptAt} /> : x.error === null ? "—" : x.eventStatus === "failed" ? "Gave up" : "—"}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Card>
       </div>
@@ -339,8 +377,8 @@ export function DeliveriesAndDocs({ d }: { d: { deliveries: DeliverySummary[]; b
           <div>
             <dt className="text-slate-500">Rate limit</dt>
             <dd className="text-slate-800">
-              {d.limitPerHour} requests per hour per key; live lookups (POST /lookup): {d.lookupsPerSecond} requests per second per key
-              (bursts up to {d.lookupBurst}), not counted in the hourly limit
+              {d.limitPerHour} requests per hour per key; live lookups (POST /lookup): {d.lookupsPerSecond} requests per second per key (bursts up to{" "}
+              {d.lookupBurst}), not counted in the hourly limit
             </dd>
           </div>
         </dl>

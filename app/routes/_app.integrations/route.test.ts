@@ -103,7 +103,13 @@ describe("create integration", () => {
 
     const page = await load();
     const listed = page.integrations.find((i) => i.id === revealed.integrationId)!;
-    expect(listed).toMatchObject({ name: "Salesforce", description: "Nightly", containerName: "Do not call", activeKeys: 1, webhookSecretPrefix: revealed.secret.slice(0, 10) });
+    expect(listed).toMatchObject({
+      name: "Salesforce",
+      description: "Nightly",
+      containerName: "Do not call",
+      activeKeys: 1,
+      webhookSecretPrefix: revealed.secret.slice(0, 10),
+    });
     expect(JSON.stringify(page)).not.toContain(revealed.value);
     expect(JSON.stringify(page)).not.toContain(revealed.secret);
     // Another user sees none of it.
@@ -182,7 +188,9 @@ describe("keys, toggles, secret, delete", () => {
   });
 
   it("deleting revokes every key at once", async () => {
-    const key = (await post({ intent: "create-key", integrationId: (await post({ intent: "create-integration", name: "Doomed" })).body.revealed.integrationId, name: "x" })).body.revealed;
+    const key = (
+      await post({ intent: "create-key", integrationId: (await post({ intent: "create-integration", name: "Doomed" })).body.revealed.integrationId, name: "x" })
+    ).body.revealed;
     expect((await post({ intent: "delete-integration", id: key.integrationId }, otherCookie)).status).toBe(404);
     expect((await post({ intent: "delete-integration", id: key.integrationId })).status).toBe(302);
     expect((await findApiKey(db(), key.value))?.revoked).toBe(true);

@@ -205,7 +205,9 @@ async function rotateSecretIntent({ request, user, db, formData }: IntegrationAc
   const rotated = await rotateSecret(db, user.id, id);
   if (!rotated.ok && rotated.error === "not_found") return notFound();
   if (!rotated.ok) return redirect(back(id), await toast(request, "No webhook URL", "Set a webhook URL first.", "error"));
-  return data<ActionData>({ revealed: { kind: "webhook-secret", value: rotated.secret, label: `New webhook secret for "${rotated.name}"`, integrationId: id } });
+  return data<ActionData>({
+    revealed: { kind: "webhook-secret", value: rotated.secret, label: `New webhook secret for "${rotated.name}"`, integrationId: id },
+  });
 }
 
 export default function Integrations() {
@@ -235,8 +237,8 @@ export default function Integrations() {
 
       {!d.apiAccess && (
         <p className="rounded-lg border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900" data-testid="api-access-notice">
-          {d.planName ? `Your ${d.planName} plan does not include API access.` : "You have no active plan."} Keys can read your jobs and usage;
-          submitting scrubs and adding numbers through the API needs the Business or Premium plan.{" "}
+          {d.planName ? `Your ${d.planName} plan does not include API access.` : "You have no active plan."} Keys can read your jobs and usage; submitting
+          scrubs and adding numbers through the API needs the Business or Premium plan.{" "}
           <Link to="/pricing" className="font-medium underline">
             See plans
           </Link>
@@ -247,36 +249,49 @@ export default function Integrations() {
         {d.integrations.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-600">No integrations yet. Create one to get an API key.</p>
         ) : (
-          <DataTable headerCellClass="py-2 pr-4" columns={[{ label: "Name" }, { label: "Container" }, { label: "Webhook" }, { label: "API Keys" }, { label: "Last Used" }, { label: "Status" }, { label: <span className="sr-only">Actions</span> }]}>
-                {d.integrations.map((i) => (
-                  <tr key={i.id} className={i.id === d.selectedId ? "bg-blue-50/50" : undefined} data-testid="integration-row">
-                    <td className="py-3 pr-4">
-                      <p className="font-medium text-slate-900">{i.name}</p>
-                      {i.description && <p className="text-xs text-slate-500">{i.description}</p>}
-                    </td>
-                    <td className="py-3 pr-4 text-slate-700">{i.containerName ?? "—"}</td>
-                    <td className="max-w-[16rem] truncate py-3 pr-4 text-slate-700" title={i.webhookUrl ?? undefined}>
-                      {i.webhookUrl ?? "—"}
-                    </td>
-                    <td className="py-3 pr-4 text-slate-700">{i.activeKeys}</td>
-                    <td className="py-3 pr-4 text-slate-700"><When iso={i.lastUsedAt} /></td>
-                    <td className="py-3 pr-4">
-                      <span
-                        className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
-                          i.activeKeys > 0 ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-600"
-                        }`}
-                      >
-                        {i.activeKeys > 0 ? "Active" : "No keys"}
-                      </span>
-                    </td>
-                    <td className="py-3 text-right">
-                      <Link to={`/integrations?integration=${i.id}`} className="text-sm font-medium text-blue-700 hover:underline" aria-label={`Manage ${i.name}`}>
-                        Manage
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
+          <DataTable
+            headerCellClass="py-2 pr-4"
+            columns={[
+              { label: "Name" },
+              { label: "Container" },
+              { label: "Webhook" },
+              { label: "API Keys" },
+              { label: "Last Used" },
+              { label: "Status" },
+              { label: <span className="sr-only">Actions</span> },
+            ]}
+          >
+            {d.integrations.map((i) => (
+              <tr key={i.id} className={i.id === d.selectedId ? "bg-blue-50/50" : undefined} data-testid="integration-row">
+                <td className="py-3 pr-4">
+                  <p className="font-medium text-slate-900">{i.name}</p>
+                  {i.description && <p className="text-xs text-slate-500">{i.description}</p>}
+                </td>
+                <td className="py-3 pr-4 text-slate-700">{i.containerName ?? "—"}</td>
+                <td className="max-w-[16rem] truncate py-3 pr-4 text-slate-700" title={i.webhookUrl ?? undefined}>
+                  {i.webhookUrl ?? "—"}
+                </td>
+                <td className="py-3 pr-4 text-slate-700">{i.activeKeys}</td>
+                <td className="py-3 pr-4 text-slate-700">
+                  <When iso={i.lastUsedAt} />
+                </td>
+                <td className="py-3 pr-4">
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+                      i.activeKeys > 0 ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-600"
+                    }`}
+                  >
+                    {i.activeKeys > 0 ? "Active" : "No keys"}
+                  </span>
+                </td>
+                <td className="py-3 text-right">
+                  <Link to={`/integrations?integration=${i.id}`} className="text-sm font-medium text-blue-700 hover:underline" aria-label={`Manage ${i.name}`}>
+                    Manage
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Card>
 
@@ -375,7 +390,13 @@ export default function Integrations() {
           containers={d.containers}
           lastResult={integrationResult}
           closeTo={here}
-          initial={{ id: selected.id, name: selected.name, description: selected.description, containerId: selected.containerId, webhookUrl: selected.webhookUrl }}
+          initial={{
+            id: selected.id,
+            name: selected.name,
+            description: selected.description,
+            containerId: selected.containerId,
+            webhookUrl: selected.webhookUrl,
+          }}
         />
       ) : null}
     </div>

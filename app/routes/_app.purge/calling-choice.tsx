@@ -19,8 +19,8 @@ export function CallingChoice({ state, error }: { state: WizardState; error?: { 
         <span>
           <span className="font-medium">Add calling times</span>
           <span className="block text-xs text-slate-500">
-            The Good file gains each number&apos;s time zone, whether it may be called at the time below, the next lawful time (in UTC and on the number&apos;s own clock)
-            and, when it may not, the rule that holds the call back (federal and state calling hours, Sunday and holiday bans).
+            The Good file gains each number&apos;s time zone, whether it may be called at the time below, the next lawful time (in UTC and on the number&apos;s
+            own clock) and, when it may not, the rule that holds the call back (federal and state calling hours, Sunday and holiday bans).
           </span>
         </span>
       </label>
@@ -44,8 +44,8 @@ export function CallingChoice({ state, error }: { state: WizardState; error?: { 
           </p>
         ) : (
           <p id="purge-at-help" className="mt-1 text-xs text-slate-500">
-            Empty: when the purge starts. Plan tomorrow&apos;s shift by giving its start: the calling times and the exemption list are judged
-            then (from now until the lists&apos; &quot;valid for calls until&quot;).
+            Empty: when the purge starts. Plan tomorrow&apos;s shift by giving its start: the calling times and the exemption list are judged then (from now
+            until the lists&apos; &quot;valid for calls until&quot;).
           </p>
         )}
       </div>

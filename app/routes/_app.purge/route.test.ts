@@ -91,7 +91,9 @@ const CSV = [
 ].join("\n");
 
 async function readDownload(cookie: string, fileId: string): Promise<string> {
-  const res = (await run(() => downloadLoader({ request: makeRequest(`/downloads/${fileId}`, { cookie }), params: { fileId }, context: testContext }))) as Response;
+  const res = (await run(() =>
+    downloadLoader({ request: makeRequest(`/downloads/${fileId}`, { cookie }), params: { fileId }, context: testContext }),
+  )) as Response;
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -99,11 +101,16 @@ async function readDownload(cookie: string, fileId: string): Promise<string> {
 describe("/purge CSV flow", () => {
   it("uploads, picks the default phone column, purges and offers the three downloads", async () => {
     const up = await callAction(
-      multipart("/purge?step=4&mode=csv", admin.cookie, [
-        ["type", "DNCAndLitigation"],
-        ["mode", "csv"],
-        ["intent", "upload"],
-      ], { name: "leads.csv", content: CSV }),
+      multipart(
+        "/purge?step=4&mode=csv",
+        admin.cookie,
+        [
+          ["type", "DNCAndLitigation"],
+          ["mode", "csv"],
+          ["intent", "upload"],
+        ],
+        { name: "leads.csv", content: CSV },
+      ),
     );
     const step5 = location(up);
     expect(step5.searchParams.get("step")).toBe("5");
@@ -156,10 +163,18 @@ describe("/purge CSV flow", () => {
 
   it("Add calling times: the job keeps the choice, good.csv gains the five columns, the results count them", async () => {
     const up = await callAction(
-      multipart("/purge?step=4&mode=csv", other.cookie, [["intent", "upload"], ["mode", "csv"]], {
-        name: "calls.csv",
-        content: "Name,Phone\nAnn,2125552345\nBob,2055552345\nEd,8005552345\n",
-      }),
+      multipart(
+        "/purge?step=4&mode=csv",
+        other.cookie,
+        [
+          ["intent", "upload"],
+          ["mode", "csv"],
+        ],
+        {
+          name: "calls.csv",
+          content: "Name,Phone\nAnn,2125552345\nBob,2055552345\nEd,8005552345\n",
+        },
+      ),
     );
     const step5 = location(up);
     const started = await callAction(
@@ -186,14 +201,24 @@ describe("/purge CSV flow", () => {
       /^Ann,2125552345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.+)$/,
     );
     // no time zone: the strictest reading across every US time zone, and the note says so
-    expect(lines[3]).toMatch(/^Ed,8005552345,\+18005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,,"?No time zone for this number: the strictest reading across every US time zone/);
+    expect(lines[3]).toMatch(
+      /^Ed,8005552345,\+18005552345,,(yes|no),\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,,"?No time zone for this number: the strictest reading across every US time zone/,
+    );
     const row = await handle().db.selectFrom("scrub_jobs").select(["calling_window", "calling_summary"]).where("id", "=", jobId).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
   });
 
   it("Calling times at: a past instant, or one after the lists' validity, is the field's error; a coming one is kept (decision 174)", async () => {
     const up = await callAction(
-      multipart("/purge?step=4&mode=csv", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "at.csv", content: "Phone\n2125552345\n" }),
+      multipart(
+        "/purge?step=4&mode=csv",
+        other.cookie,
+        [
+          ["intent", "upload"],
+          ["mode", "csv"],
+        ],
+        { name: "at.csv", content: "Phone\n2125552345\n" },
+      ),
     );
     const step5 = location(up);
     const DAY = 86_400_000;
@@ -230,7 +255,17 @@ describe("/purge CSV flow", () => {
   });
 
   it("handles a file without a header row (numbered columns)", async () => {
-    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "raw.csv", content: "Ann,2025552101\nBob,3105552199\n" }));
+    const up = await callAction(
+      multipart(
+        "/purge",
+        other.cookie,
+        [
+          ["intent", "upload"],
+          ["mode", "csv"],
+        ],
+        { name: "raw.csv", content: "Ann,2025552101\nBob,3105552199\n" },
+      ),
+    );
     const step5 = location(up);
     expect(step5.searchParams.get("column")).toBe("Column 2");
     const started = await callAction(
@@ -244,9 +279,25 @@ describe("/purge CSV flow", () => {
   });
 
   it("keeps the uploaded file when going back to step 4 and on without a new file", async () => {
-    const up = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "a.csv", content: "Phone\n2025552101\n" }));
+    const up = await callAction(
+      multipart(
+        "/purge",
+        other.cookie,
+        [
+          ["intent", "upload"],
+          ["mode", "csv"],
+        ],
+        { name: "a.csv", content: "Phone\n2025552101\n" },
+      ),
+    );
     const uploadId = location(up).searchParams.get("upload")!;
-    const again = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"], ["upload", uploadId]]));
+    const again = await callAction(
+      multipart("/purge", other.cookie, [
+        ["intent", "upload"],
+        ["mode", "csv"],
+        ["upload", uploadId],
+      ]),
+    );
     expect(location(again).searchParams.get("upload")).toBe(uploadId);
     expect(location(again).searchParams.get("step")).toBe("5");
   });
@@ -254,7 +305,15 @@ describe("/purge CSV flow", () => {
   it("refuses an upload over the limit with a clear message and leaves nothing on disk", async () => {
     const before = uploadFiles(other.id).length;
     const res = await callAction(
-      multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]], { name: "big.csv", content: "Phone\n" + "2025552101\n".repeat(500) }),
+      multipart(
+        "/purge",
+        other.cookie,
+        [
+          ["intent", "upload"],
+          ["mode", "csv"],
+        ],
+        { name: "big.csv", content: "Phone\n" + "2025552101\n".repeat(500) },
+      ),
     );
     expect(statusOf(res)).toBe(413);
     expect(errorOf(res)).toBe("File is too large. The limit is 4 KB.");
@@ -262,7 +321,12 @@ describe("/purge CSV flow", () => {
   });
 
   it("answers the spec's messages for missing, empty and unusable files", async () => {
-    const noFile = await callAction(multipart("/purge", other.cookie, [["intent", "upload"], ["mode", "csv"]]));
+    const noFile = await callAction(
+      multipart("/purge", other.cookie, [
+        ["intent", "upload"],
+        ["mode", "csv"],
+      ]),
+    );
     expect(errorOf(noFile)).toBe("Please select a CSV file");
 
     const before = uploadFiles(other.id).length;
@@ -286,7 +350,17 @@ describe("/purge/upload (JavaScript upload with progress)", () => {
   const post = (request: Request) => run(() => uploadAction({ request, params: {}, context: testContext })) as Promise<Response>;
 
   it("answers JSON: where to go next, or the message", async () => {
-    const ok = await post(multipart("/purge/upload", other.cookie, [["type", "DNCAndLitigation"], ["mode", "csv"]], { name: "p.csv", content: "Cell\n2025552101\n" }));
+    const ok = await post(
+      multipart(
+        "/purge/upload",
+        other.cookie,
+        [
+          ["type", "DNCAndLitigation"],
+          ["mode", "csv"],
+        ],
+        { name: "p.csv", content: "Cell\n2025552101\n" },
+      ),
+    );
     expect(ok.status).toBe(200);
     const { redirectTo } = (await ok.json()) as { redirectTo: string };
     const next = new URL(redirectTo, "http://localhost");
@@ -348,7 +422,9 @@ describe("/purge manual entry", () => {
     expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
     const row = await handle().db.selectFrom("scrub_jobs").select(["calling_window", "evaluated_at"]).where("id", "=", jobId).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
-    const local = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", dateStyle: "short", timeStyle: "short", hourCycle: "h23" }).format(row.evaluated_at!);
+    const local = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", dateStyle: "short", timeStyle: "short", hourCycle: "h23" }).format(
+      row.evaluated_at!,
+    );
     expect(local).toBe(`${tomorrow}, 09:00`);
     const page = (await callLoader(location(res).pathname + location(res).search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
@@ -395,9 +471,7 @@ describe("/purge plans and guards", () => {
     const page = (await callLoader("/purge?step=1&state=tx&state=CA&state=ZZ", planUser.cookie)) as Awaited<ReturnType<typeof loader>>;
     expect(page.wizard!.canFilterStates).toBe(true);
     expect(page.wizard!.state.states).toEqual(["CA", "TX"]);
-    const res = await callAction(
-      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2125552101,3105552101", state: "CA" } }),
-    );
+    const res = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2125552101,3105552101", state: "CA" } }));
     const jobId = location(res).searchParams.get("job")!;
     await (await getScrubService()).waitFor("job", jobId, 20_000);
     const job = await handle().db.selectFrom("scrub_jobs").select(["states", "good_count", "bad_count"]).where("id", "=", jobId).executeTakeFirstOrThrow();
@@ -480,17 +554,31 @@ describe("/purge plans and guards", () => {
     expect(page.wizard!.state.container).toBe("");
     expect(statusOf(await callLoader("/purge?step=6&job=not-a-uuid", other.cookie))).toBe(302);
     expect(statusOf(await callLoader("/purge?step=6&job=00000000-0000-4000-8000-000000000000", other.cookie))).toBe(404);
-    const res = await callAction(
-      makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101", category: cat.id } }),
-    );
+    const res = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101", category: cat.id } }));
     expect(errorOf(res)).toBe("The selected category was not found. Please choose it again.");
     // another user's container or exemption list: refused once, where the order is accepted (issue #45)
-    const theirs = await db.insertInto("lists").values({ kind: "container", user_id: admin.id, name: "Admin's", description: "" }).returning("id").executeTakeFirstOrThrow();
+    const theirs = await db
+      .insertInto("lists")
+      .values({ kind: "container", user_id: admin.id, name: "Admin's", description: "" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const theirList = await db.insertInto("exemption_lists").values({ user_id: admin.id, name: "Admin's" }).returning("id").executeTakeFirstOrThrow();
     const refused = async (form: Record<string, string>) => {
-      const before = (await db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", other.id).executeTakeFirstOrThrow()).n;
+      const before = (
+        await db
+          .selectFrom("scrub_jobs")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("user_id", "=", other.id)
+          .executeTakeFirstOrThrow()
+      ).n;
       const r = await callAction(makeRequest("/purge", { cookie: other.cookie, form: { intent: "manual", numbers: "2025552101", ...form } }));
-      const after = (await db.selectFrom("scrub_jobs").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", other.id).executeTakeFirstOrThrow()).n;
+      const after = (
+        await db
+          .selectFrom("scrub_jobs")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("user_id", "=", other.id)
+          .executeTakeFirstOrThrow()
+      ).n;
       return [statusOf(r), errorOf(r), Number(after) - Number(before)];
     };
     expect(await refused({ container: String(theirs.id) })).toEqual([400, "The selected container was not found. Please choose it again.", 0]);

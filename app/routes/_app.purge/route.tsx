@@ -1,11 +1,5 @@
 import crypto from "node:crypto";
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { DncClockNotice } from "~/components/proof/dnc-clock-notice";
 import { dncClock, stateListClocks } from "~/models/dnc-clock.server";
 import { StateListsNotice } from "~/components/proof/state-lists-notice";

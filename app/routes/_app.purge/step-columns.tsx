@@ -69,7 +69,9 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
                 </tbody>
               </table>
             </div>
-            <p className="text-xs text-slate-500">The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.</p>
+            <p className="text-xs text-slate-500">
+              The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.
+            </p>
             <CallingChoice state={state} error={error} />
           </>
         )}

@@ -51,8 +51,8 @@ function ExemptionListSelect({ wizard }: { wizard: WizardData }) {
         Exemption list
       </label>
       <p className="mb-3 text-sm text-slate-600">
-        Optional: a number on the federal or a state DNC list stays good while an exemption applies (a purchase in the last 18 months, an
-        inquiry in the last 3, fewer where a state says so, or written consent). Litigation and your container are never exempted.
+        Optional: a number on the federal or a state DNC list stays good while an exemption applies (a purchase in the last 18 months, an inquiry in the last 3,
+        fewer where a state says so, or written consent). Litigation and your container are never exempted.
       </p>
       <select id="purge-exemptions" name="exemptions" defaultValue={wizard.state.exemptions} className={inputClass}>
         <option value="">No exemptions</option>

@@ -37,9 +37,7 @@ export function Step1({ wizard, onTypeChange }: { wizard: WizardData; onTypeChan
       </fieldset>
       {wizard.canFilterStates && (
         <details className="mt-5 rounded-lg border border-slate-200 p-4" open={state.states.length > 0}>
-          <summary className="cursor-pointer text-sm font-semibold">
-            State filter (optional){state.states.length ? `: ${state.states.join(", ")}` : ""}
-          </summary>
+          <summary className="cursor-pointer text-sm font-semibold">State filter (optional){state.states.length ? `: ${state.states.join(", ")}` : ""}</summary>
           <p className="mt-2 text-sm text-slate-600">
             Keep only numbers whose area code belongs to the chosen US states. Leave all unchecked to keep every state.
           </p>

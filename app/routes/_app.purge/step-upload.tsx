@@ -141,8 +141,7 @@ function CsvForm({ wizard, actionData }: { wizard: WizardData; actionData?: Purg
       {error && <ValidationAlert title={error.title} message={error.message} />}
       {current && (
         <p className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900" data-testid="current-upload">
-          Uploaded: <span className="font-medium">{current.name}</span> ({formatBytes(current.bytes)}). Choose another file to replace it, or
-          continue.
+          Uploaded: <span className="font-medium">{current.name}</span> ({formatBytes(current.bytes)}). Choose another file to replace it, or continue.
         </p>
       )}
       <label htmlFor="purge-file" className="block text-sm font-medium text-slate-700">

@@ -24,7 +24,16 @@ describe("User Management when something unexpected fails", () => {
   it("flashes Failed to send invitation and logs the error", async () => {
     const { id } = await handle()
       .db.insertInto("users")
-      .values({ email: "boss@example.com", first_name: "B", last_name: "A", company: "", phone_number: "", password_hash: "x", role: "Admin", status: "Active" })
+      .values({
+        email: "boss@example.com",
+        first_name: "B",
+        last_name: "A",
+        company: "",
+        phone_number: "",
+        password_hash: "x",
+        role: "Admin",
+        status: "Active",
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const cookie = (await startUserSession(makeRequest("/login"), id)).split(";")[0];

@@ -81,11 +81,7 @@ describe("User Management access", () => {
         roles: [role],
       });
       const victim = await makeUser();
-      for (const form of [
-        validNew(`sneaky-${role}@example.com`),
-        { intent: "toggle-status", userId: victim.id },
-        { intent: "delete", userId: victim.id },
-      ]) {
+      for (const form of [validNew(`sneaky-${role}@example.com`), { intent: "toggle-status", userId: victim.id }, { intent: "delete", userId: victim.id }]) {
         expect(statusOf(await post(u.cookie, form))).toBe(403);
       }
       expect((await userRow(victim.id)).status).toBe("Active");
@@ -187,7 +183,11 @@ describe("User Management list", () => {
 describe("Create New User (invitation)", () => {
   it("creates an unconfirmed user with the chosen status, role and plan, and e-mails the invitation", async () => {
     const admin = await makeUser({ role: "SuperAdmin", first: "Sam", last: "Super" });
-    const res = (await post(admin.cookie, validNew("New.Person@Example.com", { role: "UnlimitedUser", plan: "business" }), "?dialog=create&search=x")) as Response;
+    const res = (await post(
+      admin.cookie,
+      validNew("New.Person@Example.com", { role: "UnlimitedUser", plan: "business" }),
+      "?dialog=create&search=x",
+    )) as Response;
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/user-management");
     expect(await toastOf(admin.cookie)).toEqual({
@@ -256,9 +256,7 @@ describe("Create New User (invitation)", () => {
     const escalate = await post(admin.cookie, validNew("wannabe@example.com", { role: "Admin" }));
     expect(statusOf(escalate)).toBe(403);
     expect(await db().selectFrom("users").select("id").where("email", "=", "wannabe@example.com").executeTakeFirst()).toBeUndefined();
-    expect(await db().selectFrom("email_outbox").select("id").where("to_address", "in", ["wannabe@example.com", "phone@example.com"]).execute()).toEqual(
-      [],
-    );
+    expect(await db().selectFrom("email_outbox").select("id").where("to_address", "in", ["wannabe@example.com", "phone@example.com"]).execute()).toEqual([]);
   });
 });
 
@@ -292,9 +290,9 @@ describe("Edit User", () => {
     expect(statusOf(await post(admin.cookie, form({ role: "Admin", firstName: "Nope" })))).toBe(403);
     expect(await userRow(target.id)).toMatchObject({ first_name: "Edited", role: "UnlimitedUser" });
     // Admin may not edit a SuperAdmin at all.
-    expect(
-      statusOf(await post(admin.cookie, { ...form(), userId: superAdmin.id, email: superAdmin.email, role: "SuperAdmin", firstName: "Hacked" })),
-    ).toBe(403);
+    expect(statusOf(await post(admin.cookie, { ...form(), userId: superAdmin.id, email: superAdmin.email, role: "SuperAdmin", firstName: "Hacked" }))).toBe(
+      403,
+    );
     expect((await userRow(superAdmin.id)).first_name).toBe("Test");
     // Nobody changes their own role.
     expect(statusOf(await post(admin.cookie, { ...form(), userId: admin.id, email: admin.email, role: "NormalUser" }))).toBe(403);
@@ -304,7 +302,10 @@ describe("Edit User", () => {
 
     // Duplicate e-mail.
     await makeUser({ email: "someone-else@example.com" });
-    const dup = (await post(superAdmin.cookie, form({ role: "Admin", email: "Someone-Else@example.com" }))) as { data: { error: Record<string, string[]> }; init: { status: number } };
+    const dup = (await post(superAdmin.cookie, form({ role: "Admin", email: "Someone-Else@example.com" }))) as {
+      data: { error: Record<string, string[]> };
+      init: { status: number };
+    };
     expect(dup.init.status).toBe(409);
     expect(dup.data.error.email).toEqual(["User with this email already exists."]);
   });

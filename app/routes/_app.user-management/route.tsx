@@ -202,7 +202,8 @@ async function createUserIntent({ request, actor, formData, db }: UserActionCont
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const outcome = await inviteUser(db, actor, normalizeUserForm(submission.value), DUPLICATE_EMAIL);
   if ("refused" in outcome) forbidden(actor, outcome.refused);
-  if ("field" in outcome) return data(submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }), { status: outcome.field === "email" ? 409 : 400 });
+  if ("field" in outcome)
+    return data(submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }), { status: outcome.field === "email" ? 409 : 400 });
   const to = backToList(request, { clearFilters: true });
   if (!outcome.invitationSent) {
     return redirectWithToast(request, to, {
@@ -226,7 +227,8 @@ async function updateUserIntent({ request, actor, formData, db }: UserActionCont
   if (!target) return redirectWithToast(request, backToList(request), { kind: "error", title: "Failed to update user", description: "User not found." });
   const outcome = await editUser(db, actor, target, v, DUPLICATE_EMAIL);
   if ("refused" in outcome) forbidden(actor, outcome.refused);
-  if ("field" in outcome) return data(submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }), { status: outcome.field === "email" ? 409 : 400 });
+  if ("field" in outcome)
+    return data(submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }), { status: outcome.field === "email" ? 409 : 400 });
   return redirectWithToast(request, backToList(request), {
     kind: "success",
     title: "User updated successfully!",
@@ -290,7 +292,11 @@ export default function UserManagement() {
   const lastResult = useActionData<typeof action>();
   const location = useLocation();
   const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location?.pathname === "/user-management" && navigation.location.search !== location.search && !navigation.formData;
+  const loading =
+    navigation.state === "loading" &&
+    navigation.location?.pathname === "/user-management" &&
+    navigation.location.search !== location.search &&
+    !navigation.formData;
   const closeHref = hrefWith(location.search, { dialog: null, id: null });
   const formResult = lastResult && "status" in lastResult ? lastResult : null;
 
@@ -342,7 +348,9 @@ export default function UserManagement() {
                   <StatusBadge status={u.status} shape="inset" data-status={u.status} />
                   {u.can.resend && <ResendInvitation user={u} />}
                 </td>
-                <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell"><DateOnly value={u.created} /></td>
+                <td className="hidden px-3 py-3 whitespace-nowrap text-slate-600 md:table-cell">
+                  <DateOnly value={u.created} />
+                </td>
                 <td className="px-3 py-3 text-right">
                   <RowActions user={u} search={location.search} />
                 </td>
@@ -376,9 +384,7 @@ export default function UserManagement() {
         ))}
       </dl>
 
-      {d.dialog?.kind === "create" && (
-        <UserDialog mode="create" closeHref={closeHref} lastResult={formResult} roles={d.grantable} plans={d.plans} />
-      )}
+      {d.dialog?.kind === "create" && <UserDialog mode="create" closeHref={closeHref} lastResult={formResult} roles={d.grantable} plans={d.plans} />}
       {d.dialog?.kind === "edit" && (
         <UserDialog
           mode="edit"

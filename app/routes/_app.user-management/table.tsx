@@ -22,7 +22,19 @@ export function hrefWith(search: string, changes: Record<string, string | null>)
 }
 
 /** A filter's select; its label is for screen readers only (the first option names the filter). */
-export function FilterSelect({ id, name, label, defaultValue, children }: { id: string; name: string; label: string; defaultValue: string; children: React.ReactNode }) {
+export function FilterSelect({
+  id,
+  name,
+  label,
+  defaultValue,
+  children,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  children: React.ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={id} className="sr-only">
@@ -90,12 +102,18 @@ export function Filters({ filters, plans }: { filters: ListFilters; plans: PlanO
 /** For invited users who have not set a password yet: a fresh link (the old one stops working). */
 export function ResendInvitation({ user }: { user: UserRow }) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "resend-invitation" && navigation.formData?.get("userId") === user.id;
+  const busy =
+    navigation.state === "submitting" && navigation.formData?.get("intent") === "resend-invitation" && navigation.formData?.get("userId") === user.id;
   return (
     <Form method="post" preventScrollReset className="mt-1">
       <input type="hidden" name="intent" value="resend-invitation" />
       <input type="hidden" name="userId" value={user.id} />
-      <button type="submit" disabled={busy} className="text-xs whitespace-nowrap text-blue-700 hover:underline" aria-label={`Resend Invitation to ${user.email}`}>
+      <button
+        type="submit"
+        disabled={busy}
+        className="text-xs whitespace-nowrap text-blue-700 hover:underline"
+        aria-label={`Resend Invitation to ${user.email}`}
+      >
         {busy ? "Sending..." : "Resend Invitation"}
       </button>
     </Form>
@@ -188,4 +206,3 @@ export const USER_COLUMNS: DataTableColumn[] = [
   { label: "Created", className: "hidden md:table-cell" },
   { label: "Actions", className: "text-right" },
 ];
-

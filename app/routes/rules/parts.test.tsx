@@ -13,7 +13,7 @@ describe("the rules page's markup (server-rendered, no script needed)", () => {
     expect(html).toMatch(/^<div class="overflow-x-auto/);
     expect(html).toContain(">Oregon</a>");
     expect(html).toContain("8:00 AM–8:00 PM");
-    expect(html).toContain("in force from <time dateTime=\"2026-01-01\">Jan 01, 2026</time>");
+    expect(html).toContain('in force from <time dateTime="2026-01-01">Jan 01, 2026</time>');
     expect(html).toMatch(/summary-LA.*Banned/);
   });
 
@@ -21,7 +21,7 @@ describe("the rules page's markup (server-rendered, no script needed)", () => {
     const html = renderToStaticMarkup(<JurisdictionSection j={louisiana} />);
     expect(html).toContain("La. R.S. 45:811(2)-(3)");
     expect(html).toContain(`href="${louisiana.rules[0].source}"`);
-    expect(html).toContain("Sun</span> <span class=\"text-red-700\">no calls");
+    expect(html).toContain('Sun</span> <span class="text-red-700">no calls');
     expect(html).toContain("Louisiana DNC List");
     expect(html).toContain("Purchase or transaction: 6 months");
   });

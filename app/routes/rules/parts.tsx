@@ -77,7 +77,15 @@ function RuleDetails({ rule }: { rule: RuleView }) {
             </details>
           )}
         </Field>
-        <Field label="In force">{rule.effective ? <>from <CalendarDay value={rule.effective} /></> : "Start date not established"}</Field>
+        <Field label="In force">
+          {rule.effective ? (
+            <>
+              from <CalendarDay value={rule.effective} />
+            </>
+          ) : (
+            "Start date not established"
+          )}
+        </Field>
         <Field label="Checked against">
           {rule.verified === "statute" ? "The statute or regulator's text" : "Secondary sources only (the stricter reading is applied)"}
         </Field>
@@ -108,8 +116,8 @@ function ListDetails({ list }: { list: ListView }) {
           {list.freshness} A copy is used for at most {list.validDays} days after its release ({list.cadence}).
         </Field>
         <Field label="Exemptions">
-          Purchase or transaction: {months(list.exemption.purchaseMonths)}; inquiry or application: {months(list.exemption.inquiryMonths)}; written
-          consent: no limit.
+          Purchase or transaction: {months(list.exemption.purchaseMonths)}; inquiry or application: {months(list.exemption.inquiryMonths)}; written consent: no
+          limit.
           {list.exemption.source ? (
             <span className="block text-xs">
               {list.exemption.source.split("; ").map((s) => (
@@ -152,11 +160,21 @@ export function SummaryTable({ rows }: { rows: JurisdictionView[] }) {
         <caption className="sr-only">Calling hours and do-not-call lists by jurisdiction</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-3 py-2">Jurisdiction</th>
-            <th scope="col" className="px-3 py-2">Calling hours (local)</th>
-            <th scope="col" className="px-3 py-2">Sunday</th>
-            <th scope="col" className="px-3 py-2">Holidays</th>
-            <th scope="col" className="px-3 py-2">Own DNC list</th>
+            <th scope="col" className="px-3 py-2">
+              Jurisdiction
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Calling hours (local)
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Sunday
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Holidays
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Own DNC list
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 align-top">
@@ -206,9 +224,9 @@ export function EmergencyPeriodsSection({
         Emergency no-call periods
       </h2>
       <p className="text-sm text-slate-700">
-        Some states forbid telephone solicitations into an area under a declared emergency. While a period below lasts (the called number's local days,
-        the first and the last included), a number of its states and area codes is not callable; the first lawful time after it follows that day's own
-        hours, Sunday and holiday bans. Each period is entered from its published declaration, named below with its source.
+        Some states forbid telephone solicitations into an area under a declared emergency. While a period below lasts (the called number's local days, the
+        first and the last included), a number of its states and area codes is not callable; the first lawful time after it follows that day's own hours, Sunday
+        and holiday bans. Each period is entered from its published declaration, named below with its source.
       </p>
       {periods === null ? (
         <p className="text-sm text-red-700">The periods could not be read just now.</p>
@@ -221,7 +239,9 @@ export function EmergencyPeriodsSection({
               <p className="font-semibold text-slate-900">
                 {p.places}
                 {p.areaCodes ? ` (area codes ${p.areaCodes.join(", ")})` : ""}: <CalendarDay value={p.firstDay} /> to <CalendarDay value={p.lastDay} />{" "}
-                <span className="font-normal text-slate-600">· {p.status} · period {p.id}</span>
+                <span className="font-normal text-slate-600">
+                  · {p.status} · period {p.id}
+                </span>
               </p>
               <p className="mt-1 break-words text-slate-700">
                 {p.authority ? `Declared by ${p.authority}. ` : ""}Source:{" "}
@@ -257,13 +277,17 @@ export function CallLimitsSection({ version, caps }: { version: string; caps: Ca
       </h2>
       <p className="text-sm text-slate-700">
         How many calls or texts a law allows to one person in a window. Your call history (POST /api/v1/calls, <span className="font-mono">npm run calls</span>)
-        is kept five years for these counts; purges and lookups do not apply the limits yet. Caps version <span className="font-mono font-semibold">{version}</span>.
+        is kept five years for these counts; purges and lookups do not apply the limits yet. Caps version{" "}
+        <span className="font-mono font-semibold">{version}</span>.
       </p>
       <ul className="space-y-3">
         {caps.map((c) => (
           <li key={c.id} className="rounded-lg border border-slate-200 p-3 text-sm" data-testid={`call-cap-${c.id}`}>
             <p className="font-semibold text-slate-900">
-              {c.jurisdiction}: {c.limit} <span className="font-normal text-slate-600">· {c.purpose} · counts {c.scope}; {c.channels}</span>
+              {c.jurisdiction}: {c.limit}{" "}
+              <span className="font-normal text-slate-600">
+                · {c.purpose} · counts {c.scope}; {c.channels}
+              </span>
             </p>
             <p className="mt-1 text-slate-700">Lifted by: {c.lifts}</p>
             <p className="mt-1 break-words text-slate-700">

@@ -31,10 +31,9 @@ export default function RulesPage() {
         <header className="space-y-2">
           <h1 className="text-2xl font-bold tracking-tight">Calling rules and do-not-call lists</h1>
           <p className="text-sm text-slate-600">
-            What a purge with calling times applies to each number, and which do-not-call lists it checks. A number is subject to the federal rule
-            and its state's rules together (by its area code), in every time zone its exchange may be in; a Canadian number to the CRTC rules.
-            Where sources disagree or are silent, the stricter reading is applied, and each entry says so. This page is information, not legal
-            advice.
+            What a purge with calling times applies to each number, and which do-not-call lists it checks. A number is subject to the federal rule and its
+            state's rules together (by its area code), in every time zone its exchange may be in; a Canadian number to the CRTC rules. Where sources disagree or
+            are silent, the stricter reading is applied, and each entry says so. This page is information, not legal advice.
           </p>
           <p className="text-sm" data-testid="rules-version">
             Rules version <span className="font-mono font-semibold">{data.version}</span>
@@ -43,7 +42,10 @@ export default function RulesPage() {
                 , published <CalendarDay value={data.history[0].date} />
               </>
             ) : null}
-            . <a href="#changes" className="text-blue-700 underline hover:text-blue-900">What changed</a>
+            .{" "}
+            <a href="#changes" className="text-blue-700 underline hover:text-blue-900">
+              What changed
+            </a>
           </p>
         </header>
 

@@ -12,7 +12,15 @@ import {
   type Holiday,
   type Observance,
 } from "scrub-service";
-import { EMERGENCY_STATUTES, FEDERAL_EXEMPTION_WINDOWS, LIST_TYPES, REGISTRY_VALID_DAYS, stateName, type EmergencyPeriod, type ExemptionWindows } from "scrub-service/domain";
+import {
+  EMERGENCY_STATUTES,
+  FEDERAL_EXEMPTION_WINDOWS,
+  LIST_TYPES,
+  REGISTRY_VALID_DAYS,
+  stateName,
+  type EmergencyPeriod,
+  type ExemptionWindows,
+} from "scrub-service/domain";
 import { EMERGENCY_EXCEPTIONS } from "scrub-service/domain";
 import { CALL_CAPS, CAPS_VERSION } from "scrub-service/domain";
 
@@ -33,7 +41,11 @@ export interface CallCapView {
   effective: string;
 }
 
-const SCOPE_WORDS = { number: "every call to the number", subject: "calls on the same subject (campaign), from any number", debt: "calls about the same debt" } as const;
+const SCOPE_WORDS = {
+  number: "every call to the number",
+  subject: "calls on the same subject (campaign), from any number",
+  debt: "calls about the same debt",
+} as const;
 
 /** The caps in the engine's data, in words. */
 export function callCapsView(): { version: string; caps: CallCapView[] } {
@@ -128,7 +140,7 @@ export function hoursSpans(hours: CallingRule["hours"]): HoursSpan[] {
     return [{ days: "Every day", window: w ? { from: hhmm(w[0]), to: hhmm(w[1]) } : null }];
   }
   const spans: HoursSpan[] = [];
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && key(order[j + 1]) === key(order[i])) j++;
     const w = hours[order[i]];
@@ -167,7 +179,8 @@ function clockOf(rule: CallingRule): string | null {
     const label = rule.fixedUtcOffsetMinutes === -360 ? "Central Standard Time" : `UTC−${h}`;
     return `${label} all year (UTC−${h}), as well as the number's local time`;
   }
-  if (rule.clockZone) return `${rule.clockZone === "America/Los_Angeles" ? "Pacific time" : rule.clockZone} (${rule.clockZone}), as well as the number's local time`;
+  if (rule.clockZone)
+    return `${rule.clockZone === "America/Los_Angeles" ? "Pacific time" : rule.clockZone} (${rule.clockZone}), as well as the number's local time`;
   return null;
 }
 

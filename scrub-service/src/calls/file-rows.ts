@@ -38,7 +38,12 @@ export class CallFileError extends Error {}
 
 /** The layout from the header row; refuses a file without number and at columns, and a VICIdial file without --tz. */
 export function callFileLayout(header: readonly string[], zone: string | null): CallFileLayout {
-  const names = header.map((h) => h.trim().toLowerCase().replace(/^\ufeff/, ""));
+  const names = header.map((h) =>
+    h
+      .trim()
+      .toLowerCase()
+      .replace(/^\ufeff/, ""),
+  );
   const find = (alts: readonly string[]) => {
     for (const a of alts) {
       const i = names.indexOf(a);

@@ -46,13 +46,26 @@ describe("call-history file rows", () => {
   it("splits quoted cells across chunks and maps VICIdial statuses to outcomes", () => {
     const s = new CsvRowSplitter();
     const rows = [...s.push('a,"b ""x'), ...s.push('"", c",d\r'), ...s.push("\ne,f"), ...s.end()];
-    expect(rows).toEqual([["a", 'b "x", c', "d"], ["e", "f"]]);
-    const lines = VICIDIAL.trim().split("\n").map((l) => l.split(","));
+    expect(rows).toEqual([
+      ["a", 'b "x", c', "d"],
+      ["e", "f"],
+    ]);
+    const lines = VICIDIAL.trim()
+      .split("\n")
+      .map((l) => l.split(","));
     expect(() => callFileLayout(lines[0], null)).toThrow(/VICIdial vicidial_log export.*--tz ZONE/);
     const layout = callFileLayout(lines[0], "America/New_York");
     expect(layout.format).toBe("vicidial");
     expect(lines.slice(1).map((r) => callOfRow(r, layout))).toEqual([
-      { number: "3055552101", at: "2026-11-27T14:00:00.000Z", subject: "SOLAR", channel: "call", outcome: "attempted", debt_id: undefined, dialer_call_id: "1764255600.101" },
+      {
+        number: "3055552101",
+        at: "2026-11-27T14:00:00.000Z",
+        subject: "SOLAR",
+        channel: "call",
+        outcome: "attempted",
+        debt_id: undefined,
+        dialer_call_id: "1764255600.101",
+      },
       expect.objectContaining({ at: "2026-11-27T14:01:40.000Z", outcome: "connected" }),
       expect.objectContaining({ outcome: "conversation", dialer_call_id: "1764255800.103" }),
     ]);
@@ -83,7 +96,10 @@ describeEachDb("calls import", (kind) => {
   it("imports a VICIdial export with --tz, and refuses a file with a bad row whole, naming its line", async () => {
     const r = await importCallFile(h.db, { path: file(`vici-${kind}.csv`, VICIDIAL), userId: user, zone: "America/New_York", nowMs: NOW });
     expect(r).toEqual({ format: "vicidial", rows: 3, recorded: 3, ignored: 0 });
-    const bad = GENERIC.replace("2026-11-27T16:00:00Z,Spring,text", "2026-11-27 16:00:00,Spring,fax").replace("(212) 555-2345,2026-11-27T10", "(212) 555-7777,2026-11-27T10");
+    const bad = GENERIC.replace("2026-11-27T16:00:00Z,Spring,text", "2026-11-27 16:00:00,Spring,fax").replace(
+      "(212) 555-2345,2026-11-27T10",
+      "(212) 555-7777,2026-11-27T10",
+    );
     const refused = await importCallFile(h.db, { path: file(`bad-${kind}.csv`, bad), userId: user, zone: null, nowMs: NOW });
     expect(refused).toEqual({
       total: 2,
@@ -107,7 +123,12 @@ describe("npm run calls -- import (the real CLI, embedded)", () => {
     const t3 = at(3);
     const vici = file(
       "vicidial_log.csv",
-      ["call_date,phone_number,campaign_id,status,length_in_sec,uniqueid", `${local(t3)},3055552101,SOLAR,NA,0,u-1`, `${local(at(2))},3055552101,SOLAR,XFER,40,u-2`, ""].join("\n"),
+      [
+        "call_date,phone_number,campaign_id,status,length_in_sec,uniqueid",
+        `${local(t3)},3055552101,SOLAR,NA,0,u-1`,
+        `${local(at(2))},3055552101,SOLAR,XFER,40,u-2`,
+        "",
+      ].join("\n"),
     );
     const failed = (await cli("calls", "import", "--input", vici).catch((e: { code: number; stderr: string }) => e)) as { code: number; stderr: string };
     expect(failed.code).toBe(2);
@@ -120,7 +141,12 @@ describe("npm run calls -- import (the real CLI, embedded)", () => {
     expect(JSON.parse((await cli("calls", "import", "--input", generic)).stdout)).toMatchObject({ format: "csv", recorded: 1 });
     const db = await openDatabase({ dataDir: data });
     try {
-      const rows = await db.db.selectFrom("call_records").innerJoin("users", "users.id", "call_records.user_id").select(["users.email", "call_records.outcome", "call_records.at"]).orderBy("call_records.at").execute();
+      const rows = await db.db
+        .selectFrom("call_records")
+        .innerJoin("users", "users.id", "call_records.user_id")
+        .select(["users.email", "call_records.outcome", "call_records.at"])
+        .orderBy("call_records.at")
+        .execute();
       expect(rows.map((r) => [r.email, r.outcome])).toEqual([
         ["operator@batch.invalid", "attempted"],
         ["operator@batch.invalid", "conversation"],

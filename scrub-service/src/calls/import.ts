@@ -70,7 +70,10 @@ export async function checkCallFile(path: string, zone: string | null, nowMs: nu
 }
 
 /** Both passes: nothing is written unless every row is good; then all rows in one transaction. */
-export async function importCallFile(db: Kysely<Database>, o: { path: string; userId: string; zone: string | null; nowMs?: number }): Promise<CallImportResult | { errors: CallRecordError[]; total: number }> {
+export async function importCallFile(
+  db: Kysely<Database>,
+  o: { path: string; userId: string; zone: string | null; nowMs?: number },
+): Promise<CallImportResult | { errors: CallRecordError[]; total: number }> {
   const nowMs = o.nowMs ?? Date.now();
   const checked = await checkCallFile(o.path, o.zone, nowMs);
   if (!checked.ok) return { errors: checked.errors, total: checked.total };

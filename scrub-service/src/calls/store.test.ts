@@ -21,7 +21,11 @@ function records(input: object[], nowMs = NOW): CallRecord[] {
 }
 
 async function partitions(h: DbHandle): Promise<string[]> {
-  const r = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'call_records' order by 1`.execute(h.db);
+  const r = await sql<{
+    name: string;
+  }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'call_records' order by 1`.execute(
+    h.db,
+  );
   return r.rows.map((x) => x.name);
 }
 

@@ -51,13 +51,22 @@ export async function recordCalls(db: Db, userId: string, records: readonly Call
     }
     fresh.push(r);
   }
-  if (!o.partitionsReady) await ensureCallMonths(db, fresh.map((r) => r.atMs));
+  if (!o.partitionsReady)
+    await ensureCallMonths(
+      db,
+      fresh.map((r) => r.atMs),
+    );
   const write = async (trx: Db): Promise<RecordCallsResult> => {
     const claimed = new Set<string>();
     const withIds = fresh.filter((r) => r.dialerCallId !== null);
     for (let i = 0; i < withIds.length; i += CHUNK) {
       const rows = withIds.slice(i, i + CHUNK).map((r) => ({ user_id: userId, dialer_call_id: r.dialerCallId!, at: new Date(r.atMs) }));
-      const got = await trx.insertInto("call_dialer_ids").values(rows).onConflict((oc) => oc.doNothing()).returning("dialer_call_id").execute();
+      const got = await trx
+        .insertInto("call_dialer_ids")
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .returning("dialer_call_id")
+        .execute();
       for (const g of got) claimed.add(g.dialer_call_id);
     }
     const keep = fresh.filter((r) => r.dialerCallId === null || claimed.has(r.dialerCallId));
@@ -180,7 +189,8 @@ export async function deleteReservedCall(db: Db, userId: string, id: string): Pr
     if (!row) return "not_found";
     if (!row.reserved) return "not_reserved";
     await trx.deleteFrom("call_records").where("id", "=", BigInt(id)).where("at", "=", row.at).where("user_id", "=", userId).execute();
-    if (row.dialer_call_id !== null) await trx.deleteFrom("call_dialer_ids").where("user_id", "=", userId).where("dialer_call_id", "=", row.dialer_call_id).execute();
+    if (row.dialer_call_id !== null)
+      await trx.deleteFrom("call_dialer_ids").where("user_id", "=", userId).where("dialer_call_id", "=", row.dialer_call_id).execute();
     return "deleted";
   });
 }

@@ -9,7 +9,18 @@ describe("call records: checked whole, every bad one named", () => {
     const r = checkCallRecords([ok], NOW);
     expect(r).toEqual({
       ok: true,
-      records: [{ number: 2125552345, atMs: Date.parse("2026-11-28T11:00:00Z"), subject: DEFAULT_SUBJECT, channel: "call", outcome: "attempted", debtId: null, dialerCallId: null, reserved: false }],
+      records: [
+        {
+          number: 2125552345,
+          atMs: Date.parse("2026-11-28T11:00:00Z"),
+          subject: DEFAULT_SUBJECT,
+          channel: "call",
+          outcome: "attempted",
+          debtId: null,
+          dialerCallId: null,
+          reserved: false,
+        },
+      ],
     });
   });
 
@@ -39,17 +50,41 @@ describe("call records: checked whole, every bad one named", () => {
   it("names bad enums, a bad number and over-long texts, each by index and field", () => {
     const long = "x".repeat(201);
     const r = checkCallRecords(
-      [ok, { ...ok, channel: "fax", outcome: "sale" }, { ...ok, number: "555-1234" }, { ...ok, subject: long, debt_id: long, dialer_call_id: long }, { ...ok, reserved: "yes" }, "nope"],
+      [
+        ok,
+        { ...ok, channel: "fax", outcome: "sale" },
+        { ...ok, number: "555-1234" },
+        { ...ok, subject: long, debt_id: long, dialer_call_id: long },
+        { ...ok, reserved: "yes" },
+        "nope",
+      ],
       NOW,
     );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.errors.map((e) => `${e.index}.${e.field}`)).toEqual(["1.channel", "1.outcome", "2.number", "3.subject", "3.debt_id", "3.dialer_call_id", "4.reserved", "5.record"]);
+    expect(r.errors.map((e) => `${e.index}.${e.field}`)).toEqual([
+      "1.channel",
+      "1.outcome",
+      "2.number",
+      "3.subject",
+      "3.debt_id",
+      "3.dialer_call_id",
+      "4.reserved",
+      "5.record",
+    ]);
   });
 
   it("takes 10,000 records and refuses 10,001, and an empty list", () => {
-    expect(checkCallRecords(Array.from({ length: MAX_CALLS_PER_REQUEST }, () => ok), NOW).ok).toBe(true);
-    const over = checkCallRecords(Array.from({ length: MAX_CALLS_PER_REQUEST + 1 }, () => ok), NOW);
+    expect(
+      checkCallRecords(
+        Array.from({ length: MAX_CALLS_PER_REQUEST }, () => ok),
+        NOW,
+      ).ok,
+    ).toBe(true);
+    const over = checkCallRecords(
+      Array.from({ length: MAX_CALLS_PER_REQUEST + 1 }, () => ok),
+      NOW,
+    );
     expect(over).toEqual({ ok: false, errors: [{ index: -1, field: "calls", message: "Send at most 10000 call records per request" }] });
     expect(checkCallRecords([], NOW).ok).toBe(false);
     expect(checkCallRecords(undefined, NOW).ok).toBe(false);

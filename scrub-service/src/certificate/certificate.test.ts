@@ -90,7 +90,12 @@ describe("scrub certificates", () => {
     expect(c.stateFilter).toEqual(["NY", "FL"]);
     expect(c.normalizerRulesVersion).toBe(NORMALIZER_RULES_VERSION);
     const dnc = c.lists.find((l) => l.kind === "dnc")!;
-    expect(dnc).toMatchObject({ count: 2, sourceFileName: "dnc.csv", sourceSha256: dncSourceSha, registryDate: new Date(NOW.getTime() - 32 * DAY).toISOString() });
+    expect(dnc).toMatchObject({
+      count: 2,
+      sourceFileName: "dnc.csv",
+      sourceSha256: dncSourceSha,
+      registryDate: new Date(NOW.getTime() - 32 * DAY).toISOString(),
+    });
     expect(c.lists.map((l) => l.kind)).toEqual(["litigation", "dnc"]);
     expect(c.outputs.good.sha256).toBe(await sha256OfFile(s.paths.good));
     expect(s.job.input_sha256).toBe(c.input.sha256);
@@ -122,7 +127,12 @@ describe("scrub certificates", () => {
       expect(v.ok, `byte ${i} changed`).toBe(false);
       expect(v.checks.some((c) => !c.ok && (c.subject === "certificate" || c.subject === "signature" || c.subject === "signing key"))).toBe(true);
     }
-    for (const [subject, file] of [["input", s.input], ["good.csv", s.paths.good], ["bad.csv", s.paths.bad], ["invalid.csv", s.paths.invalid]] as const) {
+    for (const [subject, file] of [
+      ["input", s.input],
+      ["good.csv", s.paths.good],
+      ["bad.csv", s.paths.bad],
+      ["invalid.csv", s.paths.invalid],
+    ] as const) {
       const original = fs.readFileSync(file);
       const changed = Buffer.from(original);
       changed[changed.length - 2] ^= 1;
@@ -168,7 +178,10 @@ describe("scrub certificates", () => {
       // names our key id, embeds another key, signed with that other key
       "our kid, other key": certificateText({ certificate: changed, signature: { ...signCertificate(changed, mallory).signature, keyId: ours.keyId } }),
       // names and embeds our key, signed with another key
-      "our kid and key, other signature": certificateText({ certificate: changed, signature: { ...ours, value: signCertificate(changed, mallory).signature.value } }),
+      "our kid and key, other signature": certificateText({
+        certificate: changed,
+        signature: { ...ours, value: signCertificate(changed, mallory).signature.value },
+      }),
       // the real signature over changed counts
       "real signature, changed counts": certificateText({ certificate: changed, signature: ours }),
       // the real certificate carrying another key as its hint
@@ -177,7 +190,10 @@ describe("scrub certificates", () => {
     for (const [name, text] of Object.entries(forgeries)) {
       const v = verifyCertificate(text, { publishedKeys: keys });
       expect(v.ok, name).toBe(false);
-      expect(v.checks.filter((c) => c.subject === "signing key" || c.subject === "signature").some((c) => !c.ok), name).toBe(true);
+      expect(
+        v.checks.filter((c) => c.subject === "signing key" || c.subject === "signature").some((c) => !c.ok),
+        name,
+      ).toBe(true);
     }
     expect(verifyCertificate(forgeries["own key embedded"], { publishedKeys: keys }).checks.find((c) => c.subject === "signing key")?.detail).toMatch(
       /^Not signed by this service: the key ed25519-[0-9a-f]{16} it names is not one of the service's published keys\.$/,

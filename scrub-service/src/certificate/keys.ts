@@ -54,12 +54,7 @@ export async function currentSigningKey(db: Kysely<Database>, env: NodeJS.Proces
 export async function rotateSigningKey(db: Kysely<Database>, now: Date = new Date()): Promise<{ key: SigningKey; retired: string[] }> {
   const { key, pem } = newSigningKey();
   const retired = await db.transaction().execute(async (trx) => {
-    const old = await trx
-      .updateTable("certificate_keys")
-      .set({ retired_at: now, private_key: null })
-      .where("retired_at", "is", null)
-      .returning("id")
-      .execute();
+    const old = await trx.updateTable("certificate_keys").set({ retired_at: now, private_key: null }).where("retired_at", "is", null).returning("id").execute();
     await trx.insertInto("certificate_keys").values({ id: key.id, public_key: key.publicKey, private_key: pem, created_at: now }).execute();
     return old.map((r) => r.id);
   });

@@ -51,5 +51,7 @@ export async function verifyWithFiles(o: VerifyFilesInput): Promise<Verification
 export function keysFromJson(text: string): Map<string, string> {
   const body = JSON.parse(text) as { keys?: { keyId?: unknown; publicKey?: unknown }[] };
   if (!Array.isArray(body.keys)) throw new Error("The keys file has no keys list (expected the JSON of /.well-known/scrub-certificate-key).");
-  return new Map(body.keys.filter((k) => typeof k.keyId === "string" && typeof k.publicKey === "string").map((k) => [k.keyId as string, k.publicKey as string]));
+  return new Map(
+    body.keys.filter((k) => typeof k.keyId === "string" && typeof k.publicKey === "string").map((k) => [k.keyId as string, k.publicKey as string]),
+  );
 }

@@ -111,8 +111,17 @@ export function verifyCertificate(text: string, opts: VerifyOptions): Verificati
     sigOk
       ? { subject: "signature", ok: true, detail: "The Ed25519 signature matches the certificate's contents under the service's published key." }
       : published === undefined
-        ? { subject: "signature", ok: false, detail: "The signature was not checked: no published key of the service is named by this certificate, so it is not signed by this service." }
-        : { subject: "signature", ok: false, detail: "The signature does not match the certificate's contents under the service's published key: the certificate was changed after it was signed, or not signed by this service." },
+        ? {
+            subject: "signature",
+            ok: false,
+            detail: "The signature was not checked: no published key of the service is named by this certificate, so it is not signed by this service.",
+          }
+        : {
+            subject: "signature",
+            ok: false,
+            detail:
+              "The signature does not match the certificate's contents under the service's published key: the certificate was changed after it was signed, or not signed by this service.",
+          },
   );
 
   const c = file.certificate;

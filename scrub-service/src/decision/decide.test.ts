@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { decideListHits, decideNumber, decisionLists, decisionOrder, listVerdict, NO_END, NO_RECORD, RECORD_OUTCOMES, recordOutcome, STALE_LIST_REASON, type DecisionLists } from "./decide";
+import {
+  decideListHits,
+  decideNumber,
+  decisionLists,
+  decisionOrder,
+  listVerdict,
+  NO_END,
+  NO_RECORD,
+  RECORD_OUTCOMES,
+  recordOutcome,
+  STALE_LIST_REASON,
+  type DecisionLists,
+} from "./decide";
 import { BASIS_CONSENT, BASIS_INQUIRY, BASIS_PURCHASE, dayOfIsoDate, isoDateOfDay, type ExemptionWindows } from "../worker/exemptions/windows";
 import { normalizeCode } from "../worker/normalize";
 import { listsOfSuppression } from "../list-types";
@@ -75,7 +87,10 @@ describe("decideNumber: the whole answer", () => {
   });
 
   it("says what an exemption cleared and until when", () => {
-    const d = decideNumber({ code: 5125552107, hits: bit("dnc") | bit("dnc-tx"), record: { basis: BASIS_PURCHASE, day: day("2026-03-31") } }, { lists, atMs: when });
+    const d = decideNumber(
+      { code: 5125552107, hits: bit("dnc") | bit("dnc-tx"), record: { basis: BASIS_PURCHASE, day: day("2026-03-31") } },
+      { lists, atMs: when },
+    );
     expect(d).toMatchObject({ outcome: "good", reason: null, cleared: ["dnc", "dnc-tx"], standing: [] });
     expect(d.exempt).toEqual({ basis: "purchase", day: day("2026-03-31"), untilDay: day("2027-03-31") }); // Texas: 12 months
     // not exempt when nothing needed clearing

@@ -26,15 +26,7 @@
  * Duplicates and the state filter are about a file's rows, not a number: the batch's own stages, before this.
  */
 import { CONTAINER_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
-import {
-  BASIS_PURCHASE,
-  DAY_MS,
-  EXEMPTION_BASES,
-  exemptionApplies,
-  exemptionEndDay,
-  isoDateOfDay,
-  type ExemptionBasis,
-} from "../worker/exemptions/windows";
+import { BASIS_PURCHASE, DAY_MS, EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "../worker/exemptions/windows";
 import { invalidReasonText, reasonOfCode } from "../worker/normalize";
 
 /** The reason a number gets while a checked list is stale and nothing else suppresses it (decision 174). */

@@ -50,7 +50,9 @@ for (const kind of availableDbKinds()) {
         rows: await rows("2122200001,consent,2026-09-01\n2122200003,purchase,2025-12-01\n2122200007,inquiry,2026-11-01"),
         remove: [2122200002, 2122209999],
       });
-      const expected = await rows("2122200000,purchase,2025-06-01\n2122200001,consent,2026-09-01\n2122200003,purchase,2025-12-01\n2122200007,inquiry,2026-11-01");
+      const expected = await rows(
+        "2122200000,purchase,2025-06-01\n2122200001,consent,2026-09-01\n2122200003,purchase,2025-12-01\n2122200007,inquiry,2026-11-01",
+      );
       expect([r.list.size, r.list.version]).toEqual([4, 2]);
       expect(r.list.sha256).toBe(exemptionSha256(expected));
       const page = (await browseExemptionRecords(handle.db, { id, userId, limit: 10 }))!;
@@ -71,7 +73,9 @@ for (const kind of availableDbKinds()) {
       const next = (await browseExemptionRecords(handle.db, { id, userId, limit: 2, after: 2125552399 }))!;
       expect(next.records.map((r) => r.number)).toEqual([2135552345, 3125552200]);
       expect(next.more).toBe(false);
-      expect((await browseExemptionRecords(handle.db, { id, userId, limit: 9, prefix: "212555" }))!.records.map((r) => r.number)).toEqual([2125552345, 2125552399]);
+      expect((await browseExemptionRecords(handle.db, { id, userId, limit: 9, prefix: "212555" }))!.records.map((r) => r.number)).toEqual([
+        2125552345, 2125552399,
+      ]);
       expect((await browseExemptionRecords(handle.db, { id, userId, limit: 9, prefix: "2125552399" }))!.records).toHaveLength(1);
       const other = await createUser(handle);
       expect(await browseExemptionRecords(handle.db, { id, userId: other, limit: 9 })).toBeUndefined();
@@ -99,7 +103,14 @@ for (const kind of availableDbKinds()) {
       const id = await listWith("2122200000,consent,2024-01-01");
       const job = await handle.db
         .insertInto("scrub_jobs")
-        .values({ user_id: userId, file_name: "x.csv", input_path: "/nowhere/x.csv", suppression_type: "DNCAndLitigation", status: "running", exemption_list_id: id } as never)
+        .values({
+          user_id: userId,
+          file_name: "x.csv",
+          input_path: "/nowhere/x.csv",
+          suppression_type: "DNCAndLitigation",
+          status: "running",
+          exemption_list_id: id,
+        } as never)
         .returning("id")
         .executeTakeFirstOrThrow();
       const refused = await deleteExemptionList(handle.db, { id, userId }).catch((e: unknown) => e);

@@ -34,7 +34,16 @@ describe("exemption files", () => {
     const inputs = [
       await writeGzip(file("rows.csv.gz"), [ROWS]),
       writeZip(file("rows.zip"), [{ name: "rows.csv", data: Buffer.from(ROWS) }]),
-      await writeXlsx(file("rows.xlsx"), [{ name: "Sheet1", rows: [["phone", "basis", "date"], [2125552345, "purchase", "2025-03-01"], ["2125552346", "consent", "2024-02-29"]] }]),
+      await writeXlsx(file("rows.xlsx"), [
+        {
+          name: "Sheet1",
+          rows: [
+            ["phone", "basis", "date"],
+            [2125552345, "purchase", "2025-03-01"],
+            ["2125552346", "consent", "2024-02-29"],
+          ],
+        },
+      ]),
       writeUtf16(file("rows-le.txt"), ROWS, "le"),
       writeUtf16(file("rows-be.txt"), ROWS, "be"),
       writeWindows1252(file("rows-1252.csv"), "phone,basis,date,note\n2125552345,purchase,2025-03-01,consënt café\n2125552346,consent,2024-02-29,\n"),
@@ -64,7 +73,7 @@ describe("exemption files", () => {
     const started = exemptionReadStats.started;
     const [a, b] = await Promise.all([refusal(readExemptionRows({ path: lines }, NOW)), refusal(readExemptionRows({ path: cell }, NOW))]);
     expect(a.at(-1)).toBe("Line 1000001: an exemption list holds at most 1,000,000 rows; nothing was loaded.");
-    expect(a[0]).toBe('Line 1: expected phone,basis,date, found 1 cell.');
+    expect(a[0]).toBe("Line 1: expected phone,basis,date, found 1 cell.");
     expect(b).toEqual(["Line 1: the row is longer than 65,536 characters; nothing was loaded (an exemption row is phone,basis,date)."]);
     // read on the exemption thread, one at a time; this thread's heap did not take the files in
     expect(exemptionReadStats.started - started).toBe(2);
@@ -106,13 +115,22 @@ for (const kind of availableDbKinds()) {
       expect(Array.from(snap.index.numbers)).toEqual(Array.from(expected.numbers));
       expect(Array.from(snap.index.day)).toEqual(Array.from(expected.day));
       // only the list's generation is left
-      const stored = await handle.db.selectFrom("exemption_records").select((eb) => eb.fn.countAll<string>().as("n")).where("list_id", "=", list.id).executeTakeFirstOrThrow();
+      const stored = await handle.db
+        .selectFrom("exemption_records")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("list_id", "=", list.id)
+        .executeTakeFirstOrThrow();
       expect(Number(stored.n)).toBe(4);
     });
 
     it("a lookup and a scrub's read during a replace answer from the previous version, without waiting for it", async () => {
       const list = await createExemptionList(handle.db, { userId, name: "replace" });
-      await loadExemptions(handle.db, { listId: list.id, userId, mode: "replace", rows: await readExemptionRows({ text: rowsText(3122200000, 10, "consent") }, NOW) });
+      await loadExemptions(handle.db, {
+        listId: list.id,
+        userId,
+        mode: "replace",
+        rows: await readExemptionRows({ text: rowsText(3122200000, 10, "consent") }, NOW),
+      });
       const big = await readExemptionRows({ text: rowsText(3122200000, 150_000, "purchase") }, NOW);
       let loadDone = false;
       const load = loadExemptions(handle.db, { listId: list.id, userId, mode: "replace", rows: big }).then((r) => {
@@ -148,8 +166,21 @@ for (const kind of availableDbKinds()) {
         "Another load of this exemption list is running; try again when it has finished.",
       ]);
       // a claim an hour old is a load that died with its process
-      await handle.db.updateTable("exemption_lists").set({ loading_since: new Date(Date.now() - 61 * 60_000) }).where("id", "=", list.id).execute();
-      expect((await loadExemptions(handle.db, { listId: list.id, userId, mode: "replace", rows: await readExemptionRows({ text: rowsText(4122200000, 60_000) }, NOW) })).list.size).toBe(60_000);
+      await handle.db
+        .updateTable("exemption_lists")
+        .set({ loading_since: new Date(Date.now() - 61 * 60_000) })
+        .where("id", "=", list.id)
+        .execute();
+      expect(
+        (
+          await loadExemptions(handle.db, {
+            listId: list.id,
+            userId,
+            mode: "replace",
+            rows: await readExemptionRows({ text: rowsText(4122200000, 60_000) }, NOW),
+          })
+        ).list.size,
+      ).toBe(60_000);
       // two loads in one process take turns: both complete
       const [a, b] = await Promise.all([
         loadExemptions(handle.db, { listId: list.id, userId, mode: "add", rows: await readExemptionRows({ text: "5122200001,consent,2025-01-01" }, NOW) }),
@@ -158,15 +189,33 @@ for (const kind of availableDbKinds()) {
       expect([a.list.size, b.list.size].sort()).toEqual([60_001, 60_002]);
       const before = (await findExemptionList(handle.db, { id: list.id, userId }))!;
       const conflict = await refusal(
-        loadExemptions(handle.db, { listId: list.id, userId, mode: "add", rows: await readExemptionRows({ text: "4122200001,consent,2025-01-01\n5122200000,consent,2025-01-01" }, NOW) }),
+        loadExemptions(handle.db, {
+          listId: list.id,
+          userId,
+          mode: "add",
+          rows: await readExemptionRows({ text: "4122200001,consent,2025-01-01\n5122200000,consent,2025-01-01" }, NOW),
+        }),
       );
       expect(conflict).toEqual(["4122200001 is already on the list as purchase 2025-06-01; replace the list to change its basis."]);
       const after = (await findExemptionList(handle.db, { id: list.id, userId }))!;
       expect([after.version, after.size, after.sha256]).toEqual([before.version, before.size, before.sha256]);
-      const stored = await handle.db.selectFrom("exemption_records").select((eb) => eb.fn.countAll<string>().as("n")).where("list_id", "=", list.id).executeTakeFirstOrThrow();
+      const stored = await handle.db
+        .selectFrom("exemption_records")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("list_id", "=", list.id)
+        .executeTakeFirstOrThrow();
       expect(Number(stored.n)).toBe(60_002);
       // the claim was released: the next load runs
-      expect((await loadExemptions(handle.db, { listId: list.id, userId, mode: "add", rows: await readExemptionRows({ text: "5122200000,consent,2025-01-01" }, NOW) })).list.size).toBe(60_003);
+      expect(
+        (
+          await loadExemptions(handle.db, {
+            listId: list.id,
+            userId,
+            mode: "add",
+            rows: await readExemptionRows({ text: "5122200000,consent,2025-01-01" }, NOW),
+          })
+        ).list.size,
+      ).toBe(60_003);
     });
 
     it("the plan's limit counts the account's lists together", async () => {
@@ -174,16 +223,44 @@ for (const kind of availableDbKinds()) {
       const limit = { max: 100, planName: "Beginner" };
       const a = await createExemptionList(handle.db, { userId: owner, name: "a" });
       const b = await createExemptionList(handle.db, { userId: owner, name: "b" });
-      await loadExemptions(handle.db, { listId: a.id, userId: owner, mode: "replace", rows: await readExemptionRows({ text: rowsText(6122200000, 70) }, NOW), limit });
-      const over = await refusal(loadExemptions(handle.db, { listId: b.id, userId: owner, mode: "replace", rows: await readExemptionRows({ text: rowsText(7122200000, 31) }, NOW), limit }));
+      await loadExemptions(handle.db, {
+        listId: a.id,
+        userId: owner,
+        mode: "replace",
+        rows: await readExemptionRows({ text: rowsText(6122200000, 70) }, NOW),
+        limit,
+      });
+      const over = await refusal(
+        loadExemptions(handle.db, {
+          listId: b.id,
+          userId: owner,
+          mode: "replace",
+          rows: await readExemptionRows({ text: rowsText(7122200000, 31) }, NOW),
+          limit,
+        }),
+      );
       expect(over).toEqual([
         "This list would hold 31 numbers, and your Beginner plan's exemption lists hold at most 100 in all (30 left for this list). Nothing was loaded.",
       ]);
-      const addOver = await refusal(loadExemptions(handle.db, { listId: a.id, userId: owner, mode: "add", rows: await readExemptionRows({ text: rowsText(7122200000, 31) }, NOW), limit }));
+      const addOver = await refusal(
+        loadExemptions(handle.db, { listId: a.id, userId: owner, mode: "add", rows: await readExemptionRows({ text: rowsText(7122200000, 31) }, NOW), limit }),
+      );
       expect(addOver[0]).toMatch(/^This list would hold 101 numbers/);
-      await loadExemptions(handle.db, { listId: b.id, userId: owner, mode: "replace", rows: await readExemptionRows({ text: rowsText(7122200000, 30) }, NOW), limit });
+      await loadExemptions(handle.db, {
+        listId: b.id,
+        userId: owner,
+        mode: "replace",
+        rows: await readExemptionRows({ text: rowsText(7122200000, 30) }, NOW),
+        limit,
+      });
       // replacing a list counts its new size, not old + new
-      await loadExemptions(handle.db, { listId: a.id, userId: owner, mode: "replace", rows: await readExemptionRows({ text: rowsText(6122200000, 70) }, NOW), limit });
+      await loadExemptions(handle.db, {
+        listId: a.id,
+        userId: owner,
+        mode: "replace",
+        rows: await readExemptionRows({ text: rowsText(6122200000, 70) }, NOW),
+        limit,
+      });
     });
 
     it("five lists loaded at once: read on the exemption thread one at a time, written side by side (their page-time figures are bench:hostile's)", async () => {

@@ -50,7 +50,10 @@ describeEachDb("list changes as exchange blocks", (kind) => {
       const rounds: [mode: "add" | "remove" | "changes" | "replace", numbers: Float64Array, removals?: Float64Array][] = [
         ["add", sorted([...Array.from({ length: 400 }, any), ...known.slice(0, 100)])], // few blocks: rewritten in place
         ["remove", sorted([...known.slice(50, 350), ...Array.from({ length: 50 }, any)])],
-        ["changes", ...changes([...known.slice(350, 500), ...Array.from({ length: 40 }, any)], [...Array.from({ length: 300 }, any), ...known.slice(600, 650)])],
+        [
+          "changes",
+          ...changes([...known.slice(350, 500), ...Array.from({ length: 40 }, any)], [...Array.from({ length: 300 }, any), ...known.slice(600, 650)]),
+        ],
         ["add", sorted(Array.from({ length: 15_000 }, any))], // most blocks: PostgreSQL builds the list aside
         ["remove", sorted(known.slice(5_000, 15_000))],
         // most blocks again, both sides (PGlite: in parts of whole exchanges across both)
@@ -99,50 +102,73 @@ describeEachDb("list changes as exchange blocks", (kind) => {
     const listId = await createContainer(handle, await createUser(handle), "boundary");
     const lines = (from: number, n: number) => Float64Array.from({ length: n }, (_, i) => 2_125_550_000 + from + i * 7);
     const form = async () =>
-      (await sql<{ exchange: number; bytes: number }>`select exchange, length(lines) as bytes from list_blocks where list_id = ${listId} order by exchange`.execute(handle.db)).rows;
+      (
+        await sql<{
+          exchange: number;
+          bytes: number;
+        }>`select exchange, length(lines) as bytes from list_blocks where list_id = ${listId} order by exchange`.execute(handle.db)
+      ).rows;
     await manager.change(listId, "add", sorted([...lines(0, 624), 3_035_550_001]));
-    expect(await form()).toEqual([{ exchange: 212555, bytes: 1248 }, { exchange: 303555, bytes: 2 }]);
+    expect(await form()).toEqual([
+      { exchange: 212555, bytes: 1248 },
+      { exchange: 303555, bytes: 2 },
+    ]);
     await manager.change(listId, "add", lines(624 * 7, 1));
-    expect(await form()).toEqual([{ exchange: 212555, bytes: 1250 }, { exchange: 303555, bytes: 2 }]);
+    expect(await form()).toEqual([
+      { exchange: 212555, bytes: 1250 },
+      { exchange: 303555, bytes: 2 },
+    ]);
     await manager.change(listId, "remove", lines(0, 2));
-    expect(await form()).toEqual([{ exchange: 212555, bytes: 1246 }, { exchange: 303555, bytes: 2 }]);
+    expect(await form()).toEqual([
+      { exchange: 212555, bytes: 1246 },
+      { exchange: 303555, bytes: 2 },
+    ]);
     const c = await manager.change(listId, "remove", Float64Array.of(3_035_550_001));
     expect(c).toMatchObject({ removed: 1, size: 623 });
     expect(await form()).toEqual([{ exchange: 212555, bytes: 1246 }]);
     expect((await storedNumbers(handle, listId)).length).toBe(623);
   });
 
-  it("an add touching most blocks that meets a malformed block fails closed mid-COPY: the list, its version and the table are as before", { timeout: 60_000 }, async () => {
-    const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0 });
-    const listId = await createContainer(handle, await createUser(handle), "bad-block");
-    const r = seededRandom(2811);
-    const any = () => 2_000_000_000 + Math.floor(r() * 7_999_999_998);
-    // ~60k blocks: the rows made before the bad one fill more than one COPY buffer (PostgreSQL has sent them)
-    const first = sorted(Array.from({ length: 60_000 }, any));
-    await manager.change(listId, "add", first);
-    const last = 9_999_999_999; // the last exchange: read in the last range
-    await manager.change(listId, "add", Float64Array.of(last));
-    const before = await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow();
-    const bad = Uint8Array.of(0x27, 0x0f, 0x00, 0x01); // lines 9999 then 1: out of order
-    const setLast = (lines: Uint8Array) =>
-      handle.db.updateTable("list_blocks").set({ lines }).where("list_id", "=", listId).where("exchange", "=", Math.floor(last / 10_000)).execute();
-    await setLast(bad);
-    // most blocks (built aside on PostgreSQL, in parts on PGlite), the bad one among them (an untouched block is copied
-    // as it is)
-    const adds = sorted([...Array.from({ length: 40_000 }, any), 9_999_990_005]);
-    await expect(manager.change(listId, "add", adds)).rejects.toThrow(/exchange 999999 is not sorted lines/);
-    expect(await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow()).toEqual(before);
-    const leftover = await sql<{ t: string | null }>`select to_regclass(${`list_blocks_${listId}_new`})::text as t`.execute(handle.db);
-    expect(leftover.rows[0].t).toBeNull();
-    const held = await sql<{ lines: Uint8Array }>`select lines from list_blocks where list_id = ${listId} and exchange = 999999`.execute(handle.db);
-    expect([...held.rows[0].lines]).toEqual([...bad]);
-    // mended, the same add goes through on the same pool
-    await setLast(Uint8Array.of(0x27, 0x0f));
-    const c = await manager.change(listId, "add", adds);
-    const expected = new Set([...first, last, ...adds]);
-    expect(c.size).toBe(expected.size);
-    expect(await storedNumbers(handle, listId)).toEqual([...expected].sort((a, b) => a - b));
-  });
+  it(
+    "an add touching most blocks that meets a malformed block fails closed mid-COPY: the list, its version and the table are as before",
+    { timeout: 60_000 },
+    async () => {
+      const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0 });
+      const listId = await createContainer(handle, await createUser(handle), "bad-block");
+      const r = seededRandom(2811);
+      const any = () => 2_000_000_000 + Math.floor(r() * 7_999_999_998);
+      // ~60k blocks: the rows made before the bad one fill more than one COPY buffer (PostgreSQL has sent them)
+      const first = sorted(Array.from({ length: 60_000 }, any));
+      await manager.change(listId, "add", first);
+      const last = 9_999_999_999; // the last exchange: read in the last range
+      await manager.change(listId, "add", Float64Array.of(last));
+      const before = await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow();
+      const bad = Uint8Array.of(0x27, 0x0f, 0x00, 0x01); // lines 9999 then 1: out of order
+      const setLast = (lines: Uint8Array) =>
+        handle.db
+          .updateTable("list_blocks")
+          .set({ lines })
+          .where("list_id", "=", listId)
+          .where("exchange", "=", Math.floor(last / 10_000))
+          .execute();
+      await setLast(bad);
+      // most blocks (built aside on PostgreSQL, in parts on PGlite), the bad one among them (an untouched block is copied
+      // as it is)
+      const adds = sorted([...Array.from({ length: 40_000 }, any), 9_999_990_005]);
+      await expect(manager.change(listId, "add", adds)).rejects.toThrow(/exchange 999999 is not sorted lines/);
+      expect(await handle.db.selectFrom("lists").select(["size", "version"]).where("id", "=", listId).executeTakeFirstOrThrow()).toEqual(before);
+      const leftover = await sql<{ t: string | null }>`select to_regclass(${`list_blocks_${listId}_new`})::text as t`.execute(handle.db);
+      expect(leftover.rows[0].t).toBeNull();
+      const held = await sql<{ lines: Uint8Array }>`select lines from list_blocks where list_id = ${listId} and exchange = 999999`.execute(handle.db);
+      expect([...held.rows[0].lines]).toEqual([...bad]);
+      // mended, the same add goes through on the same pool
+      await setLast(Uint8Array.of(0x27, 0x0f));
+      const c = await manager.change(listId, "add", adds);
+      const expected = new Set([...first, last, ...adds]);
+      expect(c.size).toBe(expected.size);
+      expect(await storedNumbers(handle, listId)).toEqual([...expected].sort((a, b) => a - b));
+    },
+  );
 
   it("a change touching few of a large list's blocks finds them by the key, not by a scan of the partition", { timeout: 60_000 }, async () => {
     const manager = new ListManager(handle, new EmbeddedListStore(), { waitMs: 0 });
@@ -169,7 +195,13 @@ describeEachDb("list changes as exchange blocks", (kind) => {
     expect(few.text).not.toMatch(/Seq Scan/);
     expect(few.seqscan, "the setting is the transaction's default again after the statement").toBe("on");
     // a fifth of them: the planner's own choice (a scan was as fast there)
-    expect(touchedBlocksDelete(listId, held.filter((_, i) => i % 5 === 0), blocks).before).toEqual([]);
+    expect(
+      touchedBlocksDelete(
+        listId,
+        held.filter((_, i) => i % 5 === 0),
+        blocks,
+      ).before,
+    ).toEqual([]);
     // and the rewrite through that path is right
     const probe = sorted(held.filter((_, i) => i % 40 === 0).map((e) => e * 10_000 + 1));
     const before = await storedNumbers(handle, listId);

@@ -273,9 +273,7 @@ async function finish(
 export function writeBlocks(handle: DbHandle, change: BlocksChange, loadChunk: number): Promise<BlocksResult> {
   assertBlockable(change.numbers);
   if (change.removals) assertBlockable(change.removals);
-  return bulkTraits(handle).runsOnThisThread && Number.isFinite(loadChunk)
-    ? writeInChunks(handle, change, loadChunk)
-    : writeInOneTransaction(handle, change);
+  return bulkTraits(handle).runsOnThisThread && Number.isFinite(loadChunk) ? writeInChunks(handle, change, loadChunk) : writeInOneTransaction(handle, change);
 }
 
 async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise<BlocksResult> {
@@ -296,7 +294,12 @@ async function writeInOneTransaction(handle: DbHandle, c: BlocksChange): Promise
       // the overlap with the old list (committed and unchanged: this transaction holds the list's lock) is
       // counted on another connection while this one copies (PGlite has one: on this transaction, first)
       const onThisThread = bulkTraits(handle).runsOnThisThread;
-      const overlap = before.size === 0 ? Promise.resolve(0) : onThisThread ? Promise.resolve(await overlapWithStored(handle, listId, numbers, s)) : overlapWithStored(handle, listId, numbers);
+      const overlap =
+        before.size === 0
+          ? Promise.resolve(0)
+          : onThisThread
+            ? Promise.resolve(await overlapWithStored(handle, listId, numbers, s))
+            : overlapWithStored(handle, listId, numbers);
       overlap.catch(() => {});
       // (PGlite too: one transaction means no web request waits on it, and the key built once after the COPY took
       // 1.5–2.0 s of a 20M-number list against 2.5 s kept during it, decision 162 item 6b)

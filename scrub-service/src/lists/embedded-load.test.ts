@@ -191,35 +191,39 @@ describe("embedded list loads (PGlite)", () => {
     }
   });
 
-  it("an add touching most of the list's blocks is rebuilt aside: a failure midway leaves the old list, version and copy exactly", { timeout: 120_000 }, async () => {
-    const handle = await createTestDb("pglite");
-    try {
-      const store = new EmbeddedListStore();
-      const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 10 });
-      const listId = await createContainer(handle, await createUser(handle));
-      const a = numbersFrom(7, 300, 4_000_000); // ~400 exchanges' worth of room, 300 numbers
-      await manager.change(listId, "add", a);
-      const before = await listRow(handle, listId);
-      await manager.ready(listId);
-      const extra = numbersFrom(8, 2_000, 4_000_000); // touches far more than a quarter of the blocks
-      await expect(
-        manager.change(listId, "add", extra, async () => {
-          throw new Error("boom");
-        }),
-      ).rejects.toThrow("boom");
-      expect(await listRow(handle, listId)).toEqual(before);
-      expect(await tableNumbers(handle, listId)).toEqual([...a]);
-      expect(await numbersIn(handle, `${partitionOf(listId)}_new`)).toBe(0);
-      const ready = await manager.ready(listId);
-      expect(ready.info.version).toBe(before.version);
-      // and the same add, not failing, gives the union with exact counts
-      const inA = new Set(a);
-      const fresh = [...extra].filter((x) => !inA.has(x)).length;
-      const c = await manager.change(listId, "add", extra);
-      expect(c).toMatchObject({ added: fresh, alreadyPresent: extra.length - fresh, size: a.length + fresh });
-      expect(await tableNumbers(handle, listId)).toEqual([...new Set([...a, ...extra])].sort((x, y) => x - y));
-    } finally {
-      await handle.close();
-    }
-  });
+  it(
+    "an add touching most of the list's blocks is rebuilt aside: a failure midway leaves the old list, version and copy exactly",
+    { timeout: 120_000 },
+    async () => {
+      const handle = await createTestDb("pglite");
+      try {
+        const store = new EmbeddedListStore();
+        const manager = new ListManager(handle, store, { waitMs: 0, loadChunk: 10 });
+        const listId = await createContainer(handle, await createUser(handle));
+        const a = numbersFrom(7, 300, 4_000_000); // ~400 exchanges' worth of room, 300 numbers
+        await manager.change(listId, "add", a);
+        const before = await listRow(handle, listId);
+        await manager.ready(listId);
+        const extra = numbersFrom(8, 2_000, 4_000_000); // touches far more than a quarter of the blocks
+        await expect(
+          manager.change(listId, "add", extra, async () => {
+            throw new Error("boom");
+          }),
+        ).rejects.toThrow("boom");
+        expect(await listRow(handle, listId)).toEqual(before);
+        expect(await tableNumbers(handle, listId)).toEqual([...a]);
+        expect(await numbersIn(handle, `${partitionOf(listId)}_new`)).toBe(0);
+        const ready = await manager.ready(listId);
+        expect(ready.info.version).toBe(before.version);
+        // and the same add, not failing, gives the union with exact counts
+        const inA = new Set(a);
+        const fresh = [...extra].filter((x) => !inA.has(x)).length;
+        const c = await manager.change(listId, "add", extra);
+        expect(c).toMatchObject({ added: fresh, alreadyPresent: extra.length - fresh, size: a.length + fresh });
+        expect(await tableNumbers(handle, listId)).toEqual([...new Set([...a, ...extra])].sort((x, y) => x - y));
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });

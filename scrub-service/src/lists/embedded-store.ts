@@ -28,7 +28,7 @@ const HEADER_WORDS = 2 + 1000;
 export function checksum(words: Uint32Array, from: number): number {
   let a = 1;
   let b = 0;
-  for (let i = from; i < words.length; ) {
+  for (let i = from; i < words.length;) {
     const end = Math.min(words.length, i + 1024);
     for (; i < end; i++) {
       a += words[i];

@@ -34,8 +34,7 @@ for (const kind of storeKinds) {
       await svc.waitFor("load", id);
       return handle.db.selectFrom("list_loads").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     }
-    const numbersOnList = async () =>
-      (await storedNumbers(handle, dnc)).map(String);
+    const numbersOnList = async () => (await storedNumbers(handle, dnc)).map(String);
 
     it("loads an FTC area-code zip (NPA,NXXXXXX per line, one file per area code) as whole numbers, then applies a change list in one load", async () => {
       const zip = writeZip(path.join(dir, "ftc-full.zip"), [
@@ -70,7 +69,9 @@ for (const kind of storeKinds) {
       const probe = Float64Array.of(2125552100, 2125552101, 2125552103, 3055552124, 3055552123, 6465552111);
       expect([...(await ready.snapshot!.has(probe, probe.length))]).toEqual([0, 1, 1, 0, 1, 0]);
       // additions: 5552103 new, 5552101 already there; deletions: 5552100 and 5552124 removed, 4155552199 and 6465552111 not on the list
-      expect([Number(applied.added), Number(applied.already_present), Number(applied.removed), Number(applied.not_present), Number(applied.invalid)]).toEqual([1, 1, 2, 2, 1]);
+      expect([Number(applied.added), Number(applied.already_present), Number(applied.removed), Number(applied.not_present), Number(applied.invalid)]).toEqual([
+        1, 1, 2, 2, 1,
+      ]);
       expect(applied.source_format).toBe("FTC change list (additions and deletions) · gzip-compressed CSV");
       expect(await numbersOnList()).toEqual(["2125552101", "2125552102", "2125552103", "3055552123"]);
 
@@ -98,7 +99,14 @@ for (const kind of storeKinds) {
       const userId = await createUser(handle);
       const input = await writeXlsx(path.join(dir, "leads.xlsx"), [
         { name: "Notes", rows: [["nothing here"]] },
-        { name: "Leads", rows: [["Name", "Phone"], ["José", 7185552100], ["Ann", 2015552100]] },
+        {
+          name: "Leads",
+          rows: [
+            ["Name", "Phone"],
+            ["José", 7185552100],
+            ["Ann", 2015552100],
+          ],
+        },
       ]);
       const jobId = await createScrubJob(handle.db, { userId, fileName: "leads.xlsx", inputPath: input, suppressionType: "DNCAndLitigation", sheet: "Leads" });
       await svc.enqueue(jobId);

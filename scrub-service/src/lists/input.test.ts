@@ -34,7 +34,12 @@ describe("list file numbers", () => {
     expect(split.numbers.length).toBeGreaterThan(300_000); // random digits: about half are not in service
     expect([split.valid, split.invalid, split.sha256, split.format]).toEqual([here.valid, here.invalid, here.sha256, here.format]);
     expect(split.invalid).toBeGreaterThan(300_000);
-    expect(Buffer.compare(Buffer.from(split.numbers.buffer, split.numbers.byteOffset, split.numbers.byteLength), Buffer.from(here.numbers.buffer, here.numbers.byteOffset, here.numbers.byteLength))).toBe(0);
+    expect(
+      Buffer.compare(
+        Buffer.from(split.numbers.buffer, split.numbers.byteOffset, split.numbers.byteLength),
+        Buffer.from(here.numbers.buffer, here.numbers.byteOffset, here.numbers.byteLength),
+      ),
+    ).toBe(0);
   });
 
   it("reads an FTC change list's records as ftcChange reads their cells: the last record of a number decides", async () => {
@@ -47,11 +52,15 @@ describe("list file numbers", () => {
       const roll = r();
       // the registry's own form, and forms read from cells: other indicators, spaces, one 10-digit field, no date
       lines.push(
-        roll < 0.6 ? `${n.slice(0, 3)},${n.slice(3)},${a},2026-11-20`
-        : roll < 0.7 ? `${n.slice(0, 3)},${n.slice(3)},${a}`
-        : roll < 0.8 ? `${n.slice(0, 3)},${n.slice(3)},${a === "A" ? "add" : "Deleted"},2026-11-20`
-        : roll < 0.9 ? ` ${n.slice(0, 3)},${n.slice(3)} ,${a},2026-11-20`
-        : `${n},${a},2026-11-20`,
+        roll < 0.6
+          ? `${n.slice(0, 3)},${n.slice(3)},${a},2026-11-20`
+          : roll < 0.7
+            ? `${n.slice(0, 3)},${n.slice(3)},${a}`
+            : roll < 0.8
+              ? `${n.slice(0, 3)},${n.slice(3)},${a === "A" ? "add" : "Deleted"},2026-11-20`
+              : roll < 0.9
+                ? ` ${n.slice(0, 3)},${n.slice(3)} ,${a},2026-11-20`
+                : `${n},${a},2026-11-20`,
       );
     }
     // what each record means, read from its cells: the last action per number wins
@@ -62,7 +71,11 @@ describe("list file numbers", () => {
       if (c.number >= 0 && c.action) last.set(c.number, c.action);
       else invalid++;
     }
-    const want = (action: string) => [...last].filter(([, a]) => a === action).map(([n]) => n).sort((x, y) => x - y);
+    const want = (action: string) =>
+      [...last]
+        .filter(([, a]) => a === action)
+        .map(([n]) => n)
+        .sort((x, y) => x - y);
     const got = await numbersOfFile(listFile(lines));
     expect(got.layout).toBe("ftc-changes");
     expect([...got.numbers]).toEqual(want("add"));

@@ -215,10 +215,16 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       format = formatOf(reader.firstRow, hasHeader, reader.delim);
       if (hasHeader) {
         const want = column ?? defaultPhoneColumn(headers);
-        col = Math.max(0, headers.findIndex((h) => h.toLowerCase() === String(want).toLowerCase()));
+        col = Math.max(
+          0,
+          headers.findIndex((h) => h.toLowerCase() === String(want).toLowerCase()),
+        );
         reader.skipFirstRow();
       } else {
-        col = Math.max(0, reader.firstRow.findIndex((c) => normalizeCode(c) >= 0));
+        col = Math.max(
+          0,
+          reader.firstRow.findIndex((c) => normalizeCode(c) >= 0),
+        );
       }
     }
     const info = reader.info!;
@@ -245,8 +251,7 @@ export async function numbersOfFile(path: string, opts: NumbersOfFileOptions = {
       if (first && plainFile) adds.reserve(Math.ceil(estimate * 1.05) + 1024);
       results.put(mem);
     };
-    const resultsFor = (batchBytes: number) =>
-      rowsPerByte ? results.get(8 * (Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined;
+    const resultsFor = (batchBytes: number) => (rowsPerByte ? results.get(8 * (Math.ceil(batchBytes * rowsPerByte * 1.1) + 64)) : undefined);
     // the side thread gets up to two batches ahead (one to parse, one waiting), so it never waits for this thread,
     // which also reads, hashes and collects
     const onSide = new Set<Promise<void>>();

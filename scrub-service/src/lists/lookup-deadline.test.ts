@@ -58,4 +58,3 @@ describe("the lookup's deadline tells a late store from a late event loop", () =
     expect(await Promise.all([withLookupDeadline(async () => 1, 500), withLookupDeadline(async () => 2, 500)])).toEqual([1, 2]);
   });
 });
-

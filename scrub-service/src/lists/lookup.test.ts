@@ -80,7 +80,8 @@ for (const kind of storeKinds) {
       storeAsked = 0;
       const second = await svc.lookup({ userId, numbers: asked });
       expect(second).toEqual(first);
-      const listed = asked.filter((n) => onDnc.has(n)).length + asked.filter((n) => onLitigation.has(n)).length + asked.filter((n) => inContainer.has(n)).length;
+      const listed =
+        asked.filter((n) => onDnc.has(n)).length + asked.filter((n) => onLitigation.has(n)).length + asked.filter((n) => inContainer.has(n)).length;
       expect(storeAsked).toBeGreaterThanOrEqual(listed); // every number on a list still goes to the store
       expect(storeAsked).toBeLessThan(listed + asked.length * 3 * 0.05); // and few of the rest (1 % false positives)
     });
@@ -111,7 +112,13 @@ for (const kind of storeKinds) {
       while (numbers.length < 45_000) {
         // more than one lookup round (20,000), shuffled, each number many times
         const r = next();
-        numbers.push(r < 0.5 ? listed[Math.floor(next() * listed.length)] : r < 0.8 ? notListed[Math.floor(next() * notListed.length)] : dncNumbers[Math.floor(next() * 50)]);
+        numbers.push(
+          r < 0.5
+            ? listed[Math.floor(next() * listed.length)]
+            : r < 0.8
+              ? notListed[Math.floor(next() * notListed.length)]
+              : dncNumbers[Math.floor(next() * 50)],
+        );
       }
       const { snapshot } = await svc.manager.ready(own);
       const answers = await snapshot!.has(Float64Array.from(numbers), numbers.length);

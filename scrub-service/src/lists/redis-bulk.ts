@@ -57,7 +57,7 @@ export class BulkWriter {
 
   /** Queues the commands of sorted `numbers`, area code by area code (`commandsOf` writes one area code's). */
   async addAreas(numbers: Float64Array, commandsOf: (from: number, to: number, npa: number) => { buf: Buffer; commands: number }): Promise<void> {
-    for (let i = 0; i < numbers.length; ) {
+    for (let i = 0; i < numbers.length;) {
       const npa = Math.floor(numbers[i] / 10_000_000);
       const j = lowerBound(numbers, (npa + 1) * 10_000_000, i);
       const { buf, commands } = commandsOf(i, j, npa);
@@ -81,7 +81,11 @@ export class BulkWriter {
   }
 
   close(): void {
-    for (const r of this.raws.values()) void r.conn.then((c) => c.close(), () => {});
+    for (const r of this.raws.values())
+      void r.conn.then(
+        (c) => c.close(),
+        () => {},
+      );
   }
 
   private async send(): Promise<void> {
@@ -90,7 +94,9 @@ export class BulkWriter {
     this.round = new Map();
     this.bytes = 0;
     if (this.flight.length >= ROUNDS) await this.flight.shift();
-    const sent = this.call(this.what, () => Promise.all([...round].map(async ([node, part]) => (await this.raws.get(node)!.conn).send(part.buffers, part.commands))));
+    const sent = this.call(this.what, () =>
+      Promise.all([...round].map(async ([node, part]) => (await this.raws.get(node)!.conn).send(part.buffers, part.commands))),
+    );
     sent.catch(() => {}); // awaited through `flight`
     this.flight.push(sent);
   }

@@ -23,7 +23,10 @@ function parseHostList(text: string, what: string): { nodes: HostPort[]; usernam
   const nodes: HostPort[] = [];
   let username: string | undefined;
   let password: string | undefined;
-  for (const raw of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     let host: string;
     let port: number;
     if (raw.includes("://")) {
@@ -120,16 +123,16 @@ export function createRedisClient(t: RedisTarget, o: RedisClientOptions = {}): R
             enableOfflineQueue: true,
           })
         : new Cluster(t.nodes, {
-          redisOptions: { ...common, username: t.username, password: t.password },
-          enableOfflineQueue: true,
-          enableAutoPipelining: true,
-          maxRedirections: 16,
-          retryDelayOnFailover: 100,
-          retryDelayOnClusterDown: 100,
-          retryDelayOnTryAgain: 100,
-          slotsRefreshTimeout: 2000,
-          scaleReads: "master",
-        });
+            redisOptions: { ...common, username: t.username, password: t.password },
+            enableOfflineQueue: true,
+            enableAutoPipelining: true,
+            maxRedirections: 16,
+            retryDelayOnFailover: 100,
+            retryDelayOnClusterDown: 100,
+            retryDelayOnTryAgain: 100,
+            slotsRefreshTimeout: 2000,
+            scaleReads: "master",
+          });
   // Errors surface on commands (a scrub then fails closed); don't crash on the connection event.
   client.on("error", () => {});
   return client;
@@ -148,7 +151,14 @@ export function isCluster(c: RedisClient): c is Cluster {
 export async function masters(c: RedisClient): Promise<Redis[]> {
   if (!isCluster(c)) return [c];
   if (c.status !== "ready") await c.ping(); // queued until the slots are known
-  const roles = await Promise.all(c.nodes("master").map((n) => n.role().then((r) => r[0], () => "unknown")));
+  const roles = await Promise.all(
+    c.nodes("master").map((n) =>
+      n.role().then(
+        (r) => r[0],
+        () => "unknown",
+      ),
+    ),
+  );
   if (roles.some((r) => r !== "master")) {
     await new Promise<void>((resolve, reject) => c.refreshSlotsCache((e) => (e ? reject(e) : resolve())));
   }

@@ -231,7 +231,14 @@ const RESTORE_TAIL = Buffer.from("\r\n$7\r\nREPLACE\r\n");
  * `RESTORE key 0 payload REPLACE` as RESP for each NPA-NXX set of numbers[from, to) (sorted, distinct, one area code
  * `npa`): key = keyPrefix + "{NPA}" + NXX, payload writeIntsetPayload's. One buffer; `commands` of them, one per set.
  */
-export function restoreCommands(numbers: Float64Array, from: number, to: number, npa: number, rdb: number, keyPrefix: string): { buf: Buffer; commands: number } {
+export function restoreCommands(
+  numbers: Float64Array,
+  from: number,
+  to: number,
+  npa: number,
+  rdb: number,
+  keyPrefix: string,
+): { buf: Buffer; commands: number } {
   const key = areaSetKey("restoreCommands", numbers, from, to, npa, keyPrefix);
   // each length as ASCII with its CRLF: at most 8 bytes
   const most = mostSets(to - from);
@@ -270,7 +277,14 @@ const MEMBERS_PER_COMMAND = 4000;
  * MEMBERS_PER_COMMAND lines), key = keyPrefix + "{NPA}" + NXX, each line as a decimal integer without leading zeros
  * (so Redis keeps it in the set's intset). One buffer; `commands` commands.
  */
-export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from: number, to: number, npa: number, keyPrefix: string): { buf: Buffer; commands: number } {
+export function memberCommands(
+  op: "SADD" | "SREM",
+  numbers: Float64Array,
+  from: number,
+  to: number,
+  npa: number,
+  keyPrefix: string,
+): { buf: Buffer; commands: number } {
   const key = areaSetKey("memberCommands", numbers, from, to, npa, keyPrefix);
   const head = Buffer.from(`\r\n$4\r\n${op}\r\n$`, "latin1");
   // every set takes one command more than its full commands of MEMBERS_PER_COMMAND lines
@@ -279,7 +293,7 @@ export function memberCommands(op: "SADD" | "SREM", numbers: Float64Array, from:
   const buf = Buffer.allocUnsafe(most * (8 + 10 + 8 + key.length + 2) + (to - from) * 10);
   let o = 0;
   let commands = 0;
-  for (let g = from; g < to; ) {
+  for (let g = from; g < to;) {
     const k = Math.floor(numbers[g] / 10_000);
     const e = exchangeRunEnd(numbers, g, to);
     keyForExchange(key, k);

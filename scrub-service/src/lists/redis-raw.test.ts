@@ -34,7 +34,12 @@ describe.skipIf(noRedis)("bulk RESTORE on a connection of our own", () => {
   it("creates each NPA-NXX set with exactly its numbers, byte for byte the set SADD builds", async () => {
     // one area code: exchanges of 1, 20 (payload < 64 bytes), 500 and 9,000 lines (a length of 14 and of 32 bits)
     const npa = 212;
-    const lines: [nxx: number, count: number][] = [[200, 1], [201, 20], [555, 500], [999, 9000]];
+    const lines: [nxx: number, count: number][] = [
+      [200, 1],
+      [201, 20],
+      [555, 500],
+      [999, 9000],
+    ];
     const numbers: number[] = [];
     for (const [nxx, count] of lines) for (let i = 0; i < count; i++) numbers.push((npa * 1000 + nxx) * 10_000 + Math.floor((i * 9973) / count));
     const sorted = Float64Array.from(new Set(numbers)).sort();
@@ -51,7 +56,10 @@ describe.skipIf(noRedis)("bulk RESTORE on a connection of our own", () => {
     for (const [nxx] of lines) {
       const key = `${prefix}{${npa3(npa)}}${nxx}`;
       const want = [...sorted].filter((x) => Math.floor(x / 10_000) === npa * 1000 + nxx).map((x) => x % 10_000);
-      expect((await redis.smembers(key)).map(Number).sort((a, b) => a - b), key).toEqual(want);
+      expect(
+        (await redis.smembers(key)).map(Number).sort((a, b) => a - b),
+        key,
+      ).toEqual(want);
       expect(await redis.object("ENCODING", key)).toBe("intset");
       const built = `${prefix}sadd`;
       await redis.del(built);

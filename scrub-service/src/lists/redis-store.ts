@@ -20,16 +20,7 @@
  * lists stale and `npm run lists -- rebuild` writes the current layout and deletes the old keys.
  */
 import type { Redis } from "ioredis";
-import {
-  createRedisClient,
-  isCluster,
-  keySlot,
-  masters,
-  nodeName,
-  slotOwner,
-  type RedisClient,
-  type RedisTarget,
-} from "./redis-client";
+import { createRedisClient, isCluster, keySlot, masters, nodeName, slotOwner, type RedisClient, type RedisTarget } from "./redis-client";
 import {
   chunksOf,
   changeSides,
@@ -56,7 +47,6 @@ const WRITE_WINDOW = 200;
 /** Area codes with a `live` entry: every three-digit code, so a missing entry always means a lost one. */
 const AREA_CODES = 1000;
 
-
 /** A replacement built aside, with the connection mark its writes started on (see RedisListStore.replicated). */
 interface RedisReplaceHandle extends ReplaceHandle {
   connection?: number;
@@ -64,7 +54,6 @@ interface RedisReplaceHandle extends ReplaceHandle {
 
 export const OLD_LAYOUT_NOTE =
   "Redis holds this list in the key layout before Redis Cluster support (decision 112); it is not used until `npm run lists -- rebuild`";
-
 
 /**
  * a then b as one array: a view when b follows a in the same memory (the chunks of one sorted array, as a load's
@@ -194,8 +183,7 @@ export class RedisListStore implements ListStore {
       // writes may sit on its promoted replica, whose replicas nothing waited for
       if (!/^role:master\r?$/m.test(info)) {
         throw new ListStoreError(
-          `The list store (Redis): ${nodeName(node)} is no longer a primary (a failover during this list change); ` +
-            "it is not made current. Load it again.",
+          `The list store (Redis): ${nodeName(node)} is no longer a primary (a failover during this list change); ` + "it is not made current. Load it again.",
         );
       }
       return [...info.matchAll(/^slave\d+:.*state=online.*offset=(\d+)/gm)].map((m) => Number(m[1]));
@@ -300,7 +288,7 @@ export class RedisListStore implements ListStore {
     const live = await this.live(listId, m?.gen ?? 0, "check");
     return live
       .map(({ npas, answer }) => ({
-        node: isCluster(this.redis) ? (slotOwner(this.redis, areaSlot(npas[0])) || "?") : nodeName(this.redis as Redis),
+        node: isCluster(this.redis) ? slotOwner(this.redis, areaSlot(npas[0])) || "?" : nodeName(this.redis as Redis),
         areaCodes: npas.length,
         current: m ? [...answer].filter((c) => c === "1").length : 0,
       }))
@@ -343,10 +331,7 @@ export class RedisListStore implements ListStore {
           for (let k = 0; k < parts.length; k++) {
             const a = answers[k];
             if (typeof a === "string" && a.startsWith("!R")) {
-              throw new ListStoreError(
-                `List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`,
-                true,
-              );
+              throw new ListStoreError(`List ${listId} was replaced while this file was being scrubbed; its old copy is gone. Run the scrub again.`, true);
             }
             if (typeof a === "string" && a.startsWith("!L")) {
               throw new ListStoreError(

@@ -35,18 +35,42 @@ describe.skipIf(noTools)("the list store over TLS", () => {
     port = await freePort();
     server = spawn(
       "redis-server",
-      ["--port", "0", "--tls-port", String(port), "--tls-cert-file", "redis.crt", "--tls-key-file", "redis.key", "--tls-ca-cert-file", "ca.crt",
-        "--tls-auth-clients", "no", "--requirepass", "pw-for-tls", "--save", "", "--appendonly", "no"],
+      [
+        "--port",
+        "0",
+        "--tls-port",
+        String(port),
+        "--tls-cert-file",
+        "redis.crt",
+        "--tls-key-file",
+        "redis.key",
+        "--tls-ca-cert-file",
+        "ca.crt",
+        "--tls-auth-clients",
+        "no",
+        "--requirepass",
+        "pw-for-tls",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+      ],
       { cwd: dir, stdio: "ignore" },
     );
-    await until("the TLS Redis to listen", async () => {
-      try {
-        execFileSync("redis-cli", ["--tls", "--cacert", path.join(dir, "ca.crt"), "-p", String(port), "-a", "pw-for-tls", "--no-auth-warning", "ping"], { stdio: "pipe" });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 20_000);
+    await until(
+      "the TLS Redis to listen",
+      async () => {
+        try {
+          execFileSync("redis-cli", ["--tls", "--cacert", path.join(dir, "ca.crt"), "-p", String(port), "-a", "pw-for-tls", "--no-auth-warning", "ping"], {
+            stdio: "pipe",
+          });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      20_000,
+    );
   }, 60_000);
 
   afterAll(() => {
@@ -76,7 +100,23 @@ describe.skipIf(noTools)("the list store over TLS", () => {
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ before: [1, 1, 0], after: [0, 1, 1] });
     // the sets went to database 2 over the bulk connections, none to database 0
     const count = (db: string) =>
-      Number(execFileSync("redis-cli", ["--tls", "--cacert", path.join(dir, "ca.crt"), "-p", String(port), "-a", "pw-for-tls", "--no-auth-warning", "-n", db, "dbsize"]).toString().trim());
+      Number(
+        execFileSync("redis-cli", [
+          "--tls",
+          "--cacert",
+          path.join(dir, "ca.crt"),
+          "-p",
+          String(port),
+          "-a",
+          "pw-for-tls",
+          "--no-auth-warning",
+          "-n",
+          db,
+          "dbsize",
+        ])
+          .toString()
+          .trim(),
+      );
     expect(count("2")).toBeGreaterThan(1000);
     expect(count("0")).toBe(0);
   });

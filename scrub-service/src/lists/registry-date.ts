@@ -32,7 +32,10 @@ export function parseRegistryDate(value: string, now: Date = new Date()): Regist
 }
 
 /** An optional stated date: "" / undefined → null (the load time is used); otherwise parsed or refused. */
-export function parseOptionalRegistryDate(value: string | null | undefined, now: Date = new Date()): { ok: true; date: Date | null } | { ok: false; message: string } {
+export function parseOptionalRegistryDate(
+  value: string | null | undefined,
+  now: Date = new Date(),
+): { ok: true; date: Date | null } | { ok: false; message: string } {
   if (value == null || value.trim() === "") return { ok: true, date: null };
   return parseRegistryDate(value, now);
 }

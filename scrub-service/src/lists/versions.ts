@@ -37,12 +37,7 @@ export async function readListInfo(handle: DbHandle, listId: number): Promise<Li
 
 /** The lists that are not deleted, by id: their database version and size. */
 export async function currentLists(handle: DbHandle): Promise<{ listId: number; kind: ListInfo["kind"]; version: number; size: number }[]> {
-  const rows = await handle.db
-    .selectFrom("lists")
-    .select(["id", "kind", "size", "version"])
-    .where("deleted_at", "is", null)
-    .orderBy("id")
-    .execute();
+  const rows = await handle.db.selectFrom("lists").select(["id", "kind", "size", "version"]).where("deleted_at", "is", null).orderBy("id").execute();
   return rows.map((r) => ({ listId: r.id, kind: r.kind, version: Number(r.version), size: Number(r.size) }));
 }
 

@@ -45,8 +45,7 @@ function create(): Metrics {
   let readReady: (() => Promise<boolean>) | null = null;
   let pending: Promise<Gauges | null> | null = null;
   // One database read per scrape serves the three gauges.
-  const gauges = () =>
-    (pending ??= (readGauges ? readGauges() : Promise.resolve(null)).catch(() => null).finally(() => setTimeout(() => (pending = null), 0)));
+  const gauges = () => (pending ??= (readGauges ? readGauges() : Promise.resolve(null)).catch(() => null).finally(() => setTimeout(() => (pending = null), 0)));
 
   const m: Metrics = {
     registry,
@@ -57,8 +56,18 @@ function create(): Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
-    scrubJobs: new client.Counter({ name: "dpt_scrub_jobs_total", help: "Scrub jobs finished, by final status", labelNames: ["status"], registers: [registry] }),
-    scrubRows: new client.Counter({ name: "dpt_scrub_rows_total", help: "Rows of completed scrub jobs, by outcome", labelNames: ["outcome"], registers: [registry] }),
+    scrubJobs: new client.Counter({
+      name: "dpt_scrub_jobs_total",
+      help: "Scrub jobs finished, by final status",
+      labelNames: ["status"],
+      registers: [registry],
+    }),
+    scrubRows: new client.Counter({
+      name: "dpt_scrub_rows_total",
+      help: "Rows of completed scrub jobs, by outcome",
+      labelNames: ["outcome"],
+      registers: [registry],
+    }),
     scrubDuration: new client.Histogram({
       name: "dpt_scrub_duration_seconds",
       help: "Wall time of completed scrub jobs",
@@ -81,7 +90,12 @@ function create(): Metrics {
         this.set((await gauges())?.running ?? 0);
       },
     }),
-    listLoads: new client.Counter({ name: "dpt_list_loads_total", help: "List loads finished, by list kind and status", labelNames: ["list", "status"], registers: [registry] }),
+    listLoads: new client.Counter({
+      name: "dpt_list_loads_total",
+      help: "List loads finished, by list kind and status",
+      labelNames: ["list", "status"],
+      registers: [registry],
+    }),
     listAge: new client.Gauge({
       name: "dpt_list_age_seconds",
       help: "Seconds since the registry date of each admin-loaded list (the freshness clock)",
@@ -106,7 +120,11 @@ function create(): Metrics {
         for (const r of g.listRules) this.set({ list: r.list }, r.seconds);
       },
     }),
-    listStoreErrors: new client.Counter({ name: "dpt_list_store_errors_total", help: "List store (Redis) errors met by scrubs, loads and lookups", registers: [registry] }),
+    listStoreErrors: new client.Counter({
+      name: "dpt_list_store_errors_total",
+      help: "List store (Redis) errors met by scrubs, loads and lookups",
+      registers: [registry],
+    }),
     readinessChecks: new client.Counter({
       name: "dpt_readiness_checks_total",
       help: "Readiness checks run (database, migrations, list store, scrub service); /readyz shares one a second",
@@ -124,7 +142,12 @@ function create(): Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
       registers: [registry],
     }),
-    webhookDeliveries: new client.Counter({ name: "dpt_webhook_deliveries_total", help: "Webhook delivery attempts, by outcome", labelNames: ["outcome"], registers: [registry] }),
+    webhookDeliveries: new client.Counter({
+      name: "dpt_webhook_deliveries_total",
+      help: "Webhook delivery attempts, by outcome",
+      labelNames: ["outcome"],
+      registers: [registry],
+    }),
     ready: new client.Gauge({
       name: "dpt_ready",
       help: "1 when /readyz would answer 200 (database, migrations, list store, scrub service), else 0",

@@ -17,10 +17,7 @@ function findColumn(firstRow: string[], headers: string[], hasHeader: boolean, w
  * The phone column of a file by its first row: the named one, else the default by header name, else (no
  * header) the first cell that does not read as a header. Null when the named column is not there.
  */
-export function locatePhoneColumn(
-  firstRow: string[],
-  columnName: string | null | undefined,
-): { index: number; name: string; hasHeader: boolean } | null {
+export function locatePhoneColumn(firstRow: string[], columnName: string | null | undefined): { index: number; name: string; hasHeader: boolean } | null {
   const { headers, hasHeader } = headersOf(firstRow);
   let index: number;
   if (columnName) {

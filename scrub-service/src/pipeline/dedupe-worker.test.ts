@@ -4,7 +4,7 @@ import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 describe("duplicate check on its own thread", () => {
   it("flags exactly what the in-thread set flags, across batches, in posting order", async () => {
     let s = 12345;
-    const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+    const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
     const w = new DedupeWorker();
     const local = dedupeInThread();
     try {

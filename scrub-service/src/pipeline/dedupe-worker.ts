@@ -48,7 +48,10 @@ export class DedupeWorker {
   check(codes: Float64Array, count: number, out?: Uint8Array): Promise<Uint8Array> {
     if (this.failed) return Promise.reject(this.failed);
     // `out` (shared memory, `count` bytes, any content) is reused batch memory; the thread overwrites it.
-    const flags = out && out.buffer instanceof SharedArrayBuffer && out.length >= count ? out.subarray(0, count) : new Uint8Array(new SharedArrayBuffer(Math.max(1, count)), 0, count);
+    const flags =
+      out && out.buffer instanceof SharedArrayBuffer && out.length >= count
+        ? out.subarray(0, count)
+        : new Uint8Array(new SharedArrayBuffer(Math.max(1, count)), 0, count);
     const id = this.nextId++;
     return new Promise<Uint8Array>((resolve, reject) => {
       this.waiting.push({ id, out: flags, resolve, reject });

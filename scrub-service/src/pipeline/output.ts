@@ -101,12 +101,7 @@ export class ResultFiles {
    * `phone_e164` in every file, then good.csv's `goodExtra` cells, `reason` in bad and invalid, and bad.csv's
    * `exemption` when `badExemption` (decision 184).
    */
-  async writeHead(
-    bom: boolean,
-    header: { row: Uint8Array; delim: number } | null,
-    goodExtra?: Uint8Array,
-    badExemption = false,
-  ): Promise<void> {
+  async writeHead(bom: boolean, header: { row: Uint8Array; delim: number } | null, goodExtra?: Uint8Array, badExemption = false): Promise<void> {
     const mark = bom ? new Uint8Array([0xef, 0xbb, 0xbf]) : new Uint8Array(0);
     for (const o of this.all) await o.write(mark, 0);
     if (!header) return;

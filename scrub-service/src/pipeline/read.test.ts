@@ -51,13 +51,16 @@ describe("batch splitter", () => {
   it("detects other delimiters and skips a BOM", async () => {
     const dir = tmpDir("delim");
     const file = path.join(dir, "s.csv");
-    fs.writeFileSync(file, "\uFEFFName;Mobile;City\n\"A;B\";212-555-2100;NY\nC;3055552101;Miami\n");
+    fs.writeFileSync(file, '\uFEFFName;Mobile;City\n"A;B";212-555-2100;NY\nC;3055552101;Miami\n');
     const p = await previewCsv(file);
     expect(p).toEqual({
       headers: ["Name", "Mobile", "City"],
       hasHeader: true,
       delimiter: ";",
-      rows: [["A;B", "212-555-2100", "NY"], ["C", "3055552101", "Miami"]],
+      rows: [
+        ["A;B", "212-555-2100", "NY"],
+        ["C", "3055552101", "Miami"],
+      ],
       phoneColumn: "Mobile",
       input: { format: "CSV", encoding: "UTF-8 with BOM", delimiter: "semicolon", sheets: [], sheet: null },
     });

@@ -73,9 +73,7 @@ export class RecordTooLargeError extends InputFormatError {
     readonly line: number,
     readonly limit: number,
   ) {
-    super(
-      `Line ${line}: a record is longer than ${sizeText(limit)} (is a quote (") left open on that line?). Please check the file format.`,
-    );
+    super(`Line ${line}: a record is longer than ${sizeText(limit)} (is a quote (") left open on that line?). Please check the file format.`);
   }
 }
 
@@ -216,7 +214,8 @@ export class BatchReader {
       await this.fill();
     }
     if (end2 < 0) {
-      if (quoteLeftOpen(this.buf, this.pos, this.len, this.delim)) throw new UnclosedQuoteError(await lineAt(this.path, this.inputOptions, this.base + this.pos));
+      if (quoteLeftOpen(this.buf, this.pos, this.len, this.delim))
+        throw new UnclosedQuoteError(await lineAt(this.path, this.inputOptions, this.base + this.pos));
       end2 = this.len;
     }
     re = end2;

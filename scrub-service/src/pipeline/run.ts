@@ -15,7 +15,14 @@ import { callingClassTable } from "../worker/calling/exchanges";
 import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
 import { callingClassOf } from "../worker/calling/class-index";
 import { CLASS_BAD, CLASS_GOOD } from "../worker/csv";
-import { badExemptionNotes, exemptionNotes, findExemption, type BadExemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../worker/exemptions/decide";
+import {
+  badExemptionNotes,
+  exemptionNotes,
+  findExemption,
+  type BadExemptionNotes,
+  type ExemptionIndex,
+  type ExemptionNotes,
+} from "../worker/exemptions/decide";
 import { RECORD_OUTCOMES, type RecordOutcome } from "../decision/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
 import type { ParseResult } from "../worker/index";
@@ -401,9 +408,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
 export type ExemptionRecordCounts = Record<RecordOutcome, Record<ExemptionBasis, number>>;
 
 function exemptionRecordCounts(records: number[][]): ExemptionRecordCounts {
-  return Object.fromEntries(
-    RECORD_OUTCOMES.map((o, i) => [o, Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, records[i][k]]))]),
-  ) as ExemptionRecordCounts;
+  return Object.fromEntries(RECORD_OUTCOMES.map((o, i) => [o, Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, records[i][k]]))])) as ExemptionRecordCounts;
 }
 
 /** The cells good.csv's header gains: the calling columns, then `exemption`. */

@@ -54,12 +54,20 @@ describe("a scrub's SHA-256s", () => {
     const input = path.join(dir, "in.csv");
     const rows = ["id,name,phone"];
     for (let i = 0; i < 20_000; i++) {
-      const phone = i % 50 === 0 ? "1.23457E+9" : i % 7 === 0 ? `212555${String(2000 + (i % 900)).padStart(4, "0")}` : `(305) 555-${String(2000 + (i % 7000)).padStart(4, "0")}`;
+      const phone =
+        i % 50 === 0
+          ? "1.23457E+9"
+          : i % 7 === 0
+            ? `212555${String(2000 + (i % 900)).padStart(4, "0")}`
+            : `(305) 555-${String(2000 + (i % 7000)).padStart(4, "0")}`;
       rows.push(`${i},"N ${i}",${phone}`);
     }
     fs.writeFileSync(input, "\uFEFF" + rows.join("\n") + "\n");
     const results = [];
-    for (const [label, min] of [["thread", 0], ["in place", Number.MAX_SAFE_INTEGER]] as const) {
+    for (const [label, min] of [
+      ["thread", 0],
+      ["in place", Number.MAX_SAFE_INTEGER],
+    ] as const) {
       const outDir = path.join(dir, label);
       const r = await runScrub({ inputPath: input, outDir, lists: [], pool, batchBytes: 16 * 1024, maxInFlight: 8, dedupeThreadMinBytes: min });
       expect(r.inputSha256).toBe(await sha256OfFile(input));

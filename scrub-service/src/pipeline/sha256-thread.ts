@@ -17,9 +17,8 @@ import { defaultDedupeThreadPath } from "../dist-paths";
 import type { Sha256Digest, Sha256Message } from "../worker/sha256-messages";
 
 /** Atomics.waitAsync (ES2024; Node 16+), typed here because the project's lib is ES2023. */
-const waitAsync = (
-  Atomics as unknown as { waitAsync(a: Int32Array, index: number, value: number): { async: boolean; value: Promise<unknown> | string } }
-).waitAsync;
+const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, index: number, value: number): { async: boolean; value: Promise<unknown> | string } })
+  .waitAsync;
 
 /** A SHA-256 being fed: in this thread (small files) or by a Sha256Thread. */
 export interface StreamHash {

@@ -21,13 +21,7 @@ import { findExemption, type ExemptionIndex } from "../worker/exemptions/decide"
 import type { ListCheck } from "./list-checks";
 
 /** Every reason a row can get; the emit step writes REASONS[reasonIdx]. */
-export const REASONS: readonly string[] = [
-  ...LIST_TYPES.map((t) => t.kind),
-  CONTAINER_REASON.reason,
-  "duplicate",
-  "state",
-  ...INVALID_REASONS,
-];
+export const REASONS: readonly string[] = [...LIST_TYPES.map((t) => t.kind), CONTAINER_REASON.reason, "duplicate", "state", ...INVALID_REASONS];
 
 const INVALID0 = REASONS.indexOf(INVALID_REASONS[0]);
 

@@ -16,7 +16,12 @@ describe("UTF-8 checked in pieces", () => {
     for (let cut = 0; cut <= text.length; cut++) {
       for (let cut2 = cut; cut2 <= text.length; cut2 += 3) {
         const c = new Utf8Check();
-        expect(c.push(text.subarray(0, cut), false) && c.push(text.subarray(cut, cut2), false) && c.push(text.subarray(cut2), false) && c.push(new Uint8Array(0), true)).toBe(true);
+        expect(
+          c.push(text.subarray(0, cut), false) &&
+            c.push(text.subarray(cut, cut2), false) &&
+            c.push(text.subarray(cut2), false) &&
+            c.push(new Uint8Array(0), true),
+        ).toBe(true);
       }
       const bad = Buffer.from(text);
       bad[cut % bad.length] = 0xff;
@@ -42,7 +47,10 @@ describe("a scrub of a file that is not UTF-8 after its first 1 MiB", () => {
     expect(r.input.encoding).toBe("Windows-1252");
     expect(r.rowsDone).toBe(6_001);
     expect(r.inputSha256).toBe(await sha256OfFile(f));
-    const good = fs.readFileSync(path.join(dir, "out", "good.csv"), "utf8").trimEnd().split("\n");
+    const good = fs
+      .readFileSync(path.join(dir, "out", "good.csv"), "utf8")
+      .trimEnd()
+      .split("\n");
     expect(good.at(-1)).toBe("José “Pepe” Núñez,2125552100,+12125552100");
     for (const file of r.files) expect(file.sha256).toBe(await sha256OfFile(file.path));
     // no partial files of the first attempt are left
@@ -59,7 +67,10 @@ describe("a scrub of a file that is not UTF-8 after its first 1 MiB", () => {
     const r = await runScrub({ inputPath: f, outDir: path.join(dir, "out"), lists: [], pool, batchBytes: 16 * 1024 + 1 });
     expect(r.input.encoding).toBe("UTF-8");
     expect(r.rowsDone).toBe(5_000);
-    const good = fs.readFileSync(path.join(dir, "out", "good.csv"), "utf8").trimEnd().split("\n");
+    const good = fs
+      .readFileSync(path.join(dir, "out", "good.csv"), "utf8")
+      .trimEnd()
+      .split("\n");
     expect(good[1]).toBe(`${rows[0]},+13055552000`);
     expect(good.at(-1)).toBe(`${rows.at(-1)},+1${3055552000 + 4_999}`);
   });

@@ -56,11 +56,7 @@ export type StoreKind = "embedded" | "redis" | "cluster";
  * Redis tests run when REDIS_URL is set, cluster tests when REDIS_CLUSTER_NODES is; under CI both are
  * (global setup refuses CI without REDIS_URL, lists/redis-cluster.test.ts fails without the cluster).
  */
-export const storeKinds: StoreKind[] = [
-  "embedded",
-  ...(REDIS_URL ? (["redis"] as const) : []),
-  ...(REDIS_CLUSTER_NODES ? (["cluster"] as const) : []),
-];
+export const storeKinds: StoreKind[] = ["embedded", ...(REDIS_URL ? (["redis"] as const) : []), ...(REDIS_CLUSTER_NODES ? (["cluster"] as const) : [])];
 
 /** The Redis of a store kind (null: embedded). */
 export function redisOf(kind: StoreKind): RedisTarget | null {
@@ -78,11 +74,7 @@ export function uniquePrefix(): string {
   return `test:${process.pid}:${crypto.randomBytes(4).toString("hex")}:`;
 }
 
-export async function startService(
-  handle: DbHandle,
-  kind: StoreKind,
-  extra: Partial<InProcessOptions> = {},
-): Promise<InProcessScrubService> {
+export async function startService(handle: DbHandle, kind: StoreKind, extra: Partial<InProcessOptions> = {}): Promise<InProcessScrubService> {
   return createInProcessScrubService({
     handle,
     dataDir: extra.dataDir ?? tmpDir("data"),

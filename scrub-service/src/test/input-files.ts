@@ -146,8 +146,12 @@ export interface RawXlsxParts {
 export function rawXlsxBytes(parts: RawXlsxParts): Buffer {
   const rels = [
     `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>`,
-    parts.sharedStrings !== undefined ? `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` : "",
-    parts.styles !== undefined ? `<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` : "",
+    parts.sharedStrings !== undefined
+      ? `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>`
+      : "",
+    parts.styles !== undefined
+      ? `<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>`
+      : "",
   ].join("");
   const members: ZipMember[] = [
     { name: "[Content_Types].xml", data: Buffer.from(`<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`) },
@@ -157,7 +161,10 @@ export function rawXlsxBytes(parts: RawXlsxParts): Buffer {
         `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
       ),
     },
-    { name: "xl/_rels/workbook.xml.rels", data: Buffer.from(`<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`) },
+    {
+      name: "xl/_rels/workbook.xml.rels",
+      data: Buffer.from(`<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`),
+    },
     { name: "xl/worksheets/sheet1.xml", data: Buffer.from(parts.sheet) },
   ];
   if (parts.sharedStrings !== undefined) members.push({ name: "xl/sharedStrings.xml", data: Buffer.from(parts.sharedStrings) });

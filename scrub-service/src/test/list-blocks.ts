@@ -11,19 +11,18 @@ export async function storedNumbers(handle: DbHandle, listId: number): Promise<n
 
 /** How many block rows a list has. */
 export async function blockRows(handle: DbHandle, listId: number): Promise<number> {
-  const r = await handle.db.selectFrom("list_blocks").select((eb) => eb.fn.countAll().as("n")).where("list_id", "=", listId).executeTakeFirstOrThrow();
+  const r = await handle.db
+    .selectFrom("list_blocks")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("list_id", "=", listId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** Puts one number into a list's blocks without the service (lists.size and version untouched). */
 export async function insertNumberBehindTheBack(handle: DbHandle, listId: number, number: number): Promise<void> {
   const exchange = exchangeOf(number);
-  const row = await handle.db
-    .selectFrom("list_blocks")
-    .select("lines")
-    .where("list_id", "=", listId)
-    .where("exchange", "=", exchange)
-    .executeTakeFirst();
+  const row = await handle.db.selectFrom("list_blocks").select("lines").where("list_id", "=", listId).where("exchange", "=", exchange).executeTakeFirst();
   const out = new BlockList();
   changeBlocks(packBlocks(row ? [{ exchange, lines: row.lines }] : []), Float64Array.of(number), "add", out);
   const [after] = out.blocks;

@@ -5,11 +5,30 @@ import { AREA_CODE_ROWS } from "./numbering.generated";
 
 describe("area codes", () => {
   it.each([
-    [212, "NY"], [213, "CA"], [305, "FL"], [512, "TX"], [202, "DC"], [907, "AK"], [808, "HI"], [787, "PR"],
+    [212, "NY"],
+    [213, "CA"],
+    [305, "FL"],
+    [512, "TX"],
+    [202, "DC"],
+    [907, "AK"],
+    [808, "HI"],
+    [787, "PR"],
     // newer than the areacodes package
-    [945, "TX"], [350, "CA"], [472, "NC"], [826, "VA"], [983, "CO"], [835, "PA"], [656, "FL"],
+    [945, "TX"],
+    [350, "CA"],
+    [472, "NC"],
+    [826, "VA"],
+    [983, "CO"],
+    [835, "PA"],
+    [656, "FL"],
     // 2025 overlays
-    [324, "FL"], [728, "FL"], [738, "CA"], [748, "CO"], [821, "SC"], [686, "VA"], [948, "VA"],
+    [324, "FL"],
+    [728, "FL"],
+    [738, "CA"],
+    [748, "CO"],
+    [821, "SC"],
+    [686, "VA"],
+    [948, "VA"],
   ])("%i is in %s", (code, state) => {
     expect(stateOfAreaCode(code)).toBe(state);
   });
@@ -32,7 +51,9 @@ describe("area codes", () => {
   });
 
   it("has a state for exactly the US geographic area codes of the numbering table", () => {
-    const usGeographic = AREA_CODE_ROWS.filter(([, , runs]) => runs.includes("u")).map(([npa]) => npa).sort();
+    const usGeographic = AREA_CODE_ROWS.filter(([, , runs]) => runs.includes("u"))
+      .map(([npa]) => npa)
+      .sort();
     expect([...AREA_CODE_STATES.keys()].sort()).toEqual(usGeographic);
     // territories are their own regions in the numbering data and states in the filter
     for (const [npa, region] of AREA_CODE_ROWS) {

@@ -3,10 +3,32 @@ import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, emitRows, parseCodes, parseRows, 
 import { EXCHANGE_ENTRIES, exchangeIndex } from "./calling/class-index";
 import { seededRandom } from "../test/random";
 
-
 // Cells without quotes or CR (the plain path's input): empty, text, formula-like starts, phone forms.
-const CELLS = ["", "=", "@", "Ann", "Smith 7", "-5", "-", "=1+2", "+", "+1 305 555 1234", "305-555-1234", "@x", "\tx", "1.23457E+9",
-  " 2125551234 ", "(212) 555-2199", "2125552199", "12125552199", "1125552199", "2121005555", "x2125552199", "é", "12"];
+const CELLS = [
+  "",
+  "=",
+  "@",
+  "Ann",
+  "Smith 7",
+  "-5",
+  "-",
+  "=1+2",
+  "+",
+  "+1 305 555 1234",
+  "305-555-1234",
+  "@x",
+  "\tx",
+  "1.23457E+9",
+  " 2125551234 ",
+  "(212) 555-2199",
+  "2125552199",
+  "12125552199",
+  "1125552199",
+  "2121005555",
+  "x2125552199",
+  "é",
+  "12",
+];
 
 function plainInput(r: () => number, delim: string): string {
   const lines: string[] = [];
@@ -58,7 +80,10 @@ describe("parseRows fast path (no quote, no CR)", () => {
     const near = ["-", ":", "}", "\x0b", "\x08", "--5", ":x", "}}", "2125552199"];
     for (let round = 0; round < 300; round++) {
       const delim = [",", ";", "\t", "|"][round % 4];
-      const lines = plainInput(r, delim).split("\n").slice(0, -1).map((line) => (r() < 0.5 ? line : `${line}${delim}${near[Math.floor(r() * near.length)]}`));
+      const lines = plainInput(r, delim)
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => (r() < 0.5 ? line : `${line}${delim}${near[Math.floor(r() * near.length)]}`));
       const text = lines.join("\n") + "\n";
       const shift = round % 4;
       const mem = new TextEncoder().encode(" ".repeat(shift) + text);
@@ -165,7 +190,13 @@ describe("emitRows with cells appended to good rows (calling columns, exemption 
       const classes = new Uint8Array(n);
       for (let k = 0; k < n; k++) classes[k] = rows.codes[k] < 0 ? CLASS_INVALID : r() < 0.15 ? CLASS_BAD : CLASS_GOOD;
       // classes of numbers: class 0's cells are three delimiters (the shortest), the others 4–60 bytes
-      const cellTexts = [d + d + d, ...Array.from({ length: 6 }, (_, k) => d + "z".repeat(k) + d + "yes" + d + "2026-11-25T19:30:00Z".slice(0, 1 + Math.floor(r() * 20)) + "q".repeat(Math.floor(r() * 20)))];
+      const cellTexts = [
+        d + d + d,
+        ...Array.from(
+          { length: 6 },
+          (_, k) => d + "z".repeat(k) + d + "yes" + d + "2026-11-25T19:30:00Z".slice(0, 1 + Math.floor(r() * 20)) + "q".repeat(Math.floor(r() * 20)),
+        ),
+      ];
       const encoded = cellTexts.map((t) => encoder.encode(t));
       const starts = new Uint32Array(encoded.length + 1);
       const bytes = new Uint8Array(encoded.reduce((sum, e) => sum + e.length, 0));
@@ -182,7 +213,11 @@ describe("emitRows with cells appended to good rows (calling columns, exemption 
       const withNotes = round % 2 === 1;
       const base = { rows, classes, reasonIdx: new Uint8Array(n), reasons: ["dnc"], delim, width: 5, end: buf.length, describeInvalid: true };
       const counts = new Uint32Array(encoded.length);
-      const got = emitRows(buf, { ...base, goodSuffixes: { classOf, bytes, starts, counts }, goodNotes: withNotes ? { rowNote, notes } : undefined }, new SharedArrayBuffer(64));
+      const got = emitRows(
+        buf,
+        { ...base, goodSuffixes: { classOf, bytes, starts, counts }, goodNotes: withNotes ? { rowNote, notes } : undefined },
+        new SharedArrayBuffer(64),
+      );
       const plain = emitRows(buf, base);
       // the reference: each good row as the plain emit writes it, then padding, cells and note added to it
       const plainGood = decoder.decode(plain[0]).split("\n");
@@ -241,7 +276,18 @@ describe("emitRows with phone_e164 (decision 184)", () => {
     const delim = d.charCodeAt(0);
     const rows = parseRows(buf, 0, buf.length, delim, 0);
     const cls = Uint8Array.from(classes(rows));
-    const out = emitRows(buf, { rows, classes: cls, reasonIdx: new Uint8Array(rows.count), reasons: ["dnc"], delim, width, end: buf.length, describeInvalid: true, phoneE164: true, ...extra });
+    const out = emitRows(buf, {
+      rows,
+      classes: cls,
+      reasonIdx: new Uint8Array(rows.count),
+      reasons: ["dnc"],
+      delim,
+      width,
+      end: buf.length,
+      describeInvalid: true,
+      phoneE164: true,
+      ...extra,
+    });
     return out.map((b) => decoder.decode(b));
   }
   const byCode = (rows: ParsedRows) => Array.from(rows.codes.subarray(0, rows.count), (c) => (c < 0 ? CLASS_INVALID : CLASS_GOOD));
@@ -269,7 +315,9 @@ describe("emitRows with phone_e164 (decision 184)", () => {
   it("reads CRLF rows and quoted phone cells (with the delimiter and quotes inside) and ends every row with LF", () => {
     const text = '"212-736-4832","a,b",c\r\n"(305) 736-1234","say ""hi""",d\r\n2127360142,e\r\n"+1 (917) 736-0100",f,g\r\n';
     const [good] = emit(text, ",", byCode);
-    expect(good).toBe('"212-736-4832","a,b",c,+12127364832\n"(305) 736-1234","say ""hi""",d,+13057361234\n2127360142,e,,+12127360142\n"\'+1 (917) 736-0100",f,g,+19177360100\n');
+    expect(good).toBe(
+      '"212-736-4832","a,b",c,+12127364832\n"(305) 736-1234","say ""hi""",d,+13057361234\n2127360142,e,,+12127360142\n"\'+1 (917) 736-0100",f,g,+19177360100\n',
+    );
   });
 
   it("writes every number's digits exactly (each digit position, the two halves) beside the calling cells and notes", () => {
@@ -289,8 +337,16 @@ describe("emitRows with phone_e164 (decision 184)", () => {
     const notes = ["", "ebr"];
     const rowNote = Uint32Array.from(classes, (_, k) => k % 2);
     const [good, bad] = emitRows(buf, {
-      rows, classes, reasonIdx: new Uint8Array(rows.count), reasons: ["dnc"], delim: 44, width: 2, end: buf.length, phoneE164: true,
-      goodNotes: { rowNote, notes }, badNotes: { rowNote, notes },
+      rows,
+      classes,
+      reasonIdx: new Uint8Array(rows.count),
+      reasons: ["dnc"],
+      delim: 44,
+      width: 2,
+      end: buf.length,
+      phoneE164: true,
+      goodNotes: { rowNote, notes },
+      badNotes: { rowNote, notes },
     }).map((b) => decoder.decode(b));
     const expectGood: string[] = [];
     const expectBad: string[] = [];

@@ -332,7 +332,7 @@ const LF4 = 0x0a0a0a0a;
 
 /** Bit 7 of each byte of `x` that is zero (exact: no borrow runs from one byte into the next). */
 function zeroBytes(x: number): number {
-  return ~((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | 0) | x | 0x7f7f7f7f);
+  return ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | 0 | x | 0x7f7f7f7f);
 }
 
 /**
@@ -361,14 +361,7 @@ function nextBreak(words: Int32Array, i: number, repeated: number, wordEnd: numb
 }
 
 /** parseRows for any batch: quoted fields (with delimiters, quotes and line breaks inside), CRLF. */
-export function parseRowsGeneral(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  delim: number,
-  phoneCol: number,
-  mem?: SharedArrayBuffer,
-): ParsedRows {
+export function parseRowsGeneral(buf: Uint8Array, start: number, end: number, delim: number, phoneCol: number, mem?: SharedArrayBuffer): ParsedRows {
   // One shared block (no copy when posted between threads): codes | rowStart | rowEnd | fields | escape.
   // Sized for rows of ~24 bytes; grown (rarely) when rows are shorter.
   let { codes, rowStart, rowEnd, fields, escape } = allocRows(rowsCapacity(end - start), mem);
@@ -787,11 +780,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   const total = sizes[0] + sizes[1] + sizes[2];
   // (a new block has room to spare: the caller may keep it for the next batches, see pipeline/run.ts)
   const block = mem && mem.byteLength >= total ? mem : new SharedArrayBuffer(Math.max(1, mem ? Math.ceil(total * 1.25) : total));
-  const outs = [
-    new Uint8Array(block, 0, sizes[0]),
-    new Uint8Array(block, sizes[0], sizes[1]),
-    new Uint8Array(block, sizes[0] + sizes[1], sizes[2]),
-  ];
+  const outs = [new Uint8Array(block, 0, sizes[0]), new Uint8Array(block, sizes[0], sizes[1]), new Uint8Array(block, sizes[0] + sizes[1], sizes[2])];
   const pos = [0, 0, 0];
   const end = input.end ?? 0;
   const inWords = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);

@@ -66,7 +66,12 @@ function sections(format: string): string[] {
 
 /** The format without quoted text, escapes and brackets: what decides whether it is a date. */
 function bare(section: string): string {
-  return section.replace(/"[^"]*"/g, "").replace(/\\./g, "").replace(/\[[^\]]*\]/g, "").replace(/_./g, "").replace(/\*./g, "");
+  return section
+    .replace(/"[^"]*"/g, "")
+    .replace(/\\./g, "")
+    .replace(/\[[^\]]*\]/g, "")
+    .replace(/_./g, "")
+    .replace(/\*./g, "");
 }
 
 export function isDateFormat(format: string): boolean {
@@ -132,7 +137,7 @@ function formatDate(section: string, serial: number, date1904: boolean): string 
   let out = "";
   let lastWasHour = false;
   const src = section.replace(/\[(?!h+\]|m+\]|s+\])[^\]]*\]/gi, "");
-  for (let i = 0; i < src.length; ) {
+  for (let i = 0; i < src.length;) {
     const rest = src.slice(i);
     const c = src[i];
     if (c === '"') {

@@ -131,7 +131,7 @@ function writeLines(out: Uint8Array, at: number, lines: Uint16Array, n: number):
 
 /** Writes the blocks of `numbers` (sorted, distinct) into `sink`, one per exchange, in order. */
 export function writeNumberBlocks(numbers: Float64Array, sink: BlockSink): void {
-  for (let at = 0; at < numbers.length; ) {
+  for (let at = 0; at < numbers.length;) {
     const end = exchangeRunEnd(numbers, at);
     const o = sink.reserve(exchangeOf(numbers[at]), blockBytes(end - at));
     writeNumbers(sink.buf, o, numbers, at, end);
@@ -433,4 +433,3 @@ const NO_NUMBERS = new Float64Array(0);
 export function changeBlocks(old: PackedBlocks, numbers: Float64Array, mode: "add" | "remove", sink: BlockSink, keepUntouched = false): BlockChange {
   return mode === "add" ? changeBlocksBoth(old, NO_NUMBERS, numbers, sink, keepUntouched) : changeBlocksBoth(old, numbers, NO_NUMBERS, sink, keepUntouched);
 }
-

@@ -51,7 +51,7 @@ type Gen = () => string;
 function corpus(seed: number): { cls: string; cell: string; ten: string }[] {
   const r = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
-  const pick = <T,>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
   const p3 = (n: number) => String(n).padStart(3, "0");
   const p4 = (n: number) => String(n).padStart(4, "0");
 
@@ -156,7 +156,10 @@ function library(cell: string): Answer {
   let a = answers.get(cell);
   if (!a) {
     const p = parsePhoneNumberFromString(cell, "US");
-    a = !p || p.countryCallingCode !== "1" || !p.isValid() ? { valid: false, ten: "" } : { valid: true, ten: p.nationalNumber, country: p.country, type: p.getType() };
+    a =
+      !p || p.countryCallingCode !== "1" || !p.isValid()
+        ? { valid: false, ten: "" }
+        : { valid: true, ten: p.nationalNumber, country: p.country, type: p.getType() };
     answers.set(cell, a);
   }
   return a;
@@ -192,7 +195,19 @@ describe("normalizer vs libphonenumber-js (max metadata, US default region)", ()
     for (const cls of ["us", "us_territory", "canada", "caribbean", "toll_free", "premium", "personal"]) {
       expect(perClass.get(cls)!.valid, cls).toBeGreaterThan(0);
     }
-    for (const cls of ["n11_area", "reserved_area", "unassigned_area", "area_0_1", "exchange_0_1", "wrong_length", "letters", "two_numbers", "other_country", "excel", "empty"]) {
+    for (const cls of [
+      "n11_area",
+      "reserved_area",
+      "unassigned_area",
+      "area_0_1",
+      "exchange_0_1",
+      "wrong_length",
+      "letters",
+      "two_numbers",
+      "other_country",
+      "excel",
+      "empty",
+    ]) {
       expect(perClass.get(cls)!.valid, cls).toBe(0);
     }
   });
@@ -223,12 +238,17 @@ describe("normalizer vs libphonenumber-js (max metadata, US default region)", ()
       const kind = numberKind(code);
       const state = stateOfNumber(code);
       const want =
-        lib.type === "TOLL_FREE" ? "toll_free"
-        : lib.type === "PREMIUM_RATE" ? "premium"
-        : lib.type === "PERSONAL_NUMBER" ? "personal"
-        : US_REGIONS.has(lib.country!) ? "us"
-        : lib.country === "CA" ? "canada"
-        : "caribbean";
+        lib.type === "TOLL_FREE"
+          ? "toll_free"
+          : lib.type === "PREMIUM_RATE"
+            ? "premium"
+            : lib.type === "PERSONAL_NUMBER"
+              ? "personal"
+              : US_REGIONS.has(lib.country!)
+                ? "us"
+                : lib.country === "CA"
+                  ? "canada"
+                  : "caribbean";
       expect(kind, cell).toBe(want);
       if (kind === "us") expect(state, cell).toBe(lib.country === "US" ? state : lib.country);
       expect(state !== null, cell).toBe(kind === "us");

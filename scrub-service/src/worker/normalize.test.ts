@@ -162,7 +162,23 @@ describe("normalizer", () => {
   });
 
   it("reads Excel's scientific notation from the bytes as the string path does", () => {
-    const cells = ["1.23457E+9", " 2.12555E+09\t", "-1e5", "+3.E-2", "12E3", "1.2.3E4", "E5", "1.5E", "1.5E+", ".5E3", "1.5E3x", "1.5e3\u00a0", "\u00a01.5E3", "1,5E3", "1.5E3 4"];
+    const cells = [
+      "1.23457E+9",
+      " 2.12555E+09\t",
+      "-1e5",
+      "+3.E-2",
+      "12E3",
+      "1.2.3E4",
+      "E5",
+      "1.5E",
+      "1.5E+",
+      ".5E3",
+      "1.5E3x",
+      "1.5e3\u00a0",
+      "\u00a01.5E3",
+      "1,5E3",
+      "1.5E3 4",
+    ];
     for (const c of cells) both(c);
     expect(both(" 1.23457E+9 ")).toBe(normalizeCode("1.23457E+9"));
   });

@@ -11,15 +11,7 @@
  * integer NPA·10^7 + NXX·10^4 + line; an invalid one a negative code naming the reason (reasonOfCode,
  * invalidReasonText).
  */
-import {
-  AREA_CODE_ROWS,
-  KIND_LETTERS,
-  MIXED_EXCHANGES,
-  NUMBER_KINDS,
-  NUMBERING_VERSION,
-  UNICODE_DIGIT_ZEROS,
-  type NumberKind,
-} from "./numbering.generated";
+import { AREA_CODE_ROWS, KIND_LETTERS, MIXED_EXCHANGES, NUMBER_KINDS, NUMBERING_VERSION, UNICODE_DIGIT_ZEROS, type NumberKind } from "./numbering.generated";
 import { INVALID_REASONS, INVALID_REASON_LABELS, type InvalidReason } from "./invalid-reasons";
 
 export { NUMBER_KINDS, type NumberKind };
@@ -268,7 +260,26 @@ export function tenDigitsAt(buf: Uint8Array, i: number): number {
   const b4 = buf[i + 9] - 48;
   // negative when a byte is not a digit
   const outside =
-    a0 | a1 | a2 | a3 | a4 | b0 | b1 | b2 | b3 | b4 | (9 - a0) | (9 - a1) | (9 - a2) | (9 - a3) | (9 - a4) | (9 - b0) | (9 - b1) | (9 - b2) | (9 - b3) | (9 - b4);
+    a0 |
+    a1 |
+    a2 |
+    a3 |
+    a4 |
+    b0 |
+    b1 |
+    b2 |
+    b3 |
+    b4 |
+    (9 - a0) |
+    (9 - a1) |
+    (9 - a2) |
+    (9 - a3) |
+    (9 - a4) |
+    (9 - b0) |
+    (9 - b1) |
+    (9 - b2) |
+    (9 - b3) |
+    (9 - b4);
   if (outside < 0) return -1;
   return (a0 * 10_000 + a1 * 1000 + a2 * 100 + a3 * 10 + a4) * 100_000 + (b0 * 10_000 + b1 * 1000 + b2 * 100 + b3 * 10 + b4);
 }
@@ -415,9 +426,7 @@ function isTwoNumbers(t: string): boolean {
 
 // ---------- friendly forms ----------
 
-export type PhoneParse =
-  | { ok: true; number: number; digits: string; kind: NumberKind; region: string }
-  | { ok: false; reason: InvalidReason; message: string };
+export type PhoneParse = { ok: true; number: number; digits: string; kind: NumberKind; region: string } | { ok: false; reason: InvalidReason; message: string };
 
 /** For forms and APIs: the number with its kind and region, or the reason with the customer's sentence. */
 export function parsePhone(input: string): PhoneParse {

@@ -37,7 +37,12 @@ describe("sorting a list's numbers", () => {
       const want = reference(a);
       expect(firstDifference(sortDistinct(a.slice()), want)).toBe("same");
     }
-    expect(bucketByArea(Float64Array.from({ length: 5000 }, (_, i) => (i === 7 ? 1.5 : 2e9 + i)), false)).toBeNull();
+    expect(
+      bucketByArea(
+        Float64Array.from({ length: 5000 }, (_, i) => (i === 7 ? 1.5 : 2e9 + i)),
+        false,
+      ),
+    ).toBeNull();
   });
 
   it("sorts with the side thread: its area codes alone, and both threads claiming at once", async () => {

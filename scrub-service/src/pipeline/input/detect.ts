@@ -161,9 +161,13 @@ function isWorkbook(a: ZipArchive): boolean {
 }
 
 function nestedError(kind: Magic, name: string): InputFormatError | null {
-  if (kind === "zip") return new InputFormatError(`The compressed file holds another archive or an Excel workbook (${name}). Upload the .xlsx or CSV file itself.`);
+  if (kind === "zip")
+    return new InputFormatError(`The compressed file holds another archive or an Excel workbook (${name}). Upload the .xlsx or CSV file itself.`);
   if (kind === "gzip") return new InputFormatError(`The zip file holds a gzip file (${name}). Upload the CSV file inside it.`);
-  if (kind === "ole") return new InputFormatError(`The compressed file holds an Excel 97–2003 or password-protected workbook (${name}). Save it as .xlsx or CSV UTF-8 and upload that.`);
+  if (kind === "ole")
+    return new InputFormatError(
+      `The compressed file holds an Excel 97–2003 or password-protected workbook (${name}). Save it as .xlsx or CSV UTF-8 and upload that.`,
+    );
   return null;
 }
 
@@ -180,7 +184,11 @@ async function zipInfo(path: string, opts: DetectOptions): Promise<InputInfo> {
     const files = a.files;
     if (!files.length) throw new InputFormatError("The zip file is empty: it holds no file to read.");
     if (files.length > 1 && !opts.manyMembers) {
-      const names = files.slice(0, 5).map((f) => f.fileName).join(", ") + (files.length > 5 ? ", …" : "");
+      const names =
+        files
+          .slice(0, 5)
+          .map((f) => f.fileName)
+          .join(", ") + (files.length > 5 ? ", …" : "");
       throw new InputFormatError(`The zip file holds ${files.length} files (${names}); upload one CSV or Excel file.`);
     }
     const first: yauzl.Entry = files[0];
@@ -237,7 +245,8 @@ export async function detectInput(path: string, opts: DetectOptions = {}): Promi
       const whole = sniff.length >= st.size;
       const valid = utf8Prefix(sniff, whole).valid;
       info = { format: "csv", container: "none", ...encodingOf(head, valid), members: [], sheets: [], sheet: null };
-      if (!valid || whole) cache.set(key, info); // the whole answer
+      if (!valid || whole)
+        cache.set(key, info); // the whole answer
       else {
         info.utf8Unchecked = true;
         cache.set(`${key}\0lazy`, info);

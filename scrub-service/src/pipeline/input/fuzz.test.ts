@@ -22,7 +22,7 @@ const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 6_000);
 /** What one reader may add to the process's resident memory while reading a hostile file of a few KB. */
 const MEMORY_BOUND = 384 * 1024 * 1024;
 
-const CSV = "Name,Phone,Note\nAnn,2125551234,=1+2\n\"Bo, Jr\",(305) 555-1234,\"a \"\"b\"\"\"\nZoë,+1 415 555 1234,-12.5\n";
+const CSV = 'Name,Phone,Note\nAnn,2125551234,=1+2\n"Bo, Jr",(305) 555-1234,"a ""b"""\nZoë,+1 415 555 1234,-12.5\n';
 
 let dir: string;
 let seq = 0;
@@ -119,7 +119,17 @@ beforeAll(async () => {
   seeds.gz = zlib.gzipSync(Buffer.from(CSV));
   seeds.zip = zipBytes([{ name: "leads.csv", data: Buffer.from(CSV) }]);
   seeds.xlsx = fs.readFileSync(
-    await writeXlsx(path.join(dir, "s.xlsx"), [{ name: "S", rows: [["Name", "Phone"], ["Ann", 2125551234], ["Bo", "(305) 555-1234"]], formats: { 1: "(###) ###-####" } }]),
+    await writeXlsx(path.join(dir, "s.xlsx"), [
+      {
+        name: "S",
+        rows: [
+          ["Name", "Phone"],
+          ["Ann", 2125551234],
+          ["Bo", "(305) 555-1234"],
+        ],
+        formats: { 1: "(###) ###-####" },
+      },
+    ]),
   );
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

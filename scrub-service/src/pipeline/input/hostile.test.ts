@@ -84,7 +84,10 @@ describe("workbook references are checked against Excel's grid and the column ca
   it("still reads a workbook within the grid, in the order of its references", async () => {
     const dir = tmpDir("hostile-ok");
     const f = writeRawXlsx(path.join(dir, "ok.xlsx"), {
-      sheet: sheetXml([row("1", `<c r="A1" t="inlineStr"><is><t>Phone</t></is></c><c r="C1" t="inlineStr"><is><t>Name</t></is></c>`), row("1048576", cell("A1048576") + cell("C1048576", "7"))]),
+      sheet: sheetXml([
+        row("1", `<c r="A1" t="inlineStr"><is><t>Phone</t></is></c><c r="C1" t="inlineStr"><is><t>Name</t></is></c>`),
+        row("1048576", cell("A1048576") + cell("C1048576", "7")),
+      ]),
     });
     const p = await previewCsv(f);
     expect(p.headers).toEqual(["Phone", "Column 2", "Name"].map((h, i) => (i === 1 ? "" : h)));
@@ -120,9 +123,15 @@ describe("shared strings are bounded in count, length and bytes", () => {
     const long = writeRawXlsx(path.join(dir, "long.xlsx"), { sheet, sharedStrings: `<sst><si><t>${"x".repeat(40_000)}</t></si></sst>` });
     expect(await refusal(previewCsv(long))).toMatch(/a text is longer than Excel's 32,767 characters per cell/);
     // 8 MB of text with no tag at all (stored, so no ratio check applies): refused after 1 MiB, not held whole
-    const endless = writeRawXlsx(path.join(dir, "endless.xlsx"), { sheet, store: true, sharedStrings: Buffer.concat([Buffer.from("<sst><si><t>"), Buffer.alloc(8 * 1024 * 1024, 0x41)]) });
+    const endless = writeRawXlsx(path.join(dir, "endless.xlsx"), {
+      sheet,
+      store: true,
+      sharedStrings: Buffer.concat([Buffer.from("<sst><si><t>"), Buffer.alloc(8 * 1024 * 1024, 0x41)]),
+    });
     expect(await refusal(previewCsv(endless))).toMatch(/holds a text or tag longer than 1 MB/);
-    const cellText = writeRawXlsx(path.join(dir, "cell.xlsx"), { sheet: sheetXml([row("1", `<c r="A1" t="inlineStr"><is><t>${"<b/>x".repeat(40_000)}</t></is></c>`)]) });
+    const cellText = writeRawXlsx(path.join(dir, "cell.xlsx"), {
+      sheet: sheetXml([row("1", `<c r="A1" t="inlineStr"><is><t>${"<b/>x".repeat(40_000)}</t></is></c>`)]),
+    });
     expect(await refusal(previewCsv(cellText))).toMatch(/a cell is longer than Excel's 32,767 characters/);
   });
 
@@ -139,7 +148,7 @@ describe("shared strings are bounded in count, length and bytes", () => {
     const dir = tmpDir("hostile-styles");
     const f = writeRawXlsx(path.join(dir, "styles.xlsx"), {
       sheet: sheetXml([row("1", cell("A1"))]),
-      styles: `<styleSheet><cellXfs>${"<xf numFmtId=\"0\"/>".repeat(70_000)}</cellXfs></styleSheet>`,
+      styles: `<styleSheet><cellXfs>${'<xf numFmtId="0"/>'.repeat(70_000)}</cellXfs></styleSheet>`,
     });
     expect(await refusal(previewCsv(f))).toMatch(/its styles define more than 65,536 cell formats/);
   });
@@ -225,7 +234,10 @@ describe("a workbook is decoded on a thread of its own, held to its own heap (de
     const sheet = sheetXml([row("1", `<c r="A1" t="s"><v>0</v></c>`), row("2", cell("A2"))]);
     const file = writeRawXlsx(path.join(dir, "heap.xlsx"), { sheet, sharedStrings: sst });
     process.env.SCRUB_WORKBOOK_HEAP_MB = "4";
-    const refused = await previewCsv(file).then(() => null, (e: unknown) => e);
+    const refused = await previewCsv(file).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isInputFormatError(refused)).toBe(true);
     expect((refused as Error).message).toMatch(/^The Excel file needs more than 4 MB of memory to read\. Save the sheet as CSV/);
     // the same workbook with the default heap: read, by a fresh decode (a refusal is remembered per upload, so a copy)

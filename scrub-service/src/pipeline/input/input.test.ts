@@ -37,7 +37,7 @@ async function failure(p: Promise<unknown>): Promise<string> {
   throw new Error("expected the input to be refused");
 }
 
-const TEXT = "Name\tCity\tPhone\nJosé Müller\tSão Paulo\t2125550100\nZoë\t\"Köln, DE\"\t(305) 555-0123\n";
+const TEXT = 'Name\tCity\tPhone\nJosé Müller\tSão Paulo\t2125550100\nZoë\t"Köln, DE"\t(305) 555-0123\n';
 
 describe("input decoding", () => {
   it("reads UTF-16LE and UTF-16BE with BOM (Excel's Unicode Text) as UTF-8, tab-separated", async () => {
@@ -75,14 +75,25 @@ describe("input decoding", () => {
 
   it("reads .gz and a .zip of one CSV by their content, whatever their name", async () => {
     const dir = tmpDir("inzip");
-    const csv = "phone,name\n2125550100,Ann\n3055550123,\"Bo, Jr\"\n";
+    const csv = 'phone,name\n2125550100,Ann\n3055550123,"Bo, Jr"\n';
     const gz = await writeGzip(path.join(dir, "leads.csv"), [csv]);
     expect(await detectInput(gz)).toMatchObject({ container: "gzip", format: "csv", encoding: "utf-8" });
-    expect(await rowsOf(gz)).toEqual([["phone", "name"], ["2125550100", "Ann"], ["3055550123", "Bo, Jr"]]);
+    expect(await rowsOf(gz)).toEqual([
+      ["phone", "name"],
+      ["2125550100", "Ann"],
+      ["3055550123", "Bo, Jr"],
+    ]);
     expect(await countRecords(gz)).toBe(3);
-    const zip = writeZip(path.join(dir, "upload.csv"), [{ name: "folder/", data: Buffer.alloc(0), store: true }, { name: "folder/leads.csv", data: Buffer.from(csv) }]);
+    const zip = writeZip(path.join(dir, "upload.csv"), [
+      { name: "folder/", data: Buffer.alloc(0), store: true },
+      { name: "folder/leads.csv", data: Buffer.from(csv) },
+    ]);
     expect(await detectInput(zip)).toMatchObject({ container: "zip", format: "csv", members: ["folder/leads.csv"] });
-    expect(await rowsOf(zip)).toEqual([["phone", "name"], ["2125550100", "Ann"], ["3055550123", "Bo, Jr"]]);
+    expect(await rowsOf(zip)).toEqual([
+      ["phone", "name"],
+      ["2125550100", "Ann"],
+      ["3055550123", "Bo, Jr"],
+    ]);
     expect((await previewCsv(zip)).input.format).toBe("zip-compressed CSV");
     // a zipped UTF-16 file is decoded too
     const z16 = writeZip(path.join(dir, "z16.zip"), [{ name: "u.txt", data: fs.readFileSync(writeUtf16(path.join(dir, "u.txt"), TEXT)) }]);
@@ -97,7 +108,11 @@ describe("input decoding", () => {
       { name: "__MACOSX/._212.txt", data: Buffer.from("junk") },
     ]);
     expect(await failure(detectInput(zip))).toBe("The zip file holds 2 files (212.txt, 305.txt); upload one CSV or Excel file.");
-    expect(await rowsOf(zip, { manyMembers: true })).toEqual([["212", "5550100"], ["212", "5550101"], ["305", "5550123"]]);
+    expect(await rowsOf(zip, { manyMembers: true })).toEqual([
+      ["212", "5550100"],
+      ["212", "5550101"],
+      ["305", "5550123"],
+    ]);
   });
 
   it("refuses zip bombs by ratio, by total size and by a lying header, with a clear message", async () => {
@@ -105,12 +120,17 @@ describe("input decoding", () => {
     const zeros = Buffer.alloc(64 * 1024 * 1024, 0x30);
     const bomb = writeZip(path.join(dir, "bomb.zip"), [{ name: "big.csv", data: zeros }]);
     expect(fs.statSync(bomb).size).toBeLessThan(200 * 1024);
-    expect(await failure(previewCsv(bomb))).toMatch(/^The compressed file was refused: .* unpack to 64 MB \(the limits are 200 times the packed size and 8 GB in all\)/);
+    expect(await failure(previewCsv(bomb))).toMatch(
+      /^The compressed file was refused: .* unpack to 64 MB \(the limits are 200 times the packed size and 8 GB in all\)/,
+    );
     // the same bytes gzipped: refused while streaming (gzip declares no trustworthy size)
-    const gz = await writeGzip(path.join(dir, "bomb.gz"), (function* () {
-      yield "phone\n";
-      for (let i = 0; i < 64; i++) yield "2125550100\n".repeat(100_000);
-    })());
+    const gz = await writeGzip(
+      path.join(dir, "bomb.gz"),
+      (function* () {
+        yield "phone\n";
+        for (let i = 0; i < 64; i++) yield "2125550100\n".repeat(100_000);
+      })(),
+    );
     expect(await failure(rowsOf(gz))).toMatch(/^The compressed file was refused/);
     // the count (the plan check) is refused too: never a fallback that could slip past the limit
     expect(await failure(countRecords(gz))).toMatch(/^The compressed file was refused/);
@@ -129,8 +149,12 @@ describe("input decoding", () => {
     const zip = path.join(dir, "cut.zip");
     fs.writeFileSync(zip, zipBytesCut());
     expect(await failure(detectInput(zip))).toMatch(/^The zip file is damaged and cannot be opened/);
-    expect(await failure(detectInput(writeOle(path.join(dir, "locked.xlsx"), ["EncryptionInfo", "EncryptedPackage"])))).toMatch(/^The Excel file is password-protected\./);
-    expect(await failure(detectInput(writeOle(path.join(dir, "old.xls"), ["Workbook", "SummaryInformation"])))).toMatch(/^This is an Excel 97–2003 workbook \(\.xls\)/);
+    expect(await failure(detectInput(writeOle(path.join(dir, "locked.xlsx"), ["EncryptionInfo", "EncryptedPackage"])))).toMatch(
+      /^The Excel file is password-protected\./,
+    );
+    expect(await failure(detectInput(writeOle(path.join(dir, "old.xls"), ["Workbook", "SummaryInformation"])))).toMatch(
+      /^This is an Excel 97–2003 workbook \(\.xls\)/,
+    );
     expect(await failure(detectInput(writeZip(path.join(dir, "empty.zip"), [])))).toBe("The zip file is empty: it holds no file to read.");
   });
 });
@@ -149,7 +173,7 @@ describe("xlsx", () => {
         name: "Leads",
         rows: [
           ["Name", "Phone", "Formatted", "Signed up", "Score", "Note"],
-          ["José, \"JJ\"", 2125550100, 3055550123, new Date(Date.UTC(2024, 2, 5)), 0.25, "line one\nline two"],
+          ['José, "JJ"', 2125550100, 3055550123, new Date(Date.UTC(2024, 2, 5)), 0.25, "line one\nline two"],
           ["Big", 12125550100, 2125550100, new Date(Date.UTC(1999, 11, 31)), 1234567.891, { formula: "A2", result: "x" }],
           [null, 123456789012345, null, null, null, true],
         ],
@@ -178,8 +202,16 @@ describe("xlsx", () => {
     const dir = tmpDir("inxlsxbad");
     const f = writeZip(path.join(dir, "bad.xlsx"), [
       { name: "xl/workbook.xml", data: Buffer.from('<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>') },
-      { name: "xl/_rels/workbook.xml.rels", data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>') },
-      { name: "xl/worksheets/sheet1.xml", data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>phone</t></is></c></row><row r="2"><c r="A2"><v>2125550100</v></c></row><row') },
+      {
+        name: "xl/_rels/workbook.xml.rels",
+        data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'),
+      },
+      {
+        name: "xl/worksheets/sheet1.xml",
+        data: Buffer.from(
+          '<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>phone</t></is></c></row><row r="2"><c r="A2"><v>2125550100</v></c></row><row',
+        ),
+      },
     ]);
     expect(await failure(rowsOf(f))).toMatch(/^The Excel file is damaged \(xl\/worksheets\/sheet1.xml: /);
   });

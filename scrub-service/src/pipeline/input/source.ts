@@ -180,11 +180,34 @@ export async function openInput(path: string, opts: DetectOptions = {}): Promise
     // about 200 × 64 KiB of output, not after everything read ahead has inflated (docs/decisions/151).
     const raw = fs.createReadStream(path, { highWaterMark: GZIP_WINDOW_BYTES });
     const gunzip = createGunzip({ chunkSize: GZIP_WINDOW_BYTES });
-    const out = pipeline(raw, gunzip, expansionGuard(() => gunzip.bytesWritten), () => {}) as unknown as Readable;
+    const out = pipeline(
+      raw,
+      gunzip,
+      expansionGuard(() => gunzip.bytesWritten),
+      () => {},
+    ) as unknown as Readable;
     const text = await asUtf8(out, info);
-    return { info, source: new StreamSource(text, size, () => raw.bytesRead, () => raw.destroy(), damaged("gzip file")) };
+    return {
+      info,
+      source: new StreamSource(
+        text,
+        size,
+        () => raw.bytesRead,
+        () => raw.destroy(),
+        damaged("gzip file"),
+      ),
+    };
   }
   if (info.encoding === "utf-8") return { info, source: await rawSource(path) };
   const raw = fs.createReadStream(path, { highWaterMark: 1024 * 1024 });
-  return { info, source: new StreamSource(await asUtf8(raw, info), size, () => raw.bytesRead, () => raw.destroy(), damaged("file")) };
+  return {
+    info,
+    source: new StreamSource(
+      await asUtf8(raw, info),
+      size,
+      () => raw.bytesRead,
+      () => raw.destroy(),
+      damaged("file"),
+    ),
+  };
 }

@@ -33,7 +33,11 @@ function uploadsRoot(): string {
 }
 
 function cachePath(path: string, sheet: string | null, st: fs.Stats): string {
-  const key = crypto.createHash("sha256").update(`${sheet ?? ""}\0${st.size}\0${st.mtimeMs}\0${st.ino}`).digest("hex").slice(0, 16);
+  const key = crypto
+    .createHash("sha256")
+    .update(`${sheet ?? ""}\0${st.size}\0${st.mtimeMs}\0${st.ino}`)
+    .digest("hex")
+    .slice(0, 16);
   const resolved = nodePath.resolve(path);
   if (resolved.startsWith(uploadsRoot() + nodePath.sep)) return `${resolved}.${key}.decoded`;
   const dir = nodePath.join(os.tmpdir(), "dpt-decoded");

@@ -335,7 +335,8 @@ export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?:
           cells = [];
           col = 0;
           const r = t.attributes.r;
-          if (r != null && rowOfRef(String(r)) < 0) throw damaged(`a row is numbered ${quoteRef(r)}, past Excel's last row (${EXCEL_MAX_ROWS.toLocaleString("en-US")})`);
+          if (r != null && rowOfRef(String(r)) < 0)
+            throw damaged(`a row is numbered ${quoteRef(r)}, past Excel's last row (${EXCEL_MAX_ROWS.toLocaleString("en-US")})`);
           if (++rows > EXCEL_MAX_ROWS) throw damaged(`the sheet has more than Excel's ${EXCEL_MAX_ROWS.toLocaleString("en-US")} rows`);
           break;
         }
@@ -344,9 +345,13 @@ export async function* xlsxAsCsv(path: string, sheet?: string | null, progress?:
           if (r != null) {
             const ref = String(r);
             col = columnIndex(ref);
-            if (col < 0 || rowOfRef(ref) < 0) throw damaged(`a cell is at ${quoteRef(ref)}, outside Excel's sheet (columns A to XFD, rows 1 to ${EXCEL_MAX_ROWS.toLocaleString("en-US")})`);
+            if (col < 0 || rowOfRef(ref) < 0)
+              throw damaged(`a cell is at ${quoteRef(ref)}, outside Excel's sheet (columns A to XFD, rows 1 to ${EXCEL_MAX_ROWS.toLocaleString("en-US")})`);
           }
-          if (col >= columnLimit) throw new InputFormatError(`This file has a cell in column ${col + 1 > EXCEL_MAX_COLUMNS ? "past XFD" : (col + 1).toLocaleString("en-US")}; at most ${columnLimit.toLocaleString("en-US")} columns are supported.`);
+          if (col >= columnLimit)
+            throw new InputFormatError(
+              `This file has a cell in column ${col + 1 > EXCEL_MAX_COLUMNS ? "past XFD" : (col + 1).toLocaleString("en-US")}; at most ${columnLimit.toLocaleString("en-US")} columns are supported.`,
+            );
           type = String(t.attributes.t ?? "n");
           style = t.attributes.s != null ? Number(t.attributes.s) : -1;
           value = "";

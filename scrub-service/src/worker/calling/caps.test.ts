@@ -21,7 +21,14 @@ describe("call frequency caps as rule data", () => {
   it("counts a number's records in the window by scope and channel", () => {
     const at = Date.parse("2026-11-28T18:00:00Z");
     const h = 3_600_000;
-    const rec = (hoursAgo: number, o: Partial<CapRecord> = {}): CapRecord => ({ atMs: at - hoursAgo * h, subject: "promo", channel: "call", outcome: "attempted", debtId: null, ...o });
+    const rec = (hoursAgo: number, o: Partial<CapRecord> = {}): CapRecord => ({
+      atMs: at - hoursAgo * h,
+      subject: "promo",
+      channel: "call",
+      outcome: "attempted",
+      debtId: null,
+      ...o,
+    });
     const fl = CALL_CAPS.find((c) => c.id === "fl-501-616-6b")!;
     const three = [rec(1), rec(2, { channel: "text" }), rec(23)];
     expect(countAgainstCap(three, fl, at, { subject: "promo", debtId: null })).toEqual({ capId: fl.id, count: 3, max: 3, over: true });
@@ -34,6 +41,9 @@ describe("call frequency caps as rule data", () => {
     expect(countAgainstCap([rec(100, { debtId: "D2", outcome: "conversation" })], afterTalk, at, { subject: "x", debtId: "D1" }).over).toBe(false);
     const regF = CALL_CAPS.find((c) => c.id === "us-reg-f-7-in-7")!;
     const seven = Array.from({ length: 7 }, (_, i) => rec(i * 20, { debtId: "D1" }));
-    expect(countAgainstCap([...seven, rec(5, { debtId: "D1", channel: "text" })], regF, at, { subject: "x", debtId: "D1" })).toMatchObject({ count: 7, over: true });
+    expect(countAgainstCap([...seven, rec(5, { debtId: "D1", channel: "text" })], regF, at, { subject: "x", debtId: "D1" })).toMatchObject({
+      count: 7,
+      over: true,
+    });
   });
 });

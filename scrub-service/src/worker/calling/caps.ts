@@ -77,7 +77,8 @@ export const CALL_CAPS: readonly CallCap[] = [
     scope: "subject",
     channels: ["call", "text"],
     counts: "attempts",
-    lifts: "The subtitle's exemptions (Com. Law § 14-4502(a)(1)), e.g. an existing business relationship for informational calls that become a solicitation at the customer's request.",
+    lifts:
+      "The subtitle's exemptions (Com. Law § 14-4502(a)(1)), e.g. an existing business relationship for informational calls that become a solicitation at the customer's request.",
     liftedBy: [],
     citation:
       "Md. Code, Com. Law § 14-4501 ff. (Stop the Spam Calls Act of 2023, SB 90, in force 2024-01-01): no more than three telephone solicitations to a person in 24 hours on the same subject, regardless of the number used.",
@@ -104,7 +105,10 @@ export const CALL_CAPS: readonly CallCap[] = [
     citation:
       "15 O.S. § 775C.1 ff. (Telephone Solicitation Act of 2022, HB 3168, in force 2022-11-01): no more than three commercial telephone solicitation calls per 24 hours on the same subject matter or issue, from any number.",
     sourceUrl: "https://app.legiplex.com/ok/legislature/2022/2022-r/bills/hb3168/drafts-latest",
-    alsoRead: ["https://24kyc.com/oklahoma-passes-new-telephone-solicitation-act-similar-to-the-federal-tcpa-lerman-senter-pllc/", "https://lexace.ai/us/statute/oklahoma/15-775C.2"],
+    alsoRead: [
+      "https://24kyc.com/oklahoma-passes-new-telephone-solicitation-act-similar-to-the-federal-tcpa-lerman-senter-pllc/",
+      "https://lexace.ai/us/statute/oklahoma/15-775C.2",
+    ],
     checked: "secondary",
     note:
       "The enrolled bill's title (read) prohibits 'a specified number of commercial telephone solicitation phone calls to a person over a specified time frame'; the number and window " +
@@ -185,7 +189,10 @@ export const CALL_CAPS: readonly CallCap[] = [
     citation:
       "940 CMR 7.04(1)(f) (Attorney General's debt collection regulations): a creditor may not initiate communication with a debtor by telephone in excess of two communications in each seven-day period at the debtor's residence (and two in each 30-day period elsewhere), for each debt.",
     sourceUrl: "https://regulations.justia.com/states/massachusetts/940-cmr/title-940-cmr-7-00/section-7-04",
-    alsoRead: ["https://regulations.justia.com/states/massachusetts/940-cmr/title-940-cmr-7-00/section-7-05", "http://resources.lawinfo.com/banking-and-finance/creditors-rights/massachusetts/what-is-considered-prohibited-activity-under.html"],
+    alsoRead: [
+      "https://regulations.justia.com/states/massachusetts/940-cmr/title-940-cmr-7-00/section-7-05",
+      "http://resources.lawinfo.com/banking-and-finance/creditors-rights/massachusetts/what-is-considered-prohibited-activity-under.html",
+    ],
     checked: "secondary",
     note:
       "The stored copy of § 7.04(1)(f) breaks off after 'Initiating a communication with any debtor via'; the numbers are from § 7.05(3)(d)'s parallel wording and LawInfo's summary. " +

@@ -28,7 +28,13 @@ function verdict(n: number, at: string, periods: EmergencyPeriod[]) {
   const t = withEmergencyPeriods(callingClassTable(), periods);
   const k = callingClassOf(t.byExchange, n);
   const { answer, note } = evaluateClass(t.classes[k], Date.parse(at));
-  return { callable: answer.callableNow, next: isoSecond(answer.nextCallAt), note, bucket: answer.bucket, periods: (answer.emergency ?? []).map((e) => e.applied.period.id) };
+  return {
+    callable: answer.callableNow,
+    next: isoSecond(answer.nextCallAt),
+    note,
+    bucket: answer.bucket,
+    periods: (answer.emergency ?? []).map((e) => e.applied.period.id),
+  };
 }
 
 describe("emergency periods: local days at the number", () => {
@@ -61,7 +67,9 @@ describe("emergency periods: local days at the number", () => {
     // Monday 31 August, 23:59 CDT: after 8 p.m.; tomorrow 8 a.m. is in the period, so the next call is after it
     const v = verdict(NEW_ORLEANS, "2026-09-01T04:59:00Z", [period()]);
     expect(v).toMatchObject({ callable: false, next: "2026-09-11T13:00:00Z", periods: [7] });
-    expect(v.note).toBe(`After 9 p.m. (47 CFR 64.1200(c)(1)); After 8 p.m. in Louisiana (La. R.S. 45:811); then Louisiana emergency period 2026-09-01 to 2026-09-10 (Governor of Louisiana, ${SOURCE})`);
+    expect(v.note).toBe(
+      `After 9 p.m. (47 CFR 64.1200(c)(1)); After 8 p.m. in Louisiana (La. R.S. 45:811); then Louisiana emergency period 2026-09-01 to 2026-09-10 (Governor of Louisiana, ${SOURCE})`,
+    );
   });
 
   it("the first lawful instant after a period keeps that day's own bans: a Sunday, a holiday", () => {

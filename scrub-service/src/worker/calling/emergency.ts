@@ -67,7 +67,14 @@ export function parseEmergencyPeriod(
   input: EmergencyPeriodInput,
 ): { ok: true; value: NewEmergencyPeriod } | { ok: false; errors: { field: EmergencyPeriodField; message: string }[] } {
   const errors: { field: EmergencyPeriodField; message: string }[] = [];
-  const states = [...new Set(input.states.split(/[\s,]+/).filter(Boolean).map((s) => s.toUpperCase()))];
+  const states = [
+    ...new Set(
+      input.states
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((s) => s.toUpperCase()),
+    ),
+  ];
   if (!states.length) errors.push({ field: "states", message: "Name at least one state (two-letter code, e.g. LA)." });
   const unknown = states.filter((s) => !AREA_CODES_BY_STATE[s]);
   if (unknown.length) errors.push({ field: "states", message: `Not a US state code we know: ${unknown.join(", ")}.` });
@@ -93,7 +100,8 @@ export function parseEmergencyPeriod(
   const to = parseDay(input.to ?? "");
   if (!from) errors.push({ field: "from", message: "The first day must be a date YYYY-MM-DD." });
   if (!to) errors.push({ field: "to", message: "The last day must be a date YYYY-MM-DD." });
-  if (from && to && dayKey(...from) > dayKey(...to)) errors.push({ field: "to", message: `The last day (${input.to.trim()}) is before the first day (${input.from.trim()}).` });
+  if (from && to && dayKey(...from) > dayKey(...to))
+    errors.push({ field: "to", message: `The last day (${input.to.trim()}) is before the first day (${input.from.trim()}).` });
   const authority = (input.authority ?? "").trim();
   if (authority.length > 200) errors.push({ field: "authority", message: "The authority is at most 200 characters." });
   const source = (input.source ?? "").trim();
@@ -251,4 +259,5 @@ export function emergencyExemptionApplies(state: string, basis: number, day: num
 }
 
 /** The state of a class's periods (a class is one state's), or null when no period covers it. */
-export const stateOfClass = (cls: CallingClass): string | null => (cls.periods?.length && cls.jurisdiction.startsWith("US-") ? cls.jurisdiction.slice(3) : null);
+export const stateOfClass = (cls: CallingClass): string | null =>
+  cls.periods?.length && cls.jurisdiction.startsWith("US-") ? cls.jurisdiction.slice(3) : null;

@@ -117,7 +117,13 @@ export function callingClassTable(): CallingClassTable {
         if (c === 0) {
           c = bySet[set] = classes.length;
           const zoneSet = ZONE_SETS[set];
-          classes.push({ zoneSet, zones: zoneSet.split("|"), readZones: zoneSet.split("|"), rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null), jurisdiction });
+          classes.push({
+            zoneSet,
+            zones: zoneSet.split("|"),
+            readZones: zoneSet.split("|"),
+            rules: rulesForJurisdiction(region === "CA" ? "CA" : "US", usLike ? state : null),
+            jurisdiction,
+          });
         }
         byExchange.fill(c, i, i + count);
       }

@@ -87,7 +87,11 @@ describe("calling note: the binding rule in words", () => {
     // in winter both readings are the same clock: one note
     expect(verdict(JACKSON, "2026-11-25T02:30:00Z").note).toBe("After 8 p.m. in Mississippi (Miss. Code Ann. § 77-3-723(1))");
     // Malheur County (541-372, Mountain time) at 8:30 a.m. MST = 7:30 a.m. PST
-    expect(verdict(5413722345, "2026-11-24T15:30:00Z")).toMatchObject({ callable: false, note: "Before 8 a.m. Pacific Standard Time in Oregon (HB 3865)", held: ["US-OR-PACIFIC"] });
+    expect(verdict(5413722345, "2026-11-24T15:30:00Z")).toMatchObject({
+      callable: false,
+      note: "Before 8 a.m. Pacific Standard Time in Oregon (HB 3865)",
+      held: ["US-OR-PACIFIC"],
+    });
   });
 
   it("the weekday is named where a rule's hours differ by day (Pennsylvania's Saturday noon)", () => {
@@ -108,7 +112,16 @@ describe("a number without a time zone: the strictest reading across every US ti
   it("is read in every zone of a US number (the 50 states and DC), under the federal rule", () => {
     expect(callingClassOf(t.byExchange, TOLL_FREE)).toBe(0);
     expect(noZone.zones).toEqual([]);
-    for (const z of ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage", "America/Adak", "Pacific/Honolulu"]) {
+    for (const z of [
+      "America/New_York",
+      "America/Chicago",
+      "America/Denver",
+      "America/Phoenix",
+      "America/Los_Angeles",
+      "America/Anchorage",
+      "America/Adak",
+      "Pacific/Honolulu",
+    ]) {
       expect(noZone.readZones).toContain(z);
     }
     // every zone of a class of a state or DC, and no other (the territories, US-PR, US-VI, US-GU, US-MP, US-AS, are

@@ -164,12 +164,7 @@ const sameLocalDay = (zones: readonly string[], a: number, b: number) =>
  * The answer for a number with these candidate zones (at least one) under these rules at instant `atMs`
  * (floored to whole seconds).
  */
-export function evaluateCalling(
-  zones: readonly string[],
-  rules: readonly CallingRule[],
-  atMs: number,
-  periods: readonly AppliedPeriod[] = [],
-): CallingAnswer {
+export function evaluateCalling(zones: readonly string[], rules: readonly CallingRule[], atMs: number, periods: readonly AppliedPeriod[] = []): CallingAnswer {
   const t = Math.floor(atMs / 1000) * 1000;
   if (!periods.length) {
     const found = search(zones, rules, t);

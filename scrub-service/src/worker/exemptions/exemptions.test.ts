@@ -123,7 +123,10 @@ describe("the exemption index and notes", () => {
 describe("parseExemptionText", () => {
   const today = day("2026-11-26");
   it("reads rows with or without a header, sorted, the later date of one basis kept", () => {
-    const r = parseExemptionText("\uFEFFPhone,Basis,Date\r\n(212) 555-2345,Purchase,2025-03-01\n\n2125552300,consent,2024-02-29\n212.555.2345,purchase,2025-04-01\n", today);
+    const r = parseExemptionText(
+      "\uFEFFPhone,Basis,Date\r\n(212) 555-2345,Purchase,2025-03-01\n\n2125552300,consent,2024-02-29\n212.555.2345,purchase,2025-04-01\n",
+      today,
+    );
     expect(rowsOf(r)).toEqual([
       { number: 2125552300, basis: BASIS_CONSENT, day: day("2024-02-29") },
       { number: 2125552345, basis: BASIS_PURCHASE, day: day("2025-04-01") },
@@ -172,10 +175,13 @@ describe("parseExemptionText", () => {
       const r = parseExemptionText(`"555${nl}1234",purchase,2025-01-01${nl}2125552346,gift,2025-01-01`, today);
       expect(r).toEqual({ ok: false, errors: [expect.stringMatching(/^Line 1: "555/), 'Line 3: basis "gift" is not purchase, inquiry or consent.'] });
     }
-    expect(parseExemptionText('"2125552345",consent,"2025-""01"""\n', today)).toEqual({ ok: false, errors: ['Line 1: date "2025-"01"" is not a real date in the form YYYY-MM-DD.'] });
+    expect(parseExemptionText('"2125552345",consent,"2025-""01"""\n', today)).toEqual({
+      ok: false,
+      errors: ['Line 1: date "2025-"01"" is not a real date in the form YYYY-MM-DD.'],
+    });
   });
   it("reads a CR-only file, and the same rows pushed in any pieces", () => {
-    const text = "phone,basis,date\r2125552345,purchase,2025-01-01\r\n\"2125552346\",consent,2024-02-29\r2125552347,inquiry,2026-10-01\r";
+    const text = 'phone,basis,date\r2125552345,purchase,2025-01-01\r\n"2125552346",consent,2024-02-29\r2125552347,inquiry,2026-10-01\r';
     const whole = rowsOf(parseExemptionText(text, today));
     expect(whole.map((r) => r.number)).toEqual([2125552345, 2125552346, 2125552347]);
     for (const size of [1, 2, 3, 7]) {
@@ -185,7 +191,10 @@ describe("parseExemptionText", () => {
     }
   });
   it("refuses dates before 1900 exactly as written (no two-digit-year rewrite)", () => {
-    const r = parseExemptionText("2125552345,purchase,0001-01-01\n2125552346,consent,0099-12-31\n2125552347,consent,1899-12-31\n2125552348,consent,1900-01-01", today);
+    const r = parseExemptionText(
+      "2125552345,purchase,0001-01-01\n2125552346,consent,0099-12-31\n2125552347,consent,1899-12-31\n2125552348,consent,1900-01-01",
+      today,
+    );
     expect(r).toEqual({
       ok: false,
       errors: [
@@ -204,7 +213,9 @@ describe("parseExemptionText", () => {
     expect(reader.stopped).toBe(true);
     expect(reader.end()).toEqual({
       ok: false,
-      errors: [`Line 2: the row is longer than ${MAX_EXEMPTION_RECORD_CHARS.toLocaleString("en-US")} characters; nothing was loaded (an exemption row is phone,basis,date).`],
+      errors: [
+        `Line 2: the row is longer than ${MAX_EXEMPTION_RECORD_CHARS.toLocaleString("en-US")} characters; nothing was loaded (an exemption row is phone,basis,date).`,
+      ],
     });
     const quoted = parseExemptionText(`2125552345,purchase,"${"x".repeat(MAX_EXEMPTION_RECORD_CHARS)}`, today);
     expect(!quoted.ok && quoted.errors[0]).toMatch(/^Line 1: the row is longer than 65,536 characters/);
