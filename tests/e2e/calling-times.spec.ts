@@ -81,7 +81,10 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
 test.describe("plan calling ahead (#44)", () => {
   test.use({ timezoneId: "America/Chicago" });
 
-  test("typed numbers get the calling-times choice, answered for tomorrow 09:00 in the analyst's own zone", async ({ page, javaScriptEnabled }) => {
+  test("typed numbers get the calling-times choice, answered for tomorrow 05:00 in the analyst's own zone, and say why they wait", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await signInAsAdmin(page);
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto("/purge?step=4&type=LitigationOnly&mode=manual");
@@ -92,7 +95,9 @@ test.describe("plan calling ahead (#44)", () => {
     await expect(choice.getByText(javaScriptEnabled ? "Answer for (your time: Central, America/Chicago)" : "Answer for (your time: UTC)")).toBeVisible();
     await choice.getByRole("checkbox", { name: /Add calling times/ }).check();
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    await choice.getByLabel(/^Answer for/).fill(`${tomorrow}T09:00`);
+    // 05:00 in Chicago (06:00 in New York, 03:00 in Los Angeles) or, without JavaScript, 05:00 UTC (the night before
+    // on both coasts): both numbers wait, whichever zone the page had
+    await choice.getByLabel(/^Answer for/).fill(`${tomorrow}T05:00`);
     expect(await horizontalOverflow(page)).toBe(0);
     await page.getByRole("button", { name: "Start Purging" }).click();
     await expect(page.getByTestId("results")).toBeVisible({ timeout: 30_000 });
@@ -105,8 +110,15 @@ test.describe("plan calling ahead (#44)", () => {
               .find((p) => p.type === "timeZoneName")!
               .value.replace("GMT", ""),
           );
-    const expected = new Date(Date.parse(`${tomorrow}T09:00:00Z`) + offsetHours * 3_600_000).toISOString().replace("T", " ").replace(".000Z", " UTC");
+    const expected = new Date(Date.parse(`${tomorrow}T05:00:00Z`) + offsetHours * 3_600_000).toISOString().replace("T", " ").replace(".000Z", " UTC");
     await expect(page.getByTestId("calling-times")).toContainText(`Good numbers at ${expected}`);
+    // why not now (#44): each rule that held numbers back, with its count, linking to /rules
+    const held = page.getByRole("table", { name: /Why numbers were held back/ });
+    await expect(held).toBeVisible();
+    const counts = await held.locator("tbody tr td:last-child").allTextContents();
+    expect(counts.map(Number).reduce((a, b) => a + b, 0)).toBe(2);
+    await expect(held).toContainText(/\d+ (a\.m\.|p\.m\.)/);
+    await expect(held.getByRole("link", { name: "every rule and its source" })).toHaveAttribute("href", /^\/rules#rules-/);
     expect(await horizontalOverflow(page)).toBe(0);
   });
 });

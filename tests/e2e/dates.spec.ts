@@ -56,3 +56,26 @@ test("a forged tz cookie falls back to UTC and never reaches the page", async ({
   expect(html).not.toContain("<script>alert(1)</script>");
   expect(html).not.toContain("alert(1)");
 });
+
+test("a registry date is a calendar day: the certificate in a New York browser says the day the DNC page says (#44)", async ({ page }) => {
+  await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // a DNC release dated 3 days ago (UTC midnight: in New York, the evening before)
+  const released = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+  await page.goto("/dnc?dialog=add&type=1");
+  const add = page.getByRole("dialog", { name: "Add Numbers" });
+  await add.getByLabel("Phone numbers").fill(`202555${2000 + Math.floor(Math.random() * 1000)}`);
+  await add.getByLabel("Registry date").fill(released);
+  await add.getByRole("button", { name: "Add Numbers" }).click();
+  await expect(page).toHaveURL(/\/dnc$/);
+  await page.goto("/purge?step=4&mode=manual&type=DNCAndLitigation");
+  await page.getByLabel("Phone numbers").fill("2025552112");
+  await page.getByRole("button", { name: "Start Purging" }).click();
+  await expect(page.getByTestId("results")).toBeVisible();
+  const href = await page.getByTestId("certificate-html").getAttribute("href");
+  const day = new Date(`${released}T00:00:00Z`);
+  const shown = `${day.toLocaleString("en-US", { month: "short", timeZone: "UTC" })} ${String(day.getUTCDate()).padStart(2, "0")}, ${day.getUTCFullYear()}`;
+  await page.goto(href!);
+  await expect(page.getByText(`Registry date ${shown}`).first()).toBeVisible();
+  await expect(page.locator(`time[datetime="${released}"]`).first()).toHaveText(shown);
+});
