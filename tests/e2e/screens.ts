@@ -47,6 +47,7 @@ export interface Seeded {
   paymentPath: string;
   resultsPath: string;
   columnStepPath: string;
+  exemptionListPath: string;
 }
 
 export function adminScreens(seed: Seeded): Screen[] {
@@ -56,6 +57,9 @@ export function adminScreens(seed: Seeded): Screen[] {
     { name: "containers-create", path: "/containers?dialog=create-container", expectText: "Create Container" },
     { name: "exemption-lists", path: "/exemption-lists", expectText: "Exemption Lists" },
     { name: "exemption-lists-create", path: "/exemption-lists?dialog=create-exemptions", expectText: "Create Exemption List" },
+    { name: "exemption-list-rows", path: seed.exemptionListPath, expectText: "Applies until (federal)" },
+    { name: "exemption-list-edit-row", path: `${seed.exemptionListPath}?edit=2125552345`, expectText: "Save" },
+    { name: "exemption-list-delete", path: `${seed.exemptionListPath}?dialog=delete`, expectText: "Delete Exemption List" },
     { name: "dnc", path: "/dnc", expectText: "DNC Management" },
     { name: "dnc-add-registry-date", path: "/dnc?dialog=add&type=1", expectText: "Registry date" },
     { name: "dnc-emergency", path: "/dnc/emergency", expectText: "Emergency no-call periods" },
@@ -146,7 +150,18 @@ export async function seedAdminData(page: Page): Promise<Seeded> {
   await intDialog.getByRole("button", { name: "Create Integration" }).click();
   await page.getByRole("link", { name: "Done" }).click();
 
-  return { paymentPath, resultsPath, columnStepPath };
+  // An exemption list with rows, for its own page (#44).
+  await page.goto("/exemption-lists?dialog=create-exemptions");
+  const exDialog = page.getByRole("dialog", { name: "Create Exemption List" });
+  await exDialog.getByLabel("Exemption list name").fill(`Customers of the spring campaign with a long name ${tag}`);
+  await exDialog.getByLabel("Exemption rows").fill("2125552345,purchase,2025-03-01\n3055552101,inquiry,2026-10-02\n4155552199,consent,2024-06-15");
+  await exDialog.getByRole("button", { name: "Create Exemption List" }).click();
+  await expect(page.getByText("Exemption List Created")).toBeVisible();
+  await page.getByRole("link", { name: `Customers of the spring campaign with a long name ${tag}` }).click();
+  await expect(page).toHaveURL(/\/exemption-lists\/\d+$/);
+  const exemptionListPath = new URL(page.url()).pathname;
+
+  return { paymentPath, resultsPath, columnStepPath, exemptionListPath };
 }
 
 /** A new self-signed-up customer, signed in. */
