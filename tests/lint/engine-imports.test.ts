@@ -33,6 +33,7 @@ function filesUnder(dir: string): string[] {
 
 /** This file: the check-the-check tests below name deep paths in strings on purpose. */
 const SELF = path.join(root, "tests/lint/engine-imports.test.ts");
+const ESLINT_CONFIG = path.join(root, "eslint.config.mjs");
 
 const EXPORTED = new Set(Object.keys(JSON.parse(fs.readFileSync(path.join(root, "scrub-service/package.json"), "utf8")).exports));
 
@@ -82,8 +83,9 @@ describe("the engine is reached through its package's exports only", () => {
   });
 
   it("holds for every path there a file runs or reads", () => {
+    // the linter's config names the engine's folders to forbid them (decision 186)
     const found = files
-      .filter((file) => file !== SELF)
+      .filter((file) => file !== SELF && file !== ESLINT_CONFIG)
       .flatMap((file) => enginePathStrings(file, fs.readFileSync(file, "utf8")).map((text) => `${path.relative(root, file)}: ${text}`));
     expect(found).toEqual([]);
   });
