@@ -85,7 +85,7 @@ export const LOOKUP_CALLS_UNAVAILABLE =
  */
 export function lookupBusyMessage(lateMs: number): string {
   return `The server is busy (its event loop was ${lateMs.toLocaleString(
-    "en-US"
+    "en-US",
   )} ms late), so no number was looked up and nothing was counted. Please retry shortly.`;
 }
 
@@ -175,7 +175,7 @@ export async function readLookupInput(request: Request): Promise<LookupInput> {
   const bytes = await readBodyCapped(
     request,
     MAX_LOOKUP_BODY_BYTES,
-    `The request body is too large. The limit is ${MAX_LOOKUP_BODY_BYTES} bytes (${MAX_LOOKUP_NUMBERS} numbers).`
+    `The request body is too large. The limit is ${MAX_LOOKUP_BODY_BYTES} bytes (${MAX_LOOKUP_NUMBERS} numbers).`,
   );
   return lookupInputOf(bytes);
 }
@@ -188,6 +188,7 @@ export function lookupInputOf(bytes: Buffer, { scan = true } = {}): LookupInput 
       entries: entriesOfBytes(bytes, scanned),
       suppressionType: (scanned.suppressionType as SuppressionTypeName | undefined) ?? FULLEST_TYPE,
       containerId: scanned.containerId,
+      calls: { ...DEFAULT_LOOKUP_CALLS },
     };
   }
   const input = validate(lookupSchema, parseJsonBody(bytes));
@@ -363,7 +364,7 @@ export async function answerLookup(
   asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
   input: LookupInput,
   clock?: Date,
-  hooks: { recordUsage?: () => Promise<void> } = {}
+  hooks: { recordUsage?: () => Promise<void> } = {},
 ): Promise<{ json: () => Buffer }> {
   const { entries } = input;
   const calls = input.calls ?? DEFAULT_LOOKUP_CALLS;
@@ -419,6 +420,7 @@ export async function answerLookup(
         return entries.distinct.filter((_, k) => d.grantable(k));
       },
       beforeCommit: hooks.recordUsage,
+      now: clock ? () => clock.getTime() : undefined,
     });
     reserved = r.ids;
   } catch (e) {
@@ -497,8 +499,8 @@ function placePart(c: number): Buffer {
   if (part === undefined) {
     part = Buffer.from(
       `,"valid":true,"reason":null,"message":null,"kind":${JSON.stringify(kind)},"region":${JSON.stringify(numberRegion(c))},"state":${JSON.stringify(
-        stateOfAreaCode(npa)
-      )},`
+        stateOfAreaCode(npa),
+      )},`,
     );
     PLACE_PARTS.set(key, part);
   }
@@ -529,7 +531,7 @@ function callingClassIndex(c: number, atMs: number, table: CallingClassTableWith
 function callingJson(zones: readonly string[], callableNow: boolean, nextCallAt: number, nextCallLocal: string | undefined, note: string): Buffer {
   return Buffer.from(
     `"timeZones":${JSON.stringify(zones)},"callableNow":${callableNow},"nextCallAt":"${isoSecond(nextCallAt)}",` +
-      `"nextCallLocal":${nextCallLocal ? JSON.stringify(nextCallLocal) : "null"},"callingNote":${JSON.stringify(note)},`
+      `"nextCallLocal":${nextCallLocal ? JSON.stringify(nextCallLocal) : "null"},"callingNote":${JSON.stringify(note)},`,
   );
 }
 
@@ -537,7 +539,7 @@ function callingPart(
   c: number,
   atMs: number,
   table: CallingClassTableWith = callingClassTable(),
-  record?: ExemptionRow
+  record?: ExemptionRow,
 ): { part: Buffer; callableNow: boolean } {
   const k = callingClassIndex(c, atMs, table, record);
   const second = Math.floor(atMs / 1000);
@@ -567,7 +569,7 @@ function callingWithHistory(
   table: CallingClassTableWith,
   record: ExemptionRow | undefined,
   ask: LookupCalls,
-  records: readonly HistoryRecord[] | undefined
+  records: readonly HistoryRecord[] | undefined,
 ): { part: Buffer; callableNow: boolean } {
   const base = callingPart(c, atMs, table, record);
   if (!records || records.length === 0) return base;
@@ -616,8 +618,8 @@ function invalidPart(c: number): Buffer {
     const d = decideNumber({ code: c, hits: 0, record: null }, NO_LISTS);
     part = Buffer.from(
       `null,"valid":false,"reason":${JSON.stringify(d.reason)},"message":${JSON.stringify(
-        d.words
-      )},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"nextCallLocal":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`
+        d.words,
+      )},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"nextCallLocal":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
     );
     if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
   }
@@ -709,10 +711,10 @@ function lookupDecider({ codes, at, distinct, echo, echoStarts, echoEnds }: Pars
       part = {
         part: Buffer.from(
           `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${d.reason !== null},"suppressed_by":${JSON.stringify(
-            d.reason
+            d.reason,
           )}` +
             // `exemptionNote`: why the number's record did not let it be called (bad.csv's `exemption` cell; decision 184)
-            (exemptions ? `,"exempt":${JSON.stringify(exempt)},"exemptionNote":${JSON.stringify(d.notApplied)}}` : "}")
+            (exemptions ? `,"exempt":${JSON.stringify(exempt)},"exemptionNote":${JSON.stringify(d.notApplied)}}` : "}"),
         ),
         suppressed: d.reason !== null,
       };
@@ -778,7 +780,7 @@ function lookupDecider({ codes, at, distinct, echo, echoStarts, echoEnds }: Pars
       if (calls) {
         const { purpose, subject, debtId, channel } = calls.ask;
         out.raw(
-          `,"purpose":${JSON.stringify(purpose)},"subject":${JSON.stringify(subject)},"debt_id":${JSON.stringify(debtId)},"channel":${JSON.stringify(channel)}`
+          `,"purpose":${JSON.stringify(purpose)},"subject":${JSON.stringify(subject)},"debt_id":${JSON.stringify(debtId)},"channel":${JSON.stringify(channel)}`,
         );
         out.raw(`,"caps_version":${JSON.stringify(CAPS_VERSION)}`);
       }
@@ -786,8 +788,8 @@ function lookupDecider({ codes, at, distinct, echo, echoStarts, echoEnds }: Pars
       out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}`);
       out.raw(
         `,"stale_lists":${JSON.stringify(
-          staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays }))
-        )}`
+          staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays })),
+        )}`,
       );
       out.raw(`,"emergency_periods":${JSON.stringify(emergencyPeriodsJson(input.callingTable))}`);
       if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);

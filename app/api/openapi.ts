@@ -67,18 +67,18 @@ const commonErrors = {
 
 const workErrors = {
   "403": error(
-    "No active plan (no_plan), the plan does not include API access (api_not_in_plan), the plan's limit for the period would be exceeded (usage_limit_exceeded), or the account is not active (account_disabled)."
+    "No active plan (no_plan), the plan does not include API access (api_not_in_plan), the plan's limit for the period would be exceeded (usage_limit_exceeded), or the account is not active (account_disabled).",
   ),
   "404": error("The container does not exist or belongs to someone else (not_found)."),
   "400": error("The JSON body could not be parsed (invalid_json)."),
   "413": error(
-    "The upload is larger than the server's limit (payload_too_large), or the multipart form has more than 1,000 text fields or 1,100 parts (too_many_fields, the message names the limit)."
+    "The upload is larger than the server's limit (payload_too_large), or the multipart form has more than 1,000 text fields or 1,100 parts (too_many_fields, the message names the limit).",
   ),
   "415": error("Neither multipart/form-data nor application/json (unsupported_media_type)."),
   "422": error("A field is missing or invalid (validation_failed); details lists each field."),
   "429": {
     ...error(
-      "More than 1000 requests in the current hour (rate_limited), or, for a new scrub, the account already has its maximum of scrubs queued or running (too_many_active_jobs, default 5)."
+      "More than 1000 requests in the current hour (rate_limited), or, for a new scrub, the account already has its maximum of scrubs queued or running (too_many_active_jobs, default 5).",
     ),
     headers: { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets (rate_limited).", schema: { type: "integer" } } },
   },
@@ -355,7 +355,7 @@ export function openApiDocumentAt(appBase: string) {
             },
             "503": {
               ...error(
-                "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry."
+                "A suppression list could not be read at its current version (service_unavailable, Retry-After 30), or the server was too busy to answer within the lookup's deadline (service_unavailable, the message says the server is busy, Retry-After 1); nothing was counted. Retry.",
               ),
               headers: {
                 "Retry-After": {
@@ -661,7 +661,7 @@ export function openApiDocumentAt(appBase: string) {
             "413": error("The body is larger than 16 MiB (payload_too_large)."),
             "415": error("Not application/json (unsupported_media_type)."),
             "422": error(
-              "calls missing, empty or over 10,000, or a record is bad (validation_failed); details has one entry per problem with the record's index and field."
+              "calls missing, empty or over 10,000, or a record is bad (validation_failed); details has one entry per problem with the record's index and field.",
             ),
           },
         },
@@ -811,7 +811,7 @@ export function openApiDocumentAt(appBase: string) {
                     ["applied", "expired", "never_applicable", "not_yet"].map((k) => [
                       k,
                       { type: "object", properties: { purchase: { type: "integer" }, inquiry: { type: "integer" }, consent: { type: "integer" } } },
-                    ])
+                    ]),
                   ),
                 },
               },

@@ -31,7 +31,7 @@ const handle = apiHandler(
       return jsonText(api, answered.json());
     },
   },
-  { budget: "lookup" }
+  { budget: "lookup" },
 );
 
 export const loader = (args: LoaderFunctionArgs) => handle(args);

@@ -54,7 +54,7 @@ export async function recordCalls(db: Db, userId: string, records: readonly Call
   if (!o.partitionsReady)
     await ensureCallMonths(
       db,
-      fresh.map((r) => r.atMs)
+      fresh.map((r) => r.atMs),
     );
   const write = async (trx: Db): Promise<RecordCallsResult> => {
     const claimed = new Set<string>();
@@ -302,10 +302,13 @@ export async function reserveCalls(
     windowMs: number;
     grant: (history: Map<number, HistoryRecord[]>, nowMs: number) => number[];
     beforeCommit?: () => Promise<void>;
-  }
+    /** The clock read once the locks are held (default Date.now; a test fixes it). */
+    now?: () => number;
+  },
 ): Promise<Reservation> {
+  const clock = o.now ?? Date.now;
   // the month's partition (and the next one's, should the clock cross into it) before the transaction: no DDL in it
-  const t = Date.now();
+  const t = clock();
   await ensureCallMonths(db, [t, t + 3_600_000]);
   return db.transaction().execute(async (trx) => {
     if (numbers.length > 0) {
@@ -313,7 +316,7 @@ export async function reserveCalls(
           select distinct hashtext(${userId} || ':' || n::text) as k from unnest(${sql.val(numbers.map(String))}::bigint[]) as n order by k
         ) as locks`.execute(trx);
     }
-    const nowMs = Date.now();
+    const nowMs = clock();
     const history = await callHistoryOf(trx, userId, numbers, nowMs - o.windowMs);
     const granted = o.grant(history, nowMs);
     const ids = new Map<number, string>();

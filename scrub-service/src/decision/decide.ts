@@ -319,6 +319,6 @@ export function decideNumber(facts: NumberFacts, ctx: DecisionContext): NumberDe
     cleared,
     standing,
     notApplied: record && by >= 0 ? notAppliedWords(lists, verdict.standing, record.basis, record.day, atMs) : null,
-    calling: facts.calling && facts.caps ? callingWithCaps(facts.calling, facts.caps.verdict, facts.caps.callingAt) : facts.calling ?? null,
+    calling: facts.calling && facts.caps ? callingWithCaps(facts.calling, facts.caps.verdict, facts.caps.callingAt) : (facts.calling ?? null),
   };
 }

@@ -342,7 +342,7 @@ function dayPlusMonths(day: number, months: number): number {
 export function capsFor(state: string | null, purpose: CapPurpose, channel: CapChannel, atMs: number): CallCap[] {
   const day = isoSecondOf(atMs).slice(0, 10);
   return CALL_CAPS.filter(
-    (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && c.effective <= day
+    (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && c.effective <= day,
   );
 }
 
