@@ -24,6 +24,9 @@ import {
   emergencyExemptionApplies,
   stateOfClass,
   type EmergencyClassTable,
+  callHistoryOf,
+  reserveCalls,
+  type HistoryRecord,
 } from "scrub-service";
 import { ApiError, notFound, validate, type ApiContext } from "./api.server";
 import { exemptionsOfNumbers } from "~/models/exemption.server";
@@ -46,6 +49,17 @@ import {
   staleListsOf,
   type ListFreshness,
   type StaleList,
+  CALL_CHANNELS,
+  DEFAULT_SUBJECT,
+  EXEMPTION_BASES,
+  LONGEST_CAP_WINDOW_MS,
+  MAX_CALL_TEXT,
+  CAPS_VERSION,
+  callingWithCaps,
+  evaluateCaps,
+  type CapChannel,
+  type CapPurpose,
+  type DecisionCalling,
 } from "scrub-service/domain";
 
 /*
@@ -61,12 +75,18 @@ export const MAX_LOOKUP_BODY_BYTES = 64 * 1024;
 export const LOOKUP_UNAVAILABLE =
   "The suppression lists could not be checked just now, so no number was looked up and nothing was counted. Please try again in a minute.";
 
+/** What the customer reads when the call history cannot be read (decision 187: fail closed, never "callable"). */
+export const LOOKUP_CALLS_UNAVAILABLE =
+  "The call history could not be read just now, so no number was looked up, reserved or counted. Please try again in a minute.";
+
 /**
  * What the customer reads when the lookup's deadline passed because the server's event loop was late, not the list
  * store (issue #49): a true reason and a short wait, not "try again in a minute".
  */
 export function lookupBusyMessage(lateMs: number): string {
-  return `The server is busy (its event loop was ${lateMs.toLocaleString("en-US")} ms late), so no number was looked up and nothing was counted. Please retry shortly.`;
+  return `The server is busy (its event loop was ${lateMs.toLocaleString(
+    "en-US",
+  )} ms late), so no number was looked up and nothing was counted. Please retry shortly.`;
 }
 
 /** Seconds a client waits after a busy 503: a busy loop clears in moments, a store outage does not. */
@@ -74,6 +94,9 @@ export const LOOKUP_BUSY_RETRY_AFTER_S = 1;
 
 /** The suppression type whose lists cover every admin list (the default: a dialer wants every list checked). */
 const FULLEST_TYPE: SuppressionTypeName = [...SUPPRESSION_LIST_TYPES].sort((a, b) => b.includes.length - a.includes.length)[0].suppressionType;
+
+/** What the calls are for (decision 187): the caps of that purpose apply, the others not. */
+export const LOOKUP_PURPOSES = ["telemarketing", "debt-collection"] as const satisfies readonly CapPurpose[];
 
 export const lookupSchema = z.object({
   numbers: z
@@ -88,9 +111,30 @@ export const lookupSchema = z.object({
   at: z.string({ error: "at must be a string" }).max(40, "at is too long").optional(),
   /** The key owner's exemption list: each answer says `exempt` (basis, date, until) when a record lets the number be called at `at`. Decision 161. */
   exemptions: z.number({ error: "exemptions must be an exemption list id" }).int().positive().max(2_147_483_647).nullable().optional(),
+  /** The calls' subject (campaign) for per-subject caps; default the calls API's one subject. Decision 187. */
+  subject: z.string({ error: "subject must be text" }).max(MAX_CALL_TEXT, `subject must be at most ${MAX_CALL_TEXT} characters`).nullable().optional(),
+  /** telemarketing (default): the states' solicitation caps; debt-collection: Regulation F and Massachusetts, per debt_id. */
+  purpose: z.enum(LOOKUP_PURPOSES, { error: `purpose must be ${LOOKUP_PURPOSES.join(" or ")}` }).default("telemarketing"),
+  debt_id: z.string({ error: "debt_id must be text" }).max(MAX_CALL_TEXT, `debt_id must be at most ${MAX_CALL_TEXT} characters`).nullable().optional(),
+  /** The contact about to be made: a cap that does not count it does not hold it; a reservation records it. */
+  channel: z.enum(CALL_CHANNELS, { error: `channel must be ${CALL_CHANNELS.join(" or ")}` }).default("call"),
+  /** Record a reserved attempt for each number callable now, in the same step as the check (decision 187). */
+  reserve: z.boolean({ error: "reserve must be true or false" }).default(false),
 });
 
 export type LookupRequest = z.infer<typeof lookupSchema>;
+
+/** The calls a lookup asks about (decision 187): counted against the caps of `purpose` on this subject, debt and channel. */
+export interface LookupCalls {
+  subject: string;
+  purpose: CapPurpose;
+  debtId: string | null;
+  channel: CapChannel;
+  /** Record a reserved attempt for each number callable now (the pre-dial step). */
+  reserve: boolean;
+}
+
+export const DEFAULT_LOOKUP_CALLS: LookupCalls = { subject: DEFAULT_SUBJECT, purpose: "telemarketing", debtId: null, channel: "call", reserve: false };
 
 /**
  * The plan gate, before the body is read, exactly as for scrubs: no plan → 403 no_plan, a plan without API
@@ -116,6 +160,8 @@ export interface LookupInput {
   at?: number;
   /** The exemption list to apply, when sent (decision 161). */
   exemptionListId?: number | null;
+  /** The calls asked about and whether to reserve (decision 187); default DEFAULT_LOOKUP_CALLS. */
+  calls?: LookupCalls;
 }
 
 /**
@@ -142,6 +188,7 @@ export function lookupInputOf(bytes: Buffer, { scan = true } = {}): LookupInput 
       entries: entriesOfBytes(bytes, scanned),
       suppressionType: (scanned.suppressionType as SuppressionTypeName | undefined) ?? FULLEST_TYPE,
       containerId: scanned.containerId,
+      calls: { ...DEFAULT_LOOKUP_CALLS },
     };
   }
   const input = validate(lookupSchema, parseJsonBody(bytes));
@@ -154,12 +201,23 @@ export function lookupInputOf(bytes: Buffer, { scan = true } = {}): LookupInput 
     }
     at = parsed.ms;
   }
+  const text = (v: string | null | undefined) => (v == null || v.trim() === "" ? null : v.trim());
+  const debtId = text(input.debt_id);
+  if (debtId !== null && input.purpose !== "debt-collection") {
+    const message = 'is for purpose "debt-collection" only';
+    throw new ApiError(422, "validation_failed", `debt_id: ${message}`, [{ field: "debt_id", message }]);
+  }
+  if (input.reserve && at !== undefined) {
+    const message = "reserves an attempt now, at dial time: send no at with it";
+    throw new ApiError(422, "validation_failed", `reserve: ${message}`, [{ field: "reserve", message }]);
+  }
   return {
     entries: parseEntries(input.numbers),
     suppressionType: input.suppression_type,
     containerId: input.container_id,
     at,
     exemptionListId: input.exemptions ?? null,
+    calls: { subject: text(input.subject) ?? DEFAULT_SUBJECT, purpose: input.purpose, debtId, channel: input.channel, reserve: input.reserve },
   };
 }
 
@@ -282,18 +340,34 @@ export async function lookUp(service: ScrubService, userId: string, numbers: num
   }
 }
 
+/** The call history's read (or the reservation) failed: 503, never "callable" (decision 187). ApiErrors (the usage's) pass. */
+function callsUnavailable(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  metrics().lookupUnavailable.inc({ reason: "calls" });
+  console.error("[lookup] failed closed, call history unreadable:", e);
+  return new ApiError(503, "service_unavailable", LOOKUP_CALLS_UNAVAILABLE, undefined, { "Retry-After": "30" });
+}
+
 /**
  * A read lookup answered: the lists asked at their current versions, `at` held to "now … the checked lists' validity"
- * (decision 174), the container and the exemption records resolved, then the engine's one decision per number
- * formatted by lookupResponseJson (decision 182). The route records the usage between the two (after the lists
- * answered, before the answer is sent). `clock`: the request's "now" (default: read once the lists answered, as before; the batch/lookup property sets it).
+ * (decision 174), the container and the exemption records resolved, the numbers' call history read (decision 187),
+ * then the engine's one decision per number formatted by lookupResponseJson (decision 182). `recordUsage` (the
+ * route's) runs once everything was read, before the answer is sent; with `reserve` inside the reservation's
+ * transaction, so a refused usage reserves nothing. `clock`: the request's "now" (default: read once the lists
+ * answered, as before; the batch/lookup property sets it).
+ *
+ * With `reserve` (decision 187): one transaction locks each (owner, number), reads the counts under the locks, decides
+ * at that instant and records a reserved attempt for each number that is not suppressed and callable now; the answer
+ * says `reserved` and `reservationId`. A history that cannot be read is a 503.
  */
 export async function answerLookup(
   asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
   input: LookupInput,
   clock?: Date,
+  hooks: { recordUsage?: () => Promise<void> } = {},
 ): Promise<{ json: () => Buffer }> {
   const { entries } = input;
+  const calls = input.calls ?? DEFAULT_LOOKUP_CALLS;
   const answer = await lookUp(asked.service, asked.userId, entries.distinct);
   const now = clock ?? new Date();
   // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
@@ -316,17 +390,44 @@ export async function answerLookup(
   }
   // the emergency no-call periods at the instant (decision 181), read at most every few seconds
   const callingTable = await lookupCallingTable(asked.db, input.at ?? now.getTime());
-  return {
-    json: () =>
-      lookupResponseJson(entries, answer, {
-        suppressionType: input.suppressionType,
-        containerId,
-        at: input.at,
-        exemptions,
-        staleLists: staleListsOf(freshness),
-        callingTable,
-      }),
+  const options = {
+    suppressionType: input.suppressionType,
+    containerId,
+    exemptions,
+    staleLists: staleListsOf(freshness),
+    callingTable,
   };
+  if (!calls.reserve) {
+    const atMs = input.at ?? now.getTime();
+    let history: Map<number, HistoryRecord[]>;
+    try {
+      history = await callHistoryOf(asked.db, asked.userId, entries.distinct, atMs - LONGEST_CAP_WINDOW_MS);
+    } catch (e) {
+      throw callsUnavailable(e);
+    }
+    await hooks.recordUsage?.();
+    return { json: () => lookupResponseJson(entries, answer, { ...options, at: input.at, calls: { ask: calls, history } }) };
+  }
+  let decider: LookupDecider | null = null;
+  let reserved: Map<number, string>;
+  try {
+    const r = await reserveCalls(asked.db, asked.userId, entries.distinct, {
+      kind: { subject: calls.subject, channel: calls.channel, debtId: calls.debtId },
+      windowMs: LONGEST_CAP_WINDOW_MS,
+      // the decision on the counts read under the locks, at the instant they were read
+      grant: (history, nowMs) => {
+        const d = (decider = lookupDecider(entries, answer, { ...options, at: nowMs, calls: { ask: calls, history } }));
+        return entries.distinct.filter((_, k) => d.grantable(k));
+      },
+      beforeCommit: hooks.recordUsage,
+      now: clock ? () => clock.getTime() : undefined,
+    });
+    reserved = r.ids;
+  } catch (e) {
+    throw callsUnavailable(e);
+  }
+  const d = decider!;
+  return { json: () => d.json(reserved) };
 }
 
 /** Bytes of a JSON answer, written into one growing buffer. */
@@ -397,7 +498,9 @@ function placePart(c: number): Buffer {
   let part = PLACE_PARTS.get(key);
   if (part === undefined) {
     part = Buffer.from(
-      `,"valid":true,"reason":null,"message":null,"kind":${JSON.stringify(kind)},"region":${JSON.stringify(numberRegion(c))},"state":${JSON.stringify(stateOfAreaCode(npa))},`,
+      `,"valid":true,"reason":null,"message":null,"kind":${JSON.stringify(kind)},"region":${JSON.stringify(numberRegion(c))},"state":${JSON.stringify(
+        stateOfAreaCode(npa),
+      )},`,
     );
     PLACE_PARTS.set(key, part);
   }
@@ -413,14 +516,32 @@ function placePart(c: number): Buffer {
  */
 let callingSecond = -1;
 let callingTableSeen: object | null = null;
-const CALLING_PARTS = new Map<number, Buffer>();
-function callingPart(c: number, atMs: number, table: CallingClassTableWith = callingClassTable(), record?: ExemptionRow): Buffer {
+const CALLING_PARTS = new Map<number, { part: Buffer; callableNow: boolean }>();
+
+/** The number's calling class at the instant: an emergency period's class unless its exemption record meets the statute's own exceptions (decision 181). */
+function callingClassIndex(c: number, atMs: number, table: CallingClassTableWith, record?: ExemptionRow): number {
   let k = callingClassOf(table.byExchange, c);
-  // an emergency period's class (decision 181): the number's exemption record may meet the statute's own exceptions
   if (record && table.baseOf && table.baseOf[k] !== k) {
     const state = stateOfClass(table.classes[k]);
     if (state && emergencyExemptionApplies(state, record.basis, record.day, atMs)) k = table.baseOf[k];
   }
+  return k;
+}
+
+function callingJson(zones: readonly string[], callableNow: boolean, nextCallAt: number, nextCallLocal: string | undefined, note: string): Buffer {
+  return Buffer.from(
+    `"timeZones":${JSON.stringify(zones)},"callableNow":${callableNow},"nextCallAt":"${isoSecond(nextCallAt)}",` +
+      `"nextCallLocal":${nextCallLocal ? JSON.stringify(nextCallLocal) : "null"},"callingNote":${JSON.stringify(note)},`,
+  );
+}
+
+function callingPart(
+  c: number,
+  atMs: number,
+  table: CallingClassTableWith = callingClassTable(),
+  record?: ExemptionRow,
+): { part: Buffer; callableNow: boolean } {
+  const k = callingClassIndex(c, atMs, table, record);
   const second = Math.floor(atMs / 1000);
   if (second !== callingSecond || table !== callingTableSeen) {
     CALLING_PARTS.clear();
@@ -431,13 +552,46 @@ function callingPart(c: number, atMs: number, table: CallingClassTableWith = cal
   if (part === undefined) {
     const cls = table.classes[k];
     const { answer: a, note, nextCallLocal } = evaluateClass(cls, second * 1000);
-    part = Buffer.from(
-      `"timeZones":${JSON.stringify(cls.zones)},"callableNow":${a.callableNow},"nextCallAt":"${isoSecond(a.nextCallAt)}",` +
-        `"nextCallLocal":${nextCallLocal ? JSON.stringify(nextCallLocal) : "null"},"callingNote":${JSON.stringify(note)},`,
-    );
+    part = { part: callingJson(cls.zones, a.callableNow, a.nextCallAt, nextCallLocal, note), callableNow: a.callableNow };
     CALLING_PARTS.set(k, part);
   }
   return part;
+}
+
+/**
+ * A valid number's calling answer with its call history (decision 187): the class's answer (callingPart) unless a
+ * frequency cap of the request's purpose holds the next call; then the one decision's `callingWithCaps` (not callable
+ * now, next at the cap's lift moved to a lawful hour, the note naming the cap), written for this number alone.
+ */
+function callingWithHistory(
+  c: number,
+  atMs: number,
+  table: CallingClassTableWith,
+  record: ExemptionRow | undefined,
+  ask: LookupCalls,
+  records: readonly HistoryRecord[] | undefined,
+): { part: Buffer; callableNow: boolean } {
+  const base = callingPart(c, atMs, table, record);
+  if (!records || records.length === 0) return base;
+  const second = Math.floor(atMs / 1000) * 1000;
+  const verdict = evaluateCaps({
+    state: stateOfAreaCode(Math.floor(c / 10_000_000)),
+    purpose: ask.purpose,
+    subject: ask.subject,
+    debtId: ask.debtId,
+    channel: ask.channel,
+    records,
+    atMs: second,
+    record: record ? { basis: EXEMPTION_BASES[record.basis], day: record.day } : null,
+  });
+  if (verdict.liftAt === null) return base;
+  const cls = table.classes[callingClassIndex(c, atMs, table, record)];
+  const callingAt = (ms: number): DecisionCalling => {
+    const v = evaluateClass(cls, ms);
+    return { zones: cls.zones, callableNow: v.answer.callableNow, nextCallAt: v.answer.nextCallAt, note: v.note, nextCallLocal: v.nextCallLocal };
+  };
+  const d = callingWithCaps(callingAt(second), verdict, callingAt);
+  return { part: callingJson(cls.zones, d.callableNow, d.nextCallAt, d.nextCallLocal, d.note), callableNow: d.callableNow };
 }
 
 type CallingClassTableWith = ReturnType<typeof callingClassTable> & { baseOf?: Uint16Array };
@@ -463,39 +617,61 @@ function invalidPart(c: number): Buffer {
   if (part === undefined) {
     const d = decideNumber({ code: c, hits: 0, record: null }, NO_LISTS);
     part = Buffer.from(
-      `null,"valid":false,"reason":${JSON.stringify(d.reason)},"message":${JSON.stringify(d.words)},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"nextCallLocal":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
+      `null,"valid":false,"reason":${JSON.stringify(d.reason)},"message":${JSON.stringify(
+        d.words,
+      )},"kind":null,"region":null,"state":null,"timeZones":[],"callableNow":null,"nextCallAt":null,"nextCallLocal":null,"callingNote":null,"lists":[],"containers":[],"suppressed":false,"suppressed_by":null}`,
     );
     if (INVALID_PARTS.size < 100_000) INVALID_PARTS.set(c, part);
   }
   return part;
 }
 
+/** What the answer needs besides the entries and the lists' answer. */
+export interface LookupJsonInput {
+  suppressionType: SuppressionTypeName;
+  containerId: number | null;
+  at?: number;
+  /** The exemption list applied: its id and version, and the records of the numbers asked about (decision 161). */
+  exemptions?: { id: number; version: number; records: Map<number, ExemptionRow> } | null;
+  /**
+   * The checked lists past their freshness rule (decision 174): named in `stale_lists`, and while there is one a
+   * number no fresh list suppresses is not callable on the word of a stale one: `suppressed_by: "stale_list"`.
+   */
+  staleLists?: StaleList[];
+  /** The calling classes with the emergency no-call periods at `at` applied (decision 181); default: none. */
+  callingTable?: EmergencyClassTable;
+  /**
+   * The calls asked about and the numbers' records since the longest cap window before `at` (decision 187): each
+   * valid number's `callsLast24h`/`callsLast7d`, and its calling answer held by a cap. Absent: neither.
+   */
+  calls?: { ask: LookupCalls; history: Map<number, HistoryRecord[]> };
+}
+
+/** The answer's JSON bytes (see lookupDecider): `reserved` gives each reserved number's record id when the request reserved. */
+export function lookupResponseJson(entries: ParsedEntries, answer: LookupAnswer, input: LookupJsonInput): Buffer {
+  return lookupDecider(entries, answer, input).json();
+}
+
+interface LookupDecider {
+  /** Whether distinct number k may be reserved: not suppressed, and callable now (hours, emergency periods, caps). */
+  grantable(k: number): boolean;
+  json(reserved?: Map<number, string>): Buffer;
+}
+
+const HOUR_MS = 3_600_000;
+
 /**
- * The answer's JSON bytes: one result per entry, in order, and the list versions that were read. Written by hand
- * into one buffer (for 1,000 entries JSON.stringify of one object per entry cost more than the rest of the request):
- * the parts that repeat are encoded once: an invalid reason and an area code's kind/region/state once per process,
- * a combination of lists once per request. The shape is the OpenAPI document's LookupResult; tests parse it.
+ * The answer's decisions and its JSON bytes: one result per entry, in order, and the list versions that were read.
+ * Written by hand into one buffer (for 1,000 entries JSON.stringify of one object per entry cost more than the rest
+ * of the request): the parts that repeat are encoded once: an invalid reason and an area code's kind/region/state
+ * once per process, a combination of lists once per request. The shape is the OpenAPI document's LookupResult; tests
+ * parse it.
  */
-export function lookupResponseJson(
-  { codes, at, distinct, echo, echoStarts, echoEnds }: ParsedEntries,
-  answer: LookupAnswer,
-  input: {
-    suppressionType: SuppressionTypeName;
-    containerId: number | null;
-    at?: number;
-    /** The exemption list applied: its id and version, and the records of the numbers asked about (decision 161). */
-    exemptions?: { id: number; version: number; records: Map<number, ExemptionRow> } | null;
-    /**
-     * The checked lists past their freshness rule (decision 174): named in `stale_lists`, and while there is one a
-     * number no fresh list suppresses is not callable on the word of a stale one: `suppressed_by: "stale_list"`.
-     */
-    staleLists?: StaleList[];
-    /** The calling classes with the emergency no-call periods at `at` applied (decision 181); default: none. */
-    callingTable?: EmergencyClassTable;
-  },
-): Buffer {
+function lookupDecider({ codes, at, distinct, echo, echoStarts, echoEnds }: ParsedEntries, answer: LookupAnswer, input: LookupJsonInput): LookupDecider {
   const staleLists = input.staleLists ?? [];
   const atMs = input.at ?? Date.now();
+  const table: CallingClassTableWith = input.callingTable ?? callingClassTable();
+  const calls = input.calls ?? null;
   const admin = answer.lists.filter((l) => l.kind !== "container");
   const containers = answer.lists.filter((l) => l.kind === "container");
   const ordered = [...admin, ...containers];
@@ -517,9 +693,9 @@ export function lookupResponseJson(
     return k < 0 ? 0 : 1 << k;
   });
   const exemptions = input.exemptions ?? null;
-  const listsPart = new Map<string, Buffer>();
+  const listsPart = new Map<string, { part: Buffer; suppressed: boolean }>();
   /** A combination of lists (and, with exemptions, the number's record) answered once per request. */
-  const listsJson = (c: number, held: number[] | undefined, record: ExemptionRow | undefined): Buffer => {
+  const listsJson = (c: number, held: number[] | undefined, record: ExemptionRow | undefined): { part: Buffer; suppressed: boolean } => {
     const key = (held ? held.join(",") : "") + (record ? `|${record.basis}|${record.day}` : "");
     let part = listsPart.get(key);
     if (part === undefined) {
@@ -532,47 +708,93 @@ export function lookupResponseJson(
       const exempt = d.exempt
         ? { basis: d.exempt.basis, date: isoDateOfDay(d.exempt.day), until: d.exempt.untilDay === null ? null : isoDateOfDay(d.exempt.untilDay) }
         : null;
-      part = Buffer.from(
-        `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${d.reason !== null},"suppressed_by":${JSON.stringify(d.reason)}` +
-          // `exemptionNote`: why the number's record did not let it be called (bad.csv's `exemption` cell; decision 184)
-          (exemptions ? `,"exempt":${JSON.stringify(exempt)},"exemptionNote":${JSON.stringify(d.notApplied)}}` : "}"),
-      );
+      part = {
+        part: Buffer.from(
+          `"lists":${JSON.stringify(lists)},"containers":${JSON.stringify(inContainers)},"suppressed":${d.reason !== null},"suppressed_by":${JSON.stringify(
+            d.reason,
+          )}` +
+            // `exemptionNote`: why the number's record did not let it be called (bad.csv's `exemption` cell; decision 184)
+            (exemptions ? `,"exempt":${JSON.stringify(exempt)},"exemptionNote":${JSON.stringify(d.notApplied)}}` : "}"),
+        ),
+        suppressed: d.reason !== null,
+      };
       listsPart.set(key, part);
     }
     return part;
   };
-  const out = new JsonBytes(codes.length * 200);
-  const inputHead = Buffer.from('{"input":');
-  const numberHead = Buffer.from(',"number":');
-  out.raw('{"data":[');
-  for (let i = 0; i < codes.length; i++) {
-    if (i > 0) out.byte(44); // ,
-    out.bytes(inputHead);
-    out.range(echo, echoStarts[i], echoEnds[i]);
-    out.bytes(numberHead);
-    const c = codes[i];
-    if (c < 0) {
-      const part = invalidPart(c);
-      if (exemptions) {
-        out.bytes(part.subarray(0, part.length - 1));
-        out.raw(',"exempt":null,"exemptionNote":null}');
-      } else out.bytes(part);
-      continue;
+  /** Distinct number k's calling answer, with its caps when the history was read (decision 187). */
+  const callingOf = (k: number) => {
+    const c = distinct[k];
+    const record = exemptions?.records.get(c);
+    return calls ? callingWithHistory(c, atMs, table, record, calls.ask, calls.history.get(c)) : callingPart(c, atMs, table, record);
+  };
+  /** `"callsLast24h":n,"callsLast7d":n,`: every record of the number after the window's start (reservations included). */
+  const countsJson = (k: number): string => {
+    const records = calls!.history.get(distinct[k]) ?? [];
+    let day = 0;
+    let week = 0;
+    for (const r of records) {
+      if (r.atMs > atMs - 24 * HOUR_MS) day++;
+      if (r.atMs > atMs - 7 * 24 * HOUR_MS) week++;
     }
-    out.digits(c);
-    out.bytes(placePart(c));
-    out.bytes(callingPart(c, atMs, input.callingTable, exemptions?.records.get(c)));
-    out.bytes(listsJson(c, onLists[at[i]], exemptions?.records.get(c)));
-  }
-  out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
-  out.raw(`,"at":"${isoSecond(atMs)}","calling_rules_version":${JSON.stringify(CALLING_RULES_VERSION)}`);
-  out.raw(`,"lists":${JSON.stringify(admin.map((l) => ({ kind: l.kind, version: l.version })))}`);
-  out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}`);
-  out.raw(
-    `,"stale_lists":${JSON.stringify(staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays })))}`,
-  );
-  out.raw(`,"emergency_periods":${JSON.stringify(emergencyPeriodsJson(input.callingTable))}`);
-  if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);
-  out.raw("}");
-  return out.done();
+    return `"callsLast24h":${day},"callsLast7d":${week},`;
+  };
+  return {
+    grantable(k) {
+      const c = distinct[k];
+      return !listsJson(c, onLists[k], exemptions?.records.get(c)).suppressed && callingOf(k).callableNow;
+    },
+    json(reserved) {
+      const out = new JsonBytes(codes.length * 200);
+      const inputHead = Buffer.from('{"input":');
+      const numberHead = Buffer.from(',"number":');
+      const invalidTail = (calls ? ',"callsLast24h":null,"callsLast7d":null' : "") + (reserved ? ',"reserved":false,"reservationId":null' : "");
+      out.raw('{"data":[');
+      for (let i = 0; i < codes.length; i++) {
+        if (i > 0) out.byte(44); // ,
+        out.bytes(inputHead);
+        out.range(echo, echoStarts[i], echoEnds[i]);
+        out.bytes(numberHead);
+        const c = codes[i];
+        if (c < 0) {
+          const part = invalidPart(c);
+          if (exemptions || invalidTail) {
+            out.bytes(part.subarray(0, part.length - 1));
+            out.raw(`${exemptions ? ',"exempt":null,"exemptionNote":null' : ""}${invalidTail}}`);
+          } else out.bytes(part);
+          continue;
+        }
+        const k = at[i];
+        out.digits(c);
+        out.bytes(placePart(c));
+        out.bytes(callingOf(k).part);
+        if (calls) out.raw(countsJson(k));
+        if (reserved) {
+          const id = reserved.get(c);
+          out.raw(id === undefined ? '"reserved":false,"reservationId":null,' : `"reserved":true,"reservationId":${JSON.stringify(id)},`);
+        }
+        out.bytes(listsJson(c, onLists[k], exemptions?.records.get(c)).part);
+      }
+      out.raw(`],"suppression_type":${JSON.stringify(input.suppressionType)},"container_id":${JSON.stringify(input.containerId)}`);
+      out.raw(`,"at":"${isoSecond(atMs)}","calling_rules_version":${JSON.stringify(CALLING_RULES_VERSION)}`);
+      if (calls) {
+        const { purpose, subject, debtId, channel } = calls.ask;
+        out.raw(
+          `,"purpose":${JSON.stringify(purpose)},"subject":${JSON.stringify(subject)},"debt_id":${JSON.stringify(debtId)},"channel":${JSON.stringify(channel)}`,
+        );
+        out.raw(`,"caps_version":${JSON.stringify(CAPS_VERSION)}`);
+      }
+      out.raw(`,"lists":${JSON.stringify(admin.map((l) => ({ kind: l.kind, version: l.version })))}`);
+      out.raw(`,"containers":${JSON.stringify(containers.map((c) => ({ id: c.id, name: c.name, version: c.version })))}`);
+      out.raw(
+        `,"stale_lists":${JSON.stringify(
+          staleLists.map((l) => ({ kind: l.kind, registry_date: l.registryDate.slice(0, 10), age_days: l.ageDays, rule_days: l.ruleDays })),
+        )}`,
+      );
+      out.raw(`,"emergency_periods":${JSON.stringify(emergencyPeriodsJson(input.callingTable))}`);
+      if (exemptions) out.raw(`,"exemption_list":{"id":${exemptions.id},"version":${exemptions.version}}`);
+      out.raw("}");
+      return out.done();
+    },
+  };
 }

@@ -301,6 +301,36 @@ export function openApiDocumentAt(appBase: string) {
                       type: ["integer", "null"],
                       description: "One of your exemption lists: each result then has `exempt`, and the answer names exemption_list (id and version).",
                     },
+                    subject: {
+                      type: ["string", "null"],
+                      maxLength: 200,
+                      description:
+                        'The subject (campaign) of the calls about to be made, for the caps counted per subject (Florida, Maryland, Oklahoma): your call records on this subject count. Default "default", the call-history API\'s one subject for records that name none.',
+                    },
+                    purpose: {
+                      type: "string",
+                      enum: ["telemarketing", "debt-collection"],
+                      description:
+                        "What the calls are for: telemarketing (default) applies the states' solicitation caps (three in 24 hours in Florida, Maryland, Oklahoma and Oregon); debt-collection applies Regulation F (seven calls in seven days per debt, none within seven days after a conversation) and Massachusetts' debt rules instead. See Call limits on the rules page.",
+                    },
+                    debt_id: {
+                      type: ["string", "null"],
+                      maxLength: 200,
+                      description:
+                        "With purpose debt-collection only (else 422): the debt the calls are about; the per-debt caps count your records about it and those naming no debt. Absent: every record of the number counts (the stricter reading).",
+                    },
+                    channel: {
+                      type: "string",
+                      enum: ["call", "text"],
+                      description:
+                        "The contact about to be made (default call): a cap that does not count texts (Regulation F) does not hold a text; a reservation records this channel.",
+                    },
+                    reserve: {
+                      type: "boolean",
+                      description:
+                        "The pre-dial check (default false): for each number not suppressed and callable now (hours and caps), record an attempted call (reserved, on subject, debt_id and channel) in the same step, and answer reserved and reservationId. " +
+                        "Each number is locked while it is counted and reserved, so dialers racing for one number never pass a cap together. DELETE /api/v1/calls/{id} removes a reservation never dialled. Not with `at` (422).",
+                    },
                   },
                 },
                 example: { numbers: ["(212) 555-2142", 4155552100, "12"] },
@@ -987,12 +1017,14 @@ export function openApiDocumentAt(appBase: string) {
             callableNow: {
               type: ["boolean", "null"],
               description:
-                "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones; " +
+                "Whether a telemarketing call is lawful at `at` under the federal, state and CRTC calling hours (Sunday and holiday bans included) in every one of timeZones, " +
+                "and no call cap of the request's purpose holds it (your call records: e.g. three calls in 24 hours on one subject to a Florida number); " +
                 "a number without a time zone (timeZones empty): in every US time zone, the strictest reading. Null for an invalid entry.",
             },
             nextCallAt: {
               type: ["string", "null"],
-              description: "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; null for an invalid entry.",
+              description:
+                "The earliest lawful instant at or after `at` (YYYY-MM-DDTHH:MM:SSZ); equal to `at` when callableNow; while a call cap holds, the instant the counted call that must leave the window leaves it (the oldest, at the cap), or the next lawful hour after it, whichever is later; null for an invalid entry.",
             },
             nextCallLocal: {
               type: ["string", "null"],
@@ -1000,12 +1032,29 @@ export function openApiDocumentAt(appBase: string) {
                 "nextCallAt on the number's clock with its UTC offset (e.g. 2026-11-30T08:00:00-05:00): the zone callingNote names first, else the first of " +
                 "timeZones. The same as good.csv's next_call_local. Null for an invalid entry or a number without a time zone.",
             },
+            callsLast24h: {
+              type: ["integer", "null"],
+              description:
+                "Your call records of the number in the 24 hours up to `at` (calls and texts, every outcome, reservations included; a record stamped a little after `at` too). Null for an invalid entry.",
+            },
+            callsLast7d: { type: ["integer", "null"], description: "The same over the 7 days up to `at`. Null for an invalid entry." },
+            reserved: {
+              type: "boolean",
+              description:
+                "Only when the request reserves: whether an attempt was recorded for the number now (it was valid, not suppressed and callable now).",
+            },
+            reservationId: {
+              type: ["string", "null"],
+              description:
+                "Only when the request reserves: the reserved call record's id (DELETE /api/v1/calls/{id} releases it if the call is not made), else null.",
+            },
             callingNote: {
               type: ["string", "null"],
               description:
                 'Why the number may not be called at `at`: the rule that holds the call back, with its citation (e.g. "After 8 p.m. in Oregon (HB 3865)", ' +
                 '"Holiday: Rhode Island, Rhode Island Independence Day (R.I. Gen. Laws § 25-1-1)"); empty when callableNow. A number without a time zone: ' +
                 '"No time zone for this number: the strictest reading across every US time zone", then why when not callable. The same words as good.csv\'s calling_note. ' +
+                'A call cap that holds is named first with its citation and when it lifts ("3 calls in 24 hours to Florida (Fla. Stat. § 501.616(6)(b)): next at 2026-11-29T14:00:00Z"). ' +
                 "Null for an invalid entry.",
             },
           },
@@ -1018,6 +1067,11 @@ export function openApiDocumentAt(appBase: string) {
             container_id: { type: ["integer", "null"], description: "The container that suppressed too (the request's, else the integration's), or null." },
             at: { type: "string", description: "The instant the calling answers are for (YYYY-MM-DDTHH:MM:SSZ)." },
             calling_rules_version: { type: "string", description: `CALLING_RULES_VERSION of the calling-hour rules applied; ${rulesPageNote(appBase)}.` },
+            purpose: { type: "string", description: "The request's purpose (telemarketing or debt-collection): whose call caps applied." },
+            subject: { type: "string", description: "The subject the per-subject caps counted." },
+            debt_id: { type: ["string", "null"], description: "The debt the per-debt caps counted (null: every record)." },
+            channel: { type: "string", description: "The channel asked about (call or text)." },
+            caps_version: { type: "string", description: "CAPS_VERSION of the call caps applied (Call limits on the rules page)." },
             lists: {
               type: "array",
               description: "The suppression lists read, each at the version the answers come from.",

@@ -10,18 +10,24 @@ const handle = apiHandler(
     /**
      * POST /api/v1/lookup: up to 1,000 numbers answered at once, in order: normalized number, valid or the
      * reason, and the lists and the key owner's containers holding it. Counted as DNC suppression usage once
-     * answered; a list that cannot be read fails the request (503) and counts nothing. Its own request budget
+     * answered; a list or the call history that cannot be read fails the request (503) and counts nothing.
+     * `reserve`: the pre-dial step, a reserved attempt per number callable now (decision 187). Its own request budget
      * (200 a second per key, not the API's 1000 an hour) and usage counted in memory: decision 111.
      */
     async POST({ request, api }) {
       await requireLookupAccess(api);
       const input = await readLookupInput(request);
-      const answered = await answerLookup({ db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId }, input);
-      try {
-        await recordLookupUsage(api.db, { userId: api.userId, amount: input.entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
-      } catch (e) {
-        throw intakeErrorToApi(e);
-      }
+      // the usage is recorded once the lists and the call history answered; with `reserve` inside the reservation's
+      // transaction (a refused usage reserves nothing): decision 187
+      const recordUsage = async () => {
+        try {
+          await recordLookupUsage(api.db, { userId: api.userId, amount: input.entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
+        } catch (e) {
+          throw intakeErrorToApi(e);
+        }
+      };
+      const asked = { db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId };
+      const answered = await answerLookup(asked, input, undefined, { recordUsage });
       return jsonText(api, answered.json());
     },
   },

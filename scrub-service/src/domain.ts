@@ -41,4 +41,18 @@ export {
   type CallRecordError,
   type CallRecordInput,
 } from "./calls/validate";
-export { CALL_CAPS, CAPS_VERSION, countAgainstCap, type CallCap, type CapRecord } from "./worker/calling/caps";
+export {
+  CALL_CAPS,
+  CAPS_VERSION,
+  LONGEST_CAP_WINDOW_MS,
+  capsFor,
+  countAgainstCap,
+  evaluateCaps,
+  type CallCap,
+  type CapChannel,
+  type CapFacts,
+  type CapHold,
+  type CapPurpose,
+  type CapRecord,
+  type CapVerdict,
+} from "./worker/calling/caps";

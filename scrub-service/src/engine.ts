@@ -41,12 +41,17 @@ export {
   type EmergencyPeriod,
 } from "./worker/calling/emergency";
 export {
+  callHistoryOf,
   deleteReservedCall,
   dropExpiredCalls,
   ensureCallMonths,
   listNumberCalls,
   recordCalls,
+  reserveCalls,
   type CallCounts,
+  type HistoryRecord,
+  type Reservation,
+  type ReservationKind,
   type NumberCalls,
   type StoredCall,
 } from "./calls/store";

@@ -235,3 +235,106 @@ export async function dropExpiredCalls(db: Db, nowMs: number = Date.now()): Prom
   await db.deleteFrom("call_dialer_ids").where("at", "<", cutoff).execute();
   return { cutoff, partitionsDropped: partitionsDropped.sort(), recordsDeleted: Number(deleted.numDeletedRows) };
 }
+
+/** A record as the caps count it (worker/calling/caps.ts CapRecord). */
+export interface HistoryRecord {
+  atMs: number;
+  subject: string;
+  channel: CallChannel;
+  outcome: CallOutcome;
+  debtId: string | null;
+}
+
+/**
+ * The owner's records of these numbers after `sinceMs` (reservations included), per number: what the lookup counts
+ * and evaluates the caps on (decision 187). One query over the (user_id, number, at) index.
+ */
+export async function callHistoryOf(db: Db, userId: string, numbers: readonly number[], sinceMs: number): Promise<Map<number, HistoryRecord[]>> {
+  const out = new Map<number, HistoryRecord[]>();
+  if (numbers.length === 0) return out;
+  const rows = await db
+    .selectFrom("call_records")
+    .select(["number", "at", "subject", "channel", "outcome", "debt_id"])
+    .where("user_id", "=", userId)
+    .where(sql<boolean>`number = any(${sql.val(numbers.map(String))}::bigint[])`)
+    .where("at", ">", new Date(sinceMs))
+    .execute();
+  for (const r of rows) {
+    const n = Number(r.number);
+    let list = out.get(n);
+    if (!list) out.set(n, (list = []));
+    list.push({ atMs: new Date(r.at).getTime(), subject: r.subject, channel: r.channel as CallChannel, outcome: r.outcome as CallOutcome, debtId: r.debt_id });
+  }
+  return out;
+}
+
+/** What a reservation records for each number granted: an attempt on this subject, channel and debt (decision 187). */
+export interface ReservationKind {
+  subject: string;
+  channel: CallChannel;
+  debtId: string | null;
+}
+
+export interface Reservation {
+  /** The instant the counts were read and the attempts stamped (ms), taken once the locks were held. */
+  nowMs: number;
+  /** The numbers' records after nowMs − `windowMs`, read under the locks. */
+  history: Map<number, HistoryRecord[]>;
+  /** Each granted number's reserved record id. */
+  ids: Map<number, string>;
+}
+
+/**
+ * The atomic pre-dial step (decision 187): in one transaction, a lock per (owner, number)
+ * (`pg_advisory_xact_lock(hashtext(user_id || ':' || number))`, taken in hash order so two requests never wait on each
+ * other in a circle), then the clock and the numbers' records read under the locks, then `grant` decides which
+ * numbers may be called now on exactly those counts, and a reserved attempt is written for each, before the locks are
+ * released at commit. Two requests for one number are thus decided one after the other, the second on counts that
+ * hold the first's reservation. `beforeCommit` runs last inside the transaction (its error rolls everything back).
+ * PGlite has one connection: its transactions are serial already; the same code runs there.
+ */
+export async function reserveCalls(
+  db: Db,
+  userId: string,
+  numbers: readonly number[],
+  o: {
+    kind: ReservationKind;
+    windowMs: number;
+    grant: (history: Map<number, HistoryRecord[]>, nowMs: number) => number[];
+    beforeCommit?: () => Promise<void>;
+    /** The clock read once the locks are held (default Date.now; a test fixes it). */
+    now?: () => number;
+  },
+): Promise<Reservation> {
+  const clock = o.now ?? Date.now;
+  // the month's partition (and the next one's, should the clock cross into it) before the transaction: no DDL in it
+  const t = clock();
+  await ensureCallMonths(db, [t, t + 3_600_000]);
+  return db.transaction().execute(async (trx) => {
+    if (numbers.length > 0) {
+      await sql`select pg_advisory_xact_lock(k) from (
+          select distinct hashtext(${userId} || ':' || n::text) as k from unnest(${sql.val(numbers.map(String))}::bigint[]) as n order by k
+        ) as locks`.execute(trx);
+    }
+    const nowMs = clock();
+    const history = await callHistoryOf(trx, userId, numbers, nowMs - o.windowMs);
+    const granted = o.grant(history, nowMs);
+    const ids = new Map<number, string>();
+    if (granted.length > 0) {
+      const records: CallRecord[] = granted.map((number) => ({
+        number,
+        atMs: nowMs,
+        subject: o.kind.subject,
+        channel: o.kind.channel,
+        outcome: "attempted",
+        debtId: o.kind.debtId,
+        dialerCallId: null,
+        reserved: true,
+      }));
+      const written = await recordCalls(trx, userId, records, { partitionsReady: true });
+      granted.forEach((n, i) => ids.set(n, written.ids[i]));
+    }
+    if (o.beforeCommit) await o.beforeCommit();
+    return { nowMs, history, ids };
+  });
+}

@@ -21,13 +21,15 @@
  * - the calling answer (callable now, next call, note) is the number's calling class evaluated at the instant
  *   (worker/calling/note.ts `evaluateClass`, decision 180), passed in pre-resolved: the scrub evaluates each class
  *   once per job, the lookup once per class and second. good.csv prints it for good rows; the lookup for every
- *   valid number.
+ *   valid number. With the number's call history (decision 187) a frequency cap that holds makes it not callable
+ *   now, the next call when the cap lifts (at a lawful hour), the note naming the cap (`callingWithCaps`).
  *
  * Duplicates and the state filter are about a file's rows, not a number: the batch's own stages, before this.
  */
 import { CONTAINER_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
 import { BASIS_PURCHASE, DAY_MS, EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "../worker/exemptions/windows";
 import { invalidReasonText, reasonOfCode } from "../worker/normalize";
+import type { CapVerdict } from "../worker/calling/caps";
 
 /** The reason a number gets while a checked list is stale and nothing else suppresses it (decision 174). */
 export const STALE_LIST_REASON = "stale_list";
@@ -200,6 +202,28 @@ export interface DecisionCalling {
   callableNow: boolean;
   nextCallAt: number;
   note: string;
+  /** nextCallAt on the number's clock (evaluateClass's nextCallLocal), when the caller has it. */
+  nextCallLocal?: string;
+}
+
+/**
+ * The calling answer with the number's frequency caps (decision 187): when a cap holds, not callable now, the next
+ * call at the later of the caps' lift and the next lawful instant at or after it (`callingAt`: the same calling
+ * evaluation asked at the lift), the note naming each cap first, then the hours' note when the hours hold now (or,
+ * when they do not, what holds at the lift). Without a holding cap the answer is unchanged.
+ */
+export function callingWithCaps(calling: DecisionCalling, caps: CapVerdict, callingAt: (ms: number) => DecisionCalling): DecisionCalling {
+  if (caps.liftAt === null) return calling;
+  const later = callingAt(caps.liftAt);
+  // the hours' note: what holds now, else what holds at the lift ("" when nothing; a number without a time zone says so always)
+  const hours = calling.callableNow ? later.note : calling.note;
+  return {
+    zones: calling.zones,
+    callableNow: false,
+    nextCallAt: later.nextCallAt,
+    note: hours ? `${caps.note}; ${hours}` : caps.note,
+    nextCallLocal: later.nextCallLocal,
+  };
 }
 
 export interface NumberFacts {
@@ -209,6 +233,8 @@ export interface NumberFacts {
   hits: number;
   record: DecisionRecord | null;
   calling?: DecisionCalling | null;
+  /** The number's frequency caps at the instant (evaluateCaps) and the calling evaluation at another instant: the answer holds both (decision 187). */
+  caps?: { verdict: CapVerdict; callingAt: (ms: number) => DecisionCalling } | null;
 }
 
 export interface DecisionContext {
@@ -293,6 +319,6 @@ export function decideNumber(facts: NumberFacts, ctx: DecisionContext): NumberDe
     cleared,
     standing,
     notApplied: record && by >= 0 ? notAppliedWords(lists, verdict.standing, record.basis, record.day, atMs) : null,
-    calling: facts.calling ?? null,
+    calling: facts.calling && facts.caps ? callingWithCaps(facts.calling, facts.caps.verdict, facts.caps.callingAt) : (facts.calling ?? null),
   };
 }

@@ -1,10 +1,12 @@
 /**
  * Call frequency caps as rule data (issue #46, decision 185), beside the calling hours (rules.ts): how many calls or
  * texts a law allows to one person in a window, what it counts together (per number, per subject, per debt), what
- * lifts it, with the text it rests on. Pure data plus one pure count (`countAgainstCap`); nothing evaluates a scrub
- * or a lookup against these yet. Where the primary text was not found, the entry says so and takes the stricter
+ * lifts it, with the text it rests on. Pure data, one pure count (`countAgainstCap`) and the evaluation of a number's
+ * caps (`evaluateCaps`, decision 187: the live lookup's answer and its reservations; the scrub does not count calls yet). Where the primary text was not found, the entry says so and takes the stricter
  * reading (the smaller number, the wider scope, calls and texts both counted).
  */
+
+import { US_STATES } from "../area-codes";
 
 export type CapPurpose = "telemarketing" | "debt-collection";
 /** What the cap counts together: every call to the number, those on one subject (campaign), or those about one debt. */
@@ -32,7 +34,11 @@ export interface CallCap {
   /** What lifts the cap, in words; `liftedBy` names the product's records that do it (exemption bases). */
   lifts: string;
   liftedBy: readonly ("purchase" | "inquiry" | "consent")[];
+  /** How long a `liftedBy` record lifts the cap, in calendar months from its date (Oregon: 18); absent: a record lifts it only with this set. */
+  liftMonths?: number;
   citation: string;
+  /** The short citation the calling note names ("Fla. Stat. § 501.616(6)(b)"). */
+  cite: string;
   sourceUrl: string;
   /** Other texts read for this entry. */
   alsoRead?: readonly string[];
@@ -42,12 +48,15 @@ export interface CallCap {
   effective: string;
 }
 
+const US_STATE_NAMES = new Map(US_STATES.map((s) => [s.code, s.name]));
+
 /** The caps' version: a change to an entry is a new version (printed on /rules). */
-export const CAPS_VERSION = "2026-11-28.1";
+export const CAPS_VERSION = "2026-11-28.2";
 
 export const CALL_CAPS: readonly CallCap[] = [
   {
     id: "fl-501-616-6b",
+    cite: "Fla. Stat. § 501.616(6)(b)",
     jurisdiction: "FL",
     name: "Florida: three commercial solicitation calls per 24 hours on one subject",
     purpose: "telemarketing",
@@ -69,6 +78,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "md-14-4503",
+    cite: "Md. Code, Com. Law § 14-4503",
     jurisdiction: "MD",
     name: "Maryland: three telephone solicitations per 24 hours on one subject",
     purpose: "telemarketing",
@@ -92,6 +102,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "ok-775c-4",
+    cite: "15 O.S. § 775C.4",
     jurisdiction: "OK",
     name: "Oklahoma: three commercial solicitation calls per 24 hours on one subject",
     purpose: "telemarketing",
@@ -117,6 +128,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "or-hb-3865",
+    cite: "Oregon HB 3865",
     jurisdiction: "OR",
     name: "Oregon: three telephone solicitations per 24 hours",
     purpose: "telemarketing",
@@ -127,6 +139,7 @@ export const CALL_CAPS: readonly CallCap[] = [
     counts: "attempts",
     lifts: "An established business relationship: a transaction between the caller and the party within the 18 months before the call.",
     liftedBy: ["purchase"],
+    liftMonths: 18,
     citation:
       "Oregon HB 3865 (2025, signed 2025-07-24, in force 2026-01-01), amending ORS 646.561 ff.: a telephone solicitation (a call or a text message) more than three times within a 24-hour period is unlawful unless the caller has an established business relationship (a transaction within the preceding 18 months).",
     sourceUrl: "https://production.jdsupra.com/legalnews/oregon-passes-new-telephone-8210765",
@@ -137,6 +150,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "us-reg-f-7-in-7",
+    cite: "12 CFR 1006.14(b)(2)(i)(A)",
     jurisdiction: "US",
     name: "Regulation F: seven calls in seven days about one debt",
     purpose: "debt-collection",
@@ -157,6 +171,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "us-reg-f-after-conversation",
+    cite: "12 CFR 1006.14(b)(2)(i)(B)",
     jurisdiction: "US",
     name: "Regulation F: no call within seven days after a telephone conversation about the debt",
     purpose: "debt-collection",
@@ -176,6 +191,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "ma-940-cmr-7-04-1f",
+    cite: "940 CMR 7.04(1)(f)",
     jurisdiction: "MA",
     name: "Massachusetts creditors: two calls per seven days per debt",
     purpose: "debt-collection",
@@ -201,6 +217,7 @@ export const CALL_CAPS: readonly CallCap[] = [
   },
   {
     id: "ma-209-cmr-18-16",
+    cite: "209 CMR 18.16(1)(d)",
     jurisdiction: "MA",
     name: "Massachusetts debt collectors: two communications per seven days per debt",
     purpose: "debt-collection",
@@ -237,6 +254,15 @@ export interface CapCount {
   over: boolean;
 }
 
+/** Whether record `r` counts against `cap` for a next call like `next` (window aside). A record without a debt id counts against every debt. */
+function countsAgainst(r: CapRecord, cap: CallCap, next: { subject: string; debtId: string | null }): boolean {
+  if (!cap.channels.includes(r.channel)) return false;
+  if (cap.scope === "subject" && r.subject !== next.subject) return false;
+  if (cap.scope === "debt" && r.debtId !== null && next.debtId !== null && r.debtId !== next.debtId) return false;
+  if (cap.counts === "afterConversation" && r.outcome !== "conversation") return false;
+  return true;
+}
+
 /**
  * How many of one number's records count against `cap` for a next call at `atMs` on `next`'s subject or debt, and
  * whether that call would be over it. The window is (atMs − windowHours, atMs]. A record without a debt id counts
@@ -247,12 +273,136 @@ export function countAgainstCap(records: readonly CapRecord[], cap: CallCap, atM
   let count = 0;
   for (const r of records) {
     if (r.atMs <= from || r.atMs > atMs) continue;
-    if (!cap.channels.includes(r.channel)) continue;
-    if (cap.scope === "subject" && r.subject !== next.subject) continue;
-    if (cap.scope === "debt" && r.debtId !== null && next.debtId !== null && r.debtId !== next.debtId) continue;
-    if (cap.counts === "afterConversation" && r.outcome !== "conversation") continue;
-    count++;
+    if (countsAgainst(r, cap, next)) count++;
   }
   // after a conversation: any one in the window blocks the next call; otherwise the next call must stay within max
   return { capId: cap.id, count, max: cap.max, over: cap.counts === "afterConversation" ? count > 0 : count + 1 > cap.max };
+}
+
+/** The longest window of any cap: a number's records older than this never count (what a lookup reads). */
+export const LONGEST_CAP_WINDOW_MS = Math.max(...CALL_CAPS.map((c) => c.windowHours)) * 3_600_000;
+
+/** What the evaluation of a number's caps needs (decision 187). */
+export interface CapFacts {
+  /** The number's state from its area code ("FL"), null for none (toll-free, Canada): only the federal caps then. */
+  state: string | null;
+  purpose: CapPurpose;
+  /** The next call's subject (per-subject caps) and debt (per-debt caps; null: every record counts, the stricter reading). */
+  subject: string;
+  debtId: string | null;
+  /** The channel of the next contact: a cap that does not count it does not hold it. */
+  channel: CapChannel;
+  /** The number's records (any order); those before the longest window are ignored. */
+  records: readonly CapRecord[];
+  atMs: number;
+  /** The number's exemption record (basis, day since 1970), for a cap a business relationship lifts (Oregon's 18 months). */
+  record?: { basis: "purchase" | "inquiry" | "consent"; day: number } | null;
+}
+
+/** One cap holding the next call. */
+export interface CapHold {
+  cap: CallCap;
+  /** Records counted in the window. */
+  count: number;
+  /** The instant the cap no longer holds (ms): the counted record that must leave the window, plus the window. */
+  liftAt: number;
+  /** The cap in words, with its citation and that instant. */
+  note: string;
+}
+
+export interface CapVerdict {
+  /** The caps holding the next call at the instant (empty: none). */
+  holds: CapHold[];
+  /** The latest of their lifts, or null when none holds. */
+  liftAt: number | null;
+  /** Each hold's words, joined by "; " ("" when none). */
+  note: string;
+}
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** 24 → "24 hours", 168 → "7 days". */
+const windowWords = (hours: number) => (hours % 24 === 0 && hours > 24 ? `${hours / 24} days` : `${hours} hours`);
+
+/** "2026-11-29T14:00:00Z" */
+const isoSecondOf = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19) + "Z";
+
+/** The same day `months` calendar months later (clamped to a shorter month's last day), days since 1970. */
+function dayPlusMonths(day: number, months: number): number {
+  const d = new Date(day * DAY_MS);
+  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
+  const y = Math.floor(total / 12);
+  const m0 = total - y * 12;
+  const last = new Date(Date.UTC(y, m0 + 1, 0)).getUTCDate();
+  return Date.UTC(y, m0, Math.min(d.getUTCDate(), last)) / DAY_MS;
+}
+
+/** The caps of a number's state (and the federal ones) for a purpose and channel, in force at the instant. */
+export function capsFor(state: string | null, purpose: CapPurpose, channel: CapChannel, atMs: number): CallCap[] {
+  const day = isoSecondOf(atMs).slice(0, 10);
+  return CALL_CAPS.filter(
+    (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && c.effective <= day,
+  );
+}
+
+/** Whether the number's record lifts the cap at the instant: a basis the cap names, dated on or before the day, within its months. */
+function liftedByRecord(cap: CallCap, record: CapFacts["record"], atMs: number): boolean {
+  if (!record || !cap.liftMonths || !cap.liftedBy.includes(record.basis)) return false;
+  const day = Math.floor(atMs / DAY_MS);
+  return record.day <= day && day < dayPlusMonths(record.day, cap.liftMonths);
+}
+
+/** `3 calls`, `1 text`, `3 calls and texts`. */
+function countWords(n: number, channels: Set<CapChannel>): string {
+  const what = channels.size > 1 ? "calls and texts" : channels.has("text") ? (n === 1 ? "text" : "texts") : n === 1 ? "call" : "calls";
+  return `${n} ${what}`;
+}
+
+/**
+ * Which caps hold a number's next call at `atMs` (decision 187), when each lifts, and why in words. Every record
+ * after the window's start counts, a record stamped a little ahead of the instant too (a dialer's clock; the
+ * stricter reading). A cap of `max` holds while the window holds `max` counted records; it lifts when the oldest
+ * one that must leave has left: the (count − max + 1)-th oldest plus the window (the oldest when the window holds
+ * exactly max). Regulation F's conversation prong holds for the window after the latest conversation. The state's
+ * caps apply to the purpose they are for only (telemarketing ignores the debt caps and the reverse). Pure.
+ *
+ *   "3 calls in 24 hours to Florida (Fla. Stat. § 501.616(6)(b)): next at 2026-11-29T14:00:00Z"
+ *   "7 calls in 7 days about debt "A-17" (12 CFR 1006.14(b)(2)(i)(A)): next at …"
+ *   "A telephone conversation about debt "A-17" within 7 days (12 CFR 1006.14(b)(2)(i)(B)): next at …"
+ */
+export function evaluateCaps(f: CapFacts): CapVerdict {
+  const holds: CapHold[] = [];
+  const next = { subject: f.subject, debtId: f.debtId };
+  for (const cap of capsFor(f.state, f.purpose, f.channel, f.atMs)) {
+    if (liftedByRecord(cap, f.record, f.atMs)) continue;
+    const from = f.atMs - cap.windowHours * HOUR_MS;
+    const times: number[] = [];
+    const channels = new Set<CapChannel>();
+    for (const r of f.records) {
+      if (r.atMs <= from || !countsAgainst(r, cap, next)) continue;
+      times.push(r.atMs);
+      channels.add(r.channel);
+    }
+    const window = cap.windowHours * HOUR_MS;
+    let liftAt: number;
+    let words: string;
+    const debt = f.debtId === null ? "the debt" : `debt ${JSON.stringify(f.debtId)}`;
+    if (cap.counts === "afterConversation") {
+      if (times.length === 0) continue;
+      liftAt = Math.max(...times) + window;
+      words = `A telephone conversation about ${debt} within ${windowWords(cap.windowHours)}`;
+    } else {
+      if (times.length < cap.max) continue;
+      times.sort((a, b) => a - b);
+      liftAt = times[times.length - cap.max] + window;
+      const place = cap.jurisdiction === "US" ? "" : ` to ${US_STATE_NAMES.get(cap.jurisdiction) ?? cap.jurisdiction}`;
+      const scope =
+        cap.scope === "debt" ? ` about ${debt}` : cap.scope === "subject" && f.subject !== "default" ? ` on subject ${JSON.stringify(f.subject)}` : "";
+      words = `${countWords(times.length, channels)} in ${windowWords(cap.windowHours)}${place}${scope}`;
+    }
+    holds.push({ cap, count: times.length, liftAt, note: `${words} (${cap.cite}): next at ${isoSecondOf(liftAt)}` });
+  }
+  if (holds.length === 0) return { holds, liftAt: null, note: "" };
+  return { holds, liftAt: Math.max(...holds.map((h) => h.liftAt)), note: holds.map((h) => h.note).join("; ") };
 }
