@@ -83,7 +83,8 @@ describe("the engine is reached through its package's exports only", () => {
 
   it("holds for every path there a file runs or reads", () => {
     const found = files
-      .filter((file) => file !== SELF)
+      // eslint.config.mjs names the engine's files as patterns it restricts or exempts, never to run or read them
+      .filter((file) => file !== SELF && path.relative(root, file) !== "eslint.config.mjs")
       .flatMap((file) => enginePathStrings(file, fs.readFileSync(file, "utf8")).map((text) => `${path.relative(root, file)}: ${text}`));
     expect(found).toEqual([]);
   });
