@@ -57,6 +57,40 @@ export default tseslint.config(
   { files: AREAS.map((a) => `app/${a.slice(2, -2)}/**`), ignores: TESTS, rules: layer(["~/routes/*"], "An area") },
   // everything else outside the engine: only its public entries
   { files: ["app/routes/**", "app/*.{ts,tsx}", "db/**", "tests/**", "scripts/**"], rules: layer([], "") },
+  // issue #45 (decision 188): the environment is read at the entries only, parsed there (the app's env.server.ts, the
+  // engine's EngineConfig in scrub-service/src/config.ts) and passed down; below them a `process.env` is an error
+  {
+    files: ["**/*.{ts,tsx,mts,mjs,js}"],
+    ignores: [
+      // the entries: the web server, the app's one parse, the scrub service's and the CLI's, the huge-pages relaunch
+      "server.mjs",
+      "app/utils/env.server.ts",
+      "scrub-service/src/service-main.ts",
+      "scrub-service/src/cli.ts",
+      "scrub-service/src/cli-launcher.ts",
+      "scrub-service/src/huge-pages.ts",
+      // tools around the product: scripts, benchmarks, tests and their configuration
+      "scripts/**",
+      "scrub-service/scripts/**",
+      "scrub-service/bench/**",
+      "scrub-service/test/**",
+      "scrub-service/src/test/**",
+      "tests/**",
+      ...TESTS,
+      "*.config.{ts,js,mjs}",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message:
+            "Read configuration at an entry only: the app's env() (app/utils/env.server.ts) or the engine's EngineConfig (scrub-service/src/config.ts), passed down (decision 188).",
+        },
+      ],
+    },
+  },
   // db/ is below both the app and the engine
   {
     files: ["db/**"],

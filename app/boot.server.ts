@@ -1,6 +1,6 @@
 import { dbHandle } from "~/utils/db.server";
 import { settleAfterResponse } from "~/utils/after-response.server";
-import { env } from "~/utils/env.server";
+import { engineSettings, env } from "~/utils/env.server";
 import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "~/integrations/webhooks.server";
 import { getDb } from "~/utils/db.server";
@@ -16,6 +16,7 @@ import { stopLookupUsage } from "~/models/usage.server";
  */
 export async function boot(): Promise<void> {
   const e = env();
+  engineSettings(); // the engine's variables, checked now (a bad one stops the start, named) and installed
   await dbHandle();
   const wantDemo = e.DEMO_ADMIN ? e.DEMO_ADMIN === "1" : !e.DATABASE_URL;
   if (wantDemo) {
@@ -30,7 +31,7 @@ export async function boot(): Promise<void> {
     if (redis) await reportListStoreAtStart(service, redis);
   }
   // Webhooks for finished API jobs (every replica polls; SKIP LOCKED keeps deliveries single).
-  if (process.env.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
+  if (e.WEBHOOK_DISPATCHER !== "0") startWebhookDispatcher(getDb);
   // Uploads a stopped process was writing (a SIGTERM mid-upload): gone now, not at the hourly sweep (decision 175).
   // Shared when another process may write here: a PostgreSQL deployment's other web processes, scrub replicas.
   const parts = await cleanPartialUploads({ atStart: true, shared: Boolean(e.DATABASE_URL || e.SCRUB_SERVICE_URL) }).catch((err) => {

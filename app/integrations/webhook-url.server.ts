@@ -1,6 +1,7 @@
 import dns from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
+import { webhookTargetsMayBePrivate } from "~/utils/env.server";
 
 /*
  * Where webhooks may go. Only http(s). In production every address the server would connect to must be a
@@ -16,11 +17,7 @@ import ipaddr from "ipaddr.js";
 export const PUBLIC_ADDRESS_MESSAGE = "Webhook URL must be a public address";
 
 export function allowPrivateTargets(): boolean {
-  // Read at run time through a variable: the server bundle replaces the literal `process.env.NODE_ENV`
-  // with the build's mode, but the decision belongs to how the process was started.
-  const runtime: Record<string, string | undefined> = process.env;
-  if (runtime.WEBHOOK_ALLOW_PRIVATE === "1") return true;
-  return runtime.NODE_ENV !== "production";
+  return webhookTargetsMayBePrivate();
 }
 
 /** IPv6 ranges that carry an IPv4 address in their low 32 bits (or, for 6to4, in bits 16–47). */

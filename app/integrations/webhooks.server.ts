@@ -3,10 +3,9 @@ import { metrics } from "scrub-service";
 import http from "node:http";
 import https from "node:https";
 import { sql, type Kysely } from "kysely";
-import { z } from "zod";
 import type { Database, WebhookEventType } from "../../db/schema";
 import { serializeJob } from "~/models/api-job.server";
-import { appUrl } from "~/utils/env.server";
+import { appUrl, env } from "~/utils/env.server";
 import { openSecret } from "~/utils/secret-box.server";
 import { guardedLookup, webhookUrlProblem } from "./webhook-url.server";
 import { purgeOldRateLimitWindows } from "~/api/rate-limit.server";
@@ -22,16 +21,10 @@ import { singleton } from "~/utils/singleton.server";
  * See docs/decisions/052-webhooks.md.
  */
 
-const config = z.object({
-  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
-  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
-  WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(2000),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-});
-
+/** The dispatcher's settings, from the app's environment (app/utils/env.server.ts). */
 export function webhookConfig() {
-  const source = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("WEBHOOK_") && v !== undefined && v !== ""));
-  return config.parse(source);
+  const { WEBHOOK_RETRY_BASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS } = env();
+  return { WEBHOOK_RETRY_BASE_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS };
 }
 
 export const SIGNATURE_HEADER = "X-Signature";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, RoleName } from "../../db/schema";
+import { env } from "~/utils/env.server";
 import { formatNumber, formatDate } from "~/utils/format";
 import { LookupMeter, type MeterRow } from "./lookup-meter";
 import { exemptionRecordsHeld } from "./exemption.server";
@@ -205,8 +206,12 @@ export class UsageLimitError extends Error {
     const left = available === 0 ? "none" : `only ${formatNumber(available)}`;
     const text =
       kind === "suppression"
-        ? `This purge needs ${formatNumber(requested)} numbers of DNC suppression, but ${left} of your ${planName} plan's ${formatNumber(limit)} are left until ${formatDate(periodEnd)}.`
-        : `Adding ${formatNumber(requested)} numbers would exceed your ${planName} plan's container limit: ${left === "none" ? "none" : formatNumber(available)} of ${formatNumber(limit)} numbers left until ${formatDate(periodEnd)}.`;
+        ? `This purge needs ${formatNumber(requested)} numbers of DNC suppression, but ${left} of your ${planName} plan's ${formatNumber(
+            limit,
+          )} are left until ${formatDate(periodEnd)}.`
+        : `Adding ${formatNumber(requested)} numbers would exceed your ${planName} plan's container limit: ${
+            left === "none" ? "none" : formatNumber(available)
+          } of ${formatNumber(limit)} numbers left until ${formatDate(periodEnd)}.`;
     super(`${text} Upgrade your plan under Pricing or wait for your next period.`);
     this.name = "UsageLimitError";
   }
@@ -218,8 +223,7 @@ export class UsageLimitError extends Error {
  * "suppression" under the user-row lock, so parallel starts cannot both slip under it (docs/decisions/081).
  */
 export function maxActiveScrubsPerUser(): number {
-  const n = Number(process.env.MAX_ACTIVE_SCRUBS_PER_USER ?? 5);
-  return Number.isInteger(n) && n > 0 ? n : 5;
+  return env().MAX_ACTIVE_SCRUBS_PER_USER;
 }
 
 /** The user already has the maximum number of queued/running scrubs. `message` is fit to show. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseEngineConfig, useEngineConfig, type EngineConfig } from "scrub-service";
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -36,7 +37,26 @@ const schema = z.object({
   BANK_SWIFT: z.string().optional(),
   /** Serve cookies with the Secure flag (default: on in production). */
   SECURE_COOKIES: z.enum(["0", "1"]).optional(),
+  /** Scrubs one user may have queued or running at once (docs/decisions/081). */
+  MAX_ACTIVE_SCRUBS_PER_USER: z.coerce.number().int().positive().default(5),
+  /** Key sealing webhook signing secrets (unset: a random key kept in the database). */
+  WEBHOOK_ENCRYPTION_KEY: z.string().optional(),
+  /** `0`: this process delivers no webhooks (another one does). */
+  WEBHOOK_DISPATCHER: z.string().optional(),
+  /** Webhook retries: first pause, attempts, the dispatcher's poll and one delivery's timeout (decision 052). */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(2000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** `1`: webhooks may go to private addresses in production too (read live: webhookTargetsMayBePrivate). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
+  /** Read by server.mjs itself, before the app loads: Express's `trust proxy` and the build directory. */
+  TRUST_PROXY: z.string().optional(),
+  BUILD_DIR: z.string().default("build"),
 });
+
+/** The app's variables (the README's configuration table is checked against them and the engine's). */
+export const appEnvSchema = schema;
 
 export type Env = z.infer<typeof schema>;
 
@@ -68,6 +88,41 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** Forgets the parsed environment: tests that change a variable between cases. */
+export function resetEnv(): void {
+  cached = undefined;
+}
+
+let engineCached: EngineConfig | undefined;
+
+/**
+ * The engine's configuration in the web server (scrub-service's EngineConfig): parsed once from this process's
+ * environment and installed for the engine's modules and threads; boot asks for it first, so a bad value stops
+ * the start naming the variable. getScrubService passes it to the in-process service.
+ */
+export function engineSettings(): EngineConfig {
+  if (!engineCached) {
+    try {
+      engineCached = useEngineConfig(parseEngineConfig(process.env));
+    } catch (e) {
+      const lines = (e as Error).message.split("\n").map((l) => `  ${l}`);
+      throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+    }
+  }
+  return engineCached;
+}
+
+/**
+ * Whether webhooks may go to private addresses: outside production, or with WEBHOOK_ALLOW_PRIVATE=1. Read at run
+ * time, uncached and through a variable: the server bundle replaces the literal `process.env.NODE_ENV` with the
+ * build's mode, but the decision belongs to how the process was started (and tests switch it per case).
+ */
+export function webhookTargetsMayBePrivate(): boolean {
+  const runtime: Record<string, string | undefined> = process.env;
+  if (runtime.WEBHOOK_ALLOW_PRIVATE === "1") return true;
+  return runtime.NODE_ENV !== "production";
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type ScrubService, describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "scrub-service";
 import { dbHandle } from "./db.server";
-import { env } from "./env.server";
+import { engineSettings, env } from "./env.server";
 import { singleton } from "./singleton.server";
 
 /** The list store's Redis (REDIS_CLUSTER_NODES, else REDIS_SENTINELS, else REDIS_URL), or null for the embedded index. */
@@ -32,7 +32,8 @@ export function getScrubService(): Promise<ScrubService> {
       handle: await dbHandle(),
       dataDir: path.resolve(e.DATA_DIR),
       redis: listRedis(),
-      redisPrefix: process.env.SCRUB_REDIS_PREFIX,
+      config: engineSettings(),
+      redisPrefix: engineSettings().SCRUB_REDIS_PREFIX,
     });
   });
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { randomToken } from "./crypto.server";
+import { env } from "./env.server";
 
 /*
  * Symmetric encryption for secrets the server must be able to use again (webhook signing secrets).
@@ -10,7 +11,7 @@ import { randomToken } from "./crypto.server";
  */
 
 async function encryptionKey(db: Kysely<Database>): Promise<Buffer> {
-  const configured = process.env.WEBHOOK_ENCRYPTION_KEY;
+  const configured = env().WEBHOOK_ENCRYPTION_KEY;
   if (configured) return crypto.createHash("sha256").update(configured).digest();
   await db
     .insertInto("app_secrets")

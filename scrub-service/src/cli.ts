@@ -29,6 +29,7 @@ import { createHttpScrubClient } from "./http-client";
 import { socketPath } from "./http";
 import { createInProcessScrubService } from "./in-process";
 import { redisTargetFromEnv } from "./lists/redis-client";
+import { parseEngineConfig, useEngineConfig, type EngineConfig } from "./config";
 import {
   ADMIN_LIST_KINDS,
   isAdminListKind,
@@ -70,12 +71,12 @@ const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
  * DATA_DIR, that server's service through its Unix socket.
  */
 async function openService(): Promise<{ service: BatchScrubService; close: () => Promise<void> }> {
-  const url = process.env.SCRUB_SERVICE_URL;
-  if (url) return { service: createHttpScrubClient({ url, token: process.env.SCRUB_SERVICE_TOKEN }), close: async () => {} };
-  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  const url = config.SCRUB_SERVICE_URL;
+  if (url) return { service: createHttpScrubClient({ url, token: config.SCRUB_SERVICE_TOKEN }), close: async () => {} };
+  const dataDir = path.resolve(config.DATA_DIR);
   let handle: DbHandle;
   try {
-    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
     if (e instanceof DataDirLockedError && fs.existsSync(socketPath(dataDir))) {
       return { service: createHttpScrubClient({ socketPath: socketPath(dataDir) }), close: async () => {} };
@@ -84,12 +85,13 @@ async function openService(): Promise<{ service: BatchScrubService; close: () =>
   }
   await migrateToLatest(handle.db);
   const service = await createInProcessScrubService({
+    config,
     handle,
     dataDir,
-    redis: redisTargetFromEnv(),
-    redisPrefix: process.env.SCRUB_REDIS_PREFIX,
+    redis: redisTargetFromEnv(config),
+    redisPrefix: config.SCRUB_REDIS_PREFIX,
     autoStart: false,
-    threads: process.env.SCRUB_THREADS ? Number(process.env.SCRUB_THREADS) : undefined,
+    threads: config.SCRUB_THREADS,
     // this process holds the embedded database alone (its lock): no web request waits on a long load transaction,
     // so a list load is one transaction instead of many short ones (decision 017's reason for them is a server's)
     listLoadChunk: handle.driver.kind === "pglite" ? Infinity : undefined,
@@ -346,10 +348,10 @@ async function emergencyCommand(argv: string[]): Promise<number> {
   }
   if (cmd === "remove" && !/^\d+$/.test(values.id ?? ""))
     throw new Error("emergency remove needs --id N (the period's number, see `npm run lists -- emergency list`).");
-  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  const dataDir = path.resolve(config.DATA_DIR);
   let handle: DbHandle;
   try {
-    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new Error(
@@ -361,7 +363,9 @@ async function emergencyCommand(argv: string[]): Promise<number> {
   try {
     await migrateToLatest(handle.db);
     const show = (p: StoredEmergencyPeriod) =>
-      `${String(p.id).padStart(4)}  ${p.firstDay} to ${p.lastDay}  ${p.states.join(",")}${p.areaCodes ? ` area codes ${p.areaCodes.join(",")}` : ""}  ${p.authority ? `${p.authority}  ` : ""}${p.sourceUrl}${p.removedAt ? `  (removed ${p.removedAt.toISOString()})` : ""}`;
+      `${String(p.id).padStart(4)}  ${p.firstDay} to ${p.lastDay}  ${p.states.join(",")}${p.areaCodes ? ` area codes ${p.areaCodes.join(",")}` : ""}  ${
+        p.authority ? `${p.authority}  ` : ""
+      }${p.sourceUrl}${p.removedAt ? `  (removed ${p.removedAt.toISOString()})` : ""}`;
     if (cmd === "add" && parsed?.ok) {
       const p = await insertEmergencyPeriod(handle.db, parsed.value, null);
       process.stdout.write(`Added emergency period ${p.id}:\n${show(p)}\n`);
@@ -393,10 +397,10 @@ async function callsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: rest, options: { input: { type: "string" }, user: { type: "string" }, tz: { type: "string" } } });
   if (!values.input) throw new Error(`--input FILE is required. ${usage}`);
   if (!fs.existsSync(values.input)) throw new Error(`No such file: ${values.input}`);
-  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+  const dataDir = path.resolve(config.DATA_DIR);
   let handle: DbHandle;
   try {
-    handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
     if (e instanceof DataDirLockedError)
       throw new Error(`${e.message} Call records are kept in the database: stop the server, or send them with POST /api/v1/calls.`);
@@ -426,7 +430,15 @@ async function callsCommand(argv: string[]): Promise<number> {
       return 2;
     }
     process.stdout.write(
-      `${JSON.stringify({ input: values.input, format: r.format, timeZone: values.tz ?? null, userId, rows: r.rows, recorded: r.recorded, ignored: r.ignored })}\n`,
+      `${JSON.stringify({
+        input: values.input,
+        format: r.format,
+        timeZone: values.tz ?? null,
+        userId,
+        rows: r.rows,
+        recorded: r.recorded,
+        ignored: r.ignored,
+      })}\n`,
     );
     return 0;
   } finally {
@@ -446,7 +458,9 @@ async function listsCommand(argv: string[]): Promise<number> {
   if (!stated.ok) throw new Error(stated.message);
   if (stated.date && !takesRegistryDate(values.list?.[0] ?? "")) {
     throw new Error(
-      `--registry-date applies to --list dnc, the state lists and Canada's National DNCL (${STATE_LIST_KINDS.join(", ")}) only: the date of the registry download.`,
+      `--registry-date applies to --list dnc, the state lists and Canada's National DNCL (${STATE_LIST_KINDS.join(
+        ", ",
+      )}) only: the date of the registry download.`,
     );
   }
   const { service, close } = await openService();
@@ -561,13 +575,17 @@ async function verifyCommand(argv: string[]): Promise<number> {
   if (c?.callingWindow?.emergencyPeriods?.length) {
     const periods = c.callingWindow.emergencyPeriods.map(
       (p) =>
-        `${p.id} (${p.states.join(",")}${p.areaCodes ? ` ${p.areaCodes.join(",")}` : ""}, ${p.firstDay} to ${p.lastDay}, ${p.heldRows} rows held; ${p.sourceUrl})`,
+        `${p.id} (${p.states.join(",")}${p.areaCodes ? ` ${p.areaCodes.join(",")}` : ""}, ${p.firstDay} to ${p.lastDay}, ${p.heldRows} rows held; ${
+          p.sourceUrl
+        })`,
     );
     process.stdout.write(`Emergency no-call periods applied: ${periods.join("; ")}\n`);
   }
   if (c?.staleLists?.length) {
     process.stdout.write(
-      `Ran with lists past their freshness rule: ${c.staleLists.map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`).join(", ")}\n`,
+      `Ran with lists past their freshness rule: ${c.staleLists
+        .map((l) => `${l.kind} (release ${l.registryDate.slice(0, 10)}, ${l.ageDays} days old; rule ${l.ruleDays} days)`)
+        .join(", ")}\n`,
     );
   }
   for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
@@ -579,8 +597,8 @@ async function verifyCommand(argv: string[]): Promise<number> {
 /** Where the published keys come from: --keys, else CERTIFICATE_KEYS_URL, else APP_URL's well-known address. */
 function keySource(flag: string | undefined): string | null {
   if (flag) return flag;
-  if (process.env.CERTIFICATE_KEYS_URL) return process.env.CERTIFICATE_KEYS_URL;
-  if (process.env.APP_URL) return new URL("/.well-known/scrub-certificate-key", process.env.APP_URL).toString();
+  if (config.CERTIFICATE_KEYS_URL) return config.CERTIFICATE_KEYS_URL;
+  if (config.APP_URL) return new URL("/.well-known/scrub-certificate-key", config.APP_URL).toString();
   return null;
 }
 
@@ -607,7 +625,7 @@ async function keysCommand(argv: string[]): Promise<number> {
     const { keys, rotated } = await service.signingKeys({ rotate: cmd === "rotate" });
     if (rotated) {
       process.stdout.write(`New signing key ${rotated.keyId}; retired ${rotated.retired.length ? rotated.retired.join(", ") : "none"} (still published).\n`);
-      if (process.env.CERT_SIGNING_KEY) process.stdout.write("Note: CERT_SIGNING_KEY is set and still signs; unset it to use the new key.\n");
+      if (config.CERT_SIGNING_KEY) process.stdout.write("Note: CERT_SIGNING_KEY is set and still signs; unset it to use the new key.\n");
     }
     printKeys(keys);
     return 0;
@@ -651,7 +669,11 @@ Where it runs: SCRUB_SERVICE_URL → that service; DATABASE_URL → this process
 database in DATA_DIR (default ./data), through the running server when one holds it.
 `;
 
+/** The CLI's configuration: parsed once, first thing in main (an invalid value stops it there, naming the variable). */
+let config: EngineConfig;
+
 async function main(): Promise<number> {
+  config = useEngineConfig({ ...parseEngineConfig(process.env), DPT_SERVICE_NAME: "cli" });
   // stdout carries the JSON summary (scripts and bench:scrub parse it): the CLI's log lines go to stderr.
   setLogger(createLogger({ service: "cli", destination: pino.destination({ dest: 2, sync: true }) }));
   const [group, ...argv] = process.argv.slice(2);

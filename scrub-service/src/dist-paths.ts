@@ -1,4 +1,5 @@
 import path from "node:path";
+import { engineConfig } from "./config";
 
 /*
  * The thread entry files built by scrub-service/scripts/build-worker.mjs. The app's server code is bundled into build/,
@@ -6,17 +7,17 @@ import path from "node:path";
  */
 
 export function defaultWorkerPath(): string {
-  return process.env.SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs");
+  return engineConfig().SCRUB_WORKER_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/worker.mjs");
 }
 
 export function defaultDedupeThreadPath(): string {
-  return process.env.SCRUB_DEDUPE_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/dedupe-thread.mjs");
+  return engineConfig().SCRUB_DEDUPE_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/dedupe-thread.mjs");
 }
 
 export function defaultWorkbookThreadPath(): string {
-  return process.env.SCRUB_WORKBOOK_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/workbook-thread.mjs");
+  return engineConfig().SCRUB_WORKBOOK_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/workbook-thread.mjs");
 }
 
 export function defaultExemptionThreadPath(): string {
-  return process.env.SCRUB_EXEMPTION_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/exemption-thread.mjs");
+  return engineConfig().SCRUB_EXEMPTION_THREAD_PATH ?? path.resolve(process.cwd(), "scrub-service/dist/exemption-thread.mjs");
 }

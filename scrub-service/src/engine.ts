@@ -19,6 +19,7 @@ export type { ExemptionIndex } from "./worker/exemptions/decide";
 export * from "./certificate/keys";
 export { verifyCertificate, type FileDigests, type Verification, type VerifyOptions } from "./certificate/verify";
 export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "./lists/redis-client";
+export { engineConfigOf, engineConfigSchema, engineConfigVariables, parseEngineConfig, useEngineConfig, type EngineConfig } from "./config";
 export { hugePagesOfThisProcess } from "./huge-pages";
 export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./worker/normalize";
 export { callingClassOf, callingClassTable } from "./worker/calling/exchanges";

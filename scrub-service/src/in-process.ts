@@ -36,10 +36,15 @@ import { readExemptionRows } from "./exemption-files/file";
 import { staleListRefusal } from "./lists/freshness";
 import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { defaultWorkerPath } from "./dist-paths";
-import { scrubWorkerNice } from "./ops/thread-priority";
+import { engineConfig, useEngineConfig, withEngineConfig, type EngineConfig } from "./config";
 
 export interface InProcessOptions {
   handle: DbHandle;
+  /**
+   * The entry's parsed configuration (config.ts): installed for this process and passed to the worker threads.
+   * Unset (tests): the process's (engineConfig()).
+   */
+  config?: EngineConfig;
   dataDir: string;
   /** One Redis node (tests); `redis` takes a cluster too (redisTargetFromEnv). */
   redisUrl?: string;
@@ -79,7 +84,7 @@ export interface InProcessScrubService extends BatchScrubService {
 }
 
 export async function createInProcessScrubService(o: InProcessOptions): Promise<InProcessScrubService> {
-  scrubWorkerNice(); // a bad SCRUB_WORKER_NICE stops the start here, not a scrub's worker thread later
+  const config = o.config ? useEngineConfig(o.config) : engineConfig();
   const target: RedisTarget | null = o.redisUrl ? { kind: "node", url: o.redisUrl } : (o.redis ?? null);
   const store: ListStore =
     o.store ??
@@ -99,6 +104,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
       maxThreads: o.threads ?? Math.max(1, Math.min(4, os.availableParallelism())),
       minThreads: 1,
       idleTimeout: 30_000,
+      workerData: withEngineConfig({}, config),
     });
     return pool;
   };
@@ -114,6 +120,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     batchBytes: o.batchBytes,
     clock: o.clock,
     storeRetryDelaysMs: o.storeRetryDelaysMs,
+    config,
   });
   if (o.autoStart !== false) await runner.start();
   const db = o.handle.db;

@@ -5,6 +5,7 @@
  * whose lease ran out (its process died) is queued again from the start, up to MAX_ATTEMPTS claims, on
  * whichever replica claims it next (decision 125); its partial files are deleted, never shown complete.
  */
+import { engineConfig } from "./config";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
@@ -26,8 +27,7 @@ export type { RunnerOptions } from "./run-context";
  * jobs at once multiply the first term (docs/decisions/152).
  */
 export function maxConcurrentJobs(): number {
-  const n = Number(process.env.SCRUB_MAX_CONCURRENT_JOBS ?? 1);
-  return Number.isInteger(n) && n > 0 ? n : 1;
+  return engineConfig().SCRUB_MAX_CONCURRENT_JOBS;
 }
 
 export class JobRunner {

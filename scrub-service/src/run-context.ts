@@ -7,6 +7,7 @@ import type { Piscina } from "piscina";
 import type { DbHandle } from "../../db/client";
 import type { Database } from "../../db/schema";
 import type { ListManager } from "./lists/manager";
+import type { EngineConfig } from "./config";
 
 export interface RunnerOptions {
   handle: DbHandle;
@@ -23,8 +24,8 @@ export interface RunnerOptions {
   batchBytes?: number;
   /** The time certificates are issued at (tests inject it). */
   clock?: () => Date;
-  /** Read for CERT_SIGNING_KEY. */
-  env?: NodeJS.ProcessEnv;
+  /** The process's configuration (CERT_SIGNING_KEY); default engineConfig(). */
+  config?: EngineConfig;
   /**
    * Pauses before scrubbing a job again from the start after a transient list-store failure (a Redis failover
    * takes seconds); one retry per entry (default 1, 3, 8 and 15 s).

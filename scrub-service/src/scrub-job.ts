@@ -233,7 +233,7 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
     await writing;
     const stem = path.basename(job.file_name).replace(/\.[^.]*$/, "") || "numbers";
     const fileNames = { good: `${stem}_Good.csv`, bad: `${stem}_Bad.csv`, invalid: `${stem}_Invalid.csv` };
-    const key = await currentSigningKey(ctx.db, ctx.o.env);
+    const key = await currentSigningKey(ctx.db, ctx.o.config);
     const now = (ctx.o.clock ?? (() => new Date()))();
     await ctx.db.transaction().execute(async (trx) => {
       // The certificate is issued in the transaction that completes the job: a completed job always has one.

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { appUrl } from "~/utils/env.server";
+import { appUrl, resetEnv } from "~/utils/env.server";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -243,7 +243,9 @@ describe("submit a scrub", () => {
       expect((await bodyOf(beyond)).error.details).toEqual([
         {
           field: "at",
-          message: `${iso(until + 1000)} is after the lists' validity: the federal DNC list (release ${released.toISOString().slice(0, 10)}, rule 31 days) is valid for calls until ${iso(until)}`,
+          message: `${iso(until + 1000)} is after the lists' validity: the federal DNC list (release ${released
+            .toISOString()
+            .slice(0, 10)}, rule 31 days) is valid for calls until ${iso(until)}`,
         },
       ]);
       expect((await post({ suppression_type: "DNCAndLitigation", at: iso(until) })).status).toBe(202);
@@ -279,7 +281,9 @@ describe("submit a scrub", () => {
           field: "suppressionType",
           message:
             `The federal DNC list (release ${day(40).toISOString().slice(0, 10)}, 40 days old; rule 31 days) and the Texas DNC list ` +
-            `(release ${day(160).toISOString().slice(0, 10)}, 160 days old; rule 152 days) are out of date: purges that include DNC are refused until an admin loads a newer release of each.`,
+            `(release ${day(160)
+              .toISOString()
+              .slice(0, 10)}, 160 days old; rule 152 days) are out of date: purges that include DNC are refused until an admin loads a newer release of each.`,
         },
       ]);
       // Litigation Only checks neither
@@ -516,6 +520,7 @@ describe("submit a scrub", () => {
     const k = await makeKey(db(), await makeUser(db(), { plan: "business" }));
     const submit = () => call(scrubs, apiRequest("/api/v1/scrubs", { key: k.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly" } }));
     process.env.MAX_ACTIVE_SCRUBS_PER_USER = "2";
+    resetEnv(); // the app parses its environment once (env.server.ts)
     try {
       expect((await submit()).status).toBe(202);
       expect((await submit()).status).toBe(202);
@@ -526,6 +531,7 @@ describe("submit a scrub", () => {
       expect(res.headers.get("X-RateLimit-Remaining")).toBe("997");
     } finally {
       process.env.MAX_ACTIVE_SCRUBS_PER_USER = "1000";
+      resetEnv();
     }
   });
 

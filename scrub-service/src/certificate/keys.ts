@@ -4,6 +4,7 @@
  * it signed keeps verifying. CERT_SIGNING_KEY (PKCS#8 PEM or its base64 body) overrides the database key;
  * only its public half is stored, so it is published with the others.
  */
+import { engineConfig, type EngineConfig } from "../config";
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
 import { newSigningKey, signingKeyFromPem, type SigningKey } from "./sign";
@@ -26,8 +27,8 @@ async function publish(db: Kysely<Database>, key: SigningKey, pem: string | null
 }
 
 /** The key that signs now (created on first use when there is none and no CERT_SIGNING_KEY). */
-export async function currentSigningKey(db: Kysely<Database>, env: NodeJS.ProcessEnv = process.env): Promise<SigningKey> {
-  const fromEnv = env.CERT_SIGNING_KEY?.trim();
+export async function currentSigningKey(db: Kysely<Database>, config: Pick<EngineConfig, "CERT_SIGNING_KEY"> = engineConfig()): Promise<SigningKey> {
+  const fromEnv = config.CERT_SIGNING_KEY?.trim();
   if (fromEnv) {
     const key = signingKeyFromPem(fromEnv);
     await publish(db, key, null);

@@ -4,6 +4,7 @@
  * their turn; each thread's heap is capped (the rows themselves are typed arrays outside it). A refusal is an
  * ExemptionInputError whose messages name the line and the limit.
  */
+import { engineConfig, withEngineConfig } from "../config";
 import { Worker } from "node:worker_threads";
 import { defaultExemptionThreadPath } from "../dist-paths";
 import { Turns } from "../ops/turns";
@@ -26,8 +27,7 @@ export class ExemptionInputError extends Error {
 const THREAD_HEAP_MB = 96;
 
 function maxReads(): number {
-  const n = Number(process.env.SCRUB_MAX_EXEMPTION_READS ?? 1);
-  return Number.isInteger(n) && n > 0 ? n : 1;
+  return engineConfig().SCRUB_MAX_EXEMPTION_READS;
 }
 
 const turns = new Turns(maxReads);
@@ -60,7 +60,7 @@ export async function readExemptionRows(input: ExemptionInput, now = new Date())
 function readOnThread(input: ExemptionInput, todayDay: number): Promise<ParsedExemptions> {
   return new Promise((resolve, reject) => {
     const thread = new Worker(defaultExemptionThreadPath(), {
-      workerData: { input, todayDay },
+      workerData: withEngineConfig({ input, todayDay }),
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
       stdout: false,
       stderr: false,

@@ -3,9 +3,11 @@
 // and is held to its own heap limit (file.ts starts it). The rows come back as transferred typed arrays.
 import { parentPort, workerData } from "node:worker_threads";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
+import { adoptEngineConfig } from "../config";
 import { toThreadError } from "../pipeline/input/workbook-decode";
 import { readExemptionInput, type ExemptionInput } from "./read";
 
+adoptEngineConfig(workerData);
 lowerThisThreadPriority();
 const { input, todayDay } = workerData as { input: ExemptionInput; todayDay: number };
 readExemptionInput(input, todayDay).then(

@@ -5,6 +5,7 @@
  * the last 0.3–0.45 s of a load). The filter's memory is shared; so are the numbers when they lie in shared memory
  * (the load's sort leaves them there), else they are copied to each thread once.
  */
+import { withEngineConfig } from "../config";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
@@ -21,7 +22,7 @@ export async function fillOnSideThreads(bloom: BloomFilter, numbers: Float64Arra
     return;
   }
   const m: BloomFillMessage = { op: "bloom-fill", bloom: bloom.shared, numbers, fill: sharedFill(bloom) };
-  const workers = Array.from({ length: FILL_THREADS }, () => new Worker(file));
+  const workers = Array.from({ length: FILL_THREADS }, () => new Worker(file, { workerData: withEngineConfig({}) }));
   try {
     await Promise.all(workers.map((w) => fillOnThread(w, m)));
   } finally {

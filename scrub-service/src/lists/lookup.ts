@@ -4,6 +4,7 @@
  * store copy is read at exactly that version (one store call per list, all lists at once), so a copy that is
  * missing, being changed or stale fails the whole lookup (ListStoreError) instead of answering "not listed".
  */
+import { engineConfig } from "../config";
 import { ADMIN_LIST_KINDS, type ListKind } from "../list-types";
 import type { ListManager } from "./manager";
 import { TtlCache } from "../ttl-cache";
@@ -106,8 +107,7 @@ async function listRows(manager: ListManager, userId: string, fresh: boolean): P
  * timeout, which scrubs keep with their retries (docs/decisions/155).
  */
 export function lookupTimeoutMs(): number {
-  const n = Number(process.env.LOOKUP_STORE_TIMEOUT_MS ?? 500);
-  return Number.isFinite(n) && n > 0 ? n : 500;
+  return engineConfig().LOOKUP_STORE_TIMEOUT_MS;
 }
 
 /**

@@ -9,6 +9,7 @@
  * redis:// URLs; the first one's user name and password are used for every node (for Sentinel: for the
  * Redis nodes; REDIS_SENTINEL_PASSWORD, if set, for the Sentinels themselves).
  */
+import { engineConfig, type EngineConfig } from "../config";
 import { Cluster, Redis } from "ioredis";
 
 type HostPort = { host: string; port: number };
@@ -66,7 +67,11 @@ export function parseSentinels(text: string, name: string | undefined, sentinelP
 }
 
 /** The list store's Redis from the environment, or null (embedded index). */
-export function redisTargetFromEnv(env: Record<string, string | undefined> = process.env): RedisTarget | null {
+export function redisTargetFromEnv(
+  env: Partial<
+    Pick<EngineConfig, "REDIS_URL" | "REDIS_CLUSTER_NODES" | "REDIS_SENTINELS" | "REDIS_SENTINEL_NAME" | "REDIS_SENTINEL_PASSWORD">
+  > = engineConfig(),
+): RedisTarget | null {
   if (env.REDIS_CLUSTER_NODES) return parseClusterNodes(env.REDIS_CLUSTER_NODES);
   if (env.REDIS_SENTINELS) return parseSentinels(env.REDIS_SENTINELS, env.REDIS_SENTINEL_NAME, env.REDIS_SENTINEL_PASSWORD);
   if (env.REDIS_URL) return { kind: "node", url: env.REDIS_URL };

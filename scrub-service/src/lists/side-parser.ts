@@ -5,6 +5,7 @@
  * the numbers are all read, the same thread buckets half of them by area code and sorts area codes it claims
  * (count-areas, scatter-areas, sort-areas).
  */
+import { withEngineConfig } from "../config";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
@@ -42,7 +43,7 @@ export class SideParser implements AreaHelper {
   /** A side parser, or null when the built thread file is missing (the caller parses every batch itself). */
   static start(): SideParser | null {
     const file = defaultDedupeThreadPath();
-    return fs.existsSync(file) ? new SideParser(new Worker(file)) : null;
+    return fs.existsSync(file) ? new SideParser(new Worker(file, { workerData: withEngineConfig({}) })) : null;
   }
 
   /**

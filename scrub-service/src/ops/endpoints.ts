@@ -3,6 +3,7 @@
  * can do its work) and /metrics (Prometheus). No sign-in; /metrics answers only loopback clients, or anyone
  * presenting METRICS_TOKEN as a Bearer token when that is set, and 404 to everyone else (it tells nothing).
  */
+import { engineConfig } from "../config";
 import crypto from "node:crypto";
 import type http from "node:http";
 import { metrics } from "./metrics";
@@ -20,7 +21,7 @@ export function requestIdFrom(given: string | string[] | undefined, trusted: boo
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /** The socket's peer decides "loopback", never a forwarded header. */
-export function metricsAllowed(remoteAddress: string | undefined, authorization: string | undefined, token = process.env.METRICS_TOKEN): boolean {
+export function metricsAllowed(remoteAddress: string | undefined, authorization: string | undefined, token = engineConfig().METRICS_TOKEN): boolean {
   if (token) {
     const given = Buffer.from(authorization?.startsWith("Bearer ") ? authorization.slice(7) : "");
     const want = Buffer.from(token);

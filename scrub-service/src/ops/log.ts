@@ -6,6 +6,7 @@
  * Under Vitest the lines go through console.* instead of stdout, so the suite's rule holds: a test that logs
  * an error fails unless it asserts it.
  */
+import { engineConfig } from "../config";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { format } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
@@ -77,10 +78,10 @@ function consoleDestination(): DestinationStream {
 }
 
 export function createLogger(opts: { service: string; level?: string; destination?: DestinationStream }): Logger {
-  const destination = opts.destination ?? (process.env.VITEST ? consoleDestination() : pino.destination({ dest: 1, sync: true }));
+  const destination = opts.destination ?? (engineConfig().VITEST ? consoleDestination() : pino.destination({ dest: 1, sync: true }));
   return pino(
     {
-      level: opts.level ?? process.env.LOG_LEVEL ?? (process.env.VITEST ? "warn" : "info"),
+      level: opts.level ?? engineConfig().LOG_LEVEL ?? (engineConfig().VITEST ? "warn" : "info"),
       base: { service: opts.service, pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
@@ -95,7 +96,7 @@ const g = globalThis as unknown as { __dptLogger?: Logger };
 
 /** The process's logger (its `service` field: `web` for the app, `scrub-service` for a replica, `cli`). */
 export function log(): Logger {
-  g.__dptLogger ??= createLogger({ service: process.env.DPT_SERVICE_NAME ?? "web" });
+  g.__dptLogger ??= createLogger({ service: engineConfig().DPT_SERVICE_NAME ?? "web" });
   return g.__dptLogger;
 }
 

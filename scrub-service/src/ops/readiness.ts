@@ -3,6 +3,7 @@
  * time bound; the body names what is not ready in plain words and never carries an error's text (which can
  * hold host names or user names): the reason goes to the log.
  */
+import { engineConfig } from "../config";
 import { sql, type Kysely } from "kysely";
 import { pendingMigrations } from "../../../db/client";
 import type { Database } from "../../../db/schema";
@@ -63,8 +64,7 @@ export async function runChecks(checks: Record<string, Check>): Promise<Readines
 
 /** How long one readiness answer serves every /readyz request and dpt_ready scrape (READINESS_CACHE_MS, default 1 s). */
 export function readinessCacheMs(): number {
-  const n = Number(process.env.READINESS_CACHE_MS ?? 1000);
-  return Number.isFinite(n) && n >= 0 ? n : 1000;
+  return engineConfig().READINESS_CACHE_MS;
 }
 
 /**

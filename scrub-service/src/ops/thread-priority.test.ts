@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { describe, expect, it } from "vitest";
 import { defaultDedupeThreadPath, defaultWorkerPath } from "../dist-paths";
+import { engineConfigOf } from "../config";
 import { DEFAULT_SCRUB_WORKER_NICE, scrubWorkerNice } from "./thread-priority";
 
 /** The nice value of each of this process's threads (field 19 of /proc/self/task/<tid>/stat), by thread id. */
@@ -21,10 +22,11 @@ const linux = os.platform() === "linux";
 
 describe("scrub threads run at a lower priority (decision 156)", () => {
   it("reads SCRUB_WORKER_NICE: default 10, 0–19, anything else refused", () => {
-    expect(scrubWorkerNice({})).toBe(DEFAULT_SCRUB_WORKER_NICE);
-    expect(scrubWorkerNice({ SCRUB_WORKER_NICE: "0" })).toBe(0);
-    expect(scrubWorkerNice({ SCRUB_WORKER_NICE: "19" })).toBe(19);
-    for (const bad of ["20", "-1", "5.5", "low"]) expect(() => scrubWorkerNice({ SCRUB_WORKER_NICE: bad })).toThrow(/SCRUB_WORKER_NICE/);
+    expect(scrubWorkerNice(engineConfigOf({}))).toBe(DEFAULT_SCRUB_WORKER_NICE);
+    expect(scrubWorkerNice(engineConfigOf({ SCRUB_WORKER_NICE: "0" }))).toBe(0);
+    expect(scrubWorkerNice(engineConfigOf({ SCRUB_WORKER_NICE: "19" }))).toBe(19);
+    for (const bad of ["20", "-1", "5.5", "low"])
+      expect(() => scrubWorkerNice(engineConfigOf({ SCRUB_WORKER_NICE: bad }))).toThrow(`SCRUB_WORKER_NICE must be a whole number from 0 to 19, not "${bad}"`);
   });
 
   it.runIf(linux)("the piscina worker and the side thread lower their own thread, not the process", async () => {

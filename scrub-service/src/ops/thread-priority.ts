@@ -8,16 +8,14 @@
  * SCRUB_WORKER_NICE: 0–19, default 10; 0 leaves the threads as they are. An unprivileged process may only lower a
  * priority, which is all this does; where the platform refuses, the thread runs at its inherited priority.
  */
+import { engineConfig, type EngineConfig } from "../config";
 import os from "node:os";
 
 export const DEFAULT_SCRUB_WORKER_NICE = 10;
 
-export function scrubWorkerNice(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.SCRUB_WORKER_NICE;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_SCRUB_WORKER_NICE;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`SCRUB_WORKER_NICE must be a whole number from 0 to 19, not "${raw}"`);
-  return n;
+/** The nice value of the config (checked, 0–19, when the entry parsed it: engineConfigSchema). */
+export function scrubWorkerNice(config: Pick<EngineConfig, "SCRUB_WORKER_NICE"> = engineConfig()): number {
+  return config.SCRUB_WORKER_NICE;
 }
 
 /** Lowers the calling thread's priority to `nice` (never raises it). */

@@ -7,6 +7,7 @@
  *
  * The thread runs worker/dedupe-thread.ts (built to scrub-service/dist/dedupe-thread.mjs), the same NumberSet.
  */
+import { withEngineConfig } from "../config";
 import { Worker } from "node:worker_threads";
 import { NumberSet } from "../worker/number-set";
 import { defaultDedupeThreadPath } from "../dist-paths";
@@ -30,7 +31,7 @@ export class DedupeWorker {
   /** A thread of its own from `thread` (a path), or the scrub's side thread (a Worker the caller ends). */
   constructor(thread: string | Worker = defaultDedupeThreadPath()) {
     this.owned = typeof thread === "string";
-    this.worker = typeof thread === "string" ? new Worker(thread) : thread;
+    this.worker = typeof thread === "string" ? new Worker(thread, { workerData: withEngineConfig({}) }) : thread;
     this.worker.on("message", this.onMessage);
     this.worker.on("error", this.onError);
     this.worker.on("exit", this.onExit);

@@ -3,6 +3,7 @@
  * without a copy), with the first row, the detected delimiter and the BOM handled up front.
  * Also countRecords and previewCsv for the app.
  */
+import { engineConfig } from "../config";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { describeInput, Utf8Check, type DetectOptions, type InputInfo } from "./input/detect";
@@ -31,8 +32,7 @@ export const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
  * batch, and the error names the line the record starts on (docs/decisions/082).
  */
 export function maxRecordBytes(): number {
-  const n = Number(process.env.SCRUB_MAX_RECORD_BYTES ?? 1024 * 1024);
-  return Number.isInteger(n) && n > 0 ? n : 1024 * 1024;
+  return engineConfig().SCRUB_MAX_RECORD_BYTES;
 }
 
 export { maxColumns };

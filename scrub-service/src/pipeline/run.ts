@@ -4,6 +4,7 @@
  * bytes → written in input order to temp files, renamed into place only when everything succeeded.
  * At most `maxInFlight` batches are held at once (backpressure from the writers and the pool).
  */
+import { engineConfig, withEngineConfig } from "../config";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { Piscina } from "piscina";
@@ -40,7 +41,6 @@ export { REASONS } from "./stages";
 export type { ListCheck } from "./list-checks";
 
 /** SCRUB_DEDUPE_THREAD_MIN_BYTES: benchmarks compare with and without the duplicate-check thread. */
-const DEDUPE_THREAD_MIN_BYTES = Number(process.env.SCRUB_DEDUPE_THREAD_MIN_BYTES ?? 1 << 20);
 
 /** An error the user caused (wrong column, unreadable file): shown as is. */
 export class ScrubInputError extends Error {
@@ -130,11 +130,11 @@ export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
 async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<ScrubResult> {
   fs.mkdirSync(input.outDir, { recursive: true });
   const batchBytes = input.batchBytes ?? DEFAULT_BATCH_BYTES;
-  const threadMinBytes = input.dedupeThreadMinBytes ?? DEDUPE_THREAD_MIN_BYTES;
+  const threadMinBytes = input.dedupeThreadMinBytes ?? engineConfig().SCRUB_DEDUPE_THREAD_MIN_BYTES;
   // Large files: the duplicate check and the SHA-256s on one side thread (worker/dedupe-thread.ts), started
   // once; small ones: both here (no thread start-up). Size of the file as stored; a missing file is reported by
   // open() below.
-  const sideThread = fileSize(input.inputPath) >= threadMinBytes ? new Worker(defaultDedupeThreadPath()) : null;
+  const sideThread = fileSize(input.inputPath) >= threadMinBytes ? new Worker(defaultDedupeThreadPath(), { workerData: withEngineConfig({}) }) : null;
   const hashThread = sideThread ? new Sha256Thread(sideThread) : null;
   const hashes = () => hashThread?.stream() ?? inThreadHash();
   const reader = new BatchReader(input.inputPath, batchBytes, undefined, { sheet: input.sheet, utf8Lazy }, undefined, hashes());

@@ -11,6 +11,7 @@
  * are the same bytes in the same order as hashing in place (a test compares both with a plain SHA-256 of the
  * files).
  */
+import { withEngineConfig } from "../config";
 import crypto from "node:crypto";
 import { Worker } from "node:worker_threads";
 import { defaultDedupeThreadPath } from "../dist-paths";
@@ -68,7 +69,7 @@ export class Sha256Thread {
   /** On `sideThread` (a worker/dedupe-thread.ts thread the caller ends), else on a thread of its own. */
   constructor(sideThread?: Worker) {
     this.owned = !sideThread;
-    this.worker = sideThread ?? new Worker(defaultDedupeThreadPath());
+    this.worker = sideThread ?? new Worker(defaultDedupeThreadPath(), { workerData: withEngineConfig({}) });
     this.worker.on("message", this.onMessage);
     this.worker.on("error", this.onError);
     this.worker.on("exit", this.onExit);

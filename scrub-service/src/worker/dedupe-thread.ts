@@ -3,7 +3,8 @@
 // list file's parse and a share of its sort (decision 162). Messages are handled in
 // posting order: batches are answered in input order, so "first occurrence wins" holds, and each file's bytes are
 // hashed in order.
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
+import { adoptEngineConfig } from "../config";
 import { NumberSet } from "./number-set";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { fillBloom, isBloomFillMessage, type BloomFillMessage } from "./bloom-messages";
@@ -19,6 +20,7 @@ interface Batch {
   out: Uint8Array;
 }
 
+adoptEngineConfig(workerData);
 lowerThisThreadPriority();
 const seen = new NumberSet();
 const sha256 = sha256Handler((d) => parentPort!.postMessage(d));

@@ -1,6 +1,8 @@
 // piscina worker entry: pure CPU tasks (parse, normalize, classify, emit). Built to scrub-service/dist/worker.mjs.
+import { workerData } from "node:worker_threads";
 import { BloomFilter, type SharedBloom } from "./bloom";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
+import { adoptEngineConfig } from "../config";
 import { emitRows, parseRows, type GoodNotes, type GoodSuffixes, type ParsedRows } from "./csv";
 
 export interface ParseTask {
@@ -43,6 +45,7 @@ export interface EmitTask {
   goodNotes?: GoodNotes;
 }
 
+adoptEngineConfig(workerData); // the parent's EngineConfig (config.ts)
 lowerThisThreadPriority(); // scrub threads yield to the threads that answer people (ops/thread-priority.ts)
 
 const blooms = new WeakMap<SharedArrayBuffer, BloomFilter>();

@@ -2,6 +2,7 @@
  * Regression tests of issue #26 (round three of the black-box probe): every reader bounds what it allocates by
  * what it accepts, never by what a file declares; refusals are InputFormatErrors with a message fit to show.
  */
+import { engineConfig, engineConfigOf, useEngineConfig } from "../../config";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -39,13 +40,13 @@ async function readAll(file: string): Promise<number> {
 const cell = (ref: string, v = "2125550100") => `<c r="${ref}"><v>${v}</v></c>`;
 const row = (r: string, cells: string) => `<row r="${r}">${cells}</row>`;
 
-const saved = { ...process.env };
-afterEach(() => {
-  for (const k of ["SCRUB_MAX_SHARED_STRINGS", "SCRUB_MAX_SHARED_STRING_BYTES", "SCRUB_WORKBOOK_HEAP_MB"]) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-});
+// limits are set by passing a config (config.ts); the workbook thread receives it in its workerData
+const saved = engineConfig();
+function withLimits(values: Record<string, string>): void {
+  const parsed = engineConfigOf(values) as Record<string, unknown>;
+  useEngineConfig({ ...saved, ...Object.fromEntries(Object.keys(values).map((k) => [k, parsed[k]])) });
+}
+afterEach(() => void useEngineConfig(saved));
 
 describe("workbook references are checked against Excel's grid and the column cap", () => {
   it("reads column letters and row numbers without overflowing", () => {
@@ -105,14 +106,13 @@ describe("shared strings are bounded in count, length and bytes", () => {
       sharedStrings: `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="30000000" uniqueCount="30000000"><si><t>Phone</t></si></sst>`,
     });
     expect(await refusal(previewCsv(declared))).toMatch(/^The Excel file holds 30,000,000 \(as it declares\) different texts; at most 8,388,608/);
-    process.env.SCRUB_MAX_SHARED_STRINGS = "1000";
+    withLimits({ SCRUB_MAX_SHARED_STRINGS: "1000" });
     const many = writeRawXlsx(path.join(dir, "many.xlsx"), {
       sheet,
       sharedStrings: `<sst>${Array.from({ length: 1001 }, (_, i) => `<si><t>s${i}</t></si>`).join("")}</sst>`,
     });
     expect(await refusal(previewCsv(many))).toMatch(/^The Excel file holds more than 1,000 different texts; at most 1,000/);
-    delete process.env.SCRUB_MAX_SHARED_STRINGS;
-    process.env.SCRUB_MAX_SHARED_STRING_BYTES = "10000";
+    withLimits({ SCRUB_MAX_SHARED_STRING_BYTES: "10000" });
     const bytes = writeRawXlsx(path.join(dir, "bytes.xlsx"), { sheet, sharedStrings: `<sst>${`<si><t>${"x".repeat(3000)}</t></si>`.repeat(4)}</sst>` });
     expect(await refusal(previewCsv(bytes))).toMatch(/different texts; at most 8,388,608 \(9\.8 KB in all\)/);
   });
@@ -230,10 +230,13 @@ describe("a workbook is decoded on a thread of its own, held to its own heap (de
   it("refuses a workbook whose decode needs more than SCRUB_WORKBOOK_HEAP_MB, and this process goes on", async () => {
     const dir = tmpDir("hostile-heap");
     const strings = 600_000; // within the shared-string caps
-    const sst = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${Array.from({ length: strings }, (_, i) => `<si><t>text number ${i} of many</t></si>`).join("")}</sst>`;
+    const sst = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${Array.from(
+      { length: strings },
+      (_, i) => `<si><t>text number ${i} of many</t></si>`,
+    ).join("")}</sst>`;
     const sheet = sheetXml([row("1", `<c r="A1" t="s"><v>0</v></c>`), row("2", cell("A2"))]);
     const file = writeRawXlsx(path.join(dir, "heap.xlsx"), { sheet, sharedStrings: sst });
-    process.env.SCRUB_WORKBOOK_HEAP_MB = "4";
+    withLimits({ SCRUB_WORKBOOK_HEAP_MB: "4" });
     const refused = await previewCsv(file).then(
       () => null,
       (e: unknown) => e,
@@ -241,7 +244,7 @@ describe("a workbook is decoded on a thread of its own, held to its own heap (de
     expect(isInputFormatError(refused)).toBe(true);
     expect((refused as Error).message).toMatch(/^The Excel file needs more than 4 MB of memory to read\. Save the sheet as CSV/);
     // the same workbook with the default heap: read, by a fresh decode (a refusal is remembered per upload, so a copy)
-    delete process.env.SCRUB_WORKBOOK_HEAP_MB;
+    useEngineConfig(saved);
     const copy = path.join(dir, "heap-copy.xlsx");
     fs.copyFileSync(file, copy);
     expect(await countRecords(copy, { dataRows: true })).toBe(1);

@@ -4,17 +4,14 @@
  * count or a member size in the file is checked against them before anything is sized from it.
  */
 
-function envInt(name: string, fallback: number): number {
-  const n = Number(process.env[name] ?? fallback);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
+import { engineConfig } from "../../config";
 
 /**
  * The most columns a file may have: 1,000, or SCRUB_MAX_COLUMNS. The wizard shows every column to choose the
  * phone column from; 100,000 columns made that page 22 MB and ~1 GB of memory per load (docs/decisions/114).
  */
 export function maxColumns(): number {
-  return envInt("SCRUB_MAX_COLUMNS", 1000);
+  return engineConfig().SCRUB_MAX_COLUMNS;
 }
 
 /** Excel's own grid: columns A…XFD, rows 1…1,048,576; a reference outside it is a damaged or hostile file. */
@@ -25,12 +22,12 @@ export const EXCEL_MAX_CELL_CHARS = 32_767;
 
 /** Shared strings a workbook may hold: SCRUB_MAX_SHARED_STRINGS, default 8,388,608 (4 bytes of index each). */
 export function maxSharedStrings(): number {
-  return envInt("SCRUB_MAX_SHARED_STRINGS", 8 * 1024 * 1024);
+  return engineConfig().SCRUB_MAX_SHARED_STRINGS;
 }
 
 /** UTF-8 bytes of all shared strings together: SCRUB_MAX_SHARED_STRING_BYTES, default 128 MiB. */
 export function maxSharedStringBytes(): number {
-  return envInt("SCRUB_MAX_SHARED_STRING_BYTES", 128 * 1024 * 1024);
+  return engineConfig().SCRUB_MAX_SHARED_STRING_BYTES;
 }
 
 /** Small workbook parts read whole (workbook, relationships, styles): at most 16 MiB each. */
@@ -47,7 +44,7 @@ export const MAX_XML_SPAN_BYTES = 1024 * 1024;
 
 /** Workbooks decoded at once per process (others wait their turn): SCRUB_MAX_WORKBOOK_DECODES, default 1. */
 export function maxWorkbookDecodes(): number {
-  return envInt("SCRUB_MAX_WORKBOOK_DECODES", 1);
+  return engineConfig().SCRUB_MAX_WORKBOOK_DECODES;
 }
 
 /**
@@ -55,5 +52,5 @@ export function maxWorkbookDecodes(): number {
  * and the process goes on (decision 157); the caps above keep a real workbook well under it (~200 MB at most).
  */
 export function workbookHeapMb(): number {
-  return envInt("SCRUB_WORKBOOK_HEAP_MB", 768);
+  return engineConfig().SCRUB_WORKBOOK_HEAP_MB;
 }

@@ -7,6 +7,7 @@
  * request for a sheet being decoded waits for that decode instead of starting another (docs/decisions/152).
  * Files outside DATA_DIR/uploads (the CLI's input) are decoded into the temporary folder and removed at exit.
  */
+import { engineConfig, withEngineConfig } from "../../config";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -29,7 +30,7 @@ const temporary = new Set<string>();
 export const workbookDecodeStats = { started: 0, peakActive: 0 };
 
 function uploadsRoot(): string {
-  return nodePath.resolve(process.env.DATA_DIR ?? "./data", "uploads");
+  return nodePath.resolve(engineConfig().DATA_DIR, "uploads");
 }
 
 function cachePath(path: string, sheet: string | null, st: fs.Stats): string {
@@ -64,7 +65,7 @@ function decodeOnThread(job: DecodeJob): Promise<void> {
   return new Promise((resolve, reject) => {
     const heapMb = workbookHeapMb();
     const thread = new Worker(defaultWorkbookThreadPath(), {
-      workerData: job,
+      workerData: withEngineConfig(job),
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
       stdout: false,
       stderr: false,

@@ -3,8 +3,10 @@
 // threads' lower priority, and is held to its own heap limit (workbook-cache.ts starts it).
 import { parentPort, workerData } from "node:worker_threads";
 import { lowerThisThreadPriority } from "../../ops/thread-priority";
+import { adoptEngineConfig } from "../../config";
 import { decodeWorkbookTo, toThreadError, type DecodeJob } from "./workbook-decode";
 
+adoptEngineConfig(workerData);
 lowerThisThreadPriority();
 decodeWorkbookTo(workerData as DecodeJob).then(
   () => parentPort!.postMessage({ ok: true }),

@@ -3,20 +3,19 @@
  * the whole archive); gzip goes through zlib. Both refuse zip bombs: a member (or a gzip stream) that expands
  * more than `maxRatio()` times, or an archive that unpacks to more than `maxUnpackedBytes()` (docs/decisions/105).
  */
+import { engineConfig } from "../../config";
 import { Transform, type Readable } from "node:stream";
 import type yauzl from "yauzl";
 import { explainReadError, InputFormatError, reasonText, sizeText } from "./errors";
 
 /** Largest total a compressed upload may unpack to: SCRUB_MAX_UNPACKED_BYTES, default 8 GiB (a 10M-row CSV is ~0.4 GB). */
 export function maxUnpackedBytes(): number {
-  const n = Number(process.env.SCRUB_MAX_UNPACKED_BYTES ?? 8 * 1024 ** 3);
-  return Number.isFinite(n) && n > 0 ? n : 8 * 1024 ** 3;
+  return engineConfig().SCRUB_MAX_UNPACKED_BYTES;
 }
 
 /** Largest expansion accepted: real CSV compresses 4–10×, Excel's XML 10–30×; a deflate bomb ~1000×. */
 export function maxRatio(): number {
-  const n = Number(process.env.SCRUB_MAX_UNPACK_RATIO ?? 200);
-  return Number.isFinite(n) && n > 1 ? n : 200;
+  return engineConfig().SCRUB_MAX_UNPACK_RATIO;
 }
 
 /** Below this many unpacked bytes the ratio is not checked (tiny files compress absurdly well). */
@@ -24,8 +23,9 @@ const RATIO_FLOOR = 16 * 1024 * 1024;
 
 export function zipBombError(packed: number, unpacked: number): InputFormatError {
   return new InputFormatError(
-    `The compressed file was refused: ${sizeText(packed)} unpack to ${unpacked > maxUnpackedBytes() ? "more than " + sizeText(maxUnpackedBytes()) : sizeText(unpacked)} ` +
-      `(the limits are ${maxRatio()} times the packed size and ${sizeText(maxUnpackedBytes())} in all). Upload the file itself, uncompressed.`,
+    `The compressed file was refused: ${sizeText(packed)} unpack to ${
+      unpacked > maxUnpackedBytes() ? "more than " + sizeText(maxUnpackedBytes()) : sizeText(unpacked)
+    } ` + `(the limits are ${maxRatio()} times the packed size and ${sizeText(maxUnpackedBytes())} in all). Upload the file itself, uncompressed.`,
   );
 }
 
