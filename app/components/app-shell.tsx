@@ -18,7 +18,7 @@ interface NavItem {
 const mainMenu: NavItem[] = [
   { to: "/dashboard", label: "Dashboard", icon: "▦" },
   { to: "/containers", label: "Containers", icon: "▤" },
-  { to: "/exemption-lists", label: "Exemption Lists", icon: "✓" },
+  { to: "/exemption-lists", label: "Exemption Lists", icon: "⊕" },
   { to: "/purge", label: "Purge Data", icon: "⌫" },
   { to: "/history", label: "History", icon: "⟲" },
 ];

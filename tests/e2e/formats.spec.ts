@@ -66,7 +66,7 @@ test("an .xlsx with two sheets: the second is picked in the column step and scru
   await expect(page).toHaveURL(/sheet=Leads/);
   await expect(page.getByLabel("Phone number column")).toHaveValue("Mobile");
   await expect(page.getByRole("table", { name: "File preview" })).toContainText("José");
-  expect(await purgeAndReadGood(page)).toBe("Name,Mobile,City\nJosé,3055552102,Miami\nZoë,2125552101,New York\n");
+  expect(await purgeAndReadGood(page)).toBe("Name,Mobile,City,phone_e164\nJosé,3055552102,Miami,+13055552102\nZoë,2125552101,New York,+12125552101\n");
 });
 
 test("UTF-16LE tab text, Windows-1252 CSV, .csv.gz and .zip: each is named in the column step; results are UTF-8 with every column", async ({ page }) => {

@@ -13,6 +13,7 @@ test("on a phone the ☰ menu opens with every label, and each item has its own 
   for (const label of [
     "Dashboard",
     "Containers",
+    "Exemption Lists",
     "Purge Data",
     "History",
     "DNC Management",
@@ -32,7 +33,7 @@ test("on a phone the ☰ menu opens with every label, and each item has its own 
   await expect(menu.getByRole("link", { name: "Transaction History" })).toBeHidden();
 
   const icons = await page.locator('nav[aria-label="Main"] a > span[aria-hidden]').allTextContents();
-  expect(icons.length).toBe(10);
+  expect(icons.length).toBe(11);
   expect(new Set(icons).size).toBe(icons.length);
 });
 
