@@ -91,6 +91,7 @@ const UPLOAD_ROUTES = [
   /^\/purge\/upload$/,
   /^\/containers$/,
   /^\/exemption-lists$/,
+  /^\/call-history$/, // a dialer's call log (decision 185, "The screen")
   /^\/dnc$/,
   /^\/resources\/list-uploads$/,
   /^\/api\/v1\/scrubs$/,

@@ -21,6 +21,7 @@ const mainMenu: NavItem[] = [
   { to: "/exemption-lists", label: "Exemption Lists", icon: "⊕" },
   { to: "/purge", label: "Purge Data", icon: "⌫" },
   { to: "/history", label: "History", icon: "⟲" },
+  { to: "/call-history", label: "Call History", icon: "☏" },
 ];
 const adminMenu: NavItem[] = [
   { to: "/dnc", label: "DNC Management", icon: "⊘" },

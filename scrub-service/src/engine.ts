@@ -56,3 +56,5 @@ export {
   type NumberCalls,
   type StoredCall,
 } from "./calls/store";
+export { callFileHeader, importCallFile, type CallImportResult } from "./calls/import";
+export { CALL_FILE_FIELDS, CallFileError, VICIDIAL_COLUMNS, type CallFileField, type CallFileMapping } from "./calls/file-rows";

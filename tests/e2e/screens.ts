@@ -33,6 +33,7 @@ export const CUSTOMER_SCREENS: Screen[] = [
   { name: "exemption-lists", path: "/exemption-lists", expectText: "Exemption Lists" },
   { name: "purge", path: "/purge", expectText: "Purge Your Data" },
   { name: "history", path: "/history", expectText: "Recent Operations" },
+  { name: "call-history", path: "/call-history", expectText: "A number's history" },
   { name: "integrations", path: "/integrations", expectText: "API Integrations" },
   { name: "transaction-history", path: "/transaction-history", expectText: "Transaction History" },
   { name: "pricing", path: "/pricing", expectText: "Choose Your Plan" },
@@ -48,6 +49,7 @@ export interface Seeded {
   resultsPath: string;
   columnStepPath: string;
   exemptionListPath: string;
+  callHistoryPath: string;
 }
 
 export function adminScreens(seed: Seeded): Screen[] {
@@ -58,6 +60,8 @@ export function adminScreens(seed: Seeded): Screen[] {
     { name: "exemption-lists", path: "/exemption-lists", expectText: "Exemption Lists" },
     { name: "exemption-lists-create", path: "/exemption-lists?dialog=create-exemptions", expectText: "Create Exemption List" },
     { name: "exemption-list-rows", path: seed.exemptionListPath, expectText: "Applies until (federal)" },
+    { name: "call-history", path: "/call-history", expectText: "Import a call log" },
+    { name: "call-history-number", path: seed.callHistoryPath, expectText: "Dialer call ID" },
     { name: "exemption-list-edit-row", path: `${seed.exemptionListPath}?edit=2125552345`, expectText: "Save" },
     { name: "exemption-list-delete", path: `${seed.exemptionListPath}?dialog=delete`, expectText: "Delete Exemption List" },
     { name: "dnc", path: "/dnc", expectText: "DNC Management" },
@@ -161,7 +165,21 @@ export async function seedAdminData(page: Page): Promise<Seeded> {
   await expect(page).toHaveURL(/\/exemption-lists\/\d+$/);
   const exemptionListPath = new URL(page.url()).pathname;
 
-  return { paymentPath, resultsPath, columnStepPath, exemptionListPath };
+  // One imported call, for the Call History screen's number page (issue #46).
+  const called = `212555${String(3000 + (Date.now() % 1000))}`;
+  await page.goto("/call-history");
+  await page.getByLabel("Call log file").setInputFiles({
+    name: `dialer-log-${tag}.csv`,
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      `number,at,outcome,subject,dialer_call_id\n${called},${new Date(Date.now() - 3_600_000).toISOString()},connected,Spring webinar follow-up,screens-${tag}\n`,
+    ),
+  });
+  await page.getByRole("button", { name: "Import Calls" }).click();
+  await expect(page.getByText("Calls Imported")).toBeVisible();
+  const callHistoryPath = `/call-history?number=${called}`;
+
+  return { paymentPath, resultsPath, columnStepPath, exemptionListPath, callHistoryPath };
 }
 
 /** A new self-signed-up customer, signed in. */

@@ -16,6 +16,7 @@ test("on a phone the ☰ menu opens with every label, and each item has its own 
     "Exemption Lists",
     "Purge Data",
     "History",
+    "Call History",
     "DNC Management",
     "User Management",
     "Payments",
@@ -33,7 +34,7 @@ test("on a phone the ☰ menu opens with every label, and each item has its own 
   await expect(menu.getByRole("link", { name: "Transaction History" })).toBeHidden();
 
   const icons = await page.locator('nav[aria-label="Main"] a > span[aria-hidden]').allTextContents();
-  expect(icons.length).toBe(11);
+  expect(icons.length).toBe(12);
   expect(new Set(icons).size).toBe(icons.length);
 });
 

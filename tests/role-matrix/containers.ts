@@ -8,6 +8,7 @@ const emergency = () => import("~/routes/_app.dnc.emergency");
 const listUploads = () => import("~/routes/resources.list-uploads");
 const exemptionLists = () => import("~/routes/_app.exemption-lists._index/route");
 const exemptionList = () => import("~/routes/_app.exemption-lists.$id/route");
+const callHistory = () => import("~/routes/_app.call-history/route");
 const someUuid = "00000000-0000-4000-8000-000000000000";
 const exactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...signedIn(o), anonymous: "login" });
 const adminExactly = (o: Outcome): Record<MatrixRole, Outcome> => ({ ...adminOnly, Admin: o, SuperAdmin: o });
@@ -134,6 +135,25 @@ export const entries: MatrixEntry[] = [
     params: { id: "999999" },
     form: { intent: "delete" },
     expect: exactly(404),
+  },
+  // call history (#46, decision 185 "The screen"): the import needs a plan (the NormalUser has none: back to the page)
+  { name: "GET /call-history", route: callHistory, kind: "loader", path: "/call-history", expect: exactly(200) },
+  { name: "GET /call-history?number=", route: callHistory, kind: "loader", path: "/call-history?number=2125552345", expect: exactly(200) },
+  {
+    name: "POST /call-history intent=import (no file)",
+    route: callHistory,
+    kind: "action",
+    path: "/call-history",
+    form: { intent: "import", zone: "UTC" },
+    expect: { ...exactly(400), NormalUser: 302 },
+  },
+  {
+    name: "POST /call-history intent=map (unknown upload)",
+    route: callHistory,
+    kind: "action",
+    path: "/call-history",
+    form: { intent: "map", upload: "00000000-0000-4000-8000-000000000000", col_number: "a", col_at: "b" },
+    expect: { ...exactly(404), NormalUser: 302 },
   },
   {
     name: "GET /containers/loads/:loadId (unknown)",

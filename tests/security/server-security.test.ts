@@ -210,6 +210,7 @@ describe("small body limit on every other route", () => {
       "/verify",
       "/api/v1/exemption-lists",
       "/api/v1/exemption-lists/7",
+      "/call-history",
     ]) {
       const res = await send(path, LIMIT + SLACK, { chunked: true, type: "multipart/form-data; boundary=x" });
       expect(res.status, path).toBe(200);

@@ -34,16 +34,34 @@ export interface CallFileLayout {
   zone: string | null;
 }
 
-export class CallFileError extends Error {}
+/** The record fields a column can feed (a mapping names a header for each). */
+export const CALL_FILE_FIELDS = Object.keys(ALIASES) as (keyof typeof ALIASES)[];
+export type CallFileField = (typeof CALL_FILE_FIELDS)[number];
+/** A chosen column (by its header, as written in the file) per field; the rest absent. */
+export type CallFileMapping = Partial<Record<CallFileField, string>>;
 
-/** The layout from the header row; refuses a file without number and at columns, and a VICIdial file without --tz. */
-export function callFileLayout(header: readonly string[], zone: string | null): CallFileLayout {
-  const names = header.map((h) =>
-    h
-      .trim()
-      .toLowerCase()
-      .replace(/^\ufeff/, ""),
-  );
+/** Why a file's header was refused; `code` lets a screen word it its own way (the message is the CLI's). */
+export class CallFileError extends Error {
+  constructor(
+    message: string,
+    readonly code: "bad_zone" | "vicidial_needs_zone" | "unmapped" | "bad_mapping" = "unmapped",
+  ) {
+    super(message);
+  }
+}
+
+const headerName = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/^\ufeff/, "");
+
+/**
+ * The layout from the header row; refuses a file without number and at columns, and a VICIdial file without --tz.
+ * With a `mapping`, its named columns are used instead of the names (a VICIdial header is still recognised).
+ */
+export function callFileLayout(header: readonly string[], zone: string | null, mapping?: CallFileMapping): CallFileLayout {
+  const names = header.map(headerName);
   const find = (alts: readonly string[]) => {
     for (const a of alts) {
       const i = names.indexOf(a);
@@ -51,17 +69,31 @@ export function callFileLayout(header: readonly string[], zone: string | null): 
     }
     return -1;
   };
-  const columns = Object.fromEntries(Object.entries(ALIASES).map(([k, alts]) => [k, find(alts)])) as CallFileLayout["columns"];
-  columns.length_in_sec = names.indexOf("length_in_sec");
   const vicidial = VICIDIAL_COLUMNS.every((c) => names.includes(c));
-  if (zone !== null && !isKnownZone(zone)) throw new CallFileError(`--tz ${zone} is not a time zone (use an IANA name such as America/New_York).`);
+  const columns = Object.fromEntries(
+    Object.entries(ALIASES).map(([k, alts]) => {
+      if (!mapping || vicidial) return [k, find(alts)];
+      const chosen = mapping[k as CallFileField];
+      return [k, chosen ? names.indexOf(headerName(chosen)) : -1];
+    }),
+  ) as CallFileLayout["columns"];
+  columns.length_in_sec = names.indexOf("length_in_sec");
+  if (mapping && !vicidial) {
+    const missing = Object.entries(mapping).find(([, h]) => h && names.indexOf(headerName(h)) < 0);
+    if (missing) throw new CallFileError(`The file has no column ${missing[1]} (chosen for ${missing[0]}).`, "bad_mapping");
+  }
+  if (zone !== null && !isKnownZone(zone)) throw new CallFileError(`--tz ${zone} is not a time zone (use an IANA name such as America/New_York).`, "bad_zone");
   if (vicidial && zone === null) {
     throw new CallFileError(
       "This is a VICIdial vicidial_log export: its call_date is the dialer server's local time without an offset. Give the server's time zone with --tz ZONE (e.g. --tz America/New_York).",
+      "vicidial_needs_zone",
     );
   }
   if (columns.number < 0 || columns.at < 0) {
-    throw new CallFileError("The file needs a header row naming the number (number, phone or phone_number) and the instant (at or call_date) columns.");
+    throw new CallFileError(
+      "The file needs a header row naming the number (number, phone or phone_number) and the instant (at or call_date) columns.",
+      mapping ? "bad_mapping" : "unmapped",
+    );
   }
   return { format: vicidial ? "vicidial" : "csv", columns, zone };
 }

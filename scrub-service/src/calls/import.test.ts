@@ -43,6 +43,20 @@ const VICIDIAL = [
 ].join("\n");
 
 describe("call-history file rows", () => {
+  it("takes a chosen column per field when the header's names are not known (the Call History screen)", () => {
+    const header = ["Tel", "When", "Result", "Campaign"];
+    expect(() => callFileLayout(header, null)).toThrow(expect.objectContaining({ code: "unmapped" }));
+    const layout = callFileLayout(header, null, { number: "tel", at: "When", outcome: "Result", subject: "Campaign" });
+    expect(callOfRow(["2125552345", "2026-11-27T10:00:00Z", "connected", "spring"], layout)).toMatchObject({
+      number: "2125552345",
+      at: "2026-11-27T10:00:00Z",
+      outcome: "connected",
+      subject: "spring",
+    });
+    expect(() => callFileLayout(header, null, { number: "Tel", at: "Nope" })).toThrow(expect.objectContaining({ code: "bad_mapping" }));
+    expect(() => callFileLayout(header, null, { number: "Tel" })).toThrow(expect.objectContaining({ code: "bad_mapping" }));
+  });
+
   it("splits quoted cells across chunks and maps VICIdial statuses to outcomes", () => {
     const s = new CsvRowSplitter();
     const rows = [...s.push('a,"b ""x'), ...s.push('"", c",d\r'), ...s.push("\ne,f"), ...s.end()];

@@ -7,7 +7,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
 import { openInput } from "../pipeline/input/source";
-import { callFileLayout, callOfRow, CsvRowSplitter, type CallFileLayout } from "./file-rows";
+import { callFileLayout, callOfRow, CsvRowSplitter, type CallFileLayout, type CallFileMapping } from "./file-rows";
 import { ensureCallMonths, recordCalls } from "./store";
 import { checkCallRecord, type CallRecord, type CallRecordError } from "./validate";
 
@@ -35,6 +35,12 @@ async function* rowsOf(path: string): AsyncGenerator<{ line: number; cells: stri
   }
 }
 
+/** The file's header row (its first row), or null for an empty file: what a screen shows to map the columns. */
+export async function callFileHeader(path: string): Promise<string[] | null> {
+  for await (const { cells } of rowsOf(path)) return cells;
+  return null;
+}
+
 export interface CallImportResult {
   format: CallFileLayout["format"];
   rows: number;
@@ -45,7 +51,7 @@ export interface CallImportResult {
 export type CallImportCheck = { ok: true; layout: CallFileLayout; rows: number; months: number[] } | { ok: false; errors: CallRecordError[]; total: number };
 
 /** First pass: the layout, every row checked (errors by line), the months spanned. */
-export async function checkCallFile(path: string, zone: string | null, nowMs: number): Promise<CallImportCheck> {
+export async function checkCallFile(path: string, zone: string | null, nowMs: number, mapping?: CallFileMapping): Promise<CallImportCheck> {
   let layout: CallFileLayout | null = null;
   const errors: CallRecordError[] = [];
   let total = 0;
@@ -53,7 +59,7 @@ export async function checkCallFile(path: string, zone: string | null, nowMs: nu
   const months = new Map<string, number>();
   for await (const { line, cells } of rowsOf(path)) {
     if (!layout) {
-      layout = callFileLayout(cells, zone);
+      layout = callFileLayout(cells, zone, mapping);
       continue;
     }
     rows++;
@@ -72,10 +78,10 @@ export async function checkCallFile(path: string, zone: string | null, nowMs: nu
 /** Both passes: nothing is written unless every row is good; then all rows in one transaction. */
 export async function importCallFile(
   db: Kysely<Database>,
-  o: { path: string; userId: string; zone: string | null; nowMs?: number },
+  o: { path: string; userId: string; zone: string | null; nowMs?: number; mapping?: CallFileMapping },
 ): Promise<CallImportResult | { errors: CallRecordError[]; total: number }> {
   const nowMs = o.nowMs ?? Date.now();
-  const checked = await checkCallFile(o.path, o.zone, nowMs);
+  const checked = await checkCallFile(o.path, o.zone, nowMs, o.mapping);
   if (!checked.ok) return { errors: checked.errors, total: checked.total };
   await ensureCallMonths(db, checked.months);
   const layout = checked.layout;
