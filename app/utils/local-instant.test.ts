@@ -10,11 +10,11 @@ describe("a wall-clock time in the analyst's zone as an instant (#44: plan calli
     expect(instantOfLocal("2026-07-01T08:00:30", "UTC")).toBe("2026-07-01T08:00:30Z");
   });
 
-  it("takes a fall-back hour's first occurrence and moves a spring-forward gap's time forward by the gap", () => {
+  it("reads as the calling rules do: a fall-back hour's first occurrence, a spring-forward gap's end", () => {
     // 2026-11-01 01:30 happens twice in New York: first at EDT (-4)
     expect(instantOfLocal("2026-11-01T01:30", "America/New_York")).toBe("2026-11-01T05:30:00Z");
-    // 2026-03-08 02:30 does not exist in New York: moved forward by the gap, 03:30 EDT
-    expect(instantOfLocal("2026-03-08T02:30", "America/New_York")).toBe("2026-03-08T07:30:00Z");
+    // 2026-03-08 02:30 does not exist in New York: the gap's end, 03:00 EDT (the engine's instantOf)
+    expect(instantOfLocal("2026-03-08T02:30", "America/New_York")).toBe("2026-03-08T07:00:00Z");
   });
 
   it("refuses what is no time or no zone", () => {

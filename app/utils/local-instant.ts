@@ -1,26 +1,16 @@
-import { offsetMinutes } from "./zone-names";
+import { instantOf, isKnownZone } from "scrub-service/domain";
 
 /**
  * A wall-clock time in a zone ("2026-11-30T08:00" in America/New_York, as a datetime-local field gives it) as the
  * instant it names, ISO to the second ("2026-11-30T13:00:00Z"); null when the text is no such time or the zone is
- * unknown. A time in a spring-forward gap moves forward by the gap (02:30 → 03:30 daylight time); a time a fall-back
- * repeats reads as its first occurrence (both as Temporal's "compatible" reading).
+ * unknown. Read with the engine's clock, as the calling rules read wall time: a time a fall-back repeats is its
+ * first occurrence, a time in a spring-forward gap is the gap's end (02:30 → 03:00 daylight time).
  */
 export function instantOfLocal(local: string, zone: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
-  if (!m) return null;
+  if (!m || !isKnownZone(zone)) return null;
   const [y, mo, d, h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
-  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
-  const check = new Date(wall);
+  const check = new Date(Date.UTC(y, mo - 1, d));
   if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
-  const first = offsetMinutes(zone, new Date(wall));
-  if (first === null) return null;
-  let t = wall - first * 60_000;
-  const second = offsetMinutes(zone, new Date(t));
-  if (second !== null && second !== first) {
-    const other = wall - second * 60_000;
-    // the reading that round-trips is the one (the earlier of two: a repeated hour); in a gap neither does: forward
-    t = offsetMinutes(zone, new Date(other)) === second ? Math.min(t, other) : Math.max(t, other);
-  }
-  return new Date(t).toISOString().replace(".000Z", "Z");
+  return new Date(instantOf(zone, y, mo, d, h * 60 + mi) + s * 1000).toISOString().replace(".000Z", "Z");
 }

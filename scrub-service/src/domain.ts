@@ -11,6 +11,7 @@ export * from "./worker/invalid-reasons";
 export { normalizePhone, parsePhone } from "./worker/normalize";
 export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
 export { parseInstant } from "./worker/calling/instant";
+export { instantOf, isKnownZone, zoneOffsetMinutes } from "./worker/calling/clock";
 export * from "./evaluation";
 export * from "./order";
 export * from "./decision/decide";

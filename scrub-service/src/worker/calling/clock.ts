@@ -98,6 +98,12 @@ function readWall(clock: Clock, ms: number): Wall {
 /** The wall time read as if it were UTC (ms): differences with the instant give the zone's offset. */
 const asUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day) + w.second * 1000;
 
+/** The zone's offset from UTC in minutes at an instant (-300 in New York in winter). */
+export function zoneOffsetMinutes(clock: Clock, ms: number): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  return Math.round((asUtc(wallTime(clock, whole)) - whole) / 60_000);
+}
+
 /**
  * The first instant at which the clock shows (year, month, day) at `minute` after midnight or later on that
  * day: the instant itself when that wall time exists, the end of the gap when it falls in a DST gap.
