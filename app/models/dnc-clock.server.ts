@@ -1,10 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import {
-  ageInDays,
   REGISTRY_VALID_DAYS,
   REGISTRY_WARN_DAYS,
-  validUntil,
   listTypeOfKind,
   listFreshness,
   freshnessTone,
@@ -28,9 +26,9 @@ export interface DncClock {
 
 export function clockOf(registryDate: Date | null, version: number, now: Date): DncClock {
   if (!registryDate) return { registryDate: null, ageDays: null, state: "never", validUntil: null, version };
-  const ageDays = ageInDays(registryDate, now);
-  const state = ageDays > REGISTRY_VALID_DAYS ? "stale" : ageDays >= REGISTRY_WARN_DAYS ? "warning" : "fresh";
-  return { registryDate: registryDate.toISOString(), ageDays, state, validUntil: validUntil(registryDate).toISOString(), version };
+  // the one tone rule of every list with a freshness rule (the federal list: amber from day 25, red after 31)
+  const f = listFreshness("dnc", registryDate, now)!;
+  return { registryDate: f.registryDate, ageDays: f.ageDays, state: freshnessTone(f), validUntil: f.validUntil, version };
 }
 
 export async function dncClock(db: Kysely<Database>, now: Date = new Date()): Promise<DncClock> {
