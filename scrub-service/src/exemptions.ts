@@ -11,7 +11,7 @@ import { ExemptionInputError } from "./exemption-files/file";
 import { Turns } from "./ops/turns";
 import type { ExemptionIndex } from "./worker/exemptions/decide";
 import type { ExemptionRow } from "./worker/exemptions/parse";
-import { EXEMPTION_BASES, isoDateOfDay } from "./worker/exemptions/windows";
+import { DAY_MS, EXEMPTION_BASES, isoDateOfDay } from "./worker/exemptions/windows";
 
 export { ExemptionInputError };
 
@@ -576,7 +576,7 @@ export async function exemptionCounts(
   db: Db,
   input: { id: number; userId: string; purchaseMonths: number; inquiryMonths: number; atMs: number },
 ): Promise<{ basis: (typeof EXEMPTION_BASES)[number]; records: number; ended: number }[] | undefined> {
-  const today = isoDateOfDay(Math.floor(input.atMs / DAY));
+  const today = isoDateOfDay(Math.floor(input.atMs / DAY_MS));
   return atCurrentVersion(db, input, async (trx, row) => {
     const rows = await sql<{ basis: string; records: string; ended: string }>`
       select basis, count(*)::text as records, count(*) filter (where
@@ -587,5 +587,3 @@ export async function exemptionCounts(
     return EXEMPTION_BASES.map((basis) => ({ basis, records: Number(by.get(basis)?.records ?? 0), ended: Number(by.get(basis)?.ended ?? 0) }));
   });
 }
-
-const DAY = 86_400_000;
