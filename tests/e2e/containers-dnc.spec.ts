@@ -170,7 +170,7 @@ test("an admin loads the DNC lists: manual numbers, a streamed file with progres
   await fileDialog.getByLabel("CSV file").setInputFiles({ name: "dnc.csv", mimeType: "text/csv", buffer: Buffer.from(`Phone\n${rows.join("\n")}\n`) });
   if (javaScriptEnabled) await expect(fileDialog.getByTestId("upload-done")).toContainText("Uploaded dnc.csv");
   await fileDialog.getByRole("button", { name: "Add Numbers" }).click();
-  await expect(page.getByText("Numbers Added Successfully")).toBeVisible();
+  await expect(page.getByText("Numbers Added Successfully")).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/dnc$/);
   // Another run may have loaded some of the same numbers: at most 2000 new ones, and at least one.
   expect(await phoneCount(page, 1)).toBeGreaterThan(before1);

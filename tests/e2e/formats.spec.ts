@@ -109,7 +109,7 @@ test("the 1.6 KB workbook with a cell at column ZZZZZZ is refused at the upload;
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test("DNC Management loads an FTC full-list .zip (NPA,NXXXXXX per area-code file) and applies a change list", async ({ page }) => {
+test("DNC Management loads an FTC full-list .zip (NPA,NXXXXXX per area-code file) and applies a change list", async ({ page, javaScriptEnabled }) => {
   const base = 2000 + Math.floor(Math.random() * 6000);
   // area codes 212 and 305 with exchanges chosen per run so the two projects do not collide
   const nxx = 300 + Math.floor(Math.random() * 600);
@@ -121,15 +121,18 @@ test("DNC Management loads an FTC full-list .zip (NPA,NXXXXXX per area-code file
   const add = page.getByRole("dialog", { name: "Add Numbers" });
   await add.getByText("CSV", { exact: true }).click();
   await add.getByLabel("CSV file").setInputFiles({ name: "ftc-full.zip", mimeType: "application/zip", buffer: full });
+  if (javaScriptEnabled) await expect(add.getByTestId("upload-done")).toContainText("Uploaded ftc-full.zip");
   await add.getByRole("button", { name: "Add Numbers" }).click();
-  await expect(page.getByText("Numbers Added Successfully")).toBeVisible();
+  // a file load runs in the background queue behind the progress page: a loaded CI machine can take longer than 10 s
+  await expect(page.getByText("Numbers Added Successfully")).toBeVisible({ timeout: 30_000 });
 
   const changes = zlib.gzipSync(`212,${nxx}${String(base + 3).padStart(4, "0")},A,2026-11-20\n212,${nxx}${String(base).padStart(4, "0")},D,2026-11-20\n`);
   await page.goto("/dnc?dialog=changes&type=1");
   const dialog = page.getByRole("dialog", { name: "Apply FTC Change List" });
   await dialog.getByText("CSV", { exact: true }).click();
   await dialog.getByLabel("CSV file").setInputFiles({ name: "changes.txt.gz", mimeType: "application/gzip", buffer: changes });
+  if (javaScriptEnabled) await expect(dialog.getByTestId("upload-done")).toContainText("Uploaded changes.txt.gz");
   await dialog.getByRole("button", { name: "Apply FTC Change List" }).click();
-  await expect(page).toHaveURL(/\/dnc$/);
+  await expect(page).toHaveURL(/\/dnc$/, { timeout: 30_000 });
   await expect(page.getByText(/change list: 1 added, 1 removed/).first()).toBeVisible();
 });
