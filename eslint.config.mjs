@@ -7,11 +7,15 @@ const ENGINE_INTERNALS = {
   group: ["scrub-service/src/*", "**/scrub-service/src/*", "**/scrub-service/src"],
   message: "Outside the engine, import it by its public entries (scrub-service, scrub-service/domain …), never its files.",
 };
+const DB_BY_NAME = {
+  regex: "^(\\.\\./)+db/",
+  message: "Import the database by its package name (db/client, db/schema …), never by a path into db/ (issue #45, decision 193).",
+};
 const UP = "may not reach up (docs/architecture.md, Layers: utils → models → areas → routes).";
 
 /** The import restrictions of one layer: the layers above it, and the engine's internals. */
 function layer(above, who) {
-  const patterns = [ENGINE_INTERNALS];
+  const patterns = [ENGINE_INTERNALS, DB_BY_NAME];
   if (above.length) patterns.push({ group: above, message: `${who} ${UP}` });
   return { "no-restricted-imports": ["error", { patterns }] };
 }
@@ -91,14 +95,21 @@ export default tseslint.config(
       ],
     },
   },
-  // db/ is below both the app and the engine
+  // the engine reaches the database by its package name
+  { files: ["scrub-service/**"], rules: { "no-restricted-imports": ["error", { patterns: [DB_BY_NAME] }] } },
+  // db/ is a package below both the app and the engine: it imports neither (its migration tests may)
   {
     files: ["db/**"],
     ignores: ["db/**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [ENGINE_INTERNALS, { group: ["~/*", "**/app/*"], message: "db/ is below the app: it may not import it." }] },
+        {
+          patterns: [
+            { group: ["~/*", "**/app/*"], message: "db/ is below the app: it may not import it." },
+            { group: ["scrub-service", "scrub-service/*", "**/scrub-service/*"], message: "db/ is below the engine: it may not import it (decision 193)." },
+          ],
+        },
       ],
     },
   },

@@ -5,9 +5,9 @@ const out = process.env.BUILD_DIR ?? "build";
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
-  // The engine is a workspace package whose exports are TypeScript sources: bundled into the server build like
-  // the app's own code (as when it was imported by path), never loaded by Node from node_modules.
-  serverDependenciesToBundle: [/^scrub-service(\/|$)/],
+  // The engine and the database are workspace packages whose exports are TypeScript sources: bundled into the
+  // server build like the app's own code (as when they were imported by path), never loaded by Node from node_modules.
+  serverDependenciesToBundle: [/^scrub-service(\/|$)/, /^db(\/|$)/],
   serverBuildPath: `${out}/index.js`,
   assetsBuildDirectory: `${out}/public/build`,
   publicPath: "/build/",

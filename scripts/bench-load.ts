@@ -18,7 +18,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { migrateToLatest, openDatabase } from "../db/client";
+import { migrateToLatest, openDatabase } from "db/client";
 import { hashPassword } from "../app/utils/password.server";
 import { createApiKey, createIntegration } from "../app/models/integration.server";
 import { scratchDatabase } from "./bench/scratch";

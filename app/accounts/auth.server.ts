@@ -2,7 +2,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { addLogContext } from "~/utils/log.server";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 import { getDb } from "~/utils/db.server";
 import { commitSession, getSession, sessionStorage, type Toast } from "~/utils/session.server";
 import { getActiveUserById, type SessionUser } from "~/models/user.server";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { issueToken, tokenUrl } from "~/models/auth-token.server";
 import type { InvitedUser } from "~/models/invitation.server";
 import { recordAudit } from "~/models/user.server";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, UserStatus } from "../../db/schema";
+import type { Database, UserStatus } from "db/schema";
 import type { SessionUser } from "~/accounts/auth.server";
 import { endUserSessions } from "~/utils/session.server";
 import { canBlockUser, canChangeRole, canDeleteUser, canEditUser, grantableRoles, toggledStatus } from "~/models/user-permissions";

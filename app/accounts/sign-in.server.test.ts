@@ -5,7 +5,7 @@ import { action as loginAction } from "~/routes/login";
 import { LOGIN_MESSAGES } from "./sign-in.server";
 import { hashPassword } from "~/utils/password.server";
 import { THROTTLE, THROTTLED_MESSAGE } from "~/utils/throttle.server";
-import type { UserStatus } from "../../db/schema";
+import type { UserStatus } from "db/schema";
 import { CONFIRMATION_RESEND_LIMIT } from "~/accounts/mail.server";
 import { listOutbox } from "~/utils/email.server";
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { addLogContext } from "~/utils/log.server";
-import type { Database, RoleName } from "../../db/schema";
+import type { Database, RoleName } from "db/schema";
 import { getDb } from "~/utils/db.server";
 import { findApiKey, findLookupKey, touchApiKey, type ApiKeyPeriod } from "~/models/integration.server";
 import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";

@@ -222,7 +222,7 @@ export function lookupInputOf(bytes: Buffer, { scan = true } = {}): LookupInput 
 }
 
 export interface ParsedEntries {
-  /** Per entry: the normalizer's code (worker/normalize.ts normalizeCode): the 10-digit number, or < 0 the reason. */
+  /** Per entry: the normalizer's code (numbers/normalize.ts normalizeCode): the 10-digit number, or < 0 the reason. */
   codes: Float64Array;
   /** Per entry: its index in `distinct`, or -1 when invalid. */
   at: Int32Array;

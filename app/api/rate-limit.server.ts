@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 
 /** The limit the Integrations page states: 1000 requests per hour per key. */
 export const API_REQUESTS_PER_HOUR = 1000;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { markTransactionPaid, rejectTransaction } from "~/models/transaction.server";
 import { sendEmail } from "~/utils/email.server";
 import { appUrl } from "~/utils/env.server";

@@ -1,4 +1,4 @@
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 
 export function AccessDenied({ message, roles }: { message: string; roles: RoleName[] }) {
   return (

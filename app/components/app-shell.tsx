@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 
 export interface ShellUser {
   firstName: string;

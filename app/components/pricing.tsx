@@ -1,7 +1,7 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { RouteErrorBoundary } from "./route-error-boundary";
-import type { PlanFeature } from "../../db/schema/billing";
+import type { PlanFeature } from "db/schema/billing";
 import { formatUsd } from "~/utils/format";
 
 /** A plan card's data (what listPlans returns; extra fields are ignored). */

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { AccessDenied } from "./access-denied";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 
 /** Error boundary for pages inside the app shell: Access Denied for 403, not-found for 404. */
 export function RouteErrorBoundary() {

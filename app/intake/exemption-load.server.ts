@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import {
   createExemptionList,
   deleteExemptionList,

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, ListLoadMode } from "../../db/schema";
+import type { Database, ListLoadMode } from "db/schema";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
 import { failListLoad } from "~/models/list-load.server";

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { createScrubJob, freshnessOfSuppression, readErrorMessage, ScrubOrderRefusal, US_STATES, type ScrubService } from "scrub-service";
 import { evaluationInstantProblem, type ScrubOrder } from "scrub-service/domain";
 import { CSV_MESSAGES } from "~/intake/purge-wizard";

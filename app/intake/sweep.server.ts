@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { clearLoadInput, finishedLoadInputs, inputPathsInUse } from "~/models/list-load.server";
 import { deleteUpload, isStoredUploadPath, sweepStaleUploads } from "./upload-store.server";
 

@@ -3,7 +3,7 @@ import { metrics } from "scrub-service";
 import http from "node:http";
 import https from "node:https";
 import { sql, type Kysely } from "kysely";
-import type { Database, WebhookEventType } from "../../db/schema";
+import type { Database, WebhookEventType } from "db/schema";
 import { serializeJob } from "~/models/api-job.server";
 import { appUrl, env } from "~/utils/env.server";
 import { openSecret } from "~/utils/secret-box.server";

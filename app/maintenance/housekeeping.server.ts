@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { runProofHousekeeping } from "~/proof/proof-sweep.server";
 import { sweepUploads } from "~/intake/sweep.server";
 import { dropExpiredCalls } from "scrub-service";

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database, UserStatus } from "../../db/schema";
+import type { Database, UserStatus } from "db/schema";
 import { consumeToken } from "./auth-token.server";
 import { recordAudit } from "./user.server";
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, ResultFilesTable, ScrubJobsTable } from "../../db/schema";
+import type { Database, ResultFilesTable, ScrubJobsTable } from "db/schema";
 import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { AuthTokenKind, Database } from "../../db/schema";
+import type { AuthTokenKind, Database } from "db/schema";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { appUrl } from "~/utils/env.server";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import type { CertificateFile } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 import { isAdminViewer, type Viewer } from "./purge.server";

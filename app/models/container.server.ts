@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, JobStatus, ListLoadMode } from "../../db/schema";
+import type { Database, JobStatus, ListLoadMode } from "db/schema";
 import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
 

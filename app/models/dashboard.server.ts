@@ -1,6 +1,6 @@
 import { auditSentence } from "./audit-sentences";
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { jobStatusLabel } from "~/utils/format";
 import { isAdminViewer, scopeJobs, STATS_WINDOW_DAYS, type PurgeTotals, type Viewer } from "./purge.server";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import {
   REGISTRY_VALID_DAYS,
   REGISTRY_WARN_DAYS,

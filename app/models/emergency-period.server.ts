@@ -4,7 +4,7 @@
  * scrub job and the CLI.
  */
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import {
   addEmergencyPeriod,
   cachedWithEmergencyPeriods,

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import type { Database, RoleName, WebhookEventStatus, WebhookEventType } from "../../db/schema";
+import type { Database, RoleName, WebhookEventStatus, WebhookEventType } from "db/schema";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { sealSecret } from "~/utils/secret-box.server";
 import { isUuid } from "~/utils/ids";

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { consumeToken, validateToken } from "./auth-token.server";
 import { recordAudit } from "./user.server";
 import type { Db } from "./user-management.server";

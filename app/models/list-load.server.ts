@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 
 /** Marks a load failed when it could not be started (its reserved usage is released: failed loads count 0). */
 export async function failListLoad(db: Kysely<Database>, loadId: string, error: string): Promise<void> {

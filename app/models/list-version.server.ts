@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, ListLoadMode } from "../../db/schema";
+import type { Database, ListLoadMode } from "db/schema";
 
 type Db = Kysely<Database> | Transaction<Database>;
 

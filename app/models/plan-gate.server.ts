@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { listPlans, type Plan } from "./plan.server";
 import { listPendingForUser } from "./transaction.server";
 import { getPlanState } from "./usage.server";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, PlanFeature } from "../../db/schema";
+import type { Database, PlanFeature } from "db/schema";
 
 /** A plan as the screens and other areas see it (numbers, not bigint; money in cents). */
 export interface Plan {

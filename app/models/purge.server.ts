@@ -1,6 +1,6 @@
 import { reminderState, type ReminderState } from "~/models/reminder-state";
 import { sql, type Kysely } from "kysely";
-import type { Database, ResultKind, RoleName, SuppressionTypeName } from "../../db/schema";
+import type { Database, ResultKind, RoleName, SuppressionTypeName } from "db/schema";
 import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isAdmin } from "~/models/user-permissions";
 import { isUuid } from "~/utils/ids";

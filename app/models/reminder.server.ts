@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { isUuid } from "~/utils/ids";
 import { REMIND_DAYS_BEFORE } from "~/models/reminder-state";
 

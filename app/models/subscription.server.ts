@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { getPlan } from "./plan.server";
 import { generateTransferReference, PlanNotFoundError } from "./transaction.server";
 import { recordAudit } from "./user.server";

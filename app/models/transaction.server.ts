@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { sql, type Kysely, type RawBuilder } from "kysely";
-import type { Database, TransactionStatus } from "../../db/schema";
+import type { Database, TransactionStatus } from "db/schema";
 import { getPlan } from "./plan.server";
 import { recordAudit } from "./user.server";
 import { isUuid } from "~/utils/ids";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sql } from "kysely";
 import { useAppTestDb } from "../../tests/setup/db";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 import {
   flushLookupUsage,
   getPlanState,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database, RoleName } from "../../db/schema";
+import type { Database, RoleName } from "db/schema";
 import { env } from "~/utils/env.server";
 import { formatNumber, formatDate } from "~/utils/format";
 import { LookupMeter, type MeterRow } from "./lookup-meter";

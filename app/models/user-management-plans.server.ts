@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { listPlans } from "./plan.server";
 import { activePlanFilter, activePlansForUsers, grantPlan } from "./subscription.server";
 import type { Db, PlanLookup } from "./user-management.server";

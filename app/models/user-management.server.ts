@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from "kysely";
-import type { Database, RoleName, UserStatus } from "../../db/schema";
+import type { Database, RoleName, UserStatus } from "db/schema";
 import { recordAudit } from "./user.server";
 import { NO_PLAN, USERS_PAGE_SIZE, type StatusFilter } from "~/models/user-list";
 import { isUuid } from "~/utils/ids";

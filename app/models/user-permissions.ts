@@ -1,4 +1,4 @@
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 
 /**
  * Who may do what to whom in User Management (shared by the server guards and the UI, which only hides

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, RoleName, UserStatus } from "../../db/schema";
+import type { Database, RoleName, UserStatus } from "db/schema";
 
 export interface SessionUser {
   id: string;

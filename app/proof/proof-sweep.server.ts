@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { sendEmail } from "~/utils/email.server";
 import { appUrl } from "~/utils/env.server";
 import { dncClock, REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS } from "~/models/dnc-clock.server";

@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { verifyCertificate, type FileDigests, type Verification } from "scrub-service";
 import { keyMap, publishedKeys } from "~/models/certificate.server";
 import { VERIFY_FILE_FIELDS, type VerifyFileField } from "./verify-fields";

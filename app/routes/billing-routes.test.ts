@@ -4,7 +4,7 @@ import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
 import { callRoute, createSignedInUser, statusOf, type RouteFn as Fn } from "../../tests/setup/routes";
 import { transactionRow } from "../../tests/setup/billing";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 import { loader as pricingLoader } from "./_app.pricing";
 import { action as confirmAction, loader as confirmLoader } from "./_app.pricing.$planId.confirm";
 import { loader as paymentLoader } from "./_app.pricing.payment.$transactionId";

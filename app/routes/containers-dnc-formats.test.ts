@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
 import { callRoute, createSignedInUser, statusOf } from "../../tests/setup/routes";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 import { writeGzip, writeXlsx, zipBytes } from "scrub-service/testing";
 
 /*

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
 import { callRoute, createSignedInUser, statusOf } from "../../tests/setup/routes";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 
 // Before anything reads the environment: uploads go to a fresh directory, and a small cap makes "too large" testable.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "containers-test-"));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { makeRequest } from "../../tests/setup/request";
 import { callRoute, createSignedInUser, statusOf, type RouteFn as Fn } from "../../tests/setup/routes";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 import { action, loader } from "./_app.dnc.emergency";
 import { loader as rulesLoader } from "./rules/route";
 import { listEmergencyPeriods } from "~/models/emergency-period.server";

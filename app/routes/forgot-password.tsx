@@ -17,7 +17,7 @@ import { issueToken, tokenUrl } from "~/models/auth-token.server";
 import { findLiveUserByEmail } from "~/models/user.server";
 import { afterResponse } from "~/utils/after-response.server";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · Data Purging Tool" }];
 

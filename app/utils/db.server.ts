@@ -1,8 +1,8 @@
-import { openDatabase, migrateToLatest, type DbHandle } from "../../db/client";
+import { openDatabase, migrateToLatest, type DbHandle } from "db/client";
 import { env } from "./env.server";
 import { singleton } from "./singleton.server";
 
-export type { Database } from "../../db/schema";
+export type { Database } from "db/schema";
 
 /** The process's database: PostgreSQL when DATABASE_URL is set, PGlite under DATA_DIR otherwise. */
 export const dbHandle: () => Promise<DbHandle> = () =>

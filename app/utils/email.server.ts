@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { getDb } from "./db.server";
 import { env, type Env } from "./env.server";
 import { singleton } from "./singleton.server";

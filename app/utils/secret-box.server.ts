@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { randomToken } from "./crypto.server";
 import { env } from "./env.server";
 

@@ -1,11 +1,15 @@
 import type { ColumnType, Generated } from "kysely";
 import type { NullableTimestamp } from "./accounts";
 
-import type { JobStatus, ListKind, SuppressionTypeName } from "scrub-service/domain";
-
-export type { ListKind, SuppressionTypeName };
-// The status vocabulary is the shared domain's (scrub-service/domain): the schema names it, never redefines it.
-export type { JobStatus };
+/** scrub_jobs.status and list_loads.status, as their CHECK constraints (migration 0003) allow. */
+export type JobStatus = "queued" | "running" | "completed" | "failed";
+/** lists.suppression_type and scrub_jobs.suppression_type, as their CHECK constraints (migration 0003) allow. */
+export type SuppressionTypeName = "LitigationOnly" | "DNCAndLitigation";
+/**
+ * lists.kind: a container, or an admin list's kind from the engine's list registry (migration 0017 checks only its
+ * shape, so a new list type needs no migration). The engine narrows it to its `ListKind`.
+ */
+export type ListKind = string;
 export type ResultKind = "good" | "bad" | "invalid";
 /** `changes`: an FTC change list, its additions and deletions applied in one load (docs/decisions/106). */
 export type ListLoadMode = "add" | "remove" | "replace" | "changes";

@@ -31,7 +31,7 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
 /** `cwd`: the tree whose database code creates the user (the A/B runs two trees). */
 export async function makeUser(env: Record<string, string>, cwd = process.cwd()): Promise<string> {
   const code = `
-    import { openDatabase, migrateToLatest } from "./db/client.ts";
+    import { openDatabase, migrateToLatest } from "db/client";
     const h = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
     await migrateToLatest(h.db);
     const u = await h.db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", last_name: "User",

@@ -3,7 +3,7 @@
  * and TOAST), per listed number, and the whole database's size. Opened after the CLI runs exited.
  */
 import { sql } from "kysely";
-import { openDatabase } from "../../db/client";
+import { openDatabase } from "db/client";
 
 export interface ListStorage {
   listNumbers: number;

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { migrateToLatest, openDatabase } from "../../db/client";
+import { migrateToLatest, openDatabase } from "db/client";
 import { EmbeddedListStore } from "../src/lists/embedded-store";
 import { ListManager } from "../src/lists/manager";
 import { createContainer, createUser } from "../src/test/helpers";

@@ -43,7 +43,9 @@ interface Impl {
 
 async function load(name: string, tree: string): Promise<Impl> {
   const csv = await import(path.join(tree, "scrub-service/src/worker/csv.ts"));
-  const norm = await import(path.join(tree, "scrub-service/src/worker/normalize.ts"));
+  // the normalizer moved from worker/ to numbers/ with issue #45 (decision 193); older trees have it in worker/
+  const moved = path.join(tree, "scrub-service/src/numbers/normalize.ts");
+  const norm = await import(fs.existsSync(moved) ? moved : path.join(tree, "scrub-service/src/worker/normalize.ts"));
   // 5c34b20 had normalizeBytes in csv.ts; it moved to normalize.ts with #14.
   return { name, normalizeBytes: norm.normalizeBytes ?? csv.normalizeBytes, normalizeCode: norm.normalizeCode, parseRows: csv.parseRows };
 }

@@ -9,7 +9,7 @@
 import crypto from "node:crypto";
 import { describeRedisTarget, masters, nodeName, redisTargetFromEnv } from "../src/lists/redis-client";
 import { RedisListStore } from "../src/lists/redis-store";
-import { AREA_CODE_STATES } from "../src/worker/area-codes";
+import { AREA_CODE_STATES } from "../src/numbers/area-codes";
 
 const total = Number(process.env.BENCH_NUMBERS ?? 2_000_000);
 const perExchange = Number(process.env.BENCH_PER_EXCHANGE ?? 400);

@@ -17,7 +17,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { migrateToLatest, openDatabase, type DbHandle } from "db/client";
 import { createHttpScrubClient } from "../src/http-client";
 import { createInProcessScrubService } from "../src/in-process";
 import { describeRedisTarget, redisTargetFromEnv } from "../src/lists/redis-client";

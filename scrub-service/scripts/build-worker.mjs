@@ -24,6 +24,30 @@ async function build(options) {
   }
 }
 
+// The database package (db/) exports TypeScript sources: bundled like the engine's own files, never left to Node
+// (`packages: "external"` would). Its subpaths resolve through db/package.json's exports, as Node and tsc read them.
+const dbDir = path.join(packageDir, "..", "db");
+const dbExports = JSON.parse(fs.readFileSync(path.join(dbDir, "package.json"), "utf8")).exports;
+function dbExport(specifier) {
+  const sub = `.${specifier.slice("db".length)}`;
+  if (dbExports[sub]) return dbExports[sub];
+  for (const [key, target] of Object.entries(dbExports)) {
+    if (!key.endsWith("*") || !sub.startsWith(key.slice(0, -1))) continue;
+    return target.replace("*", sub.slice(key.length - 1));
+  }
+  return null;
+}
+const bundleWorkspacePackages = {
+  name: "bundle-workspace-packages",
+  setup(b) {
+    b.onResolve({ filter: /^db(\/|$)/ }, (args) => {
+      const target = dbExport(args.path);
+      if (!target) return { errors: [{ text: `"${args.path}" is not exported by db/package.json` }] };
+      return { path: path.join(dbDir, target) };
+    });
+  },
+};
+
 const common = {
   absWorkingDir: packageDir,
   outdir: "dist",
@@ -42,6 +66,7 @@ await build({
   ...common,
   entryPoints: { cli: "src/cli-launcher.ts", "cli-main": "src/cli.ts", "huge-pages": "src/huge-pages.ts" },
   packages: "external",
+  plugins: [bundleWorkspacePackages],
 });
 
 await build({
@@ -57,4 +82,5 @@ await build({
   ...common,
   entryPoints: { "workbook-thread": "src/pipeline/input/workbook-thread.ts", "exemption-thread": "src/exemption-files/thread.ts" },
   packages: "external",
+  plugins: [bundleWorkspacePackages],
 });

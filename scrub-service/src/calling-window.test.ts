@@ -8,10 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
+import { openDatabase } from "db/client";
 import { publishedKeys } from "./certificate/keys";
 import { tmpDir } from "./test/helpers";
-import { CALLING_RULES_VERSION } from "./worker/calling/rules";
+import { CALLING_RULES_VERSION } from "./calling/rules";
 import { migratedDataDir } from "../../tests/setup/pglite-template";
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
+import { openDatabase } from "db/client";
 import { publishedKeys } from "./certificate/keys";
 import { migratedDataDir } from "../../tests/setup/pglite-template";
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client";
+import { openDatabase } from "db/client";
 import { OPERATOR_EMAIL } from "./operator-account";
 import { tmpDir } from "./test/helpers";
 import { rawXlsxBytes, sheetXml, writeGzipBomb } from "./test/input-files";

@@ -7,11 +7,11 @@ export * from "./list-types";
 export * from "./job-status";
 export * from "./lists/registry-date";
 export * from "./certificate/document";
-export * from "./worker/invalid-reasons";
-export { normalizePhone, parsePhone } from "./worker/normalize";
-export { US_STATES, stateOfAreaCode } from "./worker/area-codes";
-export { parseInstant } from "./worker/calling/instant";
-export { instantOf, isKnownZone, zoneOffsetMinutes } from "./worker/calling/clock";
+export * from "./numbers/invalid-reasons";
+export { normalizePhone, parsePhone } from "./numbers/normalize";
+export { US_STATES, stateOfAreaCode } from "./numbers/area-codes";
+export { parseInstant } from "./calling/instant";
+export { instantOf, isKnownZone, zoneOffsetMinutes } from "./calling/clock";
 export * from "./evaluation";
 export * from "./order";
 export * from "./decision/decide";
@@ -24,8 +24,8 @@ export {
   type EmergencyPeriod,
   type EmergencyPeriodField,
   type EmergencyPeriodInput,
-} from "./worker/calling/emergency";
-export { EXEMPTION_BASES, dayOfIsoDate, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "./worker/exemptions/windows";
+} from "./calling/emergency";
+export { EXEMPTION_BASES, dayOfIsoDate, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "./exemption-rules/windows";
 export {
   CALL_CHANNELS,
   CALL_OUTCOMES,
@@ -56,4 +56,4 @@ export {
   type CapPurpose,
   type CapRecord,
   type CapVerdict,
-} from "./worker/calling/caps";
+} from "./calling/caps";

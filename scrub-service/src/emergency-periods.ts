@@ -4,8 +4,8 @@
  * row (removed_at): certificates name periods by id.
  */
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema";
-import { parseEmergencyPeriod, periodsAround, type EmergencyPeriod, type EmergencyPeriodInput, type NewEmergencyPeriod } from "./worker/calling/emergency";
+import type { Database } from "db/schema";
+import { parseEmergencyPeriod, periodsAround, type EmergencyPeriod, type EmergencyPeriodInput, type NewEmergencyPeriod } from "./calling/emergency";
 
 type Db = Kysely<Database>;
 

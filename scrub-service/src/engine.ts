@@ -15,22 +15,22 @@ export * from "./ops/endpoints";
 export * from "./exemptions";
 export { exemptionReadStats, readExemptionRows, todayDay } from "./exemption-files/file";
 export type { ExemptionInput } from "./exemption-files/read";
-export type { ExemptionIndex } from "./worker/exemptions/decide";
+export type { ExemptionIndex } from "./exemption-rules/decide";
 export * from "./certificate/keys";
 export { verifyCertificate, type FileDigests, type Verification, type VerifyOptions } from "./certificate/verify";
 export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "./lists/redis-client";
 export { engineConfigOf, engineConfigSchema, engineConfigVariables, parseEngineConfig, useEngineConfig, type EngineConfig } from "./config";
 export { hugePagesOfThisProcess } from "./huge-pages";
-export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./worker/normalize";
-export { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
-export { parseInstant } from "./worker/calling/instant";
+export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./numbers/normalize";
+export { callingClassOf, callingClassTable } from "./calling/exchanges";
+export { parseInstant } from "./calling/instant";
 export { readListFreshness, freshnessOfSuppression, refusesStaleLists, staleListRefusal } from "./lists/freshness";
-export { CALLING_RULES, CALLING_RULES_HISTORY, CALLING_RULES_VERSION, type CallingRule, type CallingRulesRelease } from "./worker/calling/rules";
-export type { Holiday, Observance } from "./worker/calling/holidays";
-export { evaluateCalling, isoSecond } from "./worker/calling/window";
-export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from "./worker/calling/note";
-export type { ExemptionRow } from "./worker/exemptions/parse";
-export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./worker/exemptions/windows";
+export { CALLING_RULES, CALLING_RULES_HISTORY, CALLING_RULES_VERSION, type CallingRule, type CallingRulesRelease } from "./calling/rules";
+export type { Holiday, Observance } from "./calling/holidays";
+export { evaluateCalling, isoSecond } from "./calling/window";
+export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from "./calling/note";
+export type { ExemptionRow } from "./exemption-rules/parse";
+export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./exemption-rules/windows";
 export * from "./emergency-periods";
 export {
   cachedWithEmergencyPeriods,
@@ -40,7 +40,7 @@ export {
   withEmergencyPeriods,
   type EmergencyClassTable,
   type EmergencyPeriod,
-} from "./worker/calling/emergency";
+} from "./calling/emergency";
 export {
   callHistoryOf,
   deleteReservedCall,

@@ -10,7 +10,7 @@ import {
   REPLAY_NOTE,
   staleListsMessage,
 } from "./evaluation";
-import { parseInstant } from "./worker/calling/instant";
+import { parseInstant } from "./calling/instant";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-28T12:00:00Z");

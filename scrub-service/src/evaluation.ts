@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
 /** The clock skew an evaluation instant may lag behind now on the web, the API and the lookup. */
 export const AT_CLOCK_SKEW_MS = 5 * 60_000;
 
-export { INSTANT_FIRST_YEAR, INSTANT_LAST_YEAR, instantYearInRange } from "./worker/calling/instant";
+export { INSTANT_FIRST_YEAR, INSTANT_LAST_YEAR, instantYearInRange } from "./calling/instant";
 
 /** The freshness facts of one loaded list with a freshness rule, as of `now`. */
 export interface ListFreshness {

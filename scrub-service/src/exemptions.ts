@@ -6,12 +6,12 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { sql, type Kysely, type RawBuilder } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 import { ExemptionInputError } from "./exemption-files/file";
 import { Turns } from "./ops/turns";
-import type { ExemptionIndex } from "./worker/exemptions/decide";
-import type { ExemptionRow } from "./worker/exemptions/parse";
-import { DAY_MS, EXEMPTION_BASES, isoDateOfDay } from "./worker/exemptions/windows";
+import type { ExemptionIndex } from "./exemption-rules/decide";
+import type { ExemptionRow } from "./exemption-rules/parse";
+import { DAY_MS, EXEMPTION_BASES, isoDateOfDay } from "./exemption-rules/windows";
 
 export { ExemptionInputError };
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LIST_STORE_UNAVAILABLE } from "./jobs";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createTestDb } from "../../tests/setup/db";
 import type { InProcessScrubService } from "./in-process";
 import { EmbeddedListStore } from "./lists/embedded-store";

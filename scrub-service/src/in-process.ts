@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { JobRunner } from "./jobs";
 import { EmbeddedListStore } from "./lists/embedded-store";
 import { recordLoadProvenance, typedEntriesSource } from "./lists/provenance";
@@ -18,7 +18,7 @@ import { RedisListStore } from "./lists/redis-store";
 import type { RedisTarget } from "./lists/redis-client";
 import type { ListStore } from "./lists/store";
 import { countRecords, previewCsv } from "./pipeline/read";
-import { invalidReasonText, normalizeCode, reasonOfCode } from "./worker/normalize";
+import { invalidReasonText, normalizeCode, reasonOfCode } from "./numbers/normalize";
 import { listRegionOf, numbersInRegion, OUT_OF_REGION, outOfRegionMessage, outOfRegionRefusal } from "./lists/scope";
 import { ScrubInputError } from "./pipeline/run";
 import {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createTestDb } from "../../tests/setup/db";
 import { createScrubJob } from "./service";
 import { adminListIds, createUser, startService, tmpDir } from "./test/helpers";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 
 async function badRows(handle: DbHandle, dataDir: string, userId: string, input: string): Promise<string> {
   const svc = await startService(handle, "embedded", { dataDir }); // a fresh process: nothing in memory

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Selectable } from "kysely";
-import type { ScrubJobsTable } from "../../db/schema";
+import type { ScrubJobsTable } from "db/schema";
 import { SUPPRESSION_TYPE_NAMES } from "./list-types";
 
 const ClaimedJobRow = z.object({

@@ -1,7 +1,9 @@
 /** How many times a job or load runs, and the status customers see (pure: the app's browser code uses it too). */
 
-/** A scrub job's or list load's status in the database (`scrub_jobs.status`, `list_loads.status`). */
-export type JobStatus = "queued" | "running" | "completed" | "failed";
+import type { JobStatus } from "db/schema";
+
+/** A scrub job's or list load's status in the database (`scrub_jobs.status`, `list_loads.status`): the schema's. */
+export type { JobStatus };
 
 /**
  * Claims a scrub job or list load gets: one, plus retries when the process running it dies (its lease

@@ -9,7 +9,7 @@ import { engineConfig } from "./config";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import type { JobStatus } from "../../db/schema";
+import type { JobStatus } from "db/schema";
 import { withLogContext } from "./ops/log";
 import { MAX_ATTEMPTS } from "./job-status";
 import { INTERRUPTED_JOB, RESTART, runScrubJob, SHUTTING_DOWN } from "./scrub-job";

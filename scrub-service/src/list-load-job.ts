@@ -5,7 +5,7 @@
  * The lease queue that claims loads and keeps their leases is jobs.ts.
  */
 import { sql } from "kysely";
-import type { ListLoadMode } from "../../db/schema";
+import type { ListLoadMode } from "db/schema";
 import { metrics } from "./ops/metrics";
 import { numbersOfFile } from "./lists/input";
 import { recordLoadProvenance } from "./lists/provenance";

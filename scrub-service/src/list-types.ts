@@ -1,13 +1,14 @@
 /**
  * The list-type registry: every admin suppression list, the suppression type a scrub is started with, which
  * lists each type checks, and the reasons and labels the screens, the API, the CLI and the engine show.
- * Pure data without imports, so the browser bundle may import it as well as the engine (docs/decisions/095).
+ * Pure data without runtime imports, so the browser bundle may import it as well as the engine (docs/decisions/095).
  *
  * Adding a list type (a state DNC list, say) = one entry below + its data: a migration that inserts its
  * `lists` row (kind, suppression_type = `type`, name = `name`). The database admits any short lower-case kind
  * (migrations 0017, 0020) and the DNC page draws one card per entry, titled `name`, in the colours of `tone`.
  * The state do-not-call lists (decision 160) are such entries without a suppression type of their own.
  */
+import type { SuppressionTypeName as StoredSuppressionTypeName } from "db/schema";
 
 /** Card colours a list type may take on the DNC page (app/components/lists/list-tones.ts has one palette each). */
 export const LIST_TONES = ["blue", "red", "amber", "green", "violet", "slate"] as const;
@@ -368,7 +369,7 @@ export const FEDERAL_EXEMPTION_WINDOWS = {
     "https://www.ecfr.gov/current/title-47/chapter-I/subchapter-B/part-64/subpart-L/section-64.1200 (f)(5); https://www.ecfr.gov/current/title-16/chapter-I/subchapter-C/part-310/section-310.2 (q)",
 } as const;
 
-/** The shape of `exemptionWindows` (worker/exemptions/windows.ts reads it; kept here so this file imports nothing). */
+/** The shape of `exemptionWindows` (exemption-rules/windows.ts reads it; kept here so this file imports nothing). */
 export interface ExemptionWindows {
   /** Calendar months after a purchase, transaction or payment. */
   purchaseMonths: number;
@@ -423,6 +424,10 @@ export type ListKind = AdminListKind | "container";
 /** The list types that carry a suppression type of their own (a state list does not). */
 export type SuppressionListType = Extract<ListType, { suppressionType: string }>;
 export type SuppressionTypeName = SuppressionListType["suppressionType"];
+// The schema's CHECK constraints allow exactly these suppression types: a registry change needs a migration.
+type SameAs<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _suppressionTypesMatchTheSchema: SameAs<SuppressionTypeName, StoredSuppressionTypeName> = true;
+void _suppressionTypesMatchTheSchema;
 export type DncType = ListType["type"];
 
 /** The reason for a number on the customer's own container. */
@@ -448,6 +453,12 @@ export function suppressionTypesChecking(kind: AdminListKind): SuppressionListTy
 
 export function isAdminListKind(value: unknown): value is AdminListKind {
   return LIST_TYPES.some((t) => t.kind === value);
+}
+
+/** A `lists.kind` read from the database, as the registry names it; a kind this engine does not know is refused. */
+export function listKindOf(stored: string): ListKind {
+  if (stored === "container" || isAdminListKind(stored)) return stored;
+  throw new Error(`lists.kind "${stored}" is no list type this engine knows (a newer release wrote it?)`);
 }
 
 export function isStateListKind(kind: string): boolean {

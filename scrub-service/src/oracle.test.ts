@@ -7,19 +7,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createTestDb } from "../../tests/setup/db";
 import type { InProcessScrubService } from "./in-process";
 import { createListLoad, createScrubJob } from "./service";
 import { adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir } from "./test/helpers";
-import { AREA_CODE_STATES } from "./worker/area-codes";
+import { AREA_CODE_STATES } from "./numbers/area-codes";
 import { seededRandom } from "./test/random";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { exemptionWindowsOf, LIST_TYPES, STATE_LIST_KINDS } from "./list-types";
 import { createExemptionList, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
-import { callingClassOf, callingClassTable } from "./worker/calling/exchanges";
-import { evaluateClass } from "./worker/calling/note";
+import { callingClassOf, callingClassTable } from "./calling/exchanges";
+import { evaluateClass } from "./calling/note";
 
 const ROWS = 200_000;
 

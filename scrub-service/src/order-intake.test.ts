@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../../tests/setup/db";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createScrubJob, ScrubOrderRefusal } from "./service";
 import { createExemptionList } from "./exemptions";
 import { cleanupService, createContainer, createUser, startService, tmpDir } from "./test/helpers";

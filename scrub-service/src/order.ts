@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { SUPPRESSION_TYPE_NAMES } from "./list-types";
-import { parseInstant } from "./worker/calling/instant";
+import { parseInstant } from "./calling/instant";
 
 /** A list's id as a form or a query string sends it ("12"; "" = none) or as a number. */
 const listId = z

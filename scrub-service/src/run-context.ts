@@ -4,8 +4,8 @@
  */
 import type { Kysely, RawBuilder } from "kysely";
 import type { Piscina } from "piscina";
-import type { DbHandle } from "../../db/client";
-import type { Database } from "../../db/schema";
+import type { DbHandle } from "db/client";
+import type { Database } from "db/schema";
 import type { ListManager } from "./lists/manager";
 import type { EngineConfig } from "./config";
 

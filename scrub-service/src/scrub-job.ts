@@ -17,8 +17,8 @@ import { exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppress
 import { readExemptionSnapshot } from "./exemptions";
 import { emergencyPeriodsAt } from "./emergency-periods";
 import type { ExemptionProof } from "./certificate/document";
-import type { ExemptionIndex } from "./worker/exemptions/decide";
-import { isoSecond } from "./worker/calling/window";
+import type { ExemptionIndex } from "./exemption-rules/decide";
+import { isoSecond } from "./calling/window";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
 import { MAX_ATTEMPTS } from "./job-status";

@@ -1,6 +1,6 @@
 /** The standalone scrub service's wiring and HTTP entry (started by index.ts). */
 import path from "node:path";
-import { migrateToLatest, openDatabase } from "../../db/client";
+import { migrateToLatest, openDatabase } from "db/client";
 import { parseEngineConfig, useEngineConfig } from "./config";
 import { listenHttp } from "./http";
 import { readGauges } from "./ops/gauges";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../../tests/setup/db";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createScrubJob, createListLoad } from "./service";
 import { adminListIds, cleanupService, createContainer, createUser, startService, storeKinds, tmpDir } from "./test/helpers";
 import type { InProcessScrubService } from "./in-process";

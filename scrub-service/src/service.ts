@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import type { Kysely } from "kysely";
-import type { Database, ListLoadMode, SuppressionTypeName } from "../../db/schema";
+import type { Database, ListLoadMode, SuppressionTypeName } from "db/schema";
 import type { AdminListKind, ListKind } from "./list-types";
 import type { CountOptions } from "./pipeline/read";
 import type { DetectOptions } from "./pipeline/input/detect";
@@ -36,8 +36,8 @@ export {
   type InvalidReason,
   type NumberKind,
   type PhoneParse,
-} from "./worker/normalize";
-export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./worker/area-codes";
+} from "./numbers/normalize";
+export { US_STATES, AREA_CODE_STATES, stateOfAreaCode, stateOfNumber } from "./numbers/area-codes";
 export { defaultPhoneColumn } from "./worker/csv";
 export { isInputFormatError, readErrorMessage } from "./pipeline/input/errors";
 

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createTestDb } from "../../tests/setup/db";
 import type { InProcessScrubService } from "./in-process";
 import { LIST_STORE_UNAVAILABLE } from "./jobs";

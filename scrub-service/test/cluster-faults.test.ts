@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import type { InProcessScrubService } from "../src/in-process";
 import { LIST_STORE_UNAVAILABLE } from "../src/jobs";
 import { parseClusterNodes } from "../src/lists/redis-client";

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createInProcessScrubService, type InProcessOptions, type InProcessScrubService } from "../src/in-process";
 import { uniquePrefix } from "../src/test/helpers";
-import { AREA_CODE_STATES } from "../src/worker/area-codes";
-import { normalizePhone } from "../src/worker/normalize";
+import { AREA_CODE_STATES } from "../src/numbers/area-codes";
+import { normalizePhone } from "../src/numbers/normalize";
 
 /**
  * The fault tests' scrub input: `count` rows of distinct valid numbers over every US area code (so every Redis

@@ -12,7 +12,7 @@ process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 import Redis from "ioredis";
 import { createTestDb } from "../../tests/setup/db";
 import { freePort, sha, until } from "../../tests/setup/processes";
-import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { migrateToLatest, openDatabase, type DbHandle } from "db/client";
 import { createScrubJob, shownStatus } from "../src/service";
 import { createHttpScrubClient } from "../src/http-client";
 import { LIST_STORE_UNAVAILABLE } from "../src/jobs";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import type { InProcessScrubService } from "../src/in-process";
 import { LIST_STORE_UNAVAILABLE } from "../src/jobs";
 import { parseSentinels } from "../src/lists/redis-client";

@@ -12,7 +12,7 @@ import { answerLookup, lookupInputOf } from "~/api/lookup.server";
 import { adminListIds, cleanupService, createContainer, createUser, startService, tmpDir, type StoreKind } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
 import { createExemptionList, createScrubJob, loadExemptions, readExemptionRows } from "scrub-service";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 
 /*
  * Issue #45, decision 182: the batch path and the live lookup give the same answer for every number, because both

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
-import type { Database, RoleName } from "../../db/schema";
+import type { Database, RoleName } from "db/schema";
 import { createApiKey, createIntegration } from "~/models/integration.server";
 
 /** A user (Active) with an optional paid plan period covering now. */

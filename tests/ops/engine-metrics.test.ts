@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../setup/db";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createListLoad, createScrubJob, metrics, readGauges } from "scrub-service";
 import { createInProcessScrubService } from "scrub-service/in-process";
 import { adminListIds, createUser, tmpDir } from "scrub-service/testing";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../setup/db";
 import { freePort, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { startScrubService, startWeb, type RunningProcess } from "./web-process";
 
 const rules = path.resolve(import.meta.dirname, "../../ops/prometheus");

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../setup/db";
 import { freePort, sha, until } from "../setup/processes";
 import { skipWithout } from "../setup/services";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createScrubJob } from "scrub-service";
 import { createHttpScrubClient } from "scrub-service/http-client";
 import { createInProcessScrubService } from "scrub-service/in-process";

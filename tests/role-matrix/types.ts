@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { Database } from "db/schema";
 
 export type MatrixRole = "anonymous" | "NormalUser" | "UnlimitedUser" | "Admin" | "SuperAdmin";
 

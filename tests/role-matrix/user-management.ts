@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, RoleName, UserStatus } from "../../db/schema";
+import type { Database, RoleName, UserStatus } from "db/schema";
 import { issueToken } from "~/models/auth-token.server";
 import { everyone, type MatrixEntry, type MatrixRole, type Outcome } from "./types";
 

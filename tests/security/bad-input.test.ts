@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../setup/db";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createScrubJob } from "scrub-service";
 import { normalizePhone } from "scrub-service/domain";
 import { BatchReader, RecordTooLargeError, countRecords, numbersOfFile, previewCsv } from "scrub-service/reader";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DbHandle } from "../../db/client";
+import type { DbHandle } from "db/client";
 import { createTestDb } from "../setup/db";
 import { sql } from "kysely";
 import {

@@ -13,7 +13,7 @@ import { useAppTestDb } from "../setup/db";
 import { makeRequest, testContext } from "../setup/request";
 import { callRoute, createSignedInUser, statusOf } from "../setup/routes";
 import { apiRequest, bodyOf, installScrubService, makeContainer, makeKey, makeUser } from "../api/helpers";
-import type { RoleName } from "../../db/schema";
+import type { RoleName } from "db/schema";
 import { getScrubService } from "~/utils/scrub.server";
 import { type ScrubService } from "scrub-service";
 import { createHttpScrubClient } from "scrub-service/http-client";

@@ -1,5 +1,5 @@
 import type { Insertable } from "kysely";
-import type { TransactionsTable } from "../../db/schema/billing";
+import type { TransactionsTable } from "db/schema/billing";
 
 type TransactionRow = Insertable<TransactionsTable>;
 

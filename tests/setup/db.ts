@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe } from "vitest";
 import pg from "pg";
-import { migrateToLatest, openDatabase, type DbHandle } from "../../db/client";
+import { migrateToLatest, openDatabase, type DbHandle } from "db/client";
 import { pgliteTemplateDump } from "./pglite-template";
 import { schemaHash } from "../../scripts/pglite-template.mjs";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateToLatest, openDatabase } from "../../db/client";
+import { migrateToLatest, openDatabase } from "db/client";
 // a plain ES module of scripts/: test-e2e.mjs copies the template too
 import { copyPgliteTemplate, hasPgliteTemplate, pgliteTemplateDir } from "../../scripts/pglite-template.mjs";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, RoleName } from "../../db/schema";
+import type { Database, RoleName } from "db/schema";
 import { makeRequest, testContext } from "./request";
 
 /** A route module's loader or action, as the tests call it. */

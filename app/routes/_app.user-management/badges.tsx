@@ -1,4 +1,4 @@
-import type { RoleName } from "../../../db/schema";
+import type { RoleName } from "db/schema";
 import { ROLE_LABELS } from "~/models/user-permissions";
 import { Badge } from "~/components/ui/status-badge";
 

@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
-import type { RoleName, UserStatus } from "../../../db/schema";
+import type { RoleName, UserStatus } from "db/schema";
 import { buttonClass, FieldErrors, FormErrors, inputClass, secondaryButtonClass, TextField } from "~/components/ui/form";
 import { ROLE_LABELS } from "~/models/user-permissions";
 import { DialogShell } from "~/components/ui/dialog-shell";

@@ -7,7 +7,7 @@ import { action, loader } from "./route";
 import { requireUser, startUserSession } from "~/accounts/auth.server";
 import { getSession } from "~/utils/session.server";
 import { linksIn } from "~/utils/email.server";
-import type { RoleName, UserStatus } from "../../../db/schema";
+import type { RoleName, UserStatus } from "db/schema";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;

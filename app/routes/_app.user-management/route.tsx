@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import type { RoleName } from "../../../db/schema";
+import type { RoleName } from "db/schema";
 import { PageHeader } from "~/components/ui/page-header";
 import { buttonClass } from "~/components/ui/form";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import { inputClass, secondaryButtonClass } from "~/components/ui/form";
 import type { DataTableColumn } from "~/components/ui/data-table";
 import { NO_PLAN } from "~/models/user-list";
-import type { UserStatus } from "../../../db/schema";
+import type { UserStatus } from "db/schema";
 
 /** The user list's parts: filters, row actions and the columns (typed by what they read, not by the route's loader). */
 

@@ -10,7 +10,7 @@
  *   - otherwise → attempted (no answer, busy, disconnected number).
  * A custom status an agent sets after talking would be read as connected: name it in CONVERSATION_STATUSES when needed.
  */
-import { instantOf, isKnownZone } from "../worker/calling/clock";
+import { instantOf, isKnownZone } from "../calling/clock";
 import type { CallRecordInput } from "./validate";
 
 export const VICIDIAL_COLUMNS = ["call_date", "phone_number", "campaign_id", "status", "length_in_sec"] as const;

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, describeEachDb } from "../../../tests/setup/db";
 import { migratedDataDir } from "../../../tests/setup/pglite-template";
-import { openDatabase, type DbHandle } from "../../../db/client";
+import { openDatabase, type DbHandle } from "db/client";
 import { createUser } from "../test/helpers";
 import { callFileLayout, callOfRow, CsvRowSplitter } from "./file-rows";
 import { importCallFile } from "./import";

@@ -5,7 +5,7 @@
  * months' partitions exist. The file may be CSV (UTF-8, UTF-16 with BOM, Windows-1252), .gz or a .zip of one file.
  */
 import type { Kysely } from "kysely";
-import type { Database } from "../../../db/schema";
+import type { Database } from "db/schema";
 import { openInput } from "../pipeline/input/source";
 import { callFileLayout, callOfRow, CsvRowSplitter, type CallFileLayout, type CallFileMapping } from "./file-rows";
 import { ensureCallMonths, recordCalls } from "./store";

@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDb, describeEachDb } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { createUser } from "../test/helpers";
 import { deleteReservedCall, dropExpiredCalls, listNumberCalls, recordCalls } from "./store";
 import { checkCallRecords, type CallRecord } from "./validate";

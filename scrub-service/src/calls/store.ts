@@ -4,7 +4,7 @@
  * job. Every query is scoped by the owner's user id. The checks are in ./validate.ts (pure).
  */
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../../db/schema";
+import type { Database } from "db/schema";
 import { monthOf, retentionCutoff, type CallChannel, type CallOutcome, type CallRecord } from "./validate";
 
 type Db = Kysely<Database>;
@@ -236,7 +236,7 @@ export async function dropExpiredCalls(db: Db, nowMs: number = Date.now()): Prom
   return { cutoff, partitionsDropped: partitionsDropped.sort(), recordsDeleted: Number(deleted.numDeletedRows) };
 }
 
-/** A record as the caps count it (worker/calling/caps.ts CapRecord). */
+/** A record as the caps count it (calling/caps.ts CapRecord). */
 export interface HistoryRecord {
   atMs: number;
   subject: string;

@@ -3,8 +3,8 @@
  * stored. Pure: no I/O, no clock of its own (the caller passes `nowMs`). All or nothing: every bad record is named by
  * its index and field, and none is kept when one is bad.
  */
-import { parsePhone } from "../worker/normalize";
-import { AT_FORMAT_MESSAGE, parseInstant } from "../worker/calling/instant";
+import { parsePhone } from "../numbers/normalize";
+import { AT_FORMAT_MESSAGE, parseInstant } from "../calling/instant";
 
 /** The subject of a record that names none: all of them are one subject (the stricter reading for per-subject caps). */
 export const DEFAULT_SUBJECT = "default";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { createListLoad, createScrubJob } from "../service";
 import { adminListIds, cleanupService, createUser, startService, tmpDir } from "../test/helpers";
 import type { InProcessScrubService } from "../in-process";
@@ -11,7 +11,7 @@ import { keyMap, publishedKeys, rotateSigningKey } from "./keys";
 import { verifyCertificate, type FileDigests } from "./verify";
 import { certificateText, newSigningKey, signCertificate } from "./sign";
 import type { CertificateFile } from "./document";
-import { NORMALIZER_RULES_VERSION } from "../worker/normalize";
+import { NORMALIZER_RULES_VERSION } from "../numbers/normalize";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-23T12:00:00Z");

@@ -4,8 +4,8 @@
  * counts, and the list versions the scrub's snapshots were taken at.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../../../db/schema";
-import { NORMALIZER_RULES_VERSION } from "../worker/normalize";
+import type { Database } from "db/schema";
+import { NORMALIZER_RULES_VERSION } from "../numbers/normalize";
 import type { ScrubResult } from "../pipeline/run";
 import type { ListKind } from "../list-types";
 import {

@@ -6,7 +6,7 @@
  */
 import { engineConfig, type EngineConfig } from "../config";
 import type { Kysely } from "kysely";
-import type { Database } from "../../../db/schema";
+import type { Database } from "db/schema";
 import { newSigningKey, signingKeyFromPem, type SigningKey } from "./sign";
 
 export interface PublishedKey {

@@ -12,8 +12,8 @@ import {
   STALE_LIST_REASON,
   type DecisionLists,
 } from "./decide";
-import { BASIS_CONSENT, BASIS_INQUIRY, BASIS_PURCHASE, dayOfIsoDate, isoDateOfDay, type ExemptionWindows } from "../worker/exemptions/windows";
-import { normalizeCode } from "../worker/normalize";
+import { BASIS_CONSENT, BASIS_INQUIRY, BASIS_PURCHASE, dayOfIsoDate, isoDateOfDay, type ExemptionWindows } from "../exemption-rules/windows";
+import { normalizeCode } from "../numbers/normalize";
 import { listsOfSuppression } from "../list-types";
 
 const FEDERAL: ExemptionWindows = { purchaseMonths: 18, inquiryMonths: 3, source: "federal" };

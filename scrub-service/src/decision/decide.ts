@@ -19,7 +19,7 @@
  *   number nothing else suppresses is `bad` with reason `stale_list`. A scrub never passes it: with "refuse stale
  *   DNC" on it refuses the job, off it runs and names the stale lists in its certificate;
  * - the calling answer (callable now, next call, note) is the number's calling class evaluated at the instant
- *   (worker/calling/note.ts `evaluateClass`, decision 180), passed in pre-resolved: the scrub evaluates each class
+ *   (calling/note.ts `evaluateClass`, decision 180), passed in pre-resolved: the scrub evaluates each class
  *   once per job, the lookup once per class and second. good.csv prints it for good rows; the lookup for every
  *   valid number. With the number's call history (decision 187) a frequency cap that holds makes it not callable
  *   now, the next call when the cap lifts (at a lawful hour), the note naming the cap (`callingWithCaps`).
@@ -27,9 +27,9 @@
  * Duplicates and the state filter are about a file's rows, not a number: the batch's own stages, before this.
  */
 import { CONTAINER_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
-import { BASIS_PURCHASE, DAY_MS, EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "../worker/exemptions/windows";
-import { invalidReasonText, reasonOfCode } from "../worker/normalize";
-import type { CapVerdict } from "../worker/calling/caps";
+import { BASIS_PURCHASE, DAY_MS, EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "../exemption-rules/windows";
+import { invalidReasonText, reasonOfCode } from "../numbers/normalize";
+import type { CapVerdict } from "../calling/caps";
 
 /** The reason a number gets while a checked list is stale and nothing else suppresses it (decision 174). */
 export const STALE_LIST_REASON = "stale_list";

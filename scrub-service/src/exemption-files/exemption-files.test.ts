@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableDbKinds, createTestDb } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { createUser, tmpDir } from "../test/helpers";
 import { writeGzip, writeUtf16, writeWindows1252, writeXlsx, writeZip } from "../test/input-files";
 import { createExemptionList, exemptionSha256, exemptionsOfNumbers, findExemptionList, loadExemptions, readExemptionSnapshot } from "../exemptions";

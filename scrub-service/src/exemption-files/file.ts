@@ -10,9 +10,9 @@ import { defaultExemptionThreadPath } from "../dist-paths";
 import { Turns } from "../ops/turns";
 import { isInputFormatError } from "../pipeline/input/errors";
 import { fromThreadError, type ThreadError } from "../pipeline/input/workbook-decode";
-import type { ExemptionIndex } from "../worker/exemptions/decide";
-import type { ParsedExemptions } from "../worker/exemptions/parse";
-import { DAY_MS } from "../worker/exemptions/windows";
+import type { ExemptionIndex } from "../exemption-rules/decide";
+import type { ParsedExemptions } from "../exemption-rules/parse";
+import { DAY_MS } from "../exemption-rules/windows";
 import type { ExemptionInput } from "./read";
 
 /** The rows were refused: each message names its line. Nothing was written. */

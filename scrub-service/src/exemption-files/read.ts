@@ -6,7 +6,7 @@
  * thread (thread.ts); callable in any thread (tests).
  */
 import { openInput } from "../pipeline/input/source";
-import { ExemptionReader, type ParsedExemptions } from "../worker/exemptions/parse";
+import { ExemptionReader, type ParsedExemptions } from "../exemption-rules/parse";
 
 const CHUNK_BYTES = 1024 * 1024;
 

@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDb, describeEachDb } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { seededRandom } from "../test/random";
 import { blockRows, storedNumbers } from "../test/list-blocks";
 import { createContainer, createUser } from "../test/helpers";

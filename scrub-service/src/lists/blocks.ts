@@ -8,7 +8,7 @@
  *  - an add or remove rewrites only the blocks it touches (read, merged, deleted and COPYed back), unless it touches
  *    so many of the list's blocks that building the whole list aside is cheaper (PostgreSQL).
  */
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { lowerBound } from "../worker/sort-distinct";
 import { assertBlockable, changeBlocksBoth, countExchanges, exchangesOf, overlapSorted, writeNumberBlocks, type PackedBlocks } from "../worker/exchange-blocks";
 import {

@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableDbKinds, createTestDb, type TestDbKind } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { createContainer, createUser, newRedisStore, storeKinds, type StoreKind } from "../test/helpers";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";

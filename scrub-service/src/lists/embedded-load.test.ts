@@ -10,7 +10,7 @@ import { createContainer, createUser } from "../test/helpers";
 import { EmbeddedListStore } from "./embedded-store";
 import { ListManager } from "./manager";
 import { BLOCK_LINES_SQL, partitionOf, readListNumbers } from "./pg-bulk";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 
 /** Deterministic distinct sorted numbers. */
 function numbersFrom(seed: number, count: number, spread: number): Float64Array {

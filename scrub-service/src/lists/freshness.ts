@@ -5,7 +5,7 @@
  * the API, the engine at job start for every path: the CLI in process or through the scrub service).
  */
 import type { Kysely } from "kysely";
-import type { Database } from "../../../db/schema";
+import type { Database } from "db/schema";
 import { listFreshness, staleListsMessage, type ListFreshness } from "../evaluation";
 import { listsOfSuppression, takesRegistryDate, type ListKind, type SuppressionTypeName } from "../list-types";
 

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { createListLoad, createScrubJob } from "../service";
 import { adminListIds, cleanupService, createUser, startService, storeKinds, tmpDir } from "../test/helpers";
 import { writeGzip, writeXlsx, writeZip } from "../test/input-files";
 import type { InProcessScrubService } from "../in-process";
-import type { ListLoadMode } from "../../../db/schema";
+import type { ListLoadMode } from "db/schema";
 import { storedNumbers } from "../test/list-blocks";
 
 /** FTC registry files in the layout of docs/decisions/106, generated here. */

@@ -5,7 +5,7 @@
  */
 import { defaultPhoneColumn, parseCodes, parseRows, splitCells } from "../worker/csv";
 import { delimiterLabel, encodingLabel, formatLabel } from "../pipeline/input/detect";
-import { inService, normalizeCode } from "../worker/normalize";
+import { inService, normalizeCode } from "../numbers/normalize";
 import { BatchReader, headersOf } from "../pipeline/read";
 import { SideParser } from "./side-parser";
 import { allAreasSorted, bucketByAreaWith, compactAreas, sortClaimedAreas, sortDistinct } from "../worker/sort-distinct";

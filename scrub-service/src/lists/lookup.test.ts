@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../../../tests/setup/db";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import type { InProcessScrubService } from "../in-process";
 import { seededRandom } from "../test/random";
-import { parsePhone } from "../worker/normalize";
+import { parsePhone } from "../numbers/normalize";
 import { adminListIds, cleanupService, createContainer, createUser, startService, storeKinds } from "../test/helpers";
 import type { ListSnapshot } from "./store";
 

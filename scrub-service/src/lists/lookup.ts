@@ -15,7 +15,7 @@ import type { ListInfo } from "./versions";
 export interface LookupInput {
   /** The account whose containers are checked (never another account's). */
   userId: string;
-  /** Valid normalized 10-digit numbers, distinct (the caller normalizes with worker/normalize.ts). */
+  /** Valid normalized 10-digit numbers, distinct (the caller normalizes with numbers/normalize.ts). */
   numbers: number[];
 }
 

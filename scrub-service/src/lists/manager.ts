@@ -15,7 +15,7 @@
  *  3. after commit: the copy is marked current at the new version.
  *  A failure between the steps leaves the copy not current → scrubs fail closed until it is rebuilt.
  */
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import type { AdminListKind } from "../list-types";
 import type { BloomFilter, SharedBloom } from "../worker/bloom";
 import { ListBlooms } from "./blooms";

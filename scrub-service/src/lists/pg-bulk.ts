@@ -8,7 +8,7 @@ import { finished, pipeline } from "node:stream/promises";
 import type pg from "pg";
 import copyStreams from "pg-copy-streams";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { BITMAP_BYTES, numbersOfPacked, type BlockSink, type PackedBlocks } from "../worker/exchange-blocks";
 
 export interface BulkSession {

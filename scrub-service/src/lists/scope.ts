@@ -5,7 +5,7 @@
  * is refused rather than applied (a replace with a US file would otherwise empty the Canadian list).
  */
 import { listRegionOf } from "../list-types";
-import { numberRegion } from "../worker/normalize";
+import { numberRegion } from "../numbers/normalize";
 
 /** The numbers (sorted, distinct) of `region`, and how many were outside it. */
 export function numbersInRegion(numbers: Float64Array, region: string): { kept: Float64Array; outside: number } {

@@ -2,8 +2,8 @@
  * Version bookkeeping: `lists.version` names one state of a list's numbers (bumped by every change, in the
  * change's last transaction); a store copy or Bloom filter of another version is never served.
  */
-import type { DbHandle } from "../../../db/client";
-import type { ListKind } from "../list-types";
+import type { DbHandle } from "db/client";
+import { listKindOf, type ListKind } from "../list-types";
 import { ListStoreError } from "./store";
 
 export interface ListInfo {
@@ -26,7 +26,7 @@ export async function readListInfo(handle: DbHandle, listId: number): Promise<Li
   if (!row) return null;
   return {
     id: row.id,
-    kind: row.kind,
+    kind: listKindOf(row.kind),
     userId: row.user_id,
     size: Number(row.size),
     version: Number(row.version),
@@ -38,7 +38,7 @@ export async function readListInfo(handle: DbHandle, listId: number): Promise<Li
 /** The lists that are not deleted, by id: their database version and size. */
 export async function currentLists(handle: DbHandle): Promise<{ listId: number; kind: ListInfo["kind"]; version: number; size: number }[]> {
   const rows = await handle.db.selectFrom("lists").select(["id", "kind", "size", "version"]).where("deleted_at", "is", null).orderBy("id").execute();
-  return rows.map((r) => ({ listId: r.id, kind: r.kind, version: Number(r.version), size: Number(r.size) }));
+  return rows.map((r) => ({ listId: r.id, kind: listKindOf(r.kind), version: Number(r.version), size: Number(r.size) }));
 }
 
 /** What reading a list's numbers at one version produced: kept when the version held, else undone. */

@@ -5,8 +5,8 @@
  */
 import { engineConfig } from "../config";
 import { sql, type Kysely } from "kysely";
-import { pendingMigrations } from "../../../db/client";
-import type { Database } from "../../../db/schema";
+import { pendingMigrations } from "db/client";
+import type { Database } from "db/schema";
 import { errorFields, log } from "./log";
 import { metrics } from "./metrics";
 

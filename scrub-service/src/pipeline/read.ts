@@ -12,7 +12,7 @@ import { openInput, type ByteSource } from "./input/source";
 import { RowCounter } from "./input/row-counter";
 import { maxColumns } from "./input/limits";
 import { CR, LF, detectDelimiter, defaultPhoneColumn, lastRowBoundary, parseRows, quoteLeftOpen, scanRowEnd, splitCells } from "../worker/csv";
-import { normalizeCode } from "../worker/normalize";
+import { normalizeCode } from "../numbers/normalize";
 import { inThreadHash, type StreamHash } from "./sha256-thread";
 
 export interface Batch {

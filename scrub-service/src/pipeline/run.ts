@@ -10,22 +10,15 @@ import { Worker } from "node:worker_threads";
 import type { Piscina } from "piscina";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
-import { areaCodeMask } from "../worker/area-codes";
-import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../worker/calling/columns";
-import { callingClassTable } from "../worker/calling/exchanges";
-import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../worker/calling/emergency";
-import { callingClassOf } from "../worker/calling/class-index";
+import { areaCodeMask } from "../numbers/area-codes";
+import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../calling/columns";
+import { callingClassTable } from "../calling/exchanges";
+import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../calling/emergency";
+import { callingClassOf } from "../calling/class-index";
 import { CLASS_BAD, CLASS_GOOD } from "../worker/csv";
-import {
-  badExemptionNotes,
-  exemptionNotes,
-  findExemption,
-  type BadExemptionNotes,
-  type ExemptionIndex,
-  type ExemptionNotes,
-} from "../worker/exemptions/decide";
+import { badExemptionNotes, exemptionNotes, findExemption, type BadExemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../exemption-rules/decide";
 import { RECORD_OUTCOMES, type RecordOutcome } from "../decision/decide";
-import { EXEMPTION_BASES, type ExemptionBasis } from "../worker/exemptions/windows";
+import { EXEMPTION_BASES, type ExemptionBasis } from "../exemption-rules/windows";
 import type { ParseResult } from "../worker/index";
 import { locatePhoneColumn } from "./columns";
 import { describeInput } from "./input/detect";

@@ -15,9 +15,9 @@
  */
 import { CONTAINER_REASON, LIST_TYPES } from "../list-types";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID } from "../worker/csv";
-import { INVALID_REASONS, reasonIndexOfCode } from "../worker/normalize";
+import { INVALID_REASONS, reasonIndexOfCode } from "../numbers/normalize";
 import { decideListHits, decisionLists, listVerdict, NO_RECORD, recordOutcome, type DecisionLists } from "../decision/decide";
-import { findExemption, type ExemptionIndex } from "../worker/exemptions/decide";
+import { findExemption, type ExemptionIndex } from "../exemption-rules/decide";
 import type { ListCheck } from "./list-checks";
 
 /** Every reason a row can get; the emit step writes REASONS[reasonIdx]. */

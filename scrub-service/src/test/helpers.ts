@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { createInProcessScrubService, type InProcessOptions, type InProcessScrubService } from "../in-process";
 import { parseClusterNodes, type RedisTarget } from "../lists/redis-client";
 import { RedisListStore } from "../lists/redis-store";

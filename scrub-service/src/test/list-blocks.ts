@@ -1,6 +1,6 @@
 /** Tests reading and writing a list's exchange blocks directly (behind the service's back). */
 import { sql } from "kysely";
-import type { DbHandle } from "../../../db/client";
+import type { DbHandle } from "db/client";
 import { BlockList, changeBlocks, exchangeOf, packBlocks } from "../worker/exchange-blocks";
 
 /** The numbers the database holds for a list, in order (migration 0022's list_block_numbers). */

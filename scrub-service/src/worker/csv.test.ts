@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID, emitRows, parseCodes, parseRows, parseRowsGeneral, type ParsedRows } from "./csv";
-import { EXCHANGE_ENTRIES, exchangeIndex } from "./calling/class-index";
+import { EXCHANGE_ENTRIES, exchangeIndex } from "../calling/class-index";
 import { seededRandom } from "../test/random";
 
 // Cells without quotes or CR (the plain path's input): empty, text, formula-like starts, phone forms.

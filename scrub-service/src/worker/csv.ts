@@ -8,8 +8,8 @@
  * - an unterminated quoted field runs to the end of the file;
  * - the delimiter is detected from the first row: the most frequent of , ; TAB | outside quotes (default ,).
  */
-import { exchangeIndex } from "./calling/class-index";
-import { CODE_EMPTY, inService, invalidReasonText, normalizeBytes, normalizeCode, tenDigitsAt } from "./normalize";
+import { exchangeIndex } from "../calling/class-index";
+import { CODE_EMPTY, inService, invalidReasonText, normalizeBytes, normalizeCode, tenDigitsAt } from "../numbers/normalize";
 
 export const LF = 10;
 export const CR = 13;

@@ -12,7 +12,7 @@ import {
   isoDateOfDay,
   type ExemptionWindows,
 } from "./windows";
-import { exemptionWindowsOf } from "../../list-types";
+import { exemptionWindowsOf } from "../list-types";
 
 const FEDERAL: ExemptionWindows = { purchaseMonths: 18, inquiryMonths: 3, source: "federal" };
 const day = (iso: string) => dayOfIsoDate(iso)!;

@@ -3,7 +3,7 @@
  * number evaluated once at the scrub's instant, its cells encoded once, and the per-class counts summed into the
  * summary the results screen, the certificate and the CLI show. Pure CPU.
  */
-import type { GoodSuffixes } from "../csv";
+import type { GoodSuffixes } from "../worker/csv";
 import type { CallingClassTable } from "./exchanges";
 import { TIME_ZONE_SOURCE } from "./exchanges";
 import { CALLING_RULES_VERSION } from "./rules";

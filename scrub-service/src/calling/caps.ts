@@ -6,7 +6,7 @@
  * reading (the smaller number, the wider scope, calls and texts both counted).
  */
 
-import { US_STATES } from "../area-codes";
+import { US_STATES } from "../numbers/area-codes";
 
 export type CapPurpose = "telemarketing" | "debt-collection";
 /** What the cap counts together: every call to the number, those on one subject (campaign), or those about one debt. */

@@ -8,7 +8,7 @@
  * applies. Written consent has no end (a do-not-call request to the seller ends it: a container entry, checked
  * as a non-exemptible list).
  */
-import type { ExemptionWindows } from "../../list-types";
+import type { ExemptionWindows } from "../list-types";
 
 export const EXEMPTION_BASES = ["purchase", "inquiry", "consent"] as const;
 export type ExemptionBasis = (typeof EXEMPTION_BASES)[number];

@@ -3,14 +3,14 @@
  * Google libphonenumber's map) and the area-code → state table. Numbers of one exchange share a "calling class"
  * (zone set + jurisdiction): a scrub evaluates each class once and every good row reads its class from a table.
  */
-import { stateOfAreaCode } from "../area-codes";
-import { numberRegion } from "../normalize";
-import { NPA_ZONE_ROWS, ZONE_SETS } from "../timezones.generated";
+import { stateOfAreaCode } from "../numbers/area-codes";
+import { numberRegion } from "../numbers/normalize";
+import { NPA_ZONE_ROWS, ZONE_SETS } from "../numbers/timezones.generated";
 import { EXCHANGE_ENTRIES as EXCHANGES, exchangeIndex } from "./class-index";
 import { rulesForJurisdiction, type CallingRule } from "./rules";
 import type { AppliedPeriod } from "./periods";
 
-export { TIME_ZONE_SOURCE } from "../timezones.generated";
+export { TIME_ZONE_SOURCE } from "../numbers/timezones.generated";
 export { callingClassOf } from "./class-index";
 
 let zoneTable: Int16Array | null = null;

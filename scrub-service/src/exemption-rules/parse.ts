@@ -7,7 +7,7 @@
  * (decision 176): a record longer than MAX_EXEMPTION_RECORD_CHARS is refused at once, the rows are held in typed
  * arrays of at most MAX_EXEMPTION_ROWS entries, and only the first MAX_LISTED_ERRORS errors are kept as text.
  */
-import { invalidReasonText, normalizeCode } from "../normalize";
+import { invalidReasonText, normalizeCode } from "../numbers/normalize";
 import type { ExemptionIndex } from "./decide";
 import { dayOfIsoDate, EXEMPTION_BASES, FIRST_EXEMPTION_DAY, isoDateOfDay } from "./windows";
 

@@ -4,7 +4,7 @@
  * evaluateCalling at the instant, isoSecond.
  */
 import { describe, expect, it } from "vitest";
-import { CLASS_GOOD, emitRows, parseRows } from "../csv";
+import { CLASS_GOOD, emitRows, parseRows } from "../worker/csv";
 import { evaluateClasses, freshCounts, summarizeCalling } from "./columns";
 import { callingClassOf, callingClassTable, timeZonesOf } from "./exchanges";
 import { callingNote } from "./note";

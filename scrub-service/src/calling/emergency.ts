@@ -9,12 +9,12 @@
  * midnight after the last day (in the zone where that midnight comes last); from there the normal hours apply.
  * Pure CPU, no I/O.
  */
-import { AREA_CODE_STATES, AREA_CODES_BY_STATE, US_STATES } from "../area-codes";
+import { AREA_CODE_STATES, AREA_CODES_BY_STATE, US_STATES } from "../numbers/area-codes";
 import { instantOf, wallTime } from "./clock";
 import { exchangeIndex } from "./class-index";
 import { dayKey, type DayKey } from "./holidays";
 import type { CallingClass, CallingClassTable } from "./exchanges";
-import { addCalendarMonths } from "../exemptions/windows";
+import { addCalendarMonths } from "../exemption-rules/windows";
 import type { AppliedPeriod, EmergencyPeriod } from "./periods";
 
 export type { AppliedPeriod, EmergencyPeriod } from "./periods";

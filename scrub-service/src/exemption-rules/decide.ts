@@ -5,7 +5,7 @@
  * THAT list's windows; a hit on any other list (litigation, the customer's container) is never cleared. A row
  * whose every hit was cleared ends good with the `exemption` note.
  */
-import { notAppliedWords, RECORD_OUTCOMES, type DecisionLists } from "../../decision/decide";
+import { notAppliedWords, RECORD_OUTCOMES, type DecisionLists } from "../decision/decide";
 import { exemptionNote } from "./windows";
 
 /** A customer's exemption list as the scrub reads it: numbers ascending, a basis index and a day each. */
