@@ -48,7 +48,16 @@ export default tseslint.config(
   // Kysely's migrations take Kysely<any> by design (a migration must not depend on today's schema types); tests,
   // benches and scripts read JSON answers whose shape is what they assert
   {
-    files: ["db/migrations/**", "tests/**", "**/*.test.ts", "**/*.test.tsx", "scripts/**", "scrub-service/bench/**", "scrub-service/scripts/**"],
+    files: [
+      "db/migrations/**",
+      "tests/**",
+      "**/*.test.ts",
+      "**/*.test.tsx",
+      "scripts/**",
+      "scrub-service/bench/**",
+      "scrub-service/scripts/**",
+      "scrub-service/src/test/bench/**",
+    ],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   // React's rules where React is: the app's components and routes (test helpers named use… are not hooks)

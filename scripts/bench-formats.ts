@@ -18,7 +18,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import ExcelJS from "exceljs";
 import { seededRandom } from "scrub-service/testing";
-import { cli, makeUser } from "./bench/cli";
+import { cli, makeUser } from "scrub-service/bench";
 
 const ROWS = Number(process.env.BENCH_FORMAT_ROWS ?? 1_000_000);
 const DIR = path.resolve(process.env.BENCH_DIR ?? "/tmp/bench-formats");

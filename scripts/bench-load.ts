@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import { migrateToLatest, openDatabase } from "db/client";
 import { hashPassword } from "../app/utils/password.server";
 import { createApiKey, createIntegration } from "../app/models/integration.server";
-import { scratchDatabase } from "./bench/scratch";
+import { scratchDatabase } from "scrub-service/bench";
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface CannonResult {

@@ -10,7 +10,7 @@
  * and removed afterwards). Goals (2-core machine): rows/s ≥ 0.25 × bare line split; peak RSS ≤ 600 MB at
  * 10M rows and ≤ 20 B per extra row from the small to the full input; Redis ≤ 8 B per list number;
  * list loading ≥ 500,000 numbers/s; the same input as .csv.gz scrubbed at ≥ 0.6 × the uncompressed rate.
- * BENCH_GZIP=0 leaves the gzip case out. BENCH_CPU_PROF=DIR profiles every CLI run (see scripts/bench/cli.ts).
+ * BENCH_GZIP=0 leaves the gzip case out. BENCH_CPU_PROF=DIR profiles every CLI run (see scrub-service/src/test/bench/cli.ts).
  * The calling-window columns (decision 131): the full input is scrubbed twice more with --calling-window and once more
  * without, alternating; the best of each is compared (goal: the columns cost ≤ 15 % of the throughput).
  * BENCH_CALLING=0 leaves them out. BENCH_LOAD_ROUNDS (default 3; 1 for the national registry): how many times the DNC
@@ -23,9 +23,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { fairFloor } from "./bench/floor";
-import { cli, makeUser } from "./bench/cli";
-import { scratch } from "./bench/scratch";
-import { generate, type BenchFiles } from "./bench/data";
+import { cli, generate, makeUser, scratch, type BenchFiles } from "scrub-service/bench";
 import { listStorage } from "./bench/list-storage";
 
 const run = promisify(execFile);

@@ -1,5 +1,5 @@
 /**
- * A/B of the scrub between two trees (not a test): the same generated input and lists (scripts/bench/data.ts)
+ * A/B of the scrub between two trees (not a test): the same generated input and lists (src/test/bench/data.ts)
  * scrubbed by each tree's built CLI in fresh processes, alternating A, B, A, B … so both see the same load.
  *
  *   BENCH_OLD=/work/wt/old5c npx tsx scrub-service/bench/ab-scrub.ts
@@ -17,9 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { makeUser } from "../../scripts/bench/cli";
-import { generate } from "../../scripts/bench/data";
-import { scratch } from "../../scripts/bench/scratch";
+import { generate, makeUser, scratch } from "../src/test/bench";
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 3_000_000);

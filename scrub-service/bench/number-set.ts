@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { NumberSet } from "../src/worker/number-set";
-import { generate } from "../../scripts/bench/data";
+import { generate } from "../src/test/bench";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 3_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

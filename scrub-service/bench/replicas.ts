@@ -24,7 +24,7 @@ import { describeRedisTarget, redisTargetFromEnv } from "../src/lists/redis-clie
 import { RedisListStore } from "../src/lists/redis-store";
 import { createScrubJob } from "../src/service";
 import { freePort, until } from "../../tests/setup/processes";
-import { scratchDatabase } from "../../scripts/bench/scratch";
+import { scratchDatabase } from "../src/test/bench";
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 6);
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);

@@ -1,7 +1,7 @@
 /** The built CLI and a bench user, run in child processes (so each scrub's RSS is its own process's). */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { CLI_BUNDLE } from "scrub-service/entry-points";
+import { CLI_BUNDLE } from "../../entry-points";
 
 const run = promisify(execFile);
 
@@ -31,7 +31,7 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
 /** `cwd`: the tree whose database code creates the user (the A/B runs two trees). */
 export async function makeUser(env: Record<string, string>, cwd = process.cwd()): Promise<string> {
   const code = `
-    import { openDatabase, migrateToLatest } from "db/client";
+    import { openDatabase, migrateToLatest } from "./db/client.ts";
     const h = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
     await migrateToLatest(h.db);
     const u = await h.db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", last_name: "User",

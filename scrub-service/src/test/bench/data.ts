@@ -8,8 +8,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { parsePhone } from "scrub-service/domain";
-import { seededRandom } from "scrub-service/testing";
+import { parsePhone } from "../../domain";
+import { seededRandom } from "../testing";
 
 export interface BenchDataOptions {
   dir: string;
