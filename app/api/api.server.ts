@@ -6,6 +6,7 @@ import { findApiKey, findLookupKey, touchApiKey, type ApiKeyPeriod } from "~/mod
 import { hitRateLimit, type RateLimitResult } from "./rate-limit.server";
 import { lookupRateLimiter } from "./lookup-rate-limit.server";
 import type { ApiErrorCode } from "./error-codes";
+import { CodedError, ERROR_CATALOGUE, type ErrorEntry } from "scrub-service/domain";
 
 /*
  * The public API's plumbing: bearer-key authentication, the per-key rate limit, and JSON errors of the form
@@ -40,6 +41,25 @@ export function errorResponse(err: ApiError, extraHeaders?: Headers): Response {
 }
 
 export const notFound = (what = "Resource") => new ApiError(404, "not_found", `${what} not found.`);
+
+/** 422 validation_failed on one field: `field: message`, and the field in `details`. */
+export function fieldError(field: string, message: string): ApiError {
+  return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
+}
+
+/**
+ * The API's one error mapper (decision 194): an ApiError as it is; an error of the catalogue by its entry (status,
+ * stable code, details, Retry-After; an input error on a field as `fieldError`); anything else null (the caller
+ * logs it and answers 500).
+ */
+export function apiErrorOf(e: unknown): ApiError | null {
+  if (e instanceof ApiError) return e;
+  if (!(e instanceof CodedError)) return null;
+  const entry: ErrorEntry = ERROR_CATALOGUE[e.code];
+  const { field, fieldText } = e.options;
+  if (entry.api === "validation_failed" && field) return fieldError(field, fieldText ?? e.message);
+  return new ApiError(entry.http, entry.api, e.message, e.apiDetails, entry.retryAfter ? { "Retry-After": String(entry.retryAfter) } : undefined);
+}
 
 export interface ApiContext {
   db: Kysely<Database>;
@@ -162,7 +182,8 @@ export function apiHandler(handlers: Partial<Record<"GET" | "POST" | "DELETE" | 
       }
       return await handler({ request, params, api });
     } catch (e) {
-      if (e instanceof ApiError) return errorResponse(e, api ? rateHeaders(api.rate) : undefined);
+      const known = apiErrorOf(e);
+      if (known) return errorResponse(known, api ? rateHeaders(api.rate) : undefined);
       if (e instanceof Response) return e;
       console.error(e);
       return errorResponse(new ApiError(500, "internal_error", "An unexpected error occurred. Please try again."), api ? rateHeaders(api.rate) : undefined);

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "./api.server";
-import { fieldError } from "./work.server";
+import { ApiError, fieldError } from "./api.server";
 import type { ApiBody } from "~/intake/api-body.server";
 import type { ExemptionSource } from "~/intake/exemption-load.server";
 import { ExemptionInputError, type ExemptionListInfo } from "~/models/exemption.server";

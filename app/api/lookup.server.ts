@@ -28,7 +28,7 @@ import {
   reserveCalls,
   type HistoryRecord,
 } from "scrub-service";
-import { ApiError, notFound, validate, type ApiContext } from "./api.server";
+import { ApiError, fieldError, notFound, validate, type ApiContext } from "./api.server";
 import { exemptionsOfNumbers } from "~/models/exemption.server";
 import { lookupCallingTable } from "~/models/emergency-period.server";
 import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
@@ -309,9 +309,7 @@ export function lookupFreshness(answer: LookupAnswer, type: SuppressionTypeName,
 export function checkLookupInstant(atMs: number | undefined, lists: readonly ListFreshness[], now: Date): void {
   if (atMs === undefined) return;
   const problem = evaluationInstantProblem(atMs, { now, lists });
-  if (!problem) return;
-  const message = problem.replace(/^at /, "");
-  throw new ApiError(422, "validation_failed", `at: ${message}`, [{ field: "at", message }]);
+  if (problem) throw fieldError("at", problem);
 }
 
 /** Asks the scrub service; any failure (store down, stale copy, service unreachable) is a 503, never "not listed". */

@@ -1,14 +1,18 @@
 import { type InputDescription, type ScrubService, parsePhone, readErrorMessage } from "scrub-service";
 import { CSV_MESSAGES, PRECHECK_ROWS } from "~/intake/purge-wizard";
 import type { StoredUpload } from "./upload-store.server";
+import { CodedError } from "scrub-service/domain";
 
 /** A message for the person or client that sent the input (web: 'Validation Error'; API: 422 on `field`). */
-export class IntakeInputError extends Error {
+export class IntakeInputError extends CodedError {
   constructor(
     message: string,
     readonly field: "file" | "column" | "numbers" | "category" | "container" | "exemptions" | "states" | "suppressionType" | "at" = "file",
+    /** The message as said under its field, where the form's names the field ("at 2025-… is in the past"). */
+    fieldText?: string,
   ) {
-    super(message);
+    // an order's container or exemption list that is not the sender's: the API's 404, the form's field error
+    super(field === "container" || field === "exemptions" ? "unknown_reference" : "invalid_input", message, { field, fieldText });
     this.name = "IntakeInputError";
   }
 }

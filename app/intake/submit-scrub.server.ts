@@ -61,7 +61,7 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
   if (at) {
     const now = input.now ?? new Date();
     const problem = evaluationInstantProblem(at.getTime(), { now, lists: await freshnessOfSuppression(db, order.suppressionType, now) });
-    if (problem) throw new IntakeInputError(problem, "at");
+    if (problem) throw new IntakeInputError(`at ${problem}`, "at", problem);
   }
   const states = order.states.filter((s) => STATE_CODES.has(s));
   if (states.length !== order.states.length) throw new IntakeInputError("Unknown state in the state filter.", "states");

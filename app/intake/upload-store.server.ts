@@ -6,6 +6,7 @@ import path from "node:path";
 import { env } from "~/utils/env.server";
 import { formatBytes } from "~/utils/format";
 import { UPLOAD_ID_RE, UUID_RE } from "~/utils/ids";
+import { CodedError } from "scrub-service/domain";
 
 /**
  * The one upload store. Every file a person or an API client sends (purge wizard, container and DNC dialogs,
@@ -30,9 +31,9 @@ export interface StoredUpload {
   staged: boolean;
 }
 
-export class UploadTooLargeError extends Error {
+export class UploadTooLargeError extends CodedError {
   constructor(readonly limit: number) {
-    super(uploadTooLargeMessage(limit));
+    super("too_large", uploadTooLargeMessage(limit));
     this.name = "UploadTooLargeError";
   }
 }
@@ -41,10 +42,10 @@ export class UploadTooLargeError extends Error {
 export const STORAGE_FULL_MESSAGE = "The server has no room to store this upload just now. Nothing is wrong with your file; please try again later.";
 
 /** The disk (or the quota) was full while an upload was being stored; nothing of it is kept. */
-export class StorageFullError extends Error {
+export class StorageFullError extends CodedError {
   readonly status = 507;
   constructor(readonly cause: unknown) {
-    super(STORAGE_FULL_MESSAGE);
+    super("storage_full", STORAGE_FULL_MESSAGE, { cause });
     this.name = "StorageFullError";
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "db/schema";
 import { isUuid } from "~/utils/ids";
+import { CodedError } from "scrub-service/domain";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -12,9 +13,9 @@ export interface CategoryItem {
 }
 
 /** The name is already used by another of the user's categories (names are unique per user, any case). */
-export class CategoryNameTakenError extends Error {
+export class CategoryNameTakenError extends CodedError {
   constructor(name: string) {
-    super(`A category named "${name}" already exists.`);
+    super("conflict", `A category named "${name}" already exists.`, { field: "name" });
     this.name = "CategoryNameTakenError";
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database, JobStatus, ListLoadMode } from "db/schema";
 import { shownStatus, type ShownStatus } from "scrub-service/domain";
 import { isUuid } from "~/utils/ids";
+import { CodedError } from "scrub-service/domain";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -87,9 +88,9 @@ export function ownContainers(db: Db, userId: string) {
 }
 
 /** The category does not exist or is not the user's. */
-export class CategoryNotFoundError extends Error {
+export class CategoryNotFoundError extends CodedError {
   constructor() {
-    super("Please choose one of your categories.");
+    super("invalid_input", "Please choose one of your categories.", { field: "categoryId" });
     this.name = "CategoryNotFoundError";
   }
 }

@@ -5,6 +5,7 @@ import { getPlan } from "./plan.server";
 import { recordAudit } from "./user.server";
 import { isUuid } from "~/utils/ids";
 import { forgetLookupKeys } from "./integration.server";
+import { CodedError } from "scrub-service/domain";
 
 type Db = Kysely<Database>;
 
@@ -104,9 +105,9 @@ function toView(r: Row): TransactionView {
   };
 }
 
-export class PlanNotFoundError extends Error {
+export class PlanNotFoundError extends CodedError {
   constructor() {
-    super("This plan is not available.");
+    super("not_found", "This plan is not available.");
   }
 }
 
@@ -319,9 +320,9 @@ export async function listTransfersForReview(
   };
 }
 
-export class ReviewConflictError extends Error {
+export class ReviewConflictError extends CodedError {
   constructor(message = "This transfer has already been reviewed.") {
-    super(message);
+    super("conflict", message);
   }
 }
 

@@ -5,6 +5,7 @@ import { env } from "~/utils/env.server";
 import { formatNumber, formatDate } from "~/utils/format";
 import { LookupMeter, type MeterRow } from "./lookup-meter";
 import { exemptionRecordsHeld } from "./exemption.server";
+import { CodedError } from "scrub-service/domain";
 
 /*
  * Plans and usage limits.
@@ -187,17 +188,15 @@ const KIND_TEXT: Record<UsageKind, { action: string; what: string }> = {
 };
 
 /** The user has no active plan (and is not unlimited). `message` is fit to show. */
-export class NoPlanError extends Error {
-  readonly code = "NO_PLAN" as const;
+export class NoPlanError extends CodedError {
   constructor(readonly kind: UsageKind) {
-    super(`You need an active plan to ${KIND_TEXT[kind].action}. Choose a plan under Pricing to get started.`);
+    super("no_plan", `You need an active plan to ${KIND_TEXT[kind].action}. Choose a plan under Pricing to get started.`);
     this.name = "NoPlanError";
   }
 }
 
 /** The request would go over the plan's limit for the period. `message` is fit to show. */
-export class UsageLimitError extends Error {
-  readonly code = "USAGE_LIMIT" as const;
+export class UsageLimitError extends CodedError {
   constructor(
     readonly kind: UsageKind,
     readonly details: { planName: string; limit: number; used: number; requested: number; available: number; periodEnd: Date },
@@ -212,7 +211,9 @@ export class UsageLimitError extends Error {
         : `Adding ${formatNumber(requested)} numbers would exceed your ${planName} plan's container limit: ${
             left === "none" ? "none" : formatNumber(available)
           } of ${formatNumber(limit)} numbers left until ${formatDate(periodEnd)}.`;
-    super(`${text} Upgrade your plan under Pricing or wait for your next period.`);
+    super("usage_limit", `${text} Upgrade your plan under Pricing or wait for your next period.`, {
+      details: { limit, used: details.used, requested, available, period_end: periodEnd.toISOString() },
+    });
     this.name = "UsageLimitError";
   }
 }
@@ -227,10 +228,15 @@ export function maxActiveScrubsPerUser(): number {
 }
 
 /** The user already has the maximum number of queued/running scrubs. `message` is fit to show. */
-export class ActiveJobsLimitError extends Error {
-  readonly code = "ACTIVE_JOBS_LIMIT" as const;
+export class ActiveJobsLimitError extends CodedError {
   constructor(readonly limit: number) {
-    super(`You already have ${limit} ${limit === 1 ? "purge" : "purges"} queued or running. Please wait until one finishes, then start this one again.`);
+    super(
+      "active_jobs_limit",
+      `You already have ${limit} ${limit === 1 ? "purge" : "purges"} queued or running. Please wait until one finishes, then start this one again.`,
+      {
+        details: { limit },
+      },
+    );
     this.name = "ActiveJobsLimitError";
   }
 }

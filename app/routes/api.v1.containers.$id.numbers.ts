@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, apiHandler, json, notFound, validate } from "~/api/api.server";
+import { ApiError, apiHandler, fieldError, json, notFound, validate } from "~/api/api.server";
 import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
 import { deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitListLoad } from "~/intake/submit-list-load.server";
@@ -8,7 +8,7 @@ import { getContainer, getContainerLoad, parseListId } from "~/models/container.
 import { getScrubService } from "~/utils/scrub.server";
 import { parsePhone } from "scrub-service/domain";
 import { appUrl } from "~/utils/env.server";
-import { fieldError, intakeErrorToApi, requireApiWork, serializeLoad } from "~/api/work.server";
+import { requireApiWork, serializeLoad } from "~/api/work.server";
 import { PHONE_ENTRY_MESSAGES } from "~/intake/typed-numbers";
 
 /**
@@ -56,8 +56,6 @@ const handle = apiHandler({
       const load = await getContainerLoad(api.db, { id: loadId, userId: api.userId });
       const location = `${appUrl()}/api/v1/containers/${container.id}/loads/${loadId}`;
       return json(api, { load: serializeLoad(load!) }, { status: 202, headers: { Location: location } });
-    } catch (e) {
-      throw intakeErrorToApi(e);
     } finally {
       if (!handedOver) {
         if (upload) await deleteUpload(upload).catch(() => {});

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonText } from "~/api/api.server";
-import { intakeErrorToApi } from "~/api/work.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { answerLookup, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
@@ -19,13 +18,8 @@ const handle = apiHandler(
       const input = await readLookupInput(request);
       // the usage is recorded once the lists and the call history answered; with `reserve` inside the reservation's
       // transaction (a refused usage reserves nothing): decision 187
-      const recordUsage = async () => {
-        try {
-          await recordLookupUsage(api.db, { userId: api.userId, amount: input.entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
-        } catch (e) {
-          throw intakeErrorToApi(e);
-        }
-      };
+      const recordUsage = () =>
+        recordLookupUsage(api.db, { userId: api.userId, amount: input.entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
       const asked = { db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId };
       const answered = await answerLookup(asked, input, undefined, { recordUsage });
       return jsonText(api, answered.json());

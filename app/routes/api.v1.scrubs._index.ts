@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, apiHandler, json, validate } from "~/api/api.server";
+import { ApiError, apiHandler, fieldError, json, validate } from "~/api/api.server";
 import { discardBody, numbersSchema, readApiBody, saveNumbersAsCsv, type ApiBody } from "~/intake/api-body.server";
 import { cleanOriginalName, deleteUpload, type StoredUpload } from "~/intake/upload-store.server";
 import { submitScrub } from "~/intake/submit-scrub.server";
 import { getJobForUser, listJobsForUser, serializeJob } from "~/models/api-job.server";
 import { findOwnContainer } from "~/models/integration.server";
 import { isUuid } from "~/utils/ids";
-import { fieldError, intakeErrorToApi, requireApiWork } from "~/api/work.server";
+import { requireApiWork } from "~/api/work.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
 import { ORDER_WORDS, parsePhone, parseScrubOrder, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
@@ -127,8 +127,6 @@ const handle = apiHandler({
       const found = await getJobForUser(api.db, { id: jobId, userId: api.userId });
       const base = appUrl();
       return json(api, { job: serializeJob(found!.job, found!.files, base) }, { status: 202, headers: { Location: `${base}/api/v1/scrubs/${jobId}` } });
-    } catch (e) {
-      throw intakeErrorToApi(e);
     } finally {
       if (!handedOver) {
         if (upload) await deleteUpload(upload).catch(() => {});

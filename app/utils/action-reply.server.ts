@@ -1,3 +1,5 @@
+import { CodedError, customerTextOf, ERROR_CATALOGUE, type ErrorEntry } from "scrub-service/domain";
+
 /**
  * The one error-to-reply mapper of actions. A handler's answers thrown on purpose (a guard's 403, a 404, a
  * redirect: a `Response`, or what Remix's `data()` builds) pass through unchanged; an error the caller knows
@@ -21,4 +23,23 @@ export async function replyOnError<T>(run: () => Promise<T>, options: { known?: 
     console.error(e);
     return options.failed();
   }
+}
+
+/** A form's reply to an error of the catalogue: the status, the dialog's title, the words and the field, if any. */
+export interface FormError {
+  status: number;
+  title: string;
+  message: string;
+  field?: string;
+}
+
+/**
+ * The forms' one error mapper (decision 194): an error of the catalogue (the intake's, the plan's, the engine's)
+ * by its entry; anything else null (the caller logs it and answers with its own failure).
+ */
+export function formErrorOf(e: unknown): FormError | null {
+  if (!(e instanceof CodedError)) return null;
+  const entry: ErrorEntry = ERROR_CATALOGUE[e.code];
+  const field = e.options.field;
+  return { status: entry.form, title: entry.title, message: customerTextOf(e), ...(field ? { field } : {}) };
 }

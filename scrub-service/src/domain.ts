@@ -15,6 +15,7 @@ export { instantOf, isKnownZone, zoneOffsetMinutes } from "./calling/clock";
 export * from "./evaluation";
 export * from "./order";
 export * from "./decision/decide";
+export * from "./errors";
 export { TtlCache } from "./ttl-cache";
 export {
   EMERGENCY_EXCEPTIONS,

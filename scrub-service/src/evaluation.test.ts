@@ -30,7 +30,7 @@ describe("an evaluation instant means 'for calls then' (decision 174)", () => {
     const ok = NOW.getTime() - AT_CLOCK_SKEW_MS;
     expect(evaluationInstantProblem(ok, { now: NOW, lists: [] })).toBeNull();
     expect(evaluationInstantProblem(ok - 1000, { now: NOW, lists: [] })).toBe(
-      "at 2026-11-28T11:54:59Z is in the past: it must not be earlier than now (2026-11-28T12:00:00Z, less 5 minutes of clock skew: 2026-11-28T11:55:00Z); " +
+      "2026-11-28T11:54:59Z is in the past: it must not be earlier than now (2026-11-28T12:00:00Z, less 5 minutes of clock skew: 2026-11-28T11:55:00Z); " +
         "the lists are checked as they are now, so an earlier instant would answer for calls that are no longer made",
     );
     // no list checked: only the lower bound
@@ -45,7 +45,7 @@ describe("an evaluation instant means 'for calls then' (decision 174)", () => {
     expect(listsValidUntil([dnc, tx])?.toISOString()).toBe(tx.validUntil);
     expect(evaluationInstantProblem(Date.parse(tx.validUntil), { now: NOW, lists: [dnc, tx] })).toBeNull();
     expect(evaluationInstantProblem(Date.parse(tx.validUntil) + 1000, { now: NOW, lists: [dnc, tx] })).toBe(
-      `at 2026-11-30T12:00:01Z is after the lists' validity: the Texas DNC list (release ${tx.registryDate.slice(0, 10)}, rule 152 days) is valid for calls until 2026-11-30T12:00:00Z`,
+      `2026-11-30T12:00:01Z is after the lists' validity: the Texas DNC list (release ${tx.registryDate.slice(0, 10)}, rule 152 days) is valid for calls until 2026-11-30T12:00:00Z`,
     );
     expect(listFreshness("litigation", daysAgo(400), NOW)).toBeNull();
     expect(listFreshness("dnc", null, NOW)).toBeNull();

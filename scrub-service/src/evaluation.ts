@@ -104,14 +104,13 @@ function iso(ms: number): string {
 /**
  * The web's, the API's and the lookup's rule for an evaluation instant: null when `atMs` may be used, else the
  * message (naming the instant and the bound). `lists`: the freshness of the lists the work checks (empty: only
- * the lower bound holds). `field` names the instant in the message ("at").
+ * the lower bound holds). The message is said under the field: it starts with the instant, not the field's name.
  */
-export function evaluationInstantProblem(atMs: number, o: { now: Date; lists: readonly ListFreshness[]; field?: string }): string | null {
-  const field = o.field ?? "at";
+export function evaluationInstantProblem(atMs: number, o: { now: Date; lists: readonly ListFreshness[] }): string | null {
   const earliest = o.now.getTime() - AT_CLOCK_SKEW_MS;
   if (atMs < earliest) {
     return (
-      `${field} ${iso(atMs)} is in the past: it must not be earlier than now (${iso(o.now.getTime())}, less ${AT_CLOCK_SKEW_MS / 60_000} minutes of clock skew: ` +
+      `${iso(atMs)} is in the past: it must not be earlier than now (${iso(o.now.getTime())}, less ${AT_CLOCK_SKEW_MS / 60_000} minutes of clock skew: ` +
       `${iso(earliest)}); the lists are checked as they are now, so an earlier instant would answer for calls that are no longer made`
     );
   }
@@ -119,7 +118,7 @@ export function evaluationInstantProblem(atMs: number, o: { now: Date; lists: re
   if (until && atMs > until.getTime()) {
     const b = boundingList(o.lists)!;
     return (
-      `${field} ${iso(atMs)} is after the lists' validity: ${b.label} (release ${b.registryDate.slice(0, 10)}, rule ${b.ruleDays} days) ` +
+      `${iso(atMs)} is after the lists' validity: ${b.label} (release ${b.registryDate.slice(0, 10)}, rule ${b.ruleDays} days) ` +
       `is valid for calls until ${iso(until.getTime())}`
     );
   }

@@ -19,6 +19,7 @@ import { emergencyPeriodsAt } from "./emergency-periods";
 import type { ExemptionProof } from "./certificate/document";
 import type { ExemptionIndex } from "./exemption-rules/decide";
 import { isoSecond } from "./calling/window";
+import { CodedError, errorEntryOf } from "./errors";
 import { ListStoreError } from "./lists/store";
 import { runScrub, ScrubInputError, type ListCheck, type ScrubProgress } from "./pipeline/run";
 import { MAX_ATTEMPTS } from "./job-status";
@@ -56,34 +57,20 @@ function evaluationInstant(job: JobRow): Date {
   return job.evaluated_at ?? job.started_at ?? new Date();
 }
 
-/** What a customer reads when the suppression lists could not be checked (Redis down, flushed, stale). */
-export const LIST_STORE_UNAVAILABLE =
-  "The suppression lists could not be checked just now, so this scrub was stopped and no results were kept. Please run it again in a few minutes.";
-/** What a customer reads for a failure on our side we have no better words for. */
-export const SCRUB_FAILED_OUR_SIDE = "The scrub failed because of a problem on our side. Please run it again.";
-const REBUILD_HINT = "Rebuild the list store with `npm run lists -- rebuild` once it answers.";
-/** After a store that did not answer: a failover to a replica normally keeps every copy, so no blind rebuild. */
-const STATUS_HINT =
-  "Once Redis answers again, `npm run lists -- status` shows whether its copies survived (after a failover to a replica they " +
-  "normally have); rebuild only if it names a stale list: `npm run lists -- rebuild`.";
+export { LIST_STORE_UNAVAILABLE, SCRUB_FAILED_OUR_SIDE } from "./errors";
 
 /**
  * The failure's words for the customer (the job's error) and, when they differ from the real cause, the
- * operator's line for the log: a list-store failure names the rebuild command there, never client-library
- * text to the customer.
+ * operator's line for the log, from the error catalogue (decision 194): a list-store failure names the operator's
+ * next command there, never client-library text to the customer.
  */
 export function failureText(e: unknown): { customer: string; operator: string | null } {
   const m = e instanceof Error ? e.message : String(e);
-  if (e instanceof ScrubInputError) return { customer: m, operator: null };
-  if (e instanceof ListStoreError) {
-    return { customer: LIST_STORE_UNAVAILABLE, operator: /npm run lists -- rebuild/.test(m) ? m : `${m} ${e.transient ? STATUS_HINT : REBUILD_HINT}` };
-  }
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  if (code === "ENOSPC" || code === "EDQUOT") {
-    return { customer: "The server ran out of disk space while writing the results. Please try again later.", operator: m };
-  }
-  if (/worker exited|terminating worker/i.test(m)) return { customer: "The scrub was interrupted (a scrub worker stopped). Please run it again.", operator: m };
-  return { customer: SCRUB_FAILED_OUR_SIDE, operator: m };
+  const entry = errorEntryOf(e);
+  // the customer's own input (a wrong column, an unreadable file): shown as is, nothing for the operator
+  if (entry.customer === null) return { customer: m, operator: null };
+  const hint = e instanceof CodedError ? e.options.operatorHint : undefined;
+  return { customer: entry.customer, operator: hint ? `${m} ${hint}` : m };
 }
 
 /** The job's lists made ready, then its file scrubbed against them. */

@@ -11,11 +11,10 @@ import { requireUser, type SessionUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { getScrubService } from "~/utils/scrub.server";
-import { getUpload, readUploadHead, saveTypedNumbers, StorageFullError, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
+import { getUpload, readUploadHead, saveTypedNumbers, uploadTooLargeMessage, type StoredUpload } from "~/intake/upload-store.server";
 import { isMultipart, readUploadForm, type UploadForm } from "~/intake/upload-form.server";
 import { IntakeInputError, previewUpload, type CsvSummary } from "~/intake/preview.server";
 import { submitScrub } from "~/intake/submit-scrub.server";
-import { HandOffError } from "~/intake/hand-off";
 import { acceptWizardUpload } from "~/intake/wizard-upload.server";
 import { checkManualNumbers } from "~/intake/typed-numbers";
 import { CSV_MESSAGES, manualSchema, parseWizardState, wizardHref, type WizardState } from "~/intake/purge-wizard";
@@ -23,7 +22,8 @@ import { getJobForViewer, jobView, type JobView } from "~/models/purge.server";
 import { getCategoryOption, getContainerOption, listCategoryOptions, listContainerOptions, stateFilterAllowed } from "~/models/purge-options.server";
 import { getPlanGate } from "~/models/plan-gate.server";
 import { getExemptionList, listExemptionLists, parseExemptionListId } from "~/models/exemption.server";
-import { ActiveJobsLimitError, getPlanState, isUsageError, NoPlanError } from "~/models/usage.server";
+import { getPlanState, NoPlanError } from "~/models/usage.server";
+import { formErrorOf, type FormError } from "~/utils/action-reply.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { NoPlanGate } from "~/components/pricing";
@@ -134,9 +134,9 @@ function fail(intent: string, message: string, status = 400, title = "Validation
   return data<PurgeActionData>({ intent, error: { title, message, ...(field ? { field } : {}) } }, { status });
 }
 
-function usageFailure(intent: string, e: Error) {
-  const title = e instanceof NoPlanError ? "Subscription Required" : e instanceof ActiveJobsLimitError ? "Purges In Progress" : "Usage Limit Reached";
-  return fail(intent, e.message, 402, title);
+/** A known refusal (decision 194's catalogue) as the wizard's error; the instant's field is shown where it was typed. */
+function knownFailure(intent: string, e: FormError) {
+  return fail(intent, e.message, e.status, e.title, e.field === "at" ? "at" : undefined);
 }
 
 type PurgeIntent = (ctx: PurgeActionContext) => Promise<Response | ReturnType<typeof fail>>;
@@ -153,7 +153,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = await getDb();
   const planState = await getPlanState(db, user.id);
   // Checked before the body is read: only users with a plan send files.
-  if (!planState.hasAccess) return usageFailure("", new NoPlanError("suppression"));
+  if (!planState.hasAccess) return knownFailure("", formErrorOf(new NoPlanError("suppression"))!);
   const form = await readUploadForm(request, { userId: user.id });
   const intent = String(form.fields.get("intent") ?? "");
   try {
@@ -195,7 +195,8 @@ async function manualIntent(ctx: PurgeActionContext) {
   try {
     upload = await saveTypedNumbers(ctx.user.id, numbers, { id: typeof submissionId === "string" ? submissionId : undefined });
   } catch (e) {
-    if (e instanceof StorageFullError) return fail("manual", e.message, e.status, "Error");
+    const known = formErrorOf(e);
+    if (known) return knownFailure("manual", known);
     throw e;
   }
   return start(ctx, "manual", { ...ctx.state, mode: "manual" }, upload, "Number");
@@ -253,9 +254,8 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
     });
     return redirect(wizardHref(state, { step: 6, upload: upload.id, job: jobId }));
   } catch (e) {
-    if (e instanceof IntakeInputError) return fail(intent, e.message, 400, "Validation Error", e.field === "at" ? "at" : undefined);
-    if (isUsageError(e)) return usageFailure(intent, e);
-    if (e instanceof HandOffError) return fail(intent, e.message, 503, "Purge Failed");
+    const known = formErrorOf(e);
+    if (known) return knownFailure(intent, known);
     console.warn(`[purge] start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return fail(intent, "Failed to process purge.", 500, "Purge Failed");
   }

@@ -208,6 +208,8 @@ export class ListManager {
           `The list store has no current copy of the ${info.kind === "container" ? `container ${listId}` : `${info.kind} list`} ` +
             `(store version ${storeVersion ?? "missing"}, database version ${info.version}). ` +
             `Rebuild it with \`npm run lists -- rebuild\` and run the scrub again.`,
+          false,
+          "in-message",
         );
       }
       await new Promise((r) => setTimeout(r, 250));

@@ -168,6 +168,8 @@ export class RedisListStore implements ListStore {
       throw new ListStoreError(
         "The connection to the list store (Redis) was made again during this list change (a failover?): part of its writes " +
           "may have gone to a primary that is no longer serving. Load it again, or rebuild with `npm run lists -- rebuild`.",
+        false,
+        "in-message",
       );
     }
   }
@@ -312,6 +314,8 @@ export class RedisListStore implements ListStore {
         `The list store (Redis) has no current copy of list ${listId}: it holds ${
           !m ? "nothing" : m.state !== "ready" ? "a copy being changed" : `version ${m.version}`
         }, the database has version ${version}. Rebuild it with \`npm run lists -- rebuild\`.`,
+        false,
+        "in-message",
       );
     }
     const list = String(listId);
@@ -337,6 +341,8 @@ export class RedisListStore implements ListStore {
               throw new ListStoreError(
                 `The list store (Redis) lost list ${listId}'s copy for area code ${a.slice(2)} (a node restarted empty or failed ` +
                   "over to a replica without it). Rebuild it with `npm run lists -- rebuild`.",
+                false,
+                "in-message",
               );
             }
             const order = parts[k].order;
@@ -562,6 +568,8 @@ export class RedisListStore implements ListStore {
         throw new ListStoreError(
           `The list store (Redis) does not hold this change of list ${listId} (its primary changed, or another change replaced it); ` +
             "its copy stays not current. Rebuild it with `npm run lists -- rebuild`.",
+          false,
+          "in-message",
         );
       }
       return;

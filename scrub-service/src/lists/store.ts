@@ -4,17 +4,28 @@
  * of truth: the store holds a copy tagged with the list's version, and a copy that is missing, being
  * changed, or of another version makes scrubs fail closed (ListStoreError), never report "clean".
  */
+import { CodedError } from "../errors";
 
-export class ListStoreError extends Error {
+/** After a lost or stale copy: the operator's next step, for the log. */
+const REBUILD_HINT = "Rebuild the list store with `npm run lists -- rebuild` once it answers.";
+/** After a store that did not answer: a failover to a replica normally keeps every copy, so no blind rebuild. */
+const STATUS_HINT =
+  "Once Redis answers again, `npm run lists -- status` shows whether its copies survived (after a failover to a replica they " +
+  "normally have); rebuild only if it names a stale list: `npm run lists -- rebuild`.";
+
+export class ListStoreError extends CodedError {
   /**
    * `transient`: the store did not answer (a connection lost, a failover under way) or the list's copy was
    * replaced meanwhile; the same scrub run again a little later may succeed. A lost or stale copy is not.
+   * `hint`: the operator's next step for the log; by default the one `transient` calls for, none where the
+   * message already names it.
    */
   constructor(
     message: string,
     readonly transient = false,
+    hint: "default" | "in-message" = "default",
   ) {
-    super(message);
+    super("list_store_unavailable", message, { operatorHint: hint === "in-message" ? undefined : transient ? STATUS_HINT : REBUILD_HINT });
     this.name = "ListStoreError";
   }
 }

@@ -3,6 +3,7 @@
  * without a copy), with the first row, the detected delimiter and the BOM handled up front.
  * Also countRecords and previewCsv for the app.
  */
+import { CodedError } from "../errors";
 import { engineConfig } from "../config";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -85,9 +86,9 @@ export class UnclosedQuoteError extends InputFormatError {
 }
 
 /** The file holds NUL bytes near its start: not a text file (a zip, a picture, UTF-16). `message` is fit to show. */
-export class NotTextFileError extends Error {
+export class NotTextFileError extends CodedError {
   constructor() {
-    super("The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.");
+    super("invalid_input", "The file is not a CSV text file (it contains binary data). Save it as CSV (UTF-8) and upload it again.");
     this.name = "NotTextFileError";
   }
 }

@@ -8,6 +8,7 @@ import { engineConfig, withEngineConfig } from "../config";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { Piscina } from "piscina";
+import { CodedError } from "../errors";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../numbers/area-codes";
@@ -36,11 +37,30 @@ export type { ListCheck } from "./list-checks";
 /** SCRUB_DEDUPE_THREAD_MIN_BYTES: benchmarks compare with and without the duplicate-check thread. */
 
 /** An error the user caused (wrong column, unreadable file): shown as is. */
-export class ScrubInputError extends Error {
+export class ScrubInputError extends CodedError {
   constructor(message: string) {
-    super(message);
+    super("invalid_input", message);
     this.name = "ScrubInputError";
   }
+}
+
+/**
+ * A piscina task's rejection, named once at the pool's boundary: piscina says a worker exited or was terminated under
+ * the task only in its message (no code, no class), so those two messages become the catalogue's `worker_stopped`
+ * here, and nothing downstream reads a message.
+ */
+function poolFailure(e: unknown): unknown {
+  if (e instanceof Error && /^(worker exited with code|Terminating worker thread)/.test(e.message)) {
+    return new CodedError("worker_stopped", e.message, { cause: e });
+  }
+  return e;
+}
+
+/** One task on the pool, its rejection named by `poolFailure`. */
+function runTask(pool: Piscina, task: object): Promise<unknown> {
+  return pool.run(task).catch((e: unknown) => {
+    throw poolFailure(e);
+  });
 }
 
 export interface ScrubProgress {
@@ -278,7 +298,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       const batch = await reader.next();
       if (!batch) break;
       const slot = await takeSlot();
-      const parsed = input.pool.run({
+      const parsed = runTask(input.pool, {
         op: "parse",
         buf: batch.buf,
         start: batch.start,
@@ -316,7 +336,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       const callingBatchCounts = callingTable ? freshCounts(callingTable.classes.length) : null;
       const emitted = classified.then(
         ({ p, c }) =>
-          input.pool.run({
+          runTask(input.pool, {
             op: "emit",
             buf: batch.buf,
             rows: p.rows,

@@ -1,10 +1,12 @@
+import { CodedError } from "../../errors";
+
 /**
  * An input file the decoders understood well enough to say precisely what is wrong with it (a zip bomb, a
  * password-protected workbook, a zip holding several files). `message` is fit to show to the customer as is.
  */
-export class InputFormatError extends Error {
+export class InputFormatError extends CodedError {
   constructor(message: string) {
-    super(message);
+    super("invalid_input", message);
     this.name = "InputFormatError";
   }
 }
