@@ -24,7 +24,7 @@ describe("the error catalogue and its two mappers", () => {
       code: "usage_limit_exceeded",
       details: { limit: 1000, used: 990, requested: 20, available: 10, period_end: "2026-12-31T00:00:00.000Z" },
     });
-    expect(formErrorOf(limit)).toEqual({ status: 402, title: "Usage Limit Reached", message: limit.message });
+    expect(formErrorOf(limit)).toEqual({ code: "usage_limit", status: 402, title: "Usage Limit Reached", message: limit.message });
     expect(apiErrorOf(new NoPlanError("suppression"))).toMatchObject({ status: 403, code: "no_plan" });
     expect(formErrorOf(new NoPlanError("container"))?.title).toBe("Subscription Required");
     expect(apiErrorOf(new ActiveJobsLimitError(5))).toMatchObject({ status: 429, code: "too_many_active_jobs", details: { limit: 5 } });
@@ -39,7 +39,13 @@ describe("the error catalogue and its two mappers", () => {
       message: "at: 2025-06-01T12:00:00Z is in the past",
       details: [{ field: "at", message: "2025-06-01T12:00:00Z is in the past" }],
     });
-    expect(formErrorOf(at)).toEqual({ status: 400, title: "Validation Error", message: "at 2025-06-01T12:00:00Z is in the past", field: "at" });
+    expect(formErrorOf(at)).toEqual({
+      code: "invalid_input",
+      status: 400,
+      title: "Validation Error",
+      message: "at 2025-06-01T12:00:00Z is in the past",
+      field: "at",
+    });
     // a container that is not the sender's: the API's 404, the form's field error
     const theirs = new IntakeInputError("The selected container was not found. Please choose it again.", "container");
     expect(apiErrorOf(theirs)).toMatchObject({ status: 404, code: "not_found" });
@@ -53,6 +59,7 @@ describe("the error catalogue and its two mappers", () => {
     expect(apiErrorOf(new StorageFullError(new Error("ENOSPC")))).toMatchObject({ status: 507, code: "insufficient_storage" });
     expect(apiErrorOf(new UploadTooLargeError(1024))).toMatchObject({ status: 413, code: "payload_too_large" });
     expect(apiErrorOf(new ReviewConflictError())).toMatchObject({ status: 409, code: "conflict" });
+    expect(apiErrorOf(new ReviewConflictError("missing"))).toMatchObject({ status: 404, code: "not_found", message: "Transaction not found." });
   });
 
   it("an ApiError passes as it is; anything not catalogued is no reply of either mapper (logged, 500)", () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "~/api/api.server";
 import { readUploadForm } from "./upload-form.server";
-import { deleteUpload, saveTypedNumbers, StorageFullError, type StoredUpload } from "./upload-store.server";
+import { deleteUpload, saveTypedNumbers, type StoredUpload } from "./upload-store.server";
 
 /*
  * Request bodies of the public API: multipart/form-data with a CSV `file` (through the one upload reader:
@@ -110,10 +110,6 @@ export async function saveNumbersAsCsv(userId: string, numbers: (string | number
       .replace(/[\r\n",]/g, " ")
       .trim(),
   );
-  try {
-    return await saveTypedNumbers(userId, cleaned);
-  } catch (e) {
-    if (e instanceof StorageFullError) throw new ApiError(e.status, "insufficient_storage", e.message);
-    throw e;
-  }
+  // a full disk (StorageFullError) is answered by the API's mapper: 507 insufficient_storage
+  return saveTypedNumbers(userId, cleaned);
 }

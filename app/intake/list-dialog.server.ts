@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { flashToast } from "~/utils/session.server";
-import { HandOffError } from "./hand-off";
-import { IntakeInputError } from "./preview.server";
+import { formErrorOf } from "~/utils/action-reply.server";
 import type { ListIntentOutcome } from "./list-form-action.server";
 
 /**
@@ -44,14 +43,16 @@ export async function loadFailureReply(
   const { request, intent, submission, page, failTitle } = opts;
   const known = opts.known?.(e);
   if (known) return { response: known };
-  if (e instanceof IntakeInputError) return { response: listReply(intent, submission.reply({ fieldErrors: { file: [e.message] } }), 400) };
-  if (e instanceof HandOffError) {
+  const err = formErrorOf(e);
+  // the load was recorded and marked failed: back to the page, where its row says so, with the reason in a toast
+  if (err?.code === "hand_off_failed") {
     return {
       response: redirect(page, {
-        headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: opts.handOffTitle ?? failTitle, description: e.message }) },
+        headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: opts.handOffTitle ?? failTitle, description: err.message }) },
       }),
     };
   }
+  if (err) return { response: listReply(intent, submission.reply({ fieldErrors: { file: [err.message] } }), err.status) };
   console.error(e);
   return { response: listReply(intent, submission.reply({ formErrors: [failTitle] }), 500) };
 }

@@ -1,6 +1,7 @@
 import { getScrubService } from "~/utils/scrub.server";
 import { CSV_MESSAGES, parseWizardState, wizardHref } from "~/intake/purge-wizard";
-import { IntakeInputError, previewUpload } from "./preview.server";
+import { formErrorOf } from "~/utils/action-reply.server";
+import { previewUpload } from "./preview.server";
 import type { UploadForm } from "./upload-form.server";
 import { deleteUpload, getUpload } from "./upload-store.server";
 
@@ -23,7 +24,8 @@ export async function acceptWizardUpload(userId: string, form: UploadForm): Prom
       };
     } catch (e) {
       await deleteUpload(form.upload);
-      if (e instanceof IntakeInputError) return { ok: false, status: 400, message: e.message };
+      const err = formErrorOf(e);
+      if (err) return { ok: false, status: err.status, message: err.message };
       throw e;
     }
   }

@@ -320,9 +320,10 @@ export async function listTransfersForReview(
   };
 }
 
+/** The review cannot be made: the transfer was reviewed meanwhile (a conflict), or there is no such transaction. */
 export class ReviewConflictError extends CodedError {
-  constructor(message = "This transfer has already been reviewed.") {
-    super("conflict", message);
+  constructor(missing: "missing" | "reviewed" = "reviewed") {
+    super(missing === "missing" ? "not_found" : "conflict", missing === "missing" ? "Transaction not found." : "This transfer has already been reviewed.");
   }
 }
 
@@ -364,7 +365,7 @@ async function reviewedInfo(db: Db, id: string): Promise<ReviewedTransfer> {
  * (replaced: see docs/decisions/041). Only a pendingpayment transaction can be marked paid.
  */
 export async function markTransactionPaid(db: Db, input: { id: string; adminId: string; now?: Date }): Promise<ReviewedTransfer> {
-  if (!isUuid(input.id)) throw new ReviewConflictError("Transaction not found.");
+  if (!isUuid(input.id)) throw new ReviewConflictError("missing");
   const now = input.now ?? new Date();
   await db.transaction().execute(async (trx) => {
     const tx = await trx
@@ -374,7 +375,7 @@ export async function markTransactionPaid(db: Db, input: { id: string; adminId: 
       .where("t.id", "=", input.id)
       .forUpdate("t")
       .executeTakeFirst();
-    if (!tx) throw new ReviewConflictError("Transaction not found.");
+    if (!tx) throw new ReviewConflictError("missing");
     if (tx.status !== "pendingpayment") throw new ReviewConflictError();
     // Same lock as reserveUsage: no reservation runs against a half-switched period.
     await sql`select id from users where id = ${tx.user_id} for update`.execute(trx);
@@ -419,7 +420,7 @@ export async function markTransactionPaid(db: Db, input: { id: string; adminId: 
 
 /** An admin rejects the transfer (e.g. it never arrived or the amount is wrong). */
 export async function rejectTransaction(db: Db, input: { id: string; adminId: string; note?: string; now?: Date }): Promise<ReviewedTransfer> {
-  if (!isUuid(input.id)) throw new ReviewConflictError("Transaction not found.");
+  if (!isUuid(input.id)) throw new ReviewConflictError("missing");
   const now = input.now ?? new Date();
   await db.transaction().execute(async (trx) => {
     const updated = await trx
@@ -431,7 +432,7 @@ export async function rejectTransaction(db: Db, input: { id: string; adminId: st
       .executeTakeFirst();
     if (!updated) {
       const exists = await trx.selectFrom("transactions").select("id").where("id", "=", input.id).executeTakeFirst();
-      throw new ReviewConflictError(exists ? undefined : "Transaction not found.");
+      throw new ReviewConflictError(exists ? "reviewed" : "missing");
     }
     await recordAudit(trx, {
       actorId: input.adminId,

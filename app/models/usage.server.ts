@@ -241,10 +241,6 @@ export class ActiveJobsLimitError extends CodedError {
   }
 }
 
-export function isUsageError(e: unknown): e is NoPlanError | UsageLimitError | ActiveJobsLimitError {
-  return e instanceof NoPlanError || e instanceof UsageLimitError || e instanceof ActiveJobsLimitError;
-}
-
 export interface Reservation {
   unlimited: boolean;
   /** null when unlimited */

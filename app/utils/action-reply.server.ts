@@ -1,4 +1,4 @@
-import { CodedError, customerTextOf, ERROR_CATALOGUE, type ErrorEntry } from "scrub-service/domain";
+import { CodedError, customerTextOf, ERROR_CATALOGUE, type ErrorCode, type ErrorEntry } from "scrub-service/domain";
 
 /**
  * The one error-to-reply mapper of actions. A handler's answers thrown on purpose (a guard's 403, a 404, a
@@ -27,10 +27,16 @@ export async function replyOnError<T>(run: () => Promise<T>, options: { known?: 
 
 /** A form's reply to an error of the catalogue: the status, the dialog's title, the words and the field, if any. */
 export interface FormError {
+  code: ErrorCode;
   status: number;
   title: string;
   message: string;
   field?: string;
+}
+
+/** A conform submission's reply to a known error: on its field when it names one, else the form's error. */
+export function submissionErrors(err: FormError): { fieldErrors: Record<string, string[]> } | { formErrors: string[] } {
+  return err.field ? { fieldErrors: { [err.field]: [err.message] } } : { formErrors: [err.message] };
 }
 
 /**
@@ -41,5 +47,5 @@ export function formErrorOf(e: unknown): FormError | null {
   if (!(e instanceof CodedError)) return null;
   const entry: ErrorEntry = ERROR_CATALOGUE[e.code];
   const field = e.options.field;
-  return { status: entry.form, title: entry.title, message: customerTextOf(e), ...(field ? { field } : {}) };
+  return { code: e.code, status: entry.form, title: entry.title, message: customerTextOf(e), ...(field ? { field } : {}) };
 }

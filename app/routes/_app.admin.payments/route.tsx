@@ -82,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return await review(request, admin.id, v);
   } catch (e) {
     if (e instanceof ReviewConflictError) {
-      if (e.message === "Transaction not found.") return data(submission.reply({ formErrors: [e.message] }), { status: 404 });
+      if (e.code === "not_found") return data(submission.reply({ formErrors: [e.message] }), { status: 404 });
       // Another admin was quicker: show the list as it is now.
       return redirect(backTo(request), {
         headers: { "Set-Cookie": await flashToast(request, { kind: "error", title: "Payment Not Updated", description: e.message }) },

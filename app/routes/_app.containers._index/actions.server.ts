@@ -4,11 +4,10 @@ import { data, redirect } from "@remix-run/node";
 import type { SessionUser } from "~/accounts/auth.server";
 import { getDb } from "~/utils/db.server";
 import { flashToast } from "~/utils/session.server";
-import { replyOnError } from "~/utils/action-reply.server";
+import { formErrorOf, replyOnError, submissionErrors } from "~/utils/action-reply.server";
 import { recordAudit } from "~/models/user.server";
-import { CategoryNameTakenError, createCategory } from "~/models/category.server";
-import { CategoryNotFoundError, createContainer, getContainer, parseListId, updateContainer, type ContainerItem } from "~/models/container.server";
-import { isUsageError, NoPlanError } from "~/models/usage.server";
+import { createCategory } from "~/models/category.server";
+import { createContainer, getContainer, parseListId, updateContainer, type ContainerItem } from "~/models/container.server";
 import type { UploadForm } from "~/intake/upload-form.server";
 import type { StoredUpload } from "~/intake/upload-store.server";
 import type { ListIntentOutcome } from "~/intake/list-form-action.server";
@@ -63,7 +62,8 @@ async function createCategoryAction({ request, user, form }: ContainerActionCont
       headers: { "Set-Cookie": await flashToast(request, { kind: "success", title: CONTAINER_TEXT.categoryCreated, description: category.name }) },
     });
   } catch (e) {
-    if (e instanceof CategoryNameTakenError) return reply("create-category", submission.reply({ fieldErrors: { name: [e.message] } }), 409);
+    const err = formErrorOf(e);
+    if (err) return reply("create-category", submission.reply(submissionErrors(err)), err.status);
     console.error(e);
     return reply("create-category", submission.reply({ formErrors: [CONTAINER_TEXT.categoryFailed] }), 500);
   }
@@ -124,8 +124,10 @@ async function editContainerAction({ request, user, form }: ContainerActionConte
       });
     },
     {
-      known: (e) =>
-        e instanceof CategoryNotFoundError ? reply("edit-container", submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400) : undefined,
+      known: (e) => {
+        const err = formErrorOf(e);
+        return err ? reply("edit-container", submission.reply(submissionErrors(err)), err.status) : undefined;
+      },
       failed: () => reply("edit-container", submission.reply({ formErrors: [CONTAINER_TEXT.updateFailed] }), 500),
     },
   );
@@ -180,9 +182,11 @@ async function submitLoad(
       failTitle: failed,
       handOffTitle: CONTAINER_TEXT.addFailed,
       known: (e) => {
-        if (e instanceof NoPlanError) return redirect(SUBSCRIBE_RETURN);
-        if (isUsageError(e)) return reply(intent, submission.reply({ formErrors: [e.message] }), 422);
-        if (e instanceof CategoryNotFoundError) return reply(intent, submission.reply({ fieldErrors: { categoryId: [e.message] } }), 400);
+        const err = formErrorOf(e);
+        // no plan: to the plans, and back here once one is chosen; over a limit: said in the dialog
+        if (err?.code === "no_plan") return redirect(SUBSCRIBE_RETURN);
+        if (err?.code === "usage_limit" || err?.code === "active_jobs_limit") return reply(intent, submission.reply({ formErrors: [err.message] }), 422);
+        if (err?.code === "invalid_input" && err.field === "categoryId") return reply(intent, submission.reply(submissionErrors(err)), err.status);
         return undefined;
       },
     });
