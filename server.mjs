@@ -16,18 +16,21 @@ import { ensureHugePages } from "scrub-service/huge-pages";
 // A list load's buffers on huge pages (decision 173): the process relaunches itself once when that helps.
 await ensureHugePages();
 
+// The one variable read here: where the build is. Everything else is parsed by the app's schemas (decision 188).
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "index.js"));
-const port = Number(process.env.PORT ?? 3000);
-const production = process.env.NODE_ENV === "production";
-const maxUploadBytes = () => {
-  const n = Number(process.env.MAX_UPLOAD_BYTES ?? 500 * 1024 * 1024);
-  return Number.isFinite(n) && n > 0 ? n : 500 * 1024 * 1024;
-};
+let settings;
+try {
+  settings = build.entry.module.serverSettings();
+} catch (e) {
+  console.error(`[boot] ${e instanceof Error ? e.message : e}`);
+  process.exit(1);
+}
+const { port, production, maxUploadBytes, trustProxy, shutdownGraceMs: graceMs } = settings;
 
 const ops = build.entry.module.ops;
 // Every line this process writes is one JSON object (decision 140); LOG_PRETTY=1 keeps them readable by hand.
-if (process.env.LOG_PRETTY !== "1") ops.bridgeConsoleToLog();
+if (!settings.logPretty) ops.bridgeConsoleToLog();
 
 try {
   await build.entry.module.boot();
@@ -39,14 +42,14 @@ try {
 
 const app = express();
 app.disable("x-powered-by");
-if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+if (trustProxy) app.set("trust proxy", trustProxy);
 
 // First: /healthz, /readyz and /metrics (before limits and logs), then the request id, access line and timing.
-app.use(ops.requestMiddleware({ routes: build.routes, trustProxy: Boolean(process.env.TRUST_PROXY), staticPrefixes: ["/build/", "/favicon"] }));
-app.use(untrustedForwardedHeaders({ trustProxy: process.env.TRUST_PROXY }));
+app.use(ops.requestMiddleware({ routes: build.routes, trustProxy: Boolean(trustProxy), staticPrefixes: ["/build/", "/favicon"] }));
+app.use(untrustedForwardedHeaders({ trustProxy }));
 app.use(securityHeaders({ production }));
 app.use(sameOriginPosts());
-app.use(bodyLimits({ maxUploadBytes: maxUploadBytes() }));
+app.use(bodyLimits({ maxUploadBytes }));
 
 app.use("/build", express.static(path.join(buildDir, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
@@ -90,7 +93,6 @@ politeBodies(server);
 // SIGTERM: /readyz answers 503 at once; after SHUTDOWN_GRACE_MS (time for a load balancer to notice) the
 // server stops taking connections and finishes the requests it has; running scrubs are handed back to the
 // queue (their lease released, so another replica takes them at once); pools close.
-const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? (production ? 5000 : 0));
 let stopping = false;
 async function stop(signal) {
   if (stopping) return;

@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./utils/nonce";
 
 export { boot, shutdown } from "./boot.server";
+export { serverSettings } from "./utils/env.server";
 export * as ops from "./ops/web-ops.server";
 
 const ABORT_DELAY = 5_000;

@@ -50,8 +50,9 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** `1`: webhooks may go to private addresses in production too (read live: webhookTargetsMayBePrivate). */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).optional(),
-  /** Read by server.mjs itself, before the app loads: Express's `trust proxy` and the build directory. */
+  /** Express's `trust proxy` (server.mjs takes it from serverSettings). */
   TRUST_PROXY: z.string().optional(),
+  /** Where server.mjs finds the build: the one variable it reads itself, before the app (and this schema) loads. */
   BUILD_DIR: z.string().default("build"),
 });
 
@@ -133,4 +134,32 @@ export function appUrl(): string {
   const configured = env().APP_URL;
   if (configured) return configured.replace(/\/+$/, "");
   return `http://localhost:${env().PORT}`;
+}
+
+/** What the web server (server.mjs) needs before it listens, parsed here once with everything else (decision 188). */
+export interface ServerSettings {
+  port: number;
+  production: boolean;
+  maxUploadBytes: number;
+  trustProxy: string | undefined;
+  /** After SIGTERM, how long /readyz answers 503 before the server stops taking connections. */
+  shutdownGraceMs: number;
+  /** Leave console output as plain text (LOG_PRETTY=1) instead of one JSON object a line. */
+  logPretty: boolean;
+}
+
+export function serverSettings(): ServerSettings {
+  return serverSettingsOf(env(), engineSettings());
+}
+
+export function serverSettingsOf(e: Env, engine: EngineConfig): ServerSettings {
+  const production = e.NODE_ENV === "production";
+  return {
+    port: e.PORT,
+    production,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    trustProxy: e.TRUST_PROXY,
+    shutdownGraceMs: engine.SHUTDOWN_GRACE_MS ?? (production ? 5000 : 0),
+    logPretty: engine.LOG_PRETTY === "1",
+  };
 }
