@@ -6,7 +6,6 @@ import { CSV_MESSAGES } from "~/intake/purge-wizard";
 import { getCategoryOption } from "~/models/purge-options.server";
 import { reserveUsage } from "~/models/usage.server";
 import { recordAudit } from "~/models/user.server";
-import { staleDncRefusal } from "~/models/dnc-clock.server";
 import { IntakeInputError, precheckUpload } from "./preview.server";
 import { HandOffError, SCRUB_HAND_OFF_FAILED } from "./hand-off";
 import type { StoredUpload } from "./upload-store.server";
@@ -49,10 +48,6 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
     const c = await getCategoryOption(db, userId, order.categoryId);
     if (!c) throw new IntakeInputError("The selected category was not found. Please choose it again.", "category");
     categoryId = c.id;
-  }
-  if (order.suppressionType === "DNCAndLitigation") {
-    const refusal = await staleDncRefusal(db, input.now);
-    if (refusal) throw new IntakeInputError(refusal, "suppressionType");
   }
   // An instant means "for calls then" (decision 174): on the web and the API not before now (less the clock skew)
   // nor after the checked lists' "valid for calls until". Checked here, before the job is queued; the engine's

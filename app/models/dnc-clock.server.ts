@@ -9,7 +9,6 @@ import {
   STATE_LIST_KINDS,
   type AdminListKind,
 } from "scrub-service/domain";
-import { staleListRefusal } from "scrub-service";
 
 export { REGISTRY_VALID_DAYS, REGISTRY_WARN_DAYS };
 
@@ -69,14 +68,4 @@ export async function stateListClocks(db: Kysely<Database>, now: Date = new Date
     .map((r) => listClockOf(r.kind, r.registry_date, now))
     .filter((c): c is StateListClock => c !== null)
     .sort((a, b) => b.ageDays - a.ageDays);
-}
-
-/**
- * The refusal an admin can switch on ("refuse stale DNC"): null when a DNC purge may start now, else the message
- * naming every stale list at once (the federal list and each loaded state list against its own rule). The engine's
- * one check (scrub-service `staleListRefusal`), which the scrub service also runs for the CLI and at every job's
- * start (decision 174).
- */
-export function staleDncRefusal(db: Kysely<Database>, now: Date = new Date()): Promise<string | null> {
-  return staleListRefusal(db, "DNCAndLitigation", now);
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { useAppTestDb } from "../../tests/setup/db";
 import { createSignedInUser } from "../../tests/setup/routes";
 import { listOutbox } from "~/utils/email.server";
-import { dncClock, staleDncRefusal, stateListClocks } from "~/models/dnc-clock.server";
+import { dncClock, stateListClocks } from "~/models/dnc-clock.server";
+import { staleListRefusal } from "scrub-service";
 import type { AdminListKind } from "scrub-service/domain";
 import { saveSettings } from "~/models/settings.server";
 import { runProofHousekeeping } from "./proof-sweep.server";
@@ -40,13 +41,13 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     expect(mail.map((m) => m.subject)).toEqual(["The DNC list is 32 days old"]);
     expect(admin.id).toBeTruthy();
 
-    expect(await staleDncRefusal(db, NOW)).toBeNull(); // the setting is off by default: a warning, not a refusal
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBeNull(); // the setting is off by default: a warning, not a refusal
     await saveSettings(db, { refuseStaleDnc: true, resultRetentionDays: null }, admin.id);
-    expect(await staleDncRefusal(db, NOW)).toBe(
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBe(
       "The federal DNC list (release 2026-10-22, 32 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.",
     );
     await ageDnc(31);
-    expect(await staleDncRefusal(db, NOW)).toBeNull();
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBeNull();
   });
 
   it("holds each loaded state list to its own freshness rule: past it, DNC purges are refused when the setting says so", async () => {
@@ -65,7 +66,7 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
     await ageState("dnc-la", 31); // Louisiana: monthly, 31 days
     expect(await stateListClocks(db, NOW)).toEqual([expect.objectContaining({ kind: "dnc-la", ageDays: 31, validDays: 31, state: "warning" })]);
     await saveSettings(db, { refuseStaleDnc: true, resultRetentionDays: null }, admin.id);
-    expect(await staleDncRefusal(db, NOW)).toBeNull();
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBeNull();
 
     await ageState("dnc-la", 32);
     await ageState("dnc-tx", 152); // Texas: 152 days, the last fresh day
@@ -74,21 +75,23 @@ describe("the 31-day DNC registry clock (clock injected)", () => {
       ["dnc-tx", "warning"],
       ["dnc-la", "stale"],
     ]);
-    expect(await staleDncRefusal(db, NOW)).toBe(
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBe(
       "The Louisiana DNC list (release 2026-10-22, 32 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.",
     );
     await ageState("dnc-tx", 153);
     await ageDnc(40);
     // every stale list at once, so an admin reloads them all instead of meeting the next one
-    expect(await staleDncRefusal(db, NOW)).toBe(
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBe(
       "The federal DNC list (release 2026-10-14, 40 days old; rule 31 days), the Louisiana DNC list (release 2026-10-22, 32 days old; rule 31 days) " +
         "and the Texas DNC list (release 2026-06-23, 153 days old; rule 152 days) are out of date: purges that include DNC are refused until an admin loads a newer release of each.",
     );
     await ageDnc(3);
     await ageState("dnc-la", 10);
-    expect(await staleDncRefusal(db, NOW)).toMatch(/^The Texas DNC list \(release 2026-06-23, 153 days old; rule 152 days\) is out of date/);
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toMatch(
+      /^The Texas DNC list \(release 2026-06-23, 153 days old; rule 152 days\) is out of date/,
+    );
     await saveSettings(db, { refuseStaleDnc: false, resultRetentionDays: null }, admin.id);
-    expect(await staleDncRefusal(db, NOW)).toBeNull();
+    expect(await staleListRefusal(db, "DNCAndLitigation", NOW)).toBeNull();
   });
 
   it("sends the re-scrub reminder a customer asked for once, and deletes old result files but never certificates", async () => {

@@ -294,6 +294,9 @@ describe("HTTP API and CLI", () => {
       const released = new Date(Math.floor(Date.now() / DAY) * DAY - 40 * DAY);
       const kept = await handle.db.selectFrom("lists").select("registry_date").where("kind", "=", "dnc").executeTakeFirstOrThrow();
       await handle.db.updateTable("lists").set({ registry_date: released }).where("kind", "=", "dnc").execute();
+      // a job queued before the setting was switched on (or before its list went stale)
+      const { createScrubJob } = await import("./service");
+      const queuedBefore = await createScrubJob(handle.db, { userId, fileName: "x.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
       await handle.db.insertInto("app_settings").values({ name: "refuseStaleDnc", value: "true", updated_by: null }).execute();
       const message = `The federal DNC list (release ${released.toISOString().slice(0, 10)}, 40 days old; rule 31 days) is out of date: purges that include DNC are refused until an admin loads a newer release.`;
       try {
@@ -302,12 +305,12 @@ describe("HTTP API and CLI", () => {
         )) as { code: number; stderr: string };
         expect(refused.code).toBe(2);
         expect(refused.stderr).toContain(message);
-        // the last line of defence: a job queued some other way fails at its start with the same words
-        const { createScrubJob } = await import("./service");
-        const jobId = await createScrubJob(handle.db, { userId, fileName: "x.csv", inputPath: input, suppressionType: "DNCAndLitigation" });
-        await svc.enqueue(jobId);
-        expect(await svc.waitFor("job", jobId, 30_000)).toBe("failed");
-        const row = await handle.db.selectFrom("scrub_jobs").select("error").where("id", "=", jobId).executeTakeFirstOrThrow();
+        // the engine's one intake refuses it for every path (issue #45) ...
+        await expect(createScrubJob(handle.db, { userId, fileName: "x.csv", inputPath: input, suppressionType: "DNCAndLitigation" })).rejects.toThrow(message);
+        // ... and the last line of defence: a job queued before fails at its start with the same words
+        await svc.enqueue(queuedBefore);
+        expect(await svc.waitFor("job", queuedBefore, 30_000)).toBe("failed");
+        const row = await handle.db.selectFrom("scrub_jobs").select("error").where("id", "=", queuedBefore).executeTakeFirstOrThrow();
         expect(row.error).toBe(message);
       } finally {
         await handle.db.deleteFrom("app_settings").where("name", "=", "refuseStaleDnc").execute();

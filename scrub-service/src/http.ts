@@ -27,7 +27,7 @@ import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { ORDER_WORDS, parseScrubOrder } from "./order";
-import { staleListRefusal } from "./lists/freshness";
+import { StaleListsRefusal } from "./lists/freshness";
 import type { DbHandle } from "db/client";
 import { isSuppressionType, suppressionTypeChoices, takesRegistryDate } from "./list-types";
 import { createListLoad, createScrubJob, ScrubOrderRefusal, type LookupAnswer, type ManualLoadInput, type ScrubService } from "./service";
@@ -197,12 +197,6 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
         const dropUpload = () => {
           if (!(req.headers["content-type"] ?? "").includes("application/json")) fs.rmSync(inputPath, { force: true }); // the upload it sent
         };
-        // A stale list stops a DNC scrub here and at its start.
-        const refusal = await staleListRefusal(db, type);
-        if (refusal) {
-          dropUpload();
-          throw new HttpError(409, refusal);
-        }
         let jobId: string;
         try {
           jobId = await createScrubJob(db, {
@@ -211,7 +205,12 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
             source: "api",
           });
         } catch (e) {
-          // the order's container or exemption list is not its owner's: refused here, once (issue #45)
+          // refused once, in the engine's intake (issue #45): a container or exemption list not its owner's, or a
+          // list past its rule while "refuse stale DNC" is on (the job's start checks it again)
+          if (e instanceof StaleListsRefusal) {
+            dropUpload();
+            throw new HttpError(409, e.message);
+          }
           if (!(e instanceof ScrubOrderRefusal)) throw e;
           dropUpload();
           throw new HttpError(404, e.message);

@@ -33,7 +33,6 @@ import {
 import { operatorAccountId } from "./operator-account";
 import { createExemptionList, ExemptionInputError, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
-import { staleListRefusal } from "./lists/freshness";
 import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { defaultWorkerPath } from "./dist-paths";
 import { engineConfig, useEngineConfig, withEngineConfig, type EngineConfig } from "./config";
@@ -237,10 +236,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
     pollMs: 50,
     operatorId: () => operatorAccountId(db),
     async submitScrub(input) {
-      // refused before a job row exists; the runner checks again at the job's start (decision 174)
-      const refusal = await staleListRefusal(db, input.suppressionType);
-      if (refusal) throw new Error(refusal);
-      // the order's container and exemption list are checked to be its owner's there (ScrubOrderRefusal)
+      // the order's container and exemption list, and the lists' freshness, are checked there (createScrubJob)
       const jobId = await createScrubJob(db, { ...input, usageReserved: 0, source: "web" });
       await startOnly({ jobs: [jobId], loads: [] });
       return jobId;

@@ -8,6 +8,7 @@
  * (`scrub_jobs.rows_done/bytes_read/input_bytes/…`, `result_files`, `list_loads`).
  */
 import fs from "node:fs";
+import { staleListRefusal, StaleListsRefusal } from "./lists/freshness";
 import type { Kysely } from "kysely";
 import type { Database, ListLoadMode, SuppressionTypeName } from "db/schema";
 import type { AdminListKind, ListKind } from "./list-types";
@@ -102,11 +103,16 @@ async function checkOrderOwnership(db: Db, order: NewScrubJob): Promise<void> {
 }
 
 /**
- * The engine's intake: checks the order's container and exemption list are its owner's (ScrubOrderRefusal), inserts
- * the queued job row and returns its id. Pass a transaction to reserve plan usage atomically.
+ * The engine's intake, for every path that queues a scrub (the web, the API, the CLI, the service's HTTP face):
+ * checks the order's container and exemption list are its owner's (ScrubOrderRefusal) and, while "refuse stale DNC"
+ * is on, that no list it checks is past its rule (StaleListsRefusal, every stale list named; the job's start checks
+ * again, decision 174); inserts the queued job row and returns its id. Pass a transaction to reserve plan usage
+ * atomically.
  */
 export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string> {
   await checkOrderOwnership(db, input);
+  const refusal = await staleListRefusal(db, input.suppressionType);
+  if (refusal) throw new StaleListsRefusal(refusal);
   let inputBytes = 0;
   try {
     inputBytes = fs.statSync(input.inputPath).size;

@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { listFreshness, staleListsMessage, type ListFreshness } from "../evaluation";
 import { listsOfSuppression, takesRegistryDate, type ListKind, type SuppressionTypeName } from "../list-types";
+import { CodedError } from "../errors";
 
 type Db = Kysely<Database>;
 
@@ -43,6 +44,14 @@ export async function refusesStaleLists(db: Db): Promise<boolean> {
   if (!row) return false;
   const v = typeof row.value === "string" ? JSON.parse(row.value) : row.value;
   return v === true;
+}
+
+/** A scrub refused because a list it checks is past its freshness rule while "refuse stale DNC" is on. */
+export class StaleListsRefusal extends CodedError {
+  constructor(message: string) {
+    super("invalid_input", message, { field: "suppressionType" });
+    this.name = "StaleListsRefusal";
+  }
 }
 
 /**
