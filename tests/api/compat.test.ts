@@ -9,13 +9,15 @@ import { useAppTestDb } from "../setup/db";
 import { testContext } from "../setup/request";
 import { apiRequest, bodyOf, installScrubService, makeContainer, makeKey, makeUser } from "./helpers";
 import * as scrub from "~/routes/api.compat.dncscrub.scrub";
+import * as check from "~/routes/api.v1.check";
+import * as pushCalls from "~/routes/api.compat.calls";
 import * as usage from "~/routes/api.v1.usage";
 import { COMPAT_FIELDS } from "~/api/compat.server";
 import { forgetDialerRequestWrites, lastDialerRequests, saveDialerCampaign } from "~/models/dialer.server";
 import { stopLookupUsage } from "~/models/usage.server";
 import { adminListIds, cleanupService, startService, storeKinds } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { createExemptionList, loadExemptions, readExemptionRows, recordCalls } from "scrub-service";
+import { createExemptionList, listNumberCalls, loadExemptions, readExemptionRows, recordCalls } from "scrub-service";
 import { takesLargeBody } from "../../server-security.mjs";
 
 /*
@@ -225,6 +227,145 @@ describe.each(storeKinds)("the DNCScrub-compatible scrub: %s store", (store) => 
       }),
     );
     expect((await bodyOf(json))[0]).toMatchObject({ Phone: LITIGATION, ResultCode: "D", Reason: "litigation" });
+  });
+});
+
+describe.each(storeKinds)("the yes/no check: %s store", (store) => {
+  let service: InProcessScrubService;
+  beforeAll(async () => {
+    service = store === "embedded" ? loader : await startService(handle(), store, { autoStart: false });
+    if (store !== "embedded") await service.rebuildLists();
+    installScrubService(service);
+  });
+  afterAll(async () => {
+    if (service && service !== loader) await cleanupService(service);
+  });
+  const ask = (query: string, headers: Record<string, string> = {}) =>
+    check.loader({ request: new Request(`http://localhost/api/v1/check?${query}`, { headers }), params: {}, context: testContext });
+
+  it("answers 1 for a listed or invalid number, 1 or 0 for a clean one as its calling hours say now, true/false with format=boolean", async () => {
+    const dnc = await ask(`phone=${DNC}&key=${alice.key}`);
+    expect(dnc.status).toBe(200);
+    expect(dnc.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    expect(await dnc.text()).toBe("1");
+    expect(await (await ask(`phone=${LITIGATION}&format=boolean`, { Authorization: `Bearer ${alice.key}` })).text()).toBe("true");
+    expect(await (await ask(`phone=12&key=${alice.key}`)).text()).toBe("1");
+    // the clean number: as the scrub's CallingWindow says at this instant
+    const [row] = strictLines(await (await send(multipart({ loginId: alice.key, phoneList: CLEAN }))).text());
+    const callable = row[10] === "NOW";
+    expect(await (await ask(`phone=${CLEAN}&key=${alice.key}`)).text()).toBe(callable ? "0" : "1");
+    expect(await (await ask(`phone=${CLEAN}&format=boolean`, { loginId: alice.key })).text()).toBe(callable ? "false" : "true");
+    // the campaign's call cap holds the Florida number whatever the hour; another campaign's history does not count
+    expect(await (await ask(`phone=${FLORIDA}&campaign=SPRING&key=${alice.key}`)).text()).toBe("1");
+  });
+
+  it("fails closed: a wrong key answers 1 with 401 and the reason in X-Check-Error", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const res = await ask(`phone=${CLEAN}&key=dpt_wrong`);
+      expect(res.status).toBe(401);
+      expect(await res.text()).toBe("1");
+      expect(res.headers.get("X-Check-Error")).toBe("The API key is not valid.");
+      const boolean = await ask(`phone=${CLEAN}&format=boolean`);
+      expect([boolean.status, await boolean.text()]).toEqual([401, "true"]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describe("call events from the dialer", () => {
+  /** now minus `minutes`, as VICIdial writes call_date: the server's local wall time, no offset. */
+  const newYorkWall = (minutes: number) =>
+    new Intl.DateTimeFormat("sv-SE", { timeZone: "America/New_York", dateStyle: "short", timeStyle: "medium" }).format(new Date(Date.now() - minutes * 60_000));
+  const push = (query: string, init: RequestInit = {}) => {
+    const request = new Request(`http://localhost/api/compat/calls?${query}`, init);
+    return request.method === "GET"
+      ? pushCalls.loader({ request, params: {}, context: testContext })
+      : pushCalls.action({ request, params: {}, context: testContext });
+  };
+  const history = async (number: string) => (await listNumberCalls(db(), alice.userId, Number(number), { limit: 50, offset: 0, nowMs: Date.now() })).records;
+
+  it("takes vicidial_log rows into the call history: statuses mapped as the import maps them, a repeated uniqueid ignored", async () => {
+    const n = "2125553120";
+    const rows = [
+      { call_date: newYorkWall(50), phone_number: n, campaign_id: "SPRING", status: "SALE", length_in_sec: "95", uniqueid: "1764300000.101" },
+      { call_date: newYorkWall(40), phone_number: n, campaign_id: "SPRING", status: "NA", length_in_sec: "0", uniqueid: "1764300000.102" },
+      { call_date: newYorkWall(30), phone_number: n, campaign_id: "SPRING", status: "AA", length_in_sec: "12", uniqueid: "1764300000.103" },
+    ];
+    const first = await push(`tz=America/New_York&key=${alice.key}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(rows),
+    });
+    expect(first.status).toBe(201);
+    expect(await bodyOf(first)).toEqual({ recorded: 3, ignored: 0 });
+    // the same rows again (a dialer's retry), and one as a dispo URL's GET: every one a repeat
+    const again = await push(`tz=America/New_York`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${alice.key}` },
+      body: JSON.stringify(rows),
+    });
+    expect(await bodyOf(again)).toEqual({ recorded: 0, ignored: 3 });
+    const dispo = await push(`${new URLSearchParams({ ...rows[0], key: alice.key, tz: "America/New_York" })}`);
+    expect([dispo.status, await bodyOf(dispo)]).toEqual([201, { recorded: 0, ignored: 1 }]);
+    const stored = await history(n);
+    expect(stored.map((r) => [r.outcome, r.subject, r.channel, r.dialerCallId])).toEqual([
+      ["connected", "SPRING", "call", "1764300000.103"],
+      ["attempted", "SPRING", "call", "1764300000.102"],
+      ["conversation", "SPRING", "call", "1764300000.101"],
+    ]);
+    // the call_date read in the server's zone: 50 minutes ago, to the second
+    expect(Math.abs(stored[2].at.getTime() - (Date.now() - 50 * 60_000))).toBeLessThan(5_000);
+  });
+
+  it("takes a vicidial_log CSV export and a dispo URL's GET", async () => {
+    const n = "2125553121";
+    const csv = `call_date,phone_number,campaign_id,status,length_in_sec,uniqueid\n${newYorkWall(20)},${n},SPRING,NI,40,1764300000.201\n`;
+    const res = await push(`tz=America/New_York&key=${alice.key}`, { method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
+    expect([res.status, await bodyOf(res)]).toEqual([201, { recorded: 1, ignored: 0 }]);
+    const get = await push(
+      `${new URLSearchParams({ key: alice.key, tz: "America/New_York", call_date: newYorkWall(70), phone_number: n, campaign_id: "SPRING", status: "B", length_in_sec: "0" })}`,
+    );
+    expect([get.status, await bodyOf(get)]).toEqual([201, { recorded: 1, ignored: 0 }]);
+    expect((await history(n)).map((r) => r.outcome)).toEqual(["conversation", "attempted"]);
+  });
+
+  it("takes a generic webhook's JSON records", async () => {
+    const n = "3105553122";
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const res = await push("", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", loginId: alice.key },
+      body: JSON.stringify({ calls: [{ number: n, at, outcome: "connected", dialer_call_id: "crm-1" }] }),
+    });
+    expect([res.status, await bodyOf(res)]).toEqual([201, { recorded: 1, ignored: 0 }]);
+    const single = await push("", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", loginId: alice.key },
+      body: JSON.stringify({ number: n, at, outcome: "attempted", channel: "text" }),
+    });
+    expect([single.status, await bodyOf(single)]).toEqual([201, { recorded: 1, ignored: 0 }]);
+    expect(await history(n)).toHaveLength(2);
+  });
+
+  it("refuses VICIdial rows without tz, saying so, and records nothing", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const n = "2125553123";
+      const res = await push(
+        `${new URLSearchParams({ key: alice.key, call_date: newYorkWall(5), phone_number: n, status: "NA", length_in_sec: "0", campaign_id: "X" })}`,
+      );
+      expect(res.status).toBe(400);
+      expect((await bodyOf(res)).error.message).toMatch(
+        /^tz is required for VICIdial rows: their call_date is the dialer server's local time without an offset\./,
+      );
+      expect(await history(n)).toHaveLength(0);
+      const wrong = await push(`tz=America/New_York&key=dpt_wrong`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "[]" });
+      expect(wrong.status).toBe(401);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
