@@ -17,14 +17,22 @@ export const MAX_COMPAT_CALLS_BYTES = 16 * 1024 * 1024;
 const TZ_REQUIRED =
   "tz is required for VICIdial rows: their call_date is the dialer server's local time without an offset. Add tz=<the server's IANA zone> to the URL (e.g. tz=America/New_York).";
 
-const isVicidial = (o: Record<string, unknown>) => "call_date" in o && "phone_number" in o;
+/** A VICIdial row: vicidial_log's phone_number with its call_date or its status (a dispo URL may send no call_date). */
+const isVicidial = (o: Record<string, unknown>) => "phone_number" in o && ("call_date" in o || "status" in o);
 
-/** A VICIdial row (an object of vicidial_log columns) as a record input, read as the import reads a file's row. */
-function vicidialRecord(o: Record<string, unknown>, zone: string): CallRecordInput {
-  const header = Object.keys(o);
+/**
+ * A VICIdial row (an object of vicidial_log columns) as a record input, read as the import reads a file's row. A row
+ * without call_date (a Dispo Call URL fires when the agent sets the disposition, just after the call) is recorded at the
+ * request's instant: never earlier than the call, so a cap counting it holds at least as long (the stricter reading).
+ */
+function vicidialRecord(o: Record<string, unknown>, tz: string | null, nowMs: number): CallRecordInput {
+  const row: Record<string, unknown> = { ...o };
+  const dated = row.call_date !== undefined && row.call_date !== null && String(row.call_date).trim() !== "";
+  if (!dated) row.call_date = new Date(nowMs).toISOString(); // an instant with its offset: read as it is
+  const header = Object.keys(row);
   for (const c of VICIDIAL_COLUMNS) if (!header.includes(c)) header.push(c); // a missing status or length reads as empty
-  const cells = header.map((h) => (o[h] === undefined || o[h] === null ? "" : String(o[h])));
-  return callOfRow(cells, callFileLayout(header, zone));
+  const cells = header.map((h) => (row[h] === undefined || row[h] === null ? "" : String(row[h])));
+  return callOfRow(cells, callFileLayout(header, dated ? zoneOf(tz) : "UTC"));
 }
 
 function zoneOf(tz: string | null): string {
@@ -36,13 +44,11 @@ function zoneOf(tz: string | null): string {
   return tz.trim();
 }
 
-/** Record inputs of JSON objects: VICIdial rows (with `tz`) or the call history's own records. */
-function inputsOfObjects(objects: unknown[], tz: string | null): CallRecordInput[] {
-  let zone: string | null = null;
+/** Record inputs of JSON objects: VICIdial rows (`tz` for their call_date) or the call history's own records. */
+function inputsOfObjects(objects: unknown[], tz: string | null, nowMs: number): CallRecordInput[] {
   return objects.map((o) => {
     if (o !== null && typeof o === "object" && !Array.isArray(o) && isVicidial(o as Record<string, unknown>)) {
-      zone ??= zoneOf(tz);
-      return vicidialRecord(o as Record<string, unknown>, zone);
+      return vicidialRecord(o as Record<string, unknown>, tz, nowMs);
     }
     return o as CallRecordInput;
   });
@@ -54,7 +60,7 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
   const tz = url.searchParams.get("tz");
   const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== "key" && k !== "tz" && k !== "loginId"));
   let inputs: CallRecordInput[];
-  if (request.method.toUpperCase() === "GET") inputs = inputsOfObjects([query], tz);
+  if (request.method.toUpperCase() === "GET") inputs = inputsOfObjects([query], tz, nowMs);
   else {
     const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
     const bytes = await readBodyCapped(request, MAX_COMPAT_CALLS_BYTES);
@@ -69,7 +75,7 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
       if (!Array.isArray(list)) throw callsRefusal([{ index: -1, field: "calls", message: "calls must be a list of call records" }]);
       if (list.length > MAX_CALLS_PER_REQUEST)
         throw callsRefusal([{ index: -1, field: "calls", message: `Send at most ${MAX_CALLS_PER_REQUEST} call records per request` }]);
-      inputs = inputsOfObjects(list, tz);
+      inputs = inputsOfObjects(list, tz, nowMs);
     } else if (type.startsWith("text/csv")) {
       const splitter = new CsvRowSplitter();
       let rows: string[][];
@@ -104,7 +110,7 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
         }
         for (const [k, v] of form) if (typeof v === "string" && k !== "key" && k !== "loginId") fields[k] = v;
       } else for (const [k, v] of new URLSearchParams(bytes.toString("utf8"))) if (k !== "key" && k !== "loginId") fields[k] = v;
-      inputs = inputsOfObjects([fields], tz);
+      inputs = inputsOfObjects([fields], tz, nowMs);
     } else {
       throw new ApiError(415, "unsupported_media_type", "Send the calls as application/json, text/csv, a form or a URL's query.");
     }

@@ -829,7 +829,8 @@ export function openApiDocumentAt(appBase: string) {
           description:
             "A dialer's calls into the call history, so caps count every call it made. VICIdial vicidial_log columns (call_date, phone_number, " +
             "campaign_id, status, length_in_sec, uniqueid) as a JSON object or array, a form, a CSV export or (GET) a dispo URL's query, with `tz` " +
-            "(the dialer server's IANA zone: call_date has no offset; refused without it); or a generic webhook's JSON: a record, a list, or " +
+            "(the dialer server's IANA zone: call_date has no offset; a row with call_date is refused without it, a row without one is recorded at " +
+            "the moment it arrives); or a generic webhook's JSON: a record, a list, or " +
             '`{ "calls": [ … ] }` with POST /calls\'s fields. Statuses map as `npm run calls -- import` maps them (decision 185); a repeated ' +
             "dialer call id (uniqueid) is ignored. The key as `Authorization: Bearer`, a `loginId` header or the `key` query parameter. Issue #48.",
           parameters: [

@@ -7,8 +7,8 @@ import { requireApiWork } from "~/api/work.server";
 
 /**
  * GET and POST /api/compat/calls?tz=…: a dialer's calls into the call history (issue #48), so the caps count every call
- * it made. VICIdial's vicidial_log columns (a dispo URL's query, a form, JSON or a CSV export; `tz` required: its
- * call_date has no offset) or a generic webhook's JSON records (POST /api/v1/calls's fields). The key as
+ * it made. VICIdial's vicidial_log columns (a dispo URL's query, a form, JSON or a CSV export; `tz` required for a
+ * call_date, which has no offset; a row without one is recorded at the moment it arrives) or a generic webhook's JSON records (POST /api/v1/calls's fields). The key as
  * `Authorization: Bearer`, a `loginId` header or the `key` query parameter. All or nothing: 201 with how many were
  * recorded and how many ignored as a repeated dialer call id (VICIdial's uniqueid), or 4xx naming the problem.
  */

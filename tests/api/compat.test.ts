@@ -331,6 +331,17 @@ describe("call events from the dialer", () => {
     expect((await history(n)).map((r) => r.outcome)).toEqual(["conversation", "attempted"]);
   });
 
+  it("records a dispo URL's call without call_date at the moment it arrives (no tz needed)", async () => {
+    const n = "2125553124";
+    const res = await push(
+      `${new URLSearchParams({ key: alice.key, phone_number: n, campaign_id: "SPRING", status: "NI", length_in_sec: "30", uniqueid: "1764300000.301" })}`,
+    );
+    expect([res.status, await bodyOf(res)]).toEqual([201, { recorded: 1, ignored: 0 }]);
+    const [r] = await history(n);
+    expect(r).toMatchObject({ outcome: "conversation", subject: "SPRING", dialerCallId: "1764300000.301" });
+    expect(Math.abs(r.at.getTime() - Date.now())).toBeLessThan(10_000);
+  });
+
   it("takes a generic webhook's JSON records", async () => {
     const n = "3105553122";
     const at = new Date(Date.now() - 3_600_000).toISOString();

@@ -58,7 +58,8 @@ export function DialersCard({ d, here, lastResult }: { d: DialersData; here: str
     "VICI_LISTS => <the list IDs to scrub, e.g. 105-106>",
     "VICI_STATUS_SKIP => SALE-DNC",
   ].join("\n");
-  const dispo = `${d.callsUrl}?tz=<the dialer server's time zone, e.g. America/New_York>&key=${keyParam}&call_date=--A--call_date--B--&phone_number=--A--phone_number--B--&campaign_id=--A--campaign--B--&status=--A--dispo--B--&length_in_sec=--A--talk_time--B--&uniqueid=--A--uniqueid--B--`;
+  // no call_date: the dispo URL fires just after the call, which is recorded at that instant (no time zone needed)
+  const dispo = `${d.callsUrl}?key=${keyParam}&phone_number=--A--phone_number--B--&campaign_id=--A--campaign--B--&status=--A--dispo--B--&length_in_sec=--A--talk_time--B--&uniqueid=--A--uniqueid--B--`;
   const [form, fields] = useForm({
     id: "campaign-form",
     lastResult,
