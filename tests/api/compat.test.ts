@@ -381,6 +381,7 @@ describe("call events from the dialer", () => {
 });
 
 describe("refusals: one line of text, logged with the reason", () => {
+  beforeAll(() => installScrubService(loader)); // the embedded service (a store block above may have closed its own)
   it("a wrong key: 401 and one ERROR line, in the log", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
@@ -419,6 +420,21 @@ describe("refusals: one line of text, logged with the reason", () => {
     }
     const last = (await lastDialerRequests(db(), alice.userId)).find((r) => r.endpoint === "scrub");
     expect(last).toMatchObject({ outcome: "refused", status: 400, detail: "phoneList is required: comma-separated 10-digit numbers.", campaignId: "SPRING" });
+  });
+
+  it("more than 60,000 numbers: 413 in one line, nothing counted; a trailing comma ends the list", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const before = await suppressionUsed(alice.key);
+      const res = await send(multipart({ loginId: alice.key, phoneList: Array.from({ length: 60_001 }, () => CLEAN).join(",") }));
+      expect(res.status).toBe(413);
+      expect(await res.text()).toBe("ERROR: phoneList holds 60001 numbers: at most 60000 per request.\n");
+      expect(await suppressionUsed(alice.key)).toBe(before);
+    } finally {
+      warn.mockRestore();
+    }
+    const trailing = await send(multipart({ loginId: alice.key, phoneList: `${DNC},${CLEAN},` }));
+    expect(strictLines(await trailing.text()).map((f) => f[0])).toEqual([DNC, CLEAN]);
   });
 
   it("an entry with a quote is refused rather than echoed into the dialer's SQL; JSON output answers a JSON error", async () => {
