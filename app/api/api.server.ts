@@ -80,7 +80,7 @@ export interface ApiContext {
  */
 export type ApiBudget = "hourly" | "lookup";
 
-function rateHeaders(rate: RateLimitResult): Headers {
+export function rateHeaders(rate: RateLimitResult): Headers {
   const h = new Headers();
   h.set("X-RateLimit-Limit", String(rate.limit));
   h.set("X-RateLimit-Remaining", String(rate.remaining));
@@ -102,9 +102,17 @@ export async function authenticateApi(request: Request, budget: ApiBudget = "hou
       "WWW-Authenticate": 'Bearer realm="api"',
     });
   }
+  return authenticateKey(match[1], budget);
+}
+
+/**
+ * The key itself, however it was presented (a bearer header, or the dialer compatibility layer's `loginId` / `key`,
+ * issue #48): the one way our API keys are checked, counted against `budget`.
+ */
+export async function authenticateKey(presented: string, budget: ApiBudget = "hourly"): Promise<ApiContext> {
   const db = await getDb();
-  const withPeriod = budget === "lookup" ? await findLookupKey(db, match[1]) : undefined;
-  const key = budget === "lookup" ? withPeriod : await findApiKey(db, match[1]);
+  const withPeriod = budget === "lookup" ? await findLookupKey(db, presented) : undefined;
+  const key = budget === "lookup" ? withPeriod : await findApiKey(db, presented);
   if (!key) {
     throw new ApiError(401, "invalid_api_key", "The API key is not valid.", undefined, {
       "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"',

@@ -93,7 +93,7 @@ export function lookupBusyMessage(lateMs: number): string {
 export const LOOKUP_BUSY_RETRY_AFTER_S = 1;
 
 /** The suppression type whose lists cover every admin list (the default: a dialer wants every list checked). */
-const FULLEST_TYPE: SuppressionTypeName = [...SUPPRESSION_LIST_TYPES].sort((a, b) => b.includes.length - a.includes.length)[0].suppressionType;
+export const FULLEST_TYPE: SuppressionTypeName = [...SUPPRESSION_LIST_TYPES].sort((a, b) => b.includes.length - a.includes.length)[0].suppressionType;
 
 /** What the calls are for (decision 187): the caps of that purpose apply, the others not. */
 export const LOOKUP_PURPOSES = ["telemarketing", "debt-collection"] as const satisfies readonly CapPurpose[];
@@ -363,7 +363,7 @@ export async function answerLookup(
   input: LookupInput,
   clock?: Date,
   hooks: { recordUsage?: () => Promise<void> } = {},
-): Promise<{ json: () => Buffer }> {
+): Promise<AnsweredLookup> {
   const { entries } = input;
   const calls = input.calls ?? DEFAULT_LOOKUP_CALLS;
   const answer = await lookUp(asked.service, asked.userId, entries.distinct);
@@ -404,7 +404,12 @@ export async function answerLookup(
       throw callsUnavailable(e);
     }
     await hooks.recordUsage?.();
-    return { json: () => lookupResponseJson(entries, answer, { ...options, at: input.at, calls: { ask: calls, history } }) };
+    // with a clock, the answer is at that instant (every chunk of one compatibility request alike, issue #48)
+    const at = input.at ?? clock?.getTime();
+    return {
+      json: () => lookupResponseJson(entries, answer, { ...options, at, calls: { ask: calls, history } }),
+      relationships: () => relationshipsAt(exemptions?.records, at ?? Date.now()),
+    };
   }
   let decider: LookupDecider | null = null;
   let reserved: Map<number, string>;
@@ -425,7 +430,29 @@ export async function answerLookup(
     throw callsUnavailable(e);
   }
   const d = decider!;
-  return { json: () => d.json(reserved) };
+  return { json: () => d.json(reserved), relationships: () => relationshipsAt(exemptions?.records, now.getTime()) };
+}
+
+/** A lookup answered: its JSON bytes, and which numbers hold a relationship or consent that applies at its instant. */
+export interface AnsweredLookup {
+  json: () => Buffer;
+  /**
+   * The numbers (distinct, of the request's exemption list) whose record would clear a federal do-not-call listing at
+   * the answer's instant, with the record's basis: the one decision asked about a federal hit (decision 182), for
+   * answers that name a valid relationship on a number no list holds (the DNCScrub-compatible `E`, issue #48).
+   */
+  relationships: () => Map<number, string>;
+}
+
+const FEDERAL_ONLY = decisionLists(["dnc"]);
+
+function relationshipsAt(records: Map<number, ExemptionRow> | undefined, atMs: number): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const [n, r] of records ?? []) {
+    const d = decideNumber({ code: n, hits: 1, record: { basis: r.basis, day: r.day } }, { lists: FEDERAL_ONLY, atMs });
+    if (d.exempt) out.set(n, d.exempt.basis);
+  }
+  return out;
 }
 
 /** Bytes of a JSON answer, written into one growing buffer. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { referenceEndpoints } from "./openapi";
+import { COMPAT_FIELDS } from "./compat.server";
 
 describe("the API reference page's fields (#44: the lookup described, not only in openapi.json)", () => {
   const lookup = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/lookup")!;
@@ -62,5 +63,19 @@ describe("the API reference page's fields (#44: the lookup described, not only i
     expect(get.answerFields.map((f) => f.name)).toContain("data[].dialer_call_id");
     const del = referenceEndpoints().find((e) => e.method === "DELETE" && e.path === "/api/v1/calls/{id}")!;
     expect(del.statuses.map((s) => s.code)).toEqual(expect.arrayContaining(["204", "404", "409"]));
+  });
+
+  it("documents the dialer compatibility layer (#48): every request and answer field of the compatible scrub, the check and the call push", () => {
+    const scrub = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/compat/dncscrub/scrub")!;
+    expect(scrub.requestFields.map((f) => f.name)).toEqual(["loginId", "phoneList", "campaignId", "projId", "version", "output"]);
+    expect(scrub.answerFields.map((f) => f.name)).toEqual(COMPAT_FIELDS.map((f) => `[].${f}`));
+    for (const f of [...scrub.requestFields, ...scrub.answerFields]) expect(f.description, f.name).not.toBe("");
+    expect(referenceEndpoints().find((e) => e.method === "GET" && e.path === "/api/compat/dncscrub/scrub")).toBeDefined();
+    const check = referenceEndpoints().find((e) => e.method === "GET" && e.path === "/api/v1/check")!;
+    expect(check.description).toContain("key");
+    expect(check.statuses.map((s) => s.code)).toEqual(expect.arrayContaining(["200", "401"]));
+    const calls = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/compat/calls")!;
+    expect(calls.requestFields.map((f) => f.name)).toEqual(["call_date", "phone_number", "campaign_id", "status", "length_in_sec", "uniqueid"]);
+    expect(calls.answerFields.map((f) => f.name)).toEqual(["recorded", "ignored"]);
   });
 });

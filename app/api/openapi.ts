@@ -107,7 +107,15 @@ export function openApiDocumentAt(appBase: string) {
     },
     servers: [{ url: "/api/v1" }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "Scrubs" }, { name: "Lookup" }, { name: "Containers" }, { name: "Exemptions" }, { name: "Call history" }, { name: "Account" }],
+    tags: [
+      { name: "Scrubs" },
+      { name: "Lookup" },
+      { name: "Containers" },
+      { name: "Exemptions" },
+      { name: "Call history" },
+      { name: "Dialers" },
+      { name: "Account" },
+    ],
     paths: {
       "/scrubs": {
         get: {
@@ -680,6 +688,184 @@ export function openApiDocumentAt(appBase: string) {
           },
         },
       },
+      "/check": {
+        get: {
+          tags: ["Dialers"],
+          summary: "Yes/no: may this number be called now?",
+          description:
+            "For DID and IVR filters (VICIdial's DID filter URL): a plain body `1` when the number must not be called now (invalid, on a checked list, " +
+            "outside its calling hours or held by a call cap at this instant) and `0` when it may; `format=boolean` answers `true`/`false`. " +
+            "Decided by the live lookup (one lookup counted). The key as `Authorization: Bearer`, a `loginId` header or, for dialers that can only " +
+            "build URLs, the `key` query parameter (the key then sits in the dialer's and any proxy's logs: use a key of its own and revoke it if leaked). " +
+            "It fails closed: a refused request answers `1` (`true`) with its error status and the reason in the X-Check-Error header. Issue #48.",
+          parameters: [
+            { name: "phone", in: "query", required: true, description: "The number, in any form the scrub reads.", schema: { type: "string" } },
+            {
+              name: "format",
+              in: "query",
+              required: false,
+              description: "`boolean` for true/false; default 1/0.",
+              schema: { type: "string", enum: ["digit", "boolean"] },
+            },
+            {
+              name: "campaign",
+              in: "query",
+              required: false,
+              description: "The dialer's campaign: the call-history subject its caps count, and its settings.",
+              schema: { type: "string" },
+            },
+            {
+              name: "key",
+              in: "query",
+              required: false,
+              description: "The API key, when no header can be sent (see the risk above).",
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "`1` or `0` (`true` or `false`).",
+              headers: lookupRateHeaders,
+              content: { "text/plain": { schema: { type: "string", enum: ["0", "1", "true", "false"] } } },
+            },
+            "400": {
+              description: "phone missing or too long, or format not boolean/digit: body `1`, the reason in X-Check-Error.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            "401": {
+              description: "Missing, invalid or revoked key: body `1`, the reason in X-Check-Error.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            "429": { description: "Over the live lookup's per-second budget: body `1`.", content: { "text/plain": { schema: { type: "string" } } } },
+          },
+        },
+      },
+      "/compat/dncscrub/scrub": {
+        servers: [{ url: "/api" }],
+        get: {
+          tags: ["Dialers"],
+          summary: "DNCScrub-compatible scrub (GET)",
+          description:
+            "The same as the POST, with the parameters in the query string and the key in the `loginId` header (or parameter). Fit for a few numbers.",
+          parameters: [
+            {
+              name: "phoneList",
+              in: "query",
+              required: true,
+              description: "Comma-separated numbers, each optionally `|identifier`.",
+              schema: { type: "string" },
+            },
+            { name: "output", in: "query", required: false, description: "`csv` (default) or `json`.", schema: { type: "string", enum: ["csv", "json"] } },
+            { name: "campaignId", in: "query", required: false, description: "The dialer's campaign.", schema: { type: "string" } },
+            { name: "loginId", in: "header", required: false, description: "The API key.", schema: { type: "string" } },
+          ],
+          responses: {
+            "200": {
+              description: "As the POST's.",
+              content: {
+                "text/csv": { schema: { type: "string" } },
+                "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/CompatResult" } } },
+              },
+            },
+            "400": {
+              description: "One line `ERROR: <reason>` (JSON `{ error }` with output=json).",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+          },
+        },
+        post: {
+          tags: ["Dialers"],
+          summary: "DNCScrub-compatible scrub",
+          description:
+            "The DNCScrub scrub API's contract for dialers that already speak it: point VICIdial's DNC_DOT_COM_URL (settings container DNCDOTCOM) here. " +
+            "Form-encoded, multipart or JSON bodies; up to 60,000 numbers per request (VICIdial's filter sends up to 50,999). The CSV answer has no header: " +
+            "one line per number in the order sent (repeats included), the 17 fields of CompatResult joined by commas; no field holds a comma, quote or " +
+            "backslash, and fields we do not know stay empty. Result codes: C on no list (whatever the hour: DoNotCallToday and CallingWindow tell the hour), " +
+            "D on a do-not-call list, the litigator list or the campaign's container, O on a list but cleared by a relationship or consent, E a valid " +
+            "relationship on no list, I invalid. Decided by the live lookup at one instant, counted as lookups (one per number). Any refusal is one line " +
+            "`ERROR: <reason>` (the filter ignores HTTP statuses), logged and shown on the Integrations page. Issue #48, decision 189.",
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": { schema: { $ref: "#/components/schemas/CompatScrubRequest" } },
+              "application/x-www-form-urlencoded": { schema: { $ref: "#/components/schemas/CompatScrubRequest" } },
+              "application/json": { schema: { $ref: "#/components/schemas/CompatScrubRequest" } },
+            },
+          },
+          responses: {
+            "200": {
+              description: "One line (CSV) or object (JSON) per number, in the order sent.",
+              headers: lookupRateHeaders,
+              content: {
+                "text/csv": { schema: { type: "string" } },
+                "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/CompatResult" } } },
+              },
+            },
+            "400": {
+              description: "phoneList missing, an entry or identifier too long or holding a quote/backslash, or output not csv/json: one `ERROR:` line.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            "401": { description: "No key, or an invalid or revoked one: one `ERROR:` line.", content: { "text/plain": { schema: { type: "string" } } } },
+            "403": {
+              description: "No plan, no API access, or the period's limit would be exceeded: one `ERROR:` line.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            "413": {
+              description: "More than 60,000 numbers or a body over 6 MiB: one `ERROR:` line.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            "503": {
+              description: "The lists or the call history could not be read (nothing counted): one `ERROR:` line.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+          },
+        },
+      },
+      "/compat/calls": {
+        servers: [{ url: "/api" }],
+        post: {
+          tags: ["Dialers"],
+          summary: "Call events from a dialer",
+          description:
+            "A dialer's calls into the call history, so caps count every call it made. VICIdial vicidial_log columns (call_date, phone_number, " +
+            "campaign_id, status, length_in_sec, uniqueid) as a JSON object or array, a form, a CSV export or (GET) a dispo URL's query, with `tz` " +
+            "(the dialer server's IANA zone: call_date has no offset; a row with call_date is refused without it, a row without one is recorded at " +
+            "the moment it arrives); or a generic webhook's JSON: a record, a list, or " +
+            '`{ "calls": [ … ] }` with POST /calls\'s fields. Statuses map as `npm run calls -- import` maps them (decision 185); a repeated ' +
+            "dialer call id (uniqueid) is ignored. The key as `Authorization: Bearer`, a `loginId` header or the `key` query parameter. Issue #48.",
+          parameters: [
+            {
+              name: "tz",
+              in: "query",
+              required: false,
+              description: "The dialer server's IANA time zone; required for VICIdial rows.",
+              schema: { type: "string" },
+            },
+            { name: "key", in: "query", required: false, description: "The API key, when no header can be sent.", schema: { type: "string" } },
+          ],
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/VicidialCall" } } } },
+          responses: {
+            "201": {
+              description: "Recorded.",
+              headers: lookupRateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      recorded: { type: "integer", description: "Records written." },
+                      ignored: { type: "integer", description: "Records ignored as a repeated dialer call id." },
+                    },
+                  },
+                },
+              },
+            },
+            "400": error("tz missing for VICIdial rows or not a time zone, or a body that could not be read (validation_failed, invalid_json)."),
+            "422": error("A record is invalid; nothing was recorded (validation_failed, details per record)."),
+            ...commonErrors,
+          },
+        },
+      },
       "/usage": {
         get: {
           tags: ["Account"],
@@ -708,6 +894,78 @@ export function openApiDocumentAt(appBase: string) {
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key from the Integrations page (dpt_…)." } },
       schemas: {
+        CompatScrubRequest: {
+          type: "object",
+          required: ["phoneList"],
+          properties: {
+            loginId: { type: "string", description: "The API key (or send it as the loginId header)." },
+            phoneList: {
+              type: "string",
+              description: "Comma-separated 10-digit numbers, each optionally `|identifier` (up to 60 characters, echoed in Reserved); up to 60,000.",
+            },
+            campaignId: {
+              type: "string",
+              description: "The dialer's campaign: the call-history subject its caps count, and its container and exemption list set on the Integrations page.",
+            },
+            projId: { type: "string", description: "Accepted and ignored (DNCScrub's project)." },
+            version: { type: "string", description: "Accepted and ignored: the answer has the same fields whatever the version." },
+            output: {
+              type: "string",
+              enum: ["csv", "json"],
+              description: "`csv` (default): no header, one line per number; `json`: an array of CompatResult.",
+            },
+          },
+        },
+        CompatResult: {
+          type: "object",
+          properties: {
+            Phone: { type: "string", description: "The number exactly as sent (before its `|identifier`)." },
+            ResultCode: {
+              type: "string",
+              enum: ["C", "D", "O", "E", "I"],
+              description: "C on no list, D do not call, O cleared by a relationship or consent, E a relationship on no list, I invalid.",
+            },
+            Reserved: { type: "string", description: "The entry's identifier (after `|`), or empty." },
+            Reason: {
+              type: "string",
+              description:
+                "D: the list's code (litigation, dnc, dnc-tx, dnc-ca, …, container-<id>, stale_list); O: the lists cleared, joined by +; I: the invalid reason's code.",
+            },
+            RegionAbbrev: { type: "string", description: "The area code's state or province (two letters), or empty." },
+            Country: { type: "string", description: "The area code's ISO 3166 country (US, CA, …)." },
+            Locale: { type: "string", description: "Always empty (we hold no rate-centre data)." },
+            CarrierInfo: { type: "string", description: "Always empty (we hold no carrier data)." },
+            NewReassignedAreaCode: { type: "string", description: "Always empty." },
+            TZCode: { type: "string", description: "Always empty (DNCScrub's own zone codes); see UTCOffset." },
+            CallingWindow: {
+              type: "string",
+              description: "`NOW` when the calling rules and caps allow a call at the request's instant, else the next lawful instant (UTC, ISO 8601).",
+            },
+            UTCOffset: { type: "string", description: "The number's UTC offset in minutes at the request's instant, when it has one time zone; else empty." },
+            DoNotCallToday: {
+              type: "string",
+              description: "`Y` when no call is allowed for the rest of the number's local day, `N` when one is; empty for an invalid number.",
+            },
+            CallingTimeRestrictions: { type: "string", description: "Always empty." },
+            EBRType: { type: "string", description: "O and E: the record's basis (purchase, inquiry, consent)." },
+            IsWirelessOrVoIP: { type: "string", description: "Always empty (we hold no line-type data)." },
+            LineType: { type: "string", description: "Always empty." },
+          },
+        },
+        VicidialCall: {
+          type: "object",
+          properties: {
+            call_date: { type: "string", description: "The dialer server's local time (YYYY-MM-DD HH:MM:SS), read in `tz`." },
+            phone_number: { type: "string", description: "The number called." },
+            campaign_id: { type: "string", description: "The campaign: the record's subject." },
+            status: {
+              type: "string",
+              description: "The disposition: SALE, NI, XFER, CALLBK, DNC, DEC, NP are conversations; others connected when length_in_sec > 0, else attempted.",
+            },
+            length_in_sec: { type: "string", description: "The call's length in seconds." },
+            uniqueid: { type: "string", description: "VICIdial's call id: a repeat is ignored." },
+          },
+        },
         Error: {
           type: "object",
           required: ["error"],
@@ -1220,6 +1478,14 @@ function fieldsOf(schemas: Record<string, Schema>, schema: Schema | undefined, p
   return out;
 }
 
+const METHODS = new Set(["get", "post", "put", "patch", "delete"]);
+
+/** An answer's fields; an answer that is an array of objects (the compatible scrub's JSON) by their path "[].Field". */
+function answerFieldsOf(schemas: Record<string, Schema>, schema: Schema | undefined): ReferenceField[] {
+  if (schema?.type === "array") return fieldsOf(schemas, schema.items, "[].");
+  return fieldsOf(schemas, schema);
+}
+
 /** The endpoints in document order, for the reference page, with their request and answer fields. */
 export function referenceEndpoints(): ReferenceEndpoint[] {
   const out: ReferenceEndpoint[] = [];
@@ -1227,12 +1493,15 @@ export function referenceEndpoints(): ReferenceEndpoint[] {
   const doc = openApiDocumentAt("") as unknown as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
   const schemas = doc.components.schemas;
   for (const [path, ops] of Object.entries(doc.paths)) {
+    // a path outside /api/v1 (the dialer compatibility layer) names its own server
+    const base = (ops as { servers?: { url: string }[] }).servers?.[0]?.url ?? "/api/v1";
     for (const [method, op] of Object.entries(ops)) {
+      if (!METHODS.has(method)) continue;
       const body = op.requestBody?.content;
       const success = Object.entries(op.responses).find(([code]) => code.startsWith("2"))?.[1];
       out.push({
         method: method.toUpperCase(),
-        path: `/api/v1${path}`,
+        path: `${base}${path}`,
         summary: op.summary,
         description: op.description,
         tag: op.tags[0],
@@ -1240,7 +1509,7 @@ export function referenceEndpoints(): ReferenceEndpoint[] {
           .map(([code, r]) => ({ code, description: r.description }))
           .sort((a, b) => a.code.localeCompare(b.code)),
         requestFields: fieldsOf(schemas, (body?.["application/json"] ?? body?.["multipart/form-data"])?.schema),
-        answerFields: fieldsOf(schemas, success?.content?.["application/json"]?.schema),
+        answerFields: answerFieldsOf(schemas, success?.content?.["application/json"]?.schema),
       });
     }
   }

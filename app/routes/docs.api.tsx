@@ -126,7 +126,7 @@ export default function ApiReference() {
         </p>
 
         <nav aria-label="On this page" className="mt-6 flex flex-wrap gap-3 text-sm">
-          {["authentication", "rate-limits", "errors", "endpoints", "webhooks"].map((id) => (
+          {["authentication", "rate-limits", "errors", "endpoints", "dialers", "webhooks"].map((id) => (
             <a key={id} href={`#${id}`} className="rounded-full border border-slate-300 px-3 py-1 capitalize hover:bg-slate-50">
               {id.replace("-", " ")}
             </a>
@@ -162,6 +162,36 @@ export default function ApiReference() {
             integration&apos;s rate limiting turned on, its keys share that budget). Their headers count per second (<code>X-RateLimit-Window: 1</code>); a 429
             says to retry after 1 second. The numbers you look up count against your plan&apos;s DNC suppression usage.
           </p>
+        </section>
+
+        <section id="dialers" className="mt-12 scroll-mt-6">
+          <h2 className="text-xl font-semibold">Dialers</h2>
+          <p className="mt-2 text-slate-700">
+            Dialers that already speak a hosted scrub API use the compatibility layer (tag Dialers below; the values to paste are on the{" "}
+            <Link to="/integrations" className="text-blue-700 hover:underline">
+              Integrations
+            </Link>{" "}
+            page, VICIdial&apos;s set-up step by step in the README). Each number is decided as a live lookup decides it and counted as one lookup.
+          </p>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700">
+            <li>
+              <code>/api/compat/dncscrub/scrub</code> (outside <code>/api/v1</code>): the DNCScrub scrub contract. The key in a <code>loginId</code> header or
+              field; the CSV answer has no header and one line per number in the order sent. Codes: <code>C</code> on no list (whatever the hour: see{" "}
+              <code>DoNotCallToday</code> and <code>CallingWindow</code>), <code>D</code> on a list (<code>Reason</code>: the list&apos;s code), <code>O</code>{" "}
+              on a list but cleared by a relationship or consent, <code>E</code> a relationship on no list, <code>I</code> invalid. A refusal is one line{" "}
+              <code>ERROR: …</code>.
+            </li>
+            <li>
+              <code>GET /api/v1/check?phone=…</code>: <code>1</code> must not be called now, <code>0</code> may (<code>format=boolean</code>: <code>true</code>/
+              <code>false</code>); a refused request answers <code>1</code> too, the reason in <code>X-Check-Error</code>. The key may go in a <code>key</code>{" "}
+              query parameter for dialers that can only build URLs: it then sits in their logs and any proxy&apos;s, so give that dialer a key of its own and
+              revoke it if it leaks.
+            </li>
+            <li>
+              <code>/api/compat/calls</code>: the dialer&apos;s calls into the call history (VICIdial <code>vicidial_log</code> columns with <code>tz</code> for
+              their <code>call_date</code>, or a webhook&apos;s JSON records), so caps count every call it made.
+            </li>
+          </ul>
         </section>
 
         <section id="instants-and-stale-lists" className="mt-12 scroll-mt-6">

@@ -6,6 +6,7 @@ import type { ProofTables } from "./proof";
 import type { ExemptionsTables } from "./exemptions";
 import type { EmergencyTables } from "./emergency";
 import type { CallsTables } from "./calls";
+import type { DialersTables } from "./dialers";
 
 export * from "./accounts";
 export * from "./lists";
@@ -15,9 +16,11 @@ export * from "./proof";
 export * from "./exemptions";
 export * from "./emergency";
 export * from "./calls";
+export * from "./dialers";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
-export interface Database extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables, EmergencyTables, CallsTables {}
+export interface Database
+  extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables, EmergencyTables, CallsTables, DialersTables {}

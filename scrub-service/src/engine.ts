@@ -57,4 +57,13 @@ export {
   type StoredCall,
 } from "./calls/store";
 export { callFileHeader, importCallFile, type CallImportResult } from "./calls/import";
-export { CALL_FILE_FIELDS, CallFileError, VICIDIAL_COLUMNS, type CallFileField, type CallFileMapping } from "./calls/file-rows";
+export {
+  CALL_FILE_FIELDS,
+  CallFileError,
+  CsvRowSplitter,
+  VICIDIAL_COLUMNS,
+  callFileLayout,
+  callOfRow,
+  type CallFileField,
+  type CallFileMapping,
+} from "./calls/file-rows";

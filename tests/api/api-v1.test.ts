@@ -812,6 +812,9 @@ describe("the rest of the surface", () => {
       "/exemption-lists/{id}",
       "/calls",
       "/calls/{id}",
+      "/check",
+      "/compat/dncscrub/scrub",
+      "/compat/calls",
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");

@@ -63,3 +63,24 @@ export type Revealed = {
   /** A new integration with a webhook URL: its signing secret, shown together with the first key. */
   secret?: string;
 };
+
+/** A dialer campaign's settings (issue #48): its container and exemption list for the compatible scrub. */
+export const campaignSchema = z.object({
+  intent: z.literal("save-campaign"),
+  campaignId: z
+    .string({ error: "Campaign ID is required" })
+    .trim()
+    .min(1, "Campaign ID is required")
+    .max(100, "Campaign ID must be at most 100 characters")
+    .regex(/^[^,"'\\|\s]+$/, "Use the campaign ID exactly as the dialer sends it (no spaces, commas, quotes or bars)"),
+  containerId: z
+    .string()
+    .regex(/^\d{1,10}$/, "Choose one of your containers")
+    .optional(),
+  exemptionListId: z
+    .string()
+    .regex(/^\d{1,10}$/, "Choose one of your exemption lists")
+    .optional(),
+});
+
+export const deleteCampaignSchema = z.object({ intent: z.literal("delete-campaign"), campaignId: z.string().trim().min(1).max(100) });

@@ -202,3 +202,56 @@ describe("keys, toggles, secret, delete", () => {
     expect((await post({ intent: "delete-integration", id: "not-a-uuid" })).status).toBe(404);
   });
 });
+
+describe("dialers (issue #48)", () => {
+  it("shows the values to paste, built from the configured public address, with the key's hint only", async () => {
+    const page = await load();
+    const { appUrl } = await import("~/utils/env.server");
+    expect(page.dialers.scrubUrl).toBe(`${appUrl()}/api/compat/dncscrub/scrub`);
+    expect(page.dialers.checkUrl).toBe(`${appUrl()}/api/v1/check`);
+    expect(page.dialers.callsUrl).toBe(`${appUrl()}/api/compat/calls`);
+    // never the request's Host
+    const spoofed = await loader({
+      request: new Request("http://evil.example/integrations", { headers: { Cookie: cookie, "X-Forwarded-Host": "evil.example" } }),
+      params: {},
+      context: testContext,
+    });
+    expect(JSON.stringify(spoofed.dialers)).not.toContain("evil.example");
+    if (page.dialers.keyHint) expect(page.dialers.keyHint).toMatch(/^dpt_/);
+  });
+
+  it("saves a campaign's container and exemption list (the user's own only) and removes it", async () => {
+    const container = await makeContainer(db(), userId, "Campaign DNC");
+    const foreign = await makeContainer(db(), await makeUser(db(), { plan: "business" }));
+    const refused = await post({ intent: "save-campaign", campaignId: "SPRING", containerId: String(foreign) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.result.error.containerId).toEqual(["Choose one of your containers"]);
+    const bad = await post({ intent: "save-campaign", campaignId: "has,comma" });
+    expect(bad.status).toBe(400);
+    const saved = await post({ intent: "save-campaign", campaignId: "SPRING", containerId: String(container) });
+    expect(saved.location).toBe("/integrations");
+    expect((await load()).dialers.campaigns).toEqual([{ campaignId: "SPRING", containerName: "Campaign DNC", exemptionListName: null }]);
+    // another user sees none of it
+    expect((await load(otherCookie)).dialers.campaigns).toEqual([]);
+    await post({ intent: "delete-campaign", campaignId: "SPRING" });
+    expect((await load()).dialers.campaigns).toEqual([]);
+  });
+
+  it("shows the last request of each endpoint, refused ones with their reason", async () => {
+    const { recordDialerRequest } = await import("~/models/dialer.server");
+    await recordDialerRequest(db(), userId, {
+      endpoint: "scrub",
+      method: "POST",
+      status: 400,
+      outcome: "refused",
+      detail: "phoneList is required",
+      numbers: null,
+      campaignId: "SPRING",
+    });
+    const page = await load();
+    expect(page.dialers.lastRequests).toEqual([
+      expect.objectContaining({ endpoint: "scrub", outcome: "refused", status: 400, detail: "phoneList is required", campaignId: "SPRING" }),
+    ]);
+    expect((await load(otherCookie)).dialers.lastRequests).toEqual([]);
+  });
+});

@@ -5,7 +5,16 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { buttonClass, secondaryButtonClass } from "~/components/ui/form";
 import { PageHeader } from "~/components/ui/page-header";
 import { DataTable } from "~/components/ui/data-table";
-import { listApiKeys, listDeliveries, listIntegrations, MAX_INTEGRATIONS_PER_USER, MAX_KEYS_PER_INTEGRATION } from "~/models/integration.server";
+import {
+  findOwnContainer,
+  listApiKeys,
+  listDeliveries,
+  listIntegrations,
+  MAX_INTEGRATIONS_PER_USER,
+  MAX_KEYS_PER_INTEGRATION,
+} from "~/models/integration.server";
+import { deleteDialerCampaign, lastDialerRequests, listDialerCampaigns, saveDialerCampaign } from "~/models/dialer.server";
+import { getExemptionList, listExemptionLists } from "~/models/exemption.server";
 import {
   addApiKey,
   createIntegrationWithKey,
@@ -25,8 +34,9 @@ import { appUrl } from "~/utils/env.server";
 import { flashToast } from "~/utils/session.server";
 import { API_REQUESTS_PER_HOUR } from "~/api/rate-limit.server";
 import { LOOKUP_BURST, LOOKUP_REQUESTS_PER_SECOND } from "~/api/lookup-budget";
-import { createKeySchema, idSchema, integrationSchema, renameKeySchema, toggleSchema, type Revealed } from "./forms";
+import { campaignSchema, createKeySchema, deleteCampaignSchema, idSchema, integrationSchema, renameKeySchema, toggleSchema, type Revealed } from "./forms";
 import { Card, DeliveriesAndDocs, IntegrationDialog, KeysCard, RevealPanel, Toggle, When } from "./parts";
+import { DialersCard } from "./dialers";
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/route-error-boundary";
 
@@ -36,11 +46,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const db = await getDb();
   const url = new URL(request.url);
-  const [integrations, keys, containers, plan] = await Promise.all([
+  const [integrations, keys, containers, plan, campaigns, lastRequests, exemptionLists] = await Promise.all([
     listIntegrations(db, user.id),
     listApiKeys(db, user.id),
     listContainers(db, user.id),
     getPlanState(db, user.id),
+    listDialerCampaigns(db, user.id),
+    lastDialerRequests(db, user.id),
+    listExemptionLists(db, user.id),
   ]);
   const wanted = url.searchParams.get("integration");
   const selected = integrations.find((i) => i.id === wanted) ?? integrations[0] ?? null;
@@ -55,13 +68,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     apiAccess: plan.unlimited || (plan.plan?.apiAccess ?? false),
     planName: plan.plan?.name ?? null,
     baseUrl: `${appUrl()}/api/v1`,
+    // what a dialer pastes (issue #48): built from the configured public address, never from the request
+    dialers: {
+      scrubUrl: `${appUrl()}/api/compat/dncscrub/scrub`,
+      checkUrl: `${appUrl()}/api/v1/check`,
+      callsUrl: `${appUrl()}/api/compat/calls`,
+      keyHint: (selected ? keys.find((k) => k.integrationId === selected.id && !k.revokedAt) : undefined)?.prefix ?? null,
+      campaigns: campaigns.map((c) => ({ campaignId: c.campaignId, containerName: c.containerName, exemptionListName: c.exemptionListName })),
+      containers: containers.map((c) => ({ id: c.id, name: c.name })),
+      exemptionLists: exemptionLists.map((l) => ({ id: l.id, name: l.name })),
+      lastRequests,
+    },
     limitPerHour: API_REQUESTS_PER_HOUR,
     lookupsPerSecond: LOOKUP_REQUESTS_PER_SECOND,
     lookupBurst: LOOKUP_BURST,
   };
 }
 
-type ActionData = { form: "integration" | "key" | "rename"; result: SubmissionResult<string[]> } | { revealed: Revealed };
+type ActionData = { form: "integration" | "key" | "rename" | "campaign"; result: SubmissionResult<string[]> } | { revealed: Revealed };
 
 const TOGGLE_LABEL = {
   webhook_enabled: "Webhook notifications",
@@ -104,7 +128,36 @@ const INTEGRATION_INTENTS: Record<string, (ctx: IntegrationActionContext) => Pro
   "revoke-key": revokeKeyIntent,
   "delete-integration": deleteIntegrationIntent,
   "rotate-secret": rotateSecretIntent,
+  "save-campaign": saveCampaignIntent,
+  "delete-campaign": deleteCampaignIntent,
 };
+
+/** A dialer campaign's container and exemption list (issue #48): each must be the customer's own. */
+async function saveCampaignIntent({ request, user, db, formData }: IntegrationActionContext) {
+  const submission = parseWithZod(formData, { schema: campaignSchema });
+  if (submission.status !== "success") return data<ActionData>({ form: "campaign", result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  const containerId = v.containerId ? Number(v.containerId) : null;
+  const exemptionListId = v.exemptionListId ? Number(v.exemptionListId) : null;
+  const fieldErrors: Record<string, string[]> = {};
+  if (containerId !== null && !(await findOwnContainer(db, user.id, containerId))) fieldErrors.containerId = ["Choose one of your containers"];
+  if (exemptionListId !== null && !(await getExemptionList(db, { id: exemptionListId, userId: user.id }))) {
+    fieldErrors.exemptionListId = ["Choose one of your exemption lists"];
+  }
+  if (Object.keys(fieldErrors).length) return data<ActionData>({ form: "campaign", result: submission.reply({ fieldErrors }) }, { status: 400 });
+  await saveDialerCampaign(db, user.id, { campaignId: v.campaignId, containerId, exemptionListId });
+  return redirect(back(new URL(request.url).searchParams.get("integration")), await toast(request, "Campaign Saved", `Campaign ${v.campaignId} is set.`));
+}
+
+async function deleteCampaignIntent({ request, user, db, formData }: IntegrationActionContext) {
+  const submission = parseWithZod(formData, { schema: deleteCampaignSchema });
+  if (submission.status !== "success") return data({ message: "Missing campaign" }, { status: 400 });
+  await deleteDialerCampaign(db, user.id, submission.value.campaignId);
+  return redirect(
+    back(new URL(request.url).searchParams.get("integration")),
+    await toast(request, "Campaign Removed", `Campaign ${submission.value.campaignId} is removed.`),
+  );
+}
 
 async function saveIntegrationIntent({ request, user, db, formData, intent }: IntegrationActionContext) {
   const submission = parseWithZod(formData, { schema: integrationSchema });
@@ -220,6 +273,7 @@ export default function Integrations() {
   const integrationResult = actionData && "form" in actionData && actionData.form === "integration" ? actionData.result : undefined;
   const keyResult = actionData && "form" in actionData && actionData.form === "key" ? actionData.result : undefined;
   const renameResult = actionData && "form" in actionData && actionData.form === "rename" ? actionData.result : undefined;
+  const campaignResult = actionData && "form" in actionData && actionData.form === "campaign" ? actionData.result : undefined;
   const renaming = params.get("rename");
   const here = selected ? `/integrations?integration=${selected.id}` : "/integrations";
 
@@ -377,6 +431,8 @@ export default function Integrations() {
           <KeysCard selected={selected} keys={d.keys} renaming={renaming} renameResult={renameResult} keyResult={keyResult} />
         </div>
       )}
+
+      <DialersCard d={d.dialers} here={here} lastResult={campaignResult} />
 
       <DeliveriesAndDocs d={d} />
 
