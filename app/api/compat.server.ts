@@ -1,8 +1,7 @@
 import { DEFAULT_SUBJECT, MAX_CALL_TEXT, zoneOffsetMinutes } from "scrub-service/domain";
 import { MAX_LOOKUP_NUMBERS } from "scrub-service";
-import { ApiError, authenticateKey, rateHeaders, type ApiContext } from "./api.server";
+import { ApiError, apiErrorOf, authenticateKey, rateHeaders, type ApiContext } from "./api.server";
 import { answerLookup, DEFAULT_LOOKUP_CALLS, FULLEST_TYPE, parseEntries, requireLookupAccess, type LookupInput } from "./lookup.server";
-import { intakeErrorToApi } from "./work.server";
 import { readBodyCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { findDialerCampaign, recordDialerRequest, type DialerEndpoint } from "~/models/dialer.server";
@@ -215,11 +214,8 @@ export async function answerCompat(api: ApiContext, entries: CompatEntry[], ask:
     }
   };
   await Promise.all(Array.from({ length: Math.min(CHUNKS_AT_ONCE, chunks.length) }, worker));
-  try {
-    await recordLookupUsage(api.db, { userId: api.userId, amount: entries.length, unlimited: isUnlimitedRole(api.role), period: api.period });
-  } catch (e) {
-    throw intakeErrorToApi(e);
-  }
+  // a plan's refusal (no plan, over the limit) is answered through the API's mapper (refusalOf)
+  await recordLookupUsage(api.db, { userId: api.userId, amount: entries.length, unlimited: isUnlimitedRole(api.role), period: api.period });
   const atMs = ask.now.getTime();
   const rows: CompatRow[] = new Array(entries.length);
   const counts: Record<CompatCode, number> = { C: 0, D: 0, O: 0, E: 0, I: 0 };
@@ -299,10 +295,11 @@ export function oneLine(message: string): string {
   return message.replace(/[\r\n]+/g, " ").trim();
 }
 
-/** The request's refusal of anything thrown: ApiErrors and CompatRefusals keep their status and words; anything else is 500. */
+/** The request's refusal of anything thrown: CompatRefusals, and what the API's mapper knows, keep their status and words; anything else is 500. */
 export function refusalOf(e: unknown): CompatRefusal {
   if (e instanceof CompatRefusal) return e;
-  if (e instanceof ApiError) return new CompatRefusal(e.status, e.message, e.headers ?? {});
+  const known = apiErrorOf(e);
+  if (known) return new CompatRefusal(known.status, known.message, known.headers ?? {});
   console.error("[compat] failed:", e);
   return new CompatRefusal(500, "An unexpected error occurred. Please try again.");
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database, DialerLastRequestsTable } from "../../db/schema";
+import type { Database, DialerLastRequestsTable } from "db/schema";
 
 /*
  * Dialer integrations (issue #48, migration 0029): a campaign's settings for the DNCScrub-compatible scrub, and the

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, errorResponse, json, rateHeaders, type ApiContext } from "~/api/api.server";
+import { ApiError, apiErrorOf, errorResponse, json, rateHeaders, type ApiContext } from "~/api/api.server";
 import { recordCalls } from "~/api/calls.server";
 import { readCompatCalls } from "~/api/compat-calls.server";
 import { authenticateCompat, noteAnswered, noteRefusal, presentedKey, refusalOf } from "~/api/compat.server";
@@ -34,7 +34,7 @@ async function handle(request: Request): Promise<Response> {
   } catch (e) {
     const r = refusalOf(e);
     await noteRefusal("calls", request, r, api);
-    const err = e instanceof ApiError ? e : new ApiError(r.status, r.status === 401 ? "missing_api_key" : "internal_error", r.message);
+    const err = apiErrorOf(e) ?? new ApiError(r.status, r.status === 401 ? "missing_api_key" : "internal_error", r.message);
     return errorResponse(err, api ? rateHeaders(api.rate) : undefined);
   }
 }
