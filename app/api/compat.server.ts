@@ -270,11 +270,12 @@ export function compatRow(e: CompatEntry, d: LookupEntry, containerId: number | 
   // the calling rules and caps at the request's instant: C means "on no list", the hour is told here
   if (d.callableNow !== null) {
     row.CallingWindow = d.callableNow ? "NOW" : (d.nextCallAt ?? "");
-    if (d.callableNow) row.DoNotCallToday = "N";
+    // "1" no call for the rest of the number's local day, "0" one is allowed (the published examples answer "0")
+    if (d.callableNow) row.DoNotCallToday = "0";
     else if (d.nextCallLocal && d.nextCallAt) {
       const today = localDateAt(atMs, d.nextCallLocal);
-      row.DoNotCallToday = today === null || today !== d.nextCallLocal.slice(0, 10) ? "Y" : "N";
-    } else row.DoNotCallToday = "Y"; // no time zone: the strictest reading
+      row.DoNotCallToday = today === null || today !== d.nextCallLocal.slice(0, 10) ? "1" : "0";
+    } else row.DoNotCallToday = "1"; // no time zone: the strictest reading
   }
   if (d.timeZones.length === 1) row.UTCOffset = String(zoneOffsetMinutes(d.timeZones[0], atMs));
   return row;

@@ -944,7 +944,8 @@ export function openApiDocumentAt(appBase: string) {
             UTCOffset: { type: "string", description: "The number's UTC offset in minutes at the request's instant, when it has one time zone; else empty." },
             DoNotCallToday: {
               type: "string",
-              description: "`Y` when no call is allowed for the rest of the number's local day, `N` when one is; empty for an invalid number.",
+              description:
+                "`1` when no call is allowed for the rest of the number's local day, `0` when one is (as DNCScrub's published examples answer `0`); empty for an invalid number.",
             },
             CallingTimeRestrictions: { type: "string", description: "Always empty." },
             EBRType: { type: "string", description: "O and E: the record's basis (purchase, inquiry, consent)." },

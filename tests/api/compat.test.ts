@@ -179,7 +179,8 @@ describe.each(storeKinds)("the DNCScrub-compatible scrub: %s store", (store) => 
     ]);
     expect(rows[0]).toMatchObject({ RegionAbbrev: "TX", Country: "US", Locale: "", CarrierInfo: "", TZCode: "", LineType: "", IsWirelessOrVoIP: "" });
     expect(rows[0].CallingWindow).toMatch(/^(NOW|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)$/);
-    expect(rows[0].DoNotCallToday).toMatch(/^[YN]$/);
+    expect(rows[0].DoNotCallToday).toMatch(/^[01]$/);
+    if (rows[0].CallingWindow === "NOW") expect(rows[0].DoNotCallToday).toBe("0");
     expect(rows[0].UTCOffset).toMatch(/^-(300|360)$/);
     expect(rows[6]).toMatchObject({ CallingWindow: "", DoNotCallToday: "", RegionAbbrev: "", Country: "" });
   });
