@@ -5,7 +5,7 @@
 // TypeScript first (~2 s). Packages stay in node_modules (not bundled).
 import fs from "node:fs";
 import path from "node:path";
-import { build as esbuild } from "esbuild";
+import { build as esbuild, stop as stopEsbuild } from "esbuild";
 
 // Paths below are the package's (scrub-service/), whatever directory this runs from.
 const packageDir = path.dirname(import.meta.dirname);
@@ -84,3 +84,7 @@ await build({
   packages: "external",
   plugins: [bundleWorkspacePackages],
 });
+
+// The service process esbuild started (the plugin above keeps it talking to this one): stopped before exit, so it
+// never reports its own "deadlock" when this process goes away.
+await stopEsbuild();
