@@ -29,15 +29,16 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
 
 /** A user to own the jobs: through a tiny script using the same database code. */
 /** `cwd`: the tree whose database code creates the user (the A/B runs two trees). */
-export async function makeUser(env: Record<string, string>, cwd = process.cwd()): Promise<string> {
+export async function makeUser(env: Record<string, string>, cwd = process.cwd(), email = "bench@example.com"): Promise<string> {
   const code = `
     import { openDatabase, migrateToLatest } from "./db/client.ts";
     const h = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
     await migrateToLatest(h.db);
-    const u = await h.db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", last_name: "User",
+    const email = ${JSON.stringify(email)};
+    const u = await h.db.insertInto("users").values({ email, first_name: "Bench", last_name: "User",
       company: "", phone_number: "", password_hash: "x", role: "SuperAdmin", status: "Active", email_confirmed: true })
       .onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
-    const id = u?.id ?? (await h.db.selectFrom("users").select("id").where("email", "=", "bench@example.com").executeTakeFirstOrThrow()).id;
+    const id = u?.id ?? (await h.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
     console.log(id);
     await h.close();`;
   const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd, env: { ...process.env, ...env } });
