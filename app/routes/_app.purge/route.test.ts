@@ -195,10 +195,11 @@ describe("/purge CSV flow", () => {
     expect(c.byTimeZone.map((z) => z.zones).sort()).toEqual(["America/Chicago", "America/New_York"]);
     const good = await readDownload(other.cookie, job.files.find((f) => f.kind === "good")!.id);
     const lines = good.trim().split("\n");
-    expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
-    // the note (decision 180): empty when callable now, else the binding rule and its citation
+    expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
+    // the note (decision 180): empty when callable now, else the binding rule and its citation; then the calls
+    // counted in the owner's history (decision 191): none here
     expect(lines[1]).toMatch(
-      /^Ann,2125552345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.+)$/,
+      /^Ann,2125552345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.+),0,0$/,
     );
     // no time zone: the strictest reading across every US time zone, and the note says so
     expect(lines[3]).toMatch(
@@ -428,7 +429,7 @@ describe("/purge manual entry", () => {
     expect(local).toBe(`${tomorrow}, 09:00`);
     const page = (await callLoader(location(res).pathname + location(res).search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
-    expect(good.split("\n")[0]).toBe("Number,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
+    expect(good.split("\n")[0]).toBe("Number,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
     // a time in the past is the time field's error, named as such, and nothing starts
     const past = await manual(other.cookie, "2125552345", { calling: "1", atLocal: "2025-06-01T09:00", atZone: "America/New_York" });
     expect(statusOf(past)).toBe(400);

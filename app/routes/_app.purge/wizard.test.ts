@@ -53,6 +53,9 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       calling_summary: null,
       exemption_list_id: null,
       exemption_summary: null,
+      call_purpose: "telemarketing",
+      call_subject: "default",
+      debt_column: null,
       ...over,
     },
   };

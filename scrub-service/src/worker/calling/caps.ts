@@ -8,7 +8,9 @@
 
 import { US_STATES } from "../area-codes";
 
-export type CapPurpose = "telemarketing" | "debt-collection";
+/** Why the calls are made: the states' solicitation caps apply to telemarketing, the debt caps to debt collection. */
+export const CALL_PURPOSES = ["telemarketing", "debt-collection"] as const;
+export type CapPurpose = (typeof CALL_PURPOSES)[number];
 /** What the cap counts together: every call to the number, those on one subject (campaign), or those about one debt. */
 export type CapScope = "number" | "subject" | "debt";
 export type CapChannel = "call" | "text";
