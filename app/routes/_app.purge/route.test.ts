@@ -209,6 +209,46 @@ describe("/purge CSV flow", () => {
     expect(row.calling_window).toBe(true);
   });
 
+  it("Calling times for debt collection: the purpose and the debt id column are kept on the job; without calling times they are not read (decision 191)", async () => {
+    const upload = async () =>
+      location(
+        await callAction(
+          multipart(
+            "/purge?step=4&mode=csv",
+            other.cookie,
+            [
+              ["intent", "upload"],
+              ["mode", "csv"],
+            ],
+            { name: "debts.csv", content: "Name,Phone,Account\nAnn,2125552345,A-1\n" },
+          ),
+        ),
+      );
+    const startWith = async (fields: Record<string, string>) => {
+      const step5 = await upload();
+      const started = await callAction(
+        makeRequest(step5.pathname + step5.search, {
+          cookie: other.cookie,
+          form: { intent: "start", mode: "csv", upload: step5.searchParams.get("upload")!, column: "Phone", ...fields },
+        }),
+      );
+      const jobId = location(started).searchParams.get("job")!;
+      expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+      return handle().db.selectFrom("scrub_jobs").select(["call_purpose", "debt_column", "calling_summary"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    };
+    const debt = await startWith({ calling: "1", purpose: "debt-collection", debtColumn: "Account" });
+    expect([debt.call_purpose, debt.debt_column]).toEqual(["debt-collection", "Account"]);
+    expect((debt.calling_summary as { calls: { purpose: string; debtColumn: string } }).calls).toMatchObject({
+      purpose: "debt-collection",
+      debtColumn: "Account",
+    });
+    // the choice is hidden (and ignored) without calling times; a debt column means nothing for telemarketing
+    const off = await startWith({ purpose: "debt-collection", debtColumn: "Account" });
+    expect([off.call_purpose, off.debt_column]).toEqual(["telemarketing", null]);
+    const tele = await startWith({ calling: "1", purpose: "telemarketing", debtColumn: "Account" });
+    expect([tele.call_purpose, tele.debt_column]).toEqual(["telemarketing", null]);
+  });
+
   it("Calling times at: a past instant, or one after the lists' validity, is the field's error; a coming one is kept (decision 174)", async () => {
     const up = await callAction(
       multipart(

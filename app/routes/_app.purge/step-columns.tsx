@@ -72,7 +72,7 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
             <p className="text-xs text-slate-500">
               The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.
             </p>
-            <CallingChoice state={state} error={error} />
+            <CallingChoice state={state} error={error} columns={preview.hasHeader ? preview.headers : undefined} />
           </>
         )}
         <PreviousRow to={wizardHref(state, { step: 4, job: "" })}>

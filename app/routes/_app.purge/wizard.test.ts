@@ -3,6 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Processing } from "./step-results";
 import { CallingTimes } from "~/components/purge/calling-times";
+import { CallingChoice } from "./calling-choice";
+import { parseWizardState } from "~/intake/purge-wizard";
 import { jobView, type JobWithFiles } from "~/models/purge.server";
 
 function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
@@ -132,5 +134,23 @@ describe("calling times on the results screen", () => {
     expect(html).toContain("2 toll-free or other non-geographic numbers have no time zone");
     expect(html).toContain('width="100%"');
     expect(html).not.toContain("style=");
+  });
+});
+
+describe("the calls' purpose with calling times (decision 191)", () => {
+  const state = parseWizardState(new URLSearchParams("step=5&mode=csv&calling=1"));
+  it("offers telemarketing (default) or debt collection and, for a file with a header, a debt id column: shown by CSS only while calling times are ticked", () => {
+    const html = renderToStaticMarkup(createElement(CallingChoice, { state, columns: ["Name", "Phone", "Account"] }));
+    expect(html).toContain('class="calling-toggle');
+    expect(html).toMatch(/<fieldset class="hidden [^"]*group-has-\[\.calling-toggle:checked\]:block"/);
+    expect(html).toContain('<input type="radio" name="purpose" class="mt-0.5 accent-blue-600" checked="" value="telemarketing"/>');
+    expect(html).toContain('<input type="radio" name="purpose" class="mt-0.5 accent-blue-600" value="debt-collection"/>');
+    expect(html).toContain('<select id="purge-debt-column" name="debtColumn"');
+    expect(html).toContain('<option value="Account">Account</option>');
+  });
+  it("has no debt id column for typed numbers", () => {
+    const html = renderToStaticMarkup(createElement(CallingChoice, { state }));
+    expect(html).toContain('name="purpose"');
+    expect(html).not.toContain("debtColumn");
   });
 });
