@@ -112,6 +112,7 @@ describe("calling times on the results screen", () => {
             { note: "Before 8 a.m. Eastern (47 CFR 64.1200(c)(1))", count: 30 },
             { note: "Sunday: South Dakota allows weekdays only (SDCL 49-31-102)", count: 4 },
           ],
+          calls: null,
         },
       }),
     );
@@ -133,6 +134,7 @@ describe("calling times on the results screen", () => {
     expect(html).toContain("rules <a");
     expect(html).toContain("2 toll-free or other non-geographic numbers have no time zone");
     expect(html).toContain('width="100%"');
+    expect(html).not.toContain("call history");
     expect(html).not.toContain("style=");
   });
 });
@@ -152,5 +154,27 @@ describe("the calls' purpose with calling times (decision 191)", () => {
     const html = renderToStaticMarkup(createElement(CallingChoice, { state }));
     expect(html).toContain('name="purpose"');
     expect(html).not.toContain("debtColumn");
+  });
+});
+
+describe("the calls counted on the results screen (decision 191)", () => {
+  it("says the history was counted and how many good numbers a call limit held back", () => {
+    const calling = {
+      at: "2026-12-02T17:00:00Z",
+      rulesVersion: "2026-11-26.1",
+      callableNow: 6,
+      laterToday: 1,
+      notToday: 2,
+      noTimeZone: 0,
+      byTimeZone: [{ zones: "America/New_York", count: 9 }],
+      heldBack: [{ note: "Call limit: Florida: three commercial solicitation calls per 24 hours on one subject (Fla. Stat. § 501.616(6)(b))", count: 3 }],
+      calls: { purpose: "telemarketing", records: 1234, rowsWithCalls: 8, heldByCaps: 3 },
+    };
+    const html = renderToStaticMarkup(createElement(CallingTimes, { calling }));
+    expect(html).toContain("Your call history was counted (telemarketing limits): 1,234 call records read, 8 good numbers called in the last 7 days");
+    expect(html).toContain("3 held back by a call limit");
+    expect(html).toMatch(
+      /Call limit: Florida: three commercial solicitation calls per 24 hours on one subject \(Fla\. Stat\. § 501\.616\(6\)\(b\)\)<\/td><td[^>]*>3</,
+    );
   });
 });

@@ -311,7 +311,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         if (held === null) continue;
         const a = held.calling;
         cells.rowCalling[r] = cells.calling.push(callingCells(cls, a.callableNow, a.nextCallAt, a.nextCallLocal ?? "", a.note, delim)) - 1;
-        capped!.add(k, cls, at, a.nextCallAt, a.note, held.verdict);
+        capped!.add(k, cls, at, a.nextCallAt, held.verdict);
       }
       return cells;
     };

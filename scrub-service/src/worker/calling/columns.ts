@@ -109,10 +109,18 @@ export class CappedRows {
   readonly byNote = new Map<string, number>();
   readonly byZone = new Map<string, number>();
   readonly byCap = new Map<string, { cite: string; rows: number }>();
+  /** Held rows per calling class (the emergency periods' held rows count them too). */
+  readonly byClass = new Map<number, number>();
 
-  /** A row of class `k` that a cap holds, with its answer. */
-  add(k: number, cls: CallingClass, atMs: number, nextCallAt: number, note: string, verdict: CapVerdict): void {
+  /**
+   * A row of class `k` that a cap holds, with its answer. The held-back table groups it under the caps that hold it
+   * ("Call limit: Florida: three … (Fla. Stat. § 501.616(6)(b))"), not under its own note: each row's note names its
+   * own lift instant, which would give the table a line per row.
+   */
+  add(k: number, cls: CallingClass, atMs: number, nextCallAt: number, verdict: CapVerdict): void {
     this.held++;
+    this.byClass.set(k, (this.byClass.get(k) ?? 0) + 1);
+    const note = verdict.holds.map((h) => `Call limit: ${h.cap.name} (${h.cap.cite})`).join("; ");
     this.byNote.set(note, (this.byNote.get(note) ?? 0) + 1);
     for (const h of verdict.holds) {
       const c = this.byCap.get(h.cap.id);
@@ -214,7 +222,7 @@ export function summarizeCalling(
   if (periods.length) {
     const held = new Map<number, number>();
     table.classes.forEach((_, i) => {
-      const n = counts[i] ?? 0;
+      const n = (counts[i] ?? 0) + (capped?.byClass.get(i) ?? 0);
       for (const e of evaluation.answers[i].emergency ?? []) held.set(e.applied.period.id, (held.get(e.applied.period.id) ?? 0) + n);
     });
     s.emergencyPeriods = periods.map((p) => ({
