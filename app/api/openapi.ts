@@ -14,7 +14,8 @@ const CALLING_WINDOW_TEXT =
   "note names first, else the first of time_zone; empty without a time zone) and calling_note (empty when callable now, else the rule that holds the call back with its citation, e.g. " +
   '"Sunday: Louisiana forbids Sunday calls (La. R.S. 45:811)", "Before 8 a.m. (47 CFR 64.1200(c)(1))"), under the federal, state and CRTC ' +
   "calling hours, Sunday and holiday bans included (rules version in the job's calling_window). A number without a time zone is answered with " +
-  "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so.";
+  "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so. Then calls_24h and calls_7d: " +
+  "the number's records in your call history (see `purpose`).";
 const CALLS_TEXT =
   "With calling_window=true the owner's call history (POST /calls) is counted too (decision 191): good.csv gains calls_24h and calls_7d after " +
   "calling_note (every record of the number in the 24 hours and 7 days before the instant, calls and texts, reservations included), and a number " +

@@ -2,7 +2,7 @@
  * Call frequency caps as rule data (issue #46, decision 185), beside the calling hours (rules.ts): how many calls or
  * texts a law allows to one person in a window, what it counts together (per number, per subject, per debt), what
  * lifts it, with the text it rests on. Pure data, one pure count (`countAgainstCap`) and the evaluation of a number's
- * caps (`evaluateCaps`, decision 187: the live lookup's answer and its reservations; the scrub does not count calls yet). Where the primary text was not found, the entry says so and takes the stricter
+ * caps (`evaluateCaps`, decision 187: the live lookup's answer and its reservations; decision 191: the batch scrub's calling columns, through decision/calling-caps.ts). Where the primary text was not found, the entry says so and takes the stricter
  * reading (the smaller number, the wider scope, calls and texts both counted).
  */
 
