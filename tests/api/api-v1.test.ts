@@ -26,6 +26,7 @@ import * as openapi from "~/routes/api.v1.openapi[.json]";
 import * as catchAll from "~/routes/api.$";
 import { revokeApiKey, setIntegrationToggle, createApiKey } from "~/models/integration.server";
 import { API_ERROR_CODES } from "~/api/api.server";
+import { serializeCalling } from "~/models/api-job.server";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -381,6 +382,50 @@ describe("submit a scrub", () => {
       const err = (await bodyOf(bad)).error;
       expect([err.details[0].field, err.message]).toEqual([field, message]);
     }
+  });
+
+  it("a completed job's calling_window names the call history read and the rows the caps held back (decision 191)", () => {
+    const calls = {
+      capsVersion: "2026-11-28.2",
+      purpose: "debt-collection",
+      subject: "default",
+      debtColumn: "Account",
+      history: { since: "2026-11-25T17:00:00Z", records: 32, sha256: "ab".repeat(32) },
+      rowsWithCalls: 8,
+      heldByCaps: 3,
+      byCap: [{ cap: "us-reg-f-7-in-7", cite: "12 CFR 1006.14(b)(2)(i)(A)", rows: 3 }],
+    };
+    const summary = {
+      at: "2026-12-02T17:00:00Z",
+      rulesVersion: "r",
+      timeZoneSource: "t",
+      callableNow: 5,
+      laterToday: 1,
+      notToday: 2,
+      noTimeZone: 0,
+      byTimeZone: [],
+      calls,
+    };
+    const view = serializeCalling({
+      calling_window: true,
+      evaluated_at: new Date("2026-12-02T17:00:00Z"),
+      calling_summary: JSON.stringify(summary) as never,
+      call_purpose: "debt-collection",
+      call_subject: "default",
+      debt_column: "Account",
+    });
+    expect(view).toMatchObject({
+      purpose: "debt-collection",
+      subject: "default",
+      debt_column: "Account",
+      calls: {
+        caps_version: "2026-11-28.2",
+        history: { since: "2026-11-25T17:00:00Z", records: 32, sha256: "ab".repeat(32) },
+        rows_with_calls: 8,
+        held_by_caps: 3,
+        by_cap: [{ cap: "us-reg-f-7-in-7", cite: "12 CFR 1006.14(b)(2)(i)(A)", rows: 3 }],
+      },
+    });
   });
 
   it("uses the integration's container when the request names none", async () => {
