@@ -58,7 +58,7 @@ export function CallingChoice({
           </p>
         )}
       </div>
-      <CallsChoice columns={columns} />
+      <CallsChoice state={state} columns={columns} />
     </div>
   );
 }
@@ -68,7 +68,7 @@ export function CallingChoice({
  * JavaScript off): your call history is counted (the Good file's calls_24h and calls_7d) and a number over a frequency
  * cap of the purpose is held back; for debt collection each row's debt id comes from a column of the file.
  */
-function CallsChoice({ columns }: { columns?: readonly string[] }) {
+function CallsChoice({ state, columns }: { state: WizardState; columns?: readonly string[] }) {
   return (
     <fieldset className="hidden space-y-2 group-has-[.calling-toggle:checked]:block" data-testid="calls-choice">
       <legend className="text-sm font-medium text-slate-700">The calls are for</legend>
@@ -77,14 +77,14 @@ function CallsChoice({ columns }: { columns?: readonly string[] }) {
         callable until the limit lifts, its note naming the limit.
       </p>
       <label className="flex items-start gap-2 text-sm text-slate-700">
-        <input type="radio" name="purpose" value="telemarketing" defaultChecked className="mt-0.5 accent-blue-600" />
+        <input type="radio" name="purpose" value="telemarketing" defaultChecked={state.purpose === "telemarketing"} className="mt-0.5 accent-blue-600" />
         <span>
           Telemarketing{" "}
           <span className="block text-xs text-slate-500">State limits: three calls in 24 hours on one subject (Florida, Maryland, Oklahoma, Oregon).</span>
         </span>
       </label>
       <label className="flex items-start gap-2 text-sm text-slate-700">
-        <input type="radio" name="purpose" value="debt-collection" className="mt-0.5 accent-blue-600" />
+        <input type="radio" name="purpose" value="debt-collection" defaultChecked={state.purpose === "debt-collection"} className="mt-0.5 accent-blue-600" />
         <span>
           Debt collection{" "}
           <span className="block text-xs text-slate-500">
@@ -97,7 +97,13 @@ function CallsChoice({ columns }: { columns?: readonly string[] }) {
           <label htmlFor="purge-debt-column" className="block text-sm font-medium text-slate-700">
             Debt id column
           </label>
-          <select id="purge-debt-column" name="debtColumn" defaultValue="" aria-describedby="purge-debt-column-help" className={`${inputClass} max-w-xs`}>
+          <select
+            id="purge-debt-column"
+            name="debtColumn"
+            defaultValue={columns.includes(state.debtColumn) ? state.debtColumn : ""}
+            aria-describedby="purge-debt-column-help"
+            className={`${inputClass} max-w-xs`}
+          >
             <option value="">None</option>
             {columns.map((h) => (
               <option key={h} value={h}>

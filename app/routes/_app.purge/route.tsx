@@ -226,9 +226,9 @@ function evaluationInstantOf(fields: { get(name: string): unknown }): string | n
  * The calls' purpose and debt column (decision 191): shown with "Add calling times" only, so read only with it; the
  * debt column only for debt collection (a column chosen before switching back to telemarketing means nothing).
  */
-function callsOf(fields: { get(name: string): unknown }, calling: boolean): { purpose: "telemarketing" | "debt-collection"; debtColumn: string | null } {
-  const purpose = calling && String(fields.get("purpose") ?? "") === "debt-collection" ? "debt-collection" : "telemarketing";
-  return { purpose, debtColumn: purpose === "debt-collection" ? String(fields.get("debtColumn") ?? "").trim() || null : null };
+function callsOf(state: WizardState): { purpose: WizardState["purpose"]; debtColumn: string | null } {
+  const purpose = state.calling ? state.purpose : "telemarketing";
+  return { purpose, debtColumn: purpose === "debt-collection" ? state.debtColumn.trim() || null : null };
 }
 
 async function start(ctx: PurgeActionContext, intent: string, state: WizardState, upload: StoredUpload, column: string) {
@@ -249,7 +249,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       callingWindow: state.calling,
       exemptionListId: state.exemptions,
       evaluatedAt: evaluationInstantOf(ctx.form.fields),
-      ...callsOf(ctx.form.fields, state.calling),
+      ...callsOf(state),
     },
     ORDER_WORDS.wizard,
   );

@@ -150,6 +150,12 @@ describe("the calls' purpose with calling times (decision 191)", () => {
     expect(html).toContain('<select id="purge-debt-column" name="debtColumn"');
     expect(html).toContain('<option value="Account">Account</option>');
   });
+  it("keeps a choice made before (the wizard's state: a refused start shows it again, JavaScript off too)", () => {
+    const chosen = parseWizardState(new URLSearchParams("step=5&mode=csv&calling=1&purpose=debt-collection&debtColumn=Account"));
+    const html = renderToStaticMarkup(createElement(CallingChoice, { state: chosen, columns: ["Name", "Phone", "Account"] }));
+    expect(html).toContain('<input type="radio" name="purpose" class="mt-0.5 accent-blue-600" checked="" value="debt-collection"/>');
+    expect(html).toContain('<option value="Account" selected="">Account</option>');
+  });
   it("has no debt id column for typed numbers", () => {
     const html = renderToStaticMarkup(createElement(CallingChoice, { state }));
     expect(html).toContain('name="purpose"');
