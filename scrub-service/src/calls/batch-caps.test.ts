@@ -20,6 +20,8 @@ import { checkCallRecords } from "./validate";
 import { CAPS_VERSION } from "../worker/calling/caps";
 import { verifyCertificate } from "../certificate/verify";
 import { keyMap, publishedKeys } from "../certificate/keys";
+import { createExemptionList, loadExemptions } from "../exemptions";
+import { readExemptionRows } from "../exemption-files/file";
 
 /** Wednesday 2 December 2026, 17:00Z: noon in Miami and New York, 9 a.m. in Oregon. */
 const AT = Date.parse("2026-12-02T17:00:00Z");
@@ -151,6 +153,22 @@ describeEachDb("a scrub with calling times counts the calls", (kind) => {
     const forged = r.text.replace(/"records": ?32/, `"records": 0`);
     expect(forged).not.toBe(r.text);
     expect(verifyCertificate(forged, { publishedKeys: keys }).ok).toBe(false);
+  });
+
+  it("Oregon: three calls in 24 hours hold the fourth, unless a purchase within 18 months lifts the cap (the exemption list's record)", async () => {
+    const user = await createUser(h);
+    const list = await createExemptionList(h.db, { userId: user, name: "customers" });
+    // a purchase 12 months before the instant for one number; one 19 months before for the other
+    const rows = await readExemptionRows({ text: "5035552301,purchase,2025-12-02\n5035552302,purchase,2025-05-02\n" }, new Date(AT));
+    await loadExemptions(h.db, { listId: list.id, userId: user, mode: "replace", rows });
+    const calls = ["5035552301", "5035552302", "5035552303"].flatMap((number) => [1, 2, 3].map((x) => ({ number, ago: x * H })));
+    const r = await scrub(user, calls, ["phone", "5035552301", "5035552302", "5035552303"], { exemptionListId: list.id });
+    expect(r.byPhone.get("5035552301")).toMatchObject({ callable_now: "yes", calls_24h: "3" });
+    for (const p of ["5035552302", "5035552303"]) {
+      // the lift at 6 a.m. in Portland: the next call at 8 a.m.
+      expect([r.byPhone.get(p)!.callable_now, r.byPhone.get(p)!.next_call_at], p).toEqual(["no", "2026-12-03T16:00:00Z"]);
+      expect(r.byPhone.get(p)!.calling_note, p).toMatch(/^3 calls in 24 hours to Oregon \(Oregon HB 3865\): next at 2026-12-03T14:00:00Z/);
+    }
   });
 
   it("debt collection: each row's debt from the debt column, Regulation F and Massachusetts per debt; the states' caps do not apply", async () => {
