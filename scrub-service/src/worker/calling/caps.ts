@@ -340,12 +340,24 @@ function dayPlusMonths(day: number, months: number): number {
   return Date.UTC(y, m0, Math.min(d.getUTCDate(), last)) / DAY_MS;
 }
 
+/** Each cap's first day in force, in days since 1970 (UTC). */
+const EFFECTIVE_DAY = new Map(CALL_CAPS.map((c) => [c, Date.parse(`${c.effective}T00:00:00Z`) / DAY_MS]));
+/** capsFor's answers by state, purpose, channel and UTC day: a scrub asks it once per number with a history (decision 191). */
+const capsMemo = new Map<string, CallCap[]>();
+
 /** The caps of a number's state (and the federal ones) for a purpose and channel, in force at the instant. */
-export function capsFor(state: string | null, purpose: CapPurpose, channel: CapChannel, atMs: number): CallCap[] {
-  const day = isoSecondOf(atMs).slice(0, 10);
-  return CALL_CAPS.filter(
-    (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && c.effective <= day,
-  );
+export function capsFor(state: string | null, purpose: CapPurpose, channel: CapChannel, atMs: number): readonly CallCap[] {
+  const day = Math.floor(atMs / DAY_MS);
+  const key = `${state ?? ""}|${purpose}|${channel}|${day}`;
+  let caps = capsMemo.get(key);
+  if (caps === undefined) {
+    caps = CALL_CAPS.filter(
+      (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && EFFECTIVE_DAY.get(c)! <= day,
+    );
+    if (capsMemo.size >= 10_000) capsMemo.clear();
+    capsMemo.set(key, caps);
+  }
+  return caps;
 }
 
 /** Whether the number's record lifts the cap at the instant: a basis the cap names, dated on or before the day, within its months. */
