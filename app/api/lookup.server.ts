@@ -27,6 +27,7 @@ import {
   callHistoryOf,
   reserveCalls,
   type HistoryRecord,
+  cappedCalling,
 } from "scrub-service";
 import { ApiError, fieldError, notFound, validate, type ApiContext } from "./api.server";
 import { exemptionsOfNumbers } from "~/models/exemption.server";
@@ -55,11 +56,8 @@ import {
   LONGEST_CAP_WINDOW_MS,
   MAX_CALL_TEXT,
   CAPS_VERSION,
-  callingWithCaps,
-  evaluateCaps,
   type CapChannel,
   type CapPurpose,
-  type DecisionCalling,
 } from "scrub-service/domain";
 
 /*
@@ -599,23 +597,19 @@ function callingWithHistory(
   const base = callingPart(c, atMs, table, record);
   if (!records || records.length === 0) return base;
   const second = Math.floor(atMs / 1000) * 1000;
-  const verdict = evaluateCaps({
+  const cls = table.classes[callingClassIndex(c, atMs, table, record)];
+  // the engine's one piece for a number with history (the batch scrub asks the same, decision 191)
+  const capped = cappedCalling(cls, second, {
     state: stateOfAreaCode(Math.floor(c / 10_000_000)),
     purpose: ask.purpose,
     subject: ask.subject,
     debtId: ask.debtId,
     channel: ask.channel,
     records,
-    atMs: second,
     record: record ? { basis: EXEMPTION_BASES[record.basis], day: record.day } : null,
   });
-  if (verdict.liftAt === null) return base;
-  const cls = table.classes[callingClassIndex(c, atMs, table, record)];
-  const callingAt = (ms: number): DecisionCalling => {
-    const v = evaluateClass(cls, ms);
-    return { zones: cls.zones, callableNow: v.answer.callableNow, nextCallAt: v.answer.nextCallAt, note: v.note, nextCallLocal: v.nextCallLocal };
-  };
-  const d = callingWithCaps(callingAt(second), verdict, callingAt);
+  if (capped === null) return base;
+  const d = capped.calling;
   return { part: callingJson(cls.zones, d.callableNow, d.nextCallAt, d.nextCallLocal, d.note), callableNow: d.callableNow };
 }
 

@@ -14,7 +14,19 @@ const CALLING_WINDOW_TEXT =
   "note names first, else the first of time_zone; empty without a time zone) and calling_note (empty when callable now, else the rule that holds the call back with its citation, e.g. " +
   '"Sunday: Louisiana forbids Sunday calls (La. R.S. 45:811)", "Before 8 a.m. (47 CFR 64.1200(c)(1))"), under the federal, state and CRTC ' +
   "calling hours, Sunday and holiday bans included (rules version in the job's calling_window). A number without a time zone is answered with " +
-  "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so.";
+  "the strictest reading across every US time zone (callable only when callable in all of them) and its note says so. Then calls_24h and calls_7d: " +
+  "the number's records in your call history (see `purpose`).";
+const CALLS_TEXT =
+  "With calling_window=true the owner's call history (POST /calls) is counted too (decision 191): good.csv gains calls_24h and calls_7d after " +
+  "calling_note (every record of the number in the 24 hours and 7 days before the instant, calls and texts, reservations included), and a number " +
+  "over a frequency cap of `purpose` is not callable now, its next_call_at when the cap lifts (at a lawful hour), its calling_note naming the cap, " +
+  'e.g. "3 calls in 24 hours to Florida (Fla. Stat. § 501.616(6)(b)): next at 2026-12-03T02:00:00Z". The caps as the lookup applies them.';
+const PURPOSE_TEXT =
+  "With calling_window=true: telemarketing (default: the states' solicitation caps, per `subject`) or debt-collection (Regulation F and " +
+  "Massachusetts, per debt: each row's debt id read from `debt_column`). " +
+  CALLS_TEXT;
+const SUBJECT_TEXT = 'With calling_window=true: the subject (campaign) of the calls, for the per-subject caps; default "default" (the calls API\'s).';
+const DEBT_COLUMN_TEXT = "With purpose=debt-collection: the header of the column holding each row's debt id (a row without one is counted against every debt).";
 const CALLING_AT_TEXT =
   "With calling_window=true or exemptions: the instant the calling columns and the exemptions are evaluated at, ISO-8601 with its UTC offset; default: the scrub's start. " +
   'An instant means "for calls then": not earlier than now (5 minutes of clock skew allowed) and not later than the checked lists\' "valid for calls until" ' +
@@ -175,6 +187,9 @@ export function openApiDocumentAt(appBase: string) {
                     states: { type: "string", description: "Comma-separated two-letter US states to keep, e.g. TX,FL." },
                     file_name: { type: "string" },
                     calling_window: { type: "string", enum: ["true", "false"], description: CALLING_WINDOW_TEXT },
+                    purpose: { type: "string", enum: ["telemarketing", "debt-collection"], description: PURPOSE_TEXT },
+                    subject: { type: "string", maxLength: 200, description: SUBJECT_TEXT },
+                    debt_column: { type: "string", maxLength: 200, description: DEBT_COLUMN_TEXT },
                     exemptions: { type: "integer", description: EXEMPTIONS_TEXT },
                     at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                   },
@@ -191,6 +206,9 @@ export function openApiDocumentAt(appBase: string) {
                     states: { type: "array", items: { type: "string", pattern: "^[A-Za-z]{2}$" } },
                     file_name: { type: "string" },
                     calling_window: { type: "boolean", description: CALLING_WINDOW_TEXT },
+                    purpose: { type: "string", enum: ["telemarketing", "debt-collection"], description: PURPOSE_TEXT },
+                    subject: { type: "string", maxLength: 200, description: SUBJECT_TEXT },
+                    debt_column: { type: "string", maxLength: 200, description: DEBT_COLUMN_TEXT },
                     exemptions: { type: ["integer", "null"], description: EXEMPTIONS_TEXT },
                     at: { type: "string", format: "date-time", description: CALLING_AT_TEXT },
                   },
@@ -1099,6 +1117,27 @@ export function openApiDocumentAt(appBase: string) {
                 by_time_zone: {
                   type: ["array", "null"],
                   items: { type: "object", properties: { time_zones: { type: "string" }, count: { type: "integer" } } },
+                },
+                purpose: { type: "string", enum: ["telemarketing", "debt-collection"], description: "The caps the calls were counted against." },
+                subject: { type: "string" },
+                debt_column: { type: ["string", "null"] },
+                calls: {
+                  type: ["object", "null"],
+                  description:
+                    "Once completed: the call history the scrub read once (its records after `since`, their SHA-256, as the certificate names them), CAPS_VERSION, the good rows with a record in 7 days and those the frequency caps held back, per cap.",
+                  properties: {
+                    caps_version: { type: "string" },
+                    history: {
+                      type: "object",
+                      properties: { since: { type: "string", format: "date-time" }, records: { type: "integer" }, sha256: { type: "string" } },
+                    },
+                    rows_with_calls: { type: "integer" },
+                    held_by_caps: { type: "integer" },
+                    by_cap: {
+                      type: "array",
+                      items: { type: "object", properties: { cap: { type: "string" }, cite: { type: "string" }, rows: { type: "integer" } } },
+                    },
+                  },
                 },
               },
             },

@@ -21,6 +21,8 @@ describe("wizard state in the URL", () => {
       states: ["CA", "TX"],
       job: "",
       calling: false,
+      purpose: "telemarketing",
+      debtColumn: "",
     });
   });
 
@@ -49,6 +51,21 @@ describe("wizard state in the URL", () => {
       ["sheet", "Leads 2026"],
       ["state", "NY"],
     ]);
+  });
+
+  it("carries the calls' purpose and debt column through the URL and hidden fields (decision 191)", () => {
+    const s = parseWizardState(new URLSearchParams("step=5&mode=csv&calling=1&purpose=debt-collection&debtColumn=Account"));
+    expect([s.purpose, s.debtColumn]).toEqual(["debt-collection", "Account"]);
+    expect(wizardHref(s)).toContain("purpose=debt-collection&debtColumn=Account");
+    expect(hiddenFields(s, [])).toEqual(
+      expect.arrayContaining([
+        ["purpose", "debt-collection"],
+        ["debtColumn", "Account"],
+      ]),
+    );
+    expect(hiddenFields(s, ["purpose", "debtColumn"]).map(([k]) => k)).not.toContain("purpose");
+    expect(parseWizardState(new URLSearchParams("purpose=charity")).purpose).toBe("telemarketing");
+    expect(wizardHref(parseWizardState(new URLSearchParams("")))).not.toContain("purpose");
   });
 
   it('carries "Add calling times" through the URL and hidden fields (the column step\'s checkbox edits it)', () => {

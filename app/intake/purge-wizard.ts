@@ -39,6 +39,9 @@ export interface WizardState {
   calling: boolean;
   /** The exemption list chosen in the container step (decision 161); "" = none. */
   exemptions: string;
+  /** With calling times: what the calls are for (decision 191), and for debt collection the file's debt id column ("" = none). */
+  purpose: "telemarketing" | "debt-collection";
+  debtColumn: string;
 }
 
 const stateSchema = z.object({
@@ -58,6 +61,7 @@ const stateSchema = z.object({
   column: z.string().max(500).catch(""),
   sheet: z.string().max(200).catch(""),
   job: z.string().regex(UUID_RE).catch(""),
+  debtColumn: z.string().max(200).catch(""),
 });
 
 /** Reads the wizard state from URL search params or form data; anything malformed falls back to its default. */
@@ -77,6 +81,7 @@ export function parseWizardState(source: URLSearchParams | FormData): WizardStat
     column: get("column") ?? "",
     sheet: get("sheet") ?? "",
     job: get("job") ?? "",
+    debtColumn: get("debtColumn") ?? "",
   });
   const states = [
     ...new Set(
@@ -88,7 +93,8 @@ export function parseWizardState(source: URLSearchParams | FormData): WizardStat
     ),
   ].sort();
   const calling = ["1", "on", "true"].includes(get("calling") ?? "");
-  return { ...base, states, calling };
+  const purpose = get("purpose") === "debt-collection" ? "debt-collection" : "telemarketing";
+  return { ...base, states, calling, purpose };
 }
 
 /** The URL of a wizard state (defaults left out to keep it short). */
@@ -106,6 +112,8 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
   if (s.column) p.set("column", s.column);
   for (const st of s.states) p.append("state", st);
   if (s.calling) p.set("calling", "1");
+  if (s.purpose !== "telemarketing") p.set("purpose", s.purpose);
+  if (s.debtColumn) p.set("debtColumn", s.debtColumn);
   if (s.job) p.set("job", s.job);
   return `/purge?${p}`;
 }
@@ -113,7 +121,7 @@ export function wizardHref(state: WizardState, overrides: Partial<WizardState> =
 /** Hidden fields for every part of the state except the ones the current step edits. */
 export function hiddenFields(state: WizardState, omit: (keyof WizardState)[]): [string, string][] {
   const out: [string, string][] = [];
-  const keys: (keyof WizardState)[] = ["type", "category", "container", "exemptions", "mode", "upload", "sheet", "column", "job"];
+  const keys: (keyof WizardState)[] = ["type", "category", "container", "exemptions", "mode", "upload", "sheet", "column", "debtColumn", "job"];
   for (const k of keys) {
     if (omit.includes(k)) continue;
     const v = state[k];
@@ -121,6 +129,7 @@ export function hiddenFields(state: WizardState, omit: (keyof WizardState)[]): [
   }
   if (!omit.includes("states")) for (const st of state.states) out.push(["state", st]);
   if (!omit.includes("calling") && state.calling) out.push(["calling", "1"]);
+  if (!omit.includes("purpose") && state.purpose !== "telemarketing") out.push(["purpose", state.purpose]);
   return out;
 }
 

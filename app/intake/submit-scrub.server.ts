@@ -93,6 +93,8 @@ export async function submitScrub(db: Kysely<Database>, service: ScrubService, i
           ...(sheet ? { sheet } : {}),
           ...(apiKeyId ? { apiKeyId } : {}),
           ...(order.callingWindow ? { callingWindow: true, ...(at ? { callingAt: at.toISOString() } : {}) } : {}),
+          ...(order.callingWindow && order.purpose !== "telemarketing" ? { purpose: order.purpose } : {}),
+          ...(order.debtColumn ? { debtColumn: order.debtColumn } : {}),
           ...(order.exemptionListId != null ? { exemptionListId: order.exemptionListId, ...(at ? { at: at.toISOString() } : {}) } : {}),
         },
       });
@@ -148,14 +150,38 @@ async function findDuplicateJob(
   db: Kysely<Database>,
   input: Pick<
     ScrubOrder,
-    "userId" | "suppressionType" | "columnName" | "sheet" | "containerId" | "categoryId" | "states" | "callingWindow" | "exemptionListId"
+    | "userId"
+    | "suppressionType"
+    | "columnName"
+    | "sheet"
+    | "containerId"
+    | "categoryId"
+    | "states"
+    | "callingWindow"
+    | "exemptionListId"
+    | "purpose"
+    | "subject"
+    | "debtColumn"
   > & {
     upload: StoredUpload;
   },
 ): Promise<string | null> {
   const recent = await db
     .selectFrom("scrub_jobs")
-    .select(["id", "input_path", "column_name", "input_sheet", "container_id", "category_id", "states", "calling_window", "exemption_list_id"])
+    .select([
+      "id",
+      "input_path",
+      "column_name",
+      "input_sheet",
+      "container_id",
+      "category_id",
+      "states",
+      "calling_window",
+      "exemption_list_id",
+      "call_purpose",
+      "call_subject",
+      "debt_column",
+    ])
     .where("user_id", "=", input.userId)
     .where("source", "=", "web")
     .where("status", "<>", "failed")
@@ -171,6 +197,7 @@ async function findDuplicateJob(
     if ((j.states ?? []).join(",") !== states) continue;
     if (j.calling_window !== input.callingWindow) continue;
     if ((j.exemption_list_id ?? null) !== input.exemptionListId) continue;
+    if (j.call_purpose !== input.purpose || j.call_subject !== input.subject || (j.debt_column ?? null) !== input.debtColumn) continue;
     if (j.input_path === input.upload.path) return j.id;
   }
   return null;

@@ -82,10 +82,26 @@ export interface ApiCallingWindow {
   time_zone_source: string | null;
   counts: { callable_now: number; later_today: number; not_today: number; no_time_zone: number } | null;
   by_time_zone: { time_zones: string; count: number }[] | null;
+  /** The caps the calls are counted against (decision 191), the calls' subject, each row's debt column. */
+  purpose: JobRow["call_purpose"];
+  subject: string;
+  debt_column: string | null;
+  /** Once completed: the history read and the rows the caps held back (null before, and for scrubs before the count). */
+  calls: ApiCalls | null;
+}
+
+export interface ApiCalls {
+  caps_version: string;
+  history: { since: string; records: number; sha256: string };
+  rows_with_calls: number;
+  held_by_caps: number;
+  by_cap: { cap: string; cite: string; rows: number }[];
 }
 
 /** The API's view of a job's calling summary (CallingSummary, stored by the engine as JSON). */
-export function serializeCalling(job: Pick<JobRow, "calling_window" | "evaluated_at" | "calling_summary">): ApiCallingWindow | null {
+export function serializeCalling(
+  job: Pick<JobRow, "calling_window" | "evaluated_at" | "calling_summary" | "call_purpose" | "call_subject" | "debt_column">,
+): ApiCallingWindow | null {
   if (!job.calling_window) return null;
   const raw = typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : job.calling_summary;
   const s = raw as {
@@ -97,13 +113,33 @@ export function serializeCalling(job: Pick<JobRow, "calling_window" | "evaluated
     notToday: number;
     noTimeZone: number;
     byTimeZone: { zones: string; count: number }[];
+    calls?: {
+      capsVersion: string;
+      history: { since: string; records: number; sha256: string };
+      rowsWithCalls: number;
+      heldByCaps: number;
+      byCap: { cap: string; cite: string; rows: number }[];
+    };
   } | null;
+  const c = s?.calls;
   return {
     at: s?.at ?? (job.evaluated_at ? new Date(job.evaluated_at).toISOString().slice(0, 19) + "Z" : null),
     rules_version: s?.rulesVersion ?? null,
     time_zone_source: s?.timeZoneSource ?? null,
     counts: s ? { callable_now: s.callableNow, later_today: s.laterToday, not_today: s.notToday, no_time_zone: s.noTimeZone } : null,
     by_time_zone: s ? s.byTimeZone.map((z) => ({ time_zones: z.zones, count: z.count })) : null,
+    purpose: job.call_purpose,
+    subject: job.call_subject,
+    debt_column: job.debt_column,
+    calls: c
+      ? {
+          caps_version: c.capsVersion,
+          history: { ...c.history },
+          rows_with_calls: c.rowsWithCalls,
+          held_by_caps: c.heldByCaps,
+          by_cap: c.byCap.map((b) => ({ ...b })),
+        }
+      : null,
   };
 }
 

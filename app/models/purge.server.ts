@@ -299,6 +299,8 @@ export interface CallingView {
   byTimeZone: { zones: string; count: number }[];
   /** The calling notes that held good numbers back at the instant, with their counts (empty for older scrubs). */
   heldBack: { note: string; count: number }[];
+  /** The calls counted (decision 191): purpose, records read, rows with calls and rows a call limit held; null for older scrubs. */
+  calls: { purpose: string; records: number; rowsWithCalls: number; heldByCaps: number } | null;
 }
 
 function callingView(raw: unknown): CallingView | null {
@@ -313,6 +315,18 @@ function callingView(raw: unknown): CallingView | null {
     noTimeZone: Number(s.noTimeZone ?? 0),
     byTimeZone: Array.isArray(s.byTimeZone) ? s.byTimeZone.map((z) => ({ zones: String(z.zones), count: Number(z.count) })) : [],
     heldBack: Array.isArray(s.heldBack) ? s.heldBack.map((h) => ({ note: String(h.note), count: Number(h.count) })) : [],
+    calls: callsView((s as { calls?: unknown }).calls),
+  };
+}
+
+function callsView(raw: unknown): CallingView["calls"] {
+  const c = raw as { purpose?: unknown; history?: { records?: unknown }; rowsWithCalls?: unknown; heldByCaps?: unknown } | null | undefined;
+  if (!c || typeof c !== "object") return null;
+  return {
+    purpose: String(c.purpose ?? ""),
+    records: Number(c.history?.records ?? 0),
+    rowsWithCalls: Number(c.rowsWithCalls ?? 0),
+    heldByCaps: Number(c.heldByCaps ?? 0),
   };
 }
 

@@ -10,7 +10,16 @@ import { isUuid } from "~/utils/ids";
 import { requireApiWork } from "~/api/work.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { appUrl } from "~/utils/env.server";
-import { ORDER_WORDS, parsePhone, parseScrubOrder, SUPPRESSION_TYPE_NAMES, suppressionTypeChoices, US_STATES } from "scrub-service/domain";
+import {
+  CALL_PURPOSES,
+  MAX_CALL_TEXT,
+  ORDER_WORDS,
+  parsePhone,
+  parseScrubOrder,
+  SUPPRESSION_TYPE_NAMES,
+  suppressionTypeChoices,
+  US_STATES,
+} from "scrub-service/domain";
 
 const stateCodes = new Set<string>(US_STATES.map((s) => s.code));
 
@@ -31,6 +40,9 @@ const submission = z.object({
     .optional(),
   exemptions: z.coerce.number({ error: "exemptions must be an exemption list id" }).int().positive().max(2_147_483_647).nullable().optional(),
   at: z.string().max(40, "at is too long").optional(),
+  purpose: z.enum(CALL_PURPOSES, { error: `purpose must be ${CALL_PURPOSES.join(" or ")}` }).optional(),
+  subject: z.string().trim().max(MAX_CALL_TEXT, `subject is at most ${MAX_CALL_TEXT} characters`).optional(),
+  debt_column: z.string().trim().min(1).max(200).optional(),
 });
 
 const listQuery = z.object({
@@ -55,6 +67,9 @@ function fromMultipart(fields: Record<string, string[]>) {
     calling_window: one("calling_window") || undefined,
     exemptions: one("exemptions") || undefined,
     at: one("at") || undefined,
+    purpose: one("purpose") || undefined,
+    subject: one("subject") || undefined,
+    debt_column: one("debt_column") || undefined,
   };
 }
 
@@ -110,10 +125,18 @@ const handle = apiHandler({
           callingWindow: input.calling_window === true,
           exemptionListId: input.exemptions ?? null,
           evaluatedAt: input.at ?? null,
+          purpose: input.purpose,
+          subject: input.subject ?? null,
+          debtColumn: input.debt_column ?? null,
         },
         ORDER_WORDS.api,
       );
       if (!parsed.ok) {
+        // a purpose or a debt column without calling times, a debt column without debt collection: the field's error
+        if (parsed.field === "purpose" || parsed.field === "debtColumn") {
+          const field = parsed.field === "purpose" ? "purpose" : "debt_column";
+          throw fieldError(field, parsed.message.replace(`${field} `, ""));
+        }
         if (parsed.field !== "evaluatedAt") throw new ApiError(422, "validation_failed", parsed.message);
         throw fieldError("at", parsed.rule === "instant-format" ? parsed.message.replace(/^at /, "").replace(/\.$/, "") : parsed.message);
       }

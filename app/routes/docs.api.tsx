@@ -221,7 +221,9 @@ export default function ApiReference() {
             <li>
               good: with <code>calling_window</code>, <code>time_zone</code>, <code>callable_now</code>, <code>next_call_at</code> (UTC),{" "}
               <code>next_call_local</code> (the same instant on the number&apos;s clock with its offset, e.g. <code>2026-11-30T08:00:00-05:00</code>) and{" "}
-              <code>calling_note</code>; with <code>exemptions</code>, <code>exemption</code> (the record that lets the number be called).
+              <code>calling_note</code>, then <code>calls_24h</code> and <code>calls_7d</code> (your call history&apos;s records of the number in the 24 hours
+              and 7 days before the instant; a number over a call limit of the scrub&apos;s <code>purpose</code> is not callable now and its note names the
+              limit); with <code>exemptions</code>, <code>exemption</code> (the record that lets the number be called).
             </li>
             <li>
               bad: <code>reason</code>; with <code>exemptions</code>, <code>exemption</code>: why a listed number&apos;s record did not apply (&quot;purchase

@@ -127,6 +127,12 @@ export interface ScrubJobsTable {
   exemption_list_id: Optional<number>;
   /** 0021: the completed job's ExemptionProof (list version, SHA-256, instant, good rows per basis). */
   exemption_summary: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** 0030: why the calls are made (telemarketing, debt-collection): the caps the calling columns count (decision 191). */
+  call_purpose: Generated<"telemarketing" | "debt-collection">;
+  /** 0030: the subject (campaign) of the scrub's calls, for the per-subject caps. */
+  call_subject: Generated<string>;
+  /** 0030: the column holding each row's debt id (debt collection); null: none. */
+  debt_column: Optional<string>;
 }
 
 export interface ResultFilesTable {

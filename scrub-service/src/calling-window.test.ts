@@ -59,17 +59,17 @@ describe("scrub --calling-window", () => {
     expect(ESCAPED_FORMULA).not.toBe("=SUM(A1)");
     expect(fs.readFileSync(path.join(out, "good.csv"), "utf8")).toBe(
       [
-        "Name,Phone,City,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note",
+        "Name,Phone,City,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d",
         // calling_note: empty when callable now, else the rule that held the call back, with its citation
-        "Ann,212-555-2345,New York,+12125552345,America/New_York,yes,2026-11-29T15:00:00Z,2026-11-29T10:00:00-05:00,",
-        "Bob,(205) 555-2345,Birmingham,+12055552345,America/Chicago,no,2026-11-30T14:00:00Z,2026-11-30T08:00:00-06:00,Sunday: Alabama forbids Sunday calls (Ala. Admin. Code r. 770-X-5-.17(1)(b))",
-        'Cy,602 555 2345,"Phoenix, AZ",+16025552345,America/Phoenix,yes,2026-11-29T15:00:00Z,2026-11-29T08:00:00-07:00,',
-        "Di,8085552345,,+18085552345,Pacific/Honolulu,no,2026-11-29T18:00:00Z,2026-11-29T08:00:00-10:00,Before 8 a.m. (47 CFR 64.1200(c)(1))",
+        "Ann,212-555-2345,New York,+12125552345,America/New_York,yes,2026-11-29T15:00:00Z,2026-11-29T10:00:00-05:00,,0,0",
+        "Bob,(205) 555-2345,Birmingham,+12055552345,America/Chicago,no,2026-11-30T14:00:00Z,2026-11-30T08:00:00-06:00,Sunday: Alabama forbids Sunday calls (Ala. Admin. Code r. 770-X-5-.17(1)(b)),0,0",
+        'Cy,602 555 2345,"Phoenix, AZ",+16025552345,America/Phoenix,yes,2026-11-29T15:00:00Z,2026-11-29T08:00:00-07:00,,0,0',
+        "Di,8085552345,,+18085552345,Pacific/Honolulu,no,2026-11-29T18:00:00Z,2026-11-29T08:00:00-10:00,Before 8 a.m. (47 CFR 64.1200(c)(1)),0,0",
         // no time zone: the strictest reading across every US time zone (Hawaii opens last: 8 a.m. there is 18:00Z)
-        "Ed,800-555-2345,Anywhere,+18005552345,,no,2026-11-29T18:00:00Z,,No time zone for this number: the strictest reading across every US time zone. Before 8 a.m. Hawaii-Aleutian Standard Time (47 CFR 64.1200(c)(1))",
-        "Hal,850-432-5234,Pensacola,+18504325234,America/Chicago,yes,2026-11-29T15:00:00Z,2026-11-29T09:00:00-06:00,",
+        "Ed,800-555-2345,Anywhere,+18005552345,,no,2026-11-29T18:00:00Z,,No time zone for this number: the strictest reading across every US time zone. Before 8 a.m. Hawaii-Aleutian Standard Time (47 CFR 64.1200(c)(1)),0,0",
+        "Hal,850-432-5234,Pensacola,+18504325234,America/Chicago,yes,2026-11-29T15:00:00Z,2026-11-29T09:00:00-06:00,,0,0",
         // a cell escaped against formula injection keeps its escape, then the four cells
-        `Ida,3055552345,${ESCAPED_FORMULA},+13055552345,America/New_York,yes,2026-11-29T15:00:00Z,2026-11-29T10:00:00-05:00,`,
+        `Ida,3055552345,${ESCAPED_FORMULA},+13055552345,America/New_York,yes,2026-11-29T15:00:00Z,2026-11-29T10:00:00-05:00,,0,0`,
         "",
       ].join("\n"),
     );
@@ -118,7 +118,7 @@ describe("scrub --calling-window", () => {
     expect(p.status).toBe("completed");
     expect(fs.readFileSync(path.join(dir, "piped", "good.csv"), "utf8")).toBe(
       // next_call_local in the clock the note names (Phoenix's), not the first zone's (Denver: 09:00-06:00)
-      '9282832345|x|+19282832345|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z|2026-07-15T08:00:00-07:00|Before 8 a.m. Mountain Standard Time (47 CFR 64.1200(c)(1))\n2125552345|y|+12125552345|America/New_York|yes|2026-07-15T14:30:00Z|2026-07-15T10:30:00-04:00|\n',
+      '9282832345|x|+19282832345|"America/Denver|America/Phoenix"|no|2026-07-15T15:00:00Z|2026-07-15T08:00:00-07:00|Before 8 a.m. Mountain Standard Time (47 CFR 64.1200(c)(1))|0|0\n2125552345|y|+12125552345|America/New_York|yes|2026-07-15T14:30:00Z|2026-07-15T10:30:00-04:00||0|0\n',
     );
   });
 

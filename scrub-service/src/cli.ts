@@ -49,10 +49,11 @@ import type { ScrubCertificate } from "./certificate/document";
 import pino from "pino";
 import { createLogger, setLogger } from "./ops/log";
 import { ORDER_WORDS, parseScrubOrder } from "./order";
+import { CALL_PURPOSES, type CapPurpose } from "./calling/caps";
 import { CALLING_RULES_VERSION } from "./calling/rules";
 import { parseEmergencyPeriod } from "./calling/emergency";
 import { insertEmergencyPeriod, listEmergencyPeriods, removeEmergencyPeriod, type StoredEmergencyPeriod } from "./emergency-periods";
-import { importCallFile } from "./calls/import";
+import { callImportProblems, importCallFile } from "./calls/import";
 import { CallFileError } from "./calls/file-rows";
 import { operatorAccountId } from "./operator-account";
 
@@ -177,6 +178,11 @@ async function scrubCommand(argv: string[]): Promise<number> {
       exemptions: { type: "string" },
       "exemptions-list": { type: "string" },
       at: { type: "string" },
+      purpose: { type: "string" },
+      subject: { type: "string" },
+      "debt-column": { type: "string" },
+      calls: { type: "string" },
+      "calls-tz": { type: "string" },
     },
   });
   if (!values.input || !values.type || !values.out) {
@@ -196,6 +202,12 @@ async function scrubCommand(argv: string[]): Promise<number> {
   if (exemptionsFile && exemptionsList) throw new Error("Pass --exemptions FILE or --exemptions-list ID, not both.");
   if (exemptionsList !== null && !/^\d{1,9}$/.test(exemptionsList)) throw new Error("--exemptions-list must be an exemption list id.");
   if (exemptionsFile && !fs.existsSync(exemptionsFile)) throw new Error(`No such file: ${exemptionsFile}`);
+  const callsFile = values.calls ? path.resolve(values.calls) : null;
+  if (callsFile && !fs.existsSync(callsFile)) throw new Error(`No such file: ${callsFile}`);
+  if (values["calls-tz"] && !callsFile) throw new Error("--calls-tz applies with --calls FILE only.");
+  if (values.purpose !== undefined && !(CALL_PURPOSES as readonly string[]).includes(values.purpose)) {
+    throw new Error(`--purpose must be ${CALL_PURPOSES.join(" or ")}.`);
+  }
   // The order, parsed once (order.ts), before anything opens: a wrong --at never opens a database. Two of its facts come
   // from the service once it is open: the owner's id without --user (the operator account, decision 123) and the id of
   // the list made from --exemptions FILE. Until then the order holds stand-ins (the operator's address; list id 0,
@@ -213,6 +225,9 @@ async function scrubCommand(argv: string[]): Promise<number> {
       callingWindow: values["calling-window"] === true,
       exemptionListId: exemptionsList ?? (exemptionsFile ? LIST_FROM_FILE : null),
       evaluatedAt: values.at ?? null,
+      purpose: values.purpose as CapPurpose | undefined,
+      subject: values.subject ?? null,
+      debtColumn: values["debt-column"] ?? null,
     },
     ORDER_WORDS.cli,
   );
@@ -226,6 +241,9 @@ async function scrubCommand(argv: string[]): Promise<number> {
     const exemptionListId = exemptionsFile
       ? await service.exemptionListFromFile(userId, path.basename(exemptionsFile), exemptionsFile)
       : parsed.order.exemptionListId;
+    // --calls FILE: the file's calls added to the owner's history before the scrub counts them (decision 191), the
+    // way `npm run calls -- import` adds them (every row or none: the bad lines are printed and nothing runs)
+    const callsImported = callsFile ? await service.importCalls(userId, callsFile, values["calls-tz"] ?? null) : null;
     // the intake checks the container and the exemption list are the owner's (createScrubJob)
     const jobId = await service.submitScrub({ ...parsed.order, userId, exemptionListId });
     const job = await poll(
@@ -265,6 +283,8 @@ async function scrubCommand(argv: string[]): Promise<number> {
       input: { format: job.input_format ?? null, encoding: job.input_encoding ?? null, delimiter: job.input_delimiter ?? null, sheet: job.input_sheet ?? null },
       /** With --calling-window: the instant, CALLING_RULES_VERSION, counts by answer and by time zone. */
       calling: typeof job.calling_summary === "string" ? JSON.parse(job.calling_summary) : (job.calling_summary ?? null),
+      /** With --calls FILE: the file's rows, the records added and the repeats ignored (decision 191). */
+      callsImported: callsImported ? { file: callsFile, ...callsImported } : null,
       /** With exemptions: the list's version and SHA-256, the instant, and the good rows each basis let through. */
       exemptions: typeof job.exemption_summary === "string" ? JSON.parse(job.exemption_summary) : (job.exemption_summary ?? null),
       /** With --at: true when the instant lay before the run (the answers are not valid for calls now). */
@@ -424,9 +444,7 @@ async function callsCommand(argv: string[]): Promise<number> {
       throw e;
     }
     if ("errors" in r) {
-      const shown = r.errors.slice(0, 20).map((e) => `  line ${e.index}, ${e.field}: ${e.message}`);
-      const more = r.total > shown.length ? `\n  … and ${r.total - shown.length} more` : "";
-      process.stderr.write(`Nothing was recorded: ${r.total} problem${r.total === 1 ? "" : "s"} in ${values.input}:\n${shown.join("\n")}${more}\n`);
+      process.stderr.write(`${callImportProblems(values.input, r.errors, r.total)}\n`);
       return 2;
     }
     process.stdout.write(
@@ -637,7 +655,8 @@ async function keysCommand(argv: string[]): Promise<number> {
 const HELP = `Batch work from the command line.
   npm run scrub -- --input FILE --type ${TYPE_USAGE} --out DIR [--column NAME] [--sheet NAME]
                    [--container ID] [--states FL,TX] [--calling-window] [--exemptions FILE | --exemptions-list ID]
-                   [--at ISO-8601] [--user ID]
+                   [--at ISO-8601] [--user ID] [--purpose telemarketing|debt-collection] [--subject S]
+                   [--debt-column NAME] [--calls FILE [--calls-tz ZONE]]
       Writes good.csv, bad.csv, invalid.csv and certificate.json to DIR; a JSON summary on stdout. Each file keeps
       the input's columns, then phone_e164 (+1 and ten digits; empty for invalid rows), then bad and invalid: reason.
       --calling-window: good.csv gains time_zone, callable_now, next_call_at, next_call_local (the same instant on the
@@ -645,6 +664,12 @@ const HELP = `Batch work from the command line.
       rule's citation; federal, state and CRTC calling hours, rules ${CALLING_RULES_VERSION}), evaluated at --at (an
       ISO-8601 instant with its offset; default: the scrub's start). A number without a time zone gets the
       strictest reading across every US time zone.
+      With --calling-window the owner's call history is counted too (decision 191): good.csv gains calls_24h and
+      calls_7d after calling_note, and a number over a frequency cap of --purpose (telemarketing, the default: the
+      states' caps per --subject, default "default"; debt-collection: Regulation F and Massachusetts per debt, each
+      row's debt id read from --debt-column NAME) is not callable now, its next call when the cap lifts, its note
+      naming the cap. --calls FILE adds a call file to the owner's history first (as npm run calls -- import;
+      --calls-tz for instants without an offset).
       --exemptions FILE: the customer's exemption records (phone,basis,date; basis purchase, inquiry or consent;
       ISO dates), loaded into a new exemption list first; --exemptions-list ID: a list already loaded. A number on
       the DNC list is good when a record applies at --at: a purchase within 18 months before it, an inquiry

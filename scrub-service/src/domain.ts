@@ -45,6 +45,7 @@ export {
 } from "./calls/validate";
 export {
   CALL_CAPS,
+  CALL_PURPOSES,
   CAPS_VERSION,
   LONGEST_CAP_WINDOW_MS,
   capsFor,

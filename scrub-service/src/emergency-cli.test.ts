@@ -78,9 +78,10 @@ describe("npm run lists -- emergency, and a scrub under a period", () => {
       );
       expect(summary).toMatchObject({ status: "completed", good: 3 });
       const good = fs.readFileSync(path.join(out, "good.csv"), "utf8").split("\n");
-      // 504: held by the period, next call Friday 8:00 CDT; 318: the normal hours (after 9 p.m.), next call the same instant
+      // 504: held by the period, next call Friday 8:00 CDT; 318: the normal hours (after 9 p.m.), next call the same instant;
+      // then calls_24h and calls_7d (decision 191): no call history here
       expect(good[1]).toBe(
-        `Ann,504-555-2345,+15045552345,America/Chicago,no,2026-09-11T13:00:00Z,2026-09-11T08:00:00-05:00,"Louisiana emergency period to 2026-09-10 (Governor of Louisiana, ${SOURCE})"`,
+        `Ann,504-555-2345,+15045552345,America/Chicago,no,2026-09-11T13:00:00Z,2026-09-11T08:00:00-05:00,"Louisiana emergency period to 2026-09-10 (Governor of Louisiana, ${SOURCE})",0,0`,
       );
       expect(good[2]).toMatch(/^Bob,318-222-5555,\+13182225555,America\/Chicago,no,2026-09-11T13:00:00Z,2026-09-11T08:00:00-05:00,After 9 p\.m\./);
       expect(good[2]).not.toContain("emergency");

@@ -29,6 +29,7 @@ export { CALLING_RULES, CALLING_RULES_HISTORY, CALLING_RULES_VERSION, type Calli
 export type { Holiday, Observance } from "./calling/holidays";
 export { evaluateCalling, isoSecond } from "./calling/window";
 export { callingNote, evaluateClass, NO_TIME_ZONE_NOTE, type ClassVerdict } from "./calling/note";
+export { cappedCalling, classCalling } from "./decision/calling-caps";
 export type { ExemptionRow } from "./exemption-rules/parse";
 export { EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay } from "./exemption-rules/windows";
 export * from "./emergency-periods";

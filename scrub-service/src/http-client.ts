@@ -12,6 +12,7 @@ import { ListStoreError } from "./lists/store";
 import { LookupBusyError } from "./lists/lookup";
 import path from "node:path";
 import { isoDay } from "./lists/registry-date";
+import type { CallImportResult } from "./calls/import";
 import type { PublishedKey } from "./certificate/keys";
 import type { BatchRow, BatchScrubService, ListStoreState, LookupAnswer, ManualLoadInput, ManualLoadResult } from "./service";
 
@@ -165,6 +166,10 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
           // the order's evaluation instant, under the face's name for it
           ...(input.evaluatedAt ? { callingAt: input.evaluatedAt.toISOString() } : {}),
           ...(input.exemptionListId != null ? { exemptionListId: String(input.exemptionListId) } : {}),
+          // the calls counted in the calling columns (decision 191)
+          ...(input.purpose !== "telemarketing" ? { purpose: input.purpose } : {}),
+          ...(input.subject !== "default" ? { subject: input.subject } : {}),
+          ...(input.debtColumn ? { debtColumn: input.debtColumn } : {}),
         },
         input.inputPath,
       ),
@@ -192,6 +197,12 @@ export function createHttpScrubClient(o: HttpClientOptions): BatchScrubService {
     },
     // the service checks the list's owner when it creates the job
     exemptionListFromFile: async (userId, name, file) => Number(await submit("/v1/exemption-lists", { userId, name }, file)),
+    importCalls: async (userId, file, zone) => {
+      const params = { userId, name: path.basename(file), ...(zone ? { zone } : {}) };
+      return local
+        ? await call<CallImportResult>("POST", "/v1/call-files", { inputPath: file, ...params })
+        : await postFile<CallImportResult>("/v1/call-files", params, file);
+    },
     async signingKeys({ rotate }) {
       if (!local) throw new Error("Run this on the server (it reads the database), not against SCRUB_SERVICE_URL.");
       if (rotate) await call("POST", "/v1/certificate-keys/rotate");

@@ -264,6 +264,48 @@ describe("HTTP API and CLI", () => {
   );
 
   it(
+    "the CLI's --calls FILE, --purpose and --debt-column go to SCRUB_SERVICE_URL: the calls added to the user's history (every row or none), then counted (decision 191)",
+    { timeout: 60_000 },
+    async () => {
+      const cli = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ["scrub-service/dist/cli.mjs", ...args], {
+          env: { ...process.env, SCRUB_SERVICE_URL: base, SCRUB_SERVICE_TOKEN: TOKEN, DATA_DIR: path.join(dir, "nowhere"), DATABASE_URL: "" },
+        });
+      const input = path.join(dir, "calls-leads.csv");
+      fs.writeFileSync(input, "Phone,Account\n3055553601,A-1\n2125553602,A-1\n");
+      const at = "2026-11-25T17:00:00Z";
+      const common = ["scrub", "--input", input, "--type", "LitigationOnly", "--user", userId, "--calling-window", "--at", at];
+      const bad = path.join(dir, "calls-bad.csv");
+      fs.writeFileSync(bad, "number,at,outcome\n3055553601,2026-11-25T16:00:00Z,maybe\n");
+      const refused = (await cli(...common, "--out", path.join(dir, "calls-no"), "--calls", bad).catch((e: { code: number; stderr: string }) => e)) as {
+        code: number;
+        stderr: string;
+      };
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^Nothing was recorded: 1 problem in calls-bad\.csv:\n {2}line 2, outcome: /);
+      const calls = path.join(dir, "calls-good.csv");
+      const hours = [1, 2, 3, 4, 5, 6, 7];
+      fs.writeFileSync(
+        calls,
+        ["number,at,outcome,debt_id", ...hours.map((h) => `3055553601,${new Date(Date.parse(at) - h * 3_600_000).toISOString()},attempted,A-1`)].join("\n") +
+          "\n",
+      );
+      const out = path.join(dir, "calls-out");
+      const s = JSON.parse((await cli(...common, "--out", out, "--calls", calls)).stdout);
+      expect(s).toMatchObject({ status: "completed", via: "running server", callsImported: { recorded: 7 }, calling: { calls: { heldByCaps: 1 } } });
+      expect(fs.readFileSync(path.join(out, "good.csv"), "utf8").split("\n")[1]).toMatch(/^3055553601,A-1,\+13055553601,America\/New_York,no,.*,7,7$/);
+      // debt collection, the debt from its column: seven calls about A-1 in seven days hold the eighth
+      const debt = JSON.parse((await cli(...common, "--out", path.join(dir, "calls-debt"), "--purpose", "debt-collection", "--debt-column", "Account")).stdout);
+      expect(debt.calling.calls).toMatchObject({
+        purpose: "debt-collection",
+        debtColumn: "Account",
+        heldByCaps: 1,
+        byCap: [{ cap: "us-reg-f-7-in-7", rows: 1 }],
+      });
+    },
+  );
+
+  it(
     "the CLI through SCRUB_SERVICE_URL (decision 174): a past --at completes as a replay; with 'refuse stale DNC' on a 40-day-old federal list refuses the DNC scrub, here and at a job's start",
     { timeout: 60_000 },
     async () => {

@@ -1,7 +1,8 @@
 /**
  * The scrub service's HTTP API (internal: a bearer token on TCP; owner-only Unix socket in embedded mode).
  *
- *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX&callingWindow=1&callingAt=ISO&exemptionListId=N]
+ *   POST /v1/jobs?userId&fileName&suppressionType[&column&sheet&containerId&states=FL,TX&callingWindow=1&callingAt=ISO&exemptionListId=N
+ *        &purpose=telemarketing|debt-collection&subject=S&debtColumn=NAME]
  *        (a scrub order, order.ts: callingAt is its evaluatedAt, with callingWindow=1 or exemptionListId only; 404 when
  *        the container or the exemption list is not userId's)
  *        body: the file (streamed)
@@ -15,6 +16,7 @@
  *   POST /v1/lookup {userId, numbers} → LookupAnswer (503 when a list's copy cannot be read: fail closed)
  *   GET  /v1/certificate-keys        POST /v1/certificate-keys/rotate  (GET /v1/jobs/:id includes its certificate)
  *   POST /v1/exemption-lists {userId, name, text} → 201 {id} (a new exemption list, every row loaded or none: 400)
+ *   POST /v1/call-files {userId, name, zone?} body: a call file → 201 {format, rows, recorded, ignored} (every row or none: 400)
  *   GET  /v1/users/operator          → {id} of the operator account that owns CLI jobs (Unix socket only)
  */
 import { OPS_PATHS, requestIdFrom, serveOps } from "./ops/endpoints";
@@ -26,7 +28,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { ORDER_WORDS, parseScrubOrder } from "./order";
+import { ORDER_WORDS, parseScrubOrder, type ScrubOrderInput } from "./order";
 import { StaleListsRefusal } from "./lists/freshness";
 import type { DbHandle } from "db/client";
 import { isSuppressionType, suppressionTypeChoices, takesRegistryDate } from "./list-types";
@@ -40,6 +42,7 @@ import { ListStoreError } from "./lists/store";
 import { parseRegistryDate } from "./lists/registry-date";
 import { createExemptionList, ExemptionInputError, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
+import { importCallFileOrThrow } from "./calls/import";
 
 export interface HttpOptions {
   handle: DbHandle;
@@ -189,6 +192,9 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
             callingWindow: ["1", "true"].includes(String(get("callingWindow") ?? "")),
             exemptionListId: get("exemptionListId"),
             evaluatedAt: get("callingAt") || null,
+            purpose: (get("purpose") || undefined) as ScrubOrderInput["purpose"],
+            subject: get("subject") || null,
+            debtColumn: get("debtColumn") || null,
           },
           ORDER_WORDS.service,
         );
@@ -321,6 +327,26 @@ export function createHandler(service: ScrubService, o: HttpOptions) {
           return send(res, 201, { id: String(list.id) });
         } catch (e) {
           if (e instanceof ExemptionInputError) throw new HttpError(400, `The exemption file was not loaded:\n${e.errors.join("\n")}`);
+          throw e;
+        } finally {
+          if (!o.local || !get("inputPath")) await fs.promises.rm(inputPath, { force: true });
+        }
+      }
+      if (resource === "call-files" && !id && m === "POST") {
+        // the CLI's scrub --calls FILE (decision 191): the file's records added to the user's history, every row or none
+        const { get, inputPath } = await readSubmission(req, q, o);
+        const userId = get("userId") ?? "";
+        if (!userId) throw new HttpError(400, "userId is required.");
+        try {
+          const r = await importCallFileOrThrow(db, {
+            path: inputPath,
+            userId,
+            zone: get("zone") || null,
+            name: String(get("name") ?? "calls.csv").slice(0, 200),
+          });
+          return send(res, 201, r);
+        } catch (e) {
+          if (e instanceof Error && !(e as NodeJS.ErrnoException).code) throw new HttpError(400, e.message);
           throw e;
         } finally {
           if (!o.local || !get("inputPath")) await fs.promises.rm(inputPath, { force: true });

@@ -35,6 +35,7 @@ import { createExemptionList, ExemptionInputError, loadExemptions } from "./exem
 import { readExemptionRows } from "./exemption-files/file";
 import { currentSigningKey, publishedKeys, rotateSigningKey } from "./certificate/keys";
 import { defaultWorkerPath } from "./dist-paths";
+import { importCallFileOrThrow } from "./calls/import";
 import { engineConfig, useEngineConfig, withEngineConfig, type EngineConfig } from "./config";
 
 export interface InProcessOptions {
@@ -271,6 +272,7 @@ export async function createInProcessScrubService(o: InProcessOptions): Promise<
         throw e;
       }
     },
+    importCalls: (userId, file, zone) => importCallFileOrThrow(db, { path: file, userId, zone, name: path.basename(file) }),
     async signingKeys({ rotate }) {
       let rotated: { keyId: string; retired: string[] } | null = null;
       if (rotate) {

@@ -22,6 +22,10 @@ const ClaimedJobRow = z.object({
   /** The order's evaluation instant; null = the scrub's start. */
   evaluated_at: z.coerce.date().nullable(),
   exemption_list_id: z.coerce.number().int().nullable(),
+  /** Decision 191: the caps the calling columns count (the purpose), the calls' subject, each row's debt column. */
+  call_purpose: z.enum(["telemarketing", "debt-collection"]),
+  call_subject: z.string(),
+  debt_column: z.string().nullable(),
   started_at: z.coerce.date().nullable(),
   attempts: z.coerce.number().int(),
 });
@@ -44,6 +48,9 @@ const _sameAsSchema: SameAsSchema = {
   calling_window: true,
   evaluated_at: true,
   exemption_list_id: true,
+  call_purpose: true,
+  call_subject: true,
+  debt_column: true,
   started_at: true,
   attempts: true,
 };

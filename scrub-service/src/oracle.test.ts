@@ -20,6 +20,8 @@ import { createExemptionList, loadExemptions } from "./exemptions";
 import { readExemptionRows } from "./exemption-files/file";
 import { callingClassOf, callingClassTable } from "./calling/exchanges";
 import { evaluateClass } from "./calling/note";
+import { recordCalls } from "./calls/store";
+import { checkCallRecords } from "./calls/validate";
 
 const ROWS = 200_000;
 
@@ -734,5 +736,147 @@ describe("oracle: Oregon's calling hours against an independent reading of the c
       }
     }
     expect(compared).toBe(2 * 14 * 24 * 8);
+  });
+});
+
+/**
+ * The oracle with a call history (issue #46, decision 191): 3,000 Florida and New York numbers with random histories
+ * (calls and texts, every outcome, two subjects, two debts and none, up to 8 days back and a minute ahead of the
+ * instant), scrubbed with calling times for telemarketing and for debt collection (each row's debt from a column, some
+ * empty), against an independent count written here from the texts (Fla. Stat. § 501.616(6)(b): three per 24 hours on
+ * one subject, calls and texts; 12 CFR 1006.14(b)(2): seven calls per seven days about a debt, none within seven days
+ * after a conversation about it; a record without a debt id, or a row without one, counts against every debt). Every
+ * good row's calls_24h and calls_7d must be the reference's, callable_now must be "no" exactly where a cap holds, and
+ * there next_call_at is not before the lift and the note names it. Noon in New York on a Wednesday: the hours hold no one.
+ */
+describe("oracle: call caps against an independent count", () => {
+  const AT = Date.parse("2026-12-02T17:00:00Z");
+  const H = 3_600_000;
+  const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  let handle: DbHandle;
+  let svc: InProcessScrubService;
+  let dir: string;
+  beforeAll(async () => {
+    handle = await createTestDb("pglite");
+    dir = tmpDir("oracle-calls");
+    svc = await startService(handle, "embedded", { dataDir: dir });
+  }, 60_000);
+  afterAll(async () => {
+    if (svc) await cleanupService(svc);
+    await handle?.close();
+  });
+
+  it("counts and holds every row as the reference does, telemarketing and debt collection", { timeout: 120_000 }, async () => {
+    const r = seededRandom(191);
+    const userId = await createUser(handle);
+    type Rec = { t: number; channel: "call" | "text"; outcome: "attempted" | "connected" | "conversation"; subject: string; debt: string | null };
+    const numbers = Array.from({ length: 3000 }, (_, i) => (i % 2 ? 3055550000 : 2125550000) + 2000 + Math.floor(i / 2));
+    const history = new Map<number, Rec[]>();
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+    for (const n of numbers) {
+      const recs: Rec[] = [];
+      const k = Math.floor(r() * 10);
+      for (let j = 0; j < k; j++) {
+        recs.push({
+          // mostly within the day (the state cap), some over the week (Regulation F), a few a minute ahead
+          t: AT - (r() < 0.08 ? -60_000 : r() < 0.5 ? Math.floor(r() * 24 * H) : Math.floor(r() * 8 * 24 * H)),
+          channel: pick(["call", "call", "text"] as const),
+          outcome: pick(["attempted", "attempted", "connected", "conversation"] as const),
+          subject: pick(["default", "default", "spring"]),
+          debt: pick([null, "A", "A", "B"]),
+        });
+      }
+      history.set(n, recs);
+    }
+    const all = [...history].flatMap(([n, recs]) =>
+      recs.map((x) => ({
+        number: String(n),
+        at: new Date(x.t).toISOString(),
+        channel: x.channel,
+        outcome: x.outcome,
+        subject: x.subject,
+        ...(x.debt ? { debt_id: x.debt } : {}),
+      })),
+    );
+    for (let i = 0; i < all.length; i += 10_000) {
+      const checked = checkCallRecords(all.slice(i, i + 10_000), AT);
+      if (!checked.ok) throw new Error(JSON.stringify(checked.errors.slice(0, 3)));
+      await recordCalls(handle.db, userId, checked.records);
+    }
+    const debts = new Map(numbers.map((n) => [n, pick(["A", "B", ""])]));
+    const input = path.join(dir, "calls-input.csv");
+    fs.writeFileSync(input, ["phone,account", ...numbers.map((n) => `${n},${debts.get(n)}`)].join("\n") + "\n");
+
+    /** The reference: what holds a number's next call, each hold's lift (ms), for a purpose and the row's debt. */
+    const reference = (n: number, purpose: "telemarketing" | "debt-collection", rowDebt: string | null): number[] => {
+      const recs = history.get(n)!;
+      const lifts: number[] = [];
+      if (purpose === "telemarketing") {
+        if (Math.floor(n / 10_000_000) !== 305) return lifts;
+        const times = recs
+          .filter((x) => x.t > AT - 24 * H && x.subject === "default")
+          .map((x) => x.t)
+          .sort((a, b) => a - b);
+        if (times.length >= 3) lifts.push(times[times.length - 3] + 24 * H);
+        return lifts;
+      }
+      const about = recs.filter((x) => x.channel === "call" && x.t > AT - 168 * H && (x.debt === null || rowDebt === null || x.debt === rowDebt));
+      const times = about.map((x) => x.t).sort((a, b) => a - b);
+      if (times.length >= 7) lifts.push(times[times.length - 7] + 168 * H);
+      const talks = about.filter((x) => x.outcome === "conversation").map((x) => x.t);
+      if (talks.length) lifts.push(Math.max(...talks) + 168 * H);
+      return lifts;
+    };
+
+    for (const purpose of ["telemarketing", "debt-collection"] as const) {
+      const jobId = await createScrubJob(handle.db, {
+        userId,
+        fileName: "calls-input.csv",
+        inputPath: input,
+        suppressionType: "LitigationOnly",
+        callingWindow: true,
+        evaluatedAt: new Date(AT),
+        purpose,
+        debtColumn: purpose === "debt-collection" ? "account" : null,
+      });
+      await svc.enqueue(jobId);
+      expect(await svc.waitFor("job", jobId, 110_000)).toBe("completed");
+      const files = await handle.db.selectFrom("result_files").selectAll().where("job_id", "=", jobId).execute();
+      const lines = fs
+        .readFileSync(files.find((f) => f.kind === "good")!.path, "utf8")
+        .trim()
+        .split("\n");
+      expect(lines[0]).toBe("phone,account,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
+      expect(lines.length - 1).toBe(numbers.length);
+      let wrong = 0;
+      let held = 0;
+      for (const line of lines.slice(1)) {
+        // the note may be quoted (it names a debt in quotes): the last two cells are the counts, the 4th to 6th the answer
+        const cells = line.split(",");
+        const n = Number(cells[0]);
+        const [day, week] = cells.slice(-2).map(Number);
+        const callable = cells[4] === "yes";
+        const next = Date.parse(cells[5]);
+        const note = line.slice(line.indexOf(cells[6]) + cells[6].length + 1, line.length - cells.slice(-2).join(",").length - 1);
+        const recs = history.get(n)!;
+        const wantDay = recs.filter((x) => x.t > AT - 24 * H).length;
+        const wantWeek = recs.filter((x) => x.t > AT - 168 * H).length;
+        // (a lift to the millisecond; the file's instants are whole seconds)
+        const lifts = reference(n, purpose, debts.get(n) || null);
+        const ok =
+          day === wantDay &&
+          week === wantWeek &&
+          callable === (lifts.length === 0) &&
+          (lifts.length === 0 || (next >= Math.floor(Math.max(...lifts) / 1000) * 1000 && lifts.every((l) => note.includes(`next at ${iso(l)}`))));
+        if (!ok) {
+          if (wrong < 5) console.warn(`[calls ${purpose}] ${line} want ${wantDay},${wantWeek} lifts ${lifts.map(iso).join(" ")}`);
+          wrong++;
+        }
+        if (lifts.length) held++;
+      }
+      expect(wrong).toBe(0);
+      // the draw reaches the caps (a fixed seed: the same rows every time)
+      expect(held).toBeGreaterThan(50);
+    }
   });
 });

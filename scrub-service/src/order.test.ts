@@ -17,7 +17,40 @@ describe("ScrubOrder (issue #45, decision 183)", () => {
         callingWindow: false,
         exemptionListId: null,
         evaluatedAt: null,
+        purpose: "telemarketing",
+        subject: "default",
+        debtColumn: null,
       },
+    });
+  });
+
+  it("takes a purpose, a subject and a debt column with the calling window (decision 191)", () => {
+    const debt = parseScrubOrder({ ...base, callingWindow: true, purpose: "debt-collection", debtColumn: "Account", subject: "" }, ORDER_WORDS.api);
+    expect(debt.ok && [debt.order.purpose, debt.order.debtColumn, debt.order.subject]).toEqual(["debt-collection", "Account", "default"]);
+    const spring = parseScrubOrder({ ...base, callingWindow: true, subject: "spring" }, ORDER_WORDS.api);
+    expect(spring.ok && spring.order.subject).toBe("spring");
+  });
+
+  it("refuses a purpose or a debt column without the calling window, and a debt column without debt collection, in each entry's words", () => {
+    expect(parseScrubOrder({ ...base, purpose: "debt-collection" }, ORDER_WORDS.api)).toMatchObject({
+      ok: false,
+      field: "purpose",
+      rule: "calls-apply",
+      message: "purpose applies with calling_window=true only",
+    });
+    expect(parseScrubOrder({ ...base, purpose: "debt-collection", debtColumn: "Account" }, ORDER_WORDS.cli)).toMatchObject({
+      field: "debtColumn",
+      message: "--debt-column applies with --calling-window only.",
+    });
+    expect(parseScrubOrder({ ...base, callingWindow: true, debtColumn: "Account" }, ORDER_WORDS.wizard)).toMatchObject({
+      field: "debtColumn",
+      rule: "debt-applies",
+      message: "The debt id column applies with debt collection only.",
+    });
+    expect(parseScrubOrder({ ...base, callingWindow: true, purpose: "fundraising" as never }, ORDER_WORDS.api)).toMatchObject({
+      ok: false,
+      field: "purpose",
+      rule: "shape",
     });
   });
 

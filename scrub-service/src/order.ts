@@ -14,6 +14,8 @@
 import { z } from "zod";
 import { SUPPRESSION_TYPE_NAMES } from "./list-types";
 import { parseInstant } from "./calling/instant";
+import { CALL_PURPOSES } from "./calling/caps";
+import { DEFAULT_SUBJECT, MAX_CALL_TEXT } from "./calls/validate";
 
 /** A list's id as a form or a query string sends it ("12"; "" = none) or as a number. */
 const listId = z
@@ -59,16 +61,42 @@ const fields = z.object({
   exemptionListId: listId,
   /** The evaluation instant as sent: an ISO-8601 date-time with its offset; null/absent = the scrub's start. */
   evaluatedAt: z.string().nullable().default(null),
+  /**
+   * Why the calls are made (decision 191): `telemarketing` (the states' solicitation caps) or `debt-collection`
+   * (Regulation F and Massachusetts, per debt). The calling columns count the owner's calls against its caps.
+   */
+  purpose: z.enum(CALL_PURPOSES).default("telemarketing"),
+  /** The subject (campaign) the scrub's calls are on, for the per-subject caps; the calls API's default subject. */
+  subject: z
+    .string()
+    .max(MAX_CALL_TEXT)
+    .nullish()
+    .transform((v) => v || DEFAULT_SUBJECT),
+  /** The header of the column holding each row's debt id (debt-collection only); null: no debt column. */
+  debtColumn: optionalText,
 });
 
-/** Why an order was refused: the instant without calling or exemptions, an instant that is not one, or a field's shape. */
-export type OrderRule = "instant-applies" | "instant-format" | "shape";
+/**
+ * Why an order was refused: the instant without calling or exemptions, an instant that is not one, a purpose or debt
+ * column without the calling window, a debt column without debt collection, or a field's shape.
+ */
+export type OrderRule = "instant-applies" | "instant-format" | "calls-apply" | "debt-applies" | "shape";
 
 /**
  * The order, with its one rule: an evaluation instant only with the calling window or an exemption list (what it is
  * the instant of), checked before the instant's format, as every entry did.
  */
 export const ScrubOrder = fields.transform((o, ctx) => {
+  // the calls are counted in the calling columns (decision 191): a purpose or a debt column means nothing without them
+  if (!o.callingWindow && (o.purpose !== "telemarketing" || o.debtColumn !== null)) {
+    const path = o.debtColumn !== null ? "debtColumn" : "purpose";
+    ctx.addIssue({ code: "custom", path: [path], message: "applies with the calling window only", params: { rule: "calls-apply" } });
+    return z.NEVER;
+  }
+  if (o.debtColumn !== null && o.purpose !== "debt-collection") {
+    ctx.addIssue({ code: "custom", path: ["debtColumn"], message: "applies with debt collection only", params: { rule: "debt-applies" } });
+    return z.NEVER;
+  }
   let evaluatedAt: Date | null = null;
   if (o.evaluatedAt !== null) {
     if (!o.callingWindow && o.exemptionListId === null) {
@@ -102,13 +130,49 @@ export interface OrderWords {
   exemptions: string;
   /** What ends the "applies with … only" sentence. */
   end: string;
+  /** The purpose, its debt-collection value and the debt column as the entry names them. */
+  purpose: string;
+  debtCollection: string;
+  debtColumn: string;
 }
 
 export const ORDER_WORDS = {
-  wizard: { at: "at", calling: "calling times", exemptions: "an exemption list", end: "." },
-  api: { at: "at", calling: "calling_window=true", exemptions: "exemptions", end: "" },
-  cli: { at: "--at", calling: "--calling-window", exemptions: "exemptions", end: " (the instant the calling columns and the exemptions are evaluated at)." },
-  service: { at: "callingAt", calling: "callingWindow=1", exemptions: "exemptionListId", end: "." },
+  wizard: {
+    at: "at",
+    calling: "calling times",
+    exemptions: "an exemption list",
+    end: ".",
+    purpose: "The purpose",
+    debtCollection: "debt collection",
+    debtColumn: "The debt id column",
+  },
+  api: {
+    at: "at",
+    calling: "calling_window=true",
+    exemptions: "exemptions",
+    end: "",
+    purpose: "purpose",
+    debtCollection: "purpose=debt-collection",
+    debtColumn: "debt_column",
+  },
+  cli: {
+    at: "--at",
+    calling: "--calling-window",
+    exemptions: "exemptions",
+    end: " (the instant the calling columns and the exemptions are evaluated at).",
+    purpose: "--purpose",
+    debtCollection: "--purpose debt-collection",
+    debtColumn: "--debt-column",
+  },
+  service: {
+    at: "callingAt",
+    calling: "callingWindow=1",
+    exemptions: "exemptionListId",
+    end: ".",
+    purpose: "purpose",
+    debtCollection: "purpose=debt-collection",
+    debtColumn: "debtColumn",
+  },
 } as const satisfies Record<string, OrderWords>;
 
 export type OrderProblem = { field: keyof ScrubOrderInput | null; rule: OrderRule; message: string };
@@ -122,6 +186,13 @@ export function parseScrubOrder(input: ScrubOrderInput, words: OrderWords): { ok
   const params = issue.code === "custom" ? (issue.params as { rule?: OrderRule; text?: string } | undefined) : undefined;
   if (params?.rule === "instant-applies") {
     return { ok: false, field, rule: "instant-applies", message: `${words.at} applies with ${words.calling} or ${words.exemptions} only${words.end}` };
+  }
+  if (params?.rule === "calls-apply") {
+    const what = field === "debtColumn" ? words.debtColumn : words.purpose;
+    return { ok: false, field, rule: "calls-apply", message: `${what} applies with ${words.calling} only${words.end ? "." : ""}` };
+  }
+  if (params?.rule === "debt-applies") {
+    return { ok: false, field, rule: "debt-applies", message: `${words.debtColumn} applies with ${words.debtCollection} only${words.end ? "." : ""}` };
   }
   if (params?.rule === "instant-format") {
     const at = parseInstant(params.text ?? "", words.at);

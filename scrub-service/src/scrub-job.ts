@@ -16,6 +16,9 @@ import { issueCertificate, type ListUsed } from "./certificate/issue";
 import { exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
 import { readExemptionSnapshot } from "./exemptions";
 import { emergencyPeriodsAt } from "./emergency-periods";
+import { readCallHistory } from "./calls/store";
+import { LONGEST_CAP_WINDOW_MS } from "./calling/caps";
+import type { ScrubCalls } from "./pipeline/run";
 import type { ExemptionProof } from "./certificate/document";
 import type { ExemptionIndex } from "./exemption-rules/decide";
 import { isoSecond } from "./calling/window";
@@ -128,6 +131,21 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
       at,
     };
   }
+  // The owner's call history (decision 191), read once at one instant: every record after the longest cap window
+  // before the evaluation instant (7 days: Regulation F and Massachusetts; the states' 24 hours lie inside it).
+  let calls: ScrubCalls | null = null;
+  if (job.calling_window) {
+    const at = Math.floor(evaluationInstant(job).getTime() / 1000) * 1000;
+    const sinceMs = at - LONGEST_CAP_WINDOW_MS;
+    const history = await readCallHistory(ctx.o.handle.db, job.user_id, sinceMs);
+    calls = {
+      index: history.index,
+      purpose: job.call_purpose,
+      subject: job.call_subject,
+      debtColumn: job.debt_column,
+      history: { sinceMs, records: history.records, sha256: history.sha256 },
+    };
+  }
   const t1 = performance.now();
   const result = await runScrub({
     inputPath: job.input_path,
@@ -138,6 +156,7 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
     states: job.states,
     calling: job.calling_window ? { at: evaluationInstant(job).getTime(), periods: await emergencyPeriodsAt(ctx.o.handle.db, evaluationInstant(job)) } : null,
     exemptions: exemption ? { index: exemption.index, at: exemption.at } : null,
+    calls,
     pool: ctx.o.pool(),
     signal,
     batchBytes: ctx.o.batchBytes,

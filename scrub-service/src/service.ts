@@ -17,6 +17,7 @@ import type { DetectOptions } from "./pipeline/input/detect";
 import type { LookupAnswer, LookupInput } from "./lists/lookup";
 import type { PublishedKey } from "./certificate/keys";
 import type { ScrubOrder } from "./order";
+import type { CallImportResult } from "./calls/import";
 
 export type { LookupAnswer, LookupInput, LookupList } from "./lists/lookup";
 export { MAX_LOOKUP_NUMBERS, LookupBusyError } from "./lists/lookup";
@@ -140,6 +141,9 @@ export async function createScrubJob(db: Db, input: NewScrubJob): Promise<string
       // a parsed order holds an instant only with the calling window or an exemption list (order.ts)
       evaluated_at: input.evaluatedAt ?? null,
       exemption_list_id: input.exemptionListId ?? null,
+      call_purpose: input.purpose ?? "telemarketing",
+      call_subject: input.subject ?? "default",
+      debt_column: input.debtColumn ?? null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -324,6 +328,11 @@ export interface BatchScrubService extends ScrubService {
   adminListId(kind: AdminListKind): Promise<number>;
   /** A new exemption list of the user's loaded with every row of the file, or none (the error names each bad line). */
   exemptionListFromFile(userId: string, name: string, file: string): Promise<number>;
+  /**
+   * A call file's records added to the user's history, every row or none (`npm run calls -- import`'s path): the CLI's
+   * `scrub --calls FILE` (decision 191). Throws an Error naming the bad lines (nothing recorded then).
+   */
+  importCalls(userId: string, file: string, zone: string | null): Promise<CallImportResult>;
   /** The published certificate keys, after making the key that signs next (or a new one with `rotate`). */
   signingKeys(opts: { rotate: boolean }): Promise<{ keys: PublishedKey[]; rotated: { keyId: string; retired: string[] } | null }>;
 }

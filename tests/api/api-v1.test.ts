@@ -26,6 +26,7 @@ import * as openapi from "~/routes/api.v1.openapi[.json]";
 import * as catchAll from "~/routes/api.$";
 import { revokeApiKey, setIntegrationToggle, createApiKey } from "~/models/integration.server";
 import { API_ERROR_CODES } from "~/api/api.server";
+import { serializeCalling } from "~/models/api-job.server";
 
 const { handle } = useAppTestDb();
 const db = () => handle().db;
@@ -306,7 +307,17 @@ describe("submit a scrub", () => {
     );
     expect(res.status).toBe(202);
     const { job } = await bodyOf(res);
-    expect(job.calling_window).toEqual({ at: "2099-11-29T15:00:00Z", rules_version: null, time_zone_source: null, counts: null, by_time_zone: null });
+    expect(job.calling_window).toEqual({
+      at: "2099-11-29T15:00:00Z",
+      rules_version: null,
+      time_zone_source: null,
+      counts: null,
+      by_time_zone: null,
+      purpose: "telemarketing",
+      subject: "default",
+      debt_column: null,
+      calls: null,
+    });
     const row = await db().selectFrom("scrub_jobs").select(["calling_window", "evaluated_at"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
     expect(row.evaluated_at?.toISOString()).toBe("2099-11-29T15:00:00.000Z");
@@ -334,6 +345,87 @@ describe("submit a scrub", () => {
       expect(bad.status).toBe(422);
       expect((await bodyOf(bad)).error.details[0].field).toBe(field);
     }
+  });
+
+  it("purpose, subject and debt_column (JSON and multipart) are kept on the job; without calling_window, or a debt column without debt collection, a 422 on the field (decision 191)", async () => {
+    const res = await call(
+      scrubs,
+      apiRequest("/api/v1/scrubs", {
+        key: alice.key,
+        json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", calling_window: true, purpose: "debt-collection", debt_column: "Phone" },
+      }),
+    );
+    expect(res.status).toBe(202);
+    const { job } = await bodyOf(res);
+    expect(job.calling_window).toMatchObject({ purpose: "debt-collection", subject: "default", debt_column: "Phone", calls: null });
+    const row = await db().selectFrom("scrub_jobs").select(["call_purpose", "call_subject", "debt_column"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ call_purpose: "debt-collection", call_subject: "default", debt_column: "Phone" });
+
+    const form = new FormData();
+    form.set("file", new File(["Phone\n2125552142\n"], "leads.csv", { type: "text/csv" }));
+    form.set("suppression_type", "LitigationOnly");
+    form.set("calling_window", "true");
+    form.set("subject", "spring");
+    const multi = await bodyOf(await call(scrubs, apiRequest("/api/v1/scrubs", { key: alice.key, form })));
+    expect(multi.job.calling_window).toMatchObject({ purpose: "telemarketing", subject: "spring", debt_column: null });
+
+    for (const [body, field, message] of [
+      [{ purpose: "debt-collection" }, "purpose", "purpose: applies with calling_window=true only"],
+      [{ calling_window: true, debt_column: "Phone" }, "debt_column", "debt_column: applies with purpose=debt-collection only"],
+      [{ calling_window: true, purpose: "charity" }, "purpose", "purpose: purpose must be telemarketing or debt-collection"],
+    ] as const) {
+      const bad = await call(
+        scrubs,
+        apiRequest("/api/v1/scrubs", { key: alice.key, json: { numbers: ["2125552142"], suppression_type: "LitigationOnly", ...body } }),
+      );
+      expect(bad.status).toBe(422);
+      const err = (await bodyOf(bad)).error;
+      expect([err.details[0].field, err.message]).toEqual([field, message]);
+    }
+  });
+
+  it("a completed job's calling_window names the call history read and the rows the caps held back (decision 191)", () => {
+    const calls = {
+      capsVersion: "2026-11-28.2",
+      purpose: "debt-collection",
+      subject: "default",
+      debtColumn: "Account",
+      history: { since: "2026-11-25T17:00:00Z", records: 32, sha256: "ab".repeat(32) },
+      rowsWithCalls: 8,
+      heldByCaps: 3,
+      byCap: [{ cap: "us-reg-f-7-in-7", cite: "12 CFR 1006.14(b)(2)(i)(A)", rows: 3 }],
+    };
+    const summary = {
+      at: "2026-12-02T17:00:00Z",
+      rulesVersion: "r",
+      timeZoneSource: "t",
+      callableNow: 5,
+      laterToday: 1,
+      notToday: 2,
+      noTimeZone: 0,
+      byTimeZone: [],
+      calls,
+    };
+    const view = serializeCalling({
+      calling_window: true,
+      evaluated_at: new Date("2026-12-02T17:00:00Z"),
+      calling_summary: JSON.stringify(summary) as never,
+      call_purpose: "debt-collection",
+      call_subject: "default",
+      debt_column: "Account",
+    });
+    expect(view).toMatchObject({
+      purpose: "debt-collection",
+      subject: "default",
+      debt_column: "Account",
+      calls: {
+        caps_version: "2026-11-28.2",
+        history: { since: "2026-11-25T17:00:00Z", records: 32, sha256: "ab".repeat(32) },
+        rows_with_calls: 8,
+        held_by_caps: 3,
+        by_cap: [{ cap: "us-reg-f-7-in-7", cite: "12 CFR 1006.14(b)(2)(i)(A)", rows: 3 }],
+      },
+    });
   });
 
   it("uses the integration's container when the request names none", async () => {

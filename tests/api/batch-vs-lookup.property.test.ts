@@ -11,7 +11,8 @@ import { createTestDb, type TestDbKind } from "../setup/db";
 import { answerLookup, lookupInputOf } from "~/api/lookup.server";
 import { adminListIds, cleanupService, createContainer, createUser, startService, tmpDir, type StoreKind } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { createExemptionList, createScrubJob, loadExemptions, readExemptionRows } from "scrub-service";
+import { createExemptionList, createScrubJob, loadExemptions, readExemptionRows, recordCalls } from "scrub-service";
+import { checkCallRecords } from "scrub-service/domain";
 import type { DbHandle } from "db/client";
 
 /*
@@ -28,6 +29,11 @@ import type { DbHandle } from "db/client";
  * numbers why their record did not apply (bad.csv's exemption cell, the lookup's exemptionNote), and for good numbers
  * the time zones, callable now, next call, next call in local time (next_call_local / nextCallLocal) and calling note. On the embedded defaults (PGlite + embedded index) always, and on PostgreSQL + Redis when
  * DATABASE_URL / REDIS_URL are set (CI sets both).
+ *
+ * Each run also draws a call history per number (issue #46, decision 191: calls and texts, each outcome, on two
+ * subjects and two debts, around the 24-hour and 7-day edges, some a minute after the instant), a purpose
+ * (telemarketing or debt collection, the rows' debt id from a column) and a subject: good rows' calls_24h and calls_7d
+ * must be the lookup's callsLast24h and callsLast7d, and the caps' answers (callable now, next call, note) the same.
  *
  * The lists are fresh at each instant (release RELEASE, instants within 30 days of it): while a checked list is
  * stale the lookup says `stale_list` where a scrub is refused or warns in its certificate (decision 174), by design.
@@ -105,7 +111,34 @@ interface Answer {
   nextCallAt?: string;
   nextCallLocal?: string;
   note?: string;
+  /** good.csv's calls_24h / calls_7d, the lookup's callsLast24h / callsLast7d (decision 191). */
+  calls24h?: number;
+  calls7d?: number;
 }
+
+/** A call record relative to the instant. */
+interface DrawnCall {
+  secondsAgo: number;
+  channel: "call" | "text";
+  outcome: "attempted" | "connected" | "conversation";
+  subject: string | null;
+  debt: string | null;
+}
+
+const HOUR_S = 3600;
+/** Around the caps' edges (24 hours, 7 days), inside them, or a minute after the instant (a dialer's clock). */
+const callArb = fc.record({
+  secondsAgo: fc.oneof(
+    fc.tuple(fc.constantFrom(24 * HOUR_S, 7 * 24 * HOUR_S, 6 * 24 * HOUR_S), fc.integer({ min: -1, max: 1 })).map(([e, d]) => e + d),
+    fc.integer({ min: 60, max: 23 * HOUR_S }),
+    fc.integer({ min: 60, max: 7 * 24 * HOUR_S + 100 }),
+    fc.constant(-60),
+  ),
+  channel: fc.constantFrom("call" as const, "call" as const, "text" as const),
+  outcome: fc.constantFrom("attempted" as const, "connected" as const, "conversation" as const),
+  subject: fc.constantFrom(null, null, "spring"),
+  debt: fc.constantFrom(null, "A-1", "A-1", "B-2"),
+});
 
 function readCsv(file: string): Record<string, string>[] {
   return Papa.parse<Record<string, string>>(fs.readFileSync(file, "utf8"), { header: true, skipEmptyLines: true }).data;
@@ -180,8 +213,28 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
     suppressionType: "DNCAndLitigation" | "LitigationOnly";
     withContainer: boolean;
     at: number;
+    calls: Map<string, DrawnCall[]>;
+    purpose: "telemarketing" | "debt-collection";
+    subject: string | null;
   }): Promise<{ batch: Answer[]; lookup: Answer[] }> {
     run++;
+    // this run's call history only (the owner's records of earlier runs deleted), a minute past the instant at most
+    await handle.db.deleteFrom("call_records").where("user_id", "=", userId).execute();
+    const drawn = [...c.calls].flatMap(([number, calls]) =>
+      calls.map((x) => ({
+        number,
+        at: new Date(c.at - x.secondsAgo * 1000).toISOString(),
+        channel: x.channel,
+        outcome: x.outcome,
+        ...(x.subject ? { subject: x.subject } : {}),
+        ...(x.debt ? { debt_id: x.debt } : {}),
+      })),
+    );
+    if (drawn.length) {
+      const checked = checkCallRecords(drawn, c.at);
+      if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+      await recordCalls(handle.db, userId, checked.records);
+    }
     const list = await createExemptionList(handle.db, { userId, name: `run ${run}` });
     const text = [...c.records].map(([n, r]) => `${n},${r.basis},${r.date}`).join("\n");
     // records may be dated after the instant (they must not apply): the upload day is after every one
@@ -192,7 +245,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
 
     // the batch: a customer's scrub, calling times and the exemption list on, evaluated at the instant
     const input = path.join(dir, `run-${run}.csv`);
-    fs.writeFileSync(input, ["id,phone", ...c.entries.map((e, i) => `r${i},${e}`)].join("\n") + "\n");
+    // every row's debt id is the one the lookup is asked about (the lookup takes one debt_id per request)
+    fs.writeFileSync(input, ["id,phone,account", ...c.entries.map((e, i) => `r${i},${e},A-1`)].join("\n") + "\n");
     const jobId = await createScrubJob(handle.db, {
       userId,
       fileName: `run-${run}.csv`,
@@ -202,6 +256,9 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       exemptionListId: list.id,
       callingWindow: true,
       evaluatedAt: new Date(c.at),
+      purpose: c.purpose,
+      subject: c.subject ?? undefined,
+      debtColumn: c.purpose === "debt-collection" ? "account" : null,
     });
     await svc.enqueue(jobId);
     expect(await svc.waitFor("job", jobId)).toBe("completed");
@@ -220,6 +277,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         nextCallAt: r.next_call_at,
         nextCallLocal: r.next_call_local,
         note: r.calling_note,
+        calls24h: Number(r.calls_24h),
+        calls7d: Number(r.calls_7d),
       };
     }
     for (const r of rowsOf("bad"))
@@ -233,6 +292,9 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       container_id: c.withContainer ? container : null,
       exemptions: list.id,
       at: new Date(c.at).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      purpose: c.purpose,
+      ...(c.subject ? { subject: c.subject } : {}),
+      ...(c.purpose === "debt-collection" ? { debt_id: "A-1" } : {}),
     };
     const answered = await answerLookup(
       { db: handle.db, service: svc, userId, containerId: null },
@@ -255,6 +317,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         nextCallAt: d.nextCallAt,
         nextCallLocal: d.nextCallLocal ?? "",
         note: d.callingNote,
+        calls24h: d.callsLast24h,
+        calls7d: d.callsLast7d,
       };
     });
     return { batch, lookup };
@@ -269,6 +333,9 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         withContainer: fc.boolean(),
         at: instantArb,
         records: fc.array(fc.option(recordArb, { freq: 4 }), { minLength: 24, maxLength: 24 }),
+        calls: fc.array(fc.array(callArb, { maxLength: 9 }), { minLength: 24, maxLength: 24 }),
+        purpose: fc.constantFrom("telemarketing" as const, "telemarketing" as const, "debt-collection" as const),
+        subject: fc.constantFrom(null, "spring"),
       })
       .chain((c) =>
         fc
@@ -278,6 +345,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
     let exempted = 0;
     let good = 0;
     let notApplied = 0;
+    let capped = 0;
+    let counted = 0;
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
         const records = new Map<string, { basis: string; date: string }>();
@@ -285,12 +354,19 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
           const r = c.records[i];
           if (r) records.set(p.number, { basis: r.basis, date: recordDate(c.at, r) });
         });
+        const calls = new Map<string, DrawnCall[]>();
+        c.picked.forEach((p, i) => {
+          if (c.calls[i].length) calls.set(p.number, c.calls[i]);
+        });
         const { batch, lookup } = await answersOf({
           entries: c.entries,
           records,
           suppressionType: c.suppressionType,
           withContainer: c.withContainer,
           at: c.at,
+          calls,
+          purpose: c.purpose,
+          subject: c.subject,
         });
         expect(batch.every(Boolean)).toBe(true);
         const rows = c.entries.map((e, i) => ({ entry: e, batch: batch[i], lookup: lookup[i] }));
@@ -301,6 +377,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
         exempted += batch.filter((b) => b.exempt).length;
         good += batch.filter((b) => b.outcome === "good").length;
         notApplied += batch.filter((b) => b.exemptionNote).length;
+        capped += batch.filter((b) => b.note && / calls? (and texts )?in (24 hours|7 days)|telephone conversation/.test(b.note)).length;
+        counted += batch.filter((b) => (b.calls7d ?? 0) > 0).length;
       }),
       { numRuns: 20, seed: 45, endOnFailure: true },
     );
@@ -308,5 +386,8 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
     expect(exempted).toBeGreaterThan(0);
     expect(good).toBeGreaterThan(0);
     expect(notApplied).toBeGreaterThan(0);
+    // and the calls: good rows with records, and some held by a cap
+    expect(counted).toBeGreaterThan(0);
+    expect(capped).toBeGreaterThan(0);
   });
 });

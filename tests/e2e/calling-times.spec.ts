@@ -48,10 +48,10 @@ test("Add calling times: the Good file gains time zone, callable now and next ca
   const href = await page.getByTestId("download-good").first().getAttribute("href");
   const good = await (await page.request.get(href!)).text();
   const lines = good.trim().split("\n");
-  expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
+  expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
   // calling_note (decision 180): empty when callable now, else the rule that holds the call back, with its citation
   expect(lines[1]).toMatch(
-    /^Ann,212-555-2345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.*\(.+\)"?)$/,
+    /^Ann,212-555-2345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.*\(.+\)"?),0,0$/,
   );
   expect(lines[2]).toMatch(/^Bob,205-555-2345,\+12055552345,America\/Chicago,(yes|no),/);
   expect(lines[3]).toMatch(/^Cy,928-283-2345,\+19282832345,America\/Denver\|America\/Phoenix,(yes|no),/);

@@ -57,6 +57,14 @@ export function CallingTimes({ calling }: { calling: CallingView }) {
         </a>
         ). The Good file has each number's time zone, callable now and next lawful time.
       </p>
+      {calling.calls && (
+        <p className="mt-1 text-xs text-slate-500" data-testid="calls-counted">
+          Your call history was counted ({calling.calls.purpose === "debt-collection" ? "debt collection" : "telemarketing"} limits):{" "}
+          {formatNumber(calling.calls.records)} call records read, {formatNumber(calling.calls.rowsWithCalls)} good numbers called in the last 7 days,{" "}
+          <span className="font-medium text-slate-700">{formatNumber(calling.calls.heldByCaps)} held back by a call limit</span>. The Good file has each
+          number&apos;s calls in the last 24 hours and 7 days.
+        </p>
+      )}
       <div className="mt-3 grid gap-3 sm:grid-cols-3">
         {cards.map((c) => (
           <div key={c.key} className="rounded-lg border border-slate-200 p-4" data-testid={`calling-${c.key}`}>

@@ -195,10 +195,11 @@ describe("/purge CSV flow", () => {
     expect(c.byTimeZone.map((z) => z.zones).sort()).toEqual(["America/Chicago", "America/New_York"]);
     const good = await readDownload(other.cookie, job.files.find((f) => f.kind === "good")!.id);
     const lines = good.trim().split("\n");
-    expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
-    // the note (decision 180): empty when callable now, else the binding rule and its citation
+    expect(lines[0]).toBe("Name,Phone,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
+    // the note (decision 180): empty when callable now, else the binding rule and its citation; then the calls
+    // counted in the owner's history (decision 191): none here
     expect(lines[1]).toMatch(
-      /^Ann,2125552345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.+)$/,
+      /^Ann,2125552345,\+12125552345,America\/New_York,(yes,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,|no,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00,.+),0,0$/,
     );
     // no time zone: the strictest reading across every US time zone, and the note says so
     expect(lines[3]).toMatch(
@@ -206,6 +207,46 @@ describe("/purge CSV flow", () => {
     );
     const row = await handle().db.selectFrom("scrub_jobs").select(["calling_window", "calling_summary"]).where("id", "=", jobId).executeTakeFirstOrThrow();
     expect(row.calling_window).toBe(true);
+  });
+
+  it("Calling times for debt collection: the purpose and the debt id column are kept on the job; without calling times they are not read (decision 191)", async () => {
+    const upload = async () =>
+      location(
+        await callAction(
+          multipart(
+            "/purge?step=4&mode=csv",
+            other.cookie,
+            [
+              ["intent", "upload"],
+              ["mode", "csv"],
+            ],
+            { name: "debts.csv", content: "Name,Phone,Account\nAnn,2125552345,A-1\n" },
+          ),
+        ),
+      );
+    const startWith = async (fields: Record<string, string>) => {
+      const step5 = await upload();
+      const started = await callAction(
+        makeRequest(step5.pathname + step5.search, {
+          cookie: other.cookie,
+          form: { intent: "start", mode: "csv", upload: step5.searchParams.get("upload")!, column: "Phone", ...fields },
+        }),
+      );
+      const jobId = location(started).searchParams.get("job")!;
+      expect(await (await getScrubService()).waitFor("job", jobId, 20_000)).toBe("completed");
+      return handle().db.selectFrom("scrub_jobs").select(["call_purpose", "debt_column", "calling_summary"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    };
+    const debt = await startWith({ calling: "1", purpose: "debt-collection", debtColumn: "Account" });
+    expect([debt.call_purpose, debt.debt_column]).toEqual(["debt-collection", "Account"]);
+    expect((debt.calling_summary as { calls: { purpose: string; debtColumn: string } }).calls).toMatchObject({
+      purpose: "debt-collection",
+      debtColumn: "Account",
+    });
+    // the choice is hidden (and ignored) without calling times; a debt column means nothing for telemarketing
+    const off = await startWith({ purpose: "debt-collection", debtColumn: "Account" });
+    expect([off.call_purpose, off.debt_column]).toEqual(["telemarketing", null]);
+    const tele = await startWith({ calling: "1", purpose: "telemarketing", debtColumn: "Account" });
+    expect([tele.call_purpose, tele.debt_column]).toEqual(["telemarketing", null]);
   });
 
   it("Calling times at: a past instant, or one after the lists' validity, is the field's error; a coming one is kept (decision 174)", async () => {
@@ -428,7 +469,7 @@ describe("/purge manual entry", () => {
     expect(local).toBe(`${tomorrow}, 09:00`);
     const page = (await callLoader(location(res).pathname + location(res).search, other.cookie)) as Awaited<ReturnType<typeof loader>>;
     const good = await readDownload(other.cookie, page.wizard!.job!.files.find((f) => f.kind === "good")!.id);
-    expect(good.split("\n")[0]).toBe("Number,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note");
+    expect(good.split("\n")[0]).toBe("Number,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
     // a time in the past is the time field's error, named as such, and nothing starts
     const past = await manual(other.cookie, "2125552345", { calling: "1", atLocal: "2025-06-01T09:00", atZone: "America/New_York" });
     expect(statusOf(past)).toBe(400);

@@ -223,6 +223,15 @@ function evaluationInstantOf(fields: { get(name: string): unknown }): string | n
   return String(fields.get("at") ?? "").trim() || null;
 }
 
+/**
+ * The calls' purpose and debt column (decision 191): shown with "Add calling times" only, so read only with it; the
+ * debt column only for debt collection (a column chosen before switching back to telemarketing means nothing).
+ */
+function callsOf(state: WizardState): { purpose: WizardState["purpose"]; debtColumn: string | null } {
+  const purpose = state.calling ? state.purpose : "telemarketing";
+  return { purpose, debtColumn: purpose === "debt-collection" ? state.debtColumn.trim() || null : null };
+}
+
 async function start(ctx: PurgeActionContext, intent: string, state: WizardState, upload: StoredUpload, column: string) {
   // The order, parsed once (scrub-service/domain order.ts): the optional evaluation instant of the calling times and
   // the exemptions (decisions 131, 161) only with one of them; its bounds (decision 174) and the container's and
@@ -241,6 +250,7 @@ async function start(ctx: PurgeActionContext, intent: string, state: WizardState
       callingWindow: state.calling,
       exemptionListId: state.exemptions,
       evaluatedAt: evaluationInstantOf(ctx.form.fields),
+      ...callsOf(state),
     },
     ORDER_WORDS.wizard,
   );

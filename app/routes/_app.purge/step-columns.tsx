@@ -29,7 +29,7 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
       {input && input.sheets.length > 1 && <SheetPicker state={state} sheets={input.sheets} current={input.sheet ?? input.sheets[0]} />}
       {wizard.previewError && <ValidationAlert message={wizard.previewError} />}
       <Form method="post" className="space-y-3" key={state.sheet}>
-        <Hidden state={state} omit={["column", "job", "calling"]} />
+        <Hidden state={state} omit={["column", "job", "calling", "purpose", "debtColumn"]} />
         <input type="hidden" name="intent" value="start" />
         {error && error.field !== "at" && <ValidationAlert title={error.title} message={error.message} />}
         {preview && (
@@ -72,7 +72,7 @@ export function Step5({ wizard, actionData }: { wizard: WizardData; actionData?:
             <p className="text-xs text-slate-500">
               The first rows of your file. Rows with invalid numbers are not dropped silently: they go to the Invalid file with a reason.
             </p>
-            <CallingChoice state={state} error={error} />
+            <CallingChoice state={state} error={error} columns={preview.hasHeader ? preview.headers : undefined} />
           </>
         )}
         <PreviousRow to={wizardHref(state, { step: 4, job: "" })}>

@@ -47,7 +47,7 @@ function ManualForm({ wizard, actionData }: { wizard: WizardData; actionData?: P
   const serverError = actionData?.intent === "manual" && !fieldError && actionData.error?.field !== "at" ? actionData.error : undefined;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
-      <Hidden state={state} omit={["mode", "upload", "column", "job", "calling"]} />
+      <Hidden state={state} omit={["mode", "upload", "column", "job", "calling", "purpose", "debtColumn"]} />
       <input type="hidden" name="mode" value="manual" />
       <input type="hidden" name="intent" value="manual" />
       <input type="hidden" name="submission" value={wizard.submissionId} />

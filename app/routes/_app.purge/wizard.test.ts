@@ -3,6 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Processing } from "./step-results";
 import { CallingTimes } from "~/components/purge/calling-times";
+import { CallingChoice } from "./calling-choice";
+import { parseWizardState } from "~/intake/purge-wizard";
 import { jobView, type JobWithFiles } from "~/models/purge.server";
 
 function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
@@ -53,6 +55,9 @@ function row(over: Partial<JobWithFiles["job"]>): JobWithFiles {
       calling_summary: null,
       exemption_list_id: null,
       exemption_summary: null,
+      call_purpose: "telemarketing",
+      call_subject: "default",
+      debt_column: null,
       ...over,
     },
   };
@@ -107,6 +112,7 @@ describe("calling times on the results screen", () => {
             { note: "Before 8 a.m. Eastern (47 CFR 64.1200(c)(1))", count: 30 },
             { note: "Sunday: South Dakota allows weekdays only (SDCL 49-31-102)", count: 4 },
           ],
+          calls: null,
         },
       }),
     );
@@ -128,6 +134,53 @@ describe("calling times on the results screen", () => {
     expect(html).toContain("rules <a");
     expect(html).toContain("2 toll-free or other non-geographic numbers have no time zone");
     expect(html).toContain('width="100%"');
+    expect(html).not.toContain("call history");
     expect(html).not.toContain("style=");
+  });
+});
+
+describe("the calls' purpose with calling times (decision 191)", () => {
+  const state = parseWizardState(new URLSearchParams("step=5&mode=csv&calling=1"));
+  it("offers telemarketing (default) or debt collection and, for a file with a header, a debt id column: shown by CSS only while calling times are ticked", () => {
+    const html = renderToStaticMarkup(createElement(CallingChoice, { state, columns: ["Name", "Phone", "Account"] }));
+    expect(html).toContain('class="calling-toggle');
+    expect(html).toMatch(/<fieldset class="hidden [^"]*group-has-\[\.calling-toggle:checked\]:block"/);
+    expect(html).toContain('<input type="radio" name="purpose" class="mt-0.5 accent-blue-600" checked="" value="telemarketing"/>');
+    expect(html).toContain('<input type="radio" name="purpose" class="mt-0.5 accent-blue-600" value="debt-collection"/>');
+    expect(html).toContain('<select id="purge-debt-column" name="debtColumn"');
+    expect(html).toContain('<option value="Account">Account</option>');
+  });
+  it("keeps a choice made before (the wizard's state: a refused start shows it again, JavaScript off too)", () => {
+    const chosen = parseWizardState(new URLSearchParams("step=5&mode=csv&calling=1&purpose=debt-collection&debtColumn=Account"));
+    const html = renderToStaticMarkup(createElement(CallingChoice, { state: chosen, columns: ["Name", "Phone", "Account"] }));
+    expect(html).toContain('<input type="radio" name="purpose" class="mt-0.5 accent-blue-600" checked="" value="debt-collection"/>');
+    expect(html).toContain('<option value="Account" selected="">Account</option>');
+  });
+  it("has no debt id column for typed numbers", () => {
+    const html = renderToStaticMarkup(createElement(CallingChoice, { state }));
+    expect(html).toContain('name="purpose"');
+    expect(html).not.toContain("debtColumn");
+  });
+});
+
+describe("the calls counted on the results screen (decision 191)", () => {
+  it("says the history was counted and how many good numbers a call limit held back", () => {
+    const calling = {
+      at: "2026-12-02T17:00:00Z",
+      rulesVersion: "2026-11-26.1",
+      callableNow: 6,
+      laterToday: 1,
+      notToday: 2,
+      noTimeZone: 0,
+      byTimeZone: [{ zones: "America/New_York", count: 9 }],
+      heldBack: [{ note: "Call limit: Florida: three commercial solicitation calls per 24 hours on one subject (Fla. Stat. § 501.616(6)(b))", count: 3 }],
+      calls: { purpose: "telemarketing", records: 1234, rowsWithCalls: 8, heldByCaps: 3 },
+    };
+    const html = renderToStaticMarkup(createElement(CallingTimes, { calling }));
+    expect(html).toContain("Your call history was counted (telemarketing limits): 1,234 call records read, 8 good numbers called in the last 7 days");
+    expect(html).toContain("3 held back by a call limit");
+    expect(html).toMatch(
+      /Call limit: Florida: three commercial solicitation calls per 24 hours on one subject \(Fla\. Stat\. § 501\.616\(6\)\(b\)\)<\/td><td[^>]*>3</,
+    );
   });
 });

@@ -2,13 +2,15 @@
  * Call frequency caps as rule data (issue #46, decision 185), beside the calling hours (rules.ts): how many calls or
  * texts a law allows to one person in a window, what it counts together (per number, per subject, per debt), what
  * lifts it, with the text it rests on. Pure data, one pure count (`countAgainstCap`) and the evaluation of a number's
- * caps (`evaluateCaps`, decision 187: the live lookup's answer and its reservations; the scrub does not count calls yet). Where the primary text was not found, the entry says so and takes the stricter
+ * caps (`evaluateCaps`, decision 187: the live lookup's answer and its reservations; decision 191: the batch scrub's calling columns, through decision/calling-caps.ts). Where the primary text was not found, the entry says so and takes the stricter
  * reading (the smaller number, the wider scope, calls and texts both counted).
  */
 
 import { US_STATES } from "../numbers/area-codes";
 
-export type CapPurpose = "telemarketing" | "debt-collection";
+/** Why the calls are made: the states' solicitation caps apply to telemarketing, the debt caps to debt collection. */
+export const CALL_PURPOSES = ["telemarketing", "debt-collection"] as const;
+export type CapPurpose = (typeof CALL_PURPOSES)[number];
 /** What the cap counts together: every call to the number, those on one subject (campaign), or those about one debt. */
 export type CapScope = "number" | "subject" | "debt";
 export type CapChannel = "call" | "text";
@@ -338,12 +340,24 @@ function dayPlusMonths(day: number, months: number): number {
   return Date.UTC(y, m0, Math.min(d.getUTCDate(), last)) / DAY_MS;
 }
 
+/** Each cap's first day in force, in days since 1970 (UTC). */
+const EFFECTIVE_DAY = new Map(CALL_CAPS.map((c) => [c, Date.parse(`${c.effective}T00:00:00Z`) / DAY_MS]));
+/** capsFor's answers by state, purpose, channel and UTC day: a scrub asks it once per number with a history (decision 191). */
+const capsMemo = new Map<string, CallCap[]>();
+
 /** The caps of a number's state (and the federal ones) for a purpose and channel, in force at the instant. */
-export function capsFor(state: string | null, purpose: CapPurpose, channel: CapChannel, atMs: number): CallCap[] {
-  const day = isoSecondOf(atMs).slice(0, 10);
-  return CALL_CAPS.filter(
-    (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && c.effective <= day,
-  );
+export function capsFor(state: string | null, purpose: CapPurpose, channel: CapChannel, atMs: number): readonly CallCap[] {
+  const day = Math.floor(atMs / DAY_MS);
+  const key = `${state ?? ""}|${purpose}|${channel}|${day}`;
+  let caps = capsMemo.get(key);
+  if (caps === undefined) {
+    caps = CALL_CAPS.filter(
+      (c) => c.purpose === purpose && (c.jurisdiction === "US" || c.jurisdiction === state) && c.channels.includes(channel) && EFFECTIVE_DAY.get(c)! <= day,
+    );
+    if (capsMemo.size >= 10_000) capsMemo.clear();
+    capsMemo.set(key, caps);
+  }
+  return caps;
 }
 
 /** Whether the number's record lifts the cap at the instant: a basis the cap names, dated on or before the day, within its months. */

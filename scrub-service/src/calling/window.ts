@@ -153,7 +153,8 @@ function windowStarts(zones: readonly string[], rules: readonly CallingRule[], f
   return out;
 }
 
-const sameLocalDay = (zones: readonly string[], a: number, b: number) =>
+/** Whether instants a and b fall on the same local day in every one of the zones (a "later today" answer). */
+export const sameLocalDay = (zones: readonly string[], a: number, b: number) =>
   zones.every((z) => {
     const x = wallTime(z, a);
     const y = wallTime(z, b);

@@ -7,7 +7,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { openInput } from "../pipeline/input/source";
-import { callFileLayout, callOfRow, CsvRowSplitter, type CallFileLayout, type CallFileMapping } from "./file-rows";
+import { CallFileError, callFileLayout, callOfRow, CsvRowSplitter, type CallFileLayout, type CallFileMapping } from "./file-rows";
 import { ensureCallMonths, recordCalls } from "./store";
 import { checkCallRecord, type CallRecord, type CallRecordError } from "./validate";
 
@@ -46,6 +46,32 @@ export interface CallImportResult {
   rows: number;
   recorded: number;
   ignored: number;
+}
+
+/** A refused file's problems in words, the first 20 named: what `npm run calls -- import` and `scrub --calls` print. */
+export function callImportProblems(file: string, errors: readonly CallRecordError[], total: number): string {
+  const shown = errors.slice(0, 20).map((e) => `  line ${e.index}, ${e.field}: ${e.message}`);
+  const more = total > shown.length ? `\n  … and ${total - shown.length} more` : "";
+  return `Nothing was recorded: ${total} problem${total === 1 ? "" : "s"} in ${file}:\n${shown.join("\n")}${more}`;
+}
+
+/**
+ * The file's records added to the owner's history, or an Error naming why not (its bad lines, an unknown zone, a
+ * VICIdial export without one): the CLI's `scrub --calls FILE` through either face of the service (decision 191).
+ */
+export async function importCallFileOrThrow(
+  db: Kysely<Database>,
+  o: { path: string; userId: string; zone: string | null; name?: string },
+): Promise<CallImportResult> {
+  let r: Awaited<ReturnType<typeof importCallFile>>;
+  try {
+    r = await importCallFile(db, o);
+  } catch (e) {
+    if (e instanceof CallFileError) throw new Error(e.message);
+    throw e;
+  }
+  if ("errors" in r) throw new Error(callImportProblems(o.name ?? o.path, r.errors, r.total));
+  return r;
 }
 
 export type CallImportCheck = { ok: true; layout: CallFileLayout; rows: number; months: number[] } | { ok: false; errors: CallRecordError[]; total: number };

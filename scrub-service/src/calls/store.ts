@@ -5,7 +5,9 @@
  */
 import { sql, type Kysely } from "kysely";
 import type { Database } from "db/schema";
-import { monthOf, retentionCutoff, type CallChannel, type CallOutcome, type CallRecord } from "./validate";
+import { createHash } from "node:crypto";
+import { CALL_CHANNELS, CALL_OUTCOMES, monthOf, retentionCutoff, type CallChannel, type CallOutcome, type CallRecord } from "./validate";
+import { buildHistoryIndex, type CallHistoryIndex, type HistoryRow } from "./history-index";
 
 type Db = Kysely<Database>;
 
@@ -337,4 +339,76 @@ export async function reserveCalls(
     if (o.beforeCommit) await o.beforeCommit();
     return { nowMs, history, ids };
   });
+}
+
+/** The call history a scrub read (decision 191): the index its rows are counted on, and what its certificate says of it. */
+export interface CallHistorySnapshot {
+  index: CallHistoryIndex;
+  /** Records read (every one of the owner's after `since`). */
+  records: number;
+  /** The window's start the records lie after (ms). */
+  sinceMs: number;
+  /** SHA-256 (hex) of the records as `number,at,subject,channel,outcome,debt_id` lines in number and instant order. */
+  sha256: string;
+}
+
+const HISTORY_PAGE = 50_000;
+
+/**
+ * Every record of the owner's after `sinceMs` (reservations included, as the lookup counts them), read once per scrub
+ * in pages of 50,000 (by id, the partitions' own index), into the compact index its rows are counted on, with the
+ * snapshot's SHA-256 for the certificate.
+ */
+export async function readCallHistory(db: Db, userId: string, sinceMs: number): Promise<CallHistorySnapshot> {
+  const rows: HistoryRow[] = [];
+  let last = "0";
+  for (;;) {
+    const page = await db
+      .selectFrom("call_records")
+      .select(["id", "number", "at", "subject", "channel", "outcome", "debt_id"])
+      .where("user_id", "=", userId)
+      .where("at", ">", new Date(sinceMs))
+      .where(sql<boolean>`id > ${last}::bigint`)
+      .orderBy("id")
+      .limit(HISTORY_PAGE)
+      .execute();
+    for (const r of page) {
+      rows.push({
+        number: Number(r.number),
+        atMs: new Date(r.at).getTime(),
+        subject: r.subject,
+        channel: r.channel as CallChannel,
+        outcome: r.outcome as CallOutcome,
+        debtId: r.debt_id,
+      });
+    }
+    if (page.length < HISTORY_PAGE) break;
+    last = String(page[page.length - 1].id);
+  }
+  const index = buildHistoryIndex(rows);
+  return { index, records: rows.length, sinceMs, sha256: historySha256(index) };
+}
+
+/** The SHA-256 of an index's records, one line each in the index's order (number, instant), ties by the line. */
+export function historySha256(index: CallHistoryIndex): string {
+  const h = createHash("sha256");
+  for (let i = 0; i < index.numbers.length; i++) {
+    const lines: string[] = [];
+    for (let k = index.starts[i]; k < index.starts[i + 1]; k++) {
+      const d = index.debt[k];
+      lines.push(
+        [
+          index.numbers[i],
+          new Date(index.atMs[k]).toISOString(),
+          JSON.stringify(index.subjects[index.subject[k]]),
+          CALL_CHANNELS[index.channel[k]],
+          CALL_OUTCOMES[index.outcome[k]],
+          d < 0 ? "" : JSON.stringify(index.debts[d]),
+        ].join(","),
+      );
+    }
+    lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const l of lines) h.update(l + "\n");
+  }
+  return h.digest("hex");
 }

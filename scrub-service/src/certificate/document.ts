@@ -69,6 +69,20 @@ export interface ScrubCertificate {
       sourceUrl: string;
       heldRows: number;
     }[];
+    /**
+     * The calls counted against the frequency caps (decision 191): CAPS_VERSION, the purpose and subject, the debt
+     * column, the owner's call history read (its window's start, records and SHA-256) and the good rows the caps held.
+     */
+    calls?: {
+      capsVersion: string;
+      purpose: "telemarketing" | "debt-collection";
+      subject: string;
+      debtColumn: string | null;
+      history: { since: string; records: number; sha256: string };
+      rowsWithCalls: number;
+      heldByCaps: number;
+      byCap: { cap: string; cite: string; rows: number }[];
+    };
   };
   /** Present when the scrub applied a customer's exemption list (decision 161). */
   exemptions?: ExemptionProof;

@@ -141,6 +141,8 @@ export async function issueCertificate(db: Db, input: IssueInput): Promise<Issue
             timeZoneSource: result.calling.timeZoneSource,
             // the emergency no-call periods the evaluation applied (decision 181), signed with the rest
             ...(result.calling.emergencyPeriods?.length ? { emergencyPeriods: result.calling.emergencyPeriods } : {}),
+            // the call history the caps were counted on (decision 191): its records, SHA-256 and CAPS_VERSION, signed too
+            ...(result.calling.calls ? { calls: result.calling.calls } : {}),
           },
         }
       : {}),

@@ -30,3 +30,9 @@ export function locatePhoneColumn(firstRow: string[], columnName: string | null 
   }
   return { index, name: headers[index] ?? "", hasHeader };
 }
+
+/** The index of a column named by its header (exact, else case-insensitive), or -1; a file without a header has none. */
+export function locateNamedColumn(firstRow: string[], name: string): number {
+  const { headers, hasHeader } = headersOf(firstRow);
+  return hasHeader ? findColumn(firstRow, headers, true, name) : -1;
+}

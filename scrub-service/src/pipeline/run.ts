@@ -12,16 +12,37 @@ import { CodedError } from "../errors";
 import { defaultDedupeThreadPath } from "../dist-paths";
 import { DedupeWorker, dedupeInThread } from "./dedupe-worker";
 import { areaCodeMask } from "../numbers/area-codes";
-import { callingHeaderBytes, evaluateClasses, freshCounts, summarizeCalling, type CallingEvaluation, type CallingSummary } from "../calling/columns";
+import {
+  CappedRows,
+  callingCells,
+  callingHeaderBytes,
+  evaluateClasses,
+  freshCounts,
+  summarizeCalling,
+  type CallingEvaluation,
+  type CallingSummary,
+} from "../calling/columns";
+import { CAPS_VERSION, type CapPurpose } from "../calling/caps";
+import { cappedCalling } from "../decision/calling-caps";
+import { callCounts, capRecordsOf, findHistory, type CallHistoryIndex } from "../calls/history-index";
+import { stateOfAreaCode } from "../numbers/area-codes";
+import { isoSecond } from "../calling/window";
 import { callingClassTable } from "../calling/exchanges";
 import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../calling/emergency";
 import { callingClassOf } from "../calling/class-index";
-import { CLASS_BAD, CLASS_GOOD } from "../worker/csv";
-import { badExemptionNotes, exemptionNotes, findExemption, type BadExemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../exemption-rules/decide";
+import { CLASS_BAD, CLASS_GOOD, splitCells, type CallCells, type ParsedRows } from "../worker/csv";
+import {
+  badExemptionNotes,
+  exemptionNotes,
+  findExemption,
+  type BadExemptionNotes,
+  type ExemptionIndex,
+  type ExemptionNotes,
+} from "../exemption-rules/decide";
 import { RECORD_OUTCOMES, type RecordOutcome } from "../decision/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../exemption-rules/windows";
 import type { ParseResult } from "../worker/index";
-import { locatePhoneColumn } from "./columns";
+import { locateNamedColumn, locatePhoneColumn } from "./columns";
 import { describeInput } from "./input/detect";
 import { isInputFormatError } from "./input/errors";
 import { lookupLists, MAX_LIST_CHECKS, type ListCheck } from "./list-checks";
@@ -116,6 +137,12 @@ export interface ScrubRunInput {
    * record applies then is good, with an `exemption` cell appended to good.csv (decision 161).
    */
   exemptions?: { index: ExemptionIndex; at: number } | null;
+  /**
+   * With `calling`: the owner's call history read once for the job (decision 191). Each good row's number gets
+   * calls_24h and calls_7d after calling_note, and its calling cells from the caps of `purpose` on `subject` (each
+   * row's debt id read from `debtColumn`), through the one evaluation the lookup asks (decision/calling-caps.ts).
+   */
+  calls?: ScrubCalls | null;
   pool: Piscina;
   onProgress?: (p: ScrubProgress) => void;
   signal?: AbortSignal;
@@ -126,6 +153,16 @@ export interface ScrubRunInput {
    * (default 1 MiB; 0 = always).
    */
   dedupeThreadMinBytes?: number;
+}
+
+/** A scrub's call history and what its calls are (decision 191). */
+export interface ScrubCalls {
+  index: CallHistoryIndex;
+  purpose: CapPurpose;
+  subject: string;
+  debtColumn: string | null;
+  /** What was read: the records after `sinceMs`, their count and SHA-256 (the certificate's). */
+  history: { sinceMs: number; records: number; sha256: string };
 }
 
 export async function runScrub(input: ScrubRunInput): Promise<ScrubResult> {
@@ -185,6 +222,9 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
   const evaluated = (): CallingEvaluation => (callingEvaluation ??= evaluateClasses(callingTable!, input.calling!.at, reader.delim));
   const callingCounts = callingTable ? new Float64Array(callingTable.classes.length) : null;
   const exemptions = input.exemptions ?? null;
+  const calls = input.calling && input.calls ? input.calls : null;
+  /** Good rows a cap held back (decision 191): their cells are their own, the summary counts them here. */
+  const capped = calls ? new CappedRows() : null;
   const byBasis = [0, 0, 0];
   /** The listed numbers' records per outcome (RECORD_OUTCOMES) and basis (decision 184). */
   const records = RECORD_OUTCOMES.map(() => [0, 0, 0]);
@@ -192,6 +232,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     await outs.open();
     const firstRow = reader.firstRow;
     let phoneCol = -1;
+    let debtCol = -1;
     let width = 0;
     if (firstRow) {
       width = firstRow.length;
@@ -199,10 +240,14 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       if (!column) throw new ScrubInputError(`Column '${input.columnName}' not found in CSV file`);
       phoneCol = column.index;
       phoneColumn = column.name;
+      if (calls?.debtColumn) {
+        debtCol = locateNamedColumn(firstRow, calls.debtColumn);
+        if (debtCol < 0) throw new ScrubInputError(`Debt column '${calls.debtColumn}' not found in CSV file`);
+      }
       await outs.writeHead(
         reader.bom,
         column.hasHeader ? { row: reader.firstRowBytes!, delim: reader.delim } : null,
-        goodHeaderExtra(callingTable ? callingHeaderBytes(reader.delim) : null, exemptions ? reader.delim : null),
+        goodHeaderExtra(callingTable ? callingHeaderBytes(reader.delim, calls !== null) : null, exemptions ? reader.delim : null),
         exemptions != null,
       );
       if (column.hasHeader) reader.skipFirstRow();
@@ -241,8 +286,58 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       return out;
     };
 
+    const d = String.fromCharCode(delim);
+    const noCalls = `${d}0${d}0`;
+    const pair: [number, number] = [0, 0];
+    /**
+     * Each good row's calls (decision 191): a number without a record costs one binary search (calls_24h and calls_7d
+     * 0); one with records is counted at the instant and asked the caps through the lookup's own evaluation
+     * (`cappedCalling`), with its debt id (the debt column), its exemption record (Oregon's relationship) and its
+     * class (the emergency-exempt base class when rowBase says so, as the emit reads it).
+     */
+    const countCalls = (buf: Uint8Array, rows: ParsedRows, classes: Uint8Array, rowBase: Uint8Array | null): CallCells => {
+      const n = rows.count;
+      const cells: CallCells = { rowCounts: new Uint32Array(n), counts: [noCalls], rowCalling: new Uint32Array(n), calling: [""] };
+      const index = calls!.index;
+      if (index.count === 0) return cells;
+      const at = evaluated().at;
+      const table = callingTable!;
+      const countsAt = new Map<string, number>();
+      for (let r = 0; r < n; r++) {
+        if (classes[r] !== CLASS_GOOD) continue;
+        const code = rows.codes[r];
+        const i = findHistory(index, code);
+        if (i < 0) continue;
+        callCounts(index, i, at, pair);
+        capped!.withCalls++;
+        const text = d + pair[0] + d + pair[1];
+        let c = countsAt.get(text);
+        if (c === undefined) countsAt.set(text, (c = cells.counts.push(text) - 1));
+        cells.rowCounts[r] = c;
+        let k = callingClassOf(table.byExchange, code);
+        if (rowBase && rowBase[r]) k = table.baseOf[k];
+        const cls = table.classes[k];
+        const debtId = debtCol >= 0 ? (splitCells(buf, rows.rowStart[r], rows.rowEnd[r], delim)[debtCol] ?? "").trim() || null : null;
+        const e = exemptions ? findExemption(exemptions.index, code) : -1;
+        const held = cappedCalling(cls, at, {
+          state: stateOfAreaCode(Math.floor(code / 10_000_000)),
+          purpose: calls!.purpose,
+          subject: calls!.subject,
+          debtId,
+          channel: "call",
+          records: capRecordsOf(index, i),
+          record: e >= 0 ? { basis: EXEMPTION_BASES[exemptions!.index.basis[e]], day: exemptions!.index.day[e] } : null,
+        });
+        if (held === null) continue;
+        const a = held.calling;
+        cells.rowCalling[r] = cells.calling.push(callingCells(cls, a.callableNow, a.nextCallAt, a.nextCallLocal ?? "", a.note, delim)) - 1;
+        capped!.add(k, cls, at, a.nextCallAt, held.verdict);
+      }
+      return cells;
+    };
+
     /** The ordered step: duplicates need every earlier row; then the stages in order give each row its reason. */
-    const classifyBatch = (p: ParseResult, listHits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot) => {
+    const classifyBatch = (p: ParseResult, listHits: (Uint8Array | null)[], dup: Uint8Array, slot: Slot, buf: Uint8Array) => {
       const { classes, reasonIdx } = verdictArrays(slot, p.rows.count);
       const n = p.rows.count;
       const findings = { codes: p.rows.codes, count: n, dup, outOfState: p.outOfState, listHits };
@@ -263,7 +358,8 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
             exemptions!.at,
           )
         : null;
-      return { classes, reasonIdx, ...verdicts, notes, badNotes, rowBase: emergencyExempt(p.rows.codes, n, classes) };
+      const rowBase = emergencyExempt(p.rows.codes, n, classes);
+      return { classes, reasonIdx, ...verdicts, notes, badNotes, rowBase, calls: calls ? countCalls(buf, p.rows, classes, rowBase) : null };
     };
 
     /** Slots whose batch is written, with the SHA-256 ticket of its output bytes (see takeSlot). */
@@ -328,7 +424,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
         hits.catch(() => {});
         const { dup } = await posted;
         await prevClassify;
-        const c = classifyBatch(p, await hits, dup ? await dup : dedupeHere!(p.rows.codes, p.rows.count), slot);
+        const c = classifyBatch(p, await hits, dup ? await dup : dedupeHere!(p.rows.codes, p.rows.count), slot, batch.buf);
         return { p, c };
       })();
       classifyChain = classified;
@@ -354,6 +450,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
               : undefined,
             goodNotes: c.notes ? { rowNote: c.notes.rowNote, notes: c.notes.notes } : undefined,
             badNotes: c.badNotes ? { rowNote: c.badNotes.rowNote, notes: c.badNotes.notes } : undefined,
+            callCells: c.calls ?? undefined,
           }) as Promise<[Uint8Array, Uint8Array, Uint8Array]>,
       );
       const prevWrite = writeChain;
@@ -401,7 +498,7 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
       inputSha256: await reader.sha256(),
       files,
       input: describeInput(reader.info!, String.fromCharCode(delim)),
-      calling: callingTable ? summarizeCalling(callingTable, evaluated(), callingCounts!) : null,
+      calling: callingTable ? withCalls(summarizeCalling(callingTable, evaluated(), callingCounts!, capped), calls, capped) : null,
       exemptions: exemptions ? (Object.fromEntries(EXEMPTION_BASES.map((b, k) => [b, byBasis[k]])) as Record<ExemptionBasis, number>) : null,
       exemptionRecords: exemptions ? exemptionRecordCounts(records) : null,
     };
@@ -415,6 +512,24 @@ async function scrubOnce(input: ScrubRunInput, utf8Lazy: boolean): Promise<Scrub
     await sideThread?.terminate();
     await reader.close();
   }
+}
+
+/** The calling summary with the calls the scrub counted (decision 191), when it counted them. */
+function withCalls(summary: CallingSummary, calls: ScrubCalls | null, capped: CappedRows | null): CallingSummary {
+  if (!calls || !capped) return summary;
+  return {
+    ...summary,
+    calls: {
+      capsVersion: CAPS_VERSION,
+      purpose: calls.purpose,
+      subject: calls.subject,
+      debtColumn: calls.debtColumn,
+      history: { since: isoSecond(calls.history.sinceMs), records: calls.history.records, sha256: calls.history.sha256 },
+      rowsWithCalls: capped.withCalls,
+      heldByCaps: capped.held,
+      byCap: [...capped.byCap].map(([cap, v]) => ({ cap, cite: v.cite, rows: v.rows })).sort((a, b) => b.rows - a.rows || a.cap.localeCompare(b.cap)),
+    },
+  };
 }
 
 /** The records of listed numbers per outcome, each per basis (the job summary's and certificate's `records`). */

@@ -619,6 +619,22 @@ export interface EmitInput {
   phoneE164?: boolean;
   /** The `exemption` cell appended to every bad row after `reason`: why a record did not apply (decision 184). */
   badNotes?: GoodNotes;
+  /** With the calling columns, the calls counted (decision 191): see CallCells. */
+  callCells?: CallCells;
+}
+
+/**
+ * The calls of each good row's number (decision 191): its calls_24h and calls_7d cells after calling_note, and, for
+ * a number a frequency cap holds, its own calling cells in place of its class's (such a row is not counted in its
+ * class: the caller counts it). Cells are quoted for the file's delimiter and start with it.
+ */
+export interface CallCells {
+  /** Per row an index into `counts` (0: `,0,0`, no record). */
+  rowCounts: Uint32Array;
+  counts: string[];
+  /** Per row an index into `calling` (0: the class's cells). */
+  rowCalling: Uint32Array;
+  calling: string[];
 }
 
 /** Per row an index into `notes` (0: the empty cell); the cells are quoted for the file's delimiter already. */
@@ -725,6 +741,11 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
   const badRowNote = input.badNotes?.rowNote ?? null;
   const badNoteBytes = input.badNotes ? input.badNotes.notes.map((t) => encoder.encode(t)) : null;
   const e164 = input.phoneE164 === true;
+  const calls = input.callCells ?? null;
+  const rowCounts = calls ? calls.rowCounts : null;
+  const countBytes = calls ? calls.counts.map((t) => encoder.encode(t)) : null;
+  const rowCalling = calls ? calls.rowCalling : null;
+  const callingBytes = calls ? calls.calling.map((t) => encoder.encode(t)) : null;
   /** Good rows get cells after their own (phone_e164, calling columns, exemption): each is copied on its own. */
   const appended = suffixes != null || noteBytes != null || e164;
   // Good rows' appended cells: each row's class looked up once (integer arithmetic on the exchange), the cells
@@ -748,6 +769,8 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       let k = npa < 200 || nxx < 200 ? 0 : classOf[exchangeIndex(npa, nxx)];
       if (rowBase && rowBase[r]) k = baseOf![k];
       rowClass[r] = k;
+      // a row a cap holds has cells of its own (sized below), counted by the caller
+      if (rowCalling !== null && rowCalling[r] !== 0) continue;
       classCounts[k]++;
     }
   }
@@ -759,6 +782,7 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
     const c = classes[r];
     if (appended && c === CLASS_GOOD && width > fields[r]) s += width - fields[r];
     if (noteBytes && c === CLASS_GOOD) s += 1 + noteBytes[rowNote![r]].length;
+    if (countBytes && c === CLASS_GOOD) s += countBytes[rowCounts![r]].length + callingBytes![rowCalling![r]].length;
     if (e164) s += E164_CELL_BYTES;
     if (c !== CLASS_GOOD) {
       const rb = describe && c === CLASS_INVALID ? sentenceBytes(codes[r]) : byIndex[reasonIdx[r]];
@@ -840,11 +864,20 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
       if (e164) o = writeE164Cell(out, o, delim, codes[r]);
       if (rowClass) {
-        const k = rowClass[r];
-        let i = cellStarts[k];
-        const e = cellStarts[k + 1];
-        for (; i < e; i += 4, o += 4) outWords!.setUint32(o, cellWords.getUint32(i, true), true);
-        o -= i - e;
+        if (rowCalling !== null && rowCalling[r] !== 0) {
+          const v = callingBytes![rowCalling[r]];
+          for (let i = 0; i < v.length; i++) out[o++] = v[i];
+        } else {
+          const k = rowClass[r];
+          let i = cellStarts[k];
+          const e = cellStarts[k + 1];
+          for (; i < e; i += 4, o += 4) outWords!.setUint32(o, cellWords.getUint32(i, true), true);
+          o -= i - e;
+        }
+      }
+      if (countBytes) {
+        const v = countBytes[rowCounts![r]];
+        for (let i = 0; i < v.length; i++) out[o++] = v[i];
       }
       if (noteBytes) {
         out[o++] = delim;
@@ -871,7 +904,12 @@ export function emitRows(buf: Uint8Array, input: EmitInput, mem?: SharedArrayBuf
       for (let f = fields[r]; f < width; f++) out[o++] = delim;
       if (e164) o = writeE164Cell(out, o, delim, codes[r]);
       if (rowClass) {
-        const v = suffixViews[rowClass[r]];
+        const v = rowCalling !== null && rowCalling[r] !== 0 ? callingBytes![rowCalling[r]] : suffixViews[rowClass[r]];
+        out.set(v, o);
+        o += v.length;
+      }
+      if (countBytes) {
+        const v = countBytes[rowCounts![r]];
         out.set(v, o);
         o += v.length;
       }

@@ -3,7 +3,7 @@ import { workerData } from "node:worker_threads";
 import { BloomFilter, type SharedBloom } from "./bloom";
 import { lowerThisThreadPriority } from "../ops/thread-priority";
 import { adoptEngineConfig } from "../config";
-import { emitRows, parseRows, type GoodNotes, type GoodSuffixes, type ParsedRows } from "./csv";
+import { emitRows, parseRows, type CallCells, type GoodNotes, type GoodSuffixes, type ParsedRows } from "./csv";
 
 export interface ParseTask {
   op: "parse";
@@ -43,6 +43,7 @@ export interface EmitTask {
   outMem?: SharedArrayBuffer;
   goodSuffixes?: GoodSuffixes;
   goodNotes?: GoodNotes;
+  callCells?: CallCells;
 }
 
 adoptEngineConfig(workerData); // the parent's EngineConfig (config.ts)
