@@ -31,14 +31,7 @@ import { callingClassTable } from "../calling/exchanges";
 import { emergencyExemptionApplies, stateOfClass, withEmergencyPeriods, type EmergencyPeriod } from "../calling/emergency";
 import { callingClassOf } from "../calling/class-index";
 import { CLASS_BAD, CLASS_GOOD, splitCells, type CallCells, type ParsedRows } from "../worker/csv";
-import {
-  badExemptionNotes,
-  exemptionNotes,
-  findExemption,
-  type BadExemptionNotes,
-  type ExemptionIndex,
-  type ExemptionNotes,
-} from "../exemption-rules/decide";
+import { badExemptionNotes, exemptionNotes, findExemption, type BadExemptionNotes, type ExemptionIndex, type ExemptionNotes } from "../exemption-rules/decide";
 import { RECORD_OUTCOMES, type RecordOutcome } from "../decision/decide";
 import { EXEMPTION_BASES, type ExemptionBasis } from "../exemption-rules/windows";
 import type { ParseResult } from "../worker/index";
