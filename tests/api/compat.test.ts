@@ -124,16 +124,20 @@ describe.each(storeKinds)("the DNCScrub-compatible scrub: %s store", (store) => 
     if (service && service !== loader) await cleanupService(service);
   });
 
-  it("answers 50,000 numbers sent exactly as VICIdial's filter sends them: one bare line per number, in order, repeats kept", async () => {
+  // The exact 50,000-number request once per store, 5,000 on the cluster: its client shares a loaded CI machine with
+  // every other suite, and the contract under test is the layer's, not the store's (the lookup's cluster tests are)
+  const LEADS = store === "cluster" ? 5_000 : 50_000;
+
+  it(`answers ${LEADS.toLocaleString("en-US")} numbers sent exactly as VICIdial's filter sends them: one bare line per number, in order, repeats kept`, async () => {
     const special = [LITIGATION, DNC, CLEAN, IN_CONTAINER, "12"];
     const phones: string[] = [];
     const npas = ["201", "202", "203", "205", "206"];
-    for (let i = 0; phones.length < 50_000; i++) {
+    for (let i = 0; phones.length < LEADS; i++) {
       if (i % 10_000 === 7)
         phones.push(...special, special[0]); // repeats and an invalid entry among the leads
       else phones.push(`${npas[i % 5]}555${String(Math.floor(i / 5) % 10_000).padStart(4, "0")}`);
     }
-    phones.length = 50_000;
+    phones.length = LEADS;
     const before = await suppressionUsed(alice.key);
     const res = await send(multipart({ loginId: alice.key, version: "3", projId: "", campaignId: "SPRING", phoneList: phones.join(",") }));
     expect(res.status).toBe(200);
@@ -155,7 +159,7 @@ describe.each(storeKinds)("the DNCScrub-compatible scrub: %s store", (store) => 
     // counted against the plan like lookups: one per number sent
     expect((await suppressionUsed(alice.key)) - before).toBe(phones.length);
     const last = (await lastDialerRequests(db(), alice.userId)).find((r) => r.endpoint === "scrub");
-    expect(last).toMatchObject({ outcome: "answered", status: 200, numbers: 50_000, campaignId: "SPRING" });
+    expect(last).toMatchObject({ outcome: "answered", status: 200, numbers: LEADS, campaignId: "SPRING" });
   }, 60_000);
 
   it("answers every result code we emit: C, D (list, litigator, container), O, E and I", async () => {
