@@ -360,7 +360,8 @@ export async function answerLookup(
   asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
   input: LookupInput,
   clock?: Date,
-  hooks: { recordUsage?: () => Promise<void> } = {},
+  /** `within`: the reservation's transaction, which the usage's reads must go through (PGlite has one connection). */
+  hooks: { recordUsage?: (within?: ApiContext["db"]) => Promise<void> } = {},
 ): Promise<AnsweredLookup> {
   const { entries } = input;
   const calls = input.calls ?? DEFAULT_LOOKUP_CALLS;

@@ -359,7 +359,15 @@ function meterExclusive<T>(fn: () => Promise<T>): Promise<T> {
  */
 export async function recordLookupUsage(
   db: Db,
-  input: { userId: string; amount: number; unlimited: boolean; now?: Date; period?: LookupPeriod | null },
+  input: {
+    userId: string;
+    amount: number;
+    unlimited: boolean;
+    now?: Date;
+    period?: LookupPeriod | null;
+    /** A transaction the reads must go through (a reservation's: on PGlite its one connection is busy until it ends). */
+    within?: Db;
+  },
 ): Promise<void> {
   const amount = Math.trunc(input.amount);
   if (!Number.isFinite(amount) || amount < 0) throw new Error(`recordLookupUsage: invalid amount ${input.amount}`);
@@ -372,7 +380,8 @@ export async function recordLookupUsage(
     startLookupFlusher();
     return;
   }
-  const period = input.period === undefined ? lookupPeriodOf(await findActivePeriod(db, input.userId, now)) : input.period;
+  const reader = input.within ?? db;
+  const period = input.period === undefined ? lookupPeriodOf(await findActivePeriod(reader, input.userId, now)) : input.period;
   if (!period) throw new NoPlanError("suppression");
   const start = period.startDate.getTime();
   const end = period.endDate.getTime();
@@ -380,7 +389,7 @@ export async function recordLookupUsage(
   let used = lookupMeter.used(input.userId, start, end, nowMs, LOOKUP_USAGE_MAX_AGE_MS);
   if (used === null) {
     await meterExclusive(async () => {
-      const inDb = await suppressionUsedInDatabase(db, input.userId, period.startDate, period.endDate);
+      const inDb = await suppressionUsedInDatabase(reader, input.userId, period.startDate, period.endDate);
       lookupMeter.setKnown(input.userId, start, end, inDb, Date.now());
     });
     used = lookupMeter.used(input.userId, start, end, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)!;

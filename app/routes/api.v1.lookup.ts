@@ -18,8 +18,12 @@ const handle = apiHandler(
       const input = await readLookupInput(request);
       // the usage is recorded once the lists and the call history answered; with `reserve` inside the reservation's
       // transaction (a refused usage reserves nothing): decision 187
-      const recordUsage = () =>
-        recordLookupUsage(api.db, { userId: api.userId, amount: input.entries.codes.length, unlimited: isUnlimitedRole(api.role), period: api.period });
+      const usage = (amount: number, within?: typeof api.db) =>
+        recordLookupUsage(api.db, { userId: api.userId, amount, unlimited: isUnlimitedRole(api.role), period: api.period, within });
+      // a reservation counts inside its transaction: the plan's usage is read first, outside it, so that inside only the
+      // in-memory meter is touched and nothing waits on a connection the transaction holds (PGlite has one)
+      if (input.calls?.reserve) await usage(0);
+      const recordUsage = (within?: typeof api.db) => usage(input.entries.codes.length, within);
       const asked = { db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId };
       const answered = await answerLookup(asked, input, undefined, { recordUsage });
       return jsonText(api, answered.json());

@@ -11,6 +11,7 @@ import { makeUser } from "./helpers";
 import { recordCalls, type ScrubService } from "scrub-service";
 import { DEFAULT_SUBJECT, SUPPRESSION_TYPE_NAMES, type CallRecord } from "scrub-service/domain";
 import { ApiError } from "~/api/api.server";
+import { flushLookupUsage, recordLookupUsage } from "~/models/usage.server";
 import { answerLookup, lookupInputOf, lookupResponseJson, LOOKUP_CALLS_UNAVAILABLE, parseEntries, type LookupInput } from "~/api/lookup.server";
 
 /*
@@ -172,6 +173,27 @@ for (const kind of availableDbKinds()) {
       // the same numbers counted without reserving: no lock, no record
       expect((await ask({ numbers: [n], subject: "race" }, { clock })).data[0]).toMatchObject({ callsLast24h: 3 });
     });
+
+    it("a reservation counts the plan's usage inside its transaction, its reads through it (PGlite has one connection)", async () => {
+      // a customer whose usage this process has not read yet: the usage's first read happens inside the reservation
+      const fresh = await makeUser(db(), { plan: "business" });
+      const answered = await answerLookup(
+        { db: db(), service: noLists, userId: fresh, containerId: null },
+        inputOf({ numbers: ["3055550377"], reserve: true }),
+        undefined,
+        {
+          recordUsage: (within) => recordLookupUsage(db(), { userId: fresh, amount: 1, unlimited: false, within }),
+        },
+      );
+      expect(JSON.parse(answered.json().toString()).data[0]).toMatchObject({ reserved: true });
+      await flushLookupUsage(db());
+      const used = await db()
+        .selectFrom("lookup_usage")
+        .select((eb) => eb.fn.sum<string>("numbers").as("n"))
+        .where("user_id", "=", fresh)
+        .executeTakeFirst();
+      expect(Number(used?.n)).toBe(1);
+    }, 20_000);
 
     it("a reservation skips a number not callable now and answers reserved false for an invalid entry", async () => {
       const night = new Date(T + 12 * H); // 5 a.m. in Miami

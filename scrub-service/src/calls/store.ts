@@ -303,7 +303,11 @@ export async function reserveCalls(
     kind: ReservationKind;
     windowMs: number;
     grant: (history: Map<number, HistoryRecord[]>, nowMs: number) => number[];
-    beforeCommit?: () => Promise<void>;
+    /**
+     * Run inside the reservation's transaction before it commits, given it (the plan's usage, decision 187). Its
+     * queries must go through `trx`: on PGlite the one connection is the transaction's until it ends.
+     */
+    beforeCommit?: (trx: Db) => Promise<void>;
     /** The clock read once the locks are held (default Date.now; a test fixes it). */
     now?: () => number;
   },
@@ -336,7 +340,7 @@ export async function reserveCalls(
       const written = await recordCalls(trx, userId, records, { partitionsReady: true });
       granted.forEach((n, i) => ids.set(n, written.ids[i]));
     }
-    if (o.beforeCommit) await o.beforeCommit();
+    if (o.beforeCommit) await o.beforeCommit(trx);
     return { nowMs, history, ids };
   });
 }
