@@ -22,6 +22,7 @@ import * as m0026 from "./0026_emergency_periods";
 import * as m0027 from "./0027_evaluated_at";
 import * as m0028 from "./0028_call_records";
 import * as m0029 from "./0029_dialer_compat";
+import * as m0031 from "./0031_opt_outs";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "0027_evaluated_at": m0027,
   "0028_call_records": m0028,
   "0029_dialer_compat": m0029,
+  "0031_opt_outs": m0031,
 };
 
 export const migrationProvider: MigrationProvider = {

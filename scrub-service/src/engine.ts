@@ -57,6 +57,7 @@ export {
   type StoredCall,
 } from "./calls/store";
 export { callFileHeader, importCallFile, type CallImportResult } from "./calls/import";
+export { ensureInternalDncList, internalDncListId } from "./opt-outs/internal-list";
 export {
   CALL_FILE_FIELDS,
   CallFileError,
