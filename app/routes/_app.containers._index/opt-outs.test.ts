@@ -13,6 +13,8 @@ const { getScrubService } = await import("~/utils/scrub.server");
 const { createBankTransferTransaction, markTransactionPaid } = await import("~/models/transaction.server");
 const containers = await import("./route");
 const { receivedInstantOf } = await import("./opt-out-actions.server");
+const exemptionPage = await import("~/routes/_app.exemption-lists.$id/route");
+const { createExemptionList, loadExemptions, readExemptionRows } = await import("scrub-service");
 
 /*
  * The containers screen's opt-out dialogs (issue #47, decision 195): "Record opt-out" (field errors from the form's
@@ -163,5 +165,22 @@ describe("/containers: opt-outs", () => {
     // an old request imported now: honoured now, far past its ten business days, so it shows late
     const page = bodyOf<{ optOuts: { number: string; late: boolean }[] }>(await callRoute(containers.loader, makeRequest("/containers", { cookie: u.cookie })));
     expect(page.optOuts.find((o) => o.number === "3055552101")?.late).toBe(true);
+  });
+
+  it("shows the revocation on the exemption list's rows: the opt-out's received and honoured instants (decision 195)", async () => {
+    const u = await signedInUser();
+    const list = await createExemptionList(db(), { userId: u.id, name: "Consents" });
+    const rows = await readExemptionRows({ text: "2125559876,consent,2025-03-01\n3055559876,purchase,2026-10-01" });
+    await loadExemptions(db(), { listId: list.id, userId: u.id, mode: "replace", rows });
+    const ok = await record(u.cookie, { number: "2125559876", receivedLocal: "2026-11-25T16:45", receivedZone: "UTC", channel: "text", words: "STOP" });
+    expect(statusOf(ok)).toBe(302);
+    const page = bodyOf<{ records: { number: number | string; revoked: { receivedAt: string; honouredAt: string | null } | null }[] }>(
+      await callRoute(exemptionPage.loader, makeRequest(`/exemption-lists/${list.id}`, { cookie: u.cookie }), { id: String(list.id) }),
+    );
+    expect(page.records.map((r) => [String(r.number), r.revoked?.receivedAt ?? null])).toEqual([
+      ["2125559876", "2026-11-25T16:45:00.000Z"],
+      ["3055559876", null],
+    ]);
+    expect(page.records[0].revoked!.honouredAt).not.toBeNull();
   });
 });
