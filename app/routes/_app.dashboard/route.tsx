@@ -103,6 +103,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // the customer's opt-outs (decision 195): received and honoured in 30 days, and any late under 47 CFR 64.1200(d)(3)
   const optOuts = await optOutSummary(db, user.id, now)
     .then((o) => ({
+      windowDays: OPT_OUT_WINDOW_DAYS,
       received30d: o.received30d,
       honoured30d: o.honoured30d,
       lateCount: o.lateCount,
@@ -221,7 +222,7 @@ function OptOuts({ o }: { o: OptOutPanel | null }) {
           </dd>
         </div>
       </dl>
-      <p className="mt-1 text-xs text-slate-500">Last {OPT_OUT_WINDOW_DAYS} days</p>
+      <p className="mt-1 text-xs text-slate-500">Last {o.windowDays} days</p>
       {o.lateCount > 0 ? (
         <div role="alert" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="opt-outs-late">
           <p className="font-medium">
