@@ -1346,6 +1346,10 @@ export function openApiDocumentAt(appBase: string) {
             description: { type: "string" },
             category: { type: ["string", "null"] },
             size: { type: "integer" },
+            internal_dnc: {
+              type: "boolean",
+              description: "Your internal do-not-call list (your opt-outs): every scrub and lookup checks it, whatever container is chosen.",
+            },
             created_at: { type: "string", format: "date-time" },
           },
         },

@@ -10,6 +10,7 @@ import { testContext } from "../setup/request";
 import { apiRequest, bodyOf, installScrubService, makeContainer, makeKey, makeUser } from "./helpers";
 import * as optOuts from "~/routes/api.v1.opt-outs._index";
 import * as lookup from "~/routes/api.v1.lookup";
+import * as containersApi from "~/routes/api.v1.containers._index";
 import { stopLookupUsage } from "~/models/usage.server";
 import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
@@ -113,6 +114,16 @@ storeKinds.forEach((store, s) => {
       const list = await db().selectFrom("lists").selectAll().where("id", "=", body.internal_list_id).executeTakeFirstOrThrow();
       expect(list).toMatchObject({ user_id: alice.id, kind: "container", internal_dnc: true, name: INTERNAL_DNC_LIST_NAME });
       expect(Number(list.size)).toBe(1);
+      // the API's container list flags it
+      const listed = await bodyOf(
+        await containersApi.loader({ request: apiRequest("/api/v1/containers", { key: alice.key }), params: {}, context: testContext }),
+      );
+      expect(listed.data.map((c: any) => [c.name, c.internal_dnc])).toEqual(
+        expect.arrayContaining([
+          [INTERNAL_DNC_LIST_NAME, true],
+          ["Spring campaign", false],
+        ]),
+      );
       // a second one goes to the same list
       const again = await bodyOf(
         await post(alice.key, {
