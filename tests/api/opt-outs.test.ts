@@ -143,7 +143,9 @@ storeKinds.forEach((store, s) => {
       const consent = await createExemptionList(db(), { userId: alice.id, name: "Consents" });
       const rows = await readExemptionRows({ text: `${NUMBER},consent,2025-01-01\n${CONSENT_ONLY},consent,2025-01-01` });
       await loadExemptions(db(), { listId: consent.id, userId: alice.id, mode: "replace", rows });
-      for (const container of [undefined, null, alice.container]) {
+      const internal = await db().selectFrom("lists").select("id").where("user_id", "=", alice.id).where("internal_dnc", "=", true).executeTakeFirstOrThrow();
+      // no container, none, another one, or the internal list itself chosen
+      for (const container of [undefined, null, alice.container, internal.id]) {
         const res = await ask(alice.key, {
           numbers: [NUMBER, CONSENT_ONLY],
           exemptions: consent.id,
