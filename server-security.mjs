@@ -98,6 +98,7 @@ const UPLOAD_ROUTES = [
   /^\/api\/v1\/containers\/[^/]+\/numbers$/,
   /^\/api\/v1\/exemption-lists(\/[^/]+)?$/, // a CSV file streamed to disk, or up to 100,000 JSON rows (MAX_JSON_BYTES)
   /^\/api\/v1\/calls$/, // up to 10,000 JSON call records (MAX_CALLS_JSON_BYTES, 16 MiB)
+  /^\/api\/v1\/opt-outs$/, // up to 10,000 JSON opt-outs (MAX_OPT_OUTS_JSON_BYTES, 32 MiB; decision 195)
   /^\/api\/compat\/dncscrub\/scrub$/, // a dialer's phoneList of up to 60,000 numbers (MAX_COMPAT_BODY_BYTES, 6 MiB; issue #48)
   /^\/api\/compat\/calls$/, // a dialer's call log rows (MAX_COMPAT_CALLS_BYTES, 16 MiB; issue #48)
   /^\/verify$/, // public: a certificate and, with JS off, the files it names (hashed while streaming)

@@ -36,6 +36,8 @@ import { parseJsonBody, readBodyCapped } from "~/intake/api-body.server";
 import { scanLookupBody, type ScannedLookupBody } from "./lookup-body";
 import { isUnlimitedRole, findActivePeriod, NoPlanError } from "~/models/usage.server";
 import {
+  CONTAINER_REASON,
+  INTERNAL_DNC_REASON,
   decideNumber,
   decisionLists,
   decisionOrder,
@@ -702,14 +704,24 @@ function lookupDecider({ codes, at, distinct, echo, echoStarts, echoEnds }: Pars
   });
   // the answer for each number is the engine's one decision (decision 182), formatted here: the lists in the order
   // that gives the reason (the chosen container first, then the suppression type's lists, as a scrub checks them)
+  // The owner's internal do-not-call list (decision 195) is checked whatever container is chosen, first in the order
+  const internal = containers.find((l) => l.internal) ?? null;
+  const withContainer = input.containerId != null && input.containerId !== internal?.id;
   const decision = {
-    lists: decisionLists(decisionOrder(input.containerId != null, listTypeOfSuppression(input.suppressionType).includes)),
+    lists: decisionLists(decisionOrder(withContainer, listTypeOfSuppression(input.suppressionType).includes, internal !== null)),
     atMs,
     staleLists: staleLists.length > 0,
   };
   // each list of the answer (index into `ordered`): its bit in the decision's lists, 0 when not checked
   const bitOf = ordered.map((l) => {
-    const k = l.kind === "container" ? (l.id === input.containerId ? 0 : -1) : decision.lists.kinds.indexOf(l.kind);
+    const k =
+      l.kind !== "container"
+        ? decision.lists.kinds.indexOf(l.kind)
+        : l.internal
+          ? decision.lists.kinds.indexOf(INTERNAL_DNC_REASON.reason)
+          : withContainer && l.id === input.containerId
+            ? decision.lists.kinds.indexOf(CONTAINER_REASON.reason)
+            : -1;
     return k < 0 ? 0 : 1 << k;
   });
   const exemptions = input.exemptions ?? null;

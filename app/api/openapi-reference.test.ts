@@ -65,6 +65,20 @@ describe("the API reference page's fields (#44: the lookup described, not only i
     expect(del.statuses.map((s) => s.code)).toEqual(expect.arrayContaining(["204", "404", "409"]));
   });
 
+  it("describes every field of the opt-out endpoints (#47, decision 195)", () => {
+    const post = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/opt-outs")!;
+    expect(post.description).toContain("internal do-not-call list");
+    const request = new Map(post.requestFields.map((f) => [f.name, f]));
+    for (const name of ["number", "received_at", "channel", "words", "subject"]) expect(request.get(name)?.description, name).toBeTruthy();
+    expect(post.answerFields.map((f) => f.name)).toEqual(["recorded", "ids", "internal_list_id", "load_id", "honoured_at"]);
+    expect(post.statuses.map((s) => s.code)).toEqual(expect.arrayContaining(["201", "413", "415", "422"]));
+    const get = referenceEndpoints().find((e) => e.method === "GET" && e.path === "/api/v1/opt-outs")!;
+    for (const f of get.answerFields) expect(f.description, f.name).not.toBe("");
+    expect(get.answerFields.map((f) => f.name)).toEqual(expect.arrayContaining(["data[].received_at", "data[].honoured_at", "data[].deadline", "data[].late"]));
+    const lookup = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/v1/lookup")!;
+    expect(lookup.answerFields.find((f) => f.name === "data[].suppressed_by")!.description).toContain("internal_dnc");
+  });
+
   it("documents the dialer compatibility layer (#48): every request and answer field of the compatible scrub, the check and the call push", () => {
     const scrub = referenceEndpoints().find((e) => e.method === "POST" && e.path === "/api/compat/dncscrub/scrub")!;
     expect(scrub.requestFields.map((f) => f.name)).toEqual(["loginId", "phoneList", "campaignId", "projId", "version", "output"]);

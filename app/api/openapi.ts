@@ -125,6 +125,7 @@ export function openApiDocumentAt(appBase: string) {
       { name: "Containers" },
       { name: "Exemptions" },
       { name: "Call history" },
+      { name: "Opt-outs" },
       { name: "Dialers" },
       { name: "Account" },
     ],
@@ -289,7 +290,8 @@ export function openApiDocumentAt(appBase: string) {
           description:
             "Up to 1,000 numbers (strings or integers) answered at once, in the order sent: the normalized 10-digit number, whether it is valid (else the reason and " +
             "a sentence), its kind, region and state, the suppression lists holding it (lists) and which of your containers hold it (containers; never another account's). " +
-            'suppressed / suppressed_by say what a scrub would do with it (the same decision): "container" when container_id (default: the integration\'s container) ' +
+            'suppressed / suppressed_by say what a scrub would do with it (the same decision): "internal_dnc" when your internal do-not-call list (your opt-outs, ' +
+            'POST /opt-outs) holds it, whatever container is chosen; "container" when container_id (default: the integration\'s container) ' +
             "holds it, else the first list of suppression_type (default DNCAndLitigation) that holds it and no exemption clears. Every entry, valid or not, counts as one number of DNC suppression usage, like a scrub's rows. " +
             "The lists are read at their current versions (listed in the answer); when any of them cannot be read the request fails with 503 and counts nothing — " +
             "never an answer that a number is on no list. A list the suppression type checks that is past its freshness rule (the federal DNC list after 31 days, " +
@@ -703,6 +705,111 @@ export function openApiDocumentAt(appBase: string) {
             "404": error("No such record for this account (not_found)."),
             "409": error("The record is not a reservation (conflict)."),
             ...commonErrors,
+          },
+        },
+      },
+      "/opt-outs": {
+        get: {
+          tags: ["Opt-outs"],
+          summary: "A number's opt-outs",
+          description:
+            "The do-not-call requests and revocations of consent the account recorded for one number, newest received first, each with the instant it was " +
+            "received, the instant it was honoured (it took effect in your internal do-not-call list) and its deadline: the end of the tenth business day after " +
+            "the day of receipt (47 CFR 64.1200(d)(3); business days skip weekends and federal holidays). Kept five years; decision 195.",
+          parameters: [
+            {
+              name: "number",
+              in: "query",
+              required: true,
+              description: "The phone number, in any form the scrub reads (10 digits after normalizing).",
+              schema: { type: "string" },
+            },
+            { name: "limit", in: "query", required: false, description: "Opt-outs per page, 1 to 500 (default 100).", schema: { type: "integer" } },
+            { name: "offset", in: "query", required: false, description: "Opt-outs to skip (next_offset of the previous page).", schema: { type: "integer" } },
+          ],
+          responses: {
+            "200": {
+              description: "The number's opt-outs.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      number: { type: "string", description: "The number as 10 digits." },
+                      total: { type: "integer", description: "The number's opt-outs in all (every page)." },
+                      next_offset: { type: ["integer", "null"], description: "The offset of the next page; null on the last one." },
+                      data: { type: "array", items: { $ref: "#/components/schemas/OptOut" }, description: "This page's opt-outs, newest received first." },
+                    },
+                  },
+                },
+              },
+            },
+            "422": error("number missing or not a valid phone number, or limit/offset out of range (validation_failed)."),
+            ...commonErrors,
+          },
+        },
+        post: {
+          tags: ["Opt-outs"],
+          summary: "Record opt-outs (do-not-call requests, revocations of consent)",
+          description:
+            'One opt-out, or up to 10,000 as `{ "opt_outs": [ … ] }`, all or nothing: a bad record refuses the whole request (422) and details names each one ' +
+            "by index and field. The numbers are added at once to your internal do-not-call list (a container created on the first opt-out), which every scrub " +
+            'and lookup of your account checks whatever container is chosen (reason "internal_dnc"), and which no exemption clears: the number\'s consent and ' +
+            "relationship records stop counting from the instant received. Both instants are kept five years (47 CFR 64.1200(d)(6), 16 CFR 310.5(a)); " +
+            "opt-outs count against no plan limit. Decision 195.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  oneOf: [
+                    { $ref: "#/components/schemas/OptOutInput" },
+                    {
+                      type: "object",
+                      required: ["opt_outs"],
+                      properties: {
+                        opt_outs: {
+                          type: "array",
+                          minItems: 1,
+                          maxItems: 10000,
+                          items: { $ref: "#/components/schemas/OptOutInput" },
+                          description: "The opt-outs, 1 to 10,000.",
+                        },
+                      },
+                    },
+                  ],
+                },
+                example: { number: "(212) 555-2345", received_at: "2026-11-27T15:04:05-05:00", channel: "text", words: "STOP", subject: "spring-promo" },
+              },
+            },
+          },
+          responses: {
+            "201": {
+              description: "Recorded and honoured.",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      recorded: { type: "integer", description: "Opt-outs written." },
+                      ids: { type: "array", items: { type: "string" }, description: "Their ids, in request order." },
+                      internal_list_id: { type: "integer", description: "Your internal do-not-call list (a container id)." },
+                      load_id: { type: "string", description: "The list load that added the numbers (GET /containers/{id}/loads/{loadId})." },
+                      honoured_at: { type: "string", format: "date-time", description: "When they took effect in the list." },
+                    },
+                  },
+                },
+              },
+            },
+            ...commonErrors,
+            ...workErrors,
+            "413": error("The body is larger than 32 MiB (payload_too_large)."),
+            "415": error("Not application/json (unsupported_media_type)."),
+            "422": error(
+              "A field missing or bad, opt_outs empty or over 10,000 (validation_failed); details has one entry per problem with the record's index and field.",
+            ),
           },
         },
       },
@@ -1143,6 +1250,49 @@ export function openApiDocumentAt(appBase: string) {
             },
           },
         },
+        OptOutInput: {
+          type: "object",
+          required: ["number", "received_at", "channel", "words"],
+          properties: {
+            number: {
+              type: ["string", "integer"],
+              description: "The number that asked not to be called or texted, in any form the scrub reads; refused when it is not a valid US/Canadian number.",
+            },
+            received_at: {
+              type: "string",
+              format: "date-time",
+              description:
+                "When the request was received: ISO-8601 with its UTC offset (the day of receipt is that clock's day); at most 5 minutes in the future, at most five years ago.",
+            },
+            channel: { type: "string", enum: ["call", "text", "e-mail", "web", "in-person"], description: "How it was received." },
+            words: { type: "string", maxLength: 1000, description: 'The words received ("STOP", what the consumer said or wrote), as received.' },
+            subject: { type: "string", maxLength: 200, description: "The campaign or subject it came in on, if any." },
+          },
+        },
+        OptOut: {
+          type: "object",
+          properties: {
+            id: { type: "string", description: "The opt-out's id (a 64-bit integer, as text)." },
+            number: { type: "string", description: "The number as 10 digits." },
+            received_at: { type: "string", format: "date-time", description: "When the request was received (UTC)." },
+            honoured_at: {
+              type: ["string", "null"],
+              format: "date-time",
+              description: "When it took effect in your internal do-not-call list; null when the list load failed (send it again).",
+            },
+            deadline: {
+              type: "string",
+              format: "date-time",
+              description: "The end of the tenth business day after the day of receipt (47 CFR 64.1200(d)(3)).",
+            },
+            late: { type: "boolean", description: "Honoured after the deadline, or not honoured and the deadline passed." },
+            channel: { type: "string", enum: ["call", "text", "e-mail", "web", "in-person"], description: "How it was received." },
+            words: { type: "string", description: "The words received." },
+            subject: { type: ["string", "null"], description: "The campaign or subject, if given." },
+            source: { type: "string", enum: ["api", "web", "csv"], description: "How it was recorded: the API, the containers screen, or its CSV import." },
+            created_at: { type: "string", format: "date-time", description: "When it was recorded." },
+          },
+        },
         CallRecordInput: {
           type: "object",
           required: ["number", "at", "outcome"],
@@ -1235,6 +1385,10 @@ export function openApiDocumentAt(appBase: string) {
             description: { type: "string" },
             category: { type: ["string", "null"] },
             size: { type: "integer" },
+            internal_dnc: {
+              type: "boolean",
+              description: "Your internal do-not-call list (your opt-outs): every scrub and lookup checks it, whatever container is chosen.",
+            },
             created_at: { type: "string", format: "date-time" },
           },
         },
@@ -1290,7 +1444,7 @@ export function openApiDocumentAt(appBase: string) {
             suppressed_by: {
               type: ["string", "null"],
               description:
-                'The list kind (litigation, dnc, a state list such as dnc-tx, Canada\'s National DNCL dnc-ca for Canadian numbers), or container, that suppresses it under suppression_type; "stale_list" when no fresh ' +
+                'The list kind (litigation, dnc, a state list such as dnc-tx, Canada\'s National DNCL dnc-ca for Canadian numbers), container, or internal_dnc (your internal do-not-call list: an opt-out, never exempted), that suppresses it under suppression_type; "stale_list" when no fresh ' +
                 "list holds it but a list checked is past its freshness rule (see stale_lists): not callable on a stale list's word.",
             },
             exempt: {
@@ -1478,6 +1632,7 @@ interface Schema {
   items?: Schema;
   format?: string;
   properties?: Record<string, Schema>;
+  oneOf?: readonly Schema[];
   description?: string;
 }
 
@@ -1507,6 +1662,11 @@ function typeName(schema: Schema): string {
 
 function fieldsOf(schemas: Record<string, Schema>, schema: Schema | undefined, prefix = "", depth = 0): ReferenceField[] {
   const object = resolve(schemas, schema);
+  // one of several shapes (POST /opt-outs: one opt-out, or many): each one's fields, once
+  if (object?.oneOf) {
+    const all = object.oneOf.flatMap((alt) => fieldsOf(schemas, alt, prefix, depth));
+    return all.filter((f, i) => all.findIndex((g) => g.name === f.name) === i);
+  }
   if (!object?.properties) return [];
   const out: ReferenceField[] = [];
   for (const [name, raw] of Object.entries(object.properties as Record<string, Schema>)) {

@@ -38,6 +38,8 @@ export interface ListLoadSubmission {
   list: number | ((trx: Transaction<Database>) => Promise<number>);
   /** The audit row written with the load. */
   audit: (listId: number, loadId: string) => AuditEntry;
+  /** Written in the load's transaction after its row (the opt-outs the load honours, decision 195). */
+  withLoad?: (trx: Transaction<Database>, listId: number, loadId: string) => Promise<void>;
   /** DNC loads: the registry date the admin states for the download (default: the list keeps its release date; a first load takes its completion time). */
   registryDate?: Date | null;
 }
@@ -108,6 +110,7 @@ export async function submitListLoad(db: Kysely<Database>, service: ScrubService
       registryDate: input.registryDate ?? null,
     });
     await recordAudit(trx, { actorId: input.userId, ...input.audit(listId, loadId) });
+    await input.withLoad?.(trx, listId, loadId);
     return { loadId, listId };
   });
   try {

@@ -81,4 +81,32 @@ describe("housekeeping sweep", () => {
     const left = await db.selectFrom("call_records").select("at").where("user_id", "=", userId).execute();
     expect(left.map((r) => new Date(r.at).toISOString())).toEqual(["2021-11-21T12:00:00.000Z"]);
   });
+
+  it("drops opt-outs received more than five years ago and keeps the rest (decision 195)", async () => {
+    const db = handle().db;
+    const { id: userId } = await db
+      .insertInto("users")
+      .values({ email: "opt-outs-sweep@example.com", role: "NormalUser", status: "Active", first_name: "", last_name: "", company: "", phone_number: "" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const DAY = 86_400_000;
+    const fiveYearsAgo = new Date("2021-11-20T12:00:00Z").getTime();
+    for (const at of [fiveYearsAgo - DAY, fiveYearsAgo + DAY]) {
+      await db
+        .insertInto("opt_outs")
+        .values({
+          user_id: userId,
+          number: 2125552345,
+          received_at: new Date(at),
+          honoured_at: new Date(at),
+          channel: "call",
+          words: "Stop calling",
+          source: "api",
+        })
+        .execute();
+    }
+    await runHousekeeping(db, now);
+    const left = await db.selectFrom("opt_outs").select("received_at").where("user_id", "=", userId).execute();
+    expect(left.map((r) => new Date(r.received_at).toISOString())).toEqual(["2021-11-21T12:00:00.000Z"]);
+  });
 });

@@ -3,6 +3,7 @@ import type { Database } from "db/schema";
 import { runProofHousekeeping } from "~/proof/proof-sweep.server";
 import { sweepUploads } from "~/intake/sweep.server";
 import { dropExpiredCalls } from "scrub-service";
+import { dropExpiredOptOuts } from "~/models/opt-out.server";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -38,7 +39,7 @@ export async function sweepExpired(db: Kysely<Database>, now: Date = new Date())
   };
 }
 
-/** One housekeeping round: expired rows, every user's old uploads, call records past five years. A failed part never stops the others. */
+/** One housekeeping round: expired rows, every user's old uploads, call records and opt-outs past five years. A failed part never stops the others. */
 export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date()): Promise<void> {
   try {
     await sweepExpired(db, now);
@@ -64,6 +65,13 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
       );
   } catch (e) {
     console.warn(`[housekeeping] call record retention failed: ${e instanceof Error ? e.message : e}`);
+  }
+  try {
+    // opt-outs are kept five years (47 CFR 64.1200(d)(6), 16 CFR 310.5(a); decision 195); the numbers stay in the internal list
+    const r = await dropExpiredOptOuts(db, now);
+    if (r.deleted) console.log(`[housekeeping] opt-outs received before ${r.cutoff.toISOString()}: ${r.deleted} deleted`);
+  } catch (e) {
+    console.warn(`[housekeeping] opt-out retention failed: ${e instanceof Error ? e.message : e}`);
   }
 }
 

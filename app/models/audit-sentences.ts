@@ -39,6 +39,10 @@ const SENTENCES: Record<string, (d: Details) => { title: string; detail?: string
       str(d, "source") === "file" ? "from a file" : str(d, "source") === "manual" ? "typed in" : "",
     ),
   }),
+  "opt_out.record": (d) => ({
+    title: `Recorded ${count(num(d, "rows"), "opt-out") || "opt-outs"} in the internal do-not-call list`,
+    detail: str(d, "source") === "api" ? "through the API" : str(d, "source") === "csv" ? "from a CSV file" : "",
+  }),
   "category.create": (d) => ({ title: `Created the category${quoted(str(d, "name"))}` }),
   "exemptions.create": (d) => ({ title: `Created the exemption list${quoted(str(d, "name"))}`, detail: str(d, "source") === "api" ? "through the API" : "" }),
   "exemptions.load": (d) => ({

@@ -15,6 +15,8 @@ export interface ContainerItem {
   categoryName: string | null;
   /** Count of numbers in the container (lists.size). */
   size: number;
+  /** The customer's internal do-not-call list (its opt-outs; decision 195): checked by every purge and lookup. */
+  internalDnc: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -38,6 +40,7 @@ function containersOf(db: Db, userId: string) {
       "lists.category_id",
       "categories.name as category_name",
       "lists.size",
+      "lists.internal_dnc",
       "lists.created_at",
       "lists.updated_at",
     ]);
@@ -50,6 +53,7 @@ type Row = {
   category_id: string | null;
   category_name: string | null;
   size: bigint;
+  internal_dnc: boolean;
   created_at: Date;
   updated_at: Date;
 };
@@ -62,6 +66,7 @@ function toItem(r: Row): ContainerItem {
     categoryId: r.category_id,
     categoryName: r.category_name,
     size: Number(r.size),
+    internalDnc: r.internal_dnc,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };

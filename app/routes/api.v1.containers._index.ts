@@ -13,6 +13,7 @@ const handle = apiHandler({
         description: c.description,
         category: c.categoryName,
         size: c.size,
+        internal_dnc: c.internalDnc,
         created_at: c.createdAt,
       })),
     });

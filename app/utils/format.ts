@@ -4,7 +4,14 @@
  * EST"); the zone comes from app/utils/time-zone.tsx (`useTimeZone()`, UTC until the browser has said). Texts
  * built on the server without a viewer (e-mails, messages) use UTC; CSV exports use `isoTimestamp`.
  */
-import { CONTAINER_REASON, LIST_TYPES, SUPPRESSION_LIST_TYPES, type SuppressionTypeName, INVALID_REASON_LABELS } from "scrub-service/domain";
+import {
+  CONTAINER_REASON,
+  INTERNAL_DNC_REASON,
+  LIST_TYPES,
+  SUPPRESSION_LIST_TYPES,
+  type SuppressionTypeName,
+  INVALID_REASON_LABELS,
+} from "scrub-service/domain";
 
 export function formatNumber(n: number): string {
   return Math.round(n).toLocaleString("en-US");
@@ -100,6 +107,7 @@ export const SUPPRESSION_LABEL = Object.fromEntries(SUPPRESSION_LIST_TYPES.map((
 export const REASON_LABEL: Record<string, string> = {
   ...Object.fromEntries(LIST_TYPES.map((t) => [t.kind, t.reasonLabel])),
   [CONTAINER_REASON.reason]: CONTAINER_REASON.label,
+  [INTERNAL_DNC_REASON.reason]: INTERNAL_DNC_REASON.label,
   duplicate: "Duplicate in file",
   state: "Outside chosen states",
   ...INVALID_REASON_LABELS,

@@ -7,6 +7,7 @@ import type { ExemptionsTables } from "./exemptions";
 import type { EmergencyTables } from "./emergency";
 import type { CallsTables } from "./calls";
 import type { DialersTables } from "./dialers";
+import type { OptOutsTables } from "./opt-outs";
 
 export * from "./accounts";
 export * from "./lists";
@@ -17,10 +18,21 @@ export * from "./exemptions";
 export * from "./emergency";
 export * from "./calls";
 export * from "./dialers";
+export * from "./opt-outs";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
  * Add an area by extending this interface.
  */
 export interface Database
-  extends AccountsTables, ListsTables, BillingTables, IntegrationsTables, ProofTables, ExemptionsTables, EmergencyTables, CallsTables, DialersTables {}
+  extends
+    AccountsTables,
+    ListsTables,
+    BillingTables,
+    IntegrationsTables,
+    ProofTables,
+    ExemptionsTables,
+    EmergencyTables,
+    CallsTables,
+    DialersTables,
+    OptOutsTables {}

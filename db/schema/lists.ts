@@ -50,6 +50,8 @@ export interface ListsTable {
   registry_date: NullableTimestamp;
   /** 0007: the version whose 25-day age warning was e-mailed (once per version). */
   age_warned_version: Optional<bigint>;
+  /** 0031: the customer's internal do-not-call list (a container; at most one live per customer, decision 195). */
+  internal_dnc: Generated<boolean>;
 }
 
 /**

@@ -44,6 +44,21 @@ export {
   type CallRecordInput,
 } from "./calls/validate";
 export {
+  MAX_OPT_OUTS_PER_REQUEST,
+  MAX_OPT_OUT_SUBJECT,
+  MAX_OPT_OUT_WORDS,
+  OPT_OUT_CHANNELS,
+  checkOptOut,
+  checkOptOuts,
+  offsetMinutesOf,
+  optOutChannelOf,
+  type OptOut,
+  type OptOutChannelName,
+  type OptOutError,
+  type OptOutInput,
+} from "./opt-outs/validate";
+export { HONOUR_BUSINESS_DAYS, honourDeadline, honouredLate, isBusinessDay } from "./opt-outs/business-days";
+export {
   CALL_CAPS,
   CALL_PURPOSES,
   CAPS_VERSION,

@@ -58,6 +58,8 @@ export {
   type StoredCall,
 } from "./calls/store";
 export { callFileHeader, importCallFile, type CallImportResult } from "./calls/import";
+export { ensureInternalDncList, internalDncListId } from "./opt-outs/internal-list";
+export { OPT_OUT_FILE_COLUMNS, readOptOutFile, type OptOutFileCheck } from "./opt-outs/import";
 export {
   CALL_FILE_FIELDS,
   CallFileError,

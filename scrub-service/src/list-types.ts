@@ -432,6 +432,13 @@ export type DncType = ListType["type"];
 
 /** The reason for a number on the customer's own container. */
 export const CONTAINER_REASON = { reason: "container", label: "Your container" } as const;
+/**
+ * The reason a number on the customer's internal do-not-call list gets (decision 195): the container flagged
+ * `internal_dnc`, checked by every scrub and lookup of its owner whatever container is chosen; never exempted.
+ */
+export const INTERNAL_DNC_REASON = { reason: "internal_dnc", label: "Your internal do-not-call list (opt-out)" } as const;
+/** The internal do-not-call list's name, given when the first opt-out creates it. */
+export const INTERNAL_DNC_LIST_NAME = "Internal do-not-call list";
 
 export const ADMIN_LIST_KINDS = LIST_TYPES.map((t) => t.kind) as AdminListKind[];
 /** The suppression types, in registry order (LitigationOnly, DNCAndLitigation). */

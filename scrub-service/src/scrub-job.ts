@@ -13,7 +13,7 @@ import { log } from "./ops/log";
 import { metrics } from "./ops/metrics";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
-import { exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
+import { INTERNAL_DNC_REASON, exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
 import { readExemptionSnapshot } from "./exemptions";
 import { emergencyPeriodsAt } from "./emergency-periods";
 import { readCallHistory } from "./calls/store";
@@ -30,6 +30,7 @@ import { readListFreshness, refusesStaleLists } from "./lists/freshness";
 import { instantStanding, staleListsMessage, staleListsOf } from "./evaluation";
 import type { RunContext } from "./run-context";
 import type { JobRow } from "./job-row";
+import { internalDncListId } from "./opt-outs/internal-list";
 
 export const INTERRUPTED_JOB = "The scrub was interrupted (the scrub service stopped). Please run it again.";
 
@@ -83,7 +84,15 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
   const checks: ListCheck[] = [];
   const used: ListUsed[] = [];
   const use = (r: Awaited<ReturnType<typeof m.ready>>) => used.push({ kind: r.info.kind, listId: r.info.id, version: r.info.version, size: r.info.size });
-  if (job.container_id != null) {
+  // The owner's internal do-not-call list (its opt-outs, decision 195): checked by every scrub of its owner whatever
+  // container is chosen, first in the reason order, never exempted; once when it is the container chosen.
+  const internalId = await internalDncListId(ctx.o.handle.db, job.user_id);
+  if (internalId != null) {
+    const ready = await m.ready(internalId);
+    checks.push({ reason: INTERNAL_DNC_REASON.reason, bloom: ready.bloom, snapshot: ready.snapshot });
+    use(ready);
+  }
+  if (job.container_id != null && job.container_id !== internalId) {
     // the order's owner's when it was accepted (createScrubJob); here only a container deleted since is refused
     const info = await m.info(job.container_id);
     if (!info || info.deleted || info.kind !== "container") {

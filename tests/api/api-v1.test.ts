@@ -904,6 +904,7 @@ describe("the rest of the surface", () => {
       "/exemption-lists/{id}",
       "/calls",
       "/calls/{id}",
+      "/opt-outs",
       "/check",
       "/compat/dncscrub/scrub",
       "/compat/calls",

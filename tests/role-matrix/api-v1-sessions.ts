@@ -30,6 +30,8 @@ export const entries: MatrixEntry[] = [
   ...api("/api/v1/exemption-lists/$id", () => import("~/routes/api.v1.exemption-lists.$id"), "/api/v1/exemption-lists/1", { id: "1" }),
   ...api("/api/v1/calls", () => import("~/routes/api.v1.calls._index"), "/api/v1/calls"),
   ...api("/api/v1/calls/$id", () => import("~/routes/api.v1.calls.$id"), "/api/v1/calls/1", { id: "1" }),
+  // opt-outs (issue #47, decision 195)
+  ...api("/api/v1/opt-outs", () => import("~/routes/api.v1.opt-outs._index"), "/api/v1/opt-outs"),
   // the dialer compatibility layer (issue #48): keys only, as the API
   ...api("/api/compat/dncscrub/scrub", () => import("~/routes/api.compat.dncscrub.scrub"), "/api/compat/dncscrub/scrub"),
   ...api("/api/v1/check", () => import("~/routes/api.v1.check"), "/api/v1/check"),

@@ -37,6 +37,17 @@ export const entries: MatrixEntry[] = [
     path: "/containers?dialog=add-numbers&id=999999",
     expect: exactly(404),
   },
+  // opt-outs (issue #47, decision 195): every signed-in role may record one; anonymous goes to sign in
+  { name: "GET /containers?dialog=record-opt-out", route: containers, kind: "loader", path: "/containers?dialog=record-opt-out", expect: exactly(200) },
+  { name: "GET /containers?dialog=import-opt-outs", route: containers, kind: "loader", path: "/containers?dialog=import-opt-outs", expect: exactly(200) },
+  {
+    name: "POST /containers intent=record-opt-out (no number)",
+    route: containers,
+    kind: "action",
+    path: "/containers",
+    form: { intent: "record-opt-out", receivedLocal: "2026-11-20T10:00", channel: "call", words: "Stop" },
+    expect: exactly(400),
+  },
   {
     name: "POST /containers intent=create-category",
     route: containers,

@@ -16,6 +16,7 @@ import { submitListLoad, type ListLoadSubmission, type LoadSource } from "~/inta
 import { splitManualNumbers } from "~/intake/typed-numbers";
 import { getScrubService } from "~/utils/scrub.server";
 import { CONTAINER_TEXT, describeLoad } from "~/components/lists/list-text";
+import { importOptOutsAction, recordOptOutAction } from "./opt-out-actions.server";
 import { addNumbersSchema, categorySchema, createContainerSchema, editContainerSchema } from "~/components/lists/list-forms";
 
 /*
@@ -41,6 +42,9 @@ export const CONTAINER_INTENTS: Record<string, ContainerIntent> = {
   "create-container": createContainerAction,
   "edit-container": async (ctx) => ({ response: await editContainerAction(ctx) }),
   "add-numbers": addNumbersAction,
+  // opt-outs (issue #47, decision 195): one typed in, or a CSV file of them
+  "record-opt-out": async (ctx) => ({ response: await recordOptOutAction(ctx) }),
+  "import-opt-outs": importOptOutsAction,
 };
 
 async function createCategoryAction({ request, user, form }: ContainerActionContext) {

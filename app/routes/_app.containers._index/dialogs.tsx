@@ -39,8 +39,17 @@ export function ContainerCard({
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 className="truncate text-base font-semibold text-slate-900">{container.name}</h2>
-          <div className="mt-1">
-            <CategoryBadge name={container.categoryName} />
+          <div className="mt-1 flex flex-wrap gap-1">
+            {container.internalDnc ? (
+              <span
+                className="inline-flex items-center rounded-full bg-red-50 px-2.5 py-0.5 text-xs font-medium text-red-700 ring-1 ring-red-200"
+                data-testid="internal-dnc-badge"
+              >
+                Opt-outs · checked by every purge
+              </span>
+            ) : (
+              <CategoryBadge name={container.categoryName} />
+            )}
           </div>
         </div>
         <CardMenu

@@ -20,11 +20,13 @@ import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { usePolling } from "~/components/lists/list-ui";
 import { CONTAINER_INTENTS, SUBSCRIBE_RETURN, type ContainerActionContext, type ContainerIntentResponse } from "./actions.server";
+import { ImportOptOutsDialog, LatestOptOuts, RecordOptOutDialog, type OptOutRow } from "./opt-out-dialogs";
+import { latestOptOuts } from "~/models/opt-out.server";
 import { AddNumbersDialog, ContainerCard, CreateCategoryDialog, CreateContainerDialog, EditContainerDialog } from "./dialogs";
 
 export const meta: MetaFunction = () => [{ title: "Storage Containers · Data Purging Tool" }];
 
-const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers"] as const;
+const DIALOGS = ["create-category", "create-container", "edit-container", "add-numbers", "record-opt-out", "import-opt-outs"] as const;
 type DialogName = (typeof DIALOGS)[number];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -53,6 +55,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (e) {
     console.error(e);
     errors.push(CONTAINER_TEXT.loadFailed);
+  }
+  let optOuts: OptOutRow[] = [];
+  try {
+    optOuts = (await latestOptOuts(db, user.id, 10)).map((o) => ({
+      id: o.id,
+      number: o.number,
+      receivedAt: o.receivedAt.toISOString(),
+      honouredAt: o.honouredAt?.toISOString() ?? null,
+      deadline: o.deadline.toISOString(),
+      late: o.late,
+      channel: o.channel,
+      words: o.words,
+    }));
+  } catch (e) {
+    console.error(e);
+    errors.push("Your opt-outs could not be loaded.");
   }
   try {
     categories = await listCategories(db, user.id);
@@ -83,6 +101,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     /** Whole days since each container's newest version (its age), computed here so server and browser agree. */
     ages: Object.fromEntries(Object.entries(versions).map(([id, v]) => [id, v.length ? Math.floor((now - Date.parse(v[0].loadedAt)) / 86_400_000) : null])),
     errors,
+    optOuts,
     dialog,
     target,
     gate: showGate ? gate : null,
@@ -102,7 +121,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ContainersPage() {
-  const { containers, categories, loads, versions, ages, errors, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
+  const { containers, categories, loads, versions, ages, errors, optOuts, dialog, target, gate, preselectCategory, maxUploadText, maxUploadBytes } =
     useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -117,6 +136,12 @@ export default function ContainersPage() {
         subtitle="Keep your own suppression lists, grouped by category."
         actions={
           <>
+            <Link to="/containers?dialog=record-opt-out" preventScrollReset className={secondaryButtonClass}>
+              Record opt-out
+            </Link>
+            <Link to="/containers?dialog=import-opt-outs" preventScrollReset className={secondaryButtonClass}>
+              Import opt-outs
+            </Link>
             <Link to="/containers?dialog=create-category" preventScrollReset className={secondaryButtonClass}>
               Create Category
             </Link>
@@ -152,6 +177,7 @@ export default function ContainersPage() {
           ))}
         </ul>
       )}
+      <LatestOptOuts rows={optOuts} />
       <p className="mt-8 text-sm text-slate-600">
         Customers you may call although they are on a do-not-call registry are kept in{" "}
         <Link to="/exemption-lists" className="text-blue-700 underline hover:text-blue-900">
@@ -166,6 +192,8 @@ export default function ContainersPage() {
         <CreateContainerDialog categories={categories} preselect={preselectCategory} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
       )}
       {dialog === "edit-container" && target && <EditContainerDialog key={target.id} container={target} categories={categories} />}
+      {dialog === "record-opt-out" && <RecordOptOutDialog />}
+      {dialog === "import-opt-outs" && <ImportOptOutsDialog maxUploadText={maxUploadText} />}
       {dialog === "add-numbers" && target && (
         <AddNumbersDialog key={target.id} container={target} maxUploadText={maxUploadText} maxUploadBytes={maxUploadBytes} />
       )}

@@ -116,4 +116,43 @@ describe("/dashboard", () => {
     expect(d.stats.purged).toBe(151);
     warn.mockRestore();
   });
+
+  it("counts opt-outs received and honoured in 30 days, and names the late ones at the 10-business-day edge across Thanksgiving (decision 195)", async () => {
+    const db = handle().db;
+    const optOut = (userId: string, number: number, receivedAt: string, honouredAt: string | null, offset = 0) =>
+      db
+        .insertInto("opt_outs")
+        .values({
+          user_id: userId,
+          number,
+          received_at: receivedAt,
+          received_offset_minutes: offset,
+          honoured_at: honouredAt,
+          channel: "call",
+          words: "Take me off your list",
+          source: "csv",
+        })
+        .execute();
+    // Received Monday 17 November 2025: the tenth business day after it is Tuesday 2 December (Thanksgiving, 27
+    // November, is not one), so it is due by midnight UTC starting 3 December
+    await optOut(ann.id, 2125550001, "2025-11-17T15:00:00Z", "2025-12-02T23:59:59Z");
+    await optOut(ann.id, 2125550002, "2025-11-17T15:00:00Z", "2025-12-03T00:00:00Z");
+    // on a California clock the day of receipt is still the 17th: due by midnight there (08:00 UTC)
+    await optOut(ann.id, 2125550003, "2025-11-18T04:00:00Z", "2025-12-03T07:59:59Z", -480);
+    // never honoured, long past due
+    await optOut(ann.id, 2125550004, "2025-06-02T15:00:00Z", null);
+    // in the last 30 days: received and honoured at once; not honoured yet and not yet due
+    const now = Date.now();
+    await optOut(ann.id, 2125550005, new Date(now - 2 * DAY).toISOString(), new Date(now - 2 * DAY + 60_000).toISOString());
+    await optOut(ann.id, 2125550006, new Date(now - DAY).toISOString(), null);
+    // Bob's late one is never Ann's
+    await optOut(bob.id, 2125550007, "2025-06-02T15:00:00Z", null);
+    const d = await call(ann.cookie);
+    expect(d.optOuts).toMatchObject({ received30d: 2, honoured30d: 1, lateCount: 2 });
+    expect(d.optOuts!.late.map((l) => [l.number, l.honouredAt, l.deadline])).toEqual([
+      ["2125550004", null, "2025-06-17T00:00:00.000Z"],
+      ["2125550002", "2025-12-03T00:00:00.000Z", "2025-12-03T00:00:00.000Z"],
+    ]);
+    expect((await call(bob.cookie)).optOuts).toMatchObject({ received30d: 0, honoured30d: 0, lateCount: 1 });
+  });
 });

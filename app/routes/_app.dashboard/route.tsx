@@ -18,6 +18,8 @@ import {
   type ContainerGrowth,
 } from "~/models/dashboard.server";
 import { getPlanState } from "~/models/usage.server";
+import { OPT_OUT_WINDOW_DAYS, optOutSummary } from "~/models/opt-out.server";
+import { HONOUR_BUSINESS_DAYS } from "scrub-service/domain";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { StatCard } from "~/components/purge/stat-card";
@@ -98,8 +100,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return null;
     });
 
+  // the customer's opt-outs (decision 195): received and honoured in 30 days, and any late under 47 CFR 64.1200(d)(3)
+  const optOuts = await optOutSummary(db, user.id, now)
+    .then((o) => ({
+      windowDays: OPT_OUT_WINDOW_DAYS,
+      received30d: o.received30d,
+      honoured30d: o.honoured30d,
+      lateCount: o.lateCount,
+      late: o.late.map((l) => ({
+        id: l.id,
+        number: l.number,
+        receivedAt: l.receivedAt.toISOString(),
+        honouredAt: l.honouredAt?.toISOString() ?? null,
+        deadline: l.deadline.toISOString(),
+        channel: l.channel,
+      })),
+    }))
+    .catch((e: unknown) => {
+      console.warn(`[dashboard] opt-outs failed: ${e instanceof Error ? e.message : e}`);
+      return null;
+    });
+
   const [clock, listAges] = await Promise.all([dncClock(db), stateListClocks(db)]);
-  return { firstName: user.firstName, admin, stats, activity, limits, clock, listAges };
+  return { firstName: user.firstName, admin, stats, activity, limits, clock, listAges, optOuts };
 }
 
 function growthText(g: ContainerGrowth): string {
@@ -178,6 +201,60 @@ function UsageLimits({ limits }: { limits: ReturnType<typeof useLoaderData<typeo
   );
 }
 
+type OptOutPanel = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["optOuts"]>;
+
+/** Opt-outs received and honoured, and the late ones a lawyer asks about first (decision 195). */
+function OptOuts({ o }: { o: OptOutPanel | null }) {
+  if (!o) return <p className="text-sm text-slate-500">Unable to load opt-outs.</p>;
+  return (
+    <div data-testid="opt-outs">
+      <dl className="grid grid-cols-2 gap-3 text-sm">
+        <div>
+          <dt className="text-slate-500">Received</dt>
+          <dd className="text-xl font-semibold" data-testid="opt-outs-received">
+            {formatNumber(o.received30d)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Honoured</dt>
+          <dd className="text-xl font-semibold" data-testid="opt-outs-honoured">
+            {formatNumber(o.honoured30d)}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-1 text-xs text-slate-500">Last {o.windowDays} days</p>
+      {o.lateCount > 0 ? (
+        <div role="alert" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="opt-outs-late">
+          <p className="font-medium">
+            {formatNumber(o.lateCount)} opt-out{o.lateCount === 1 ? " was" : "s were"} not honoured within {HONOUR_BUSINESS_DAYS} business days of receipt (47
+            CFR 64.1200(d)(3)).
+          </p>
+          <ul className="mt-2 space-y-1">
+            {o.late.map((l) => (
+              <li key={l.id} className="break-words">
+                <span className="font-mono">{l.number}</span> · received <DateTime value={l.receivedAt} /> ·{" "}
+                {l.honouredAt ? (
+                  <>
+                    honoured <DateTime value={l.honouredAt} />
+                  </>
+                ) : (
+                  "not honoured"
+                )}{" "}
+                · due by <DateTime value={l.deadline} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="mt-3 text-sm text-slate-600">None late.</p>
+      )}
+      <Link to="/containers" className="mt-3 inline-block text-sm text-blue-600 hover:underline">
+        Record an opt-out
+      </Link>
+    </div>
+  );
+}
+
 const quickActions = [
   { to: "/containers?dialog=create-container", label: "Create Container", icon: "▤" },
   { to: "/containers?dialog=create-category", label: "Create Category", icon: "+" },
@@ -186,7 +263,7 @@ const quickActions = [
 ];
 
 export default function Dashboard() {
-  const { firstName, admin, stats, activity, limits, clock, listAges } = useLoaderData<typeof loader>();
+  const { firstName, admin, stats, activity, limits, clock, listAges, optOuts } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
 
   useEffect(() => {
@@ -239,6 +316,11 @@ export default function Dashboard() {
           </ul>
         </section>
       </div>
+
+      <section className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 className="mb-3 text-base font-semibold">Opt-outs</h2>
+        <OptOuts o={optOuts} />
+      </section>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
         <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm lg:col-span-2">

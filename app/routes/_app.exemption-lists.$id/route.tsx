@@ -21,6 +21,8 @@ import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { DialogShell } from "~/components/ui/dialog-shell";
 import { buttonClass, inputClass, secondaryButtonClass } from "~/components/ui/form";
 import { federalUntil } from "./until.server";
+import { revocationsOf } from "~/models/opt-out.server";
+import { DateTime } from "~/components/ui/date-time";
 
 export const meta: MetaFunction = () => [{ title: "Exemption List · Data Purging Tool" }];
 
@@ -52,10 +54,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const now = Date.now();
   const page = await browseExemptionRecords(db, { id, userId: user.id, prefix: q.q, after: q.after, limit: PAGE_SIZE });
   if (!page) throw data("Exemption list not found", { status: 404 });
+  // a number's opt-out revokes its consent and relationship records from the instant received (decision 195)
+  const revoked = await revocationsOf(
+    db,
+    user.id,
+    page.records.map((r) => Number(r.number)),
+  );
   const counts = (await exemptionCounts(db, { id, userId: user.id, purchaseMonths: federal.purchaseMonths, inquiryMonths: federal.inquiryMonths, atMs: now }))!;
   return {
     list: page.list,
-    records: page.records.map((r) => ({ ...r, until: federalUntil(r.basis, r.date, federal, now) })),
+    records: page.records.map((r) => {
+      const o = revoked.get(Number(r.number));
+      return {
+        ...r,
+        until: federalUntil(r.basis, r.date, federal, now),
+        revoked: o ? { receivedAt: o.receivedAt.toISOString(), honouredAt: o.honouredAt?.toISOString() ?? null } : null,
+      };
+    }),
     more: page.more,
     counts,
     federal,
@@ -285,7 +300,21 @@ export default function ExemptionListPage() {
                     <td className="px-3 py-2 font-mono">{r.number}</td>
                     <td className="px-3 py-2 capitalize">{r.basis}</td>
                     <td className="px-3 py-2 whitespace-nowrap">{r.date}</td>
-                    <td className={`px-3 py-2 whitespace-nowrap ${r.until.ended ? "text-amber-800" : ""}`}>{r.until.text}</td>
+                    <td className={`px-3 py-2 whitespace-nowrap ${r.until.ended ? "text-amber-800" : ""}`}>
+                      {r.revoked ? (
+                        <span className="text-red-700" data-testid="exemption-revoked">
+                          Revoked by an opt-out received <DateTime value={r.revoked.receivedAt} />
+                          {r.revoked.honouredAt ? (
+                            <>
+                              {" "}
+                              (honoured <DateTime value={r.revoked.honouredAt} />)
+                            </>
+                          ) : null}
+                        </span>
+                      ) : (
+                        r.until.text
+                      )}
+                    </td>
                     <td className="px-3 py-2 text-right whitespace-nowrap">
                       <Link
                         to={`${here}?${new URLSearchParams({ ...(q ? { q } : {}), ...(after !== null ? { after: String(after) } : {}), edit: String(r.number) })}`}

@@ -12,7 +12,8 @@
  *   suppression type's lists in registry order (litigation, dnc, the state lists, dnc-ca), as a scrub checks them;
  * - a hit on an exemptible list (list-types.ts `exemptionWindowsOf`: the federal and the state do-not-call lists) is
  *   cleared when the number's record applies at the instant under THAT list's windows (decision 161); a hit on
- *   litigation or the container is never cleared (a do-not-call request to the seller ends any exemption);
+ *   litigation, the container or the internal do-not-call list is never cleared (a do-not-call request to the seller
+ *   ends any exemption: an opt-out revokes consent, decision 195);
  * - the first hit left standing gives the reason (`bad`); with none, a number is `good`, and `exempt` (basis, date,
  *   until = the earliest end over the lists it cleared) when an exemption is what lets it be called;
  * - `staleLists` (the lookup's stricter reading, decision 174): while a checked list is past its freshness rule, a
@@ -26,7 +27,7 @@
  *
  * Duplicates and the state filter are about a file's rows, not a number: the batch's own stages, before this.
  */
-import { CONTAINER_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
+import { CONTAINER_REASON, INTERNAL_DNC_REASON, LIST_TYPES, exemptionWindowsOf, type ExemptionWindows } from "../list-types";
 import { BASIS_PURCHASE, DAY_MS, EXEMPTION_BASES, exemptionApplies, exemptionEndDay, isoDateOfDay, type ExemptionBasis } from "../exemption-rules/windows";
 import { invalidReasonText, reasonOfCode } from "../numbers/normalize";
 import type { CapVerdict } from "../calling/caps";
@@ -59,9 +60,13 @@ export function decisionLists(kinds: readonly string[]): DecisionLists {
   return { kinds: [...kinds], windows, exemptibleMask };
 }
 
-/** The reason order of a scrub or a lookup: the customer's container (when one is chosen) first, then the suppression type's lists. */
-export function decisionOrder(withContainer: boolean, checked: readonly string[]): string[] {
-  return withContainer ? [CONTAINER_REASON.reason, ...checked] : [...checked];
+/**
+ * The reason order of a scrub or a lookup: the customer's internal do-not-call list (when it has one: every scrub and
+ * lookup of its owner checks it, decision 195), then the container chosen (when one is, and it is not that list), then
+ * the suppression type's lists.
+ */
+export function decisionOrder(withContainer: boolean, checked: readonly string[], withInternalDnc = false): string[] {
+  return [...(withInternalDnc ? [INTERNAL_DNC_REASON.reason] : []), ...(withContainer ? [CONTAINER_REASON.reason] : []), ...checked];
 }
 
 /** No record: the basis index a decision reads as "none". */
@@ -271,6 +276,7 @@ export interface NumberDecision {
 const LIST_WORDS = new Map<string, string>([
   ...LIST_TYPES.map((t) => [t.kind, t.reasonLabel] as [string, string]),
   [CONTAINER_REASON.reason, CONTAINER_REASON.label],
+  [INTERNAL_DNC_REASON.reason, INTERNAL_DNC_REASON.label],
 ]);
 
 /** The words of a reason a list gives (its label), of stale_list, or of an invalid code. */

@@ -30,6 +30,8 @@ export interface LookupList {
   /** The release's registry date (ISO) of an admin list with one (its freshness, decision 174); numbers on it. */
   registryDate?: string | null;
   size?: number;
+  /** A container that is its owner's internal do-not-call list (decision 195): checked whatever container is chosen. */
+  internal?: boolean;
 }
 
 export interface LookupAnswer {
@@ -66,6 +68,7 @@ type ListRow = {
   created_at: Date | string;
   updated_at: Date | string;
   registry_date: Date | string | null;
+  internal_dnc: boolean;
 };
 
 /** Per manager, per user: the rows read last, and the manager's generation then. */
@@ -74,7 +77,7 @@ const rowCaches = new WeakMap<ListManager, TtlCache<string, { generation: number
 async function readRows(manager: ListManager, userId: string): Promise<ListRow[]> {
   return (await manager.handle.db
     .selectFrom("lists")
-    .select(["id", "kind", "name", "user_id", "size", "version", "created_at", "updated_at", "registry_date"])
+    .select(["id", "kind", "name", "user_id", "size", "version", "created_at", "updated_at", "registry_date", "internal_dnc"])
     .where("deleted_at", "is", null)
     .where((eb) => eb.or([eb("kind", "in", ADMIN_LIST_KINDS), eb.and([eb("kind", "=", "container"), eb("user_id", "=", userId)])]))
     .orderBy("id")
@@ -261,7 +264,7 @@ async function lookupAt(manager: ListManager, rows: ListRow[], numbers: Float64A
       };
       const snapshot = numbers.length ? await manager.snapshotAt(info) : null;
       const hits = snapshot ? await listed(snapshot, manager.bloomAt(info), numbers) : [];
-      if (r.kind === "container") return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits };
+      if (r.kind === "container") return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits, ...(r.internal_dnc ? { internal: true } : {}) };
       const registryDate = r.registry_date ? new Date(r.registry_date).toISOString() : null;
       return { id: r.id, kind: r.kind, name: r.name, version: info.version, hits, registryDate, size: info.size };
     }),

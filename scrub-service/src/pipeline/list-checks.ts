@@ -1,15 +1,15 @@
 /** The list stages' lookups: which of a batch's Bloom positives are really on each list. */
 import type { SharedBloom } from "../worker/bloom";
 import type { ListSnapshot } from "../lists/store";
-import type { ListKind } from "../list-types";
+import type { INTERNAL_DNC_REASON, ListKind } from "../list-types";
 import type { ParseResult } from "../worker/index";
 
 /** The lists one scrub may check: the bits of a row's Bloom `maybe` flags (a container, litigation, DNC, the states). */
 export const MAX_LIST_CHECKS = 32;
 
 export interface ListCheck {
-  /** The reason a row on this list gets: the list's kind (list-types.ts). */
-  reason: ListKind;
+  /** The reason a row on this list gets: the list's kind (list-types.ts), or the internal do-not-call list's (decision 195). */
+  reason: ListKind | typeof INTERNAL_DNC_REASON.reason;
   /** null when the list is empty (nothing to suppress). */
   bloom: SharedBloom | null;
   snapshot: ListSnapshot | null;

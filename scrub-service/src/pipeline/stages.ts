@@ -13,7 +13,7 @@
  * A new stage: its flags in BatchFindings (computed where its work runs), a BadStage here, and its reason in
  * REASONS. A new list: an entry in list-types.ts (its reason is its kind).
  */
-import { CONTAINER_REASON, LIST_TYPES } from "../list-types";
+import { CONTAINER_REASON, INTERNAL_DNC_REASON, LIST_TYPES } from "../list-types";
 import { CLASS_BAD, CLASS_GOOD, CLASS_INVALID } from "../worker/csv";
 import { INVALID_REASONS, reasonIndexOfCode } from "../numbers/normalize";
 import { decideListHits, decisionLists, listVerdict, NO_RECORD, recordOutcome, type DecisionLists } from "../decision/decide";
@@ -21,7 +21,14 @@ import { findExemption, type ExemptionIndex } from "../exemption-rules/decide";
 import type { ListCheck } from "./list-checks";
 
 /** Every reason a row can get; the emit step writes REASONS[reasonIdx]. */
-export const REASONS: readonly string[] = [...LIST_TYPES.map((t) => t.kind), CONTAINER_REASON.reason, "duplicate", "state", ...INVALID_REASONS];
+export const REASONS: readonly string[] = [
+  ...LIST_TYPES.map((t) => t.kind),
+  CONTAINER_REASON.reason,
+  INTERNAL_DNC_REASON.reason,
+  "duplicate",
+  "state",
+  ...INVALID_REASONS,
+];
 
 const INVALID0 = REASONS.indexOf(INVALID_REASONS[0]);
 

@@ -1,0 +1,53 @@
+import { checkOptOuts, type OptOut, type OptOutError } from "scrub-service/domain";
+import type { StoredOptOut } from "~/models/opt-out.server";
+import { ApiError } from "./api.server";
+
+/*
+ * The opt-out endpoints' pieces (issue #47, decision 195): the JSON body's bound, the records' checks as the API's
+ * 422 (all or nothing, every bad record named, as POST /api/v1/calls), a stored opt-out as the API writes it.
+ */
+
+/**
+ * Largest body of POST /api/v1/opt-outs: 10,000 opt-outs of up to ~1,300 characters each (1,000 of words, 200 of
+ * subject), with room for JSON escapes. The route is in server-security.mjs's large-body routes; this cap decides.
+ */
+export const MAX_OPT_OUTS_JSON_BYTES = 32 * 1024 * 1024;
+
+/** The body: one opt-out `{ number, received_at, channel, words, subject? }` or `{ opt_outs: [ … ] }`; 422 naming every bad record. */
+export function optOutsOfBody(body: unknown, nowMs: number): { records: OptOut[]; single: boolean } {
+  const obj = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  const single = obj !== null && !("opt_outs" in obj);
+  const r = checkOptOuts(single ? [obj] : obj?.opt_outs, nowMs);
+  if (r.ok) return { records: r.records, single };
+  throw optOutsRefusal(r.errors, single);
+}
+
+export function optOutsRefusal(errors: OptOutError[], single: boolean): ApiError {
+  const details = errors.map((e) =>
+    e.index < 0 || single ? { field: e.field, message: e.message } : { index: e.index, field: `opt_outs[${e.index}].${e.field}`, message: e.message },
+  );
+  const head = errors.length === 1 ? details[0] : null;
+  const message = head
+    ? `${head.field}: ${head.message}`
+    : `${errors.length} problems; nothing was recorded (each is in details): ${details
+        .slice(0, 3)
+        .map((d) => `${d.field}: ${d.message}`)
+        .join("; ")}${errors.length > 3 ? "; …" : ""}`;
+  return new ApiError(422, "validation_failed", message, details);
+}
+
+export function serializeOptOut(o: StoredOptOut) {
+  return {
+    id: o.id,
+    number: o.number,
+    received_at: o.receivedAt.toISOString(),
+    honoured_at: o.honouredAt?.toISOString() ?? null,
+    deadline: o.deadline.toISOString(),
+    late: o.late,
+    channel: o.channel,
+    words: o.words,
+    subject: o.subject,
+    source: o.source,
+    created_at: o.createdAt.toISOString(),
+  };
+}
