@@ -21,6 +21,8 @@ test("paste the values into a dialer, set a campaign, and see the dialer's last 
 
   const dialers = page.getByTestId("dialers");
   await expect(dialers.getByRole("heading", { name: "Dialers" })).toBeVisible();
+  // after "Done" the page loads again (a client navigation with JS): wait for the new key's hint before reading
+  await expect(dialers.getByLabel("Settings container DNCDOTCOM")).toHaveValue(new RegExp(`LOGIN_ID => ${key.slice(0, 8)}`));
   const container = await dialers.getByLabel("Settings container DNCDOTCOM").inputValue();
   expect(container).toMatch(/^DNC_DOT_COM_URL => http:\/\/localhost:\d+\/api\/compat\/dncscrub\/scrub$/m);
   expect(container).toContain(`LOGIN_ID => ${key.slice(0, 8)}`);
