@@ -47,6 +47,31 @@ export function fieldError(field: string, message: string): ApiError {
   return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
 }
 
+/** One bad record of a batch body: its index in the batch (−1 for the body as a whole), the field and why. */
+export interface RecordProblem {
+  index: number;
+  field: string;
+  message: string;
+}
+
+/**
+ * 422 for a batch of records refused all or nothing (calls, opt-outs): every bad record named in `details` as
+ * `<batch>[i].<field>`, the message naming the first three. `single`: the body was one record, not a batch.
+ */
+export function recordsRefusal(batch: string, errors: readonly RecordProblem[], single = false): ApiError {
+  const details = errors.map((e) =>
+    e.index < 0 || single ? { field: e.field, message: e.message } : { index: e.index, field: `${batch}[${e.index}].${e.field}`, message: e.message },
+  );
+  const head = errors.length === 1 ? details[0] : null;
+  const message = head
+    ? `${head.field}: ${head.message}`
+    : `${errors.length} problems; nothing was recorded (each is in details): ${details
+        .slice(0, 3)
+        .map((d) => `${d.field}: ${d.message}`)
+        .join("; ")}${errors.length > 3 ? "; …" : ""}`;
+  return new ApiError(422, "validation_failed", message, details);
+}
+
 /**
  * The API's one error mapper (decision 194): an ApiError as it is; an error of the catalogue by its entry (status,
  * stable code, details, Retry-After; an input error on a field as `fieldError`); anything else null (the caller

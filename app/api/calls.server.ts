@@ -1,6 +1,6 @@
-import { checkCallRecords, MAX_CALLS_PER_REQUEST, type CallRecordError } from "scrub-service/domain";
+import { checkCallRecords, MAX_CALLS_PER_REQUEST } from "scrub-service/domain";
 import type { StoredCall } from "scrub-service";
-import { ApiError } from "./api.server";
+import { recordsRefusal } from "./api.server";
 
 /*
  * The call-history endpoints' pieces (issue #46, decision 185): the JSON body's bound, the records' checks as the
@@ -18,21 +18,7 @@ export function callsOfBody(body: unknown, nowMs: number) {
   const calls = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as { calls?: unknown }).calls : undefined;
   const r = checkCallRecords(calls, nowMs);
   if (r.ok) return r.records;
-  throw callsRefusal(r.errors);
-}
-
-export function callsRefusal(errors: CallRecordError[]): ApiError {
-  const details = errors.map((e) =>
-    e.index < 0 ? { field: e.field, message: e.message } : { index: e.index, field: `calls[${e.index}].${e.field}`, message: e.message },
-  );
-  const head = errors.length === 1 ? details[0] : null;
-  const message = head
-    ? `${head.field}: ${head.message}`
-    : `${errors.length} problems; nothing was recorded (each is in details): ${details
-        .slice(0, 3)
-        .map((d) => `${d.field}: ${d.message}`)
-        .join("; ")}${errors.length > 3 ? "; …" : ""}`;
-  return new ApiError(422, "validation_failed", message, details);
+  throw recordsRefusal("calls", r.errors);
 }
 
 export function serializeCall(c: StoredCall) {

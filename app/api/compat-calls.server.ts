@@ -1,7 +1,6 @@
 import { checkCallRecords, isKnownZone, MAX_CALLS_PER_REQUEST, type CallRecordInput } from "scrub-service/domain";
 import { callFileLayout, callOfRow, CsvRowSplitter, CallFileError, VICIDIAL_COLUMNS } from "scrub-service";
-import { ApiError } from "./api.server";
-import { callsRefusal } from "./calls.server";
+import { ApiError, recordsRefusal } from "./api.server";
 import { readBodyCapped } from "~/intake/api-body.server";
 
 /*
@@ -72,9 +71,9 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
         throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
       }
       const list = Array.isArray(body) ? body : body !== null && typeof body === "object" && "calls" in body ? (body as { calls: unknown }).calls : [body];
-      if (!Array.isArray(list)) throw callsRefusal([{ index: -1, field: "calls", message: "calls must be a list of call records" }]);
+      if (!Array.isArray(list)) throw recordsRefusal("calls", [{ index: -1, field: "calls", message: "calls must be a list of call records" }]);
       if (list.length > MAX_CALLS_PER_REQUEST)
-        throw callsRefusal([{ index: -1, field: "calls", message: `Send at most ${MAX_CALLS_PER_REQUEST} call records per request` }]);
+        throw recordsRefusal("calls", [{ index: -1, field: "calls", message: `Send at most ${MAX_CALLS_PER_REQUEST} call records per request` }]);
       inputs = inputsOfObjects(list, tz, nowMs);
     } else if (type.startsWith("text/csv")) {
       const splitter = new CsvRowSplitter();
@@ -86,7 +85,7 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
         throw e;
       }
       const [header, ...data] = rows;
-      if (!header) throw callsRefusal([{ index: -1, field: "calls", message: "Send at least one call record" }]);
+      if (!header) throw recordsRefusal("calls", [{ index: -1, field: "calls", message: "Send at least one call record" }]);
       const names = header.map((h) => h.trim().toLowerCase());
       const vicidial = VICIDIAL_COLUMNS.every((c) => names.includes(c));
       let layout;
@@ -97,7 +96,7 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
         throw e;
       }
       if (data.length > MAX_CALLS_PER_REQUEST)
-        throw callsRefusal([{ index: -1, field: "calls", message: `Send at most ${MAX_CALLS_PER_REQUEST} call records per request` }]);
+        throw recordsRefusal("calls", [{ index: -1, field: "calls", message: `Send at most ${MAX_CALLS_PER_REQUEST} call records per request` }]);
       inputs = data.map((cells) => callOfRow(cells, layout));
     } else if (type === "" || type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
       const fields: Record<string, string> = { ...query };
@@ -120,6 +119,6 @@ export async function readCompatCalls(request: Request, nowMs: number): Promise<
 
 function checked(inputs: CallRecordInput[], nowMs: number) {
   const r = checkCallRecords(inputs, nowMs);
-  if (!r.ok) throw callsRefusal(r.errors);
+  if (!r.ok) throw recordsRefusal("calls", r.errors);
   return r.records;
 }

@@ -1,6 +1,6 @@
-import { checkOptOuts, type OptOut, type OptOutError } from "scrub-service/domain";
+import { checkOptOuts, type OptOut } from "scrub-service/domain";
 import type { StoredOptOut } from "~/models/opt-out.server";
-import { ApiError } from "./api.server";
+import { recordsRefusal } from "./api.server";
 
 /*
  * The opt-out endpoints' pieces (issue #47, decision 195): the JSON body's bound, the records' checks as the API's
@@ -19,21 +19,7 @@ export function optOutsOfBody(body: unknown, nowMs: number): { records: OptOut[]
   const single = obj !== null && !("opt_outs" in obj);
   const r = checkOptOuts(single ? [obj] : obj?.opt_outs, nowMs);
   if (r.ok) return { records: r.records, single };
-  throw optOutsRefusal(r.errors, single);
-}
-
-export function optOutsRefusal(errors: OptOutError[], single: boolean): ApiError {
-  const details = errors.map((e) =>
-    e.index < 0 || single ? { field: e.field, message: e.message } : { index: e.index, field: `opt_outs[${e.index}].${e.field}`, message: e.message },
-  );
-  const head = errors.length === 1 ? details[0] : null;
-  const message = head
-    ? `${head.field}: ${head.message}`
-    : `${errors.length} problems; nothing was recorded (each is in details): ${details
-        .slice(0, 3)
-        .map((d) => `${d.field}: ${d.message}`)
-        .join("; ")}${errors.length > 3 ? "; …" : ""}`;
-  return new ApiError(422, "validation_failed", message, details);
+  throw recordsRefusal("opt_outs", r.errors, single);
 }
 
 export function serializeOptOut(o: StoredOptOut) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "~/api/api.server";
+import { ApiError, fieldError } from "~/api/api.server";
 import { readUploadForm } from "./upload-form.server";
 import { deleteUpload, saveTypedNumbers, type StoredUpload } from "./upload-store.server";
 
@@ -14,10 +14,6 @@ export const MAX_JSON_BYTES = 10 * 1024 * 1024;
 export const MAX_JSON_NUMBERS = 100_000;
 
 export type ApiBody = { kind: "multipart"; fields: Record<string, string[]>; upload: StoredUpload | null } | { kind: "json"; value: unknown };
-
-function fieldError(field: string, message: string): ApiError {
-  return new ApiError(422, "validation_failed", `${field}: ${message}`, [{ field, message }]);
-}
 
 /** Reads the body; the caller must `discardBody` the upload if it does not hand it to a job. */
 export async function readApiBody(request: Request, userId: string): Promise<ApiBody> {
@@ -41,6 +37,13 @@ export async function readApiBody(request: Request, userId: string): Promise<Api
   }
   if (type.startsWith("application/json")) return { kind: "json", value: await readJsonCapped(request, MAX_JSON_BYTES) };
   throw new ApiError(415, "unsupported_media_type", "Send multipart/form-data (with a CSV file) or application/json.");
+}
+
+/** A body that must be JSON: 415 saying what to send (`shape`) for another type, else as `readJsonCapped`. */
+export async function readJsonOnly(request: Request, max: number, shape: string): Promise<unknown> {
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  if (!type.startsWith("application/json")) throw new ApiError(415, "unsupported_media_type", `Send application/json: ${shape}.`);
+  return readJsonCapped(request, max);
 }
 
 /**

@@ -1,21 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { parsePhone } from "scrub-service/domain";
-import { ApiError, apiHandler, json, validate } from "~/api/api.server";
+import { apiHandler, json } from "~/api/api.server";
+import { nextOffset, readNumberPage } from "~/api/number-page.server";
 import { requireApiWork } from "~/api/work.server";
 import { callsOfBody, listNumberCalls, MAX_CALLS_JSON_BYTES, recordCalls, serializeCall } from "~/api/calls.server";
-import { readJsonCapped } from "~/intake/api-body.server";
-
-const listQuery = z.object({
-  number: z.string({ error: "number is required" }).trim().min(1, "number is required"),
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be 1 to 500")
-    .max(500, "limit must be 1 to 500")
-    .default(100),
-  offset: z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more").default(0),
-});
+import { readJsonOnly } from "~/intake/api-body.server";
 
 /**
  * POST /api/v1/calls: the account's calls and texts, `{ "calls": [ … up to 10,000 ] }`, all or nothing: 201 with how
@@ -25,19 +13,12 @@ const listQuery = z.object({
  */
 const handle = apiHandler({
   async GET({ api, request }) {
-    const url = new URL(request.url);
-    const q = validate(listQuery, {
-      number: url.searchParams.get("number") ?? undefined,
-      limit: url.searchParams.get("limit") ?? undefined,
-      offset: url.searchParams.get("offset") ?? undefined,
-    });
-    const p = parsePhone(q.number);
-    if (!p.ok) throw new ApiError(422, "validation_failed", `number: ${p.message}`, [{ field: "number", message: p.message }]);
+    const q = readNumberPage(request);
     const nowMs = Date.now();
-    const r = await listNumberCalls(api.db, api.userId, p.number, { limit: q.limit, offset: q.offset, nowMs });
-    const next = q.offset + r.records.length < r.totalRecords ? q.offset + r.records.length : null;
+    const r = await listNumberCalls(api.db, api.userId, q.number, { limit: q.limit, offset: q.offset, nowMs });
+    const next = nextOffset(q, r.records.length, r.totalRecords);
     return json(api, {
-      number: p.digits,
+      number: q.digits,
       at: new Date(nowMs).toISOString(),
       last_24_hours: r.last24h,
       last_7_days: r.last7d,
@@ -49,9 +30,7 @@ const handle = apiHandler({
 
   async POST({ api, request }) {
     await requireApiWork(api, "suppression");
-    const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
-    if (!type.startsWith("application/json")) throw new ApiError(415, "unsupported_media_type", 'Send application/json: { "calls": [ … ] }.');
-    const body = await readJsonCapped(request, MAX_CALLS_JSON_BYTES);
+    const body = await readJsonOnly(request, MAX_CALLS_JSON_BYTES, '{ "calls": [ … ] }');
     const records = callsOfBody(body, Date.now());
     const r = await recordCalls(api.db, api.userId, records);
     return json(api, { recorded: r.recorded, ignored: r.ignored, ids: r.ids }, { status: 201 });

@@ -1,24 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { parsePhone } from "scrub-service/domain";
-import { ApiError, apiHandler, json, validate } from "~/api/api.server";
+import { apiHandler, json } from "~/api/api.server";
+import { nextOffset, readNumberPage } from "~/api/number-page.server";
 import { requireApiWork } from "~/api/work.server";
 import { MAX_OPT_OUTS_JSON_BYTES, optOutsOfBody, serializeOptOut } from "~/api/opt-outs.server";
-import { readJsonCapped } from "~/intake/api-body.server";
+import { readJsonOnly } from "~/intake/api-body.server";
 import { recordOptOuts } from "~/intake/opt-outs.server";
 import { listNumberOptOuts } from "~/models/opt-out.server";
 import { getScrubService } from "~/utils/scrub.server";
-
-const listQuery = z.object({
-  number: z.string({ error: "number is required" }).trim().min(1, "number is required"),
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be 1 to 500")
-    .max(500, "limit must be 1 to 500")
-    .default(100),
-  offset: z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more").default(0),
-});
 
 /**
  * POST /api/v1/opt-outs: a do-not-call request or revocation of consent the account received, `{ number, received_at,
@@ -28,26 +16,15 @@ const listQuery = z.object({
  */
 const handle = apiHandler({
   async GET({ api, request }) {
-    const url = new URL(request.url);
-    const q = validate(listQuery, {
-      number: url.searchParams.get("number") ?? undefined,
-      limit: url.searchParams.get("limit") ?? undefined,
-      offset: url.searchParams.get("offset") ?? undefined,
-    });
-    const p = parsePhone(q.number);
-    if (!p.ok) throw new ApiError(422, "validation_failed", `number: ${p.message}`, [{ field: "number", message: p.message }]);
-    const r = await listNumberOptOuts(api.db, api.userId, p.number, { limit: q.limit, offset: q.offset });
-    const next = q.offset + r.records.length < r.total ? q.offset + r.records.length : null;
-    return json(api, { number: p.digits, total: r.total, next_offset: next, data: r.records.map(serializeOptOut) });
+    const q = readNumberPage(request);
+    const r = await listNumberOptOuts(api.db, api.userId, q.number, { limit: q.limit, offset: q.offset });
+    const next = nextOffset(q, r.records.length, r.total);
+    return json(api, { number: q.digits, total: r.total, next_offset: next, data: r.records.map(serializeOptOut) });
   },
 
   async POST({ api, request }) {
     await requireApiWork(api, "container");
-    const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
-    if (!type.startsWith("application/json")) {
-      throw new ApiError(415, "unsupported_media_type", 'Send application/json: { "number", "received_at", "channel", "words" } or { "opt_outs": [ … ] }.');
-    }
-    const body = await readJsonCapped(request, MAX_OPT_OUTS_JSON_BYTES);
+    const body = await readJsonOnly(request, MAX_OPT_OUTS_JSON_BYTES, '{ "number", "received_at", "channel", "words" } or { "opt_outs": [ … ] }');
     const { records } = optOutsOfBody(body, Date.now());
     const r = await recordOptOuts(api.db, await getScrubService(), { userId: api.userId, createdBy: api.userId, source: "api", records, apiKeyId: api.keyId });
     return json(
