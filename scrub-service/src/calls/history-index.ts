@@ -7,6 +7,7 @@
  */
 import type { CapRecord } from "../calling/caps";
 import { CALL_CHANNELS, CALL_OUTCOMES, type CallChannel, type CallOutcome } from "./validate";
+import { indexOfSorted } from "../sorted";
 
 export interface CallHistoryIndex {
   /** Distinct numbers (the 10-digit integer), ascending. */
@@ -82,17 +83,7 @@ export function buildHistoryIndex(rows: readonly HistoryRow[]): CallHistoryIndex
 
 /** Position of number `n` in the index, or -1 (no record). */
 export function findHistory(index: CallHistoryIndex, n: number): number {
-  const a = index.numbers;
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === n) return mid;
-    if (v < n) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return indexOfSorted(index.numbers, n);
 }
 
 /** The 24-hour and 7-day windows of good.csv's calls_24h / calls_7d (the lookup's callsLast24h / callsLast7d). */

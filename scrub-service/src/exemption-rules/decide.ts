@@ -7,6 +7,7 @@
  */
 import { notAppliedWords, RECORD_OUTCOMES, type DecisionLists } from "../decision/decide";
 import { exemptionNote } from "./windows";
+import { indexOfSorted } from "../sorted";
 
 /** A customer's exemption list as the scrub reads it: numbers ascending, a basis index and a day each. */
 export interface ExemptionIndex {
@@ -17,17 +18,7 @@ export interface ExemptionIndex {
 
 /** Position of `n` in the index, or -1. */
 export function findExemption(index: ExemptionIndex, n: number): number {
-  const a = index.numbers;
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === n) return mid;
-    if (v < n) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return indexOfSorted(index.numbers, n);
 }
 
 /**

@@ -9,7 +9,7 @@
  *    so many of the list's blocks that building the whole list aside is cheaper (PostgreSQL).
  */
 import type { DbHandle } from "db/client";
-import { lowerBound } from "../worker/sort-distinct";
+import { lowerBound } from "../sorted";
 import { assertBlockable, changeBlocksBoth, countExchanges, exchangesOf, overlapSorted, writeNumberBlocks, type PackedBlocks } from "../worker/exchange-blocks";
 import {
   BLOCK_LINES_SQL,

@@ -10,7 +10,7 @@ import type { Redis } from "ioredis";
 import { RawRedis } from "./redis-raw";
 import { isCluster, keySlot, masters, slotOwner, type RedisClient } from "./redis-client";
 import { npa3 } from "./redis-codec";
-import { lowerBound } from "../worker/sort-distinct";
+import { lowerBound } from "../sorted";
 import { ListStoreError } from "./store";
 
 /** Bytes of commands per round, rounds in flight. */

@@ -20,18 +20,6 @@ export interface AreaBuckets {
   next: Int32Array;
 }
 
-/** The first index ≥ `from` where a[index] ≥ x (`a` sorted). */
-export function lowerBound(a: Float64Array, x: number, from = 0): number {
-  let lo = from;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Below this many numbers the plain sort is used. */
 const BUCKET_MIN = 4096;
 
