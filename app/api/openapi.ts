@@ -68,6 +68,26 @@ const lookupRateHeaders = {
   "X-RateLimit-Window": { description: "The window X-RateLimit-Limit counts over, in seconds (1).", schema: { type: "integer" } },
 };
 
+/** A 200-style JSON answer with the API's rate-limit headers. */
+const jsonAnswer = (description: string, schema: object) => ({
+  description,
+  headers: rateHeaders,
+  content: { "application/json": { schema } },
+});
+
+/** `number`, `limit` and `offset`: the query of a per-number listing (calls, opt-outs), `what` being listed. */
+const numberPageParameters = (what: string) => [
+  {
+    name: "number",
+    in: "query",
+    required: true,
+    description: "The phone number, in any form the scrub reads (10 digits after normalizing).",
+    schema: { type: "string" },
+  },
+  { name: "limit", in: "query", required: false, description: `${what} per page, 1 to 500 (default 100).`, schema: { type: "integer" } },
+  { name: "offset", in: "query", required: false, description: `${what} to skip (next_offset of the previous page).`, schema: { type: "integer" } },
+];
+
 const commonErrors = {
   "401": error("Missing, invalid or revoked API key (missing_api_key, invalid_api_key, api_key_revoked)."),
   "403": error("The key's account is not active (account_disabled)."),
@@ -141,21 +161,13 @@ export function openApiDocumentAt(appBase: string) {
             { name: "after", in: "query", description: "next_cursor of the previous page.", schema: { type: "string", format: "uuid" } },
           ],
           responses: {
-            "200": {
-              description: "A page of jobs.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      data: { type: "array", items: { $ref: "#/components/schemas/Job" } },
-                      next_cursor: { type: ["string", "null"] },
-                    },
-                  },
-                },
+            "200": jsonAnswer("A page of jobs.", {
+              type: "object",
+              properties: {
+                data: { type: "array", items: { $ref: "#/components/schemas/Job" } },
+                next_cursor: { type: ["string", "null"] },
               },
-            },
+            }),
             "422": error("A query parameter is invalid (validation_failed)."),
             ...commonErrors,
           },
@@ -400,15 +412,10 @@ export function openApiDocumentAt(appBase: string) {
           tags: ["Containers"],
           summary: "List containers",
           responses: {
-            "200": {
-              description: "The account's containers.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/Container" } } } },
-                },
-              },
-            },
+            "200": jsonAnswer("The account's containers.", {
+              type: "object",
+              properties: { data: { type: "array", items: { $ref: "#/components/schemas/Container" } } },
+            }),
             ...commonErrors,
           },
         },
@@ -467,15 +474,10 @@ export function openApiDocumentAt(appBase: string) {
           tags: ["Exemptions"],
           summary: "List exemption lists",
           responses: {
-            "200": {
-              description: "The account's exemption lists.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: { type: "object", properties: { data: { type: "array", items: { $ref: "#/components/schemas/ExemptionList" } } } },
-                },
-              },
-            },
+            "200": jsonAnswer("The account's exemption lists.", {
+              type: "object",
+              properties: { data: { type: "array", items: { $ref: "#/components/schemas/ExemptionList" } } },
+            }),
             ...commonErrors,
           },
         },
@@ -560,21 +562,13 @@ export function openApiDocumentAt(appBase: string) {
             },
           },
           responses: {
-            "200": {
-              description: "Loaded.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      exemption_list: { $ref: "#/components/schemas/ExemptionList" },
-                      written: { type: "integer", description: "Numbers new or changed." },
-                    },
-                  },
-                },
+            "200": jsonAnswer("Loaded.", {
+              type: "object",
+              properties: {
+                exemption_list: { $ref: "#/components/schemas/ExemptionList" },
+                written: { type: "integer", description: "Numbers new or changed." },
               },
-            },
+            }),
             ...commonErrors,
             ...workErrors,
             "404": error("No such exemption list for this account (not_found)."),
@@ -588,38 +582,20 @@ export function openApiDocumentAt(appBase: string) {
           description:
             "The account's calls and texts to one number, newest first, a page at a time, with the counts in the 24 hours and the 7 days before now " +
             "(reserved attempts included). Records are kept five years (16 CFR 310.5(a)(2)); decision 185.",
-          parameters: [
-            {
-              name: "number",
-              in: "query",
-              required: true,
-              description: "The phone number, in any form the scrub reads (10 digits after normalizing).",
-              schema: { type: "string" },
-            },
-            { name: "limit", in: "query", required: false, description: "Records per page, 1 to 500 (default 100).", schema: { type: "integer" } },
-            { name: "offset", in: "query", required: false, description: "Records to skip (next_offset of the previous page).", schema: { type: "integer" } },
-          ],
+          parameters: numberPageParameters("Records"),
           responses: {
-            "200": {
-              description: "The number's records and counts.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      number: { type: "string", description: "The number as 10 digits." },
-                      at: { type: "string", format: "date-time", description: "The instant the windows end at (now)." },
-                      last_24_hours: { $ref: "#/components/schemas/CallCounts", description: "Calls and texts to the number in the 24 hours before `at`." },
-                      last_7_days: { $ref: "#/components/schemas/CallCounts", description: "Calls and texts to the number in the 7 days before `at`." },
-                      total: { type: "integer", description: "The number's records in all (every page)." },
-                      next_offset: { type: ["integer", "null"], description: "The offset of the next page; null on the last one." },
-                      data: { type: "array", items: { $ref: "#/components/schemas/CallRecord" }, description: "This page's records, newest first." },
-                    },
-                  },
-                },
+            "200": jsonAnswer("The number's records and counts.", {
+              type: "object",
+              properties: {
+                number: { type: "string", description: "The number as 10 digits." },
+                at: { type: "string", format: "date-time", description: "The instant the windows end at (now)." },
+                last_24_hours: { $ref: "#/components/schemas/CallCounts", description: "Calls and texts to the number in the 24 hours before `at`." },
+                last_7_days: { $ref: "#/components/schemas/CallCounts", description: "Calls and texts to the number in the 7 days before `at`." },
+                total: { type: "integer", description: "The number's records in all (every page)." },
+                next_offset: { type: ["integer", "null"], description: "The offset of the next page; null on the last one." },
+                data: { type: "array", items: { $ref: "#/components/schemas/CallRecord" }, description: "This page's records, newest first." },
               },
-            },
+            }),
             "422": error("number missing or not a valid phone number, or limit/offset out of range (validation_failed)."),
             ...commonErrors,
           },
@@ -664,26 +640,18 @@ export function openApiDocumentAt(appBase: string) {
             },
           },
           responses: {
-            "201": {
-              description: "Recorded.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      recorded: { type: "integer", description: "Records written." },
-                      ignored: { type: "integer", description: "Records left out as repeats of a dialer_call_id already recorded." },
-                      ids: {
-                        type: "array",
-                        items: { type: "string" },
-                        description: "The written records' ids, in request order (for DELETE of a reservation).",
-                      },
-                    },
-                  },
+            "201": jsonAnswer("Recorded.", {
+              type: "object",
+              properties: {
+                recorded: { type: "integer", description: "Records written." },
+                ignored: { type: "integer", description: "Records left out as repeats of a dialer_call_id already recorded." },
+                ids: {
+                  type: "array",
+                  items: { type: "string" },
+                  description: "The written records' ids, in request order (for DELETE of a reservation).",
                 },
               },
-            },
+            }),
             ...commonErrors,
             ...workErrors,
             "413": error("The body is larger than 16 MiB (payload_too_large)."),
@@ -716,35 +684,17 @@ export function openApiDocumentAt(appBase: string) {
             "The do-not-call requests and revocations of consent the account recorded for one number, newest received first, each with the instant it was " +
             "received, the instant it was honoured (it took effect in your internal do-not-call list) and its deadline: the end of the tenth business day after " +
             "the day of receipt (47 CFR 64.1200(d)(3); business days skip weekends and federal holidays). Kept five years; decision 195.",
-          parameters: [
-            {
-              name: "number",
-              in: "query",
-              required: true,
-              description: "The phone number, in any form the scrub reads (10 digits after normalizing).",
-              schema: { type: "string" },
-            },
-            { name: "limit", in: "query", required: false, description: "Opt-outs per page, 1 to 500 (default 100).", schema: { type: "integer" } },
-            { name: "offset", in: "query", required: false, description: "Opt-outs to skip (next_offset of the previous page).", schema: { type: "integer" } },
-          ],
+          parameters: numberPageParameters("Opt-outs"),
           responses: {
-            "200": {
-              description: "The number's opt-outs.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      number: { type: "string", description: "The number as 10 digits." },
-                      total: { type: "integer", description: "The number's opt-outs in all (every page)." },
-                      next_offset: { type: ["integer", "null"], description: "The offset of the next page; null on the last one." },
-                      data: { type: "array", items: { $ref: "#/components/schemas/OptOut" }, description: "This page's opt-outs, newest received first." },
-                    },
-                  },
-                },
+            "200": jsonAnswer("The number's opt-outs.", {
+              type: "object",
+              properties: {
+                number: { type: "string", description: "The number as 10 digits." },
+                total: { type: "integer", description: "The number's opt-outs in all (every page)." },
+                next_offset: { type: ["integer", "null"], description: "The offset of the next page; null on the last one." },
+                data: { type: "array", items: { $ref: "#/components/schemas/OptOut" }, description: "This page's opt-outs, newest received first." },
               },
-            },
+            }),
             "422": error("number missing or not a valid phone number, or limit/offset out of range (validation_failed)."),
             ...commonErrors,
           },
@@ -785,24 +735,16 @@ export function openApiDocumentAt(appBase: string) {
             },
           },
           responses: {
-            "201": {
-              description: "Recorded and honoured.",
-              headers: rateHeaders,
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      recorded: { type: "integer", description: "Opt-outs written." },
-                      ids: { type: "array", items: { type: "string" }, description: "Their ids, in request order." },
-                      internal_list_id: { type: "integer", description: "Your internal do-not-call list (a container id)." },
-                      load_id: { type: "string", description: "The list load that added the numbers (GET /containers/{id}/loads/{loadId})." },
-                      honoured_at: { type: "string", format: "date-time", description: "When they took effect in the list." },
-                    },
-                  },
-                },
+            "201": jsonAnswer("Recorded and honoured.", {
+              type: "object",
+              properties: {
+                recorded: { type: "integer", description: "Opt-outs written." },
+                ids: { type: "array", items: { type: "string" }, description: "Their ids, in request order." },
+                internal_list_id: { type: "integer", description: "Your internal do-not-call list (a container id)." },
+                load_id: { type: "string", description: "The list load that added the numbers (GET /containers/{id}/loads/{loadId})." },
+                honoured_at: { type: "string", format: "date-time", description: "When they took effect in the list." },
               },
-            },
+            }),
             ...commonErrors,
             ...workErrors,
             "413": error("The body is larger than 32 MiB (payload_too_large)."),
