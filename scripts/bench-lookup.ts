@@ -34,6 +34,7 @@ import { Pool } from "undici";
 import { SCRUB_SERVICE_ENTRY } from "scrub-service/entry-points";
 import { createBenchAccount } from "./bench/bench-account";
 import { ensureBuild } from "./bench/build-app";
+import { validNumbers } from "scrub-service/bench";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -47,19 +48,6 @@ const CASES = [
   { size: 1, targetMs: 10 },
   { size: 1000, targetMs: 50 },
 ].filter((c) => !process.env.BENCH_SIZES || process.env.BENCH_SIZES.split(",").includes(String(c.size)));
-
-/** Valid numbers (per the engine's normalizer) drawn from a seeded generator, so each run asks the same. */
-async function validNumbers(count: number, seed: number): Promise<string[]> {
-  const { parsePhone } = await import("scrub-service/domain");
-  let s = seed >>> 0;
-  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const out = new Set<string>();
-  while (out.size < count) {
-    const n = String(200 + Math.floor(next() * 800)) + String(200 + Math.floor(next() * 800)) + String(Math.floor(next() * 10_000)).padStart(4, "0");
-    if (parsePhone(n).ok) out.add(n);
-  }
-  return [...out];
-}
 
 // ---------------------------------------------------------------- the served side (a child process)
 
@@ -77,7 +65,7 @@ async function setup(): Promise<void> {
 
   const started = Date.now();
   const lists = await db.selectFrom("lists").select(["id", "kind"]).where("kind", "in", ["dnc", "litigation"]).execute();
-  const pool = await validNumbers(DNC_SIZE + 40_000, 17);
+  const pool = validNumbers(DNC_SIZE + 40_000, 17);
   const dnc = pool.slice(0, DNC_SIZE);
   const litigation = pool.slice(DNC_SIZE - 5_000, DNC_SIZE + 5_000);
   for (const l of lists) {

@@ -23,8 +23,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { Pool } from "undici";
 import { CLI_BUNDLE } from "scrub-service/entry-points";
-import { generate, makeUser, scratch } from "scrub-service/bench";
-import { parsePhone } from "scrub-service/domain";
+import { generate, makeUser, scratch, validNumbers } from "scrub-service/bench";
 
 const run = promisify(execFile);
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000_000);
@@ -45,18 +44,6 @@ const load = () =>
     .join(" ");
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
-
-/** `count` valid numbers (per the engine's normalizer: area codes and exchanges in service), the same each run. */
-function validNumbers(count: number, seed: number): string[] {
-  let x = seed >>> 0;
-  const next = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const out = new Set<string>();
-  while (out.size < count) {
-    const n = `${200 + Math.floor(next() * 800)}${200 + Math.floor(next() * 800)}${String(Math.floor(next() * 10_000)).padStart(4, "0")}`;
-    if (parsePhone(n).ok) out.add(n);
-  }
-  return [...out];
-}
 
 /** BENCH_CALLS records over CALL_NUMBERS numbers in the last 30 days, as a dialer's export (number,at,subject,channel,outcome). */
 function writeCallFile(file: string): void {

@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { Pool } from "undici";
+import { validNumbers } from "scrub-service/bench";
 
 const DNC_SIZE = Number(process.env.BENCH_DNC ?? 100_000);
 const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 50_000);
@@ -28,19 +29,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 3314);
 /** Each key's share of the check's rate, under the lookup budget of 200 a second per key. */
 const PER_KEY = 150;
-
-/** Valid numbers (per the engine's normalizer) from a seeded generator, so each run asks the same. */
-async function validNumbers(count: number, seed: number): Promise<string[]> {
-  const { parsePhone } = await import("scrub-service/domain");
-  let s = seed >>> 0;
-  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const out = new Set<string>();
-  while (out.size < count) {
-    const n = String(200 + Math.floor(next() * 800)) + String(200 + Math.floor(next() * 800)) + String(Math.floor(next() * 10_000)).padStart(4, "0");
-    if (parsePhone(n).ok) out.add(n);
-  }
-  return [...out];
-}
 
 // ---------------------------------------------------------------- the served side (a child process)
 
@@ -66,7 +54,7 @@ async function serve(): Promise<void> {
     if ("error" in k) throw new Error(k.error);
     keys.push(k.key);
   }
-  const pool = await validNumbers(DNC_SIZE + NUMBERS, 23);
+  const pool = validNumbers(DNC_SIZE + NUMBERS, 23);
   const lists = await db.selectFrom("lists").select(["id", "kind"]).where("kind", "in", ["dnc", "litigation"]).execute();
   for (const l of lists) {
     const numbers = l.kind === "dnc" ? pool.slice(0, DNC_SIZE) : pool.slice(DNC_SIZE - 10_000, DNC_SIZE);

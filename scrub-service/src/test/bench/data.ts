@@ -152,3 +152,18 @@ async function copyFirstLines(from: string, to: string, count: number): Promise<
   }
   await new Promise<void>((res) => out.end(() => res()));
 }
+
+/**
+ * `count` distinct valid numbers (per the engine's normalizer: area codes and exchanges in service) from a seeded
+ * generator, so each run of a benchmark asks the same.
+ */
+export function validNumbers(count: number, seed: number): string[] {
+  let x = seed >>> 0;
+  const next = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const out = new Set<string>();
+  while (out.size < count) {
+    const n = `${200 + Math.floor(next() * 800)}${200 + Math.floor(next() * 800)}${String(Math.floor(next() * 10_000)).padStart(4, "0")}`;
+    if (parsePhone(n).ok) out.add(n);
+  }
+  return [...out];
+}
