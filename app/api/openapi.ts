@@ -1225,7 +1225,13 @@ export function openApiDocumentAt(appBase: string) {
             deadline: {
               type: "string",
               format: "date-time",
-              description: "The end of the tenth business day after the day of receipt (47 CFR 64.1200(d)(3)).",
+              description:
+                "The end of the tenth business day after the day of receipt (47 CFR 64.1200(d)(3)); for a Canadian number the end of the 14th day (CRTC Unsolicited Telecommunications Rules), which is never later.",
+            },
+            deadline_rule: {
+              type: "string",
+              enum: ["47 CFR 64.1200(d)(3)", "CRTC Unsolicited Telecommunications Rules, internal list within 14 days"],
+              description: "The rule the deadline comes from.",
             },
             late: { type: "boolean", description: "Honoured after the deadline, or not honoured and the deadline passed." },
             channel: { type: "string", enum: ["call", "text", "e-mail", "web", "in-person"], description: "How it was received." },

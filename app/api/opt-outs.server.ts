@@ -29,6 +29,7 @@ export function serializeOptOut(o: StoredOptOut) {
     received_at: o.receivedAt.toISOString(),
     honoured_at: o.honouredAt?.toISOString() ?? null,
     deadline: o.deadline.toISOString(),
+    deadline_rule: o.deadlineRule,
     late: o.late,
     channel: o.channel,
     words: o.words,

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database, OptOutChannel, OptOutSource } from "db/schema";
-import { honourDeadline, retentionCutoff, type OptOut } from "scrub-service/domain";
+import { optOutDeadline, retentionCutoff, type HonourRule, type OptOut } from "scrub-service/domain";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -23,6 +23,8 @@ export interface StoredOptOut {
   createdAt: Date;
   /** The end of the tenth business day after the day of receipt (47 CFR 64.1200(d)(3)). */
   deadline: Date;
+  /** The rule the deadline comes from (a Canadian number's is the CRTC's 14 days). */
+  deadlineRule: HonourRule;
   /** Honoured after the deadline, or not honoured and the deadline passed. */
   late: boolean;
 }
@@ -43,7 +45,7 @@ type Row = {
 const COLUMNS = ["id", "number", "received_at", "received_offset_minutes", "honoured_at", "channel", "words", "subject", "source", "created_at"] as const;
 
 function toItem(r: Row, nowMs: number): StoredOptOut {
-  const deadline = honourDeadline(r.received_at.getTime(), r.received_offset_minutes);
+  const { deadline, rule } = optOutDeadline(Number(r.number), r.received_at.getTime(), r.received_offset_minutes);
   return {
     id: String(r.id),
     number: String(r.number),
@@ -56,6 +58,7 @@ function toItem(r: Row, nowMs: number): StoredOptOut {
     source: r.source,
     createdAt: r.created_at,
     deadline,
+    deadlineRule: rule,
     late: (r.honoured_at?.getTime() ?? nowMs) >= deadline.getTime(),
   };
 }

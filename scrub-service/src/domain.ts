@@ -57,7 +57,15 @@ export {
   type OptOutError,
   type OptOutInput,
 } from "./opt-outs/validate";
-export { HONOUR_BUSINESS_DAYS, honourDeadline, honouredLate, isBusinessDay } from "./opt-outs/business-days";
+export {
+  HONOUR_BUSINESS_DAYS,
+  HONOUR_CALENDAR_DAYS_CANADA,
+  honourDeadline,
+  honouredLate,
+  isBusinessDay,
+  optOutDeadline,
+  type HonourRule,
+} from "./opt-outs/business-days";
 export {
   CALL_CAPS,
   CALL_PURPOSES,

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
-import { HONOUR_BUSINESS_DAYS, MAX_OPT_OUT_WORDS, MAX_OPT_OUTS_PER_REQUEST, OPT_OUT_CHANNELS } from "scrub-service/domain";
+import { HONOUR_BUSINESS_DAYS, HONOUR_CALENDAR_DAYS_CANADA, MAX_OPT_OUT_WORDS, MAX_OPT_OUTS_PER_REQUEST, OPT_OUT_CHANNELS } from "scrub-service/domain";
 import { FieldErrors, FormErrors, inputClass, TextField } from "~/components/ui/form";
 import { DialogButtons, ListDialog, useListResult } from "~/components/lists/list-dialog";
 import { DateTime } from "~/components/ui/date-time";
@@ -118,7 +118,10 @@ export function LatestOptOuts({ rows }: { rows: OptOutRow[] }) {
       <h2 id="opt-outs-heading" className="text-base font-semibold text-slate-900">
         Latest opt-outs
       </h2>
-      <p className="text-xs text-slate-500">Each must be honoured within {HONOUR_BUSINESS_DAYS} business days of receipt (47 CFR 64.1200(d)(3)).</p>
+      <p className="text-xs text-slate-500">
+        Each must be honoured within {HONOUR_BUSINESS_DAYS} business days of receipt (47 CFR 64.1200(d)(3)), a Canadian number within{" "}
+        {HONOUR_CALENDAR_DAYS_CANADA} days (CRTC Unsolicited Telecommunications Rules).
+      </p>
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-slate-500">No opt-outs recorded yet.</p>
       ) : (

@@ -139,6 +139,9 @@ describe("/dashboard", () => {
     await optOut(ann.id, 2125550002, "2025-11-17T15:00:00Z", "2025-12-03T00:00:00Z");
     // on a California clock the day of receipt is still the 17th: due by midnight there (08:00 UTC)
     await optOut(ann.id, 2125550003, "2025-11-18T04:00:00Z", "2025-12-03T07:59:59Z", -480);
+    // a Toronto number is held to the CRTC's 14 days: due by midnight UTC starting 2 December, Thanksgiving or not
+    await optOut(ann.id, 4165550001, "2025-11-17T15:00:00Z", "2025-12-01T23:59:59Z");
+    await optOut(ann.id, 4165550002, "2025-11-17T15:00:00Z", "2025-12-02T00:00:00Z");
     // never honoured, long past due
     await optOut(ann.id, 2125550004, "2025-06-02T15:00:00Z", null);
     // in the last 30 days: received and honoured at once; not honoured yet and not yet due
@@ -148,10 +151,11 @@ describe("/dashboard", () => {
     // Bob's late one is never Ann's
     await optOut(bob.id, 2125550007, "2025-06-02T15:00:00Z", null);
     const d = await call(ann.cookie);
-    expect(d.optOuts).toMatchObject({ received30d: 2, honoured30d: 1, lateCount: 2 });
-    expect(d.optOuts!.late.map((l) => [l.number, l.honouredAt, l.deadline])).toEqual([
-      ["2125550004", null, "2025-06-17T00:00:00.000Z"],
-      ["2125550002", "2025-12-03T00:00:00.000Z", "2025-12-03T00:00:00.000Z"],
+    expect(d.optOuts).toMatchObject({ received30d: 2, honoured30d: 1, lateCount: 3 });
+    expect(d.optOuts!.late.map((l) => [l.number, l.honouredAt, l.deadline, l.deadlineRule])).toEqual([
+      ["2125550004", null, "2025-06-17T00:00:00.000Z", "47 CFR 64.1200(d)(3)"],
+      ["2125550002", "2025-12-03T00:00:00.000Z", "2025-12-03T00:00:00.000Z", "47 CFR 64.1200(d)(3)"],
+      ["4165550002", "2025-12-02T00:00:00.000Z", "2025-12-02T00:00:00.000Z", "CRTC Unsolicited Telecommunications Rules, internal list within 14 days"],
     ]);
     expect((await call(bob.cookie)).optOuts).toMatchObject({ received30d: 0, honoured30d: 0, lateCount: 1 });
   });

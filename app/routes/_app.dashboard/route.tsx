@@ -19,7 +19,7 @@ import {
 } from "~/models/dashboard.server";
 import { getPlanState } from "~/models/usage.server";
 import { OPT_OUT_WINDOW_DAYS, optOutSummary } from "~/models/opt-out.server";
-import { HONOUR_BUSINESS_DAYS } from "scrub-service/domain";
+import { HONOUR_BUSINESS_DAYS, HONOUR_CALENDAR_DAYS_CANADA } from "scrub-service/domain";
 import { PageHeader } from "~/components/ui/page-header";
 import { RouteErrorBoundary } from "~/components/route-error-boundary";
 import { StatCard } from "~/components/purge/stat-card";
@@ -113,6 +113,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         receivedAt: l.receivedAt.toISOString(),
         honouredAt: l.honouredAt?.toISOString() ?? null,
         deadline: l.deadline.toISOString(),
+        deadlineRule: l.deadlineRule,
         channel: l.channel,
       })),
     }))
@@ -227,7 +228,7 @@ function OptOuts({ o }: { o: OptOutPanel | null }) {
         <div role="alert" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="opt-outs-late">
           <p className="font-medium">
             {formatNumber(o.lateCount)} opt-out{o.lateCount === 1 ? " was" : "s were"} not honoured within {HONOUR_BUSINESS_DAYS} business days of receipt (47
-            CFR 64.1200(d)(3)).
+            CFR 64.1200(d)(3)), or {HONOUR_CALENDAR_DAYS_CANADA} days for a Canadian number (CRTC Unsolicited Telecommunications Rules).
           </p>
           <ul className="mt-2 space-y-1">
             {o.late.map((l) => (
@@ -240,7 +241,7 @@ function OptOuts({ o }: { o: OptOutPanel | null }) {
                 ) : (
                   "not honoured"
                 )}{" "}
-                · due by <DateTime value={l.deadline} />
+                · due by <DateTime value={l.deadline} /> ({l.deadlineRule})
               </li>
             ))}
           </ul>

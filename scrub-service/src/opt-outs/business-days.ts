@@ -7,6 +7,7 @@
  * counted; the request is late once the tenth business day after it has ended on that clock. Pure.
  */
 import { FEDERAL_HOLIDAYS, dayKey, holidayDays, type DayKey } from "../calling/holidays";
+import { numberRegion } from "../numbers/normalize";
 
 export const HONOUR_BUSINESS_DAYS = 10;
 const DAY_MS = 86_400_000;
@@ -42,8 +43,33 @@ export function honourDeadline(receivedMs: number, offsetMinutes = 0, businessDa
   return new Date(day + DAY_MS - offsetMinutes * 60_000);
 }
 
-/** Whether a request honoured at `honouredMs` (or, when not yet honoured, still not at `nowMs`) is past its deadline. */
-export function honouredLate(receivedMs: number, offsetMinutes: number, honouredMs: number | null, nowMs: number): boolean {
-  const deadline = honourDeadline(receivedMs, offsetMinutes).getTime();
-  return (honouredMs ?? nowMs) >= deadline;
+/**
+ * Canada's clock: the CRTC's Unsolicited Telecommunications Rules have a telemarketer add a consumer's number to its
+ * internal do-not-call list within 14 days of the request (31 days until 2014-06-30). Counted like the US clock: the day
+ * of receipt is not counted, and the request is late once the 14th calendar day after it has ended on its clock.
+ */
+export const HONOUR_CALENDAR_DAYS_CANADA = 14;
+
+/** The rule an opt-out's deadline comes from, as the dashboard and the API name it. */
+export type HonourRule = "47 CFR 64.1200(d)(3)" | "CRTC Unsolicited Telecommunications Rules, internal list within 14 days";
+
+/**
+ * The deadline of a request about `number`: ten US business days; for a Canadian number (by its area code) also the
+ * CRTC's 14 calendar days, the earlier of the two (ten business days are never fewer than 14 calendar days, so for a
+ * Canadian number it is the 14-day deadline, and a US holiday in between never lengthens it).
+ */
+export function optOutDeadline(number: number, receivedMs: number, offsetMinutes = 0): { deadline: Date; rule: HonourRule } {
+  const us = honourDeadline(receivedMs, offsetMinutes);
+  if (numberRegion(number) !== "CA") return { deadline: us, rule: "47 CFR 64.1200(d)(3)" };
+  const local = new Date(receivedMs + offsetMinutes * 60_000);
+  const day = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) + HONOUR_CALENDAR_DAYS_CANADA * DAY_MS;
+  const canada = new Date(day + DAY_MS - offsetMinutes * 60_000);
+  return canada <= us
+    ? { deadline: canada, rule: "CRTC Unsolicited Telecommunications Rules, internal list within 14 days" }
+    : { deadline: us, rule: "47 CFR 64.1200(d)(3)" };
+}
+
+/** Whether a request about `number` honoured at `honouredMs` (or, when not yet honoured, still not at `nowMs`) is past its deadline. */
+export function honouredLate(number: number, receivedMs: number, offsetMinutes: number, honouredMs: number | null, nowMs: number): boolean {
+  return (honouredMs ?? nowMs) >= optOutDeadline(number, receivedMs, offsetMinutes).deadline.getTime();
 }

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { checkOptOuts, MAX_OPT_OUTS_PER_REQUEST, offsetMinutesOf } from "./validate";
-import { honourDeadline, honouredLate, isBusinessDay } from "./business-days";
+import { honourDeadline, honouredLate, isBusinessDay, optOutDeadline } from "./business-days";
 import { decideNumber, decisionLists, decisionOrder } from "../decision/decide";
 import { EXEMPTION_BASES, dayOfIsoDate } from "../exemption-rules/windows";
 
 const NOW = Date.parse("2026-11-28T19:00:00Z");
+const US = 2125550123; // New York
+const TORONTO = 4165550123;
+const VANCOUVER = 6045550123;
 const good = { number: "(212) 555-2345", received_at: "2026-11-20T10:00:00-05:00", channel: "text", words: "STOP" };
 
 describe("opt-out records (decision 195)", () => {
@@ -77,11 +80,29 @@ describe("ten business days (47 CFR 64.1200(d)(3)) on the federal holiday calend
     const received = Date.parse("2026-11-16T15:00:00Z"); // a Monday
     // Tue 17 … Wed 25 are 7, Thanksgiving skipped, Fri 27, Mon 30, Tue 1 December the tenth
     expect(honourDeadline(received).toISOString()).toBe("2026-12-02T00:00:00.000Z");
-    expect(honouredLate(received, 0, Date.parse("2026-12-01T23:59:59Z"), NOW)).toBe(false);
-    expect(honouredLate(received, 0, Date.parse("2026-12-02T00:00:00Z"), NOW)).toBe(true);
+    expect(honouredLate(US, received, 0, Date.parse("2026-12-01T23:59:59Z"), NOW)).toBe(false);
+    expect(honouredLate(US, received, 0, Date.parse("2026-12-02T00:00:00Z"), NOW)).toBe(true);
     // not honoured yet: late once the deadline passed
-    expect(honouredLate(received, 0, null, Date.parse("2026-12-01T12:00:00Z"))).toBe(false);
-    expect(honouredLate(received, 0, null, Date.parse("2026-12-02T00:00:01Z"))).toBe(true);
+    expect(honouredLate(US, received, 0, null, Date.parse("2026-12-01T12:00:00Z"))).toBe(false);
+    expect(honouredLate(US, received, 0, null, Date.parse("2026-12-02T00:00:01Z"))).toBe(true);
+  });
+
+  it("a Canadian number is held to the CRTC's 14 calendar days, which a US holiday never lengthens", () => {
+    const received = Date.parse("2026-11-16T15:00:00Z"); // a Monday; Thanksgiving (US) in between
+    expect(optOutDeadline(US, received, 0)).toEqual({ deadline: new Date("2026-12-02T00:00:00.000Z"), rule: "47 CFR 64.1200(d)(3)" });
+    const ca = optOutDeadline(TORONTO, received, 0);
+    expect(ca.deadline.toISOString()).toBe("2026-12-01T00:00:00.000Z"); // the end of Monday 30 November, the 14th day
+    expect(ca.rule).toMatch(/^CRTC/);
+    expect(honouredLate(TORONTO, received, 0, Date.parse("2026-11-30T23:59:59Z"), NOW)).toBe(false);
+    expect(honouredLate(TORONTO, received, 0, Date.parse("2026-12-01T00:00:00Z"), NOW)).toBe(true);
+    expect(honouredLate(US, received, 0, Date.parse("2026-12-01T00:00:00Z"), NOW)).toBe(false);
+    // on the request's clock: Monday 20:00 in Vancouver (UTC−8) is Tuesday in UTC, the 14th day still ends on Vancouver's midnight
+    expect(optOutDeadline(VANCOUVER, Date.parse("2026-11-17T04:00:00Z"), -480).deadline.toISOString()).toBe("2026-12-01T08:00:00.000Z");
+    // with no holiday in between, ten business days and 14 calendar days end together; Columbus Day puts a day between them
+    const march = Date.parse("2026-03-02T15:00:00Z");
+    expect(optOutDeadline(TORONTO, march, 0).deadline.getTime()).toBe(honourDeadline(march, 0).getTime());
+    const columbus = Date.parse("2026-10-05T15:00:00Z");
+    expect(honourDeadline(columbus, 0).getTime() - optOutDeadline(TORONTO, columbus, 0).deadline.getTime()).toBe(86_400_000);
   });
 
   it("counts on the clock the request was received on", () => {
