@@ -39,8 +39,8 @@ export async function boot(): Promise<void> {
     return [];
   });
   if (parts.length) console.log(`[boot] removed ${parts.length} partial upload file(s) left by a stopped process`);
-  // Expired sessions, dead throttle counters and long-spent links, hourly.
-  startHousekeeping(getDb);
+  // Expired sessions, dead throttle counters, long-spent links, old records and stranded opt-outs, hourly.
+  startHousekeeping(getDb, getScrubService);
   console.log(
     `[boot] database: ${e.DATABASE_URL ? "PostgreSQL" : `PGlite (${e.DATA_DIR})`}; ` +
       `lists: ${listRedis() ? describeRedisTarget(listRedis()!) : "embedded index"}; ` +

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, OptOutSource } from "db/schema";
 import { ensureInternalDncList, type ScrubService } from "scrub-service";
 import type { OptOut } from "scrub-service/domain";
-import { insertOptOuts, markOptOutsHonoured } from "~/models/opt-out.server";
+import { honourFinishedOptOutLoads, insertOptOuts, markOptOutsHonoured, moveOptOutsToLoad, unhonouredOptOutLoads } from "~/models/opt-out.server";
 import { submitListLoad } from "./submit-list-load.server";
 
 /*
@@ -13,7 +13,7 @@ import { submitListLoad } from "./submit-list-load.server";
  * instant. Opt-outs count against no plan limit: the law requires them honoured whatever the plan.
  *
  * A load that fails after the commit leaves the opt-outs recorded and not honoured (the dashboard names them when
- * late) and throws the intake's HandOffError; sending them again honours the new records.
+ * late) and throws the intake's HandOffError; the housekeeping retries it (`retryUnhonouredOptOuts`).
  */
 export interface OptOutsRecorded {
   ids: string[];
@@ -50,4 +50,52 @@ export async function recordOptOuts(
   const honouredAt = new Date();
   await markOptOutsHonoured(db, input.userId, submitted.loadId, honouredAt);
   return { ids, listId: submitted.listId, loadId: submitted.loadId, honouredAt, added: submitted.outcome?.added ?? 0 };
+}
+
+/** How long a load may run before its opt-outs are taken to be stranded (its process stopped) and loaded again. */
+export const OPT_OUT_LOAD_STALE_MS = 30 * 60_000;
+
+class AlreadyRetried extends Error {}
+
+/**
+ * Honours the opt-outs a failed or stopped load left recorded and not honoured (hourly, from the housekeeping): those
+ * whose load finished are marked honoured at its end; the others' numbers are loaded again into the internal list by
+ * a new load that takes them over in its own transaction (so two replicas never both retry one load), then honoured.
+ * A retry that fails again stays for the next round. Counts of what it did.
+ */
+export async function retryUnhonouredOptOuts(
+  db: Kysely<Database>,
+  service: ScrubService,
+  now: Date = new Date(),
+): Promise<{ marked: number; retried: number; failed: number }> {
+  const marked = await honourFinishedOptOutLoads(db);
+  let retried = 0;
+  let failed = 0;
+  for (const stranded of await unhonouredOptOutLoads(db, new Date(now.getTime() - OPT_OUT_LOAD_STALE_MS))) {
+    try {
+      const submitted = await submitListLoad(db, service, {
+        userId: stranded.userId,
+        mode: "add",
+        source: { kind: "manual", numbers: stranded.numbers },
+        reserve: false,
+        list: async (trx) => (await ensureInternalDncList(trx, stranded.userId)).id,
+        audit: (listId, loadId) => ({
+          action: "opt_out.retry",
+          targetType: "container",
+          targetId: String(listId),
+          details: { numbers: stranded.numbers.length, loadId, failedLoadId: stranded.loadId },
+        }),
+        withLoad: async (trx, _listId, loadId) => {
+          if ((await moveOptOutsToLoad(trx, stranded.userId, stranded.loadId, loadId)) === 0) throw new AlreadyRetried();
+        },
+      });
+      await markOptOutsHonoured(db, stranded.userId, submitted.loadId, new Date());
+      retried++;
+    } catch (e) {
+      if (e instanceof AlreadyRetried) continue;
+      failed++;
+      console.warn(`[opt-outs] retry of load ${stranded.loadId} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { marked, retried, failed };
 }

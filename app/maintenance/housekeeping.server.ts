@@ -2,8 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { runProofHousekeeping } from "~/proof/proof-sweep.server";
 import { sweepUploads } from "~/intake/sweep.server";
-import { dropExpiredCalls } from "scrub-service";
+import { dropExpiredCalls, type ScrubService } from "scrub-service";
 import { dropExpiredOptOuts } from "~/models/opt-out.server";
+import { retryUnhonouredOptOuts } from "~/intake/opt-outs.server";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -39,8 +40,11 @@ export async function sweepExpired(db: Kysely<Database>, now: Date = new Date())
   };
 }
 
-/** One housekeeping round: expired rows, every user's old uploads, call records and opt-outs past five years. A failed part never stops the others. */
-export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date()): Promise<void> {
+/**
+ * One housekeeping round: expired rows, every user's old uploads, call records and opt-outs past five years, and (with
+ * the scrub service) opt-outs a failed load left unhonoured. A failed part never stops the others.
+ */
+export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date(), service?: ScrubService): Promise<void> {
   try {
     await sweepExpired(db, now);
   } catch (e) {
@@ -66,6 +70,15 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
   } catch (e) {
     console.warn(`[housekeeping] call record retention failed: ${e instanceof Error ? e.message : e}`);
   }
+  if (service) {
+    try {
+      const r = await retryUnhonouredOptOuts(db, service, now);
+      if (r.marked || r.retried || r.failed)
+        console.log(`[housekeeping] unhonoured opt-outs: ${r.marked} marked, ${r.retried} load(s) retried, ${r.failed} failed again`);
+    } catch (e) {
+      console.warn(`[housekeeping] opt-out retry failed: ${e instanceof Error ? e.message : e}`);
+    }
+  }
   try {
     // opt-outs are kept five years (47 CFR 64.1200(d)(6), 16 CFR 310.5(a); decision 195); the numbers stay in the internal list
     const r = await dropExpiredOptOuts(db, now);
@@ -78,11 +91,17 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
 let timer: NodeJS.Timeout | undefined;
 
 /** Runs the housekeeping now and then hourly in this process (every replica may run it: deletes are idempotent). */
-export function startHousekeeping(getDb: () => Promise<Kysely<Database>>, everyMs = HOUR_MS): void {
+export function startHousekeeping(getDb: () => Promise<Kysely<Database>>, getService?: () => Promise<ScrubService>, everyMs = HOUR_MS): void {
   if (timer) return;
   const run = async () => {
     try {
-      await runHousekeeping(await getDb());
+      const service = getService
+        ? await getService().catch((e: unknown) => {
+            console.warn(`[housekeeping] no scrub service, stranded opt-outs wait: ${e instanceof Error ? e.message : e}`);
+            return undefined;
+          })
+        : undefined;
+      await runHousekeeping(await getDb(), new Date(), service);
     } catch (e) {
       console.warn(`[housekeeping] no database: ${e instanceof Error ? e.message : e}`);
     }

@@ -43,6 +43,10 @@ const SENTENCES: Record<string, (d: Details) => { title: string; detail?: string
     title: `Recorded ${count(num(d, "rows"), "opt-out") || "opt-outs"} in the internal do-not-call list`,
     detail: str(d, "source") === "api" ? "through the API" : str(d, "source") === "csv" ? "from a CSV file" : "",
   }),
+  "opt_out.retry": (d) => ({
+    title: "Loaded opt-outs into the internal do-not-call list again after a failed load",
+    detail: count(num(d, "numbers"), "number"),
+  }),
   "category.create": (d) => ({ title: `Created the category${quoted(str(d, "name"))}` }),
   "exemptions.create": (d) => ({ title: `Created the exemption list${quoted(str(d, "name"))}`, detail: str(d, "source") === "api" ? "through the API" : "" }),
   "exemptions.load": (d) => ({

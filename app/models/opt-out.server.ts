@@ -100,6 +100,55 @@ export async function markOptOutsHonoured(db: Db, userId: string, loadId: string
     .execute();
 }
 
+/**
+ * Opt-outs whose load finished but that were not marked honoured (the process stopped between the two): honoured at
+ * the instant the load finished, which is when they took effect. How many.
+ */
+export async function honourFinishedOptOutLoads(db: Db): Promise<number> {
+  const r = await db
+    .updateTable("opt_outs")
+    .from("list_loads")
+    .set((eb) => ({ honoured_at: eb.ref("list_loads.finished_at") }))
+    .whereRef("list_loads.id", "=", "opt_outs.load_id")
+    .where("opt_outs.honoured_at", "is", null)
+    .where("list_loads.status", "=", "completed")
+    .where("list_loads.finished_at", "is not", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
+ * The loads whose opt-outs are recorded and not honoured because the load did not take effect: it failed, or it has
+ * not finished by `staleBefore` (its process stopped). Per load, its owner and the opt-outs' distinct numbers.
+ */
+export async function unhonouredOptOutLoads(db: Db, staleBefore: Date, limit = 50): Promise<{ userId: string; loadId: string; numbers: string[] }[]> {
+  const rows = await db
+    .selectFrom("opt_outs")
+    .innerJoin("list_loads", "list_loads.id", "opt_outs.load_id")
+    .select(["opt_outs.user_id", "opt_outs.load_id", sql<string[]>`array_agg(distinct opt_outs.number::text)`.as("numbers")])
+    .where("opt_outs.honoured_at", "is", null)
+    .where((eb) =>
+      eb.or([eb("list_loads.status", "=", "failed"), eb.and([eb("list_loads.status", "!=", "completed"), eb("list_loads.created_at", "<", staleBefore)])]),
+    )
+    .groupBy(["opt_outs.user_id", "opt_outs.load_id"])
+    .orderBy("opt_outs.load_id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ userId: r.user_id, loadId: r.load_id!, numbers: r.numbers }));
+}
+
+/** Hands a failed load's unhonoured opt-outs to the load retrying them. How many moved (0: another retry took them). */
+export async function moveOptOutsToLoad(trx: Db, userId: string, fromLoadId: string, toLoadId: string): Promise<number> {
+  const r = await trx
+    .updateTable("opt_outs")
+    .set({ load_id: toLoadId })
+    .where("user_id", "=", userId)
+    .where("load_id", "=", fromLoadId)
+    .where("honoured_at", "is", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** One number's opt-outs, newest received first. */
 export async function listNumberOptOuts(
   db: Db,

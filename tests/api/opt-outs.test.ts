@@ -14,7 +14,8 @@ import * as containersApi from "~/routes/api.v1.containers._index";
 import { stopLookupUsage } from "~/models/usage.server";
 import { adminListIds, cleanupService, startService, storeKinds, tmpDir } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { createExemptionList, createScrubJob, loadExemptions, readExemptionRows } from "scrub-service";
+import { createExemptionList, createScrubJob, ensureInternalDncList, loadExemptions, readExemptionRows } from "scrub-service";
+import { retryUnhonouredOptOuts } from "~/intake/opt-outs.server";
 import { INTERNAL_DNC_LIST_NAME } from "scrub-service/domain";
 
 /*
@@ -193,6 +194,53 @@ storeKinds.forEach((store, s) => {
       expect(lines[1]).toContain("internal_dnc");
       const cert = await db().selectFrom("scrub_certificates").select("document").where("job_id", "=", jobId).executeTakeFirstOrThrow();
       expect(JSON.stringify(cert.document)).toContain("internal_dnc");
+    });
+
+    it("the housekeeping honours opt-outs a failed or stopped load left behind, once, and the number is then internal_dnc", async () => {
+      const carol = await makeUser(db(), { plan: "business" });
+      const key = (await makeKey(db(), carol)).key;
+      const [stranded, finished] = [`31055534${10 + s}`, `31055535${10 + s}`];
+      // the internal list with two loads as a crash would leave them: one failed, one completed but never marked
+      const listId = await db()
+        .transaction()
+        .execute(async (trx) => (await ensureInternalDncList(trx, carol)).id);
+      const load = async (status: "failed" | "completed") =>
+        (
+          await db()
+            .insertInto("list_loads")
+            .values({
+              list_id: listId,
+              user_id: carol,
+              mode: "add",
+              status,
+              file_name: "Manual entry",
+              ...(status === "completed" ? { finished_at: ago(5) } : {}),
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
+      const [failedLoad, finishedLoad] = [await load("failed"), await load("completed")];
+      const optOut = (number: string, loadId: string) =>
+        db()
+          .insertInto("opt_outs")
+          .values({ user_id: carol, number, received_at: ago(6), channel: "call", words: "Do not call me", source: "api", list_id: listId, load_id: loadId })
+          .execute();
+      await optOut(stranded, failedLoad);
+      await optOut(stranded, failedLoad);
+      await optOut(finished, finishedLoad);
+      expect((await bodyOf(await ask(key, { numbers: [stranded] }))).data[0].suppressed_by).toBe(null);
+
+      expect(await retryUnhonouredOptOuts(db(), service)).toEqual({ marked: 1, retried: 1, failed: 0 });
+      const rows = await db().selectFrom("opt_outs").select(["number", "load_id", "honoured_at"]).where("user_id", "=", carol).orderBy("id").execute();
+      expect(rows.every((r) => r.honoured_at !== null)).toBe(true);
+      expect(rows[2].honoured_at!.toISOString()).toBe(new Date(ago(5)).toISOString());
+      expect(rows[0].load_id).not.toBe(failedLoad);
+      expect(rows[0].load_id).toBe(rows[1].load_id);
+      const retry = await db().selectFrom("list_loads").select(["status", "list_id"]).where("id", "=", rows[0].load_id!).executeTakeFirstOrThrow();
+      expect(retry).toEqual({ status: "completed", list_id: listId });
+      expect((await bodyOf(await ask(key, { numbers: [stranded] }))).data[0].suppressed_by).toBe("internal_dnc");
+      // nothing left: a second round does nothing
+      expect(await retryUnhonouredOptOuts(db(), service)).toEqual({ marked: 0, retried: 0, failed: 0 });
     });
   });
 });
