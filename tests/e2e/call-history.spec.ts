@@ -84,3 +84,56 @@ test("import a call log, then see a number's counts and records", async ({ page 
   await expect(page.getByTestId("calls-empty")).toContainText("No calls or texts recorded for 2125550000.");
   expect(await horizontalOverflow(page)).toBe(0);
 });
+
+test("the wizard's purpose: debt collection holds a number over Regulation F's seven calls on its row's debt, telemarketing does not", async ({
+  page,
+}, info) => {
+  const line = () => String(2000 + Math.floor(Math.random() * 7000));
+  const [held, free] = [`415556${line()}`, `415557${line()}`];
+  const tag = `${Date.now().toString(36)}-${info.project.name}`;
+  await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // seven calls to each number in the last two days, all about debt D-1
+  const calls = ["number,at,outcome,channel,subject,dialer_call_id,debt_id"];
+  for (const n of [held, free]) for (let i = 0; i < 7; i++) calls.push(`${n},${ago(60 + i * 10)},attempted,call,Collections,${tag}-${n}-${i},D-1`);
+  await page.goto("/call-history");
+  await page.getByLabel("Call log file").setInputFiles({ name: "debt-calls.csv", mimeType: "text/csv", buffer: Buffer.from(calls.join("\n")) });
+  await page.getByRole("button", { name: "Import Calls" }).click();
+  await expect(page.getByText("14 recorded, 0 repeats ignored.")).toBeVisible();
+
+  // the file: the first number's row is about D-1, the second's about another debt
+  const scrub = async (purpose: "Telemarketing" | "Debt collection") => {
+    await page.goto("/purge?step=4&type=LitigationOnly&mode=csv");
+    const csv = ["Name,Phone,Debt", `Ann,${held},D-1`, `Bob,${free},D-2`].join("\n");
+    await page.getByLabel("CSV file").setInputFiles({ name: `debts-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByText("Step 5 of 6: Column Selection")).toBeVisible();
+    const choice = page.getByTestId("calls-choice");
+    await expect(choice).toBeHidden();
+    await page.getByRole("checkbox", { name: /Add calling times/ }).check();
+    await expect(choice).toBeVisible();
+    await choice.getByRole("radio", { name: new RegExp(`^${purpose}`) }).check();
+    if (purpose === "Debt collection") await choice.getByLabel("Debt id column").selectOption("Debt");
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.getByRole("button", { name: "Start Purging" }).click();
+    await expect(page.getByTestId("results")).toBeVisible({ timeout: 30_000 });
+    const href = await page.getByTestId("download-good").first().getAttribute("href");
+    const lines = (await (await page.request.get(href!)).text()).trim().split("\n");
+    expect(lines[0]).toBe("Name,Phone,Debt,phone_e164,time_zone,callable_now,next_call_at,next_call_local,calling_note,calls_24h,calls_7d");
+    return { counted: page.getByTestId("calls-counted"), ann: lines.find((l) => l.startsWith("Ann,"))!, bob: lines.find((l) => l.startsWith("Bob,"))! };
+  };
+
+  const debt = await scrub("Debt collection");
+  await expect(debt.counted).toContainText("debt collection limits");
+  await expect(debt.counted).toContainText("1 held back by a call limit");
+  expect(debt.ann).toMatch(/,no,.*7 calls in 7 days about debt .*12 CFR 1006\.14\(b\)\(2\)\(i\)\(A\).*,7,7$/);
+  // the same seven calls were about D-1, not the row's D-2: not held by them
+  expect(debt.bob).not.toContain("12 CFR 1006.14");
+  expect(debt.bob).toMatch(/,7,7$/);
+  expect(await horizontalOverflow(page)).toBe(0);
+
+  const sales = await scrub("Telemarketing");
+  await expect(sales.counted).toContainText("telemarketing limits");
+  await expect(sales.counted).toContainText("0 held back by a call limit");
+  expect(sales.ann).not.toContain("12 CFR 1006.14");
+});
