@@ -17,7 +17,7 @@ import { INTERNAL_DNC_REASON, exemptionWindowsOf, isStateListKind, isSuppression
 import { readExemptionSnapshot } from "./exemptions";
 import { emergencyPeriodsAt } from "./emergency-periods";
 import { readCallHistory } from "./calls/store";
-import { LONGEST_CAP_WINDOW_MS } from "./calling/caps";
+import { historyWindowMs } from "./calling/caps";
 import type { ScrubCalls } from "./pipeline/run";
 import type { ExemptionProof } from "./certificate/document";
 import type { ExemptionIndex } from "./exemption-rules/decide";
@@ -140,12 +140,13 @@ async function scrubAgainstLists(ctx: RunContext, job: JobRow, outDir: string, s
       at,
     };
   }
-  // The owner's call history (decision 191), read once at one instant: every record after the longest cap window
-  // before the evaluation instant (7 days: Regulation F and Massachusetts; the states' 24 hours lie inside it).
+  // The owner's call history (decision 191), read once at one instant: every record after the longest window of the
+  // purpose's caps before the evaluation instant (30 days for debt collection: Massachusetts; 7 for telemarketing, the
+  // good file's calls_7d, the states' 24 hours inside it).
   let calls: ScrubCalls | null = null;
   if (job.calling_window) {
     const at = Math.floor(evaluationInstant(job).getTime() / 1000) * 1000;
-    const sinceMs = at - LONGEST_CAP_WINDOW_MS;
+    const sinceMs = at - historyWindowMs(job.call_purpose);
     const history = await readCallHistory(ctx.o.handle.db, job.user_id, sinceMs);
     calls = {
       index: history.index,

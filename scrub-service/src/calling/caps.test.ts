@@ -9,7 +9,7 @@ describe("call frequency caps as rule data", () => {
       expect(c.sourceUrl, c.id).toMatch(/^https?:\/\/\S+$/);
       for (const u of c.alsoRead ?? []) expect(u, c.id).toMatch(/^https?:\/\/\S+$/);
       expect(c.citation.length, c.id).toBeGreaterThan(40);
-      expect([24, 168]).toContain(c.windowHours);
+      expect([24, 168, 720]).toContain(c.windowHours);
       expect(c.channels.length).toBeGreaterThan(0);
       expect(c.effective).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       // an entry read only in secondary sources says what was not found
@@ -121,12 +121,20 @@ describe("call frequency caps as rule data", () => {
       expect(ask([rec(8 * 24, { debtId: "D1", outcome: "conversation" })], debt).liftAt).toBeNull();
     });
 
-    it("Massachusetts: two contacts in seven days per debt, under debt-collection only", () => {
+    it("Massachusetts: two contacts in 30 days per debt at any number (the stricter of its two limits), under debt-collection only", () => {
       const two = [rec(30, { debtId: "D1" }), rec(50, { debtId: "D1", channel: "text" })];
       const v = ask(two, { state: "MA", purpose: "debt-collection", debtId: "D1" });
       expect(v.holds.map((x) => x.cap.id).sort()).toEqual(["ma-209-cmr-18-16", "ma-940-cmr-7-04-1f"]);
-      expect(v.liftAt).toBe(at - 50 * h + 168 * h);
+      expect(v.liftAt).toBe(at - 50 * h + 720 * h);
+      expect(v.note).toContain('2 calls and texts in 30 days to Massachusetts about debt "D1"');
       expect(ask(two, { state: "MA" }).liftAt).toBeNull();
+      // two ten days ago still hold a third (seven days would have let it through); 30 days and a second ago do not
+      expect(ask([rec(240, { debtId: "D1" }), rec(241, { debtId: "D1" })], { state: "MA", purpose: "debt-collection", debtId: "D1" }).liftAt).toBe(
+        at - 241 * h + 720 * h,
+      );
+      expect(ask([rec(1, { debtId: "D1" }), rec(720, { debtId: "D1" })], { state: "MA", purpose: "debt-collection", debtId: "D1" }).liftAt).toBeNull();
+      // another debt is counted apart
+      expect(ask(two, { state: "MA", purpose: "debt-collection", debtId: "D2" }).liftAt).toBeNull();
     });
   });
 });

@@ -53,7 +53,7 @@ export interface CallCap {
 const US_STATE_NAMES = new Map(US_STATES.map((s) => [s.code, s.name]));
 
 /** The caps' version: a change to an entry is a new version (printed on /rules). */
-export const CAPS_VERSION = "2026-11-28.2";
+export const CAPS_VERSION = "2026-11-28.3";
 
 export const CALL_CAPS: readonly CallCap[] = [
   {
@@ -195,14 +195,15 @@ export const CALL_CAPS: readonly CallCap[] = [
     id: "ma-940-cmr-7-04-1f",
     cite: "940 CMR 7.04(1)(f)",
     jurisdiction: "MA",
-    name: "Massachusetts creditors: two calls per seven days per debt",
+    name: "Massachusetts creditors: two calls per 30 days per debt (seven days at the debtor's own numbers)",
     purpose: "debt-collection",
     max: 2,
-    windowHours: 7 * 24,
+    windowHours: 30 * 24,
     scope: "debt",
     channels: ["call", "text"],
     counts: "attempts",
-    lifts: "Nothing in the rule for the residence limit (two in 30 days elsewhere than the residence; the stricter 7-day count is kept for every number).",
+    lifts:
+      "Nothing in the rule. Counted over 30 days at every number: the rule allows two in seven days at the debtor's residence, cellular or other personal number and two in 30 days at any other, and the product is not told which a number is, so the stricter limit is kept (until 2026-11-28.3 the 7-day one was, which let a third call through at a number that is not the debtor's own).",
     liftedBy: [],
     citation:
       "940 CMR 7.04(1)(f) (Attorney General's debt collection regulations): a creditor may not initiate communication with a debtor by telephone in excess of two communications in each seven-day period at the debtor's residence (and two in each 30-day period elsewhere), for each debt.",
@@ -221,14 +222,15 @@ export const CALL_CAPS: readonly CallCap[] = [
     id: "ma-209-cmr-18-16",
     cite: "209 CMR 18.16(1)(d)",
     jurisdiction: "MA",
-    name: "Massachusetts debt collectors: two communications per seven days per debt",
+    name: "Massachusetts debt collectors: two communications per 30 days per debt (seven days at the consumer's residence or cell phone)",
     purpose: "debt-collection",
     max: 2,
-    windowHours: 7 * 24,
+    windowHours: 30 * 24,
     scope: "debt",
     channels: ["call", "text"],
     counts: "attempts",
-    lifts: "The consumer's prior consent given directly to the debt collector, or a court's express permission.",
+    lifts:
+      "The consumer's prior consent given directly to the debt collector, or a court's express permission (neither is a record the product holds). Counted over 30 days at every number: two in seven days is allowed at the consumer's residence or cellular telephone, two in 30 days elsewhere, and the product is not told which a number is, so the stricter limit is kept.",
     liftedBy: [],
     citation:
       "209 CMR 18.16(1)(d): without the consumer's prior consent a debt collector may not engage a consumer in communication via telephone or text messaging, initiated by the debt collector, in excess of two such communications in each seven-day period to a consumer's residence or cellular telephone (and two in each 30-day period elsewhere), for each debt.",
@@ -283,6 +285,11 @@ export function countAgainstCap(records: readonly CapRecord[], cap: CallCap, atM
 
 /** The longest window of any cap: a number's records older than this never count (what a lookup reads). */
 export const LONGEST_CAP_WINDOW_MS = Math.max(...CALL_CAPS.map((c) => c.windowHours)) * 3_600_000;
+
+/** The history a scrub for `purpose` reads: its caps' longest window, and never less than the 7 days of calls_7d. */
+export function historyWindowMs(purpose: CapPurpose): number {
+  return Math.max(7 * 24, ...CALL_CAPS.filter((c) => c.purpose === purpose).map((c) => c.windowHours)) * 3_600_000;
+}
 
 /** What the evaluation of a number's caps needs (decision 187). */
 export interface CapFacts {

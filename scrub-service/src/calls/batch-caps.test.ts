@@ -182,7 +182,7 @@ describeEachDb("a scrub with calling times counts the calls", (kind) => {
         ...week.map((ago) => ({ number: "2125550202", ago, debt_id: "A-1" })),
         // Florida: four calls, no debt (a record without a debt id counts against every debt: 4 < 7)
         ...[1, 2, 3, 4].map((x) => ({ number: "3055550203", ago: x * H })),
-        // Massachusetts: two calls about B-2 in seven days hold a third about B-2, not one about C-3
+        // Massachusetts: two calls about B-2 in 30 days hold a third about B-2, not one about C-3
         ...[5, 50].map((x) => ({ number: "6175550204", ago: x * H, debt_id: "B-2" })),
         ...[5, 50].map((x) => ({ number: "6175550205", ago: x * H, debt_id: "B-2" })),
         // a conversation about D-4 six days ago holds the next call about it for seven days
@@ -197,7 +197,7 @@ describeEachDb("a scrub with calling times counts the calls", (kind) => {
     expect(row("2125550202")).toMatchObject({ callable_now: "yes", calls_7d: "7" });
     expect(row("3055550203")).toMatchObject({ callable_now: "yes", calls_24h: "4" });
     expect(row("6175550204").callable_now).toBe("no");
-    expect(row("6175550204").calling_note).toContain('2 calls in 7 days to Massachusetts about debt "B-2"');
+    expect(row("6175550204").calling_note).toContain('2 calls in 30 days to Massachusetts about debt "B-2"');
     expect(row("6175550205")).toMatchObject({ callable_now: "yes", calls_7d: "2" });
     expect(row("2125550206")).toMatchObject({ callable_now: "no", next_call_at: "2026-12-03T17:00:00Z" });
     expect(row("2125550206").calling_note).toMatch(/^A telephone conversation about debt "D-4" within 7 days/);
