@@ -70,3 +70,38 @@ export {
   type CallFileField,
   type CallFileMapping,
 } from "./calls/file-rows";
+export {
+  chainEntries,
+  checkDayHead,
+  dayHeadCanonical,
+  entryCanonical,
+  entryHash,
+  GENESIS_HASH,
+  LEDGER_EXPORT_FORMAT,
+  LEDGER_HEAD_FORMAT,
+  LEDGER_KINDS,
+  ledgerExportProblem,
+  signDayHead,
+  verifyLedgerExport,
+  verifyLedgerText,
+  type LedgerDraft,
+  type LedgerEntry,
+  type LedgerEntryKind,
+  type LedgerExport,
+  type LedgerVerification,
+  type SignedDayHead,
+} from "./ledger/chain";
+export {
+  appendLedger,
+  dropExpiredLedger,
+  entryOfRow,
+  exportLedger,
+  LedgerExportTooLarge,
+  ledgerEntriesOfNumber,
+  ledgerIdOf,
+  ledgerRetentionCutoff,
+  MAX_EXPORT_ENTRIES,
+  publishedDayHeads,
+  signLedgerDays,
+} from "./ledger/store";
+export { flushLedger, ledgerQueue, LedgerQueue } from "./ledger/buffer";
