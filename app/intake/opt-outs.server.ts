@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, OptOutSource } from "db/schema";
-import { ensureInternalDncList, type ScrubService } from "scrub-service";
+import { appendLedger, ensureInternalDncList, optOutDraft, optOutHonouredDraft, type ScrubService } from "scrub-service";
 import type { OptOut } from "scrub-service/domain";
 import { insertOptOuts, markOptOutsHonoured } from "~/models/opt-out.server";
 import { submitListLoad } from "./submit-list-load.server";
@@ -45,9 +45,14 @@ export async function recordOptOuts(
     }),
     withLoad: async (trx, listId, loadId) => {
       ids = await insertOptOuts(trx, { userId: input.userId, createdBy: input.createdBy, source: input.source, listId, loadId, records: input.records });
+      // received: in the decision ledger with the records (decision 197)
+      await appendLedger(trx, input.userId, [optOutDraft({ ids, listId, loadId, source: input.source, records: input.records })]);
     },
   });
   const honouredAt = new Date();
   await markOptOutsHonoured(db, input.userId, submitted.loadId, honouredAt);
+  await appendLedger(db, input.userId, [
+    optOutHonouredDraft({ numbers: input.records.map((r) => r.number), listId: submitted.listId, loadId: submitted.loadId, honouredAt, ids }),
+  ]);
   return { ids, listId: submitted.listId, loadId: submitted.loadId, honouredAt, added: submitted.outcome?.added ?? 0 };
 }

@@ -105,3 +105,4 @@ export {
   signLedgerDays,
 } from "./ledger/store";
 export { flushLedger, ledgerQueue, LedgerQueue } from "./ledger/buffer";
+export { exemptionListDraft, listVersionDraft, MAX_NUMBERS_NAMED, optOutDraft, optOutHonouredDraft, scrubDraft } from "./ledger/drafts";

@@ -5,7 +5,7 @@
  * payload is made at flush time (`make`), off the request's path. What a crash can lose: the answers of the last
  * FLUSH_MS (and of a flush that failed and was still being retried), never an entry already committed; a lost answer
  * leaves no gap in the chain (it was never in it). A flush that fails keeps its entries queued for the next one, up to
- * MAX_QUEUED entries per process, beyond which the oldest are dropped and counted (`dropped`).
+ * MAX_QUEUED entries per process and MAX_TRIES flushes, beyond which they are dropped, logged and counted (`dropped`).
  */
 import type { Kysely } from "kysely";
 import type { Database } from "db/schema";
@@ -22,7 +22,12 @@ interface Queued {
   userId: string;
   at: Date;
   make: () => LedgerDraft | null;
+  /** Flushes that failed with it. */
+  tries: number;
 }
+
+/** Flushes one entry may fail before it is dropped (counted): a database gone for good (MAX_TRIES × FLUSH_MS). */
+export const MAX_TRIES = 240;
 
 export class LedgerQueue {
   private queued: Queued[] = [];
@@ -37,7 +42,7 @@ export class LedgerQueue {
 
   /** Queues one decision (O(1): its payload is made at flush). */
   add(db: Kysely<Database>, userId: string, make: () => LedgerDraft | null, at: Date = new Date()): void {
-    this.queued.push({ db, userId, make, at });
+    this.queued.push({ db, userId, make, at, tries: 0 });
     const max = this.o.maxQueued ?? MAX_QUEUED;
     if (this.queued.length > max) {
       const over = this.queued.length - max;
@@ -88,7 +93,16 @@ export class LedgerQueue {
             await appendLedger(db, userId, drafts);
             this.appended += drafts.length;
           } catch (e) {
-            failed.push(...drafts.map((d) => ({ db, userId, at: items[0].at, make: () => d })));
+            const tries = items[0].tries + 1;
+            if (tries >= MAX_TRIES) {
+              this.dropped += drafts.length;
+              log().error(
+                { err: e instanceof Error ? e.message : String(e), entries: drafts.length },
+                "[ledger] entries dropped after repeated failed flushes",
+              );
+              continue;
+            }
+            failed.push(...drafts.map((d) => ({ db, userId, at: items[0].at, make: () => d, tries })));
             log().warn({ err: e instanceof Error ? e.message : String(e), entries: drafts.length }, "[ledger] flush failed; kept for the next one");
           }
         }
