@@ -12,6 +12,7 @@
  *     [--authority TEXT] | emergency list [--all] | emergency remove --id N     (emergency no-call periods, decision 181)
  *   npm run calls -- import --input FILE [--user ID] [--tz ZONE]     (call history, decision 185)
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
+ *   npm run verify -- --ledger ledger.json [--keys keys.json|URL]     (a decision ledger export, decision 197)
  *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
  * The scrub writes certificate.json (the signed scrub certificate) beside good.csv, bad.csv and invalid.csv.
  * A progress bar on a terminal (stderr), a JSON summary on stdout at the end.
@@ -44,6 +45,7 @@ import type { BatchScrubService } from "./service";
 import { parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
+import { verifyLedgerText } from "./ledger/chain";
 import type { PublishedKey } from "./certificate/keys";
 import type { ScrubCertificate } from "./certificate/document";
 import pino from "pino";
@@ -554,16 +556,24 @@ async function listsCommand(argv: string[]): Promise<number> {
 async function verifyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { certificate: { type: "string" }, input: { type: "string" }, results: { type: "string" }, keys: { type: "string" } },
+    options: {
+      certificate: { type: "string" },
+      input: { type: "string" },
+      results: { type: "string" },
+      keys: { type: "string" },
+      ledger: { type: "string" },
+    },
   });
-  if (!values.certificate) {
-    throw new Error("Usage: npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]");
+  if (!values.certificate && !values.ledger) {
+    throw new Error(
+      "Usage: npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]\n" +
+        "       npm run verify -- --ledger ledger.json [--keys keys.json|URL]",
+    );
   }
-  const certificateText = fs.readFileSync(path.resolve(values.certificate), "utf8");
   const source = keySource(values.keys);
   if (!source) {
     process.stderr.write(
-      "A certificate verifies only against the keys this service publishes. Pass --keys with the JSON of /.well-known/scrub-certificate-key " +
+      `A ${values.ledger ? "ledger" : "certificate"} verifies only against the keys this service publishes. Pass --keys with the JSON of /.well-known/scrub-certificate-key ` +
         "(a file or the URL), or set APP_URL (or CERTIFICATE_KEYS_URL) to the service's address.\n",
     );
     return 2;
@@ -576,6 +586,8 @@ async function verifyCommand(argv: string[]): Promise<number> {
     process.stderr.write(`The service's keys could not be read from ${source}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
+  if (values.ledger) return verifyLedgerFile(path.resolve(values.ledger), keys);
+  const certificateText = fs.readFileSync(path.resolve(values.certificate!), "utf8");
   const v = await verifyWithFiles({
     certificateText,
     inputPath: values.input ? path.resolve(values.input) : undefined,
@@ -609,6 +621,24 @@ async function verifyCommand(argv: string[]): Promise<number> {
   for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
   const failed = v.checks.filter((x) => !x.ok).map((x) => x.subject);
   process.stdout.write(v.ok ? "Verified: everything checked matches.\n" : `Does not match: ${failed.join(", ")}.\n`);
+  return v.ok ? 0 : 1;
+}
+
+/**
+ * A decision ledger export (GET /api/v1/ledger, decision 197), offline: every day head's signature under a published
+ * key, every entry's hash and link, no gap or reversal, each signed head found in the chain. Exit 0 verified, 1 not.
+ */
+function verifyLedgerFile(file: string, keys: ReadonlyMap<string, string>): number {
+  const v = verifyLedgerText(fs.readFileSync(file, "utf8"), keys);
+  const d = v.doc;
+  if (d)
+    process.stdout.write(
+      `Decision ledger ${d.ledger}, ${d.from} to ${d.to} (exported ${d.exportedAt}): ${d.entries.length} entr${d.entries.length === 1 ? "y" : "ies"}, ` +
+        `${d.dayHeads.length} signed day head(s)${d.anchor ? `, continuing from the head of ${d.anchor.day} (seq ${d.anchor.seq})` : ""}\n`,
+    );
+  for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
+  const failed = [...new Set(v.checks.filter((x) => !x.ok).map((x) => x.subject))];
+  process.stdout.write(v.ok ? "Verified: no entry was changed, removed or reordered since its day was signed.\n" : `Does not match: ${failed.join(", ")}.\n`);
   return v.ok ? 0 : 1;
 }
 
@@ -689,6 +719,8 @@ const HELP = `Batch work from the command line.
       outcome|status, debt_id, call_id|uniqueid), all rows or none; instants need their offset, or --tz for local times.
       A VICIdial vicidial_log export is recognised by its header and needs --tz (the server's zone); kept five years.
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
+  npm run verify -- --ledger ledger.json [--keys keys.json|URL]
+      A decision ledger export (GET /api/v1/ledger): every entry's hash and link and every signed day head, offline.
   npm run certificate-key [-- rotate]
 Where it runs: SCRUB_SERVICE_URL → that service; DATABASE_URL → this process; otherwise the embedded
 database in DATA_DIR (default ./data), through the running server when one holds it.

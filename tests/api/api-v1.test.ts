@@ -908,6 +908,7 @@ describe("the rest of the surface", () => {
       "/check",
       "/compat/dncscrub/scrub",
       "/compat/calls",
+      "/ledger",
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");
