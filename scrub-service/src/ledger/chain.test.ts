@@ -8,10 +8,12 @@ import { newSigningKey } from "../certificate/sign";
 import {
   chainEntries,
   entryCanonical,
+  entryDigest,
   entryHash,
   GENESIS_HASH,
   LEDGER_EXPORT_FORMAT,
   signDayHead,
+  verifyChainProof,
   verifyLedgerExport,
   type LedgerEntry,
   type LedgerExport,
@@ -155,5 +157,20 @@ describe("the decision ledger's chain", () => {
     const skipped = { ...window, entries: full.entries.slice(3) };
     expect(failures(skipped)[0]).toMatch(/^Entry 3 is missing: after the anchor head of 2026-11-25 \(seq 2\) comes entry 4/);
     expect(verifyLedgerExport(full, new Map()).ok).toBe(false);
+  });
+
+  it("proves one number's entry up to a signed head with the others as digests only (a dossier's proof)", () => {
+    const doc = honest();
+    const items = doc.entries.map((e, i) => (i === 2 ? e : { seq: e.seq, digest: entryDigest(entryCanonical(e)) }));
+    const proof = { ledger: LEDGER, anchor: null, items, dayHeads: doc.dayHeads };
+    expect(verifyChainProof(proof, keys).checks.filter((c) => !c.ok)).toEqual([]);
+    const shownChanged = { ...proof, items: items.map((e, i) => (i === 2 ? { ...(e as LedgerEntry), payload: { suppressed_by: "litigation" } } : e)) };
+    expect(verifyChainProof(shownChanged, keys).checks.find((c) => !c.ok)?.detail).toMatch(/^Entry 3 was changed/);
+    const linkChanged = { ...proof, items: items.map((e, i) => (i === 0 ? { seq: 1, digest: "0".repeat(64) } : e)) };
+    const v = verifyChainProof(linkChanged, keys);
+    expect(v.ok).toBe(false);
+    expect(v.checks.filter((c) => !c.ok).map((c) => c.detail)).toContainEqual(expect.stringMatching(/^The day head of 2026-11-25 signed entry 2 with hash/));
+    const linkDropped = { ...proof, items: items.filter((_, i) => i !== 1) };
+    expect(verifyChainProof(linkDropped, keys).checks.find((c) => !c.ok)?.detail).toMatch(/^Entry 2 is missing: after entry 1 comes entry 3/);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The decision ledger's chain (issue #47, decision 197), pure: no I/O. An entry's canonical form is the canonical JSON
- * (decision 110) of { seq, at, kind, numbers, ref, payload }; its hash is SHA-256(previous hash's 32 bytes ‖ the
- * canonical form's UTF-8 bytes), the first entry's previous hash 64 zeros. Each finished UTC day the chain's head (the
+ * (decision 110) of { seq, at, kind, numbers, ref, payload }, its digest the SHA-256 of that form's UTF-8 bytes; its
+ * hash is SHA-256(previous hash's 32 bytes ‖ its digest's 32 bytes), the first entry's previous hash 64 zeros. Hashing
+ * the digest (not the form itself) lets a proof stand for an entry it does not show by its digest alone (a `link`): a
+ * number's dossier proves its own entries up to a signed head without carrying every other entry in between. Each finished UTC day the chain's head (the
  * last entry recorded that day) is signed with the certificate key (Ed25519, certificate/sign.ts): a day head is the
  * canonical JSON of { format, ledger, day, seq, hash, signedAt }, `ledger` being the customer's public ledger id.
  *
@@ -54,10 +56,28 @@ export function entryCanonical(e: Pick<LedgerEntry, "seq" | "at" | "kind" | "num
   return canonicalJson({ seq: e.seq, at: e.at, kind: e.kind, numbers: e.numbers, ref: e.ref, payload: e.payload });
 }
 
-/** SHA-256(previous hash's bytes ‖ canonical entry), hex. */
-export function entryHash(prevHash: string, canonical: string): string {
-  return crypto.createHash("sha256").update(Buffer.from(prevHash, "hex")).update(canonical, "utf8").digest("hex");
+/** SHA-256 of an entry's canonical form, hex. */
+export function entryDigest(canonical: string): string {
+  return crypto.createHash("sha256").update(canonical, "utf8").digest("hex");
 }
+
+/** SHA-256(previous hash's bytes ‖ the entry digest's bytes), hex. */
+export function linkHash(prevHash: string, digest: string): string {
+  return crypto.createHash("sha256").update(Buffer.from(prevHash, "hex")).update(Buffer.from(digest, "hex")).digest("hex");
+}
+
+/** An entry's hash from its previous hash and its canonical form. */
+export function entryHash(prevHash: string, canonical: string): string {
+  return linkHash(prevHash, entryDigest(canonical));
+}
+
+/** An entry a proof does not show: its seq and digest, enough to carry the chain past it. */
+export interface LedgerLink {
+  seq: number;
+  digest: string;
+}
+
+export const isLink = (e: LedgerEntry | LedgerLink): e is LedgerLink => "digest" in e && !("kind" in e);
 
 export const numberText = (n: number | string): string => String(n).padStart(10, "0");
 
@@ -196,6 +216,19 @@ export function ledgerExportProblem(v: unknown): string | null {
  * failed check naming the entry's seq or the head's day; what holds is said once.
  */
 export function verifyLedgerExport(doc: LedgerExport, publishedKeys: ReadonlyMap<string, string>): LedgerVerification {
+  return verifyChainProof({ ledger: doc.ledger, anchor: doc.anchor, items: doc.entries, dayHeads: doc.dayHeads }, publishedKeys);
+}
+
+/** A chain's stretch: from the anchor (or the start), each entry shown or only linked by its digest, and the signed heads. */
+export interface ChainProof {
+  ledger: string;
+  anchor: SignedDayHead | null;
+  items: (LedgerEntry | LedgerLink)[];
+  dayHeads: SignedDayHead[];
+}
+
+/** verifyLedgerExport's checks on a stretch whose entries may be links (a dossier's proof). */
+export function verifyChainProof(doc: ChainProof, publishedKeys: ReadonlyMap<string, string>): LedgerVerification {
   const checks: LedgerCheck[] = [];
   const hashes = new Map<number, string>();
   let problems = 0;
@@ -232,8 +265,20 @@ export function verifyLedgerExport(doc: LedgerExport, publishedKeys: ReadonlyMap
   let chainOk = true;
   let lastAt = "";
   const bySeq = new Map<number, LedgerEntry>();
-  for (const e of doc.entries) {
+  for (const e of doc.items) {
     const subject = `entry ${e.seq}`;
+    if (isLink(e)) {
+      // an entry not shown: only its place in the sequence can be checked, its digest carries the chain
+      if (e.seq !== expectSeq) {
+        chainOk = false;
+        fail(subject, `Entry ${e.seq} (linked) is out of sequence: entry ${expectSeq} was expected here (entries deleted or reordered).`);
+      }
+      const h = linkHash(expectPrev, /^[0-9a-f]{64}$/.test(e.digest) ? e.digest : GENESIS_HASH);
+      hashes.set(e.seq, h);
+      expectPrev = h;
+      expectSeq = e.seq + 1;
+      continue;
+    }
     if (e.seq !== expectSeq) {
       chainOk = false;
       if (e.seq > expectSeq)
@@ -278,13 +323,13 @@ export function verifyLedgerExport(doc: LedgerExport, publishedKeys: ReadonlyMap
     checks.push({
       subject: "chain",
       ok: true,
-      detail: doc.entries.length
-        ? `Entries ${doc.entries[0].seq}–${doc.entries[doc.entries.length - 1].seq} follow ${start} without a gap, each hash and link as recomputed.`
+      detail: doc.items.length
+        ? `Entries ${doc.items[0].seq}–${doc.items[doc.items.length - 1].seq} follow ${start} without a gap, each hash and link as recomputed.`
         : `No entries in the window; the chain continues from ${start}.`,
     });
 
   // 3. every signed head found in the chain at its seq with its hash, and at the end of its day
-  const lastSeq = doc.entries.length ? doc.entries[doc.entries.length - 1].seq : (doc.anchor?.seq ?? 0);
+  const lastSeq = doc.items.length ? doc.items[doc.items.length - 1].seq : (doc.anchor?.seq ?? 0);
   let signedThrough = doc.anchor?.seq ?? 0;
   let headsInChain = true;
   for (const h of doc.dayHeads) {
@@ -323,7 +368,7 @@ export function verifyLedgerExport(doc: LedgerExport, publishedKeys: ReadonlyMap
   // a day with entries before the last signed day must have its own head
   const headDays = new Set(doc.dayHeads.map((h) => h.day));
   const lastHeadDay = doc.dayHeads.reduce((m, h) => (h.day > m ? h.day : m), "");
-  for (const day of new Set(doc.entries.map((e) => dayOf(e.at)))) {
+  for (const day of new Set(doc.items.flatMap((e) => (isLink(e) ? [] : [dayOf(e.at)])))) {
     if (day < lastHeadDay && !headDays.has(day)) {
       headsInChain = false;
       fail(`day head ${day}`, `Entries are recorded on ${day} but the export holds no signed head for that day (its head was removed).`);
