@@ -1,4 +1,14 @@
-import { exportLedger, LedgerExportTooLarge, publishedDayHeads, type LedgerExport, type SignedDayHead } from "scrub-service";
+import {
+  buildDossier,
+  DossierTooLarge,
+  exportLedger,
+  LedgerExportTooLarge,
+  publishedDayHeads,
+  type LedgerExport,
+  type NumberDossier,
+  type SignedDayHead,
+} from "scrub-service";
+import { getScrubService } from "~/utils/scrub.server";
 import type { ApiContext } from "./api.server";
 import { ApiError, fieldError } from "./api.server";
 
@@ -39,6 +49,20 @@ export async function ledgerOfApi(
     return (await exportLedger(api.db, api.userId, from, to, now)) ?? { ledger: null, entries: [], dayHeads: [] };
   } catch (e) {
     if (e instanceof LedgerExportTooLarge) throw new ApiError(422, "validation_failed", e.message, [{ field: "from", message: e.message }]);
+    throw e;
+  }
+}
+
+/** The key owner's dossier of one number, with the lists holding it now (the live lookup's answer of its lists). */
+export async function numberDossier(api: ApiContext, number: number, window: { from: string; to: string }, now = new Date()): Promise<NumberDossier> {
+  const answer = await (await getScrubService()).lookup({ userId: api.userId, numbers: [number] });
+  const listsNow = answer.lists
+    .filter((l) => l.hits.length > 0)
+    .map((l) => ({ kind: l.kind, ...(l.kind === "container" ? { id: l.id, name: l.name } : {}), version: l.version }));
+  try {
+    return await buildDossier(api.db, api.userId, number, window, { now, listsNow });
+  } catch (e) {
+    if (e instanceof DossierTooLarge) throw new ApiError(422, "validation_failed", e.message, [{ field: "from", message: e.message }]);
     throw e;
   }
 }

@@ -1031,6 +1031,77 @@ export function openApiDocumentAt(appBase: string) {
           },
         },
       },
+      "/numbers/{number}/dossier": {
+        get: {
+          tags: ["Ledger"],
+          summary: "One number's dossier",
+          description:
+            "For one number and a window of UTC days, one document (format number-dossier/1): every decision about it (lookup answers and reservations " +
+            "with the rules and list versions and the reason, opt-outs received and honoured, exemption list changes naming it), the window's scrubs and " +
+            "versions of your own lists (batch entries: a row's outcome follows from the scrub's certificate and result files), its calls and texts, " +
+            "exemption records and opt-outs as stored, the lists holding it now, and the ledger proof: the window's entries from the signed head before " +
+            "it, those not about the number as digests only, and the signed day heads. Save it as it is and run `npm run verify -- --dossier FILE`. Decision 197.",
+          parameters: [
+            { name: "number", in: "path", required: true, description: "The phone number, in any form the scrub reads.", schema: { type: "string" } },
+            {
+              name: "from",
+              in: "query",
+              required: false,
+              description: "First UTC day, YYYY-MM-DD (default: 30 days before `to`).",
+              schema: { type: "string", format: "date" },
+            },
+            {
+              name: "to",
+              in: "query",
+              required: false,
+              description: "Last UTC day, YYYY-MM-DD (default: today); at most 366 days from `from`.",
+              schema: { type: "string", format: "date" },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "The dossier (format number-dossier/1).",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      format: { type: "string", enum: ["number-dossier/1"] },
+                      number: { type: "string" },
+                      from: { type: "string", format: "date" },
+                      to: { type: "string", format: "date" },
+                      generatedAt: { type: "string", format: "date-time" },
+                      listsNow: { type: ["array", "null"], items: { type: "object" }, description: "The lists and containers holding the number now." },
+                      decisions: {
+                        type: "array",
+                        items: { type: "object" },
+                        description: "What each entry naming the number says about it: seq, at, kind, detail.",
+                      },
+                      batches: { type: "array", items: { type: "object" }, description: "The window's scrubs and own-list versions: seq, at, kind, detail." },
+                      calls: { type: "array", items: { type: "object" } },
+                      exemptionRecords: { type: "array", items: { type: "object" } },
+                      optOuts: { type: "array", items: { type: "object" } },
+                      proof: {
+                        type: "object",
+                        description: "ledger, anchor, items (entries whole, or { seq, digest } for the others) and dayHeads.",
+                        properties: {
+                          ledger: { type: "string" },
+                          anchor: { oneOf: [{ $ref: "#/components/schemas/LedgerDayHead" }, { type: "null" }] },
+                          items: { type: "array", items: { type: "object" } },
+                          dayHeads: { type: "array", items: { $ref: "#/components/schemas/LedgerDayHead" } },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            "422": error("number not a valid phone number, from/to not a date or a window over 366 days or 1,000,000 entries (validation_failed)."),
+            ...commonErrors,
+          },
+        },
+      },
       "/usage": {
         get: {
           tags: ["Account"],

@@ -8,7 +8,7 @@ import { sql, type Kysely } from "kysely";
 // - ledger_heads: one row per customer, its chain's last seq and hash; the row is locked (FOR UPDATE) by every append,
 //   which serializes a customer's appends. `public_id` names the ledger in what is published (never the user id);
 //   `signed_through` is the last UTC day signed: an append after it is stamped on a later day.
-// - ledger_entries: the entries, partitioned by month on `recorded_at` (one partition per UTC month created on demand by
+// - ledger_entries: the entries (`digest` = SHA-256 of the canonical entry, what its hash chains after the previous one), partitioned by month on `recorded_at` (one partition per UTC month created on demand by
 //   ledger_entries_ensure_month(), as call_records in 0028); the retention job drops whole months past five years
 //   (16 CFR 310.5(a)). `payload` is the entry's canonical JSON, stored as text so its bytes are the hashed ones.
 // - ledger_day_heads: the signed head of each customer's chain at the end of each UTC day that had entries; never
@@ -31,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       numbers bigint[] not null default '{}',
       ref text check (char_length(ref) between 1 and 200),
       payload text not null,
+      digest text not null check (digest ~ '^[0-9a-f]{64}$'),
       prev_hash text not null check (prev_hash ~ '^[0-9a-f]{64}$'),
       hash text not null check (hash ~ '^[0-9a-f]{64}$'),
       constraint ledger_entries_pk primary key (user_id, seq, recorded_at)

@@ -27,6 +27,8 @@ export interface LedgerEntriesTable {
   numbers: ColumnType<string[], (bigint | number | string)[] | undefined, never>;
   ref: string | null;
   payload: string;
+  /** SHA-256 (hex) of the canonical entry: a dossier's proof links an entry it does not show by it. */
+  digest: string;
   prev_hash: string;
   hash: string;
 }

@@ -112,3 +112,5 @@ export {
 } from "./ledger/store";
 export { flushLedger, ledgerQueue, LedgerQueue } from "./ledger/buffer";
 export { exemptionListDraft, listVersionDraft, MAX_NUMBERS_NAMED, optOutDraft, optOutHonouredDraft, scrubDraft } from "./ledger/drafts";
+export { buildDossier, DossierTooLarge, MAX_DOSSIER_LINKS } from "./ledger/dossier";
+export { DOSSIER_FORMAT, verifyDossierText, type NumberDossier } from "./ledger/dossier-doc";

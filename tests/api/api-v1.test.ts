@@ -909,6 +909,7 @@ describe("the rest of the surface", () => {
       "/compat/dncscrub/scrub",
       "/compat/calls",
       "/ledger",
+      "/numbers/{number}/dossier",
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");

@@ -14,6 +14,7 @@ import { testContext } from "../setup/request";
 import { apiRequest, bodyOf, installScrubService, makeKey, makeUser } from "./helpers";
 import * as ledgerApi from "~/routes/api.v1.ledger";
 import * as heads from "~/routes/[.well-known].ledger-heads";
+import * as dossierApi from "~/routes/api.v1.numbers.$number.dossier";
 import * as optOuts from "~/routes/api.v1.opt-outs._index";
 import * as lookup from "~/routes/api.v1.lookup";
 import { stopLookupUsage } from "~/models/usage.server";
@@ -201,9 +202,80 @@ describe("the decision ledger through the API", () => {
         out: expect.stringMatching(/^FAIL day head .*: The day head of .* \(seq 1\) does not match its Ed25519 signature under the service's published key/m),
       });
       // and through the store: a row changed in the database since its day was signed
+      const original = await db()
+        .selectFrom("ledger_entries")
+        .select("payload")
+        .where("user_id", "=", alice.id)
+        .where("seq", "=", 1n)
+        .executeTakeFirstOrThrow();
       await sql`update ledger_entries set payload = '{"tampered":true}' where user_id = ${alice.id} and seq = 1`.execute(db());
       const after = await verify(await bodyOf(await get(alice.key, `?from=${today()}&to=${today()}`)));
       expect(after).toEqual({ code: 1, out: expect.stringContaining("FAIL entry 1: Entry 1 was changed") });
+      await sql`update ledger_entries set payload = ${original.payload} where user_id = ${alice.id} and seq = 1`.execute(db());
+      expect((await verify(await bodyOf(await get(alice.key, `?from=${today()}&to=${today()}`)))).code).toBe(0);
+    },
+  );
+
+  it(
+    "GET /api/v1/numbers/{number}/dossier: the number's decisions, opt-outs and proof; verify --dossier holds, and fails on a changed decision, opt-out or entry",
+    { timeout: 120_000 },
+    async () => {
+      const dossierOf = async (key: string, number: string, query = "") =>
+        dossierApi.loader({ request: apiRequest(`/api/v1/numbers/${number}/dossier${query}`, { key }), params: { number }, context: testContext });
+      const res = await dossierOf(alice.key, OTHER, `?from=${today()}&to=${today()}`);
+      expect(res.status).toBe(200);
+      const d = await bodyOf(res);
+      expect(d).toMatchObject({ format: "number-dossier/1", number: OTHER, from: today(), to: today() });
+      expect(d.decisions.map((x: any) => x.kind)).toEqual(["opt_out", "opt_out_honoured", "lookup"]);
+      expect(d.decisions[2].detail).toMatchObject({ suppressedBy: "internal_dnc", callingRulesVersion: expect.any(String) });
+      expect(d.batches.map((x: any) => x.kind)).toEqual(expect.arrayContaining(["list_version", "scrub"]));
+      expect(d.optOuts).toEqual([expect.objectContaining({ channel: "text", words: "STOP" })]);
+      expect(d.listsNow).toEqual([expect.objectContaining({ kind: "container", name: "Internal do-not-call list" })]);
+      // entries about other numbers are digests only: NUMBER's exemption entry is not shown
+      expect(JSON.stringify(d.proof.items)).not.toContain('"exemption_list"');
+      expect(d.proof.items.some((x: any) => "digest" in x && !("kind" in x))).toBe(true);
+      expect(d.proof.dayHeads).toHaveLength(1);
+      // another account's dossier of the same number: nothing of alice's
+      const bobs = await bodyOf(await dossierOf(bob.key, OTHER, `?from=${today()}&to=${today()}`));
+      expect(bobs.optOuts).toEqual([]);
+      expect(bobs.decisions.map((x: any) => x.detail.suppressedBy)).toEqual([null]);
+      expect((await dossierOf(alice.key, "12")).status).toBe(422);
+
+      const dir = tmpDir("dossier-verify");
+      const keysFile = path.join(dir, "keys.json");
+      fs.writeFileSync(keysFile, JSON.stringify({ keys: await publishedKeys(db()) }));
+      const verify = async (doc: unknown) => {
+        const f = path.join(dir, `dossier-${crypto.randomBytes(4).toString("hex")}.json`);
+        fs.writeFileSync(f, JSON.stringify(doc, null, 2));
+        try {
+          return {
+            code: 0,
+            out: (
+              await exec(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--dossier", f, "--keys", keysFile], {
+                env: { ...process.env, DATA_DIR: dir },
+              })
+            ).stdout,
+          };
+        } catch (e) {
+          const err = e as { code: number; stdout: string };
+          return { code: err.code, out: err.stdout };
+        }
+      };
+      const honest = await verify(d);
+      expect(honest.code).toBe(0);
+      expect(honest.out).toMatch(/^OK +opt-out \d+: The opt-out received .* is in the ledger as received, words unchanged\.$/m);
+      const copy = () => JSON.parse(JSON.stringify(d));
+      const changedDecision = copy();
+      changedDecision.decisions[2].detail.suppressedBy = null;
+      expect((await verify(changedDecision)).out).toContain("FAIL decisions: The decisions listed differ from what the proof's entries say about the number");
+      const changedWords = copy();
+      changedWords.optOuts[0].words = "call me any time";
+      expect((await verify(changedWords)).out).toMatch(/^FAIL opt-out \d+: The opt-out received .* is not in the ledger's window as listed/m);
+      const shown = copy();
+      const lookupItem = shown.proof.items.find((x: any) => x.kind === "lookup");
+      lookupItem.payload.answers[0][1] = null;
+      shown.decisions[2].detail.suppressedBy = null;
+      expect((await verify(shown)).out).toMatch(new RegExp(`^FAIL entry ${lookupItem.seq}: Entry ${lookupItem.seq} was changed`, "m"));
     },
   );
 });

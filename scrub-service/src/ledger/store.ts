@@ -16,6 +16,8 @@ import type { SigningKey } from "../certificate/sign";
 import { dropMonthsBefore, ensureMonths } from "../ops/month-partitions";
 import {
   chainEntries,
+  entryCanonical,
+  entryDigest,
   GENESIS_HASH,
   LEDGER_EXPORT_FORMAT,
   numberText,
@@ -92,10 +94,13 @@ export async function appendLedger(
       const params: unknown[] = [];
       const rows = chunk.map((e) => {
         const b = params.length;
-        params.push(userId, e.seq, at, e.kind, e.numbers, e.ref, JSON.stringify(e.payload), e.prevHash, e.hash);
-        return `($${b + 1}, $${b + 2}, $${b + 3}::timestamptz, $${b + 4}, $${b + 5}::bigint[], $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9})`;
+        params.push(userId, e.seq, at, e.kind, e.numbers, e.ref, JSON.stringify(e.payload), entryDigest(entryCanonical(e)), e.prevHash, e.hash);
+        return `($${b + 1}, $${b + 2}, $${b + 3}::timestamptz, $${b + 4}, $${b + 5}::bigint[], $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9}, $${b + 10})`;
       });
-      await run(`insert into ledger_entries (user_id, seq, recorded_at, kind, numbers, ref, payload, prev_hash, hash) values ${rows.join(", ")}`, params);
+      await run(
+        `insert into ledger_entries (user_id, seq, recorded_at, kind, numbers, ref, payload, digest, prev_hash, hash) values ${rows.join(", ")}`,
+        params,
+      );
     }
     const last = entries[entries.length - 1];
     await run(`update ledger_heads set seq = $2, hash = $3, last_at = $4::timestamptz where user_id = $1`, [userId, last.seq, last.hash, at]);
