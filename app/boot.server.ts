@@ -5,7 +5,7 @@ import { ensureDemoAdmin, DEMO_ADMIN } from "./demo-admin.server";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "~/integrations/webhooks.server";
 import { getDb } from "~/utils/db.server";
 import { getScrubService, listRedis, reportListStoreAtStart, startLocalScrubSocket, stopScrubService } from "~/utils/scrub.server";
-import { describeRedisTarget, hugePagesOfThisProcess } from "scrub-service";
+import { describeRedisTarget, flushLedger, hugePagesOfThisProcess } from "scrub-service";
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
 import { cleanPartialUploads } from "~/intake/upload-store.server";
 import { stopLookupUsage } from "~/models/usage.server";
@@ -53,6 +53,8 @@ export async function shutdown(): Promise<void> {
   await settleAfterResponse();
   // Live lookups counted in memory since the last flush (decision 111): written before the database closes.
   await stopLookupUsage().catch((e) => console.error(`[shutdown] lookup usage not written: ${e instanceof Error ? e.message : e}`));
+  // lookup answers queued for the decision ledger (decision 197): appended before the database closes
+  await flushLedger().catch((e) => console.error(`[shutdown] ledger entries not written: ${e instanceof Error ? e.message : e}`));
   stopWebhookDispatcher();
   stopHousekeeping();
   await stopScrubService().catch(() => undefined);

@@ -2,6 +2,7 @@ import { DEFAULT_SUBJECT, MAX_CALL_TEXT, zoneOffsetMinutes } from "scrub-service
 import { MAX_LOOKUP_NUMBERS } from "scrub-service";
 import { ApiError, apiErrorOf, authenticateKey, rateHeaders, type ApiContext } from "./api.server";
 import { answerLookup, DEFAULT_LOOKUP_CALLS, FULLEST_TYPE, parseEntries, requireLookupAccess, type LookupInput } from "./lookup.server";
+import { recordLookupInLedger } from "./ledger.server";
 import { readBodyCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { findDialerCampaign, recordDialerRequest, type DialerEndpoint } from "~/models/dialer.server";
@@ -196,7 +197,7 @@ export async function answerCompat(api: ApiContext, entries: CompatEntry[], ask:
   const asked = { db: api.db, service, userId: api.userId, containerId: api.containerId };
   const chunks: CompatEntry[][] = [];
   for (let i = 0; i < entries.length; i += MAX_LOOKUP_NUMBERS) chunks.push(entries.slice(i, i + MAX_LOOKUP_NUMBERS));
-  const answers: { data: LookupEntry[]; containerId: number | null; relationships: Map<number, string> }[] = new Array(chunks.length);
+  const answers: { data: LookupEntry[]; containerId: number | null; relationships: Map<number, string>; bytes: Buffer }[] = new Array(chunks.length);
   let next = 0;
   const worker = async () => {
     while (next < chunks.length) {
@@ -209,13 +210,16 @@ export async function answerCompat(api: ApiContext, entries: CompatEntry[], ask:
         calls: { ...DEFAULT_LOOKUP_CALLS, subject },
       };
       const answered = await answerLookup(asked, input, ask.now);
-      const json = JSON.parse(answered.json().toString("utf8")) as { data: LookupEntry[]; container_id: number | null };
-      answers[k] = { data: json.data, containerId: json.container_id, relationships: answered.relationships() };
+      const bytes = answered.json();
+      const json = JSON.parse(bytes.toString("utf8")) as { data: LookupEntry[]; container_id: number | null };
+      answers[k] = { data: json.data, containerId: json.container_id, relationships: answered.relationships(), bytes };
     }
   };
   await Promise.all(Array.from({ length: Math.min(CHUNKS_AT_ONCE, chunks.length) }, worker));
   // a plan's refusal (no plan, over the limit) is answered through the API's mapper (refusalOf)
   await recordLookupUsage(api.db, { userId: api.userId, amount: entries.length, unlimited: isUnlimitedRole(api.role), period: api.period });
+  // each chunk's answer in the decision ledger, once it is the customer's (decision 197)
+  for (const a of answers) recordLookupInLedger(api.db, api.userId, a.bytes);
   const atMs = ask.now.getTime();
   const rows: CompatRow[] = new Array(entries.length);
   const counts: Record<CompatCode, number> = { C: 0, D: 0, O: 0, E: 0, I: 0 };

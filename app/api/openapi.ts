@@ -146,6 +146,7 @@ export function openApiDocumentAt(appBase: string) {
       { name: "Exemptions" },
       { name: "Call history" },
       { name: "Opt-outs" },
+      { name: "Ledger" },
       { name: "Dialers" },
       { name: "Account" },
     ],
@@ -933,6 +934,116 @@ export function openApiDocumentAt(appBase: string) {
           },
         },
       },
+      "/ledger": {
+        get: {
+          tags: ["Ledger"],
+          summary: "Your decision ledger, with its proof",
+          description:
+            "Every decision the product made about a number for your account, in the UTC days asked for: each scrub (one entry naming its certificate's " +
+            "SHA-256, result files' hashes, counts and list versions), lookup answer and reservation (each number's outcome, the rules and list versions, " +
+            "the answer's SHA-256), opt-out received and honoured, exemption list change and version of your own lists, in one hash chain: each entry's " +
+            "hash is SHA-256 of the previous hash and the entry's canonical JSON. Each finished UTC day the chain's head is signed (Ed25519) with a key " +
+            "published at /.well-known/scrub-certificate-key, and published at /.well-known/ledger-heads. Save the answer as it is and run " +
+            "`npm run verify -- --ledger FILE`: a changed, removed or reordered entry, or a forged head, fails it. Entries are kept five years " +
+            "(16 CFR 310.5(a)); signed heads for good. Decision 197.",
+          parameters: [
+            {
+              name: "from",
+              in: "query",
+              required: false,
+              description: "First UTC day, YYYY-MM-DD (default: 30 days before `to`).",
+              schema: { type: "string", format: "date" },
+            },
+            {
+              name: "to",
+              in: "query",
+              required: false,
+              description: "Last UTC day, YYYY-MM-DD (default: today); at most 366 days from `from`.",
+              schema: { type: "string", format: "date" },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "The ledger's window (format decision-ledger/1); `ledger` null before your first entry.",
+              headers: rateHeaders,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/LedgerExport" } } },
+            },
+            "422": error("from/to not a date, from after to, a window over 366 days, or over 100,000 entries (validation_failed)."),
+            ...commonErrors,
+          },
+        },
+      },
+      "/numbers/{number}/dossier": {
+        get: {
+          tags: ["Ledger"],
+          summary: "One number's dossier",
+          description:
+            "For one number and a window of UTC days, one document (format number-dossier/1): every decision about it (lookup answers and reservations " +
+            "with the rules and list versions and the reason, opt-outs received and honoured, exemption list changes naming it), the window's scrubs and " +
+            "versions of your own lists (batch entries: a row's outcome follows from the scrub's certificate and result files), its calls and texts, " +
+            "exemption records and opt-outs as stored, the lists holding it now, and the ledger proof: the window's entries from the signed head before " +
+            "it, those not about the number as digests only, and the signed day heads. Save it as it is and run `npm run verify -- --dossier FILE`. Decision 197.",
+          parameters: [
+            { name: "number", in: "path", required: true, description: "The phone number, in any form the scrub reads.", schema: { type: "string" } },
+            {
+              name: "from",
+              in: "query",
+              required: false,
+              description: "First UTC day, YYYY-MM-DD (default: 30 days before `to`).",
+              schema: { type: "string", format: "date" },
+            },
+            {
+              name: "to",
+              in: "query",
+              required: false,
+              description: "Last UTC day, YYYY-MM-DD (default: today); at most 366 days from `from`.",
+              schema: { type: "string", format: "date" },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "The dossier (format number-dossier/1).",
+              headers: rateHeaders,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      format: { type: "string", enum: ["number-dossier/1"] },
+                      number: { type: "string" },
+                      from: { type: "string", format: "date" },
+                      to: { type: "string", format: "date" },
+                      generatedAt: { type: "string", format: "date-time" },
+                      listsNow: { type: ["array", "null"], items: { type: "object" }, description: "The lists and containers holding the number now." },
+                      decisions: {
+                        type: "array",
+                        items: { type: "object" },
+                        description: "What each entry naming the number says about it: seq, at, kind, detail.",
+                      },
+                      batches: { type: "array", items: { type: "object" }, description: "The window's scrubs and own-list versions: seq, at, kind, detail." },
+                      calls: { type: "array", items: { type: "object" } },
+                      exemptionRecords: { type: "array", items: { type: "object" } },
+                      optOuts: { type: "array", items: { type: "object" } },
+                      proof: {
+                        type: "object",
+                        description: "ledger, anchor, items (entries whole, or { seq, digest } for the others) and dayHeads.",
+                        properties: {
+                          ledger: { type: "string" },
+                          anchor: { oneOf: [{ $ref: "#/components/schemas/LedgerDayHead" }, { type: "null" }] },
+                          items: { type: "array", items: { type: "object" } },
+                          dayHeads: { type: "array", items: { $ref: "#/components/schemas/LedgerDayHead" } },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            "422": error("number not a valid phone number, from/to not a date or a window over 366 days or 1,000,000 entries (validation_failed)."),
+            ...commonErrors,
+          },
+        },
+      },
       "/usage": {
         get: {
           tags: ["Account"],
@@ -1209,6 +1320,50 @@ export function openApiDocumentAt(appBase: string) {
             channel: { type: "string", enum: ["call", "text", "e-mail", "web", "in-person"], description: "How it was received." },
             words: { type: "string", maxLength: 1000, description: 'The words received ("STOP", what the consumer said or wrote), as received.' },
             subject: { type: "string", maxLength: 200, description: "The campaign or subject it came in on, if any." },
+          },
+        },
+        LedgerDayHead: {
+          type: "object",
+          description:
+            'A ledger\'s head at the end of a UTC day, signed: Ed25519 over the canonical JSON of { format: "ledger-day-head/1", ledger, day, seq, hash, signedAt }.',
+          properties: {
+            ledger: { type: "string", description: "The ledger's public id." },
+            day: { type: "string", format: "date" },
+            seq: { type: "integer", description: "The day's last entry." },
+            hash: { type: "string", description: "That entry's hash (hex)." },
+            signedAt: { type: "string", format: "date-time" },
+            keyId: { type: "string", description: "The published key that signed it." },
+            signature: { type: "string", description: "Base64." },
+          },
+        },
+        LedgerEntry: {
+          type: "object",
+          description: "hash = SHA-256(prevHash bytes ‖ canonical JSON of { seq, at, kind, numbers, ref, payload }).",
+          properties: {
+            seq: { type: "integer" },
+            at: { type: "string", format: "date-time", description: "When it was recorded." },
+            kind: { type: "string", enum: ["scrub", "lookup", "reservation", "opt_out", "opt_out_honoured", "exemption_list", "list_version"] },
+            numbers: { type: "array", items: { type: "string" }, description: "The numbers it is about (10 digits); none for a batch." },
+            ref: { type: ["string", "null"], description: "A batch's reference: the scrub job, the load, the exemption list." },
+            payload: { type: "object", description: "What was decided, by kind." },
+            prevHash: { type: "string" },
+            hash: { type: "string" },
+          },
+        },
+        LedgerExport: {
+          type: "object",
+          properties: {
+            format: { type: "string", enum: ["decision-ledger/1"] },
+            ledger: { type: ["string", "null"], description: "Your ledger's public id (what /.well-known/ledger-heads names)." },
+            from: { type: "string", format: "date" },
+            to: { type: "string", format: "date" },
+            exportedAt: { type: "string", format: "date-time" },
+            anchor: {
+              oneOf: [{ $ref: "#/components/schemas/LedgerDayHead" }, { type: "null" }],
+              description: "The signed head the entries continue from (null: they start the ledger).",
+            },
+            entries: { type: "array", items: { $ref: "#/components/schemas/LedgerEntry" } },
+            dayHeads: { type: "array", items: { $ref: "#/components/schemas/LedgerDayHead" }, description: "The signed heads of the window's days." },
           },
         },
         OptOut: {

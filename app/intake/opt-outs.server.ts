@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, OptOutSource } from "db/schema";
-import { ensureInternalDncList, type ScrubService } from "scrub-service";
+import { appendLedger, ensureInternalDncList, optOutDraft, optOutHonouredDraft, type ScrubService } from "scrub-service";
 import type { OptOut } from "scrub-service/domain";
 import { honourFinishedOptOutLoads, insertOptOuts, markOptOutsHonoured, moveOptOutsToLoad, unhonouredOptOutLoads } from "~/models/opt-out.server";
 import { submitListLoad } from "./submit-list-load.server";
@@ -45,10 +45,15 @@ export async function recordOptOuts(
     }),
     withLoad: async (trx, listId, loadId) => {
       ids = await insertOptOuts(trx, { userId: input.userId, createdBy: input.createdBy, source: input.source, listId, loadId, records: input.records });
+      // received: in the decision ledger with the records (decision 197)
+      await appendLedger(trx, input.userId, [optOutDraft({ ids, listId, loadId, source: input.source, records: input.records })]);
     },
   });
   const honouredAt = new Date();
   await markOptOutsHonoured(db, input.userId, submitted.loadId, honouredAt);
+  await appendLedger(db, input.userId, [
+    optOutHonouredDraft({ numbers: input.records.map((r) => r.number), listId: submitted.listId, loadId: submitted.loadId, honouredAt, ids }),
+  ]);
   return { ids, listId: submitted.listId, loadId: submitted.loadId, honouredAt, added: submitted.outcome?.added ?? 0 };
 }
 
@@ -68,10 +73,15 @@ export async function retryUnhonouredOptOuts(
   service: ScrubService,
   now: Date = new Date(),
 ): Promise<{ marked: number; retried: number; failed: number }> {
-  const marked = await honourFinishedOptOutLoads(db);
+  let marked = 0;
+  for (const done of await honourFinishedOptOutLoads(db)) {
+    marked += done.ids.length;
+    await appendLedger(db, done.userId, [optOutHonouredDraft(done)]);
+  }
   let retried = 0;
   let failed = 0;
   for (const stranded of await unhonouredOptOutLoads(db, new Date(now.getTime() - OPT_OUT_LOAD_STALE_MS))) {
+    let ids: string[] = [];
     try {
       const submitted = await submitListLoad(db, service, {
         userId: stranded.userId,
@@ -86,10 +96,15 @@ export async function retryUnhonouredOptOuts(
           details: { numbers: stranded.numbers.length, loadId, failedLoadId: stranded.loadId },
         }),
         withLoad: async (trx, _listId, loadId) => {
-          if ((await moveOptOutsToLoad(trx, stranded.userId, stranded.loadId, loadId)) === 0) throw new AlreadyRetried();
+          ids = await moveOptOutsToLoad(trx, stranded.userId, stranded.loadId, loadId);
+          if (ids.length === 0) throw new AlreadyRetried();
         },
       });
-      await markOptOutsHonoured(db, stranded.userId, submitted.loadId, new Date());
+      const honouredAt = new Date();
+      await markOptOutsHonoured(db, stranded.userId, submitted.loadId, honouredAt);
+      await appendLedger(db, stranded.userId, [
+        optOutHonouredDraft({ numbers: stranded.numbers.map(Number), listId: submitted.listId, loadId: submitted.loadId, honouredAt, ids }),
+      ]);
       retried++;
     } catch (e) {
       if (e instanceof AlreadyRetried) continue;

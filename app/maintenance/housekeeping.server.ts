@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { runProofHousekeeping } from "~/proof/proof-sweep.server";
 import { sweepUploads } from "~/intake/sweep.server";
-import { dropExpiredCalls, type ScrubService } from "scrub-service";
+import { currentSigningKey, dropExpiredCalls, dropExpiredLedger, signLedgerDays, type ScrubService } from "scrub-service";
 import { dropExpiredOptOuts } from "~/models/opt-out.server";
 import { retryUnhonouredOptOuts } from "~/intake/opt-outs.server";
 
@@ -41,8 +41,9 @@ export async function sweepExpired(db: Kysely<Database>, now: Date = new Date())
 }
 
 /**
- * One housekeeping round: expired rows, every user's old uploads, call records and opt-outs past five years, and (with
- * the scrub service) opt-outs a failed load left unhonoured. A failed part never stops the others.
+ * One housekeeping round: expired rows, every user's old uploads, call records and opt-outs past five years, the
+ * ledger's day heads and retention, and (with the scrub service) opt-outs a failed load left unhonoured. A failed part
+ * never stops the others.
  */
 export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date(), service?: ScrubService): Promise<void> {
   try {
@@ -85,6 +86,17 @@ export async function runHousekeeping(db: Kysely<Database>, now: Date = new Date
     if (r.deleted) console.log(`[housekeeping] opt-outs received before ${r.cutoff.toISOString()}: ${r.deleted} deleted`);
   } catch (e) {
     console.warn(`[housekeeping] opt-out retention failed: ${e instanceof Error ? e.message : e}`);
+  }
+  try {
+    // the decision ledger (decision 197): each customer's head at the end of each finished UTC day, signed with the
+    // certificate key; then whole months of entries past five years dropped (16 CFR 310.5(a)), the signed heads kept
+    const signed = await signLedgerDays(db, await currentSigningKey(db), now);
+    if (signed.signed) console.log(`[housekeeping] ledger: ${signed.signed} day head(s) of ${signed.customers} customer(s) signed`);
+    const r = await dropExpiredLedger(db, now.getTime());
+    if (r.partitionsDropped.length)
+      console.log(`[housekeeping] ledger entries before ${r.cutoff.toISOString()}: ${r.partitionsDropped.length} month(s) dropped`);
+  } catch (e) {
+    console.warn(`[housekeeping] ledger signing or retention failed: ${e instanceof Error ? e.message : e}`);
   }
 }
 

@@ -102,10 +102,12 @@ export async function markOptOutsHonoured(db: Db, userId: string, loadId: string
 
 /**
  * Opt-outs whose load finished but that were not marked honoured (the process stopped between the two): honoured at
- * the instant the load finished, which is when they took effect. How many.
+ * the instant the load finished, which is when they took effect. Per load: its owner, list, end and the opt-outs marked.
  */
-export async function honourFinishedOptOutLoads(db: Db): Promise<number> {
-  const r = await db
+export async function honourFinishedOptOutLoads(
+  db: Db,
+): Promise<{ userId: string; loadId: string; listId: number; honouredAt: Date; ids: string[]; numbers: number[] }[]> {
+  const rows = await db
     .updateTable("opt_outs")
     .from("list_loads")
     .set((eb) => ({ honoured_at: eb.ref("list_loads.finished_at") }))
@@ -113,8 +115,16 @@ export async function honourFinishedOptOutLoads(db: Db): Promise<number> {
     .where("opt_outs.honoured_at", "is", null)
     .where("list_loads.status", "=", "completed")
     .where("list_loads.finished_at", "is not", null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .returning(["opt_outs.id", "opt_outs.user_id", "opt_outs.load_id", "opt_outs.number", "list_loads.list_id", "list_loads.finished_at"])
+    .execute();
+  const byLoad = new Map<string, { userId: string; loadId: string; listId: number; honouredAt: Date; ids: string[]; numbers: number[] }>();
+  for (const r of rows) {
+    let g = byLoad.get(r.load_id!);
+    if (!g) byLoad.set(r.load_id!, (g = { userId: r.user_id, loadId: r.load_id!, listId: r.list_id, honouredAt: r.finished_at!, ids: [], numbers: [] }));
+    g.ids.push(String(r.id));
+    g.numbers.push(Number(r.number));
+  }
+  return [...byLoad.values()];
 }
 
 /**
@@ -137,16 +147,17 @@ export async function unhonouredOptOutLoads(db: Db, staleBefore: Date, limit = 5
   return rows.map((r) => ({ userId: r.user_id, loadId: r.load_id!, numbers: r.numbers }));
 }
 
-/** Hands a failed load's unhonoured opt-outs to the load retrying them. How many moved (0: another retry took them). */
-export async function moveOptOutsToLoad(trx: Db, userId: string, fromLoadId: string, toLoadId: string): Promise<number> {
-  const r = await trx
+/** Hands a failed load's unhonoured opt-outs to the load retrying them. The ids moved (none: another retry took them). */
+export async function moveOptOutsToLoad(trx: Db, userId: string, fromLoadId: string, toLoadId: string): Promise<string[]> {
+  const rows = await trx
     .updateTable("opt_outs")
     .set({ load_id: toLoadId })
     .where("user_id", "=", userId)
     .where("load_id", "=", fromLoadId)
     .where("honoured_at", "is", null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .returning("id")
+    .execute();
+  return rows.map((r) => String(r.id));
 }
 
 /** One number's opt-outs, newest received first. */

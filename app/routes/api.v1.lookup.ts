@@ -3,6 +3,7 @@ import { apiHandler, jsonText } from "~/api/api.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { answerLookup, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
+import { recordLookupInLedger } from "~/api/ledger.server";
 
 const handle = apiHandler(
   {
@@ -26,7 +27,9 @@ const handle = apiHandler(
       const recordUsage = (within?: typeof api.db) => usage(input.entries.codes.length, within);
       const asked = { db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId };
       const answered = await answerLookup(asked, input, undefined, { recordUsage });
-      return jsonText(api, answered.json());
+      const body = answered.json();
+      recordLookupInLedger(api.db, api.userId, body); // the decision ledger, queued (decision 197)
+      return jsonText(api, body);
     },
   },
   { budget: "lookup" },

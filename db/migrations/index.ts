@@ -24,6 +24,7 @@ import * as m0028 from "./0028_call_records";
 import * as m0029 from "./0029_dialer_compat";
 import * as m0030 from "./0030_scrub_call_purpose";
 import * as m0031 from "./0031_opt_outs";
+import * as m0032 from "./0032_decision_ledger";
 
 /**
  * Static list (not a folder scan) so migrations survive bundling into the server build.
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "0029_dialer_compat": m0029,
   "0030_scrub_call_purpose": m0030,
   "0031_opt_outs": m0031,
+  "0032_decision_ledger": m0032,
 };
 
 export const migrationProvider: MigrationProvider = {

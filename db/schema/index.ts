@@ -8,6 +8,7 @@ import type { EmergencyTables } from "./emergency";
 import type { CallsTables } from "./calls";
 import type { DialersTables } from "./dialers";
 import type { OptOutsTables } from "./opt-outs";
+import type { LedgerTables } from "./ledger";
 
 export * from "./accounts";
 export * from "./lists";
@@ -19,6 +20,7 @@ export * from "./emergency";
 export * from "./calls";
 export * from "./dialers";
 export * from "./opt-outs";
+export * from "./ledger";
 
 /**
  * The whole database, one interface per area (each area owns its own file and migration).
@@ -35,4 +37,5 @@ export interface Database
     EmergencyTables,
     CallsTables,
     DialersTables,
-    OptOutsTables {}
+    OptOutsTables,
+    LedgerTables {}

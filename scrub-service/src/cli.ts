@@ -12,6 +12,8 @@
  *     [--authority TEXT] | emergency list [--all] | emergency remove --id N     (emergency no-call periods, decision 181)
  *   npm run calls -- import --input FILE [--user ID] [--tz ZONE]     (call history, decision 185)
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
+ *   npm run verify -- --ledger ledger.json [--keys keys.json|URL]     (a decision ledger export, decision 197)
+ *   npm run verify -- --dossier dossier.json [--keys …]  npm run dossier -- --number N [--user ID] [--from D] [--to D] --out F.json
  *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
  * The scrub writes certificate.json (the signed scrub certificate) beside good.csv, bad.csv and invalid.csv.
  * A progress bar on a terminal (stderr), a JSON summary on stdout at the end.
@@ -44,6 +46,10 @@ import type { BatchScrubService } from "./service";
 import { parseOptionalRegistryDate } from "./lists/registry-date";
 import { OPERATOR_EMAIL } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
+import { verifyLedgerText } from "./ledger/chain";
+import { buildDossier } from "./ledger/dossier";
+import { verifyDossierText } from "./ledger/dossier-doc";
+import { parsePhone } from "./numbers/normalize";
 import type { PublishedKey } from "./certificate/keys";
 import type { ScrubCertificate } from "./certificate/document";
 import pino from "pino";
@@ -554,16 +560,26 @@ async function listsCommand(argv: string[]): Promise<number> {
 async function verifyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { certificate: { type: "string" }, input: { type: "string" }, results: { type: "string" }, keys: { type: "string" } },
+    options: {
+      certificate: { type: "string" },
+      input: { type: "string" },
+      results: { type: "string" },
+      keys: { type: "string" },
+      ledger: { type: "string" },
+      dossier: { type: "string" },
+    },
   });
-  if (!values.certificate) {
-    throw new Error("Usage: npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]");
+  if (!values.certificate && !values.ledger && !values.dossier) {
+    throw new Error(
+      "Usage: npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]\n" +
+        "       npm run verify -- --ledger ledger.json [--keys keys.json|URL]\n" +
+        "       npm run verify -- --dossier dossier.json [--keys keys.json|URL]",
+    );
   }
-  const certificateText = fs.readFileSync(path.resolve(values.certificate), "utf8");
   const source = keySource(values.keys);
   if (!source) {
     process.stderr.write(
-      "A certificate verifies only against the keys this service publishes. Pass --keys with the JSON of /.well-known/scrub-certificate-key " +
+      `A ${values.ledger ? "ledger" : values.dossier ? "dossier" : "certificate"} verifies only against the keys this service publishes. Pass --keys with the JSON of /.well-known/scrub-certificate-key ` +
         "(a file or the URL), or set APP_URL (or CERTIFICATE_KEYS_URL) to the service's address.\n",
     );
     return 2;
@@ -576,6 +592,9 @@ async function verifyCommand(argv: string[]): Promise<number> {
     process.stderr.write(`The service's keys could not be read from ${source}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
+  if (values.ledger) return verifyLedgerFile(path.resolve(values.ledger), keys);
+  if (values.dossier) return verifyDossierFile(path.resolve(values.dossier), keys);
+  const certificateText = fs.readFileSync(path.resolve(values.certificate!), "utf8");
   const v = await verifyWithFiles({
     certificateText,
     inputPath: values.input ? path.resolve(values.input) : undefined,
@@ -610,6 +629,93 @@ async function verifyCommand(argv: string[]): Promise<number> {
   const failed = v.checks.filter((x) => !x.ok).map((x) => x.subject);
   process.stdout.write(v.ok ? "Verified: everything checked matches.\n" : `Does not match: ${failed.join(", ")}.\n`);
   return v.ok ? 0 : 1;
+}
+
+/**
+ * A decision ledger export (GET /api/v1/ledger, decision 197), offline: every day head's signature under a published
+ * key, every entry's hash and link, no gap or reversal, each signed head found in the chain. Exit 0 verified, 1 not.
+ */
+function verifyLedgerFile(file: string, keys: ReadonlyMap<string, string>): number {
+  const v = verifyLedgerText(fs.readFileSync(file, "utf8"), keys);
+  const d = v.doc;
+  if (d)
+    process.stdout.write(
+      `Decision ledger ${d.ledger}, ${d.from} to ${d.to} (exported ${d.exportedAt}): ${d.entries.length} entr${d.entries.length === 1 ? "y" : "ies"}, ` +
+        `${d.dayHeads.length} signed day head(s)${d.anchor ? `, continuing from the head of ${d.anchor.day} (seq ${d.anchor.seq})` : ""}\n`,
+    );
+  for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
+  const failed = [...new Set(v.checks.filter((x) => !x.ok).map((x) => x.subject))];
+  process.stdout.write(v.ok ? "Verified: no entry was changed, removed or reordered since its day was signed.\n" : `Does not match: ${failed.join(", ")}.\n`);
+  return v.ok ? 0 : 1;
+}
+
+/** A number's dossier (GET /api/v1/numbers/{number}/dossier or npm run dossier), offline. Exit 0 verified, 1 not. */
+function verifyDossierFile(file: string, keys: ReadonlyMap<string, string>): number {
+  const v = verifyDossierText(fs.readFileSync(file, "utf8"), keys);
+  const d = v.doc;
+  if (d)
+    process.stdout.write(
+      `Dossier of ${d.number}, ${d.from} to ${d.to} (made ${d.generatedAt}): ${d.decisions.length} decision(s), ${d.batches.length} scrub(s) and list version(s), ` +
+        `${d.calls?.length ?? 0} call(s), ${d.optOuts?.length ?? 0} opt-out(s); proof of ${d.proof.items.length} entr${d.proof.items.length === 1 ? "y" : "ies"} and ${d.proof.dayHeads.length} signed day head(s)\n`,
+    );
+  for (const check of v.checks) process.stdout.write(`${check.ok ? "OK  " : "FAIL"} ${check.subject}: ${check.detail}\n`);
+  const failed = [...new Set(v.checks.filter((x) => !x.ok).map((x) => x.subject))];
+  process.stdout.write(
+    v.ok ? "Verified: the dossier's decisions are the ledger's, unchanged since their days were signed.\n" : `Does not match: ${failed.join(", ")}.\n`,
+  );
+  return v.ok ? 0 : 1;
+}
+
+/**
+ * npm run dossier -- --number N [--user ID] [--from DATE] [--to DATE] --out FILE.json: a number's dossier from the
+ * database (as GET /api/v1/numbers/{number}/dossier, without the lists holding it now: the CLI reads the database only).
+ */
+async function dossierCommand(argv: string[]): Promise<number> {
+  const usage = "Usage: npm run dossier -- --number N [--user ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] --out FILE.json";
+  const { values } = parseArgs({
+    args: argv,
+    options: { number: { type: "string" }, user: { type: "string" }, from: { type: "string" }, to: { type: "string" }, out: { type: "string" } },
+  });
+  if (!values.number || !values.out) throw new Error(usage);
+  if (values.out.toLowerCase().endsWith(".pdf")) throw new Error("A PDF dossier is not made yet: write JSON (--out FILE.json).");
+  const p = parsePhone(values.number);
+  if (!p.ok) throw new Error(`--number: ${p.message}`);
+  const day = (v: string | undefined, name: string, fallback: string) => {
+    const d = v ?? fallback;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(d) || new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) !== d)
+      throw new Error(`--${name} must be a date YYYY-MM-DD (UTC).`);
+    return d;
+  };
+  const to = day(values.to, "to", new Date().toISOString().slice(0, 10));
+  const from = day(values.from, "from", new Date(Date.parse(`${to}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10));
+  if (from > to) throw new Error("--from must be on or before --to.");
+  const dataDir = path.resolve(config.DATA_DIR);
+  let handle: DbHandle;
+  try {
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  } catch (e) {
+    if (e instanceof DataDirLockedError) throw new Error(`${e.message} Stop the server, or ask GET /api/v1/numbers/{number}/dossier.`);
+    throw e;
+  }
+  try {
+    await migrateToLatest(handle.db);
+    let userId: string;
+    if (values.user) {
+      const u = /^[0-9a-f-]{36}$/i.test(values.user)
+        ? await handle.db.selectFrom("users").select("id").where("id", "=", values.user).where("deleted_at", "is", null).executeTakeFirst()
+        : undefined;
+      if (!u) throw new Error(`No user ${values.user}.`);
+      userId = u.id;
+    } else userId = await operatorAccountId(handle.db);
+    const dossier = await buildDossier(handle.db, userId, p.number, { from, to });
+    fs.writeFileSync(path.resolve(values.out), JSON.stringify(dossier, null, 2) + "\n");
+    process.stdout.write(
+      `${JSON.stringify({ out: path.resolve(values.out), number: dossier.number, from, to, decisions: dossier.decisions.length, proofEntries: dossier.proof.items.length })}\n`,
+    );
+    return 0;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Where the published keys come from: --keys, else CERTIFICATE_KEYS_URL, else APP_URL's well-known address. */
@@ -689,6 +795,11 @@ const HELP = `Batch work from the command line.
       outcome|status, debt_id, call_id|uniqueid), all rows or none; instants need their offset, or --tz for local times.
       A VICIdial vicidial_log export is recognised by its header and needs --tz (the server's zone); kept five years.
   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
+  npm run verify -- --ledger ledger.json [--keys keys.json|URL]
+      A decision ledger export (GET /api/v1/ledger): every entry's hash and link and every signed day head, offline.
+  npm run verify -- --dossier dossier.json [--keys keys.json|URL]
+  npm run dossier -- --number N [--user ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] --out FILE.json
+      One number's dossier (decisions, scrubs, calls, exemption records, opt-outs and the ledger proof), JSON.
   npm run certificate-key [-- rotate]
 Where it runs: SCRUB_SERVICE_URL → that service; DATABASE_URL → this process; otherwise the embedded
 database in DATA_DIR (default ./data), through the running server when one holds it.
@@ -711,7 +822,8 @@ async function main(): Promise<number> {
   if (group === "verify") return verifyCommand(argv);
   if (group === "calls") return callsCommand(argv);
   if (group === "keys") return keysCommand(argv);
-  throw new Error("Usage: cli.ts scrub … | cli.ts lists … | cli.ts calls … | cli.ts verify … | cli.ts keys [rotate]");
+  if (group === "dossier") return dossierCommand(argv);
+  throw new Error("Usage: cli.ts scrub … | cli.ts lists … | cli.ts calls … | cli.ts verify … | cli.ts keys [rotate] | cli.ts dossier …");
 }
 
 main().then(

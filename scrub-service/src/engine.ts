@@ -70,3 +70,47 @@ export {
   type CallFileField,
   type CallFileMapping,
 } from "./calls/file-rows";
+export {
+  chainEntries,
+  checkDayHead,
+  dayHeadCanonical,
+  entryCanonical,
+  entryHash,
+  GENESIS_HASH,
+  LEDGER_EXPORT_FORMAT,
+  LEDGER_HEAD_FORMAT,
+  LEDGER_KINDS,
+  ledgerExportProblem,
+  signDayHead,
+  verifyLedgerExport,
+  verifyChainProof,
+  verifyLedgerText,
+  entryDigest,
+  isLink,
+  linkHash,
+  type ChainProof,
+  type LedgerLink,
+  type LedgerDraft,
+  type LedgerEntry,
+  type LedgerEntryKind,
+  type LedgerExport,
+  type LedgerVerification,
+  type SignedDayHead,
+} from "./ledger/chain";
+export {
+  appendLedger,
+  dropExpiredLedger,
+  entryOfRow,
+  exportLedger,
+  LedgerExportTooLarge,
+  ledgerEntriesOfNumber,
+  ledgerIdOf,
+  ledgerRetentionCutoff,
+  MAX_EXPORT_ENTRIES,
+  publishedDayHeads,
+  signLedgerDays,
+} from "./ledger/store";
+export { flushLedger, ledgerQueue, LedgerQueue } from "./ledger/buffer";
+export { exemptionListDraft, listVersionDraft, MAX_NUMBERS_NAMED, optOutDraft, optOutHonouredDraft, scrubDraft } from "./ledger/drafts";
+export { buildDossier, DossierTooLarge, MAX_DOSSIER_LINKS } from "./ledger/dossier";
+export { DOSSIER_FORMAT, verifyDossierText, type NumberDossier } from "./ledger/dossier-doc";

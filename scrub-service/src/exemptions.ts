@@ -9,6 +9,8 @@ import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Database } from "db/schema";
 import { ExemptionInputError } from "./exemption-files/file";
 import { Turns } from "./ops/turns";
+import { appendLedger } from "./ledger/store";
+import { exemptionListDraft, MAX_NUMBERS_NAMED } from "./ledger/drafts";
 import type { ExemptionIndex } from "./exemption-rules/decide";
 import type { ExemptionRow } from "./exemption-rules/parse";
 import { DAY_MS, EXEMPTION_BASES, isoDateOfDay } from "./exemption-rules/windows";
@@ -94,8 +96,22 @@ export async function deleteExemptionList(db: Db, input: { id: number; userId: s
         `A purge that uses this exemption list is queued or running (${busy.n}); delete the list when it has finished. Nothing was deleted.`,
       ]);
     }
-    const r = await trx.deleteFrom("exemption_lists").where("id", "=", input.id).where("user_id", "=", input.userId).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    const r = await trx
+      .deleteFrom("exemption_lists")
+      .where("id", "=", input.id)
+      .where("user_id", "=", input.userId)
+      .returning(["name", "version"])
+      .executeTakeFirst();
+    if (!r) return false;
+    await appendLedger(trx, input.userId, [
+      {
+        kind: "exemption_list",
+        numbers: [],
+        ref: `exemption-list:${input.id}`,
+        payload: { listId: input.id, name: r.name, version: Number(r.version), deleted: true },
+      },
+    ]);
+    return true;
   });
 }
 
@@ -198,12 +214,29 @@ async function loadClaimed(
     const { size, sha256 } = await staged.finish();
     const row = await db.transaction().execute(async (trx) => {
       if (limit) await checkLimit(trx, input.userId, input.listId, size, limit, true);
-      return trx
+      const moved = await trx
         .updateTable("exemption_lists")
         .set({ generation: gen, size, version: sql`version + 1`, sha256, updated_at: sql`now()`, loading_since: null })
         .where("id", "=", input.listId)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
+      // the change goes in the owner's ledger with it (decision 197)
+      const count = input.rows.numbers.length + (input.remove?.length ?? 0);
+      const named = count <= MAX_NUMBERS_NAMED ? [...input.rows.numbers, ...(input.remove ?? [])] : null;
+      await appendLedger(trx, input.userId, [
+        exemptionListDraft({
+          listId: input.listId,
+          name: moved.name,
+          mode: input.mode,
+          version: Number(moved.version),
+          size: Number(moved.size),
+          sha256: moved.sha256,
+          numbers: named,
+          removed: input.remove?.length ?? 0,
+          rows: input.rows.numbers.length,
+        }),
+      ]);
+      return moved;
     });
     committed = true;
     await deleteRecords(db, input.listId, sql`generation = ${claimed.generation}`);

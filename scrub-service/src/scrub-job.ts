@@ -13,6 +13,8 @@ import { log } from "./ops/log";
 import { metrics } from "./ops/metrics";
 import { currentSigningKey } from "./certificate/keys";
 import { issueCertificate, type ListUsed } from "./certificate/issue";
+import { appendLedger } from "./ledger/store";
+import { scrubDraft } from "./ledger/drafts";
 import { INTERNAL_DNC_REASON, exemptionWindowsOf, isStateListKind, isSuppressionType, listsOfSuppression } from "./list-types";
 import { readExemptionSnapshot } from "./exemptions";
 import { emergencyPeriodsAt } from "./emergency-periods";
@@ -317,6 +319,8 @@ export async function runScrubJob(ctx: RunContext, job: JobRow, abort: AbortCont
         )
         .execute();
       await trx.insertInto("scrub_certificates").values({ job_id: job.id, user_id: job.user_id, document: issued.text, key_id: key.id }).execute();
+      // the decision ledger's batch entry (decision 197), committed with the job
+      await appendLedger(trx, job.user_id, [scrubDraft(issued.certificate, issued.text, key.id)], { now });
     });
     const m = metrics();
     m.scrubJobs.inc({ status: "completed" });

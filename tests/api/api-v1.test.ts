@@ -908,6 +908,8 @@ describe("the rest of the surface", () => {
       "/check",
       "/compat/dncscrub/scrub",
       "/compat/calls",
+      "/ledger",
+      "/numbers/{number}/dossier",
       "/usage",
     ]);
     expect(doc.components.securitySchemes.bearerAuth.scheme).toBe("bearer");

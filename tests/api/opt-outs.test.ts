@@ -239,6 +239,16 @@ storeKinds.forEach((store, s) => {
       const retry = await db().selectFrom("list_loads").select(["status", "list_id"]).where("id", "=", rows[0].load_id!).executeTakeFirstOrThrow();
       expect(retry).toEqual({ status: "completed", list_id: listId });
       expect((await bodyOf(await ask(key, { numbers: [stranded] }))).data[0].suppressed_by).toBe("internal_dnc");
+      // both honourings are in the owner's decision ledger (decision 197), the finished one at its load's end
+      const honoured = await db()
+        .selectFrom("ledger_entries")
+        .select(["numbers", "payload"])
+        .where("user_id", "=", carol)
+        .where("kind", "=", "opt_out_honoured")
+        .orderBy("seq")
+        .execute();
+      expect(honoured.map((e) => e.numbers.map(String))).toEqual([[finished], [stranded]]);
+      expect(JSON.parse(honoured[0].payload).honouredAt).toBe(new Date(ago(5)).toISOString());
       // nothing left: a second round does nothing
       expect(await retryUnhonouredOptOuts(db(), service)).toEqual({ marked: 0, retried: 0, failed: 0 });
     });

@@ -32,6 +32,11 @@ export const entries: MatrixEntry[] = [
   ...api("/api/v1/calls/$id", () => import("~/routes/api.v1.calls.$id"), "/api/v1/calls/1", { id: "1" }),
   // opt-outs (issue #47, decision 195)
   ...api("/api/v1/opt-outs", () => import("~/routes/api.v1.opt-outs._index"), "/api/v1/opt-outs"),
+  // the decision ledger (issue #47, decision 197)
+  ...api("/api/v1/ledger", () => import("~/routes/api.v1.ledger"), "/api/v1/ledger"),
+  ...api("/api/v1/numbers/$number/dossier", () => import("~/routes/api.v1.numbers.$number.dossier"), "/api/v1/numbers/2125550100/dossier", {
+    number: "2125550100",
+  }),
   // the dialer compatibility layer (issue #48): keys only, as the API
   ...api("/api/compat/dncscrub/scrub", () => import("~/routes/api.compat.dncscrub.scrub"), "/api/compat/dncscrub/scrub"),
   ...api("/api/v1/check", () => import("~/routes/api.v1.check"), "/api/v1/check"),

@@ -53,6 +53,13 @@ export const entries: MatrixEntry[] = [
     expect: everyone(200),
   },
   {
+    name: "GET /.well-known/ledger-heads (public: the signed day heads, decision 197)",
+    route: () => import("~/routes/[.well-known].ledger-heads"),
+    kind: "loader",
+    path: "/.well-known/ledger-heads?day=2026-11-27",
+    expect: everyone(200),
+  },
+  {
     name: "POST /setting (admin settings)",
     route: () => import("~/routes/_app.setting"),
     kind: "action",

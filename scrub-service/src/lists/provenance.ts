@@ -11,6 +11,8 @@
 import crypto from "node:crypto";
 import type { BulkSession } from "./pg-bulk";
 import type { ChangeCounts } from "./manager";
+import { appendLedger } from "../ledger/store";
+import { listVersionDraft } from "../ledger/drafts";
 
 export interface LoadSource {
   /** SHA-256 (hex) of the bytes received. */
@@ -39,4 +41,23 @@ export async function recordLoadProvenance(
     [load.id, source.sha256, source.format, counts.version, counts.size, load.registryDate ?? null],
   );
   if (r.rows[0]) await s.query("update lists set registry_date = $2 where id = $1", [load.listId, r.rows[0].registry_date]);
+  // a customer's own list (a container, its internal do-not-call list): the version goes in its ledger (decision 197)
+  const owner = await s.query<{ user_id: string; name: string; internal_dnc: boolean }>(
+    "select user_id, name, internal_dnc from lists where id = $1 and kind = 'container' and user_id is not null",
+    [load.listId],
+  );
+  const o = owner.rows[0];
+  if (o) {
+    const draft = listVersionDraft({
+      listId: load.listId,
+      name: o.name,
+      internalDnc: o.internal_dnc,
+      loadId: load.id,
+      version: Number(counts.version),
+      size: Number(counts.size),
+      sourceSha256: source.sha256,
+      sourceFormat: source.format,
+    });
+    await appendLedger({ run: (text, params) => s.query(text, params), inTransaction: true }, o.user_id, [draft]);
+  }
 }
