@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parsePhone } from "scrub-service/domain";
-import { ApiError, apiHandler, json } from "~/api/api.server";
+import { dossierPdf } from "scrub-service";
+import { ApiError, apiHandler, fieldError, json, rateHeaders } from "~/api/api.server";
 import { dayWindow, numberDossier } from "~/api/ledger-export.server";
 
 /**
@@ -9,15 +10,25 @@ import { dayWindow, numberDossier } from "~/api/ledger-export.server";
  * opt-outs received and honoured, exemption list changes), the window's scrubs and own-list versions, its calls and
  * texts, exemption records and opt-outs, the lists holding it now, and the ledger proof (the window's entries, those
  * not about it as digests, and the signed day heads). `npm run verify -- --dossier FILE` checks it offline. Only the
- * owner's own. Decision 197.
+ * owner's own. `format=pdf`: the same as a PDF for people, the JSON attached inside it. Decision 197.
  */
 const handle = apiHandler({
   async GET({ api, request, params }) {
     const p = parsePhone(params.number ?? "");
     if (!p.ok) throw new ApiError(422, "validation_failed", `number: ${p.message}`, [{ field: "number", message: p.message }]);
     const now = new Date();
-    const { from, to } = dayWindow(new URL(request.url), now);
-    return json(api, await numberDossier(api, p.number, { from, to }, now));
+    const url = new URL(request.url);
+    const format = url.searchParams.get("format") ?? "json";
+    if (format !== "json" && format !== "pdf") throw fieldError("format", "must be json or pdf");
+    const { from, to } = dayWindow(url, now);
+    const dossier = await numberDossier(api, p.number, { from, to }, now);
+    if (format === "json") return json(api, dossier);
+    const pdf = await dossierPdf(dossier, JSON.stringify(dossier, null, 2) + "\n");
+    const headers = rateHeaders(api.rate);
+    headers.set("Content-Type", "application/pdf");
+    headers.set("Content-Disposition", `attachment; filename="dossier-${p.digits}-${from}-${to}.pdf"`);
+    headers.set("Cache-Control", "no-store");
+    return new Response(new Uint8Array(pdf), { headers });
   },
 });
 

@@ -13,7 +13,7 @@
  *   npm run calls -- import --input FILE [--user ID] [--tz ZONE]     (call history, decision 185)
  *   npm run verify -- --certificate cert.json [--input original.csv] [--results DIR] [--keys keys.json|URL]
  *   npm run verify -- --ledger ledger.json [--keys keys.json|URL]     (a decision ledger export, decision 197)
- *   npm run verify -- --dossier dossier.json [--keys …]  npm run dossier -- --number N [--user ID] [--from D] [--to D] --out F.json
+ *   npm run verify -- --dossier dossier.json [--keys …]  npm run dossier -- --number N [--user ID] [--from D] [--to D] --out F.json|F.pdf
  *   npm run certificate-key [-- rotate]       (prints the public keys that sign certificates; rotate makes a new one)
  * The scrub writes certificate.json (the signed scrub certificate) beside good.csv, bad.csv and invalid.csv.
  * A progress bar on a terminal (stderr), a JSON summary on stdout at the end.
@@ -48,6 +48,7 @@ import { OPERATOR_EMAIL } from "./operator-account";
 import { keysFromJson, verifyWithFiles } from "./certificate/verify-files";
 import { verifyLedgerText } from "./ledger/chain";
 import { buildDossier } from "./ledger/dossier";
+import { dossierPdf } from "./ledger/dossier-pdf";
 import { verifyDossierText } from "./ledger/dossier-doc";
 import { parsePhone } from "./numbers/normalize";
 import type { PublishedKey } from "./certificate/keys";
@@ -667,17 +668,16 @@ function verifyDossierFile(file: string, keys: ReadonlyMap<string, string>): num
 }
 
 /**
- * npm run dossier -- --number N [--user ID] [--from DATE] [--to DATE] --out FILE.json: a number's dossier from the
+ * npm run dossier -- --number N [--user ID] [--from DATE] [--to DATE] --out FILE.json (FILE.pdf: the PDF for people, the JSON attached): a number's dossier from the
  * database (as GET /api/v1/numbers/{number}/dossier, without the lists holding it now: the CLI reads the database only).
  */
 async function dossierCommand(argv: string[]): Promise<number> {
-  const usage = "Usage: npm run dossier -- --number N [--user ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] --out FILE.json";
+  const usage = "Usage: npm run dossier -- --number N [--user ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] --out FILE.json|FILE.pdf";
   const { values } = parseArgs({
     args: argv,
     options: { number: { type: "string" }, user: { type: "string" }, from: { type: "string" }, to: { type: "string" }, out: { type: "string" } },
   });
   if (!values.number || !values.out) throw new Error(usage);
-  if (values.out.toLowerCase().endsWith(".pdf")) throw new Error("A PDF dossier is not made yet: write JSON (--out FILE.json).");
   const p = parsePhone(values.number);
   if (!p.ok) throw new Error(`--number: ${p.message}`);
   const day = (v: string | undefined, name: string, fallback: string) => {
@@ -708,7 +708,9 @@ async function dossierCommand(argv: string[]): Promise<number> {
       userId = u.id;
     } else userId = await operatorAccountId(handle.db);
     const dossier = await buildDossier(handle.db, userId, p.number, { from, to });
-    fs.writeFileSync(path.resolve(values.out), JSON.stringify(dossier, null, 2) + "\n");
+    const text = JSON.stringify(dossier, null, 2) + "\n";
+    // PDF for people (the JSON attached inside it), JSON otherwise
+    fs.writeFileSync(path.resolve(values.out), values.out.toLowerCase().endsWith(".pdf") ? await dossierPdf(dossier, text) : text);
     process.stdout.write(
       `${JSON.stringify({ out: path.resolve(values.out), number: dossier.number, from, to, decisions: dossier.decisions.length, proofEntries: dossier.proof.items.length })}\n`,
     );

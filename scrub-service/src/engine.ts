@@ -113,4 +113,5 @@ export {
 export { flushLedger, ledgerQueue, LedgerQueue } from "./ledger/buffer";
 export { exemptionListDraft, listVersionDraft, MAX_NUMBERS_NAMED, optOutDraft, optOutHonouredDraft, scrubDraft } from "./ledger/drafts";
 export { buildDossier, DossierTooLarge, MAX_DOSSIER_LINKS } from "./ledger/dossier";
+export { dossierPdf } from "./ledger/dossier-pdf";
 export { DOSSIER_FORMAT, verifyDossierText, type NumberDossier } from "./ledger/dossier-doc";

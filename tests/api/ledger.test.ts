@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import zlib from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -240,6 +241,24 @@ describe("the decision ledger through the API", () => {
       expect(bobs.optOuts).toEqual([]);
       expect(bobs.decisions.map((x: any) => x.detail.suppressedBy)).toEqual([null]);
       expect((await dossierOf(alice.key, "12")).status).toBe(422);
+      // the PDF for people carries the same dossier attached (its streams inflated, one is the JSON)
+      const pdf = await dossierOf(alice.key, OTHER, `?from=${today()}&to=${today()}&format=pdf`);
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
+      const bytes = Buffer.from(await pdf.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+      expect(bytes.includes(Buffer.from(`dossier-${OTHER}.json`))).toBe(true);
+      const attached = [...bytes.toString("latin1").matchAll(/stream\r?\n([\s\S]*?)endstream/g)]
+        .map((m) => {
+          try {
+            return zlib.inflateSync(Buffer.from(m[1], "latin1")).toString();
+          } catch {
+            return "";
+          }
+        })
+        .find((t) => t.startsWith("{"));
+      expect(JSON.parse(attached!)).toMatchObject({ format: "number-dossier/1", number: OTHER, decisions: d.decisions, optOuts: d.optOuts });
+      expect((await dossierOf(alice.key, OTHER, "?format=xml")).status).toBe(422);
 
       const dir = tmpDir("dossier-verify");
       const keysFile = path.join(dir, "keys.json");
