@@ -1,5 +1,6 @@
 import {
   buildDossier,
+  dossierPdf,
   DossierTooLarge,
   exportLedger,
   LedgerExportTooLarge,
@@ -8,6 +9,8 @@ import {
   type NumberDossier,
   type SignedDayHead,
 } from "scrub-service";
+import type { Kysely } from "kysely";
+import type { Database } from "db/schema";
 import { getScrubService } from "~/utils/scrub.server";
 import type { ApiContext } from "./api.server";
 import { ApiError, fieldError } from "./api.server";
@@ -53,19 +56,31 @@ export async function ledgerOfApi(
   }
 }
 
-/** The key owner's dossier of one number, with the lists holding it now (the live lookup's answer of its lists). */
+/** The key owner's dossier of one number (a DossierTooLarge window: 422 on `from`). */
 export async function numberDossier(api: ApiContext, number: number, window: { from: string; to: string }, now = new Date()): Promise<NumberDossier> {
-  const answer = await (await getScrubService()).lookup({ userId: api.userId, numbers: [number] });
-  const listsNow = answer.lists
-    .filter((l) => l.hits.length > 0)
-    .map((l) => ({ kind: l.kind, ...(l.kind === "container" ? { id: l.id, name: l.name } : {}), version: l.version }));
   try {
-    return await buildDossier(api.db, api.userId, number, window, { now, listsNow });
+    return await dossierOf(api.db, api.userId, number, window, now);
   } catch (e) {
     if (e instanceof DossierTooLarge) throw new ApiError(422, "validation_failed", e.message, [{ field: "from", message: e.message }]);
     throw e;
   }
 }
 
+/** A customer's dossier of one number, with the lists holding it now (the live lookup's answer of its lists): API and web. */
+export async function dossierOf(db: Kysely<Database>, userId: string, number: number, window: { from: string; to: string }, now = new Date()) {
+  const answer = await (await getScrubService()).lookup({ userId, numbers: [number] });
+  const listsNow = answer.lists
+    .filter((l) => l.hits.length > 0)
+    .map((l) => ({ kind: l.kind, ...(l.kind === "container" ? { id: l.id, name: l.name } : {}), version: l.version }));
+  return buildDossier(db, userId, number, window, { now, listsNow });
+}
+
+/** The dossier as a file: the PDF for people (the JSON attached inside it) or the JSON itself. */
+export async function dossierFile(dossier: NumberDossier, format: "pdf" | "json"): Promise<{ body: BodyInit; contentType: string }> {
+  const text = JSON.stringify(dossier, null, 2) + "\n";
+  if (format === "json") return { body: text, contentType: "application/json; charset=utf-8" };
+  return { body: new Uint8Array(await dossierPdf(dossier, text)) as unknown as BodyInit, contentType: "application/pdf" };
+}
+
 export type { SignedDayHead };
-export { publishedDayHeads };
+export { DossierTooLarge, publishedDayHeads };

@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parsePhone } from "scrub-service/domain";
-import { dossierPdf } from "scrub-service";
 import { ApiError, apiHandler, fieldError, json, rateHeaders } from "~/api/api.server";
-import { dayWindow, numberDossier } from "~/api/ledger-export.server";
+import { dayWindow, dossierFile, numberDossier } from "~/api/ledger-export.server";
 
 /**
  * GET /api/v1/numbers/{number}/dossier?from=YYYY-MM-DD&to=YYYY-MM-DD: one number's dossier for the key owner (format
@@ -23,12 +22,12 @@ const handle = apiHandler({
     const { from, to } = dayWindow(url, now);
     const dossier = await numberDossier(api, p.number, { from, to }, now);
     if (format === "json") return json(api, dossier);
-    const pdf = await dossierPdf(dossier, JSON.stringify(dossier, null, 2) + "\n");
+    const file = await dossierFile(dossier, "pdf");
     const headers = rateHeaders(api.rate);
-    headers.set("Content-Type", "application/pdf");
+    headers.set("Content-Type", file.contentType);
     headers.set("Content-Disposition", `attachment; filename="dossier-${p.digits}-${from}-${to}.pdf"`);
     headers.set("Cache-Control", "no-store");
-    return new Response(new Uint8Array(pdf), { headers });
+    return new Response(file.body, { headers });
   },
 });
 

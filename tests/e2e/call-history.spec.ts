@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 import { horizontalOverflow } from "./screens";
@@ -74,6 +75,22 @@ test("import a call log, then see a number's counts and records", async ({ page 
   await expect(page.getByTestId("call-row").first()).toContainText(`${tag}-1`);
   await expect(page.getByTestId("call-row").first()).toContainText("Spring webinar");
   expect(await horizontalOverflow(page)).toBe(0);
+
+  // the number's dossier (issue #47): a PDF for people and the JSON, downloaded by a plain form
+  const dossier = page.getByTestId("dossier-form");
+  await expect(dossier).toContainText(`Dossier of ${number}`);
+  const [pdf] = await Promise.all([page.waitForEvent("download"), dossier.getByRole("button", { name: "Download PDF" }).click()]);
+  expect(pdf.suggestedFilename()).toMatch(new RegExp(`^dossier-${number}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
+  expect(
+    fs
+      .readFileSync((await pdf.path())!)
+      .subarray(0, 5)
+      .toString(),
+  ).toBe("%PDF-");
+  const [json] = await Promise.all([page.waitForEvent("download"), dossier.getByRole("button", { name: "Download JSON" }).click()]);
+  const doc = JSON.parse(fs.readFileSync((await json.path())!, "utf8"));
+  expect(doc).toMatchObject({ format: "number-dossier/1", number });
+  expect(doc.calls).toHaveLength(4);
 
   // a bad entry, and a number with none
   await page.getByLabel("Phone number").fill("12");

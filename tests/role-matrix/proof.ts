@@ -2,8 +2,17 @@ import { adminOnly, everyone, signedIn, type MatrixEntry } from "./types";
 
 const unknownJob = "00000000-0000-4000-8000-000000000000";
 
-/** Scrub certificates: owner-only downloads, the public key and the public verifier. */
+/** Scrub certificates and number dossiers: owner-only downloads, the public key and the public verifier. */
 export const entries: MatrixEntry[] = [
+  // a number's dossier (issue #47): the signed-in customer's own ledger and records only
+  {
+    name: "GET /dossier (JSON, a valid number)",
+    route: () => import("~/routes/dossier"),
+    kind: "loader",
+    path: "/dossier?number=2125552345&format=json",
+    expect: signedIn(200),
+  },
+  { name: "GET /dossier (malformed number)", route: () => import("~/routes/dossier"), kind: "loader", path: "/dossier?number=12", expect: signedIn(400) },
   {
     name: "GET /certificates/$jobId.json (unknown job)",
     route: () => import("~/routes/certificates.$jobId[.json]"),

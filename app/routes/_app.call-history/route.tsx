@@ -76,7 +76,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       search = { digits: p.digits, page: q.page, pageCount: Math.max(1, Math.ceil(history.totalRecords / PAGE_SIZE)), history };
     }
   }
-  return { number: q.number, search, gate, hasPlan, maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES) };
+  // the dossier form's default window (the last 30 days), fixed here so server and browser render the same dates
+  const today = new Date().toISOString().slice(0, 10);
+  const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  return { number: q.number, search, gate, hasPlan, maxUploadText: formatBytes(env().MAX_UPLOAD_BYTES), dossierDays: { from: monthAgo, to: today } };
 }
 
 type ActionReply =
@@ -305,6 +308,7 @@ function NumberHistory({ search }: { search: Found }) {
           </p>
         </div>
       </div>
+      <DossierForm digits={digits} />
       {history.records.length === 0 ? (
         <p className="mt-4 rounded-xl border border-dashed border-slate-300 bg-white py-8 text-center text-sm text-slate-500" data-testid="calls-empty">
           {history.totalRecords ? "No records on this page." : `No calls or texts recorded for ${digits}.`}
@@ -361,3 +365,42 @@ function NumberHistory({ search }: { search: Found }) {
 }
 
 export { RouteErrorBoundary as ErrorBoundary };
+
+/**
+ * The number's dossier (issue #47): every answer given about it, its calls and texts, exemption records and opt-outs,
+ * with the signed proof from the decision ledger, for a window of days. A plain GET form to /dossier: a download
+ * with JavaScript on or off.
+ */
+function DossierForm({ digits }: { digits: string }) {
+  const { from: monthAgo, to: today } = useLoaderData<typeof loader>().dossierDays;
+  return (
+    <form method="get" action="/dossier" className="mt-4 rounded-lg border border-slate-200 bg-white p-4" data-testid="dossier-form">
+      <h3 className="text-sm font-semibold text-slate-900">Dossier of {digits}</h3>
+      <p className="mt-1 text-xs text-slate-500">
+        Every answer given about this number, its calls and texts, exemption records and opt-outs, with the signed proof from your decision ledger. The PDF is
+        for people and carries the JSON inside; the JSON checks offline with <code>npm run verify -- --dossier</code>.
+      </p>
+      <input type="hidden" name="number" value={digits} />
+      <div className="mt-3 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="dossier-from" className="block text-xs font-medium text-slate-700">
+            From (UTC day)
+          </label>
+          <input id="dossier-from" type="date" name="from" defaultValue={monthAgo} max={today} required className={`${inputClass} w-40`} />
+        </div>
+        <div>
+          <label htmlFor="dossier-to" className="block text-xs font-medium text-slate-700">
+            To (UTC day)
+          </label>
+          <input id="dossier-to" type="date" name="to" defaultValue={today} max={today} required className={`${inputClass} w-40`} />
+        </div>
+        <button type="submit" name="format" value="pdf" className={buttonClass}>
+          Download PDF
+        </button>
+        <button type="submit" name="format" value="json" className={secondaryButtonClass}>
+          Download JSON
+        </button>
+      </div>
+    </form>
+  );
+}
