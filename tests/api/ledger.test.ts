@@ -21,6 +21,7 @@ import { stopLookupUsage } from "~/models/usage.server";
 import { runHousekeeping } from "~/maintenance/housekeeping.server";
 import { adminListIds, cleanupService, startService, tmpDir } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
+import { CLI_BUNDLE } from "scrub-service/entry-points";
 import { createExemptionList, createScrubJob, flushLedger, keyMap, loadExemptions, publishedKeys, readExemptionRows, verifyLedgerExport } from "scrub-service";
 
 /*
@@ -168,7 +169,7 @@ describe("the decision ledger through the API", () => {
         const f = path.join(dir, `ledger-${crypto.randomBytes(4).toString("hex")}.json`);
         fs.writeFileSync(f, JSON.stringify(d, null, 2));
         try {
-          const r = await exec(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--ledger", f, "--keys", keysFile], {
+          const r = await exec(process.execPath, [CLI_BUNDLE, "verify", "--ledger", f, "--keys", keysFile], {
             env: { ...process.env, DATA_DIR: dir },
           });
           return { code: 0, out: r.stdout };
@@ -251,7 +252,7 @@ describe("the decision ledger through the API", () => {
           return {
             code: 0,
             out: (
-              await exec(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--dossier", f, "--keys", keysFile], {
+              await exec(process.execPath, [CLI_BUNDLE, "verify", "--dossier", f, "--keys", keysFile], {
                 env: { ...process.env, DATA_DIR: dir },
               })
             ).stdout,

@@ -131,7 +131,19 @@ export function verifyDossierText(text: string, publishedKeys: ReadonlyMap<strin
       checks: [{ subject: "signing key", ok: false, detail: "No keys of the service were given: a dossier verifies only against the keys it publishes." }],
     };
   const checks: LedgerCheck[] = [];
-  const proof = d.proof.ledger ? verifyChainProof(d.proof, publishedKeys) : { ok: true, checks: [] as LedgerCheck[] };
+  const proof = d.proof.ledger
+    ? verifyChainProof(d.proof, publishedKeys)
+    : {
+        ok: true,
+        checks: [
+          {
+            subject: "proof",
+            ok: d.decisions.length === 0 && d.batches.length === 0 && d.proof.items.length === 0,
+            detail:
+              "The dossier carries no ledger proof: the account had no ledger entries when it was made (compare with the heads at /.well-known/ledger-heads).",
+          },
+        ] as LedgerCheck[],
+      };
   checks.push(...proof.checks);
   const read = decisionsOf(d.proof.items, d.number);
   const same = (a: unknown, b: unknown) => canonicalJson(a as Json) === canonicalJson(b as Json);
