@@ -151,6 +151,21 @@ describe("the decision ledger through the API", () => {
     expect(bobs.ledger).not.toBe(alices.ledger);
     // alice's opt-out of OTHER is hers: bob's answer is not suppressed
     expect(bobs.entries.map((e: any) => [e.kind, e.payload.answers])).toEqual([["lookup", [[OTHER, null, expect.any(Boolean), null]]]]);
+    // a reservation is its own kind, with the reservation's id as answered (null when the number is not callable now)
+    const reserved = await bodyOf(
+      await lookup.action({
+        request: apiRequest("/api/v1/lookup", { key: bob.key, json: { numbers: [OTHER], reserve: true } }),
+        params: {},
+        context: testContext,
+      }),
+    );
+    await flushLedger();
+    const last = (await bodyOf(await get(bob.key))).entries.at(-1);
+    expect(last).toMatchObject({
+      kind: "reservation",
+      seq: 2,
+      payload: { answers: [[OTHER, null, reserved.data[0].callableNow, reserved.data[0].reservationId]] },
+    });
     expect((await get(alice.key, "?from=2026-11-28&to=2026-11-01")).status).toBe(422);
     expect((await get(alice.key, "?from=2024-01-01&to=2026-11-01")).status).toBe(422);
     expect((await ledgerApi.loader({ request: apiRequest("/api/v1/ledger"), params: {}, context: testContext })).status).toBe(401);
@@ -239,7 +254,10 @@ describe("the decision ledger through the API", () => {
       // another account's dossier of the same number: nothing of alice's
       const bobs = await bodyOf(await dossierOf(bob.key, OTHER, `?from=${today()}&to=${today()}`));
       expect(bobs.optOuts).toEqual([]);
-      expect(bobs.decisions.map((x: any) => x.detail.suppressedBy)).toEqual([null]);
+      expect(bobs.decisions.map((x: any) => [x.kind, x.detail.suppressedBy])).toEqual([
+        ["lookup", null],
+        ["reservation", null],
+      ]);
       expect((await dossierOf(alice.key, "12")).status).toBe(422);
 
       const dir = tmpDir("dossier-verify");
