@@ -246,6 +246,8 @@ describe("the decision ledger through the API", () => {
       expect(d.decisions[2].detail).toMatchObject({ suppressedBy: "internal_dnc", callingRulesVersion: expect.any(String) });
       expect(d.batches.map((x: any) => x.kind)).toEqual(expect.arrayContaining(["list_version", "scrub"]));
       expect(d.optOuts).toEqual([expect.objectContaining({ channel: "text", words: "STOP" })]);
+      // the scrub's rows of the number, read from its result files while they are kept
+      expect(d.scrubRows).toEqual([{ jobId: expect.any(String), seq: expect.any(Number), rows: [{ file: "bad", reason: "internal_dnc" }], note: null }]);
       expect(d.listsNow).toEqual([expect.objectContaining({ kind: "container", name: "Internal do-not-call list" })]);
       // entries about other numbers are digests only: NUMBER's exemption entry is not shown
       expect(JSON.stringify(d.proof.items)).not.toContain('"exemption_list"');
