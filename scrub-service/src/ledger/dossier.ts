@@ -13,7 +13,7 @@ import { exemptionsOfNumbers, listExemptionLists } from "../exemptions";
 import type { LedgerEntry, LedgerLink, SignedDayHead } from "./chain";
 import { numberText } from "./chain";
 import { decisionsOf, DOSSIER_FORMAT, type NumberDossier } from "./dossier-doc";
-import { entryOfRow, ledgerIdOf } from "./store";
+import { anchorBefore, entryOfRow, ledgerIdOf } from "./store";
 
 type Db = Kysely<Database> | Transaction<Database>;
 const DAY_MS = 86_400_000;
@@ -108,6 +108,7 @@ export async function buildDossier(
       .selectFrom("ledger_day_heads")
       .select([sql<string>`day::text`.as("day"), "seq", "hash", "signed_at", "key_id", "signature"])
       .where("user_id", "=", userId)
+      .where("day", ">=", window.from)
       .where("day", "<=", window.to)
       .orderBy("day")
       .execute()) as HeadRow[];
@@ -120,8 +121,7 @@ export async function buildDossier(
       keyId: r.key_id,
       signature: r.signature,
     });
-    const before = heads.filter((h) => h.day < window.from);
-    const anchor = before.length ? head(before[before.length - 1]) : null;
+    const anchor = await anchorBefore(db, userId, window.from);
     const inWindow = heads.filter((h) => h.day >= window.from).map(head);
     const firstSeq = (anchor?.seq ?? 0) + 1;
     const span = await db

@@ -237,6 +237,32 @@ export const entryOfRow = (r: EntryRow): LedgerEntry => ({
 
 const ENTRY_COLUMNS = ["seq", "recorded_at", "kind", "numbers", "ref", "payload", "prev_hash", "hash"] as const;
 
+/**
+ * The signed head an export or a dossier starting at `from` continues from: the latest head of a day before it; or,
+ * when the retention job has dropped the entries after that head, the head of the last dropped entry (every day with
+ * entries has one, and heads are never dropped). Null when the chain starts in the window.
+ */
+export async function anchorBefore(db: Db, userId: string, from: string): Promise<SignedDayHead | null> {
+  const row = (await dayHeadsQuery(db).where("d.user_id", "=", userId).where("d.day", "<", from).orderBy("d.day", "desc").limit(1).execute())[0] as
+    DayHeadRow | undefined;
+  const first = await db
+    .selectFrom("ledger_entries")
+    .select(sql<string | null>`min(seq)::text`.as("seq"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  const firstKept = first?.seq ? Number(first.seq) : null;
+  if (firstKept !== null && firstKept > (row ? Number(row.seq) : 0) + 1) {
+    const dropped = (
+      await dayHeadsQuery(db)
+        .where("d.user_id", "=", userId)
+        .where("d.seq", "=", BigInt(firstKept - 1))
+        .execute()
+    )[0] as DayHeadRow | undefined;
+    if (dropped) return headOf(dropped);
+  }
+  return row ? headOf(row) : null;
+}
+
 /** Most entries one export holds: a longer window is refused (ask for a shorter one). */
 export const MAX_EXPORT_ENTRIES = 100_000;
 
@@ -250,9 +276,7 @@ export class LedgerExportTooLarge extends Error {}
 export async function exportLedger(db: Db, userId: string, from: string, to: string, now: Date = new Date()): Promise<LedgerExport | null> {
   const ledger = await ledgerIdOf(db, userId);
   if (!ledger) return null;
-  const anchorRow = (await dayHeadsQuery(db).where("d.user_id", "=", userId).where("d.day", "<", from).orderBy("d.day", "desc").limit(1).execute())[0] as
-    DayHeadRow | undefined;
-  const anchor = anchorRow ? headOf(anchorRow) : null;
+  const anchor = await anchorBefore(db, userId, from);
   const end = new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS);
   let q = db
     .selectFrom("ledger_entries")
