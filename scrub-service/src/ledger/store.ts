@@ -265,6 +265,8 @@ export async function anchorBefore(db: Db, userId: string, from: string): Promis
 
 /** Most entries one export holds: a longer window is refused (ask for a shorter one). */
 export const MAX_EXPORT_ENTRIES = 100_000;
+/** Most payload bytes one export holds. */
+export const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
 
 export class LedgerExportTooLarge extends Error {}
 
@@ -284,6 +286,19 @@ export async function exportLedger(db: Db, userId: string, from: string, to: str
     .where("user_id", "=", userId)
     .where("recorded_at", "<", end);
   q = anchor ? q.where("seq", ">", BigInt(anchor.seq)) : q;
+  // bounded by entries and by payload bytes (a lookup entry of 1,000 numbers is tens of kB), before anything is read
+  let size = db
+    .selectFrom("ledger_entries")
+    .select([
+      sql<string>`count(*)::text`.as("n"),
+      sql<string>`coalesce(sum(octet_length(payload) + coalesce(array_length(numbers, 1), 0) * 13), 0)::text`.as("bytes"),
+    ])
+    .where("user_id", "=", userId)
+    .where("recorded_at", "<", end);
+  size = anchor ? size.where("seq", ">", BigInt(anchor.seq)) : size;
+  const counted = await size.executeTakeFirstOrThrow();
+  if (Number(counted.bytes) > MAX_EXPORT_BYTES)
+    throw new LedgerExportTooLarge(`The window holds more than ${MAX_EXPORT_BYTES / 1024 / 1024} MiB of entries (${counted.n}): ask for fewer days.`);
   const rows = (await q
     .orderBy("seq")
     .limit(MAX_EXPORT_ENTRIES + 1)
