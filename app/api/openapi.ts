@@ -968,7 +968,7 @@ export function openApiDocumentAt(appBase: string) {
               headers: rateHeaders,
               content: { "application/json": { schema: { $ref: "#/components/schemas/LedgerExport" } } },
             },
-            "422": error("from/to not a date, from after to, a window over 366 days, or over 100,000 entries (validation_failed)."),
+            "422": error("from/to not a date, from after to, a window over 366 days, or over 100,000 entries or 64 MiB (validation_failed)."),
             ...commonErrors,
           },
         },

@@ -22,6 +22,7 @@ import { stopLookupUsage } from "~/models/usage.server";
 import { runHousekeeping } from "~/maintenance/housekeeping.server";
 import { adminListIds, cleanupService, startService, tmpDir } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
+import { CLI_BUNDLE } from "scrub-service/entry-points";
 import { createExemptionList, createScrubJob, flushLedger, keyMap, loadExemptions, publishedKeys, readExemptionRows, verifyLedgerExport } from "scrub-service";
 
 /*
@@ -151,6 +152,21 @@ describe("the decision ledger through the API", () => {
     expect(bobs.ledger).not.toBe(alices.ledger);
     // alice's opt-out of OTHER is hers: bob's answer is not suppressed
     expect(bobs.entries.map((e: any) => [e.kind, e.payload.answers])).toEqual([["lookup", [[OTHER, null, expect.any(Boolean), null]]]]);
+    // a reservation is its own kind, with the reservation's id as answered (null when the number is not callable now)
+    const reserved = await bodyOf(
+      await lookup.action({
+        request: apiRequest("/api/v1/lookup", { key: bob.key, json: { numbers: [OTHER], reserve: true } }),
+        params: {},
+        context: testContext,
+      }),
+    );
+    await flushLedger();
+    const last = (await bodyOf(await get(bob.key))).entries.at(-1);
+    expect(last).toMatchObject({
+      kind: "reservation",
+      seq: 2,
+      payload: { answers: [[OTHER, null, reserved.data[0].callableNow, reserved.data[0].reservationId]] },
+    });
     expect((await get(alice.key, "?from=2026-11-28&to=2026-11-01")).status).toBe(422);
     expect((await get(alice.key, "?from=2024-01-01&to=2026-11-01")).status).toBe(422);
     expect((await ledgerApi.loader({ request: apiRequest("/api/v1/ledger"), params: {}, context: testContext })).status).toBe(401);
@@ -169,7 +185,7 @@ describe("the decision ledger through the API", () => {
         const f = path.join(dir, `ledger-${crypto.randomBytes(4).toString("hex")}.json`);
         fs.writeFileSync(f, JSON.stringify(d, null, 2));
         try {
-          const r = await exec(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--ledger", f, "--keys", keysFile], {
+          const r = await exec(process.execPath, [CLI_BUNDLE, "verify", "--ledger", f, "--keys", keysFile], {
             env: { ...process.env, DATA_DIR: dir },
           });
           return { code: 0, out: r.stdout };
@@ -231,6 +247,8 @@ describe("the decision ledger through the API", () => {
       expect(d.decisions[2].detail).toMatchObject({ suppressedBy: "internal_dnc", callingRulesVersion: expect.any(String) });
       expect(d.batches.map((x: any) => x.kind)).toEqual(expect.arrayContaining(["list_version", "scrub"]));
       expect(d.optOuts).toEqual([expect.objectContaining({ channel: "text", words: "STOP" })]);
+      // the scrub's rows of the number, read from its result files while they are kept
+      expect(d.scrubRows).toEqual([{ jobId: expect.any(String), seq: expect.any(Number), rows: [{ file: "bad", reason: "internal_dnc" }], note: null }]);
       expect(d.listsNow).toEqual([expect.objectContaining({ kind: "container", name: "Internal do-not-call list" })]);
       // entries about other numbers are digests only: NUMBER's exemption entry is not shown
       expect(JSON.stringify(d.proof.items)).not.toContain('"exemption_list"');
@@ -239,7 +257,10 @@ describe("the decision ledger through the API", () => {
       // another account's dossier of the same number: nothing of alice's
       const bobs = await bodyOf(await dossierOf(bob.key, OTHER, `?from=${today()}&to=${today()}`));
       expect(bobs.optOuts).toEqual([]);
-      expect(bobs.decisions.map((x: any) => x.detail.suppressedBy)).toEqual([null]);
+      expect(bobs.decisions.map((x: any) => [x.kind, x.detail.suppressedBy])).toEqual([
+        ["lookup", null],
+        ["reservation", null],
+      ]);
       expect((await dossierOf(alice.key, "12")).status).toBe(422);
       // the PDF for people carries the same dossier attached (its streams inflated, one is the JSON)
       const pdf = await dossierOf(alice.key, OTHER, `?from=${today()}&to=${today()}&format=pdf`);
@@ -270,7 +291,7 @@ describe("the decision ledger through the API", () => {
           return {
             code: 0,
             out: (
-              await exec(process.execPath, ["scrub-service/dist/cli.mjs", "verify", "--dossier", f, "--keys", keysFile], {
+              await exec(process.execPath, [CLI_BUNDLE, "verify", "--dossier", f, "--keys", keysFile], {
                 env: { ...process.env, DATA_DIR: dir },
               })
             ).stdout,

@@ -34,6 +34,12 @@ export interface NumberDossier {
   batches: DossierDecision[];
   calls: { id: string; at: string; channel: string; outcome: string; subject: string; debtId: string | null; reserved: boolean }[];
   exemptionRecords: { listId: number; listName: string; version: number; basis: string; date: string }[];
+  /**
+   * Each scrub of the window searched for the number in its result files while they are kept: the file (good, bad,
+   * invalid) and reason of each of its rows; `note` when the files are gone or too large to search here (the rows
+   * then follow from the customer's copies, whose SHA-256 the certificate states).
+   */
+  scrubRows: { jobId: string; seq: number; rows: { file: string; reason: string | null }[]; note: string | null }[];
   optOuts: {
     id: string;
     receivedAt: string;
@@ -131,7 +137,19 @@ export function verifyDossierText(text: string, publishedKeys: ReadonlyMap<strin
       checks: [{ subject: "signing key", ok: false, detail: "No keys of the service were given: a dossier verifies only against the keys it publishes." }],
     };
   const checks: LedgerCheck[] = [];
-  const proof = d.proof.ledger ? verifyChainProof(d.proof, publishedKeys) : { ok: true, checks: [] as LedgerCheck[] };
+  const proof = d.proof.ledger
+    ? verifyChainProof(d.proof, publishedKeys)
+    : {
+        ok: true,
+        checks: [
+          {
+            subject: "proof",
+            ok: d.decisions.length === 0 && d.batches.length === 0 && d.proof.items.length === 0,
+            detail:
+              "The dossier carries no ledger proof: the account had no ledger entries when it was made (compare with the heads at /.well-known/ledger-heads).",
+          },
+        ] as LedgerCheck[],
+      };
   checks.push(...proof.checks);
   const read = decisionsOf(d.proof.items, d.number);
   const same = (a: unknown, b: unknown) => canonicalJson(a as Json) === canonicalJson(b as Json);
@@ -163,5 +181,16 @@ export function verifyDossierText(text: string, publishedKeys: ReadonlyMap<strin
     ok: true,
     detail: `${d.calls?.length ?? 0} call(s) and text(s) and ${d.exemptionRecords?.length ?? 0} exemption record(s) are shown as stored; the ledger does not cover them (exemption list changes naming the number are among the decisions).`,
   });
+  const scrubbed = new Set(read.batches.filter((b) => b.kind === "scrub").map((b) => b.seq));
+  const strays = (d.scrubRows ?? []).filter((r) => !scrubbed.has(r.seq));
+  checks.push(
+    strays.length
+      ? { subject: "scrub rows", ok: false, detail: `Rows are listed for scrubs the proof does not hold (entries ${strays.map((r) => r.seq).join(", ")}).` }
+      : {
+          subject: "scrub rows",
+          ok: true,
+          detail: `The number's rows in ${d.scrubRows?.length ?? 0} scrub(s) are read from their result files as kept; check those files' SHA-256 against each scrub's certificate (npm run verify -- --certificate … --results DIR).`,
+        },
+  );
   return { ok: checks.every((c) => c.ok), checks, doc: d };
 }

@@ -3,6 +3,8 @@
  * naming the number and batch entries whole, every other entry as its stored digest), its calls, exemption records and
  * opt-outs. Scoped by the owner's user id throughout.
  */
+import fs from "node:fs";
+import readline from "node:readline";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "db/schema";
 import type { Json } from "../certificate/canonical";
@@ -11,7 +13,7 @@ import { exemptionsOfNumbers, listExemptionLists } from "../exemptions";
 import type { LedgerEntry, LedgerLink, SignedDayHead } from "./chain";
 import { numberText } from "./chain";
 import { decisionsOf, DOSSIER_FORMAT, type NumberDossier } from "./dossier-doc";
-import { entryOfRow, ledgerIdOf } from "./store";
+import { anchorBefore, entryOfRow, ledgerIdOf } from "./store";
 
 type Db = Kysely<Database> | Transaction<Database>;
 const DAY_MS = 86_400_000;
@@ -19,6 +21,72 @@ const DAY_MS = 86_400_000;
 export const MAX_DOSSIER_LINKS = 1_000_000;
 
 export class DossierTooLarge extends Error {}
+
+/** Largest result file searched for the number (bigger ones are named, not read). */
+export const MAX_SEARCHED_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The cells of one CSV line (double quotes, "" inside them). */
+function csvCells(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      out.push(cell);
+      cell = "";
+    } else cell += c;
+  }
+  out.push(cell);
+  return out;
+}
+
+/** The number's rows in one scrub's result files, while they are kept. */
+async function scrubRowsOf(db: Db, userId: string, jobId: string, seq: number, digits: string): Promise<NumberDossier["scrubRows"][number]> {
+  const files = await db
+    .selectFrom("result_files")
+    .select(["kind", "path", "bytes"])
+    .where("job_id", "=", jobId)
+    .where("user_id", "=", userId)
+    .orderBy("kind")
+    .execute();
+  const gone = "The result files are no longer kept: the number's rows follow from your copies of them, whose SHA-256 the certificate states.";
+  if (!files.length) return { jobId, seq, rows: [], note: gone };
+  const rows: { file: string; reason: string | null }[] = [];
+  const notes: string[] = [];
+  const e164 = `+1${digits}`;
+  for (const f of files) {
+    if (!fs.existsSync(f.path)) {
+      notes.push(`${f.kind}: ${gone}`);
+      continue;
+    }
+    if (Number(f.bytes) > MAX_SEARCHED_FILE_BYTES) {
+      notes.push(`${f.kind}.csv is larger than ${MAX_SEARCHED_FILE_BYTES / 1024 / 1024} MiB: not searched here.`);
+      continue;
+    }
+    const lines = readline.createInterface({ input: fs.createReadStream(f.path, { encoding: "utf8" }), crlfDelay: Infinity });
+    let header: string[] | null = null;
+    for await (const line of lines) {
+      if (header === null) {
+        header = csvCells(line.replace(/^\uFEFF/, ""));
+        continue;
+      }
+      if (!line.includes(e164)) continue;
+      const cells = csvCells(line);
+      if (cells[header.indexOf("phone_e164")] !== e164) continue;
+      const r = header.indexOf("reason");
+      rows.push({ file: f.kind, reason: r >= 0 ? (cells[r] ?? null) : null });
+    }
+  }
+  return { jobId, seq, rows, note: notes.length ? notes.join(" ") : null };
+}
 
 type HeadRow = { day: string; seq: string | number | bigint; hash: string; signed_at: Date | string; key_id: string; signature: string };
 
@@ -40,6 +108,7 @@ export async function buildDossier(
       .selectFrom("ledger_day_heads")
       .select([sql<string>`day::text`.as("day"), "seq", "hash", "signed_at", "key_id", "signature"])
       .where("user_id", "=", userId)
+      .where("day", ">=", window.from)
       .where("day", "<=", window.to)
       .orderBy("day")
       .execute()) as HeadRow[];
@@ -52,8 +121,7 @@ export async function buildDossier(
       keyId: r.key_id,
       signature: r.signature,
     });
-    const before = heads.filter((h) => h.day < window.from);
-    const anchor = before.length ? head(before[before.length - 1]) : null;
+    const anchor = await anchorBefore(db, userId, window.from);
     const inWindow = heads.filter((h) => h.day >= window.from).map(head);
     const firstSeq = (anchor?.seq ?? 0) + 1;
     const span = await db
@@ -95,6 +163,9 @@ export async function buildDossier(
     proof = { ledger, anchor, items, dayHeads: inWindow };
   }
   const { decisions, batches } = decisionsOf(proof.items, digits);
+
+  const scrubRows: NumberDossier["scrubRows"] = [];
+  for (const b of batches) if (b.kind === "scrub") scrubRows.push(await scrubRowsOf(db, userId, String((b.detail as { jobId: string }).jobId), b.seq, digits));
 
   const calls = await db
     .selectFrom("call_records")
@@ -148,6 +219,7 @@ export async function buildDossier(
       reserved: c.reserved,
     })),
     exemptionRecords,
+    scrubRows,
     optOuts: optOuts.map((x) => ({
       id: String(x.id),
       receivedAt: new Date(x.received_at).toISOString(),

@@ -170,5 +170,10 @@ describeEachDb("decision ledger", (kind) => {
     // the chain goes on from the kept head
     const [next] = await appendLedger(h.db, bob, [draft(3055550101)], at("2031-12-01T00:00:01Z"));
     expect(next.seq).toBe(2);
+    // an export of the whole span is anchored on the head of the last dropped entry, and verifies
+    const after = (await exportLedger(h.db, bob, "2026-01-01", "2031-12-31"))!;
+    expect(after.anchor).toMatchObject({ day: "2026-11-25", seq: 1 });
+    expect(after.entries.map((e) => e.seq)).toEqual([2]);
+    expect(verifyLedgerExport(after, keys).checks.filter((c) => !c.ok)).toEqual([]);
   });
 });

@@ -237,8 +237,36 @@ export const entryOfRow = (r: EntryRow): LedgerEntry => ({
 
 const ENTRY_COLUMNS = ["seq", "recorded_at", "kind", "numbers", "ref", "payload", "prev_hash", "hash"] as const;
 
+/**
+ * The signed head an export or a dossier starting at `from` continues from: the latest head of a day before it; or,
+ * when the retention job has dropped the entries after that head, the head of the last dropped entry (every day with
+ * entries has one, and heads are never dropped). Null when the chain starts in the window.
+ */
+export async function anchorBefore(db: Db, userId: string, from: string): Promise<SignedDayHead | null> {
+  const row = (await dayHeadsQuery(db).where("d.user_id", "=", userId).where("d.day", "<", from).orderBy("d.day", "desc").limit(1).execute())[0] as
+    DayHeadRow | undefined;
+  const first = await db
+    .selectFrom("ledger_entries")
+    .select(sql<string | null>`min(seq)::text`.as("seq"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  const firstKept = first?.seq ? Number(first.seq) : null;
+  if (firstKept !== null && firstKept > (row ? Number(row.seq) : 0) + 1) {
+    const dropped = (
+      await dayHeadsQuery(db)
+        .where("d.user_id", "=", userId)
+        .where("d.seq", "=", BigInt(firstKept - 1))
+        .execute()
+    )[0] as DayHeadRow | undefined;
+    if (dropped) return headOf(dropped);
+  }
+  return row ? headOf(row) : null;
+}
+
 /** Most entries one export holds: a longer window is refused (ask for a shorter one). */
 export const MAX_EXPORT_ENTRIES = 100_000;
+/** Most payload bytes one export holds. */
+export const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
 
 export class LedgerExportTooLarge extends Error {}
 
@@ -250,9 +278,7 @@ export class LedgerExportTooLarge extends Error {}
 export async function exportLedger(db: Db, userId: string, from: string, to: string, now: Date = new Date()): Promise<LedgerExport | null> {
   const ledger = await ledgerIdOf(db, userId);
   if (!ledger) return null;
-  const anchorRow = (await dayHeadsQuery(db).where("d.user_id", "=", userId).where("d.day", "<", from).orderBy("d.day", "desc").limit(1).execute())[0] as
-    DayHeadRow | undefined;
-  const anchor = anchorRow ? headOf(anchorRow) : null;
+  const anchor = await anchorBefore(db, userId, from);
   const end = new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS);
   let q = db
     .selectFrom("ledger_entries")
@@ -260,6 +286,19 @@ export async function exportLedger(db: Db, userId: string, from: string, to: str
     .where("user_id", "=", userId)
     .where("recorded_at", "<", end);
   q = anchor ? q.where("seq", ">", BigInt(anchor.seq)) : q;
+  // bounded by entries and by payload bytes (a lookup entry of 1,000 numbers is tens of kB), before anything is read
+  let size = db
+    .selectFrom("ledger_entries")
+    .select([
+      sql<string>`count(*)::text`.as("n"),
+      sql<string>`coalesce(sum(octet_length(payload) + coalesce(array_length(numbers, 1), 0) * 13), 0)::text`.as("bytes"),
+    ])
+    .where("user_id", "=", userId)
+    .where("recorded_at", "<", end);
+  size = anchor ? size.where("seq", ">", BigInt(anchor.seq)) : size;
+  const counted = await size.executeTakeFirstOrThrow();
+  if (Number(counted.bytes) > MAX_EXPORT_BYTES)
+    throw new LedgerExportTooLarge(`The window holds more than ${MAX_EXPORT_BYTES / 1024 / 1024} MiB of entries (${counted.n}): ask for fewer days.`);
   const rows = (await q
     .orderBy("seq")
     .limit(MAX_EXPORT_ENTRIES + 1)
