@@ -204,6 +204,7 @@ storeKinds.forEach((store, s) => {
       const listId = await db()
         .transaction()
         .execute(async (trx) => (await ensureInternalDncList(trx, carol)).id);
+      const finishedAt = ago(5);
       const load = async (status: "failed" | "completed") =>
         (
           await db()
@@ -214,7 +215,7 @@ storeKinds.forEach((store, s) => {
               mode: "add",
               status,
               file_name: "Manual entry",
-              ...(status === "completed" ? { finished_at: ago(5) } : {}),
+              ...(status === "completed" ? { finished_at: finishedAt } : {}),
             })
             .returning("id")
             .executeTakeFirstOrThrow()
@@ -233,7 +234,7 @@ storeKinds.forEach((store, s) => {
       expect(await retryUnhonouredOptOuts(db(), service)).toEqual({ marked: 1, retried: 1, failed: 0 });
       const rows = await db().selectFrom("opt_outs").select(["number", "load_id", "honoured_at"]).where("user_id", "=", carol).orderBy("id").execute();
       expect(rows.every((r) => r.honoured_at !== null)).toBe(true);
-      expect(rows[2].honoured_at!.toISOString()).toBe(new Date(ago(5)).toISOString());
+      expect(rows[2].honoured_at!.toISOString()).toBe(new Date(finishedAt).toISOString());
       expect(rows[0].load_id).not.toBe(failedLoad);
       expect(rows[0].load_id).toBe(rows[1].load_id);
       const retry = await db().selectFrom("list_loads").select(["status", "list_id"]).where("id", "=", rows[0].load_id!).executeTakeFirstOrThrow();
@@ -248,7 +249,7 @@ storeKinds.forEach((store, s) => {
         .orderBy("seq")
         .execute();
       expect(honoured.map((e) => e.numbers.map(String))).toEqual([[finished], [stranded]]);
-      expect(JSON.parse(honoured[0].payload).honouredAt).toBe(new Date(ago(5)).toISOString());
+      expect(JSON.parse(honoured[0].payload).honouredAt).toBe(new Date(finishedAt).toISOString());
       // nothing left: a second round does nothing
       expect(await retryUnhonouredOptOuts(db(), service)).toEqual({ marked: 0, retried: 0, failed: 0 });
     });
