@@ -108,7 +108,11 @@ async function main(): Promise<void> {
   if (!env.DATA_DIR) env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "bench-compat-"));
   const mode = env.DATABASE_URL && env.REDIS_URL ? "services (PostgreSQL, Redis)" : "embedded (PGlite, embedded index)";
   console.log(`bench:compat — ${mode}; ${os.cpus().length} cores; DNC list ${DNC_SIZE.toLocaleString("en-US")} numbers`);
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), "--import", "tsx", process.argv[1], "serve"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), "--import", "tsx", process.argv[1], "serve"],
+    { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "inherit"] },
+  );
   const ready = await new Promise<{ keys: string[]; asked: string[]; setupSeconds: number }>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       if (!line.startsWith("{")) return;
