@@ -24,8 +24,10 @@ import {
   emergencyExemptionApplies,
   stateOfClass,
   type EmergencyClassTable,
-  callHistoryOf,
-  reserveCalls,
+  liveHistoryOf,
+  reserveLive,
+  callCountersOf,
+  type CallCounterStore,
   type HistoryRecord,
   cappedCalling,
 } from "scrub-service";
@@ -359,7 +361,14 @@ function callsUnavailable(e: unknown): ApiError {
  * says `reserved` and `reservationId`. A history that cannot be read is a 503.
  */
 export async function answerLookup(
-  asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
+  asked: {
+    db: ApiContext["db"];
+    service: ScrubService;
+    userId: string;
+    containerId: number | null | undefined;
+    /** The live call counters (decision 196); default: those registered for `db` (none: the database is read). */
+    counters?: CallCounterStore | null;
+  },
   input: LookupInput,
   clock?: Date,
   /** `within`: the reservation's transaction, which the usage's reads must go through (PGlite has one connection). */
@@ -367,6 +376,7 @@ export async function answerLookup(
 ): Promise<AnsweredLookup> {
   const { entries } = input;
   const calls = input.calls ?? DEFAULT_LOOKUP_CALLS;
+  const counters = asked.counters !== undefined ? asked.counters : callCountersOf(asked.db);
   const answer = await lookUp(asked.service, asked.userId, entries.distinct);
   const now = clock ?? new Date();
   // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
@@ -400,7 +410,8 @@ export async function answerLookup(
     const atMs = input.at ?? now.getTime();
     let history: Map<number, HistoryRecord[]>;
     try {
-      history = await callHistoryOf(asked.db, asked.userId, entries.distinct, atMs - LONGEST_CAP_WINDOW_MS);
+      // the live counters (decision 196), or the database for what they cannot vouch for
+      history = await liveHistoryOf(asked.db, counters, asked.userId, entries.distinct, atMs - LONGEST_CAP_WINDOW_MS, calls);
     } catch (e) {
       throw callsUnavailable(e);
     }
@@ -415,7 +426,8 @@ export async function answerLookup(
   let decider: LookupDecider | null = null;
   let reserved: Map<number, string>;
   try {
-    const r = await reserveCalls(asked.db, asked.userId, entries.distinct, {
+    // on the counters (compare-and-set per number, decision 196) or, while they cannot vouch, the database's locks
+    const r = await reserveLive(asked.db, counters, asked.userId, entries.distinct, {
       kind: { subject: calls.subject, channel: calls.channel, debtId: calls.debtId },
       windowMs: LONGEST_CAP_WINDOW_MS,
       // the decision on the counts read under the locks, at the instant they were read

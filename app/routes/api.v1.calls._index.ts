@@ -5,6 +5,7 @@ import { ApiError, apiHandler, json, validate } from "~/api/api.server";
 import { requireApiWork } from "~/api/work.server";
 import { callsOfBody, listNumberCalls, MAX_CALLS_JSON_BYTES, recordCalls, serializeCall } from "~/api/calls.server";
 import { readJsonCapped } from "~/intake/api-body.server";
+import { getCallCounters } from "~/utils/call-counters.server";
 
 const listQuery = z.object({
   number: z.string({ error: "number is required" }).trim().min(1, "number is required"),
@@ -53,6 +54,7 @@ const handle = apiHandler({
     if (!type.startsWith("application/json")) throw new ApiError(415, "unsupported_media_type", 'Send application/json: { "calls": [ … ] }.');
     const body = await readJsonCapped(request, MAX_CALLS_JSON_BYTES);
     const records = callsOfBody(body, Date.now());
+    await getCallCounters(); // the live counters these records feed (decision 196)
     const r = await recordCalls(api.db, api.userId, records);
     return json(api, { recorded: r.recorded, ignored: r.ignored, ids: r.ids }, { status: 201 });
   },
