@@ -61,7 +61,7 @@ export { callFileHeader, importCallFile, type CallImportResult } from "./calls/i
 export { callCountersOf, useCallCounters, COUNTER_RETAIN_MS, type CallCounterStore } from "./calls/counters";
 export { EmbeddedCallCounters } from "./calls/counters-embedded";
 export { RedisCallCounters } from "./calls/counters-redis";
-export { callCountersFor, closeCallCountersOf } from "./calls/counters-setup";
+export { callCountersFor, closeCallCountersOf, replaceCallCountersOf } from "./calls/counters-setup";
 export { liveHistoryOf, reserveLive } from "./calls/live";
 export { ensureInternalDncList, internalDncListId } from "./opt-outs/internal-list";
 export { OPT_OUT_FILE_COLUMNS, readOptOutFile, type OptOutFileCheck } from "./opt-outs/import";

@@ -233,7 +233,7 @@ for (const { db: dbKind, counters: kind } of redisKinds) {
         expect(u.numbers).toBe(2000);
         const perNumber = u.bytes / u.numbers;
         console.log(
-          `[counters] Redis (${kind}) memory per number with 3 records: ${perNumber.toFixed(1)} bytes (MEMORY USAGE of ${u.numbers} numbers' buckets)`,
+          `[counters] Redis (${kind}) memory per number with 3 records: ${perNumber.toFixed(1)} bytes (MEMORY USAGE of ${u.keys} buckets holding ${u.numbers} numbers)`,
         );
         expect(perNumber).toBeLessThanOrEqual(100);
       } finally {

@@ -108,11 +108,11 @@ export class EmbeddedCallCounters implements CallCounterStore {
     for (const [k, e] of this.entries) if (e.records.length === 0 || e.records[e.records.length - 1].atMs <= oldest) this.entries.delete(k);
   }
 
-  async usage(): Promise<{ bytes: number; numbers: number }> {
+  async usage(): Promise<{ bytes: number; numbers: number; keys: number }> {
     let records = 0;
     for (const e of this.entries.values()) records += e.records.length;
     // a record object (~7 fields) ~80 bytes, an entry and its key ~150: an estimate, not a measurement
-    return { bytes: this.entries.size * 150 + records * 80, numbers: this.entries.size };
+    return { bytes: this.entries.size * 150 + records * 80, numbers: this.entries.size, keys: this.entries.size };
   }
 
   async close(): Promise<void> {

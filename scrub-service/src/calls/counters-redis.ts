@@ -291,9 +291,10 @@ export class RedisCallCounters implements CallCounterStore {
   }
 
   /** MEMORY USAGE of every counter bucket, and the numbers (fields) they hold. */
-  async usage(): Promise<{ bytes: number; numbers: number }> {
+  async usage(): Promise<{ bytes: number; numbers: number; keys: number }> {
     let bytes = 0;
     let numbers = 0;
+    let count = 0;
     const nodes = isCluster(this.redis) ? await masters(this.redis) : [this.redis];
     for (const node of nodes) {
       let cursor = "0";
@@ -303,10 +304,11 @@ export class RedisCallCounters implements CallCounterStore {
         for (const k of keys) {
           bytes += Number((await node.memory("USAGE", k, "SAMPLES", "0")) ?? 0);
           numbers += await node.hlen(k);
+          count++;
         }
       } while (cursor !== "0");
     }
-    return { bytes, numbers };
+    return { bytes, numbers, keys: count };
   }
 
   async close(): Promise<void> {

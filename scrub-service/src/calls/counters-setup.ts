@@ -13,7 +13,7 @@ import { RedisCallCounters } from "./counters-redis";
 const made = new WeakMap<object, CallCounterStore | null>();
 
 /** The counters of the database `handle` (made once, registered so that every record written through it feeds them). */
-export function callCountersFor(handle: DbHandle, o: { redis: RedisTarget | null; prefix?: string }): CallCounterStore | null {
+export function callCountersFor(handle: DbHandle, o: { redis: RedisTarget | null; prefix?: string; rebuild?: boolean }): CallCounterStore | null {
   if (made.has(handle.db)) return made.get(handle.db)!;
   const store: CallCounterStore | null = o.redis
     ? new RedisCallCounters({ target: o.redis, prefix: o.prefix, db: handle.db })
@@ -23,7 +23,7 @@ export function callCountersFor(handle: DbHandle, o: { redis: RedisTarget | null
   made.set(handle.db, store);
   useCallCounters(handle.db, store);
   // built from the database in the background; lookups read the database until then
-  void store?.requestRebuild();
+  if (o.rebuild !== false) void store?.requestRebuild();
   return store;
 }
 
@@ -33,4 +33,12 @@ export async function closeCallCountersOf(handle: DbHandle): Promise<void> {
   made.delete(handle.db);
   useCallCounters(handle.db, null);
   await store?.close();
+}
+
+/** Puts `store` in place of the handle's counters (tests: a store that does not answer); returns the one it replaced. */
+export function replaceCallCountersOf(handle: DbHandle, store: CallCounterStore | null): CallCounterStore | null {
+  const before = made.get(handle.db) ?? null;
+  made.set(handle.db, store);
+  useCallCounters(handle.db, store);
+  return before;
 }

@@ -69,8 +69,8 @@ export interface CallCounterStore {
   requestRebuild(): Promise<void>;
   /** Rebuilds now (what requestRebuild runs); throws on failure. */
   rebuild(): Promise<void>;
-  /** Bytes the counters use and the numbers they hold (Redis: MEMORY USAGE of every counter key). */
-  usage(): Promise<{ bytes: number; numbers: number }>;
+  /** Bytes the counters use, the numbers they hold and the keys (Redis buckets) they are in (Redis: MEMORY USAGE of each). */
+  usage(): Promise<{ bytes: number; numbers: number; keys: number }>;
   close(): Promise<void>;
 }
 

@@ -443,16 +443,32 @@ export class CountersReadyError extends Error {
 }
 
 /** Months whose partition this process made sure of, per database (a reservation on the counters reads nothing else). */
-const ensuredMonths = new WeakMap<object, Set<string>>();
+const ensuredMonths = new WeakMap<object, Map<string, Promise<void>>>();
 
-/** ensureCallMonths, asked of the database once per month and process. */
+/**
+ * ensureCallMonths, asked of the database once per month and process: concurrent first requests of a month share one
+ * call, and a "relation already exists" from another process creating it at the same instant (the function's own
+ * advisory lock does not always see the other's table) is asked once more.
+ */
 export async function ensureCallMonthsCached(db: Db, atMs: readonly number[]): Promise<void> {
   let seen = ensuredMonths.get(db);
-  if (!seen) ensuredMonths.set(db, (seen = new Set()));
-  const missing = atMs.filter((t) => !seen.has(monthOf(t)));
-  if (missing.length === 0) return;
-  await ensureCallMonths(db, missing);
-  for (const t of missing) seen.add(monthOf(t));
+  if (!seen) ensuredMonths.set(db, (seen = new Map()));
+  const months = seen;
+  await Promise.all(
+    [...new Set(atMs.map(monthOf))].map((m) => {
+      let p = months.get(m);
+      if (!p) {
+        const ensure = () => ensureCallMonths(db, [Date.parse(`${m}T00:00:00Z`)]).then(() => undefined);
+        p = ensure().catch((e: { code?: string }) => {
+          if (e?.code === "42P07") return ensure();
+          throw e;
+        });
+        p.catch(() => months.delete(m));
+        months.set(m, p);
+      }
+      return p;
+    }),
+  );
 }
 
 /** Record ids taken from call_records' sequence ahead, per database: a reservation on the counters needs its ids first. */
