@@ -256,7 +256,7 @@ async function reserveFigure(mode: string): Promise<void> {
     if (counted.kind === "redis" && counted.numbers)
       console.log(
         `4. Redis memory per number with history (${mode}): ${(counted.bytes! / counted.numbers).toFixed(1)} bytes (MEMORY USAGE of the counter buckets / ${fmt(counted.numbers)} numbers, ` +
-          `~${(total / counted.numbers).toFixed(1)} asked each, ${(counted.numbers / counted.keys!).toFixed(1)} numbers per NPA-NX bucket) · ` +
+          `~${(total / counted.numbers).toFixed(1)} asked each, ${(counted.numbers / counted.keys!).toFixed(1)} numbers per NPA-N bucket) · ` +
           `goal ≤ 100 bytes: ${counted.bytes! / counted.numbers <= 100 ? "met" : "NOT MET"}`,
       );
     else if (counted.numbers)

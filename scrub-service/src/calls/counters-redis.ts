@@ -3,12 +3,13 @@
  * client setup (createRedisClient: one node, Sentinel's primary, or a cluster). Keys, each carrying the hash tag of one
  * of GROUPS groups, so that a number's bucket and its group's marker share one slot (one script call, one node):
  *
- *   <p>cc:{cg<g>}<owner><NPA-NX>   hash: last five digits → the number's entry (counters.ts encodeEntry)
+ *   <p>cc:{cg<g>}<owner><NPA-N>    hash: last six digits → the number's entry (counters.ts encodeEntry)
  *   <p>cm:{cg<g>}                  the group's marker: 'r' built and current, 'b' being rebuilt; missing: lost
  *
- * g is a hash of (owner, NPA-NX) modulo GROUPS; a script call carries one group's marker and the buckets it touches. A bucket groups an owner's numbers of one NPA-NX (100,000 numbers), so
- * Redis keeps most buckets as a small listpack (a few bytes per field) rather than a key per number (~60 bytes of key
- * overhead each). A bucket expires COUNTER_RETAIN_MS after its last write; old records are trimmed on every write.
+ * g is a hash of (owner, NPA-N) modulo GROUPS; a script call carries one group's marker and the buckets it touches. A
+ * bucket groups an owner's numbers of one NPA-N (BUCKET_SPAN), so Redis keeps most buckets as a listpack (a few bytes
+ * per field) rather than a key per number (~100 bytes of key overhead each). A bucket expires COUNTER_RETAIN_MS after
+ * its last write; old records are trimmed on every write.
  *
  * A node that restarted empty or a FLUSHALL lose the markers with the counters: their numbers read as not ready, so a
  * lookup reads the database for them (correct, slower) and a rebuild from PostgreSQL is started; a decision is never
@@ -39,6 +40,17 @@ import { readRecentCalls } from "./store";
  * makes one script call per group it touches (at most 64 for 1,000 numbers), not one per bucket.
  */
 export const GROUPS = 64;
+
+/**
+ * Numbers per bucket: an owner's numbers of one NPA-N (the area code and the exchange's first digit, 1,000,000
+ * numbers). Per key Redis spends ~100 bytes of its own, so a bucket must hold several numbers for a number to cost
+ * less than that: an owner with 10,000 numbers with history has ~3 per NPA-N, with 500,000 ~170 (NPA-NX buckets held
+ * ~1 per key below ~1M numbers). The listpack limits are raised so that such buckets stay listpacks (LISTPACK_*).
+ */
+export const BUCKET_SPAN = 1_000_000;
+/** hash-max-listpack-entries / -value raised to these on every master (once per store) before the first write. */
+export const LISTPACK_ENTRIES = 1024;
+export const LISTPACK_VALUE = 256;
 
 /*
  * The scripts declare one key, the group's marker, and name the group's buckets in ARGV: ioredis routes (and, in a
@@ -115,6 +127,11 @@ export interface RedisCallCountersOptions {
   rebuildGapMs?: number;
   /** The clock old records are trimmed against (tests); default Date.now. */
   now?: () => number;
+  /**
+   * Whether a read that finds a group lost starts a rebuild (default true). A short-lived process (the CLI) says no:
+   * it only feeds the counters, and the servers rebuild them.
+   */
+  autoRebuild?: boolean;
 }
 
 export class RedisCallCounters implements CallCounterStore {
@@ -127,8 +144,11 @@ export class RedisCallCounters implements CallCounterStore {
 
   readonly now: () => number;
 
+  private readonly autoRebuild: boolean;
+
   constructor(o: RedisCallCountersOptions) {
     this.now = o.now ?? Date.now;
+    this.autoRebuild = o.autoRebuild ?? true;
     this.prefix = o.prefix ?? "dps:";
     this.db = o.db;
     this.redis = createRedisClient(o.target, { reconnectMaxMs: o.reconnectMaxMs });
@@ -154,9 +174,9 @@ export class RedisCallCounters implements CallCounterStore {
       if (this.tags.size > 100_000) this.tags.clear();
       this.tags.set(owner, (tag = ownerTag(owner)));
     }
-    const nx = Math.floor(number / 100_000);
+    const nx = Math.floor(number / BUCKET_SPAN);
     const g = groupOf(`${tag}${nx}`);
-    return { bucket: `${this.prefix}cc:{cg${g}}${tag}${nx}`, marker: this.markerKey(g), field: String(number % 100_000), group: g };
+    return { bucket: `${this.prefix}cc:{cg${g}}${tag}${nx}`, marker: this.markerKey(g), field: String(number % BUCKET_SPAN), group: g };
   }
 
   /** Numbers (their indexes) by group: one script call per group, its marker first and then its buckets. */
@@ -196,11 +216,41 @@ export class RedisCallCounters implements CallCounterStore {
         });
       }),
     );
-    if (lost && this.rebuilding === 0) void this.requestRebuild();
+    if (lost && this.rebuilding === 0 && this.autoRebuild) void this.requestRebuild();
     return { entries, ready };
   }
 
+  private compact: Promise<void> | null = null;
+
+  /**
+   * Raises hash-max-listpack-entries and -value on every master (once per store; never lowers them), so buckets stay
+   * listpacks (a few bytes per field) rather than hash tables (~90 bytes per field). A server that refuses CONFIG
+   * (managed Redis) keeps working at more memory per number; the warning names redis.conf.
+   */
+  private ensureCompactBuckets(): Promise<void> {
+    this.compact ??= (async () => {
+      const nodes = isCluster(this.redis) ? await masters(this.redis) : [this.redis];
+      for (const node of nodes) {
+        for (const [name, want] of [
+          ["hash-max-listpack-entries", LISTPACK_ENTRIES],
+          ["hash-max-listpack-value", LISTPACK_VALUE],
+        ] as const) {
+          try {
+            const [, value] = (await node.config("GET", name)) as string[];
+            if (Number(value) < want) await node.config("SET", name, String(want));
+          } catch (e) {
+            console.warn(`[calls] Redis: ${name} could not be raised to ${want} (${(e as Error).message}); set it in redis.conf on every node.`);
+          }
+        }
+      }
+    })().catch(() => {
+      this.compact = null;
+    });
+    return this.compact;
+  }
+
   async cas(owner: string, ops: readonly CasOp[], mode: CasMode): Promise<CasResult[]> {
+    if (!this.compact) await this.ensureCompactBuckets();
     const results: CasResult[] = new Array(ops.length);
     const m = mode === "ready" ? "r" : mode === "not-ready" ? "n" : "a";
     await Promise.all(

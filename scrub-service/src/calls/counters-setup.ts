@@ -16,7 +16,7 @@ const made = new WeakMap<object, CallCounterStore | null>();
 export function callCountersFor(handle: DbHandle, o: { redis: RedisTarget | null; prefix?: string; rebuild?: boolean }): CallCounterStore | null {
   if (made.has(handle.db)) return made.get(handle.db)!;
   const store: CallCounterStore | null = o.redis
-    ? new RedisCallCounters({ target: o.redis, prefix: o.prefix, db: handle.db })
+    ? new RedisCallCounters({ target: o.redis, prefix: o.prefix, db: handle.db, autoRebuild: o.rebuild !== false })
     : handle.driver.kind === "pglite"
       ? new EmbeddedCallCounters(handle.db)
       : null;
