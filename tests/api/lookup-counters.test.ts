@@ -185,7 +185,7 @@ for (const { db: dbKind, counters: kind } of redisKinds) {
       userId = await makeUser(handle().db, { plan: "business" });
     });
 
-    it("a store that does not answer fails the lookup closed (503), with reserve too", async () => {
+    it("a store that does not answer fails the lookup closed (503), with reserve too, and refuses call records (503)", async () => {
       const down = new RedisCallCounters({ target: { kind: "node", url: "redis://127.0.0.1:1" }, prefix: "down:", db: handle().db, reconnectMaxMs: 20 });
       const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       try {
@@ -200,6 +200,21 @@ for (const { db: dbKind, counters: kind } of redisKinds) {
           expect((e as ApiError).message).toBe(LOOKUP_CALLS_UNAVAILABLE);
         }
         expect(await handle().db.selectFrom("call_records").select("id").where("user_id", "=", userId).execute()).toEqual([]);
+        // a call record is not written while the counters cannot take it (PostgreSQL would hold one they lack): 503
+        const record = {
+          number: 3055550411,
+          atMs: T - H,
+          subject: DEFAULT_SUBJECT,
+          channel: "call" as const,
+          outcome: "attempted" as const,
+          debtId: null,
+          dialerCallId: "d-1",
+          reserved: false,
+        };
+        const refused = await recordCalls(handle().db, userId, [record], { counters: down }).catch((x: unknown) => x);
+        expect(refused).toMatchObject({ code: "call_counters_unavailable" });
+        expect(await handle().db.selectFrom("call_records").select("id").where("user_id", "=", userId).execute()).toEqual([]);
+        expect(await handle().db.selectFrom("call_dialer_ids").select("dialer_call_id").where("user_id", "=", userId).execute()).toEqual([]);
       } finally {
         logged.mockRestore();
         await down.close();

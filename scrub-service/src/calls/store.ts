@@ -6,6 +6,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { createHash } from "node:crypto";
+import { CodedError } from "../errors";
 import { CALL_CHANNELS, CALL_OUTCOMES, monthOf, retentionCutoff, type CallChannel, type CallOutcome, type CallRecord } from "./validate";
 import { buildHistoryIndex, type CallHistoryIndex, type HistoryRow } from "./history-index";
 import { callCountersOf, changeCounters, counterRecordOf, COUNTER_RETAIN_MS, type CallCounterStore, type CounterRecord } from "./counters";
@@ -126,6 +127,15 @@ export async function recordCalls(
 
 /** Adds written records (with their ids) to the counters, whatever their state (a rebuild keeps them: merged by id). */
 export async function feedCounters(counters: CallCounterStore, userId: string, records: readonly CallRecord[], ids: readonly string[]): Promise<void> {
+  try {
+    await feed(counters, userId, records, ids);
+  } catch (e) {
+    // the records roll back with this error: a 503 (the catalogue's call_counters_unavailable), the cause in the log
+    throw new CodedError("call_counters_unavailable", `the call counters (${counters.kind}) did not take the records: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function feed(counters: CallCounterStore, userId: string, records: readonly CallRecord[], ids: readonly string[]): Promise<void> {
   const changes = new Map<number, { add: CounterRecord[] }>();
   const oldest = counters.now() - COUNTER_RETAIN_MS;
   records.forEach((r, i) => {
