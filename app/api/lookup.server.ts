@@ -356,9 +356,14 @@ function callsUnavailable(e: unknown): ApiError {
  * transaction, so a refused usage reserves nothing. `clock`: the request's "now" (default: read once the lists
  * answered, as before; the batch/lookup property sets it).
  *
- * With `reserve` (decision 187): one transaction locks each (owner, number), reads the counts under the locks, decides
- * at that instant and records a reserved attempt for each number that is not suppressed and callable now; the answer
- * says `reserved` and `reservationId`. A history that cannot be read is a 503.
+ * The counts come from the live call counters beside the lists when there are some (decision 196: Redis, Redis Cluster,
+ * PGlite's process), from the database otherwise and for the numbers the counters cannot vouch for (lost, rebuilding).
+ *
+ * With `reserve`: on the counters, a compare-and-set per number of the attempt decided on the counts read (read again
+ * and decided again when another writer took the number meanwhile), then the attempts written to the database
+ * (decision 196); without counters, one transaction locks each (owner, number), reads the counts under the locks and
+ * records the attempts (decision 187). Either way the decision is this answer's, and only a number not suppressed and
+ * callable now is reserved; the answer says `reserved` and `reservationId`. A history that cannot be read is a 503.
  */
 export async function answerLookup(
   asked: {
