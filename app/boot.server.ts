@@ -9,6 +9,7 @@ import { describeRedisTarget, flushLedger, hugePagesOfThisProcess } from "scrub-
 import { startHousekeeping, stopHousekeeping } from "~/maintenance/housekeeping.server";
 import { cleanPartialUploads } from "~/intake/upload-store.server";
 import { stopLookupUsage } from "~/models/usage.server";
+import { closeCallCounters, getCallCounters } from "~/utils/call-counters.server";
 
 /**
  * Runs once before the server listens: configuration check, migrations, demo data.
@@ -18,6 +19,8 @@ export async function boot(): Promise<void> {
   const e = env();
   engineSettings(); // the engine's variables, checked now (a bad one stops the start, named) and installed
   await dbHandle();
+  // the live call counters beside the lists, before any record is written (decision 196): built from the database
+  await getCallCounters();
   const wantDemo = e.DEMO_ADMIN ? e.DEMO_ADMIN === "1" : !e.DATABASE_URL;
   if (wantDemo) {
     const created = await ensureDemoAdmin();
@@ -58,6 +61,7 @@ export async function shutdown(): Promise<void> {
   stopWebhookDispatcher();
   stopHousekeeping();
   await stopScrubService().catch(() => undefined);
+  await closeCallCounters().catch(() => undefined);
   const handle = await dbHandle().catch(() => undefined);
   await handle?.close();
 }

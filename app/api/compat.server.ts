@@ -5,7 +5,8 @@ import { answerLookup, DEFAULT_LOOKUP_CALLS, FULLEST_TYPE, parseEntries, require
 import { recordLookupInLedger } from "./ledger.server";
 import { readBodyCapped } from "~/intake/api-body.server";
 import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
-import { findDialerCampaign, recordDialerRequest, type DialerEndpoint } from "~/models/dialer.server";
+import { findDialerCampaignCached, recordDialerRequest, type DialerEndpoint } from "~/models/dialer.server";
+import { getCallCounters } from "~/utils/call-counters.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { addLogContext } from "~/utils/log.server";
 
@@ -192,9 +193,10 @@ export interface CompatAnswer {
  */
 export async function answerCompat(api: ApiContext, entries: CompatEntry[], ask: CompatAsk): Promise<CompatAnswer> {
   const subject = ask.campaignId && ask.campaignId.trim() !== "" ? ask.campaignId.trim().slice(0, MAX_CALL_TEXT) : DEFAULT_SUBJECT;
-  const campaign = ask.campaignId ? await findDialerCampaign(api.db, api.userId, ask.campaignId) : undefined;
+  // the campaign's settings, reused for a second (decision 196: no database read per check in steady state)
+  const campaign = ask.campaignId ? await findDialerCampaignCached(api.db, api.userId, ask.campaignId) : undefined;
   const service = await getScrubService();
-  const asked = { db: api.db, service, userId: api.userId, containerId: api.containerId };
+  const asked = { db: api.db, service, userId: api.userId, containerId: api.containerId, counters: await getCallCounters() };
   const chunks: CompatEntry[][] = [];
   for (let i = 0; i < entries.length; i += MAX_LOOKUP_NUMBERS) chunks.push(entries.slice(i, i + MAX_LOOKUP_NUMBERS));
   const answers: { data: LookupEntry[]; containerId: number | null; relationships: Map<number, string>; bytes: Buffer }[] = new Array(chunks.length);

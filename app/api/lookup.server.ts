@@ -24,8 +24,10 @@ import {
   emergencyExemptionApplies,
   stateOfClass,
   type EmergencyClassTable,
-  callHistoryOf,
-  reserveCalls,
+  liveHistoryOf,
+  reserveLive,
+  callCountersOf,
+  type CallCounterStore,
   type HistoryRecord,
   cappedCalling,
 } from "scrub-service";
@@ -354,12 +356,24 @@ function callsUnavailable(e: unknown): ApiError {
  * transaction, so a refused usage reserves nothing. `clock`: the request's "now" (default: read once the lists
  * answered, as before; the batch/lookup property sets it).
  *
- * With `reserve` (decision 187): one transaction locks each (owner, number), reads the counts under the locks, decides
- * at that instant and records a reserved attempt for each number that is not suppressed and callable now; the answer
- * says `reserved` and `reservationId`. A history that cannot be read is a 503.
+ * The counts come from the live call counters beside the lists when there are some (decision 196: Redis, Redis Cluster,
+ * PGlite's process), from the database otherwise and for the numbers the counters cannot vouch for (lost, rebuilding).
+ *
+ * With `reserve`: on the counters, a compare-and-set per number of the attempt decided on the counts read (read again
+ * and decided again when another writer took the number meanwhile), then the attempts written to the database
+ * (decision 196); without counters, one transaction locks each (owner, number), reads the counts under the locks and
+ * records the attempts (decision 187). Either way the decision is this answer's, and only a number not suppressed and
+ * callable now is reserved; the answer says `reserved` and `reservationId`. A history that cannot be read is a 503.
  */
 export async function answerLookup(
-  asked: { db: ApiContext["db"]; service: ScrubService; userId: string; containerId: number | null | undefined },
+  asked: {
+    db: ApiContext["db"];
+    service: ScrubService;
+    userId: string;
+    containerId: number | null | undefined;
+    /** The live call counters (decision 196); default: those registered for `db` (none: the database is read). */
+    counters?: CallCounterStore | null;
+  },
   input: LookupInput,
   clock?: Date,
   /** `within`: the reservation's transaction, which the usage's reads must go through (PGlite has one connection). */
@@ -367,6 +381,7 @@ export async function answerLookup(
 ): Promise<AnsweredLookup> {
   const { entries } = input;
   const calls = input.calls ?? DEFAULT_LOOKUP_CALLS;
+  const counters = asked.counters !== undefined ? asked.counters : callCountersOf(asked.db);
   const answer = await lookUp(asked.service, asked.userId, entries.distinct);
   const now = clock ?? new Date();
   // The checked lists' freshness (decision 174): `at` must lie between now and their "valid for calls until";
@@ -400,7 +415,8 @@ export async function answerLookup(
     const atMs = input.at ?? now.getTime();
     let history: Map<number, HistoryRecord[]>;
     try {
-      history = await callHistoryOf(asked.db, asked.userId, entries.distinct, atMs - LONGEST_CAP_WINDOW_MS);
+      // the live counters (decision 196), or the database for what they cannot vouch for
+      history = await liveHistoryOf(asked.db, counters, asked.userId, entries.distinct, atMs - LONGEST_CAP_WINDOW_MS, calls);
     } catch (e) {
       throw callsUnavailable(e);
     }
@@ -415,7 +431,8 @@ export async function answerLookup(
   let decider: LookupDecider | null = null;
   let reserved: Map<number, string>;
   try {
-    const r = await reserveCalls(asked.db, asked.userId, entries.distinct, {
+    // on the counters (compare-and-set per number, decision 196) or, while they cannot vouch, the database's locks
+    const r = await reserveLive(asked.db, counters, asked.userId, entries.distinct, {
       kind: { subject: calls.subject, channel: calls.channel, debtId: calls.debtId },
       windowMs: LONGEST_CAP_WINDOW_MS,
       // the decision on the counts read under the locks, at the instant they were read

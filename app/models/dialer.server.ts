@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database, DialerLastRequestsTable } from "db/schema";
+import { TtlCache } from "scrub-service/domain";
 
 /*
  * Dialer integrations (issue #48, migration 0029): a campaign's settings for the DNCScrub-compatible scrub, and the
@@ -24,6 +25,34 @@ export interface DialerCampaign {
 export async function findDialerCampaign(db: Db, userId: string, campaignId: string): Promise<DialerCampaign | undefined> {
   return (await listDialerCampaigns(db, userId, campaignId))[0];
 }
+
+/**
+ * How long the compatibility layer's hot path (the yes/no check, the compatible scrub) may use a campaign's settings
+ * read for an earlier request: the live lookup's list rows' second (LOOKUP_LISTS_CACHE_MS, decision 111). A change
+ * through this process is seen at once (saveDialerCampaign and deleteDialerCampaign forget them); one written by another
+ * process, or a container or exemption list deleted, within that second (a deleted container then answers 404: the
+ * check says 1).
+ */
+export const DIALER_CAMPAIGN_CACHE_MS = 1000;
+const campaignCache = new TtlCache<string, DialerCampaign | null>(DIALER_CAMPAIGN_CACHE_MS);
+
+/** findDialerCampaign, reused for DIALER_CAMPAIGN_CACHE_MS (decision 196: no database read per check). */
+export async function findDialerCampaignCached(db: Db, userId: string, campaignId: string): Promise<DialerCampaign | undefined> {
+  const key = `${userId}\u0000${campaignId}`;
+  const hit = campaignCache.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const found = await findDialerCampaign(db, userId, campaignId);
+  campaignCache.set(key, found ?? null);
+  return found;
+}
+
+/** Forgets every cached campaign setting (a change through this process; tests move time with the cache's clock). */
+export function forgetDialerCampaigns(): void {
+  campaignCache.clear();
+}
+
+/** The campaign cache itself (tests set its clock). */
+export const dialerCampaignCache = campaignCache;
 
 export async function listDialerCampaigns(db: Db, userId: string, campaignId?: string): Promise<DialerCampaign[]> {
   let q = db
@@ -56,10 +85,12 @@ export async function saveDialerCampaign(
       oc.columns(["user_id", "campaign_id"]).doUpdateSet({ container_id: c.containerId, exemption_list_id: c.exemptionListId, updated_at: sql<Date>`now()` }),
     )
     .execute();
+  forgetDialerCampaigns();
 }
 
 export async function deleteDialerCampaign(db: Db, userId: string, campaignId: string): Promise<void> {
   await db.deleteFrom("dialer_campaigns").where("user_id", "=", userId).where("campaign_id", "=", campaignId).execute();
+  forgetDialerCampaigns();
 }
 
 export interface DialerRequest {

@@ -4,6 +4,7 @@ import { recordCalls } from "~/api/calls.server";
 import { readCompatCalls } from "~/api/compat-calls.server";
 import { authenticateCompat, noteAnswered, noteRefusal, presentedKey, refusalOf } from "~/api/compat.server";
 import { requireApiWork } from "~/api/work.server";
+import { getCallCounters } from "~/utils/call-counters.server";
 
 /**
  * GET and POST /api/compat/calls?tz=…: a dialer's calls into the call history (issue #48), so the caps count every call
@@ -25,6 +26,7 @@ async function handle(request: Request): Promise<Response> {
       throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here.`, undefined, { Allow: "GET, POST" });
     await requireApiWork(api, "suppression");
     const { records } = await readCompatCalls(request, Date.now());
+    await getCallCounters(); // the live counters these records feed (decision 196)
     const r = await recordCalls(api.db, api.userId, records);
     await noteAnswered("calls", request, api, 201, `${records.length} call${records.length === 1 ? "" : "s"}: ${r.recorded} recorded, ${r.ignored} repeated`, {
       numbers: records.length,

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteReservedCall } from "~/api/calls.server";
 import { ApiError, apiHandler, notFound } from "~/api/api.server";
+import { getCallCounters } from "~/utils/call-counters.server";
 
 /**
  * DELETE /api/v1/calls/:id: a reserved attempt never dialled goes (204); a record of a call made stays (409 conflict:
@@ -8,6 +9,7 @@ import { ApiError, apiHandler, notFound } from "~/api/api.server";
  */
 const handle = apiHandler({
   async DELETE({ api, params }) {
+    await getCallCounters(); // a released reservation leaves the live counters too (decision 196)
     const r = await deleteReservedCall(api.db, api.userId, params.id ?? "");
     if (r === "not_found") throw notFound("Call record");
     if (r === "not_reserved") {

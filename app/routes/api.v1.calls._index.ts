@@ -4,6 +4,7 @@ import { nextOffset, readNumberPage } from "~/api/number-page.server";
 import { requireApiWork } from "~/api/work.server";
 import { callsOfBody, listNumberCalls, MAX_CALLS_JSON_BYTES, recordCalls, serializeCall } from "~/api/calls.server";
 import { readJsonOnly } from "~/intake/api-body.server";
+import { getCallCounters } from "~/utils/call-counters.server";
 
 /**
  * POST /api/v1/calls: the account's calls and texts, `{ "calls": [ … up to 10,000 ] }`, all or nothing: 201 with how
@@ -32,6 +33,7 @@ const handle = apiHandler({
     await requireApiWork(api, "suppression");
     const body = await readJsonOnly(request, MAX_CALLS_JSON_BYTES, '{ "calls": [ … ] }');
     const records = callsOfBody(body, Date.now());
+    await getCallCounters(); // the live counters these records feed (decision 196)
     const r = await recordCalls(api.db, api.userId, records);
     return json(api, { recorded: r.recorded, ignored: r.ignored, ids: r.ids }, { status: 201 });
   },

@@ -4,6 +4,7 @@ import { isUnlimitedRole, recordLookupUsage } from "~/models/usage.server";
 import { getScrubService } from "~/utils/scrub.server";
 import { answerLookup, readLookupInput, requireLookupAccess } from "~/api/lookup.server";
 import { recordLookupInLedger } from "~/api/ledger.server";
+import { getCallCounters } from "~/utils/call-counters.server";
 
 const handle = apiHandler(
   {
@@ -25,7 +26,7 @@ const handle = apiHandler(
       // in-memory meter is touched and nothing waits on a connection the transaction holds (PGlite has one)
       if (input.calls?.reserve) await usage(0);
       const recordUsage = (within?: typeof api.db) => usage(input.entries.codes.length, within);
-      const asked = { db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId };
+      const asked = { db: api.db, service: await getScrubService(), userId: api.userId, containerId: api.containerId, counters: await getCallCounters() };
       const answered = await answerLookup(asked, input, undefined, { recordUsage });
       const body = answered.json();
       recordLookupInLedger(api.db, api.userId, body); // the decision ledger, queued (decision 197)

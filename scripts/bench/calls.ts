@@ -8,7 +8,10 @@
  *   3. a BENCH_ROWS-row scrub with calling times (default 10,000,000) for an account holding the imported history and
  *      for one holding none, alternating, best of BENCH_ROUNDS: the ratio. Goal ≤ 1.25. It says whether the batch read
  *      the history (good.csv's calls_24h column).
- *   4. Redis memory per number with history: printed only where call counts live in Redis.
+ *   4. Memory per number with history in the live call counters (decision 196) after the reserve run: Redis's MEMORY
+ *      USAGE of the counter buckets over the numbers they hold (services); the embedded counters' estimate (embedded).
+ * The reserve lookups go through the live counters beside the lists (decision 196): Redis in services mode, this
+ * process's memory in embedded mode; the served child waits until they are built from the database before it is ready.
  * Stores: embedded defaults, or PostgreSQL + Redis with DATABASE_URL and REDIS_URL (BENCH_MODES=services,embedded).
  * Env: BENCH_CALLS, BENCH_CALL_NUMBERS (distinct numbers called, default BENCH_CALLS / 5), BENCH_RATE, BENCH_SECONDS,
  * BENCH_ROWS, BENCH_ROUNDS (2), BENCH_DIR (/tmp/bench-calls), BENCH_PORT (3315), BENCH_ONLY=import,reserve,scrub.
@@ -129,7 +132,11 @@ async function serve(): Promise<void> {
   const { createApiKey } = await import("../../app/models/integration.server");
   const { createBenchAccount } = await import("./bench-account");
   const lookup = await import("../../app/routes/api.v1.lookup");
+  const { getCallCounters } = await import("../../app/utils/call-counters.server");
   const db = await getDb();
+  // the live counters (decision 196), built from the database before the first request
+  const counters = await getCallCounters();
+  await counters?.rebuild();
   const account = await createBenchAccount("calls");
   const keys = [account.key];
   const integration = await db.selectFrom("integrations").select("id").where("user_id", "=", account.userId).executeTakeFirstOrThrow();
@@ -140,6 +147,12 @@ async function serve(): Promise<void> {
     keys.push(k.key);
   }
   const server = http.createServer(async (req, res) => {
+    if (req.url === "/__counters") {
+      const usage = counters ? await counters.usage() : null;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ kind: counters?.kind ?? "database", ...usage }));
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const request = new Request(`http://127.0.0.1:${PORT}${req.url}`, {
@@ -212,6 +225,12 @@ async function reserveFigure(mode: string): Promise<void> {
       );
     }
     await Promise.all(pending);
+    const counted = (await (await client.request({ path: "/__counters", method: "GET" })).body.json()) as {
+      kind: string;
+      bytes?: number;
+      numbers?: number;
+      keys?: number;
+    };
     await client.close();
     const elapsed = (performance.now() - start) / 1000;
     const l = [...latencies].sort((a, b) => a - b);
@@ -220,7 +239,17 @@ async function reserveFigure(mode: string): Promise<void> {
       `2. reserve lookups (${mode}): ${total} in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)}/s) · p50 ${pct(l, 50).toFixed(1)} ms · p90 ${pct(l, 90).toFixed(1)} ms · ` +
         `p99 ${pct(l, 99).toFixed(1)} ms · max ${l[l.length - 1].toFixed(1)} ms · goal p99 ≤ ${goal} ms: ${pct(l, 99) <= goal ? "met" : "NOT MET"} · load ${load()}`,
     );
-    console.log(`   answers: ${[...answers].map(([k, n]) => `${k}: ${n}`).join(" · ")}`);
+    console.log(`   answers: ${[...answers].map(([k, n]) => `${k}: ${n}`).join(" · ")} · counts from: ${counted.kind} counters`);
+    if (counted.kind === "redis" && counted.numbers)
+      console.log(
+        `4. Redis memory per number with history (${mode}): ${(counted.bytes! / counted.numbers).toFixed(1)} bytes (MEMORY USAGE of the counter buckets / ${fmt(counted.numbers)} numbers, ` +
+          `~${(total / counted.numbers).toFixed(1)} asked each, ${(counted.numbers / counted.keys!).toFixed(1)} numbers per NPA-N bucket) · ` +
+          `goal ≤ 100 bytes: ${counted.bytes! / counted.numbers <= 100 ? "met" : "NOT MET"}`,
+      );
+    else if (counted.numbers)
+      console.log(
+        `4. memory per number with history (${mode}, ${counted.kind} counters): ~${(counted.bytes! / counted.numbers).toFixed(0)} bytes (an estimate of the process's objects, not Redis)`,
+      );
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -287,9 +316,6 @@ async function main(): Promise<void> {
       await imported?.cleanup();
     }
   }
-  console.log(
-    "4. Redis memory per number with history: not measured — call counts are read from PostgreSQL/PGlite (one indexed query of the last 7 days, decision 187); no counters are kept in Redis yet.",
-  );
 }
 
 (process.argv[2] === "serve" ? serve() : main()).catch((e) => {

@@ -31,6 +31,7 @@ import { createHttpScrubClient } from "./http-client";
 import { socketPath } from "./http";
 import { createInProcessScrubService } from "./in-process";
 import { redisTargetFromEnv } from "./lists/redis-client";
+import { callCountersFor, closeCallCountersOf } from "./calls/counters-setup";
 import { parseEngineConfig, useEngineConfig, type EngineConfig } from "./config";
 import {
   ADMIN_LIST_KINDS,
@@ -92,11 +93,14 @@ async function openService(): Promise<{ service: BatchScrubService; close: () =>
     throw e;
   }
   await migrateToLatest(handle.db);
+  // `--calls FILE` records feed the live counters in Redis (decision 196); PGlite's are the server's, built at its start
+  const listRedis = redisTargetFromEnv(config);
+  if (listRedis) callCountersFor(handle, { redis: listRedis, prefix: config.SCRUB_REDIS_PREFIX, rebuild: false });
   const service = await createInProcessScrubService({
     config,
     handle,
     dataDir,
-    redis: redisTargetFromEnv(config),
+    redis: listRedis,
     redisPrefix: config.SCRUB_REDIS_PREFIX,
     autoStart: false,
     threads: config.SCRUB_THREADS,
@@ -109,6 +113,7 @@ async function openService(): Promise<{ service: BatchScrubService; close: () =>
     service,
     close: async () => {
       await service.close();
+      await closeCallCountersOf(handle).catch(() => undefined);
       await handle.close();
     },
   };
@@ -443,6 +448,10 @@ async function callsCommand(argv: string[]): Promise<number> {
       if (!u) throw new Error(`No user ${values.user}.`);
       userId = u.id;
     } else userId = await operatorAccountId(handle.db);
+    // with the lists in Redis, the imported records feed the live counters there (decision 196); with PGlite the
+    // server (stopped: it holds the directory otherwise) builds its counters from the database when it starts
+    const redis = redisTargetFromEnv(config);
+    if (redis) callCountersFor(handle, { redis, prefix: config.SCRUB_REDIS_PREFIX, rebuild: false });
     let r;
     try {
       r = await importCallFile(handle.db, { path: values.input, userId, zone: values.tz ?? null });
@@ -467,6 +476,7 @@ async function callsCommand(argv: string[]): Promise<number> {
     );
     return 0;
   } finally {
+    await closeCallCountersOf(handle).catch(() => undefined);
     await handle.close();
   }
 }

@@ -18,7 +18,7 @@ export type { ExemptionInput } from "./exemption-files/read";
 export type { ExemptionIndex } from "./exemption-rules/decide";
 export * from "./certificate/keys";
 export { verifyCertificate, type FileDigests, type Verification, type VerifyOptions } from "./certificate/verify";
-export { describeRedisTarget, redisTargetFromEnv, type RedisTarget } from "./lists/redis-client";
+export { describeRedisTarget, parseClusterNodes, redisTargetFromEnv, type RedisTarget } from "./lists/redis-client";
 export { engineConfigOf, engineConfigSchema, engineConfigVariables, parseEngineConfig, useEngineConfig, type EngineConfig } from "./config";
 export { hugePagesOfThisProcess } from "./huge-pages";
 export { normalizeBytes, NUMBER_KINDS, type NumberKind } from "./numbers/normalize";
@@ -58,6 +58,11 @@ export {
   type StoredCall,
 } from "./calls/store";
 export { callFileHeader, importCallFile, type CallImportResult } from "./calls/import";
+export { callCountersOf, useCallCounters, COUNTER_RETAIN_MS, type CallCounterStore } from "./calls/counters";
+export { EmbeddedCallCounters } from "./calls/counters-embedded";
+export { RedisCallCounters } from "./calls/counters-redis";
+export { callCountersFor, closeCallCountersOf, replaceCallCountersOf } from "./calls/counters-setup";
+export { liveHistoryOf, reserveLive } from "./calls/live";
 export { ensureInternalDncList, internalDncListId } from "./opt-outs/internal-list";
 export { OPT_OUT_FILE_COLUMNS, readOptOutFile, type OptOutFileCheck } from "./opt-outs/import";
 export {

@@ -68,6 +68,18 @@ export const ERROR_CATALOGUE = {
   hand_off_failed: { http: 503, api: "service_unavailable", form: 503, title: "Purge Failed", customer: null, retryAfter: 60 },
   /** The list store did not answer or holds a stale copy: fail closed, never "clean". */
   list_store_unavailable: { http: 503, api: "service_unavailable", form: 503, title: "Error", customer: LIST_STORE_UNAVAILABLE, retryAfter: 30 },
+  /**
+   * The live call counters (decision 196) did not take call records, so none was written (a record PostgreSQL holds
+   * must be counted): the dialer sends them again, its call ids keep a retry from counting twice.
+   */
+  call_counters_unavailable: {
+    http: 503,
+    api: "service_unavailable",
+    form: 503,
+    title: "Error",
+    customer: "The call records could not be counted just now, so none was recorded. Please send them again in a minute.",
+    retryAfter: 30,
+  },
   /** A scrub worker thread stopped under the job. */
   worker_stopped: {
     http: 503,

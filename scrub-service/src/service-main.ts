@@ -1,6 +1,7 @@
 /** The standalone scrub service's wiring and HTTP entry (started by index.ts). */
 import path from "node:path";
 import { migrateToLatest, openDatabase } from "db/client";
+import { callCountersFor, closeCallCountersOf } from "./calls/counters-setup";
 import { parseEngineConfig, useEngineConfig } from "./config";
 import { listenHttp } from "./http";
 import { readGauges } from "./ops/gauges";
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   await migrateToLatest(handle.db);
   const redis = redisTargetFromEnv(config);
+  // call files imported here (POST /v1/call-files) feed the live counters beside the lists (decision 196)
+  if (redis) callCountersFor(handle, { redis, prefix: config.SCRUB_REDIS_PREFIX });
   const service = await createInProcessScrubService({
     config,
     handle,
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
     const closed = server.close();
     await service.close();
     await closed;
+    await closeCallCountersOf(handle).catch(() => undefined);
     await handle.close();
     process.exit(0);
   };

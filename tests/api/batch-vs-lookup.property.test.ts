@@ -11,7 +11,8 @@ import { createTestDb, type TestDbKind } from "../setup/db";
 import { answerLookup, lookupInputOf } from "~/api/lookup.server";
 import { adminListIds, cleanupService, createContainer, createUser, startService, tmpDir, type StoreKind } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { createExemptionList, createScrubJob, loadExemptions, readExemptionRows, recordCalls } from "scrub-service";
+import { createExemptionList, createScrubJob, loadExemptions, readExemptionRows, recordCalls, useCallCounters, type CallCounterStore } from "scrub-service";
+import { dropCounters, makeCounters } from "../setup/call-counters";
 import { checkCallRecords } from "scrub-service/domain";
 import type { DbHandle } from "db/client";
 
@@ -201,7 +202,11 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
     }
   });
 
+  let counters: CallCounterStore | null = null;
+
   afterAll(async () => {
+    if (handle) useCallCounters(handle.db, null);
+    await dropCounters(counters);
     if (svc) await cleanupService(svc);
     await handle?.close();
   });
@@ -220,6 +225,12 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
     run++;
     // this run's call history only (the owner's records of earlier runs deleted), a minute past the instant at most
     await handle.db.deleteFrom("call_records").where("user_id", "=", userId).execute();
+    // live counters (decision 196) of the store beside these lists, on the run's clock, fed by the records written
+    // below: the lookup answered from them must be the lookup answered from the database, number for number
+    await dropCounters(counters);
+    counters = makeCounters(store === "redis" ? "redis" : "embedded", handle, { now: () => c.at });
+    useCallCounters(handle.db, counters);
+    await counters!.rebuild();
     const drawn = [...c.calls].flatMap(([number, calls]) =>
       calls.map((x) => ({
         number,
@@ -297,11 +308,17 @@ describe.each(combos)("batch and lookup give one answer: $db + $store", ({ db, s
       ...(c.purpose === "debt-collection" ? { debt_id: "A-1" } : {}),
     };
     const answered = await answerLookup(
-      { db: handle.db, service: svc, userId, containerId: null },
+      { db: handle.db, service: svc, userId, containerId: null, counters: null },
       lookupInputOf(Buffer.from(JSON.stringify(body))),
       new Date(c.at),
     );
     const json = JSON.parse(answered.json().toString("utf8"));
+    const counted = await answerLookup(
+      { db: handle.db, service: svc, userId, containerId: null, counters },
+      lookupInputOf(Buffer.from(JSON.stringify(body))),
+      new Date(c.at),
+    );
+    expect(JSON.parse(counted.json().toString("utf8")).data).toEqual(json.data);
     expect(json.stale_lists).toEqual([]);
     const lookup: Answer[] = json.data.map((d: any): Answer => {
       if (!d.valid) return { outcome: "invalid", reason: d.message, e164: null, exempt: null };

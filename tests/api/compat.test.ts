@@ -17,7 +17,8 @@ import { forgetDialerRequestWrites, lastDialerRequests, saveDialerCampaign } fro
 import { stopLookupUsage } from "~/models/usage.server";
 import { adminListIds, cleanupService, startService, storeKinds } from "scrub-service/testing";
 import type { InProcessScrubService } from "scrub-service/in-process";
-import { createExemptionList, listNumberCalls, loadExemptions, readExemptionRows, recordCalls } from "scrub-service";
+import { createExemptionList, listNumberCalls, loadExemptions, readExemptionRows, recordCalls, RedisCallCounters, replaceCallCountersOf } from "scrub-service";
+import { getCallCounters } from "~/utils/call-counters.server";
 import { takesLargeBody } from "../../server-security.mjs";
 
 /*
@@ -264,6 +265,22 @@ describe.each(storeKinds)("the yes/no check: %s store", (store) => {
     expect(await (await ask(`phone=${CLEAN}&format=boolean`, { loginId: alice.key })).text()).toBe(callable ? "false" : "true");
     // the campaign's call cap holds the Florida number whatever the hour; another campaign's history does not count
     expect(await (await ask(`phone=${FLORIDA}&campaign=SPRING&key=${alice.key}`)).text()).toBe("1");
+  });
+
+  it("fails closed when the live call counters do not answer: 1 with 503 (decision 196)", async () => {
+    const down = new RedisCallCounters({ target: { kind: "node", url: "redis://127.0.0.1:1" }, prefix: "down:", db: db(), reconnectMaxMs: 20 });
+    await getCallCounters(); // the route's own, made first so that the down store replaces it
+    const before = replaceCallCountersOf(handle(), down);
+    const logged = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
+    try {
+      const res = await ask(`phone=${CLEAN}&key=${alice.key}`);
+      expect([res.status, await res.text()]).toEqual([503, "1"]);
+      expect(res.headers.get("X-Check-Error")).toMatch(/^The call history could not be read just now/);
+    } finally {
+      for (const l of logged) l.mockRestore();
+      replaceCallCountersOf(handle(), before);
+      await down.close();
+    }
   });
 
   it("fails closed: a wrong key answers 1 with 401 and the reason in X-Check-Error", async () => {

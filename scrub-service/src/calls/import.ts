@@ -8,7 +8,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { openInput } from "../pipeline/input/source";
 import { CallFileError, callFileLayout, callOfRow, CsvRowSplitter, type CallFileLayout, type CallFileMapping } from "./file-rows";
-import { ensureCallMonths, recordCalls } from "./store";
+import { ensureCallMonths, recordCalls, unfeedCounters } from "./store";
+import { callCountersOf } from "./counters";
 import { checkCallRecord, type CallRecord, type CallRecordError } from "./validate";
 
 const CHUNK_BYTES = 1024 * 1024;
@@ -111,29 +112,41 @@ export async function importCallFile(
   if (!checked.ok) return { errors: checked.errors, total: checked.total };
   await ensureCallMonths(db, checked.months);
   const layout = checked.layout;
-  return db.transaction().execute(async (trx) => {
-    let recorded = 0;
-    let ignored = 0;
-    let batch: CallRecord[] = [];
-    const flush = async () => {
-      const r = await recordCalls(trx, o.userId, batch, { partitionsReady: true });
-      recorded += r.recorded;
-      ignored += r.ignored;
-      batch = [];
-    };
-    let header = true;
-    for await (const { line, cells } of rowsOf(o.path)) {
-      if (header) {
-        header = false;
-        continue;
+  // the live counters these records feed (decision 196), before the transaction commits; taken out again if it fails
+  const counters = callCountersOf(db);
+  const fed: { records: CallRecord[]; ids: string[] }[] = [];
+  const unfeed = async () => {
+    for (const f of fed) await unfeedCounters(counters!, o.userId, f.records, f.ids).catch(() => {});
+  };
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      let recorded = 0;
+      let ignored = 0;
+      let batch: CallRecord[] = [];
+      const flush = async () => {
+        const r = await recordCalls(trx, o.userId, batch, { partitionsReady: true, counters, onFed: (records, ids) => fed.push({ records, ids }) });
+        recorded += r.recorded;
+        ignored += r.ignored;
+        batch = [];
+      };
+      let header = true;
+      for await (const { line, cells } of rowsOf(o.path)) {
+        if (header) {
+          header = false;
+          continue;
+        }
+        const errors: CallRecordError[] = [];
+        const r = checkCallRecord(callOfRow(cells, layout), line, nowMs, errors);
+        if (!r) throw new Error(`line ${line} changed while it was read`);
+        batch.push(r);
+        if (batch.length >= BATCH) await flush();
       }
-      const errors: CallRecordError[] = [];
-      const r = checkCallRecord(callOfRow(cells, layout), line, nowMs, errors);
-      if (!r) throw new Error(`line ${line} changed while it was read`);
-      batch.push(r);
-      if (batch.length >= BATCH) await flush();
-    }
-    if (batch.length) await flush();
-    return { format: layout.format, rows: checked.rows, recorded, ignored };
-  });
+      if (batch.length) await flush();
+      return { format: layout.format, rows: checked.rows, recorded, ignored };
+    })
+    .catch(async (e: unknown) => {
+      await unfeed();
+      throw e;
+    });
 }

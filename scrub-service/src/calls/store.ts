@@ -6,8 +6,10 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "db/schema";
 import { createHash } from "node:crypto";
+import { CodedError } from "../errors";
 import { CALL_CHANNELS, CALL_OUTCOMES, monthOf, retentionCutoff, type CallChannel, type CallOutcome, type CallRecord } from "./validate";
 import { buildHistoryIndex, type CallHistoryIndex, type HistoryRow } from "./history-index";
+import { callCountersOf, changeCounters, counterRecordOf, COUNTER_RETAIN_MS, type CallCounterStore, type CounterRecord } from "./counters";
 
 type Db = Kysely<Database>;
 
@@ -39,7 +41,20 @@ const CHUNK = 1000;
  * `db` may be a transaction already open (the CLI writes a whole file in one); partitions must exist then
  * (`ensureCallMonths` first: DDL is kept out of long transactions).
  */
-export async function recordCalls(db: Db, userId: string, records: readonly CallRecord[], o: { partitionsReady?: boolean } = {}): Promise<RecordCallsResult> {
+export async function recordCalls(
+  db: Db,
+  userId: string,
+  records: readonly CallRecord[],
+  o: {
+    partitionsReady?: boolean;
+    /** The counters to feed (default: the ones registered for `db`; null: none). */
+    counters?: CallCounterStore | null;
+    /** Told the records fed and their ids (a caller whose own transaction may still fail takes them out again). */
+    onFed?: (records: CallRecord[], ids: string[]) => void;
+  } = {},
+): Promise<RecordCallsResult> {
+  // the live counters this database's records feed (decision 196): written before the records commit
+  const counters = o.counters !== undefined ? o.counters : callCountersOf(db);
   const seen = new Set<string>();
   const fresh: CallRecord[] = [];
   let ignored = 0;
@@ -89,9 +104,64 @@ export async function recordCalls(db: Db, userId: string, records: readonly Call
       const got = await trx.insertInto("call_records").values(rows).returning("id").execute();
       for (const g of got) ids.push(String(g.id));
     }
+    // the counters take the records before they commit (a failure here rolls them back): a counter may hold a record
+    // the database lost (stricter), never lack one it holds
+    if (counters && keep.length > 0) {
+      fed = { records: keep, ids };
+      await feedCounters(counters, userId, keep, ids);
+      o.onFed?.(keep, ids);
+    }
     return { recorded: keep.length, ignored, ids };
   };
-  return db.isTransaction ? write(db) : db.transaction().execute(write);
+  let fed: { records: CallRecord[]; ids: string[] } | null = null;
+  if (db.isTransaction) return write(db);
+  try {
+    return await db.transaction().execute(write);
+  } catch (e) {
+    // the commit failed after the counters took the records: take them out again (if this fails too, they count more)
+    const f = fed as { records: CallRecord[]; ids: string[] } | null;
+    if (counters && f) await unfeedCounters(counters, userId, f.records, f.ids).catch(() => {});
+    throw e;
+  }
+}
+
+/** Adds written records (with their ids) to the counters, whatever their state (a rebuild keeps them: merged by id). */
+export async function feedCounters(counters: CallCounterStore, userId: string, records: readonly CallRecord[], ids: readonly string[]): Promise<void> {
+  try {
+    await feed(counters, userId, records, ids);
+  } catch (e) {
+    // the records roll back with this error: a 503 (the catalogue's call_counters_unavailable), the cause in the log
+    throw new CodedError("call_counters_unavailable", `the call counters (${counters.kind}) did not take the records: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function feed(counters: CallCounterStore, userId: string, records: readonly CallRecord[], ids: readonly string[]): Promise<void> {
+  const changes = new Map<number, { add: CounterRecord[] }>();
+  const oldest = counters.now() - COUNTER_RETAIN_MS;
+  records.forEach((r, i) => {
+    if (r.atMs <= oldest) return; // no cap counts it: an import of older history costs the counters nothing
+    let c = changes.get(r.number);
+    if (!c) changes.set(r.number, (c = { add: [] }));
+    c.add.push(counterRecordOf(ids[i], r));
+  });
+  await changeCounters(counters, userId, changes, "any");
+}
+
+/** Takes records out of the counters by id (a reservation released, a write that did not commit). */
+export async function unfeedCounters(
+  counters: CallCounterStore,
+  userId: string,
+  records: readonly { number: number }[],
+  ids: readonly string[],
+): Promise<void> {
+  const changes = new Map<number, { drop: Set<number> }>();
+  records.forEach((r, i) => {
+    if (ids[i] === undefined) return;
+    let c = changes.get(r.number);
+    if (!c) changes.set(r.number, (c = { drop: new Set() }));
+    c.drop.add(Number(ids[i]));
+  });
+  await changeCounters(counters, userId, changes, "any");
 }
 
 export interface StoredCall {
@@ -178,12 +248,14 @@ export type DeleteCallResult = "deleted" | "not_found" | "not_reserved";
  * its dialer call id is released with it. Another owner's record, or none, is `not_found`; a record of a call made is
  * `not_reserved` and stays (call detail records are kept five years).
  */
-export async function deleteReservedCall(db: Db, userId: string, id: string): Promise<DeleteCallResult> {
+export async function deleteReservedCall(db: Db, userId: string, id: string, o: { counters?: CallCounterStore | null } = {}): Promise<DeleteCallResult> {
   if (!/^\d{1,18}$/.test(id)) return "not_found";
-  return db.transaction().execute(async (trx) => {
+  const counters = o.counters !== undefined ? o.counters : callCountersOf(db);
+  let number: number | null = null;
+  const result = await db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom("call_records")
-      .select(["id", "at", "reserved", "dialer_call_id"])
+      .select(["id", "number", "at", "reserved", "dialer_call_id"])
       .where("id", "=", BigInt(id))
       .where("user_id", "=", userId)
       .forUpdate()
@@ -193,8 +265,16 @@ export async function deleteReservedCall(db: Db, userId: string, id: string): Pr
     await trx.deleteFrom("call_records").where("id", "=", BigInt(id)).where("at", "=", row.at).where("user_id", "=", userId).execute();
     if (row.dialer_call_id !== null)
       await trx.deleteFrom("call_dialer_ids").where("user_id", "=", userId).where("dialer_call_id", "=", row.dialer_call_id).execute();
-    return "deleted";
+    number = Number(row.number);
+    return "deleted" as const;
   });
+  // out of the counters once the database let it go (a failure leaves it counted: stricter, until it leaves the window)
+  if (result === "deleted" && counters && number !== null) {
+    await unfeedCounters(counters, userId, [{ number }], [id]).catch((e) =>
+      console.warn(`[calls] released reservation ${id} stays in the call counters until it leaves the window: ${(e as Error).message}`),
+    );
+  }
+  return result;
 }
 
 export interface CallRetentionResult {
@@ -310,39 +390,188 @@ export async function reserveCalls(
     beforeCommit?: (trx: Db) => Promise<void>;
     /** The clock read once the locks are held (default Date.now; a test fixes it). */
     now?: () => number;
+    /**
+     * Live counters that are not ready (lost, being rebuilt: decision 196): the reserved attempts go into them before
+     * the commit, and only while they are still not ready; once ready, reservations decided on them may be in flight
+     * that this transaction cannot see, so it rolls back with CountersReadyError (decide again on the counters).
+     */
+    counters?: CallCounterStore | null;
   },
 ): Promise<Reservation> {
   const clock = o.now ?? Date.now;
   // the month's partition (and the next one's, should the clock cross into it) before the transaction: no DDL in it
   const t = clock();
-  await ensureCallMonths(db, [t, t + 3_600_000]);
-  return db.transaction().execute(async (trx) => {
-    if (numbers.length > 0) {
-      await sql`select pg_advisory_xact_lock(k) from (
+  await ensureCallMonthsCached(db, [t, t + 3_600_000]);
+  let fed: { records: CallRecord[]; ids: string[] } | null = null;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (numbers.length > 0) {
+        await sql`select pg_advisory_xact_lock(k) from (
           select distinct hashtext(${userId} || ':' || n::text) as k from unnest(${sql.val(numbers.map(String))}::bigint[]) as n order by k
         ) as locks`.execute(trx);
-    }
-    const nowMs = clock();
-    const history = await callHistoryOf(trx, userId, numbers, nowMs - o.windowMs);
-    const granted = o.grant(history, nowMs);
-    const ids = new Map<number, string>();
-    if (granted.length > 0) {
-      const records: CallRecord[] = granted.map((number) => ({
-        number,
-        atMs: nowMs,
-        subject: o.kind.subject,
-        channel: o.kind.channel,
-        outcome: "attempted",
-        debtId: o.kind.debtId,
-        dialerCallId: null,
+      }
+      const nowMs = clock();
+      const history = await callHistoryOf(trx, userId, numbers, nowMs - o.windowMs);
+      const granted = o.grant(history, nowMs);
+      const ids = new Map<number, string>();
+      if (granted.length > 0) {
+        const records: CallRecord[] = granted.map((number) => ({
+          number,
+          atMs: nowMs,
+          subject: o.kind.subject,
+          channel: o.kind.channel,
+          outcome: "attempted",
+          debtId: o.kind.debtId,
+          dialerCallId: null,
+          reserved: true,
+        }));
+        const written = await recordCalls(trx, userId, records, { partitionsReady: true, counters: null });
+        granted.forEach((n, i) => ids.set(n, written.ids[i]));
+        if (o.counters) {
+          fed = { records, ids: written.ids };
+          const changes = new Map(records.map((r, i) => [r.number, { add: [counterRecordOf(written.ids[i], r)] }]));
+          const { refused } = await changeCounters(o.counters, userId, changes, "not-ready");
+          if (refused === "ready") throw new CountersReadyError();
+        }
+      }
+      if (o.beforeCommit) await o.beforeCommit(trx);
+      return { nowMs, history, ids };
+    });
+  } catch (e) {
+    const f = fed as { records: CallRecord[]; ids: string[] } | null;
+    if (o.counters && f) await unfeedCounters(o.counters, userId, f.records, f.ids).catch(() => {});
+    throw e;
+  }
+}
+
+/** The counters became ready while a reservation was decided on the database: decide it again on the counters. */
+export class CountersReadyError extends Error {
+  constructor() {
+    super("the call counters became ready during a reservation decided on the database");
+    this.name = "CountersReadyError";
+  }
+}
+
+/** Months whose partition this process made sure of, per database (a reservation on the counters reads nothing else). */
+const ensuredMonths = new WeakMap<object, Map<string, Promise<void>>>();
+
+/**
+ * ensureCallMonths, asked of the database once per month and process: concurrent first requests of a month share one
+ * call, and a "relation already exists" from another process creating it at the same instant (the function's own
+ * advisory lock does not always see the other's table) is asked once more.
+ */
+export async function ensureCallMonthsCached(db: Db, atMs: readonly number[]): Promise<void> {
+  let seen = ensuredMonths.get(db);
+  if (!seen) ensuredMonths.set(db, (seen = new Map()));
+  const months = seen;
+  await Promise.all(
+    [...new Set(atMs.map(monthOf))].map((m) => {
+      let p = months.get(m);
+      if (!p) {
+        const ensure = () => ensureCallMonths(db, [Date.parse(`${m}T00:00:00Z`)]).then(() => undefined);
+        p = ensure().catch((e: { code?: string }) => {
+          if (e?.code === "42P07") return ensure();
+          throw e;
+        });
+        p.catch(() => months.delete(m));
+        months.set(m, p);
+      }
+      return p;
+    }),
+  );
+}
+
+/** Record ids taken from call_records' sequence ahead, per database: a reservation on the counters needs its ids first. */
+const idPools = new WeakMap<object, { ids: string[]; filling: Promise<void> | null }>();
+const ID_BLOCK = 256;
+
+/** `n` new call record ids (the sequence asked once per ID_BLOCK ids). */
+export async function takeCallIds(db: Db, n: number): Promise<string[]> {
+  let pool = idPools.get(db);
+  if (!pool) idPools.set(db, (pool = { ids: [], filling: null }));
+  const p = pool;
+  while (p.ids.length < n) {
+    p.filling ??= sql<{
+      id: string;
+    }>`select nextval(pg_get_serial_sequence('call_records', 'id'))::text as id from generate_series(1, ${Math.max(ID_BLOCK, n)})`
+      .execute(db)
+      .then((r) => void p.ids.push(...r.rows.map((x) => x.id)))
+      .finally(() => (p.filling = null));
+    await p.filling;
+  }
+  return p.ids.splice(0, n);
+}
+
+/** Writes reserved attempts with the ids they were given ahead (one statement; partitions made sure of first). */
+export async function insertReservedCalls(db: Db, userId: string, records: readonly CallRecord[], ids: readonly string[]): Promise<void> {
+  if (records.length === 0) return;
+  await ensureCallMonthsCached(
+    db,
+    records.map((r) => r.atMs),
+  );
+  await db
+    .insertInto("call_records")
+    .values(
+      records.map((r, i) => ({
+        id: BigInt(ids[i]),
+        user_id: userId,
+        number: BigInt(r.number),
+        at: new Date(r.atMs),
+        subject: r.subject,
+        channel: r.channel,
+        outcome: r.outcome,
+        debt_id: r.debtId,
+        dialer_call_id: null,
         reserved: true,
-      }));
-      const written = await recordCalls(trx, userId, records, { partitionsReady: true });
-      granted.forEach((n, i) => ids.set(n, written.ids[i]));
+      })),
+    )
+    .execute();
+}
+
+const RECENT_PAGE = 20_000;
+
+/**
+ * Every owner's records after `sinceMs`, in pages by id, handed over per owner and number as the counters hold them
+ * (the counters' rebuild, decision 196). Returns the records read.
+ */
+export async function readRecentCalls(
+  db: Db,
+  sinceMs: number,
+  each: (owner: string, byNumber: Map<number, CounterRecord[]>) => void | Promise<void>,
+): Promise<number> {
+  let last = "0";
+  let read = 0;
+  for (;;) {
+    const page = await db
+      .selectFrom("call_records")
+      .select(["id", "user_id", "number", "at", "subject", "channel", "outcome", "debt_id"])
+      .where("at", ">", new Date(sinceMs))
+      .where(sql<boolean>`id > ${last}::bigint`)
+      .orderBy("id")
+      .limit(RECENT_PAGE)
+      .execute();
+    const byOwner = new Map<string, Map<number, CounterRecord[]>>();
+    for (const r of page) {
+      let owner = byOwner.get(r.user_id);
+      if (!owner) byOwner.set(r.user_id, (owner = new Map()));
+      const n = Number(r.number);
+      let list = owner.get(n);
+      if (!list) owner.set(n, (list = []));
+      list.push(
+        counterRecordOf(String(r.id), {
+          atMs: new Date(r.at).getTime(),
+          subject: r.subject,
+          channel: r.channel as CallChannel,
+          outcome: r.outcome as CallOutcome,
+          debtId: r.debt_id,
+        }),
+      );
     }
-    if (o.beforeCommit) await o.beforeCommit(trx);
-    return { nowMs, history, ids };
-  });
+    for (const [owner, byNumber] of byOwner) await each(owner, byNumber);
+    read += page.length;
+    if (page.length < RECENT_PAGE) return read;
+    last = String(page[page.length - 1].id);
+  }
 }
 
 /** The call history a scrub read (decision 191): the index its rows are counted on, and what its certificate says of it. */
