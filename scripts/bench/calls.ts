@@ -140,7 +140,9 @@ async function serve(): Promise<void> {
   const account = await createBenchAccount("calls");
   const keys = [account.key];
   const integration = await db.selectFrom("integrations").select("id").where("user_id", "=", account.userId).executeTakeFirstOrThrow();
-  // the lookup's budget is 200 a second per key: enough keys that the budget is not what is measured
+  // the lookup's budget is 200 a second per key, and with the integration's shared toggle on, per integration: the
+  // toggle off (as a dialer sending 500 a second would set it) and enough keys that the budget is not what is measured
+  await db.updateTable("integrations").set({ rate_limit_enabled: false }).where("id", "=", integration.id).execute();
   while (keys.length < Math.max(1, Math.ceil(RATE / 150))) {
     const k = await createApiKey(db, { userId: account.userId, integrationId: integration.id, name: `bench ${keys.length}` });
     if ("error" in k) throw new Error(k.error);
