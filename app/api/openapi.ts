@@ -88,6 +88,24 @@ const numberPageParameters = (what: string) => [
   { name: "offset", in: "query", required: false, description: `${what} to skip (next_offset of the previous page).`, schema: { type: "integer" } },
 ];
 
+/** `from` and `to`: a window of UTC days (the ledger's export, a number's dossier). */
+const dayWindowParameters = [
+  {
+    name: "from",
+    in: "query",
+    required: false,
+    description: "First UTC day, YYYY-MM-DD (default: 30 days before `to`).",
+    schema: { type: "string", format: "date" },
+  },
+  {
+    name: "to",
+    in: "query",
+    required: false,
+    description: "Last UTC day, YYYY-MM-DD (default: today); at most 366 days from `from`.",
+    schema: { type: "string", format: "date" },
+  },
+];
+
 const commonErrors = {
   "401": error("Missing, invalid or revoked API key (missing_api_key, invalid_api_key, api_key_revoked)."),
   "403": error("The key's account is not active (account_disabled)."),
@@ -946,22 +964,7 @@ export function openApiDocumentAt(appBase: string) {
             "published at /.well-known/scrub-certificate-key, and published at /.well-known/ledger-heads. Save the answer as it is and run " +
             "`npm run verify -- --ledger FILE`: a changed, removed or reordered entry, or a forged head, fails it. Entries are kept five years " +
             "(16 CFR 310.5(a)); signed heads for good. Decision 197.",
-          parameters: [
-            {
-              name: "from",
-              in: "query",
-              required: false,
-              description: "First UTC day, YYYY-MM-DD (default: 30 days before `to`).",
-              schema: { type: "string", format: "date" },
-            },
-            {
-              name: "to",
-              in: "query",
-              required: false,
-              description: "Last UTC day, YYYY-MM-DD (default: today); at most 366 days from `from`.",
-              schema: { type: "string", format: "date" },
-            },
-          ],
+          parameters: dayWindowParameters,
           responses: {
             "200": {
               description: "The ledger's window (format decision-ledger/1); `ledger` null before your first entry.",
@@ -985,20 +988,7 @@ export function openApiDocumentAt(appBase: string) {
             "it, those not about the number as digests only, and the signed day heads. Save it as it is and run `npm run verify -- --dossier FILE`. Decision 197.",
           parameters: [
             { name: "number", in: "path", required: true, description: "The phone number, in any form the scrub reads.", schema: { type: "string" } },
-            {
-              name: "from",
-              in: "query",
-              required: false,
-              description: "First UTC day, YYYY-MM-DD (default: 30 days before `to`).",
-              schema: { type: "string", format: "date" },
-            },
-            {
-              name: "to",
-              in: "query",
-              required: false,
-              description: "Last UTC day, YYYY-MM-DD (default: today); at most 366 days from `from`.",
-              schema: { type: "string", format: "date" },
-            },
+            ...dayWindowParameters,
           ],
           responses: {
             "200": {
