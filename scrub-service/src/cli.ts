@@ -74,6 +74,37 @@ type EvaluationProof = NonNullable<ScrubCertificate["evaluation"]>;
 const LIST_SPECS = [...ADMIN_LIST_KINDS, "container:ID"];
 
 /**
+ * The database of DATABASE_URL or DATA_DIR, migrated, for a command that works on it directly. When the running
+ * server holds DATA_DIR, the error says so and `whenLocked` says what to do instead.
+ */
+async function openCliDatabase(whenLocked: string): Promise<DbHandle> {
+  let handle: DbHandle;
+  try {
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: path.resolve(config.DATA_DIR) });
+  } catch (e) {
+    if (e instanceof DataDirLockedError) throw new Error(`${e.message} ${whenLocked}`);
+    throw e;
+  }
+  try {
+    await migrateToLatest(handle.db);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle;
+}
+
+/** The account `--user` names (a user id, not deleted), or without it the operator's own. */
+async function accountOf(db: DbHandle["db"], user: string | undefined): Promise<string> {
+  if (!user) return operatorAccountId(db);
+  const u = /^[0-9a-f-]{36}$/i.test(user)
+    ? await db.selectFrom("users").select("id").where("id", "=", user).where("deleted_at", "is", null).executeTakeFirst()
+    : undefined;
+  if (!u) throw new Error(`No user ${user}.`);
+  return u.id;
+}
+
+/**
  * The one way a command reaches the engine: a ScrubService that also does batch work (service.ts,
  * BatchScrubService). SCRUB_SERVICE_URL set → that service over HTTP. Otherwise this process opens the database
  * and runs an in-process service that claims only the work it was given; when an embedded server already holds
@@ -380,20 +411,10 @@ async function emergencyCommand(argv: string[]): Promise<number> {
   }
   if (cmd === "remove" && !/^\d+$/.test(values.id ?? ""))
     throw new Error("emergency remove needs --id N (the period's number, see `npm run lists -- emergency list`).");
-  const dataDir = path.resolve(config.DATA_DIR);
-  let handle: DbHandle;
+  const handle = await openCliDatabase(
+    'Emergency periods are kept in the database: stop the server, or use its admin screen (DNC Management, "Emergency no-call periods").',
+  );
   try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
-  } catch (e) {
-    if (e instanceof DataDirLockedError) {
-      throw new Error(
-        `${e.message} Emergency periods are kept in the database: stop the server, or use its admin screen (DNC Management, "Emergency no-call periods").`,
-      );
-    }
-    throw e;
-  }
-  try {
-    await migrateToLatest(handle.db);
     const show = (p: StoredEmergencyPeriod) =>
       `${String(p.id).padStart(4)}  ${p.firstDay} to ${p.lastDay}  ${p.states.join(",")}${p.areaCodes ? ` area codes ${p.areaCodes.join(",")}` : ""}  ${
         p.authority ? `${p.authority}  ` : ""
@@ -429,25 +450,9 @@ async function callsCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: rest, options: { input: { type: "string" }, user: { type: "string" }, tz: { type: "string" } } });
   if (!values.input) throw new Error(`--input FILE is required. ${usage}`);
   if (!fs.existsSync(values.input)) throw new Error(`No such file: ${values.input}`);
-  const dataDir = path.resolve(config.DATA_DIR);
-  let handle: DbHandle;
+  const handle = await openCliDatabase("Call records are kept in the database: stop the server, or send them with POST /api/v1/calls.");
   try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
-  } catch (e) {
-    if (e instanceof DataDirLockedError)
-      throw new Error(`${e.message} Call records are kept in the database: stop the server, or send them with POST /api/v1/calls.`);
-    throw e;
-  }
-  try {
-    await migrateToLatest(handle.db);
-    let userId: string;
-    if (values.user) {
-      const u = /^[0-9a-f-]{36}$/i.test(values.user)
-        ? await handle.db.selectFrom("users").select("id").where("id", "=", values.user).where("deleted_at", "is", null).executeTakeFirst()
-        : undefined;
-      if (!u) throw new Error(`No user ${values.user}.`);
-      userId = u.id;
-    } else userId = await operatorAccountId(handle.db);
+    const userId = await accountOf(handle.db, values.user);
     // with the lists in Redis, the imported records feed the live counters there (decision 196); with PGlite the
     // server (stopped: it holds the directory otherwise) builds its counters from the database when it starts
     const redis = redisTargetFromEnv(config);
@@ -699,24 +704,9 @@ async function dossierCommand(argv: string[]): Promise<number> {
   const to = day(values.to, "to", new Date().toISOString().slice(0, 10));
   const from = day(values.from, "from", new Date(Date.parse(`${to}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10));
   if (from > to) throw new Error("--from must be on or before --to.");
-  const dataDir = path.resolve(config.DATA_DIR);
-  let handle: DbHandle;
+  const handle = await openCliDatabase("Stop the server, or ask GET /api/v1/numbers/{number}/dossier.");
   try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
-  } catch (e) {
-    if (e instanceof DataDirLockedError) throw new Error(`${e.message} Stop the server, or ask GET /api/v1/numbers/{number}/dossier.`);
-    throw e;
-  }
-  try {
-    await migrateToLatest(handle.db);
-    let userId: string;
-    if (values.user) {
-      const u = /^[0-9a-f-]{36}$/i.test(values.user)
-        ? await handle.db.selectFrom("users").select("id").where("id", "=", values.user).where("deleted_at", "is", null).executeTakeFirst()
-        : undefined;
-      if (!u) throw new Error(`No user ${values.user}.`);
-      userId = u.id;
-    } else userId = await operatorAccountId(handle.db);
+    const userId = await accountOf(handle.db, values.user);
     const dossier = await buildDossier(handle.db, userId, p.number, { from, to });
     const text = JSON.stringify(dossier, null, 2) + "\n";
     // PDF for people (the JSON attached inside it), JSON otherwise
