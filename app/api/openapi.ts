@@ -989,10 +989,17 @@ export function openApiDocumentAt(appBase: string) {
           parameters: [
             { name: "number", in: "path", required: true, description: "The phone number, in any form the scrub reads.", schema: { type: "string" } },
             ...dayWindowParameters,
+            {
+              name: "format",
+              in: "query",
+              required: false,
+              description: "json (default), or pdf: the same dossier as a PDF for people, its JSON attached inside the PDF.",
+              schema: { type: "string", enum: ["json", "pdf"] },
+            },
           ],
           responses: {
             "200": {
-              description: "The dossier (format number-dossier/1).",
+              description: "The dossier (format number-dossier/1); with format=pdf, the PDF.",
               headers: rateHeaders,
               content: {
                 "application/json": {
@@ -1027,9 +1034,12 @@ export function openApiDocumentAt(appBase: string) {
                     },
                   },
                 },
+                "application/pdf": { schema: { type: "string", format: "binary" } },
               },
             },
-            "422": error("number not a valid phone number, from/to not a date or a window over 366 days or 1,000,000 entries (validation_failed)."),
+            "422": error(
+              "number not a valid phone number, from/to not a date or a window over 366 days or 1,000,000 entries, format not json or pdf (validation_failed).",
+            ),
             ...commonErrors,
           },
         },
