@@ -18,6 +18,7 @@ import {
   CountersReadyError,
   insertReservedCalls,
   reserveCalls,
+  reservedAttempt,
   takeCallIds,
   type HistoryRecord,
   type Reservation,
@@ -119,16 +120,7 @@ async function reserveOnCounters(
     }
     return h;
   };
-  const attempt = (number: number): CallRecord => ({
-    number,
-    atMs: nowMs,
-    subject: o.kind.subject,
-    channel: o.kind.channel,
-    outcome: "attempted",
-    debtId: o.kind.debtId,
-    dialerCallId: null,
-    reserved: true,
-  });
+  const attempt = (number: number): CallRecord => reservedAttempt(number, nowMs, o.kind);
   const release = async () => {
     if (held.size === 0) return;
     const drop = new Map([...held].map(([n, id]) => [n, { drop: new Set([Number(id)]) }]));

@@ -357,6 +357,11 @@ export interface ReservationKind {
   debtId: string | null;
 }
 
+/** The reserved attempt written for a granted number: at `atMs`, on the reservation's subject, channel and debt. */
+export function reservedAttempt(number: number, atMs: number, kind: ReservationKind): CallRecord {
+  return { number, atMs, subject: kind.subject, channel: kind.channel, outcome: "attempted", debtId: kind.debtId, dialerCallId: null, reserved: true };
+}
+
 export interface Reservation {
   /** The instant the counts were read and the attempts stamped (ms), taken once the locks were held. */
   nowMs: number;
@@ -415,16 +420,7 @@ export async function reserveCalls(
       const granted = o.grant(history, nowMs);
       const ids = new Map<number, string>();
       if (granted.length > 0) {
-        const records: CallRecord[] = granted.map((number) => ({
-          number,
-          atMs: nowMs,
-          subject: o.kind.subject,
-          channel: o.kind.channel,
-          outcome: "attempted",
-          debtId: o.kind.debtId,
-          dialerCallId: null,
-          reserved: true,
-        }));
+        const records = granted.map((number) => reservedAttempt(number, nowMs, o.kind));
         const written = await recordCalls(trx, userId, records, { partitionsReady: true, counters: null });
         granted.forEach((n, i) => ids.set(n, written.ids[i]));
         if (o.counters) {
